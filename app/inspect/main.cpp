@@ -1,0 +1,3 @@
+#include <cstdio>
+
+int main() { std::puts("hsdp-inspect: under construction"); return 0; }

@@ -1,0 +1,3 @@
+#include <cstdio>
+
+int main() { std::puts("hsdp-bench: under construction"); return 0; }

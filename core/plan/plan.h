@@ -1,0 +1,117 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/mesh.h"
+
+namespace hsdp {
+
+// Plain result types of the planner (PLAN.md). Views and the runner read
+// them; nothing here is recomputed downstream.
+
+struct GroupLayout {
+    int tensorNdim = 0;
+    std::vector<std::pair<int, int>> shardAxes;  // (mesh dim, normalised tensor dim)
+    std::vector<int> replicateMeshDims;
+    bool isLast2dSharded = false;
+};
+
+struct CoordLoad {
+    Coord coord;
+    int64_t numel = 0;
+};
+
+struct ShardCompute {
+    Coord replicateCoord;
+    std::map<int, Coord> computeCoord;  // param index -> shard coordinate
+};
+
+struct Batch {
+    std::vector<int> params;  // batch order
+    int64_t numel = 0;
+    std::vector<int64_t> replicateSizes;  // reduced by the replica count
+    bool isShard = false;                 // gathered
+    std::map<int, Coord> owner;           // param index -> replicate coordinate
+    std::vector<CoordLoad> loads;         // every coordinate, lexicographic
+    std::vector<ShardCompute> shardCompute;  // gathered batches only
+};
+
+struct Group {
+    int id = 0;
+    std::string mesh;  // name of the first mesh that created the group
+    std::vector<int64_t> meshShape;
+    std::vector<int> meshRanks;
+    std::vector<int> replicateMeshDims;
+    std::vector<int> shardMeshDims;
+    GroupLayout layout;
+    std::vector<int> params;  // index order
+    std::vector<Batch> batches;
+};
+
+struct ScheduleEntry {
+    int group = 0;
+    int batch = 0;
+};
+
+struct RankOwnership {
+    int rank = 0;
+    std::vector<int> owned;  // ascending param indices
+    int64_t ownedNumel = 0;  // global numel of owned params
+};
+
+struct TpClassification {
+    std::string kind;  // identity | all_gather | all_reduce | reduce_scatter
+    std::optional<int> tensorDim;
+    std::optional<std::string> reduceOp;
+};
+
+struct TpGroupDecision {
+    std::vector<int> meshRanks;  // ranks along tp, mesh order
+    std::string path;            // lowered | identity | fallback
+    std::string op;              // lowered only: all_gather | all_reduce | reduce_scatter | all_reduce_shard
+    std::string reason;          // fallback only: rank-order | unsupported
+};
+
+struct TpPlan {
+    int index = 0;
+    std::string name;
+    std::optional<TpClassification> classification;
+    std::optional<int> tpMeshDim;  // nullopt: the mesh has no tp dim (no TP path)
+    std::vector<TpGroupDecision> groups;
+};
+
+enum class Severity { Error, Warning, Info };
+std::string_view severityName(Severity severity);
+
+struct Diagnostic {
+    Severity severity = Severity::Info;
+    std::string code;
+    std::string message;
+    std::vector<int> params;
+    std::vector<int> transitions;
+};
+
+struct Plan {
+    std::string scenarioName;
+    int worldSize = 0;
+    std::optional<int64_t> effectiveReplicaCount;
+    int64_t alignmentBytes = 512;
+    std::vector<int> noCommParams;
+    std::vector<int> rejectedParams;
+    std::vector<Group> groups;
+    std::vector<ScheduleEntry> schedule;
+    std::vector<RankOwnership> ranks;  // every rank of the world
+    std::vector<TpPlan> tpTransitions;
+    std::vector<Diagnostic> diagnostics;
+
+    bool hasErrors() const;
+    // The group holding `paramIndex`, or nullptr (no-comm or rejected).
+    const Group* groupOf(int paramIndex) const;
+};
+
+}  // namespace hsdp

@@ -1,0 +1,98 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/dtype.h"
+#include "model/placement.h"
+#include "runtime/trace.h"
+
+namespace hsdp {
+
+// Rank `rank` throws at its `collective`-th collective (1-based), for teaching
+// and for tests of the failure path.
+struct FaultSpec {
+    int rank = 0;
+    int64_t collective = 1;
+};
+
+struct WorldOptions {
+    int worldSize = 1;
+    std::chrono::milliseconds timeout{60000};  // every collective
+    std::optional<FaultSpec> fault;
+    TraceRecorder* trace = nullptr;  // optional
+    const std::atomic<bool>* cancel = nullptr;  // optional; checked between collectives
+};
+
+// The error of a failed run: names the rank, the collective, its group and
+// its sequence number (what() says all of it).
+class RunError : public std::runtime_error {
+public:
+    RunError(const std::string& message, int rank, std::string op, std::vector<int> groupRanks,
+             int64_t seq)
+        : std::runtime_error(message), rank(rank), op(std::move(op)),
+          groupRanks(std::move(groupRanks)), seq(seq) {}
+    int rank;
+    std::string op;
+    std::vector<int> groupRanks;
+    int64_t seq;
+};
+
+// One process group as seen by one rank: a real Gloo context over loopback
+// TCP. Buffers are raw bytes; `dtype` matters only for reductions.
+class Communicator {
+public:
+    virtual ~Communicator() = default;
+    virtual int rank() const = 0;  // rank inside the group
+    virtual int size() const = 0;
+    virtual const std::vector<int>& ranks() const = 0;  // global ranks, group order (ascending)
+
+    // `out` holds size() * bytesPerRank bytes, rank-major.
+    virtual void allGather(const void* in, void* out, size_t bytesPerRank,
+                           const CollectiveLabel& label) = 0;
+    // Variable sizes: `bytesPerRank[i]` from group rank i, concatenated in `out`.
+    virtual void allGatherV(const void* in, void* out, const std::vector<size_t>& bytesPerRank,
+                            const CollectiveLabel& label) = 0;
+    virtual void broadcast(void* buffer, size_t bytes, int rootGroupRank,
+                           const CollectiveLabel& label) = 0;
+    // In place over `count` elements of `dtype`.
+    virtual void allReduce(void* buffer, size_t count, DType dtype, ReduceOp op,
+                           const CollectiveLabel& label) = 0;
+    // `in` holds size() blocks of `countPerRank` elements; `out` receives the
+    // reduction of block rank().
+    virtual void reduceScatter(const void* in, void* out, size_t countPerRank, DType dtype,
+                               ReduceOp op, const CollectiveLabel& label) = 0;
+    // `in` and `out` hold size() blocks of bytesPerRank; block i goes to group rank i.
+    virtual void allToAll(const void* in, void* out, size_t bytesPerRank,
+                          const CollectiveLabel& label) = 0;
+    virtual void barrier(const CollectiveLabel& label) = 0;
+};
+
+// What a rank thread sees: its rank and its process groups.
+class RankContext {
+public:
+    virtual ~RankContext() = default;
+    virtual int rank() const = 0;
+    virtual int worldSize() const = 0;
+    virtual Communicator& world() = 0;
+    // The group with exactly these global ranks (any order given; the group
+    // orders them ascending, as a process group does). Must be one declared
+    // to runWorld; throws std::invalid_argument otherwise.
+    virtual Communicator& group(const std::vector<int>& ranks) = 0;
+};
+
+// Runs `body` on one thread per rank. Every declared group (each a list of
+// global ranks) gets one Gloo context per member, created once before the
+// bodies start. If any rank fails, every thread is joined, every socket is
+// closed and the first failure is rethrown as RunError.
+void runWorld(const WorldOptions& options, const std::vector<std::vector<int>>& groups,
+              const std::function<void(RankContext&)>& body);
+
+}  // namespace hsdp
