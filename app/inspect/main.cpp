@@ -1,3 +1,66 @@
-#include <cstdio>
+// hsdp-inspect: the command-line face of the HSDP Studio engine.
+#include <iostream>
+#include <string>
+#include <vector>
 
-int main() { std::puts("hsdp-inspect: under construction"); return 0; }
+#include "cli_args.h"
+#include "commands.h"
+
+namespace {
+
+const char* const kToolHelp = R"(usage: hsdp-inspect COMMAND [options]
+
+Inspect and verify HSDP sharding plans (DTensor placements on N-D device
+meshes, Muon-style owner assignment, fused all-gathers, TP lowering).
+
+commands:
+  plan SCENARIO   print the plan (text, or hsdp-plan/1 JSON with --json)
+  run SCENARIO    execute the plan over real Gloo collectives, one thread per
+                  rank, and verify every byte (hsdp-run/1 JSON with --json)
+
+options:
+  -h, --help      show this help; `hsdp-inspect COMMAND --help` for a command
+  --version       print the version
+
+Scenario format: hsdp-scenario/1 (see the README). Exit status: 0 fine,
+1 findings (error diagnostics or failed verification), 2 unreadable input.
+)";
+
+bool wantsHelp(const std::vector<std::string>& args) {
+    for (const auto& a : args)
+        if (a == "-h" || a == "--help") return true;
+    return false;
+}
+
+int dispatch(const std::string& command, const std::vector<std::string>& args) {
+    using namespace hsdp::cli;
+    if (command == "plan") {
+        if (wantsHelp(args)) return std::cout << kPlanHelp, 0;
+        return planCommand(args);
+    }
+    if (command == "run") {
+        if (wantsHelp(args)) return std::cout << kRunHelp, 0;
+        return runCommand(args);
+    }
+    throw UsageError("unknown command '" + command + "' (expected plan or run)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+        std::cout << kToolHelp;
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version") {
+        std::cout << "hsdp-inspect " << HSDP_VERSION << "\n";
+        return 0;
+    }
+    try {
+        return dispatch(args[0], {args.begin() + 1, args.end()});
+    } catch (const hsdp::cli::UsageError& error) {
+        std::cerr << "hsdp-inspect: " << error.what() << "\nTry 'hsdp-inspect --help'.\n";
+        return 2;
+    }
+}

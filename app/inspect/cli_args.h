@@ -1,0 +1,39 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hsdp::cli {
+
+// A usage error: the message names the offending argument. Exit code 2.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Declarative option parsing for one subcommand: flags (`--json`), options
+// with a value (`--mode reference` or `--mode=reference`) and positionals.
+class ArgParser {
+public:
+    ArgParser& flag(const std::string& name);
+    ArgParser& option(const std::string& name);
+    void parse(const std::vector<std::string>& args);  // throws UsageError
+
+    bool has(const std::string& name) const;
+    std::optional<std::string> value(const std::string& name) const;
+    const std::vector<std::string>& positionals() const { return positionals_; }
+
+private:
+    std::map<std::string, bool> takesValue_;
+    std::map<std::string, std::string> values_;
+    std::vector<std::string> positionals_;
+};
+
+// Strict number parsing that names the option in its error.
+long long parseInteger(const std::string& option, const std::string& text, long long min);
+double parseNumber(const std::string& option, const std::string& text, double min);
+
+}  // namespace hsdp::cli

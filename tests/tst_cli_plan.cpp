@@ -1,0 +1,108 @@
+// The hsdp-inspect plan command as a user meets it: exit codes, streams, help.
+#include <QtTest>
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+
+namespace {
+
+struct Outcome {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Outcome inspect(const QStringList& args) {
+    QProcess process;
+    process.start(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect"), args);
+    if (!process.waitForFinished(60000)) return {};
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+QString sample(const char* name) { return QStringLiteral(HSDP_SOURCE_DIR "/samples/") + name; }
+QString malformed(const char* name) {
+    return QStringLiteral(HSDP_SOURCE_DIR "/tests/data/malformed/") + name;
+}
+
+}  // namespace
+
+class TestCliPlan : public QObject {
+    Q_OBJECT
+private slots:
+    void jsonPlanOfCleanSampleExitsZero() {
+        auto r = inspect({"plan", sample("teaching_2x2.json"), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        auto doc = QJsonDocument::fromJson(r.out);
+        QVERIFY(doc.isObject());
+        QCOMPARE(doc.object().value("format").toString(), QString("hsdp-plan/1"));
+        QCOMPARE(doc.object().value("world_size").toInt(), 4);
+        QVERIFY(r.err.isEmpty());
+    }
+
+    void errorDiagnosticsExitOneAndStillPrint() {
+        auto r = inspect({"plan", sample("diagnostics_tour.json"), "--format", "json"});
+        QCOMPARE(r.exitCode, 1);
+        auto plan = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(!plan.value("rejected_params").toArray().isEmpty());
+    }
+
+    void malformedFilesExitTwoNamingThePath_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("placement") << malformed("bad_placement.json") << "/params/1/placements/1";
+        QTest::newRow("syntax") << malformed("not_json.json") << "line";
+        QTest::newRow("format") << malformed("wrong_format.json") << "/format";
+        QTest::newRow("shape in repeat") << malformed("bad_shape.json") << "/params/0/params/0/shape/1";
+        QTest::newRow("missing file") << malformed("does_not_exist.json") << "does_not_exist.json";
+    }
+    void malformedFilesExitTwoNamingThePath() {
+        QFETCH(QString, file);
+        QFETCH(QString, named);
+        for (const QStringList& extra : {QStringList{"--json"}, QStringList{}}) {
+            auto r = inspect(QStringList{"plan", file} + extra);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.out.isEmpty(), r.out.constData());
+            QVERIFY2(QString::fromUtf8(r.err).contains(named), r.err.constData());
+        }
+    }
+
+    void textFormatPutsDiagnosticsFirst() {
+        auto r = inspect({"plan", sample("diagnostics_tour.json")});
+        QCOMPARE(r.exitCode, 1);
+        QString text = QString::fromUtf8(r.out);
+        int diagnostics = text.indexOf("uneven-shard");
+        int groups = text.indexOf("group 0");
+        QVERIFY2(diagnostics >= 0 && groups > diagnostics, qPrintable(text.left(2000)));
+    }
+
+    void usageErrorsExitTwo_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("no scenario") << QStringList{"plan"};
+        QTest::newRow("unknown option") << QStringList{"plan", sample("teaching_2x2.json"), "--jsn"};
+        QTest::newRow("bad format") << QStringList{"plan", sample("teaching_2x2.json"), "--format", "xml"};
+        QTest::newRow("unknown command") << QStringList{"plot", sample("teaching_2x2.json")};
+    }
+    void usageErrorsExitTwo() {
+        QFETCH(QStringList, args);
+        auto r = inspect(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY(!r.err.isEmpty());
+    }
+
+    void helpAndVersion() {
+        auto tool = inspect({"--help"});
+        QCOMPARE(tool.exitCode, 0);
+        QVERIFY(tool.out.contains("plan SCENARIO"));
+        auto plan = inspect({"plan", "--help"});
+        QCOMPARE(plan.exitCode, 0);
+        QVERIFY(plan.out.contains("--json"));
+        auto version = inspect({"--version"});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY(version.out.startsWith("hsdp-inspect "));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliPlan)
+#include "tst_cli_plan.moc"
