@@ -1,0 +1,15 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "model/scenario.h"
+#include "plan/plan.h"
+
+namespace hsdp {
+
+// The `hsdp-plan/1` document of PLAN.md §7 (every pinned key, plus meshes,
+// per-param group ids and diagnostic messages). Coordinates are arrays,
+// owners objects {"<param index>": [coord]}.
+nlohmann::ordered_json planToJson(const Plan& plan, const Scenario& scenario);
+
+}  // namespace hsdp

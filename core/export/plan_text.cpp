@@ -1,0 +1,280 @@
+#include "export/plan_text.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace hsdp {
+
+namespace {
+
+template <typename T>
+std::string join(const std::vector<T>& values, const char* sep = ", ") {
+    std::ostringstream out;
+    for (size_t i = 0; i < values.size(); ++i) out << (i ? sep : "") << values[i];
+    return out.str();
+}
+
+std::string coordText(const Coord& c) {
+    return "(" + join(c, ",") + ")";
+}
+
+std::string fixed2(double value) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", value);
+    return buf;
+}
+
+// Lists at most `limit` items, then "... N more".
+std::string capped(const std::vector<std::string>& items, size_t limit, const char* sep = ", ") {
+    std::vector<std::string> shown(items.begin(), items.begin() + std::min(items.size(), limit));
+    std::string out = join(shown, sep);
+    if (items.size() > limit)
+        out += std::string(sep) + "... " + std::to_string(items.size() - limit) + " more";
+    return out;
+}
+
+class Writer {
+public:
+    Writer(const Plan& plan, const Scenario& scenario, const PlanTextOptions& options)
+        : plan_(plan), scenario_(scenario), options_(options) {}
+
+    std::string write() {
+        header();
+        diagnostics();
+        meshes();
+        params();
+        for (const auto& g : plan_.groups) group(g);
+        schedule();
+        tp();
+        ranks();
+        return out_.str();
+    }
+
+private:
+    std::string paramName(int index) const {
+        return "#" + std::to_string(index) + " " +
+               scenario_.params.at(static_cast<size_t>(index)).name;
+    }
+
+    void header() {
+        out_ << "Plan for '" << plan_.scenarioName << "' (hsdp-plan/1)\n"
+             << "world size " << plan_.worldSize << ", backend " << scenario_.options.backend
+             << ", replica count "
+             << (plan_.effectiveReplicaCount ? std::to_string(*plan_.effectiveReplicaCount)
+                                             : "none")
+             << ", alignment " << plan_.alignmentBytes << " B, max batch numel "
+             << (scenario_.options.maxBatchNumel ? std::to_string(*scenario_.options.maxBatchNumel)
+                                                 : "none")
+             << "\n\n";
+    }
+
+    void diagnostics() {
+        out_ << "Diagnostics (" << plan_.diagnostics.size() << ")\n";
+        if (plan_.diagnostics.empty()) out_ << "  none\n";
+        for (const auto& d : plan_.diagnostics) {
+            out_ << "  " << severityName(d.severity) << " " << d.code << ": " << d.message << "\n";
+            if (!d.params.empty()) out_ << "      params " << join(d.params) << "\n";
+            if (!d.transitions.empty()) out_ << "      transitions " << join(d.transitions) << "\n";
+        }
+        out_ << "\n";
+    }
+
+    void meshes() {
+        out_ << "Meshes\n";
+        for (const Mesh& m : scenario_.meshes) {
+            bool dense = true;
+            for (size_t i = 0; i < m.ranks.size(); ++i)
+                dense = dense && m.ranks[i] == static_cast<int>(i);
+            out_ << "  " << m.name << " shape [" << join(m.shape) << "] dims (" << join(m.dimNames)
+                 << ") ranks ";
+            if (dense)
+                out_ << "0.." << static_cast<int64_t>(m.ranks.size()) - 1 << "\n";
+            else {
+                std::vector<std::string> r;
+                for (int x : m.ranks) r.push_back(std::to_string(x));
+                out_ << "[" << capped(r, options_.maxItems) << "]\n";
+            }
+        }
+        out_ << "\n";
+    }
+
+    void params() {
+        size_t grouped =
+            scenario_.params.size() - plan_.noCommParams.size() - plan_.rejectedParams.size();
+        out_ << "Params: " << scenario_.params.size() << " (" << grouped << " grouped, "
+             << plan_.noCommParams.size() << " no-comm, " << plan_.rejectedParams.size()
+             << " rejected)\n";
+        list("  no-comm: ", plan_.noCommParams);
+        list("  rejected: ", plan_.rejectedParams);
+        out_ << "\n";
+    }
+
+    void list(const char* title, const std::vector<int>& indices) {
+        if (indices.empty()) return;
+        std::vector<std::string> names;
+        for (int i : indices) names.push_back(paramName(i));
+        out_ << title << capped(names, options_.maxItems) << "\n";
+    }
+
+    void group(const Group& g) {
+        bool gathered = !g.batches.empty() && g.batches.front().isShard;
+        out_ << "Group " << g.id << "  mesh " << g.mesh << " [" << join(g.meshShape)
+             << "]  replicate dims [" << join(g.replicateMeshDims) << "]  shard dims ["
+             << join(g.shardMeshDims) << "]  " << (gathered ? "gathered" : "not gathered") << "\n";
+        std::vector<std::string> axes;
+        for (const auto& [m, t] : g.layout.shardAxes)
+            axes.push_back("mesh " + std::to_string(m) + "->tensor " + std::to_string(t));
+        out_ << "  layout: ndim " << g.layout.tensorNdim << ", shard axes [" << join(axes)
+             << "], last-2d sharded " << (g.layout.isLast2dSharded ? "yes" : "no") << "\n";
+        list("  params: ", g.params);
+        for (size_t b = 0; b < g.batches.size(); ++b) batch(g.batches[b], b);
+        out_ << "\n";
+    }
+
+    void batch(const Batch& b, size_t index) {
+        out_ << "  batch " << index << ": " << b.params.size() << " params, numel " << b.numel
+             << ", replicate sizes [" << join(b.replicateSizes) << "]\n";
+        std::vector<std::string> owners;
+        for (int p : b.params) {
+            auto it = b.owner.find(p);
+            std::string numel = std::to_string(scenario_.params[static_cast<size_t>(p)].numel());
+            owners.push_back(
+                paramName(p) + " (" + numel + ") -> " +
+                (it == b.owner.end() ? std::string("no owner") : coordText(it->second)));
+        }
+        out_ << "    owners: " << capped(owners, options_.maxItems, "; ") << "\n";
+        loads(b);
+        if (b.isShard) shardCompute(b);
+    }
+
+    void loads(const Batch& b) {
+        if (b.loads.empty()) return;
+        std::vector<std::string> items;
+        int64_t sum = 0, mx = 0, mn = b.loads.front().numel;
+        for (const auto& l : b.loads) {
+            items.push_back(coordText(l.coord) + "=" + std::to_string(l.numel));
+            sum += l.numel;
+            mx = std::max(mx, l.numel);
+            mn = std::min(mn, l.numel);
+        }
+        double mean = static_cast<double>(sum) / static_cast<double>(b.loads.size());
+        out_ << "    loads: " << capped(items, options_.maxItems, " ") << "\n"
+             << "    imbalance: max/mean "
+             << (mean > 0 ? fixed2(static_cast<double>(mx) / mean) : "-") << " (min " << mn
+             << ", max " << mx << ", coordinates " << b.loads.size() << ")\n";
+    }
+
+    void shardCompute(const Batch& b) {
+        std::vector<std::string> items;
+        for (const auto& sc : b.shardCompute) {
+            if (sc.computeCoord.empty()) continue;
+            std::vector<std::string> parts;
+            for (const auto& [p, c] : sc.computeCoord)
+                parts.push_back("#" + std::to_string(p) + "->" + coordText(c));
+            items.push_back(coordText(sc.replicateCoord) + ": " + join(parts, " "));
+        }
+        out_ << "    shard compute: "
+             << (items.empty() ? "-" : capped(items, options_.maxItems, "; ")) << "\n";
+    }
+
+    void schedule() {
+        std::vector<std::string> steps;
+        for (const auto& s : plan_.schedule)
+            steps.push_back("g" + std::to_string(s.group) + "/b" + std::to_string(s.batch));
+        out_ << "Schedule (" << steps.size()
+             << " steps): " << capped(steps, options_.maxItems * 4, " ") << "\n\n";
+    }
+
+    void tp() {
+        out_ << "TP transitions (" << plan_.tpTransitions.size() << ")\n";
+        for (const auto& t : plan_.tpTransitions) {
+            const auto& spec = scenario_.tpTransitions.at(static_cast<size_t>(t.index));
+            out_ << "  #" << t.index << " " << t.name << "  " << placementsToString(spec.src)
+                 << " -> " << placementsToString(spec.dst) << "  " << classification(t) << "\n";
+            if (!t.tpMeshDim) {
+                out_ << "    no tp dim on mesh: no TP path\n";
+                continue;
+            }
+            std::map<std::string, std::vector<std::string>> byDecision;  // decision -> groups
+            for (const auto& g : t.groups) {
+                std::string what = g.path + (g.op.empty() ? "" : " " + g.op) +
+                                   (g.reason.empty() ? "" : " (" + g.reason + ")");
+                byDecision[what].push_back("[" + join(g.meshRanks, ",") + "]");
+            }
+            for (const auto& [what, groups] : byDecision)
+                out_ << "    " << what << ": " << capped(groups, options_.maxItems, " ") << "\n";
+        }
+        out_ << "\n";
+    }
+
+    static std::string classification(const TpPlan& t) {
+        if (!t.classification) return "not lowerable (null)";
+        std::string out = t.classification->kind;
+        if (t.classification->tensorDim)
+            out += " dim " + std::to_string(*t.classification->tensorDim);
+        if (t.classification->reduceOp) out += " " + *t.classification->reduceOp;
+        return out;
+    }
+
+    void ranks() {
+        out_ << "Ranks (" << plan_.ranks.size() << ")\n";
+        if (plan_.ranks.size() <= options_.maxRanks) {
+            for (const auto& r : plan_.ranks) {
+                std::vector<std::string> owned;
+                for (int p : r.owned) owned.push_back(std::to_string(p));
+                out_ << "  rank " << r.rank << ": " << r.owned.size() << " params, " << r.ownedNumel
+                     << " elements [" << capped(owned, options_.maxItems * 2) << "]\n";
+            }
+            return;
+        }
+        rankSummary();
+    }
+
+    // Huge worlds: the spread of owned numel, the extreme ranks and how many
+    // distinct ownership sets there are, instead of one line per rank.
+    void rankSummary() {
+        const auto& rs = plan_.ranks;
+        auto [lo, hi] = std::minmax_element(rs.begin(), rs.end(), [](const auto& a, const auto& b) {
+            return a.ownedNumel < b.ownedNumel;
+        });
+        int64_t sum = 0;
+        size_t idle = 0;
+        std::map<std::vector<int>, size_t> distinct;
+        for (const auto& r : rs) {
+            sum += r.ownedNumel;
+            idle += r.owned.empty() ? 1 : 0;
+            ++distinct[r.owned];
+        }
+        double mean = static_cast<double>(sum) / static_cast<double>(rs.size());
+        out_ << "  owned numel: min " << lo->ownedNumel << " (rank " << lo->rank << "), max "
+             << hi->ownedNumel << " (rank " << hi->rank << "), mean " << fixed2(mean)
+             << (mean > 0 ? ", max/mean " + fixed2(static_cast<double>(hi->ownedNumel) / mean) : "")
+             << "\n"
+             << "  ranks owning nothing: " << idle
+             << "; distinct ownership sets: " << distinct.size() << "\n";
+        for (size_t i = 0; i < std::min(rs.size(), options_.maxItems); ++i)
+            out_ << "  rank " << rs[i].rank << ": " << rs[i].owned.size() << " params, "
+                 << rs[i].ownedNumel << " elements\n";
+        out_ << "  ... " << rs.size() - std::min(rs.size(), options_.maxItems)
+             << " more ranks (use --json for all)\n";
+    }
+
+    const Plan& plan_;
+    const Scenario& scenario_;
+    const PlanTextOptions& options_;
+    std::ostringstream out_;
+};
+
+}  // namespace
+
+std::string planToText(const Plan& plan, const Scenario& scenario) {
+    return planToText(plan, scenario, PlanTextOptions{});
+}
+
+std::string planToText(const Plan& plan, const Scenario& scenario, const PlanTextOptions& options) {
+    return Writer(plan, scenario, options).write();
+}
+
+}  // namespace hsdp

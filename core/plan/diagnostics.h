@@ -1,0 +1,55 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plan/plan.h"
+
+namespace hsdp {
+
+// Diagnostic codes. The pinned ones (PLAN.md §1, §2, §6) must never change
+// spelling: tools and tests match on them.
+namespace codes {
+inline constexpr std::string_view InvalidShardDim = "invalid-shard-dim";
+inline constexpr std::string_view UnsupportedPlacement = "unsupported-placement";
+inline constexpr std::string_view ReplicaCountIgnored = "replica-count-ignored";
+inline constexpr std::string_view ReplicaCountIndivisible = "replica-count-indivisible";
+inline constexpr std::string_view UnevenShard = "uneven-shard";
+inline constexpr std::string_view NestedShardOrder = "nested-shard-order";
+inline constexpr std::string_view StridedShardChunk = "strided-shard-chunk";
+inline constexpr std::string_view FrozenParamNoOwner = "frozen-param-no-owner";
+inline constexpr std::string_view TpRankOrderFallback = "tp-rank-order-fallback";
+// Added by this implementation (PLAN.md allows more codes).
+inline constexpr std::string_view UnknownMesh = "unknown-mesh";
+inline constexpr std::string_view PlacementCountMismatch = "placement-count-mismatch";
+inline constexpr std::string_view OwnerImbalance = "owner-imbalance";
+inline constexpr std::string_view TpNoTpDim = "tp-no-tp-dim";
+}  // namespace codes
+
+// Collects one diagnostic per code (the shape the worked examples use): the
+// first report of a code fixes its severity, headline and position; later
+// reports add their parameter/transition and a detail to the message. Codes
+// keep the order of their first report, params and transitions end ascending.
+class DiagnosticSink {
+public:
+    void report(Severity severity, std::string_view code, const std::string& headline,
+                const std::string& detail = {}, std::vector<int> params = {},
+                std::vector<int> transitions = {});
+
+    bool has(std::string_view code) const;
+    // The collected diagnostics, params/transitions sorted and de-duplicated.
+    std::vector<Diagnostic> take();
+
+private:
+    struct Entry {
+        Diagnostic diagnostic;
+        std::string headline;
+        std::vector<std::string> details;
+    };
+    std::vector<Entry> entries_;
+    std::map<std::string, size_t, std::less<>> position_;
+};
+
+}  // namespace hsdp

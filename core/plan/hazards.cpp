@@ -1,0 +1,108 @@
+#include "plan/hazards.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "plan/grouping.h"
+
+namespace hsdp {
+
+ParamHazards findHazards(const ParamSpec& param, const std::vector<int64_t>& meshShape) {
+    ParamHazards out;
+    if (!param.placements) return out;
+    const auto& placements = *param.placements;
+    std::map<int, int64_t> shardProduct;  // normalised tensor dim -> product of mesh sizes
+    std::map<int, int> plainSplits;       // tensor dim -> plain shards on mesh dims of size > 1
+    for (size_t m = 0; m < placements.size() && m < meshShape.size(); ++m) {
+        const Placement& p = placements[m];
+        if (!p.isShard()) continue;
+        int d = p.dim < 0 ? p.dim + param.ndim() : p.dim;
+        int64_t size = meshShape[m];
+        auto [it, inserted] = shardProduct.emplace(d, 1);
+        it->second *= size;
+        if (size <= 1) continue;
+        if (p.kind == Placement::Kind::StridedShard)
+            out.stridedShardChunk = true;
+        else
+            ++plainSplits[d];
+    }
+    for (const auto& [d, product] : shardProduct)
+        if (d >= 0 && d < param.ndim() && param.shape[static_cast<size_t>(d)] % product != 0)
+            out.unevenShard = true;
+    for (const auto& [d, count] : plainSplits)
+        if (count >= 2) out.nestedShardOrder = true;
+    return out;
+}
+
+namespace {
+
+std::string label(const ParamSpec& param) {
+    return "#" + std::to_string(param.index) + " '" + param.name + "' " +
+           placementsToString(*param.placements);
+}
+
+void reportOne(const ParamSpec& param, const ParamHazards& h, DiagnosticSink& sink) {
+    if (h.unevenShard)
+        sink.report(Severity::Warning, codes::UnevenShard,
+                    "sharded dim not divisible by its shard count; the reference narrows with "
+                    "size // n and packs equal-size buffers",
+                    label(param), {param.index});
+    if (h.nestedShardOrder)
+        sink.report(Severity::Warning, codes::NestedShardOrder,
+                    "one tensor dim sharded by several mesh dims; the reference gathers the "
+                    "outer mesh dim first and reorders the rows",
+                    label(param), {param.index});
+    if (h.stridedShardChunk)
+        sink.report(Severity::Warning, codes::StridedShardChunk,
+                    "strided shard; the reference slices the update back ignoring the split factor",
+                    label(param), {param.index});
+}
+
+}  // namespace
+
+void reportParamHazards(const std::vector<Group>& groups, const std::vector<ParamSpec>& specs,
+                        DiagnosticSink& sink) {
+    // Walk params in index order so codes appear in a stable, data-driven order.
+    std::vector<const Group*> groupOf(specs.size(), nullptr);
+    for (const Group& g : groups)
+        for (int p : g.params) groupOf[static_cast<size_t>(p)] = &g;
+    for (size_t i = 0; i < specs.size(); ++i) {
+        const Group* g = groupOf[i];
+        if (!g) continue;
+        if (isGathered(*g)) reportOne(specs[i], findHazards(specs[i], g->meshShape), sink);
+    }
+    for (size_t i = 0; i < specs.size(); ++i) {
+        if (!groupOf[i] || specs[i].requiresGrad) continue;
+        sink.report(Severity::Info, codes::FrozenParamNoOwner,
+                    "frozen parameter (requires_grad false) gets no owner and no update",
+                    "#" + std::to_string(i) + " '" + specs[i].name + "'", {specs[i].index});
+    }
+}
+
+void reportOwnerImbalance(const std::vector<Group>& groups, DiagnosticSink& sink,
+                          double maxOverMin) {
+    for (const Group& g : groups) {
+        for (size_t b = 0; b < g.batches.size(); ++b) {
+            const Batch& batch = g.batches[b];
+            if (batch.loads.size() < 2 || batch.owner.size() < batch.loads.size()) continue;
+            auto [lo, hi] = std::minmax_element(
+                batch.loads.begin(), batch.loads.end(),
+                [](const CoordLoad& a, const CoordLoad& b) { return a.numel < b.numel; });
+            if (lo->numel <= 0 || static_cast<double>(hi->numel) <= maxOverMin * lo->numel)
+                continue;
+            char ratio[32], limit[32];
+            std::snprintf(ratio, sizeof ratio, "%.2f", static_cast<double>(hi->numel) / lo->numel);
+            std::snprintf(limit, sizeof limit, "%g", maxOverMin);
+            std::vector<int> params;
+            for (const auto& [p, coord] : batch.owner) params.push_back(p);
+            sink.report(Severity::Warning, codes::OwnerImbalance,
+                        std::string("owner loads unbalanced (max/min load > ") + limit + ")",
+                        "group " + std::to_string(g.id) + " batch " + std::to_string(b) +
+                            " max/min " + ratio,
+                        params);
+        }
+    }
+}
+
+}  // namespace hsdp

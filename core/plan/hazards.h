@@ -1,0 +1,33 @@
+#pragma once
+
+#include <vector>
+
+#include "model/scenario.h"
+#include "plan/diagnostics.h"
+#include "plan/plan.h"
+
+namespace hsdp {
+
+// What the reference gets wrong for one parameter of a gathered group
+// (PLAN.md §6); each flag is one warning code.
+struct ParamHazards {
+    bool unevenShard = false;        // a sharded dim not divisible by its mesh sizes' product
+    bool nestedShardOrder = false;   // one dim plainly sharded by >= 2 mesh dims of size > 1
+    bool stridedShardChunk = false;  // a strided shard on a mesh dim of size > 1
+};
+ParamHazards findHazards(const ParamSpec& param, const std::vector<int64_t>& meshShape);
+
+// uneven-shard, nested-shard-order and strided-shard-chunk for params of
+// gathered groups; frozen-param-no-owner for params of any group. Codes in
+// order of first appearance over params in index order.
+void reportParamHazards(const std::vector<Group>& groups, const std::vector<ParamSpec>& specs,
+                        DiagnosticSink& sink);
+
+// owner-imbalance (warning): a batch with at least as many trainable params as
+// replicate coordinates whose heaviest coordinate carries more than
+// `maxOverMin` times the lightest one's load.
+inline constexpr double kImbalanceRatio = 2.0;
+void reportOwnerImbalance(const std::vector<Group>& groups, DiagnosticSink& sink,
+                          double maxOverMin = kImbalanceRatio);
+
+}  // namespace hsdp

@@ -1,0 +1,124 @@
+#include "plan/ownership.h"
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+
+namespace hsdp {
+
+namespace {
+
+void sortForAssignment(std::vector<OwnerItem>& items) {
+    std::sort(items.begin(), items.end(), [](const OwnerItem& a, const OwnerItem& b) {
+        return a.numel != b.numel ? a.numel > b.numel : a.param < b.param;
+    });
+}
+
+}  // namespace
+
+OwnerAssignment assignOwners(std::vector<OwnerItem> items, int64_t coordCount) {
+    OwnerAssignment out;
+    out.loads.assign(static_cast<size_t>(coordCount), 0);
+    if (coordCount <= 0) return out;
+    sortForAssignment(items);
+    using Slot = std::pair<int64_t, int64_t>;  // (load, coordinate index)
+    std::vector<Slot> initial;
+    initial.reserve(static_cast<size_t>(coordCount));
+    for (int64_t c = 0; c < coordCount; ++c) initial.emplace_back(0, c);
+    // Already a valid min-heap (ascending), so construction is linear.
+    std::priority_queue<Slot, std::vector<Slot>, std::greater<>> heap(std::greater<>{},
+                                                                      std::move(initial));
+    out.owners.reserve(items.size());
+    for (const auto& item : items) {
+        auto [load, coord] = heap.top();
+        heap.pop();
+        out.owners.emplace_back(item.param, coord);
+        out.loads[static_cast<size_t>(coord)] = load + item.numel;
+        heap.emplace(load + item.numel, coord);
+    }
+    return out;
+}
+
+OwnerAssignment assignOwnersByScan(std::vector<OwnerItem> items, int64_t coordCount) {
+    OwnerAssignment out;
+    out.loads.assign(static_cast<size_t>(coordCount), 0);
+    if (coordCount <= 0) return out;
+    sortForAssignment(items);
+    out.owners.reserve(items.size());
+    for (const auto& item : items) {
+        size_t best = 0;
+        for (size_t c = 1; c < out.loads.size(); ++c)
+            if (out.loads[c] < out.loads[best]) best = c;  // strict: ties keep the smaller index
+        out.owners.emplace_back(item.param, static_cast<int64_t>(best));
+        out.loads[best] += item.numel;
+    }
+    return out;
+}
+
+int64_t coordinateCount(const std::vector<int64_t>& sizes) {
+    int64_t n = 1;
+    for (auto s : sizes) n *= s;
+    return n;
+}
+
+int64_t coordinateIndex(const Coord& coord, const std::vector<int64_t>& sizes) {
+    int64_t index = 0;
+    for (size_t d = 0; d < sizes.size(); ++d) index = index * sizes[d] + coord[d];
+    return index;
+}
+
+Coord coordinateAt(int64_t index, const std::vector<int64_t>& sizes) {
+    Coord coord(sizes.size());
+    for (size_t d = sizes.size(); d-- > 0;) {
+        coord[d] = index % sizes[d];
+        index /= sizes[d];
+    }
+    return coord;
+}
+
+namespace {
+
+// Newton-Schulz work of each replicate coordinate spread over the shard group
+// by the same greedy rule (PLAN.md §4, shard_compute).
+void assignShardCompute(Batch& batch, const std::vector<std::vector<OwnerItem>>& ownedByCoord,
+                        const std::vector<int64_t>& shardSizes) {
+    int64_t shardCount = coordinateCount(shardSizes);
+    batch.shardCompute.clear();
+    batch.shardCompute.reserve(ownedByCoord.size());
+    for (size_t c = 0; c < ownedByCoord.size(); ++c) {
+        ShardCompute sc;
+        sc.replicateCoord = coordinateAt(static_cast<int64_t>(c), batch.replicateSizes);
+        for (const auto& [param, shardIndex] : assignOwners(ownedByCoord[c], shardCount).owners)
+            sc.computeCoord[param] = coordinateAt(shardIndex, shardSizes);
+        batch.shardCompute.push_back(std::move(sc));
+    }
+}
+
+}  // namespace
+
+void assignBatchOwnership(Batch& batch, const std::vector<ParamSpec>& specs,
+                          const std::vector<int64_t>& shardSizes) {
+    int64_t coordCount = coordinateCount(batch.replicateSizes);
+    std::vector<OwnerItem> items;
+    for (int param : batch.params) {
+        const ParamSpec& spec = specs.at(static_cast<size_t>(param));
+        if (spec.requiresGrad) items.push_back({param, spec.numel()});  // frozen: no owner
+    }
+    auto assignment = assignOwners(items, coordCount);
+    batch.owner.clear();
+    // The greedy rule re-sorts its input, so the order inside each list is irrelevant.
+    std::vector<std::vector<OwnerItem>> ownedByCoord(static_cast<size_t>(coordCount));
+    for (const auto& [param, coord] : assignment.owners) {
+        batch.owner[param] = coordinateAt(coord, batch.replicateSizes);
+        ownedByCoord[static_cast<size_t>(coord)].push_back(
+            {param, specs[static_cast<size_t>(param)].numel()});
+    }
+    batch.loads.clear();
+    batch.loads.reserve(static_cast<size_t>(coordCount));
+    for (int64_t c = 0; c < coordCount; ++c)
+        batch.loads.push_back(
+            {coordinateAt(c, batch.replicateSizes), assignment.loads[static_cast<size_t>(c)]});
+    if (batch.isShard) assignShardCompute(batch, ownedByCoord, shardSizes);
+}
+
+}  // namespace hsdp

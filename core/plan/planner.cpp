@@ -1,0 +1,63 @@
+#include "plan/planner.h"
+
+#include "plan/batching.h"
+#include "plan/diagnostics.h"
+#include "plan/grouping.h"
+#include "plan/hazards.h"
+#include "plan/ownership.h"
+#include "plan/rank_ownership.h"
+#include "plan/replica_count.h"
+#include "plan/tp_lowering.h"
+
+namespace hsdp {
+
+namespace {
+
+std::vector<int64_t> shardSizes(const Group& group) {
+    std::vector<int64_t> sizes;
+    for (int dim : group.shardMeshDims) sizes.push_back(group.meshShape[static_cast<size_t>(dim)]);
+    return sizes;
+}
+
+void assignOwnership(std::vector<Group>& groups, const std::vector<ParamSpec>& specs,
+                     std::optional<int64_t> replicaCount) {
+    for (Group& group : groups) {
+        auto sizes = replicateSizes(group, replicaCount);
+        auto shard = shardSizes(group);
+        bool gathered = isGathered(group);
+        for (Batch& batch : group.batches) {
+            batch.replicateSizes = sizes;
+            batch.isShard = gathered;
+            assignBatchOwnership(batch, specs, shard);
+        }
+    }
+}
+
+}  // namespace
+
+Plan makePlan(const Scenario& scenario) {
+    Plan plan;
+    plan.scenarioName = scenario.name;
+    plan.worldSize = scenario.worldSize;
+    plan.alignmentBytes = scenario.options.alignmentBytes;
+    DiagnosticSink sink;
+
+    auto grouping = groupParameters(scenario, sink);
+    plan.noCommParams = std::move(grouping.noCommParams);
+    plan.rejectedParams = std::move(grouping.rejectedParams);
+    plan.groups = std::move(grouping.groups);
+
+    plan.effectiveReplicaCount = effectiveReplicaCount(plan.groups, scenario.options, sink);
+    plan.schedule = buildBatches(plan.groups, scenario.params, scenario.options.maxBatchNumel);
+    assignOwnership(plan.groups, scenario.params, plan.effectiveReplicaCount);
+    plan.ranks =
+        rankOwnership(plan.groups, scenario.params, scenario.worldSize, plan.effectiveReplicaCount);
+
+    reportParamHazards(plan.groups, scenario.params, sink);
+    plan.tpTransitions = planTpTransitions(scenario, sink);
+    reportOwnerImbalance(plan.groups, sink);
+    plan.diagnostics = sink.take();
+    return plan;
+}
+
+}  // namespace hsdp

@@ -1,0 +1,14 @@
+#pragma once
+
+#include "model/scenario.h"
+#include "plan/plan.h"
+
+namespace hsdp {
+
+// The exact, deterministic planner of PLAN.md §1-6: grouping, replica count,
+// batches and schedule, ownership (per batch and per rank), shard-compute, TP
+// lowering and diagnostics. Never throws on a scenario the reader accepted;
+// problems become diagnostics and planning goes on.
+Plan makePlan(const Scenario& scenario);
+
+}  // namespace hsdp

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "model/mesh.h"
+#include "model/scenario.h"
+#include "plan/diagnostics.h"
+#include "plan/plan.h"
+
+namespace hsdp {
+
+// PLAN.md §2, auto deduction only: nullopt when no replicate dim needs a split
+// (every size <= devices_per_node), else the minimum dedup over positions.
+struct ReplicaDeduction {
+    bool splitNeeded = false;
+    std::optional<int64_t> minimumDedup;  // over every position with a size > 1
+};
+ReplicaDeduction deduceReplicaCount(const std::vector<Group>& groups, int64_t devicesPerNode);
+
+// PLAN.md §2: the count the optimizer uses. Reports replica-count-ignored
+// (auto mode discarding the user's count) and replica-count-indivisible (one
+// error listing the params of every offending group).
+std::optional<int64_t> effectiveReplicaCount(const std::vector<Group>& groups,
+                                             const PlanOptions& options, DiagnosticSink& sink);
+
+// A group's replicate sizes, each min(s, c) under a count c.
+std::vector<int64_t> replicateSizes(const Group& group, std::optional<int64_t> count);
+// A rank's replicate coordinate from its mesh coordinate: coord % c per replicate dim.
+Coord replicateCoordinate(const Coord& meshCoord, const std::vector<int>& replicateMeshDims,
+                          std::optional<int64_t> count);
+
+}  // namespace hsdp

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/mesh.h"
+#include "model/placement.h"
+#include "model/scenario.h"
+#include "plan/diagnostics.h"
+#include "plan/plan.h"
+
+namespace hsdp {
+
+// Seed classify_tp_transition: identity when src == dst (placement equality
+// by kind and arguments), nullopt without a `tp` dim, when a non-tp dim
+// differs, for an unsupported pair or a non-sum partial; else all_gather
+// (S->R), all_reduce (P(sum)->R) or reduce_scatter (P(sum)->S). A strided
+// shard counts as a shard; tensor dims are reported as written.
+std::optional<TpClassification> classifyTpTransition(const std::vector<Placement>& src,
+                                                     const std::vector<Placement>& dst,
+                                                     const std::vector<std::string>& meshDimNames);
+
+// The collective a lowered group runs: reduce_scatter becomes
+// all_reduce_shard on a gloo backend (gloo has no reduce-scatter).
+std::string loweredOp(const std::string& kind, const std::string& backend);
+
+// PLAN.md §5 for one transition on `mesh`. No tp dim: no groups. Per TP group
+// (mesh order): not ascending -> fallback "rank-order"; classification null ->
+// fallback "unsupported"; identity -> identity; else lowered.
+TpPlan planTpTransition(const TpTransition& transition, const Mesh& mesh,
+                        const std::string& backend);
+
+// Every transition of the scenario, with tp-rank-order-fallback (warning) and
+// tp-no-tp-dim (info) diagnostics.
+std::vector<TpPlan> planTpTransitions(const Scenario& scenario, DiagnosticSink& sink);
+
+}  // namespace hsdp
