@@ -46,10 +46,22 @@ bool Placement::operator==(const Placement& other) const {
 
 namespace {
 
-std::string stripSpaces(std::string_view text) {
+bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Drops white space, except between two word characters: "S(1 0)" must not
+// silently read as S(10), nor "Str ided" as a name.
+std::optional<std::string> stripSpaces(std::string_view text) {
     std::string out;
-    for (char c : text)
-        if (!std::isspace(static_cast<unsigned char>(c))) out.push_back(c);
+    bool spaceSeen = false;
+    for (char c : text) {
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            spaceSeen = !out.empty();
+            continue;
+        }
+        if (spaceSeen && isWordChar(out.back()) && isWordChar(c)) return std::nullopt;
+        spaceSeen = false;
+        out.push_back(c);
+    }
     return out;
 }
 
@@ -116,7 +128,9 @@ std::optional<Placement> parsePartial(const std::vector<std::string_view>& args)
 }  // namespace
 
 std::optional<Placement> parsePlacement(std::string_view raw) {
-    auto call = splitCall(stripSpaces(raw));
+    auto stripped = stripSpaces(raw);
+    if (!stripped) return std::nullopt;
+    auto call = splitCall(*stripped);
     if (!call) return std::nullopt;
     const auto& [name, argText] = *call;
     bool hasParens = raw.find('(') != std::string_view::npos;

@@ -1,0 +1,11 @@
+#pragma once
+
+#include "model/scenario.h"
+#include "scenario/json_text.h"
+
+namespace hsdp {
+
+// Reads the top-level `options` object; absent keys keep PlanOptions' defaults.
+PlanOptions readOptions(const Json& options, const std::string& path);
+
+}  // namespace hsdp

@@ -1,0 +1,90 @@
+#include "scenario/reader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "scenario/entry_reader.h"
+#include "scenario/json_fields.h"
+#include "scenario/mesh_reader.h"
+#include "scenario/options_reader.h"
+#include "scenario/repeat_blocks.h"
+
+namespace hsdp {
+
+namespace {
+
+constexpr std::string_view kFormat = "hsdp-scenario/1";
+
+void readHeader(const Json& top, Scenario& scenario) {
+    requireObject(top, "", "a scenario",
+                  {"format", "name", "description", "mesh", "meshes", "world_size", "options",
+                   "params", "tp_transitions"});
+    const Json& format = requireMember(top, "", "format");
+    if (format != kFormat) failExpected("/format", "\"" + std::string(kFormat) + "\"", format);
+    scenario.name = readString(requireMember(top, "", "name"), "/name");
+    if (const Json* description = findMember(top, "description"))
+        scenario.description = readString(*description, "/description", /*allowEmpty=*/true);
+}
+
+std::vector<ParamSpec> readParams(const Json& list, const std::vector<Mesh>& meshes) {
+    auto readLeaf = [&](const Json& v, const std::string& path, const RepeatScope&) {
+        return readParamEntry(v, path, meshes);
+    };
+    auto items = readRepeatList<ParamSpec>(list, "/params", "params", "params", {}, readLeaf);
+    return expandRepeats(items, "/params", "param");
+}
+
+std::vector<TpTransition> readTransitions(const Json& list, const std::vector<Mesh>& meshes) {
+    auto readLeaf = [&](const Json& v, const std::string& path, const RepeatScope&) {
+        return readTransitionEntry(v, path, meshes);
+    };
+    auto items = readRepeatList<TpTransition>(list, "/tp_transitions", "transitions",
+                                              "TP transitions", {}, readLeaf);
+    return expandRepeats(items, "/tp_transitions", "TP transition");
+}
+
+std::string readWholeFile(const std::string& filePath) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(filePath, ec))
+        throw ScenarioError("", "cannot read the scenario: it is a directory", filePath);
+    std::ifstream in(filePath, std::ios::binary);
+    if (!in)
+        throw ScenarioError("", std::string("cannot open the scenario: ") + std::strerror(errno),
+                            filePath);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw ScenarioError("", "cannot read the scenario (I/O error)", filePath);
+    return std::move(text).str();
+}
+
+}  // namespace
+
+Scenario readScenario(std::string_view jsonText) {
+    Json top = parseStrictJson(jsonText);
+    Scenario scenario;
+    readHeader(top, scenario);
+    std::vector<MeshSource> sources = readMeshes(top);
+    scenario.worldSize = resolveWorldSize(top, sources);
+    for (auto& source : sources) scenario.meshes.push_back(std::move(source.mesh));
+    if (const Json* options = findMember(top, "options"))
+        scenario.options = readOptions(*options, "/options");
+    if (const Json* params = findMember(top, "params"))
+        scenario.params = readParams(*params, scenario.meshes);
+    if (const Json* transitions = findMember(top, "tp_transitions"))
+        scenario.tpTransitions = readTransitions(*transitions, scenario.meshes);
+    return scenario;
+}
+
+Scenario readScenarioFile(const std::string& filePath) {
+    std::string text = readWholeFile(filePath);
+    try {
+        return readScenario(text);
+    } catch (const ScenarioError& e) {
+        throw e.inFile(filePath);
+    }
+}
+
+}  // namespace hsdp

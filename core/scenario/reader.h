@@ -1,0 +1,20 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "model/scenario.h"
+#include "scenario/scenario_error.h"
+
+namespace hsdp {
+
+// Reads an `hsdp-scenario/1` document (SCENARIO.md): strict, repeat blocks
+// expanded, meshes indexed. Throws ScenarioError naming the JSON path of the
+// first problem. Placement validity beyond spelling (shard dim in range,
+// Partial on a param) is left to the planner's diagnostics.
+Scenario readScenario(std::string_view jsonText);
+
+// Same, from a file; errors (an unreadable file too) name the file.
+Scenario readScenarioFile(const std::string& filePath);
+
+}  // namespace hsdp
