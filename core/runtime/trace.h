@@ -32,6 +32,20 @@ struct CollectiveLabel {
 };
 
 // One collective as one rank saw it.
+//
+// `bytes` is what this rank puts on the wire under the algorithm Gloo runs
+// for the op (payload only, no headers), so summing over ranks gives the
+// run's traffic:
+//   all_gather      ring: bytesPerRank * (size - 1)
+//   all_gather_v    ring: every block except the right neighbour's (rank + 1)
+//   broadcast       binomial tree from the root: bytes * (number of children
+//                   of this rank in the tree); the root sends ceil(log2 size)
+//                   copies, leaves send nothing, all ranks together size - 1
+//   all_reduce      ring estimate: 2 * (size - 1) / size * bytes (rounded down)
+//   reduce_scatter  all-to-all of the blocks: blockBytes * (size - 1)
+//   all_to_all      bytesPerRank * (size - 1)
+//   barrier         0
+// A group of size 1 (or a zero-byte collective) moves nothing: bytes 0.
 struct TraceEvent {
     int64_t seq = 0;  // global id, identical on every participant of the collective
     int rank = 0;
@@ -47,6 +61,12 @@ struct Trace {
     std::vector<TraceEvent> events;  // ordered by (rank, start)
 };
 
+// Run totals over every recorded event (all ranks).
+struct TraceTotals {
+    int64_t collectives = 0;  // collective calls, counted once per participating rank
+    int64_t bytes = 0;        // sum of TraceEvent::bytes
+};
+
 // Thread-safe collector shared by all rank threads of one run.
 class TraceRecorder {
 public:
@@ -54,10 +74,12 @@ public:
     // `groupKey`: the first participant to ask assigns it, the others get the same.
     int64_t globalSeq(const std::string& groupKey, int64_t groupSeq);
     void record(TraceEvent event);
-    Trace take();  // events sorted by (rank, start)
+    Trace take();  // events sorted by (rank, start); clears the events, not the totals
+    TraceTotals totals() const;  // everything recorded since construction
 
 private:
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
+    TraceTotals totals_;
     std::map<std::pair<std::string, int64_t>, int64_t> seqs_;
     int64_t nextSeq_ = 0;
     std::vector<TraceEvent> events_;

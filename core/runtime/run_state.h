@@ -1,0 +1,51 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "runtime/trace.h"
+#include "runtime/world.h"
+
+namespace hsdp {
+
+// What all rank threads of one run share: options, the clock, sequence ids,
+// the trace, and the failure record. Thread-safe.
+class RunState {
+public:
+    explicit RunState(const WorldOptions& options);
+
+    const WorldOptions& options() const { return options_; }
+
+    // Global id of a group's `groupSeq`-th collective; from the caller's
+    // recorder when there is one, else from a recorder private to this run,
+    // so error messages can always name it.
+    int64_t globalSeq(const std::string& groupKey, int64_t groupSeq);
+    void record(TraceEvent event);  // dropped when no recorder was given
+
+    void startClock();     // called once, when the bodies start
+    double nowUs() const;  // microseconds since startClock()
+
+    bool cancelRequested() const;
+    // The rank whose failure was noted first, or -1 while the run is healthy.
+    int failedRank() const { return failedRank_.load(std::memory_order_acquire); }
+
+    // Keeps the first failure noted (by time) as the run's headline; later
+    // ones are usually consequences (peers seeing closed sockets).
+    void noteFailure(const RunError& error);
+    std::optional<RunError> firstFailure() const;
+    int failureCount() const;
+
+private:
+    const WorldOptions& options_;
+    TraceRecorder ownSeqs_;
+    std::chrono::steady_clock::time_point start_;
+    std::atomic<int> failedRank_{-1};
+    mutable std::mutex failureMutex_;
+    std::optional<RunError> first_;
+    int failures_ = 0;
+};
+
+}  // namespace hsdp

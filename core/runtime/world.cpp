@@ -1,0 +1,107 @@
+#include "runtime/world.h"
+
+#include <barrier>
+#include <latch>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "runtime/collective_error.h"
+#include "runtime/group_set.h"
+#include "runtime/rank_context.h"
+#include "runtime/rendezvous.h"
+#include "runtime/run_state.h"
+
+namespace hsdp {
+namespace {
+
+void validate(const WorldOptions& options) {
+    if (options.worldSize < 1) throw std::invalid_argument("runWorld: worldSize must be at least 1");
+    if (options.timeout.count() <= 0) throw std::invalid_argument("runWorld: timeout must be positive");
+    if (options.fault && (options.fault->rank < 0 || options.fault->rank >= options.worldSize ||
+                          options.fault->collective < 1))
+        throw std::invalid_argument("runWorld: fault must name a rank of the world and a collective >= 1");
+}
+
+void checkFileBudget(const std::vector<std::vector<int>>& groups) {
+    const long limit = raiseFileLimit();
+    const long needed = estimateFileDescriptors(groups) + 256;  // + what the process already holds
+    if (limit >= 0 && needed > limit)
+        throw std::runtime_error("runWorld: about " + std::to_string(needed) +
+                                 " sockets needed for " + std::to_string(groups.size()) +
+                                 " process groups, but the open-file limit is " + std::to_string(limit));
+}
+
+// Runs `fn`, turning anything it throws into this rank's noted failure.
+template <typename Fn>
+bool guarded(RankState& state, Fn&& fn) {
+    try {
+        fn();
+        return true;
+    } catch (const RunError& error) {
+        state.run().noteFailure(error);  // a no-op for the headline if it was noted already
+    } catch (const std::exception& error) {
+        state.run().noteFailure(bodyError(state.rank(), error.what()));
+    } catch (...) {
+        state.run().noteFailure(bodyError(state.rank(), "unknown exception"));
+    }
+    return false;
+}
+
+struct StartClock {
+    RunState* run;
+    void operator()() noexcept { run->startClock(); }
+};
+
+struct RunSync {
+    std::barrier<StartClock> started;  // all contexts connected; completion starts the clock
+    std::latch finished;                          // every body returned or failed
+};
+
+void rankMain(RunState& run, Rendezvous& rendezvous, const std::vector<std::vector<int>>& groups,
+              int rank, const std::function<void(RankContext&)>& body, RunSync& sync) {
+    RankState state(run, rank);
+    RankContextImpl context(state, run.options().worldSize);
+    bool ok = guarded(state, [&] { context.connect(rendezvous, groups); });
+    if (!ok) state.closeAll();
+    sync.started.arrive_and_wait();
+    if (ok && run.failedRank() < 0) ok = guarded(state, [&] { body(context); });
+    // A failed rank closes its sockets now, so peers blocked on it fail at
+    // once; healthy ones keep theirs until every body is done, because a peer
+    // may still be reading what they sent.
+    if (!ok) state.closeAll();
+    sync.finished.arrive_and_wait();
+    state.closeAll();
+}
+
+}  // namespace
+
+void runWorld(const WorldOptions& options, const std::vector<std::vector<int>>& groups,
+              const std::function<void(RankContext&)>& body) {
+    validate(options);
+    const auto allGroups = normalizeGroups(groups, options.worldSize);
+    checkFileBudget(allGroups);
+    RunState run(options);
+    Rendezvous rendezvous(options.timeout);
+    RunSync sync{std::barrier<StartClock>(options.worldSize, StartClock{&run}), std::latch(options.worldSize)};
+    std::vector<std::thread> threads;
+    threads.reserve(static_cast<size_t>(options.worldSize));
+    for (int rank = 0; rank < options.worldSize; ++rank) {
+        try {
+            threads.emplace_back(rankMain, std::ref(run), std::ref(rendezvous), std::cref(allGroups), rank,
+                                 std::cref(body), std::ref(sync));
+        } catch (const std::system_error& error) {
+            // Stand in for the ranks that have no thread so the others can finish.
+            run.noteFailure(bodyError(rank, std::string("could not start its thread: ") + error.what()));
+            for (int missing = rank; missing < options.worldSize; ++missing) {
+                sync.started.arrive_and_drop();
+                sync.finished.count_down();
+            }
+            break;
+        }
+    }
+    for (auto& thread : threads) thread.join();
+    if (auto failure = run.firstFailure()) throw *failure;
+}
+
+}  // namespace hsdp
