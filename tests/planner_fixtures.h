@@ -1,0 +1,111 @@
+#pragma once
+// Scenarios built in code for the planner tests (tst_grouping, tst_ownership, ...),
+// so they do not depend on the scenario reader.
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/placement.h"
+#include "model/scenario.h"
+
+namespace hsdp::testing {
+
+inline std::vector<Placement> placements(const std::vector<std::string>& texts) {
+    std::vector<Placement> out;
+    for (const auto& t : texts) {
+        auto p = parsePlacement(t);
+        if (!p) throw std::invalid_argument("bad placement in test: " + t);
+        out.push_back(*p);
+    }
+    return out;
+}
+
+class ScenarioBuilder {
+public:
+    ScenarioBuilder& mesh(std::vector<int64_t> shape, std::vector<std::string> dimNames = {},
+                          std::vector<int> ranks = {}, std::string name = "main") {
+        Mesh m;
+        m.name = std::move(name);
+        m.shape = std::move(shape);
+        for (int d = static_cast<int>(dimNames.size()); d < static_cast<int>(m.shape.size()); ++d)
+            dimNames.push_back("dim" + std::to_string(d));
+        m.dimNames = std::move(dimNames);
+        if (ranks.empty())
+            for (int64_t r = 0; r < m.size(); ++r) ranks.push_back(static_cast<int>(r));
+        m.ranks = std::move(ranks);
+        m.buildIndex();
+        s_.meshes.push_back(std::move(m));
+        return *this;
+    }
+
+    // `place` empty optional: a plain tensor.
+    ScenarioBuilder& param(const std::string& name, std::vector<int64_t> shape,
+                           std::optional<std::vector<std::string>> place, bool requiresGrad = true,
+                           std::string meshName = "main", DType dtype = DType::F32) {
+        ParamSpec p;
+        p.index = static_cast<int>(s_.params.size());
+        p.name = name;
+        p.shape = std::move(shape);
+        p.dtype = dtype;
+        p.mesh = std::move(meshName);
+        if (place) p.placements = placements(*place);
+        p.requiresGrad = requiresGrad;
+        s_.params.push_back(std::move(p));
+        return *this;
+    }
+
+    ScenarioBuilder& transition(const std::string& name, const std::vector<std::string>& src,
+                                const std::vector<std::string>& dst, std::string meshName = "main") {
+        TpTransition t;
+        t.index = static_cast<int>(s_.tpTransitions.size());
+        t.name = name;
+        t.mesh = std::move(meshName);
+        t.shape = {4, 8};
+        t.src = placements(src);
+        t.dst = placements(dst);
+        s_.tpTransitions.push_back(std::move(t));
+        return *this;
+    }
+
+    PlanOptions& options() { return s_.options; }
+    ScenarioBuilder& worldSize(int n) {
+        s_.worldSize = n;
+        return *this;
+    }
+
+    // World size defaults to 1 + the largest mesh rank, as in the reader.
+    Scenario build() const {
+        Scenario out = s_;
+        out.name = out.name.empty() ? "test" : out.name;
+        if (out.worldSize == 0)
+            for (const auto& m : out.meshes)
+                for (int r : m.ranks) out.worldSize = std::max(out.worldSize, r + 1);
+        return out;
+    }
+
+private:
+    Scenario s_;
+};
+
+// Splits "1,2,3" into ints ("" -> empty).
+inline std::vector<int> ints(const std::string& text) {
+    std::vector<int> out;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t comma = text.find(',', pos);
+        if (comma == std::string::npos) comma = text.size();
+        out.push_back(std::stoi(text.substr(pos, comma - pos)));
+        pos = comma + 1;
+    }
+    return out;
+}
+
+inline std::string joinInts(const std::vector<int>& values) {
+    std::string out;
+    for (size_t i = 0; i < values.size(); ++i) out += (i ? "," : "") + std::to_string(values[i]);
+    return out;
+}
+
+}  // namespace hsdp::testing

@@ -1,0 +1,108 @@
+#include <QtTest>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "export/plan_json.h"
+#include "export/plan_text.h"
+#include "plan/planner.h"
+#include "scenario/reader.h"
+
+using namespace hsdp;
+using Json = nlohmann::json;
+
+namespace {
+
+const std::string kExamples = std::string(HSDP_SOURCE_DIR) + "/tests/data/examples/";
+
+// Every key of `expected` must be in `actual` with an agreeing value (objects:
+// key order irrelevant, extra keys allowed; arrays: same length, element-wise).
+// Returns the JSON path of the first disagreement, or "" when they agree.
+std::string firstMismatch(const Json& expected, const Json& actual, const std::string& path) {
+    if (expected.is_object()) {
+        if (!actual.is_object()) return path + " (expected an object)";
+        for (const auto& [key, value] : expected.items()) {
+            if (!actual.contains(key)) return path + "/" + key + " (missing)";
+            auto m = firstMismatch(value, actual.at(key), path + "/" + key);
+            if (!m.empty()) return m;
+        }
+        return "";
+    }
+    if (expected.is_array()) {
+        if (!actual.is_array() || actual.size() != expected.size())
+            return path + " (expected " + expected.dump() + ", got " + actual.dump() + ")";
+        for (size_t i = 0; i < expected.size(); ++i) {
+            auto m = firstMismatch(expected[i], actual[i], path + "/" + std::to_string(i));
+            if (!m.empty()) return m;
+        }
+        return "";
+    }
+    return expected == actual ? "" : path + " (expected " + expected.dump() + ", got " + actual.dump() + ")";
+}
+
+Json readJson(const std::string& path) {
+    std::ifstream in(path);
+    return Json::parse(in);
+}
+
+}  // namespace
+
+class TestExamples : public QObject {
+    Q_OBJECT
+private slots:
+    void agreesWithExpectedPlan_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("teaching_2x2") << "teaching_2x2";
+        QTest::newRow("fsdp_tp_hazards") << "fsdp_tp_hazards";
+        QTest::newRow("batches_and_replica_split") << "batches_and_replica_split";
+    }
+
+    void agreesWithExpectedPlan() {
+        QFETCH(QString, name);
+        std::string base = kExamples + name.toStdString();
+        Scenario scenario = readScenarioFile(base + ".scenario.json");
+        Plan plan = makePlan(scenario);
+        Json actual = Json::parse(planToJson(plan, scenario).dump());
+        Json expected = readJson(base + ".expected-plan.json");
+        QVERIFY(expected.size() >= 10);  // the pinned keys are really there
+        std::string mismatch = firstMismatch(expected, actual, "");
+        QVERIFY2(mismatch.empty(), mismatch.c_str());
+        QCOMPARE(actual.at("scenario").get<std::string>(), scenario.name);
+        QCOMPARE(actual.at("params").size(), scenario.params.size());
+        QCOMPARE(plan.hasErrors(), false);
+    }
+
+    // The shared spec copy and the test data copy must not drift apart.
+    void testDataMatchesSharedExamples_data() { agreesWithExpectedPlan_data(); }
+    void testDataMatchesSharedExamples() {
+        QFETCH(QString, name);
+        std::string shared = std::string(HSDP_SHARED_DIR) + "/spec/examples/" + name.toStdString();
+        if (!QFileInfo::exists(QString::fromStdString(shared + ".expected-plan.json")))
+            QSKIP("shared examples folder not available");
+        std::string local = kExamples + name.toStdString();
+        QCOMPARE(readJson(local + ".expected-plan.json"), readJson(shared + ".expected-plan.json"));
+        QCOMPARE(readJson(local + ".scenario.json"), readJson(shared + ".scenario.json"));
+    }
+
+    void comparatorCatchesDifferences() {
+        Json expected = readJson(kExamples + "teaching_2x2.expected-plan.json");
+        Scenario scenario = readScenarioFile(kExamples + "teaching_2x2.scenario.json");
+        Json actual = Json::parse(planToJson(makePlan(scenario), scenario).dump());
+        actual["groups"][0]["batches"][0]["owner"]["1"] = Json::array({0});
+        QVERIFY(!firstMismatch(expected, actual, "").empty());
+    }
+
+    void textOutputMentionsDecisions() {
+        Scenario scenario = readScenarioFile(kExamples + "fsdp_tp_hazards.scenario.json");
+        std::string text = planToText(makePlan(scenario), scenario);
+        for (const char* needle : {"strided-shard-chunk", "nested-shard-order", "uneven-shard",
+                                   "all_reduce_shard", "rank 3", "Group 2", "fallback"})
+            QVERIFY2(text.find(needle) != std::string::npos, needle);
+        // Diagnostics come first.
+        QVERIFY(text.find("Diagnostics") < text.find("Group 0"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestExamples)
+#include "tst_examples.moc"
