@@ -72,7 +72,7 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QString text = QString::fromUtf8(r.out);
         int diagnostics = text.indexOf("uneven-shard");
-        int groups = text.indexOf("group 0");
+        int groups = text.indexOf("Group 0");
         QVERIFY2(diagnostics >= 0 && groups > diagnostics, qPrintable(text.left(2000)));
     }
 

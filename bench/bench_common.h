@@ -1,0 +1,35 @@
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <vector>
+
+namespace hsdp::bench {
+
+inline double secondsOf(const std::function<void()>& work) {
+    auto start = std::chrono::steady_clock::now();
+    work();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+inline double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    size_t n = values.size();
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// Runs each contender once per round, interleaved, so drift in machine load
+// hits all of them alike; returns the per-contender samples.
+inline std::vector<std::vector<double>> interleaved(
+    int rounds, const std::vector<std::function<void()>>& contenders) {
+    std::vector<std::vector<double>> samples(contenders.size());
+    for (int r = 0; r < rounds; ++r)
+        for (size_t c = 0; c < contenders.size(); ++c) samples[c].push_back(secondsOf(contenders[c]));
+    return samples;
+}
+
+int planBenchmark(const std::vector<std::string>& args);
+int gatherBenchmark(const std::vector<std::string>& args);
+
+}  // namespace hsdp::bench
