@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -101,7 +102,7 @@ namespace detail {
 template <class Entry>
 struct Expansion {
     std::vector<Entry> out;
-    std::unordered_map<std::string, int> firstIndex;
+    std::unordered_map<std::string_view, int> firstIndex;
     std::string what;  // "param" / "TP transition"
     RepeatBindings bindings;
 
@@ -109,16 +110,18 @@ struct Expansion {
         Entry entry = *leaf.entry;
         entry.index = static_cast<int>(out.size());
         entry.name = substituteVars(entry.name, bindings);
-        auto [it, fresh] = firstIndex.emplace(entry.name, entry.index);
-        if (!fresh) {
-            std::string where = bindings.empty() ? "" : ", with " + describeBindings(bindings);
-            throw ScenarioError(childPath(leaf.path, "name"),
-                                "duplicate name \"" + entry.name + "\" (" + what + " " +
-                                    std::to_string(entry.index) + " after expansion" + where +
-                                    "; the same name is " + what + " " +
-                                    std::to_string(it->second) + ")");
-        }
         out.push_back(std::move(entry));
+        // Keys view the names stored in `out`, which never reallocates (reserved).
+        auto [it, fresh] = firstIndex.emplace(out.back().name, out.back().index);
+        if (!fresh) throwDuplicate(leaf, out.back(), it->second);
+    }
+
+    [[noreturn]] void throwDuplicate(const RepeatItem<Entry>& leaf, const Entry& entry, int first) {
+        std::string where = bindings.empty() ? "" : ", with " + describeBindings(bindings);
+        throw ScenarioError(childPath(leaf.path, "name"),
+                            "duplicate name \"" + entry.name + "\" (" + what + " " +
+                                std::to_string(entry.index) + " after expansion" + where +
+                                "; the same name is " + what + " " + std::to_string(first) + ")");
     }
 
     void walk(const std::vector<RepeatItem<Entry>>& items) {
@@ -149,7 +152,9 @@ std::vector<Entry> expandRepeats(const std::vector<RepeatItem<Entry>>& items,
                                           "s (the product of nested repeat counts is too large)");
     detail::Expansion<Entry> expansion;
     expansion.what = what;
-    expansion.out.reserve(static_cast<size_t>(countExpanded(items)));
+    auto total = static_cast<size_t>(countExpanded(items));
+    expansion.out.reserve(total);
+    expansion.firstIndex.reserve(total);
     expansion.walk(items);
     return std::move(expansion.out);
 }
