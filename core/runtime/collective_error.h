@@ -20,7 +20,7 @@ struct CollectiveCall {
     const CollectiveLabel& label;
 };
 
-std::string groupRanksText(const std::vector<int>& ranks);  // "[2,3]"
+std::string groupRanksText(const std::vector<int>& ranks);  // "[2,3]", "[0..7]", "[0,8,16]"
 // "all_gather on group [2,3], seq 41, phase gather, step 2"
 std::string describeCall(const CollectiveCall& call);
 

@@ -15,7 +15,8 @@ void RankState::admit(const CollectiveCall& call) {
 }
 
 void RankState::fail(const RunError& error) {
-    run_.noteFailure(error);
+    if (!failed_) run_.noteFailure(error);
+    failed_ = true;
     closeAll();
     throw error;
 }

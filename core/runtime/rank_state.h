@@ -31,11 +31,13 @@ public:
     // rank (so peers blocked on it fail now, not at their timeout) and throws it.
     [[noreturn]] void fail(const RunError& error);
     void closeAll();
+    bool hasFailed() const { return failed_; }  // fail() ran on this rank
 
 private:
     RunState& run_;
     const int rank_;
     int64_t collectives_ = 0;
+    bool failed_ = false;
     std::vector<GlooCommunicator*> communicators_;
 };
 

@@ -1,5 +1,8 @@
 #include "runtime/run_state.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace hsdp {
 
 RunState::RunState(const WorldOptions& options) : options_(options), start_(std::chrono::steady_clock::now()) {}
@@ -26,11 +29,22 @@ bool RunState::cancelRequested() const {
 }
 
 void RunState::noteFailure(const RunError& error) {
+    // Secondary failures never reach the caller; this shows them when debugging.
+    static const bool verbose = std::getenv("HSDP_RUNTIME_VERBOSE") != nullptr;
+    if (verbose) std::fprintf(stderr, "[hsdp runtime %.3f ms] %s\n", nowUs() / 1000, error.what());
     std::lock_guard lock(failureMutex_);
     ++failures_;
     if (first_) return;
     first_ = error;
     failedRank_.store(error.rank, std::memory_order_release);
+    finishedCv_.notify_all();
+}
+
+void RunState::finishAndWait() {
+    std::unique_lock lock(failureMutex_);
+    ++finished_;
+    finishedCv_.notify_all();
+    finishedCv_.wait(lock, [this] { return first_.has_value() || finished_ == options_.worldSize; });
 }
 
 std::optional<RunError> RunState::firstFailure() const {

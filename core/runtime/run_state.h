@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -38,6 +39,12 @@ public:
     std::optional<RunError> firstFailure() const;
     int failureCount() const;
 
+    // A rank whose body is over waits here until every rank is over or the
+    // run has failed. Until then its sockets stay open (peers may still be
+    // reading what it sent); after a failure they must close at once, since
+    // ranks that stopped early leave their peers blocked on them.
+    void finishAndWait();
+
 private:
     const WorldOptions& options_;
     TraceRecorder ownSeqs_;
@@ -46,6 +53,8 @@ private:
     mutable std::mutex failureMutex_;
     std::optional<RunError> first_;
     int failures_ = 0;
+    std::condition_variable finishedCv_;
+    int finished_ = 0;
 };
 
 }  // namespace hsdp

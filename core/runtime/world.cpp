@@ -1,7 +1,6 @@
 #include "runtime/world.h"
 
 #include <barrier>
-#include <latch>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -39,7 +38,7 @@ bool guarded(RankState& state, Fn&& fn) {
         fn();
         return true;
     } catch (const RunError& error) {
-        state.run().noteFailure(error);  // a no-op for the headline if it was noted already
+        if (!state.hasFailed()) state.run().noteFailure(error);  // collectives note their own
     } catch (const std::exception& error) {
         state.run().noteFailure(bodyError(state.rank(), error.what()));
     } catch (...) {
@@ -55,7 +54,6 @@ struct StartClock {
 
 struct RunSync {
     std::barrier<StartClock> started;  // all contexts connected; completion starts the clock
-    std::latch finished;                          // every body returned or failed
 };
 
 void rankMain(RunState& run, Rendezvous& rendezvous, const std::vector<std::vector<int>>& groups,
@@ -67,10 +65,9 @@ void rankMain(RunState& run, Rendezvous& rendezvous, const std::vector<std::vect
     sync.started.arrive_and_wait();
     if (ok && run.failedRank() < 0) ok = guarded(state, [&] { body(context); });
     // A failed rank closes its sockets now, so peers blocked on it fail at
-    // once; healthy ones keep theirs until every body is done, because a peer
-    // may still be reading what they sent.
+    // once; the others when the run is over or has failed (see finishAndWait).
     if (!ok) state.closeAll();
-    sync.finished.arrive_and_wait();
+    run.finishAndWait();
     state.closeAll();
 }
 
@@ -83,7 +80,7 @@ void runWorld(const WorldOptions& options, const std::vector<std::vector<int>>& 
     checkFileBudget(allGroups);
     RunState run(options);
     Rendezvous rendezvous(options.timeout);
-    RunSync sync{std::barrier<StartClock>(options.worldSize, StartClock{&run}), std::latch(options.worldSize)};
+    RunSync sync{std::barrier<StartClock>(options.worldSize, StartClock{&run})};
     std::vector<std::thread> threads;
     threads.reserve(static_cast<size_t>(options.worldSize));
     for (int rank = 0; rank < options.worldSize; ++rank) {
@@ -93,10 +90,7 @@ void runWorld(const WorldOptions& options, const std::vector<std::vector<int>>& 
         } catch (const std::system_error& error) {
             // Stand in for the ranks that have no thread so the others can finish.
             run.noteFailure(bodyError(rank, std::string("could not start its thread: ") + error.what()));
-            for (int missing = rank; missing < options.worldSize; ++missing) {
-                sync.started.arrive_and_drop();
-                sync.finished.count_down();
-            }
+            for (int missing = rank; missing < options.worldSize; ++missing) sync.started.arrive_and_drop();
             break;
         }
     }
