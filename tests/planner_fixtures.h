@@ -109,3 +109,28 @@ inline std::string joinInts(const std::vector<int>& values) {
 }
 
 }  // namespace hsdp::testing
+
+namespace hsdp::testing {
+
+// A model-sized scenario for timing: `layers` blocks of four 2-d weights
+// [R, S(0)] / [R, S(1)] and one [R, R] norm, on a [replicate, shard] mesh.
+inline Scenario largeScenario(int params, int64_t replicate, int64_t shard,
+                              std::optional<int64_t> maxBatchNumel = std::nullopt) {
+    ScenarioBuilder b;
+    b.mesh({replicate, shard}, {"dp_replicate", "dp_shard"});
+    for (int i = 0; i < params; ++i) {
+        int64_t width = 256 * (1 + i % 7);
+        std::string name = "layers." + std::to_string(i / 5) + ".p" + std::to_string(i % 5);
+        switch (i % 5) {
+            case 0: b.param(name, {width, 1024}, std::vector<std::string>{"R", "S(0)"}); break;
+            case 1: b.param(name, {1024, width}, std::vector<std::string>{"R", "S(1)"}); break;
+            case 2: b.param(name, {width, 512}, std::vector<std::string>{"R", "S(0)"}); break;
+            case 3: b.param(name, {4, width, 64}, std::vector<std::string>{"S(0)", "R"}); break;
+            default: b.param(name, {width}, std::vector<std::string>{"R", "R"}); break;
+        }
+    }
+    b.options().maxBatchNumel = maxBatchNumel;
+    return b.build();
+}
+
+}  // namespace hsdp::testing

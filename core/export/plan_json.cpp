@@ -8,16 +8,33 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// Plans of big worlds hold millions of values; the helpers below build them
+// with one allocation per container and without ordered_map's linear
+// duplicate-key search (every key here is unique by construction).
 template <typename T>
 Json array(const std::vector<T>& values) {
+    return Json(values);
+}
+
+Json arrayWithCapacity(size_t n) {
     Json out = Json::array();
-    for (const auto& v : values) out.push_back(v);
+    out.get_ref<Json::array_t&>().reserve(n);
     return out;
 }
 
-Json coordMap(const std::map<int, Coord>& byParam) {
+Json objectWithCapacity(size_t n) {
     Json out = Json::object();
-    for (const auto& [param, coord] : byParam) out[std::to_string(param)] = array(coord);
+    out.get_ref<Json::object_t&>().reserve(n);
+    return out;
+}
+
+void put(Json& object, std::string key, Json value) {
+    object.get_ref<Json::object_t&>().emplace_back(std::move(key), std::move(value));
+}
+
+Json coordMap(const std::map<int, Coord>& byParam) {
+    Json out = objectWithCapacity(byParam.size());
+    for (const auto& [param, coord] : byParam) put(out, std::to_string(param), array(coord));
     return out;
 }
 
@@ -32,14 +49,19 @@ Json meshesJson(const Scenario& scenario) {
 }
 
 Json paramsJson(const Plan& plan, const Scenario& scenario) {
-    Json out = Json::array();
+    std::vector<int> groupOfParam(scenario.params.size(), -1);
+    for (const Group& g : plan.groups)
+        for (int p : g.params)
+            if (static_cast<size_t>(p) < groupOfParam.size())
+                groupOfParam[static_cast<size_t>(p)] = g.id;
+    Json out = arrayWithCapacity(scenario.params.size());
     for (const ParamSpec& p : scenario.params) {
         Json placements = nullptr;
         if (p.placements) {
             placements = Json::array();
             for (const auto& pl : *p.placements) placements.push_back(pl.toString());
         }
-        const Group* group = plan.groupOf(p.index);
+        int group = groupOfParam[static_cast<size_t>(p.index)];
         out.push_back({{"index", p.index},
                        {"name", p.name},
                        {"mesh", p.mesh},
@@ -48,7 +70,7 @@ Json paramsJson(const Plan& plan, const Scenario& scenario) {
                        {"numel", p.numel()},
                        {"placements", placements},
                        {"requires_grad", p.requiresGrad},
-                       {"group", group ? Json(group->id) : Json(nullptr)}});
+                       {"group", group >= 0 ? Json(group) : Json(nullptr)}});
     }
     return out;
 }
@@ -62,37 +84,53 @@ Json layoutJson(const GroupLayout& layout) {
             {"is_last2d_sharded", layout.isLast2dSharded}};
 }
 
-Json batchJson(const Batch& batch) {
-    Json loads = Json::array();
-    for (const auto& l : batch.loads)
-        loads.push_back({{"coord", array(l.coord)}, {"numel", l.numel}});
-    Json out = {{"params", array(batch.params)},
-                {"numel", batch.numel},
-                {"replicate_sizes", array(batch.replicateSizes)},
-                {"is_shard", batch.isShard},
-                {"owner", coordMap(batch.owner)},
-                {"loads", loads}};
-    if (batch.isShard) {
-        Json compute = Json::array();
-        for (const auto& sc : batch.shardCompute)
-            compute.push_back({{"replicate_coord", array(sc.replicateCoord)},
-                               {"compute_coord", coordMap(sc.computeCoord)}});
-        out["shard_compute"] = compute;
+Json loadsJson(const Batch& batch) {
+    Json loads = arrayWithCapacity(batch.loads.size());
+    for (const auto& l : batch.loads) {
+        Json entry = objectWithCapacity(2);
+        put(entry, "coord", array(l.coord));
+        put(entry, "numel", l.numel);
+        loads.get_ref<Json::array_t&>().push_back(std::move(entry));
     }
+    return loads;
+}
+
+Json shardComputeJson(const Batch& batch) {
+    Json compute = arrayWithCapacity(batch.shardCompute.size());
+    for (const auto& sc : batch.shardCompute) {
+        Json entry = objectWithCapacity(2);
+        put(entry, "replicate_coord", array(sc.replicateCoord));
+        put(entry, "compute_coord", coordMap(sc.computeCoord));
+        compute.get_ref<Json::array_t&>().push_back(std::move(entry));
+    }
+    return compute;
+}
+
+Json batchJson(const Batch& batch) {
+    Json out = objectWithCapacity(7);
+    put(out, "params", array(batch.params));
+    put(out, "numel", batch.numel);
+    put(out, "replicate_sizes", array(batch.replicateSizes));
+    put(out, "is_shard", batch.isShard);
+    put(out, "owner", coordMap(batch.owner));
+    put(out, "loads", loadsJson(batch));
+    if (batch.isShard) put(out, "shard_compute", shardComputeJson(batch));
     return out;
 }
 
 Json groupJson(const Group& g) {
-    Json batches = Json::array();
-    for (const auto& b : g.batches) batches.push_back(batchJson(b));
-    return {{"id", g.id},
-            {"mesh", g.mesh},
-            {"mesh_shape", array(g.meshShape)},
-            {"replicate_mesh_dims", array(g.replicateMeshDims)},
-            {"shard_mesh_dims", array(g.shardMeshDims)},
-            {"layout", layoutJson(g.layout)},
-            {"params", array(g.params)},
-            {"batches", batches}};
+    Json batches = arrayWithCapacity(g.batches.size());
+    for (const auto& b : g.batches) batches.get_ref<Json::array_t&>().push_back(batchJson(b));
+    Json out = objectWithCapacity(8);
+    put(out, "id", g.id);
+    put(out, "mesh", g.mesh);
+    put(out, "mesh_shape", array(g.meshShape));
+    put(out, "replicate_mesh_dims", array(g.replicateMeshDims));
+    put(out, "shard_mesh_dims", array(g.shardMeshDims));
+    put(out, "layout", layoutJson(g.layout));
+    put(out, "params", array(g.params));
+    put(out, "batches", std::move(batches));
+    return out;
 }
 
 Json tpJson(const TpPlan& t, const Scenario& scenario) {
@@ -107,14 +145,14 @@ Json tpJson(const TpPlan& t, const Scenario& scenario) {
         Json entry = {{"mesh_ranks", array(g.meshRanks)}, {"path", g.path}};
         if (!g.op.empty()) entry["op"] = g.op;
         if (!g.reason.empty()) entry["reason"] = g.reason;
-        groups.push_back(entry);
+        groups.get_ref<Json::array_t&>().push_back(std::move(entry));
     }
     Json out = {{"index", t.index}, {"name", t.name}};
     if (static_cast<size_t>(t.index) < scenario.tpTransitions.size())
         out["mesh"] = scenario.tpTransitions[static_cast<size_t>(t.index)].mesh;
     out["tp_mesh_dim"] = t.tpMeshDim ? Json(*t.tpMeshDim) : Json(nullptr);
-    out["classification"] = cls;
-    out["groups"] = groups;
+    out["classification"] = std::move(cls);
+    out["groups"] = std::move(groups);
     return out;
 }
 
@@ -127,38 +165,48 @@ Json diagnosticJson(const Diagnostic& d) {
     return out;
 }
 
+Json ranksJson(const Plan& plan) {
+    Json ranks = arrayWithCapacity(plan.ranks.size());
+    for (const auto& r : plan.ranks) {
+        Json entry = objectWithCapacity(3);
+        put(entry, "rank", r.rank);
+        put(entry, "owned", array(r.owned));
+        put(entry, "owned_numel", r.ownedNumel);
+        ranks.get_ref<Json::array_t&>().push_back(std::move(entry));
+    }
+    return ranks;
+}
+
+template <typename T, typename F>
+Json arrayOf(const std::vector<T>& items, F toJson) {
+    Json out = arrayWithCapacity(items.size());
+    for (const auto& item : items) out.get_ref<Json::array_t&>().push_back(toJson(item));
+    return out;
+}
+
 }  // namespace
 
 nlohmann::ordered_json planToJson(const Plan& plan, const Scenario& scenario) {
-    Json out;
-    out["format"] = "hsdp-plan/1";
-    out["scenario"] = plan.scenarioName;
-    out["world_size"] = plan.worldSize;
-    out["effective_hsdp_replica_count"] =
-        plan.effectiveReplicaCount ? Json(*plan.effectiveReplicaCount) : Json(nullptr);
-    out["alignment_bytes"] = plan.alignmentBytes;
-    out["backend"] = scenario.options.backend;
-    out["meshes"] = meshesJson(scenario);
-    out["params"] = paramsJson(plan, scenario);
-    out["no_comm_params"] = array(plan.noCommParams);
-    out["rejected_params"] = array(plan.rejectedParams);
-    Json groups = Json::array();
-    for (const auto& g : plan.groups) groups.push_back(groupJson(g));
-    out["groups"] = groups;
-    Json schedule = Json::array();
-    for (const auto& s : plan.schedule) schedule.push_back({s.group, s.batch});
-    out["schedule"] = schedule;
-    Json ranks = Json::array();
-    for (const auto& r : plan.ranks)
-        ranks.push_back(
-            {{"rank", r.rank}, {"owned", array(r.owned)}, {"owned_numel", r.ownedNumel}});
-    out["ranks"] = ranks;
-    Json tp = Json::array();
-    for (const auto& t : plan.tpTransitions) tp.push_back(tpJson(t, scenario));
-    out["tp_transitions"] = tp;
-    Json diagnostics = Json::array();
-    for (const auto& d : plan.diagnostics) diagnostics.push_back(diagnosticJson(d));
-    out["diagnostics"] = diagnostics;
+    Json out = objectWithCapacity(16);
+    put(out, "format", "hsdp-plan/1");
+    put(out, "scenario", plan.scenarioName);
+    put(out, "world_size", plan.worldSize);
+    put(out, "effective_hsdp_replica_count",
+        plan.effectiveReplicaCount ? Json(*plan.effectiveReplicaCount) : Json(nullptr));
+    put(out, "alignment_bytes", plan.alignmentBytes);
+    put(out, "backend", scenario.options.backend);
+    put(out, "meshes", meshesJson(scenario));
+    put(out, "params", paramsJson(plan, scenario));
+    put(out, "no_comm_params", array(plan.noCommParams));
+    put(out, "rejected_params", array(plan.rejectedParams));
+    put(out, "groups", arrayOf(plan.groups, groupJson));
+    put(out, "schedule", arrayOf(plan.schedule, [](const ScheduleEntry& s) {
+            return Json::array({s.group, s.batch});
+        }));
+    put(out, "ranks", ranksJson(plan));
+    put(out, "tp_transitions",
+        arrayOf(plan.tpTransitions, [&](const TpPlan& t) { return tpJson(t, scenario); }));
+    put(out, "diagnostics", arrayOf(plan.diagnostics, diagnosticJson));
     return out;
 }
 
