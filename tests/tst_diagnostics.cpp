@@ -1,0 +1,167 @@
+#include <QtTest>
+
+#include "planner_fixtures.h"
+#include "plan/diagnostics.h"
+#include "plan/hazards.h"
+#include "plan/planner.h"
+
+using namespace hsdp;
+using namespace hsdp::testing;
+
+namespace {
+
+std::vector<std::string> split(const QString& text, char sep) {
+    std::vector<std::string> out;
+    for (const auto& s : text.split(sep, Qt::SkipEmptyParts)) out.push_back(s.toStdString());
+    return out;
+}
+
+QString codesText(const Plan& plan) {
+    QStringList out;
+    for (const auto& d : plan.diagnostics)
+        out << QString::fromStdString(d.code + ":" + joinInts(d.params));
+    return out.join(' ');
+}
+
+}  // namespace
+
+class TestDiagnostics : public QObject {
+    Q_OBJECT
+private slots:
+    void hazards_data() {
+        QTest::addColumn<QString>("meshShape");
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<QString>("placements");
+        QTest::addColumn<QString>("codes");
+        QTest::newRow("even FSDP") << "2x2" << "8x8" << "R S(0)" << "";
+        QTest::newRow("uneven") << "2x2" << "5x8" << "S(0) S(1)" << "uneven-shard:0";
+        QTest::newRow("uneven by the product") << "2x2" << "6x8" << "S(0) S(0)" << "uneven-shard:0 nested-shard-order:0";
+        QTest::newRow("nested") << "2x2" << "8x8" << "S(0) S(0)" << "nested-shard-order:0";
+        QTest::newRow("nested over a size-1 dim is not nested") << "1x2" << "8x8" << "S(0) S(0)" << "";
+        QTest::newRow("strided") << "2x2" << "8x8" << "SS(0,2) S(0)" << "strided-shard-chunk:0";
+        QTest::newRow("strided on a size-1 dim") << "1x2" << "8x8" << "SS(0,2) S(0)" << "";
+        QTest::newRow("strided + plain is not nested") << "2x2" << "8x8" << "SS(0,2) S(0)" << "strided-shard-chunk:0";
+        QTest::newRow("not gathered: no hazards") << "2x2" << "5x6x8" << "S(0) R" << "";
+        QTest::newRow("negative dims normalised") << "2x2" << "8x5" << "R S(-1)" << "uneven-shard:0";
+    }
+
+    void hazards() {
+        QFETCH(QString, meshShape);
+        QFETCH(QString, shape);
+        QFETCH(QString, placements);
+        QFETCH(QString, codes);
+        std::vector<int64_t> mesh, dims;
+        for (const auto& s : split(meshShape, 'x')) mesh.push_back(std::stoll(s));
+        for (const auto& s : split(shape, 'x')) dims.push_back(std::stoll(s));
+        ScenarioBuilder b;
+        b.mesh(mesh);
+        b.param("p", dims, split(placements, ' '));
+        Plan plan = makePlan(b.build());
+        QCOMPARE(codesText(plan), codes);
+        for (const auto& d : plan.diagnostics) {
+            QCOMPARE(d.severity, Severity::Warning);
+            QVERIFY(d.message.find("'p'") != std::string::npos);  // the message names the param
+        }
+    }
+
+    void onePerCodeListingParamsAscending() {
+        ScenarioBuilder b;
+        b.mesh({2, 2});
+        b.param("u1", {5, 8}, std::vector<std::string>{"S(0)", "S(1)"});
+        b.param("n1", {8, 8}, std::vector<std::string>{"S(0)", "S(0)"});
+        b.param("frozen1", {8, 8}, std::vector<std::string>{"R", "S(0)"}, false);
+        b.param("u2", {8, 7}, std::vector<std::string>{"R", "S(1)"});
+        b.param("n2", {16, 8}, std::vector<std::string>{"S(0)", "S(0)"});
+        b.param("frozen.plain", {8}, std::nullopt, false);  // no group: no frozen diagnostic
+        b.param("frozen2", {8}, std::vector<std::string>{"R", "R"}, false);
+        Plan plan = makePlan(b.build());
+        QCOMPARE(codesText(plan),
+                 QString("uneven-shard:0,3 nested-shard-order:1,4 frozen-param-no-owner:2,6"));
+        QCOMPARE(plan.diagnostics[2].severity, Severity::Info);
+        QVERIFY(!plan.hasErrors());
+        QVERIFY(plan.diagnostics[0].message.find(" more") == std::string::npos);
+    }
+
+    void longDetailListsAreCapped() {
+        ScenarioBuilder b;
+        b.mesh({2, 2});
+        for (int i = 0; i < 20; ++i) b.param("u" + std::to_string(i), {5, 8}, std::vector<std::string>{"S(0)", "S(1)"});
+        Plan plan = makePlan(b.build());
+        QCOMPARE(plan.diagnostics.size(), size_t(1));
+        QCOMPARE(plan.diagnostics[0].params.size(), size_t(20));
+        QVERIFY(plan.diagnostics[0].message.find("and 14 more") != std::string::npos);
+    }
+
+    void errorsComeWithPlanningGoingOn() {
+        ScenarioBuilder b;
+        b.mesh({2, 2});
+        b.param("ok", {8, 8}, std::vector<std::string>{"R", "S(0)"});
+        b.param("bad.dim", {8, 8}, std::vector<std::string>{"R", "S(2)"});
+        b.param("partial", {8, 8}, std::vector<std::string>{"P(sum)", "S(0)"});
+        b.param("bad.dim2", {8}, std::vector<std::string>{"S(-2)", "R"});
+        Plan plan = makePlan(b.build());
+        QVERIFY(plan.hasErrors());
+        QCOMPARE(codesText(plan), QString("invalid-shard-dim:1,3 unsupported-placement:2"));
+        QCOMPARE(plan.rejectedParams, (std::vector<int>{1, 2, 3}));
+        QCOMPARE(plan.groups.size(), size_t(1));
+        QCOMPARE(plan.groups[0].batches[0].owner.size(), size_t(1));
+        QVERIFY(plan.diagnostics[0].message.find("Invalid shard dim 2 for tensor ndim 2.") != std::string::npos);
+        QVERIFY(plan.diagnostics[0].message.find("Invalid shard dim -2 for tensor ndim 1.") != std::string::npos);
+    }
+
+    void unknownMeshIsRejectedNotACrash() {
+        ScenarioBuilder b;
+        b.mesh({2, 2}, {}, {}, "a").mesh({2}, {}, {}, "b");
+        b.param("x", {8, 8}, std::vector<std::string>{"R", "S(0)"}, true, "nowhere");
+        b.param("y", {8, 8}, std::vector<std::string>{"R"}, true, "a");  // one placement for a 2-d mesh
+        Plan plan = makePlan(b.build());
+        QCOMPARE(codesText(plan), QString("unknown-mesh:0 placement-count-mismatch:1"));
+        QCOMPARE(plan.rejectedParams, (std::vector<int>{0, 1}));
+    }
+
+    void ownerImbalance() {
+        ScenarioBuilder b;
+        b.mesh({2});
+        b.param("big", {1000}, std::vector<std::string>{"R"});
+        b.param("small", {10}, std::vector<std::string>{"R"});
+        b.mesh({4}, {}, {0, 1, 2, 3}, "wide");
+        b.param("alone", {1000}, std::vector<std::string>{"S(0)"}, true, "wide");
+        Plan plan = makePlan(b.build());
+        QCOMPARE(codesText(plan), QString("owner-imbalance:0,1"));
+        QCOMPARE(plan.diagnostics[0].severity, Severity::Warning);
+        QVERIFY(plan.diagnostics[0].message.find("100.00") != std::string::npos);
+    }
+
+    void noImbalanceWhenParamsCannotFillCoordinates() {
+        // Fewer trainable params than coordinates: empty coordinates are inevitable.
+        ScenarioBuilder b;
+        b.mesh({4});
+        b.param("big", {1000}, std::vector<std::string>{"R"});
+        b.param("small", {10}, std::vector<std::string>{"R"});
+        QVERIFY(makePlan(b.build()).diagnostics.empty());
+    }
+
+    void sinkMergesByCode() {
+        DiagnosticSink sink;
+        sink.report(Severity::Warning, "x", "headline", "d1", {5, 1});
+        sink.report(Severity::Error, "y", "other", "", {}, {2});
+        sink.report(Severity::Warning, "x", "ignored headline", "d2", {3, 1});
+        QVERIFY(sink.has("x"));
+        auto out = sink.take();
+        QCOMPARE(out.size(), size_t(2));
+        QCOMPARE(out[0].params, (std::vector<int>{1, 3, 5}));
+        QCOMPARE(out[0].message, std::string("headline: d1; d2"));
+        QCOMPARE(out[1].transitions, (std::vector<int>{2}));
+        QCOMPARE(out[1].message, std::string("other"));
+        QVERIFY(sink.take().empty());
+    }
+
+    void severityNames() {
+        QCOMPARE(severityName(Severity::Error), std::string_view("error"));
+        QCOMPARE(severityName(Severity::Warning), std::string_view("warning"));
+        QCOMPARE(severityName(Severity::Info), std::string_view("info"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDiagnostics)
+#include "tst_diagnostics.moc"
