@@ -141,6 +141,22 @@ private slots:
         QVERIFY(makePlan(b.build()).diagnostics.empty());
     }
 
+    void groupImbalanceAcrossBatches() {
+        // Each param fills its own batch, so every batch puts it on coordinate 0:
+        // no batch is unbalanced, the group is (coordinate 1 never works).
+        ScenarioBuilder b;
+        b.mesh({2, 2});
+        for (int i = 0; i < 4; ++i) b.param("e" + std::to_string(i), {64, 8}, std::vector<std::string>{"R", "S(0)"});
+        b.options().maxBatchNumel = 100;
+        Plan plan = makePlan(b.build());
+        QCOMPARE(plan.groups[0].batches.size(), size_t(4));
+        QCOMPARE(codesText(plan), QString("owner-imbalance:0,1,2,3"));
+        QVERIFY(plan.diagnostics[0].message.find("over its 4 batches") != std::string::npos);
+        // Without a cap the single batch spreads them evenly.
+        b.options().maxBatchNumel.reset();
+        QVERIFY(makePlan(b.build()).diagnostics.empty());
+    }
+
     void sinkMergesByCode() {
         DiagnosticSink sink;
         sink.report(Severity::Warning, "x", "headline", "d1", {5, 1});

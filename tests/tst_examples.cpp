@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export/plan_json.h"
+#include "planner_fixtures.h"
 #include "export/plan_text.h"
 #include "plan/planner.h"
 #include "scenario/reader.h"
@@ -101,6 +102,15 @@ private slots:
             QVERIFY2(text.find(needle) != std::string::npos, needle);
         // Diagnostics come first.
         QVERIFY(text.find("Diagnostics") < text.find("Group 0"));
+    }
+
+    void textIsCompactForHugeWorlds() {
+        Scenario scenario = testing::largeScenario(400, 1024, 8);
+        std::string text = planToText(makePlan(scenario), scenario);
+        auto lines = std::count(text.begin(), text.end(), '\n');
+        QVERIFY2(lines < 200, std::to_string(lines).c_str());
+        QVERIFY(text.find("more ranks") != std::string::npos);
+        QVERIFY(text.find("distinct ownership sets") != std::string::npos);
     }
 };
 

@@ -75,10 +75,17 @@ private:
         if (plan_.diagnostics.empty()) out_ << "  none\n";
         for (const auto& d : plan_.diagnostics) {
             out_ << "  " << severityName(d.severity) << " " << d.code << ": " << d.message << "\n";
-            if (!d.params.empty()) out_ << "      params " << join(d.params) << "\n";
-            if (!d.transitions.empty()) out_ << "      transitions " << join(d.transitions) << "\n";
+            if (!d.params.empty()) out_ << "      params " << indices(d.params) << "\n";
+            if (!d.transitions.empty())
+                out_ << "      transitions " << indices(d.transitions) << "\n";
         }
         out_ << "\n";
+    }
+
+    std::string indices(const std::vector<int>& values) const {
+        std::vector<std::string> items;
+        for (int v : values) items.push_back(std::to_string(v));
+        return capped(items, options_.maxItems * 4);
     }
 
     void meshes() {

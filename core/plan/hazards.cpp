@@ -80,28 +80,63 @@ void reportParamHazards(const std::vector<Group>& groups, const std::vector<Para
     }
 }
 
+namespace {
+
+// Loads are unbalanced when every coordinate could have work (at least as many
+// owned params as coordinates) and the heaviest exceeds `maxOverMin` times the
+// lightest (an idle coordinate always counts). Returns the ratio text, or "".
+std::string imbalance(const std::vector<int64_t>& loads, size_t owned, double maxOverMin) {
+    if (loads.size() < 2 || owned < loads.size()) return {};
+    auto [lo, hi] = std::minmax_element(loads.begin(), loads.end());
+    if (*lo > 0 && static_cast<double>(*hi) <= maxOverMin * static_cast<double>(*lo)) return {};
+    if (*lo <= 0) return "max " + std::to_string(*hi) + ", min 0";
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.2f", static_cast<double>(*hi) / static_cast<double>(*lo));
+    return std::string("max/min ") + ratio;
+}
+
+std::vector<int> ownedParams(const Batch& batch) {
+    std::vector<int> params;
+    for (const auto& [p, coord] : batch.owner) params.push_back(p);
+    return params;
+}
+
+}  // namespace
+
 void reportOwnerImbalance(const std::vector<Group>& groups, DiagnosticSink& sink,
                           double maxOverMin) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", maxOverMin);
+    const std::string headline =
+        std::string("owner loads unbalanced (max/min load > ") + limit + ")";
     for (const Group& g : groups) {
+        // Per batch, then summed over the group's batches: single-param batches
+        // each land on coordinate 0, so a group can be skewed while no batch is.
+        std::vector<int64_t> total;
+        std::vector<int> groupOwned;
         for (size_t b = 0; b < g.batches.size(); ++b) {
             const Batch& batch = g.batches[b];
-            if (batch.loads.size() < 2 || batch.owner.size() < batch.loads.size()) continue;
-            auto [lo, hi] = std::minmax_element(
-                batch.loads.begin(), batch.loads.end(),
-                [](const CoordLoad& a, const CoordLoad& b) { return a.numel < b.numel; });
-            if (lo->numel <= 0 || static_cast<double>(hi->numel) <= maxOverMin * lo->numel)
-                continue;
-            char ratio[32], limit[32];
-            std::snprintf(ratio, sizeof ratio, "%.2f", static_cast<double>(hi->numel) / lo->numel);
-            std::snprintf(limit, sizeof limit, "%g", maxOverMin);
-            std::vector<int> params;
-            for (const auto& [p, coord] : batch.owner) params.push_back(p);
-            sink.report(Severity::Warning, codes::OwnerImbalance,
-                        std::string("owner loads unbalanced (max/min load > ") + limit + ")",
-                        "group " + std::to_string(g.id) + " batch " + std::to_string(b) +
-                            " max/min " + ratio,
-                        params);
+            std::vector<int64_t> loads;
+            for (const auto& l : batch.loads) loads.push_back(l.numel);
+            total.resize(loads.size(), 0);
+            for (size_t c = 0; c < loads.size(); ++c) total[c] += loads[c];
+            auto owned = ownedParams(batch);
+            groupOwned.insert(groupOwned.end(), owned.begin(), owned.end());
+            auto ratio = imbalance(loads, owned.size(), maxOverMin);
+            if (!ratio.empty())
+                sink.report(
+                    Severity::Warning, codes::OwnerImbalance, headline,
+                    "group " + std::to_string(g.id) + " batch " + std::to_string(b) + " " + ratio,
+                    owned);
         }
+        if (g.batches.size() < 2) continue;
+        auto ratio = imbalance(total, groupOwned.size(), maxOverMin);
+        if (!ratio.empty())
+            sink.report(Severity::Warning, codes::OwnerImbalance, headline,
+                        "group " + std::to_string(g.id) + " over its " +
+                            std::to_string(g.batches.size()) +
+                            " batches (each restarts the greedy at zero) " + ratio,
+                        groupOwned);
     }
 }
 
