@@ -1,0 +1,81 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/geometry.h"
+#include "runtime/trace.h"
+
+namespace hsdp {
+
+enum class RunMode { Corrected, Reference };
+enum class GatherVerdict { Exact, Mismatch, NotGathered, Error };
+enum class StepVerdict { Exact, Mismatch, Error };
+enum class ReplicaVerdict { Identical, Diverged };
+
+std::string_view runModeName(RunMode mode);  // corrected | reference
+std::string_view gatherVerdictName(GatherVerdict v);  // exact | mismatch | not-gathered | error
+std::string_view stepVerdictName(StepVerdict v);      // exact | mismatch | error
+std::string_view replicaVerdictName(ReplicaVerdict v);  // identical | diverged
+
+// Where one rank's tensor differs from what it should hold.
+struct Mismatch {
+    int rank = -1;
+    std::string what;               // gather | step | tp
+    std::vector<IndexRange> rows;   // wrong rows along tensor dim 0 (global numbering when local)
+    int64_t firstBadFlat = -1;      // flat index in the rank's tensor
+    float expected = 0;
+    float got = 0;
+    std::string text;               // "rank 2 expected rows 4..7 got rows 2..5"
+};
+
+struct ParamRunResult {
+    int index = 0;
+    std::string name;
+    std::vector<int64_t> shapeRun;  // the data shape actually run (after a shrink)
+    GatherVerdict gather = GatherVerdict::NotGathered;
+    StepVerdict step = StepVerdict::Exact;
+    ReplicaVerdict replicas = ReplicaVerdict::Identical;
+    std::string detail;  // human text naming the wrong rows / ranks, or the error
+    std::vector<Mismatch> mismatches;
+};
+
+struct TpRunResult {
+    int index = 0;
+    std::string name;
+    std::string path;  // lowered | identity | fallback (mixed groups: "lowered+fallback")
+    StepVerdict result = StepVerdict::Exact;
+    std::string detail;
+    std::vector<Mismatch> mismatches;
+};
+
+struct ShrinkInfo {
+    int64_t factor = 1;
+    std::string reason;
+    int64_t bytesBefore = 0;  // estimated run bytes on the real shapes
+    int64_t bytesAfter = 0;
+    double flopsBefore = 0;
+    double flopsAfter = 0;
+};
+
+// Everything the GUI and the CLI show about a run; nothing is recomputed downstream.
+struct RunResult {
+    RunMode mode = RunMode::Corrected;
+    int worldSize = 0;
+    bool verified = false;
+    std::optional<ShrinkInfo> shrink;
+    std::vector<ParamRunResult> params;
+    std::vector<TpRunResult> tpTransitions;
+    int64_t collectives = 0;
+    int64_t bytes = 0;
+    double seconds = 0;
+    Trace trace;
+    std::string error;  // the RunError text of a failed or cancelled run, empty otherwise
+    int errorRank = -1;
+    bool cancelled = false;
+};
+
+}  // namespace hsdp
