@@ -20,7 +20,9 @@ inline float valueFor(int rank, int index, int salt = 0) {
 
 inline void storeValue(DType dtype, std::vector<uint8_t>& bytes, size_t i, float value) {
     switch (dtype) {
-        case DType::F32: std::memcpy(bytes.data() + 4 * i, &value, 4); break;
+        case DType::F32:
+            std::memcpy(bytes.data() + 4 * i, &value, 4);
+            break;
         case DType::F64: {
             const double wide = value;
             std::memcpy(bytes.data() + 8 * i, &wide, 8);
@@ -52,8 +54,12 @@ inline float loadValue(DType dtype, const std::vector<uint8_t>& bytes, size_t i)
             std::memcpy(&value, bytes.data() + 8 * i, 8);
             return static_cast<float>(value);
         }
-        case DType::BF16: std::memcpy(&bits, bytes.data() + 2 * i, 2); return bf16ToFloat(bits);
-        case DType::F16: std::memcpy(&bits, bytes.data() + 2 * i, 2); return f16ToFloat(bits);
+        case DType::BF16:
+            std::memcpy(&bits, bytes.data() + 2 * i, 2);
+            return bf16ToFloat(bits);
+        case DType::F16:
+            std::memcpy(&bits, bytes.data() + 2 * i, 2);
+            return f16ToFloat(bits);
     }
     return 0;
 }

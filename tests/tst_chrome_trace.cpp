@@ -57,7 +57,8 @@ private slots:
                 processNames[event["pid"].get<int>()] = event["args"]["name"].get<std::string>();
             if (event["ph"] == "X") complete.push_back(event);
         }
-        QCOMPARE(processNames, (std::map<int, std::string>{{0, "rank 0"}, {1, "rank 1"}, {2, "rank 2"}}));
+        QCOMPARE(processNames,
+                 (std::map<int, std::string>{{0, "rank 0"}, {1, "rank 1"}, {2, "rank 2"}}));
         QCOMPARE(static_cast<int>(complete.size()), 3);
 
         const Json& first = complete[0];
@@ -78,7 +79,8 @@ private slots:
         QCOMPARE(args["mesh_dim"].get<int>(), 1);
         QVERIFY(args["tp_transition"].is_null());
         QCOMPARE(args["params"].get<std::vector<int>>(), (std::vector<int>{3, 5}));
-        QCOMPARE(args["param_names"].get<std::vector<std::string>>(), (std::vector<std::string>{"wq", "wk"}));
+        QCOMPARE(args["param_names"].get<std::vector<std::string>>(),
+                 (std::vector<std::string>{"wq", "wk"}));
         QCOMPARE(args["segments"].size(), size_t(2));
         QCOMPARE(args["segments"][1]["param"].get<int>(), 5);
         QCOMPARE(args["segments"][1]["offset"].get<int64_t>(), int64_t(128));

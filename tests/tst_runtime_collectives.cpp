@@ -24,7 +24,9 @@ void runRanks(int worldSize, const std::vector<std::vector<int>>& groups,
     runWorld(options, groups, body);
 }
 
-size_t elementSize(DType dtype) { return static_cast<size_t>(dtypeSize(dtype)); }
+size_t elementSize(DType dtype) {
+    return static_cast<size_t>(dtypeSize(dtype));
+}
 
 void addWorldDtypeRows() {
     QTest::addColumn<int>("worldSize");
@@ -38,10 +40,14 @@ void addWorldDtypeRows() {
 float reduceRef(ReduceOp op, float a, float b) {
     switch (op) {
         case ReduceOp::Sum:
-        case ReduceOp::Avg: return a + b;
-        case ReduceOp::Max: return std::max(a, b);
-        case ReduceOp::Min: return std::min(a, b);
-        case ReduceOp::Product: return a * b;
+        case ReduceOp::Avg:
+            return a + b;
+        case ReduceOp::Max:
+            return std::max(a, b);
+        case ReduceOp::Min:
+            return std::min(a, b);
+        case ReduceOp::Product:
+            return a * b;
     }
     return a;
 }
@@ -72,7 +78,8 @@ private slots:
             // In place: this rank's block already sits in the output.
             Bytes buffer(in.size() * worldSize, 0xEE);
             std::copy(in.begin(), in.end(), buffer.begin() + ctx.rank() * in.size());
-            ctx.world().allGather(buffer.data() + ctx.rank() * in.size(), buffer.data(), in.size(), {});
+            ctx.world().allGather(buffer.data() + ctx.rank() * in.size(), buffer.data(), in.size(),
+                                  {});
             inPlace[ctx.rank()] = buffer;
         });
         Bytes expected;
@@ -151,7 +158,8 @@ private slots:
             for (size_t i = 0; i < count; ++i) {
                 float acc = valueFor(0, static_cast<int>(i), static_cast<int>(k));
                 for (int r = 1; r < worldSize; ++r)
-                    acc = reduceRef(ops[k], acc, valueFor(r, static_cast<int>(i), static_cast<int>(k)));
+                    acc = reduceRef(ops[k], acc,
+                                    valueFor(r, static_cast<int>(i), static_cast<int>(k)));
                 if (ops[k] == ReduceOp::Avg) acc /= static_cast<float>(worldSize);
                 storeValue(type, expected, i, acc);
             }
@@ -185,7 +193,8 @@ private slots:
         std::vector<std::vector<double>> results(worldSize);
         runRanks(worldSize, {}, [&](RankContext& ctx) {
             // 1 + k * 2^-40 has no fp32 representation: only a real f64 reduction keeps it.
-            std::vector<double> buffer{1.0 + std::ldexp(1.0, -40) * (ctx.rank() + 1), 1.0 + ctx.rank()};
+            std::vector<double> buffer{1.0 + std::ldexp(1.0, -40) * (ctx.rank() + 1),
+                                       1.0 + ctx.rank()};
             ctx.world().allReduce(buffer.data(), buffer.size(), DType::F64, ReduceOp::Sum, {});
             results[ctx.rank()] = buffer;
         });
@@ -205,7 +214,8 @@ private slots:
         std::vector<std::vector<Bytes>> results(worldSize, std::vector<Bytes>(ops.size()));
         runRanks(worldSize, {}, [&](RankContext& ctx) {
             for (size_t k = 0; k < ops.size(); ++k) {
-                const Bytes in = rankData(type, ctx.rank(), countPerRank * worldSize, 0, static_cast<int>(k));
+                const Bytes in =
+                    rankData(type, ctx.rank(), countPerRank * worldSize, 0, static_cast<int>(k));
                 Bytes out(countPerRank * elementSize(type), 0xEE);
                 ctx.world().reduceScatter(in.data(), out.data(), countPerRank, type, ops[k], {});
                 results[ctx.rank()][k] = out;
@@ -275,14 +285,16 @@ private slots:
     // once with data that differs per group.
     void subGroupsConcurrently() {
         const int worldSize = 8;
-        const std::vector<std::vector<int>> groups{{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 4}, {5, 1}, {2, 6}, {3, 7}};
+        const std::vector<std::vector<int>> groups{{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 4},
+                                                   {5, 1},       {2, 6},       {3, 7}};
         const size_t count = 5;
         std::vector<Bytes> rowGathered(worldSize), columnSums(worldSize);
         std::vector<int> rowRank(worldSize), undeclaredRejected(worldSize, 0);
         runRanks(worldSize, groups, [&](RankContext& ctx) {
             const int row = ctx.rank() / 4;
             const int column = ctx.rank() % 4;
-            Communicator& rowGroup = ctx.group({row * 4 + 3, row * 4 + 2, row * 4 + 1, row * 4});  // any order
+            Communicator& rowGroup =
+                ctx.group({row * 4 + 3, row * 4 + 2, row * 4 + 1, row * 4});  // any order
             Communicator& columnGroup = ctx.group({column, column + 4});
             rowRank[ctx.rank()] = rowGroup.rank();
             const Bytes mine = rankData(DType::BF16, ctx.rank(), count, 0, row + 1);
@@ -390,7 +402,8 @@ private slots:
                 const int groupRank = static_cast<int>(
                     std::find(ranks.begin(), ranks.end(), event->rank) - ranks.begin());
                 if (event->op == "all_gather") QCOMPARE(event->bytes, int64_t(blockBytes * 3));
-                if (event->op == "broadcast") QCOMPARE(event->bytes, groupRank == 1 ? int64_t(blockBytes) : 0);
+                if (event->op == "broadcast")
+                    QCOMPARE(event->bytes, groupRank == 1 ? int64_t(blockBytes) : 0);
                 if (event->op == "all_to_all") QCOMPARE(event->bytes, int64_t(blockBytes));
                 if (event->op == "all_reduce") QCOMPARE(event->bytes, int64_t(2 * 3 * 4 / 4));
             }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
@@ -25,7 +26,8 @@ struct Outcome {
     double seconds = 0;
 };
 
-Outcome runExpectingFailure(const WorldOptions& options, const std::vector<std::vector<int>>& groups,
+Outcome runExpectingFailure(const WorldOptions& options,
+                            const std::vector<std::vector<int>>& groups,
                             const std::function<void(RankContext&)>& body) {
     Outcome outcome;
     const auto start = Clock::now();
@@ -55,7 +57,9 @@ int openFileCount() {
     return count;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 std::vector<std::vector<int>> pairGroups(int worldSize) {
     std::vector<std::vector<int>> pairs;
@@ -106,14 +110,28 @@ private slots:
         options.timeout = kTimeout;
         options.fault = FaultSpec{faultRank, collective};
         const int threadsBefore = threadCount();
-        const Outcome outcome = runExpectingFailure(options, pairGroups(worldSize), [](RankContext& ctx) {
-            workload(ctx, 10);
-        });
+        // Stop time counts from the first body starting (the fault comes a few
+        // collectives later), not from the start of the setup.
+        std::atomic<int64_t> bodyStartNs{std::numeric_limits<int64_t>::max()};
+        const Outcome outcome =
+            runExpectingFailure(options, pairGroups(worldSize), [&](RankContext& ctx) {
+                const int64_t now = Clock::now().time_since_epoch().count();
+                for (int64_t seen = bodyStartNs;
+                     now < seen && !bodyStartNs.compare_exchange_weak(seen, now);) {
+                }
+                workload(ctx, 10);
+            });
+        const double stopSeconds =
+            std::chrono::duration<double>(Clock::now().time_since_epoch() -
+                                          Clock::duration(bodyStartNs.load()))
+                .count();
         QVERIFY(outcome.error.has_value());
         const RunError& error = *outcome.error;
         const std::string message = error.what();
-        qInfo("fault stop after %.3f s: %s", outcome.seconds, message.c_str());
-        QVERIFY2(outcome.seconds < std::chrono::duration<double>(kTimeout).count() / 2, message.c_str());
+        qInfo("stopped %.3f s after the bodies started (%.3f s with setup): %s", stopSeconds,
+              outcome.seconds, message.c_str());
+        QVERIFY2(stopSeconds < std::chrono::duration<double>(kTimeout).count() / 2,
+                 message.c_str());
         QCOMPARE(error.rank, faultRank);
         // Collective #k of a rank: iteration (k-1)/3, op (k-1)%3 of the workload.
         const int step = (collective - 1) / 3;
@@ -130,8 +148,10 @@ private slots:
                                        " at its collective #" + std::to_string(collective)),
                  message.c_str());
         QVERIFY2(contains(message, "seq " + std::to_string(error.seq)), message.c_str());
-        QVERIFY2(contains(message, "phase " + phases[which] + ", step " + std::to_string(step)), message.c_str());
-        QCOMPARE(threadCount(), threadsBefore);  // every rank thread and Gloo's loop thread are gone
+        QVERIFY2(contains(message, "phase " + phases[which] + ", step " + std::to_string(step)),
+                 message.c_str());
+        QCOMPARE(threadCount(),
+                 threadsBefore);  // every rank thread and Gloo's loop thread are gone
     }
 
     // The failed collective's seq is the one its peers use for it.
@@ -145,7 +165,8 @@ private slots:
         const Outcome outcome = runExpectingFailure(options, {}, [](RankContext& ctx) {
             float value = 1;
             // Rank 2 dies at its third all-reduce; the others reach it too.
-            for (int i = 0; i < 5; ++i) ctx.world().allReduce(&value, 1, DType::F32, ReduceOp::Sum, {});
+            for (int i = 0; i < 5; ++i)
+                ctx.world().allReduce(&value, 1, DType::F32, ReduceOp::Sum, {});
         });
         QVERIFY(outcome.error.has_value());
         const Trace trace = recorder.take();
@@ -169,7 +190,8 @@ private slots:
         QVERIFY(outcome.seconds < 10);
         QCOMPARE(outcome.error->rank, 2);
         QCOMPARE(outcome.error->seq, int64_t(-1));
-        QVERIFY2(contains(message, "rank 2") && contains(message, "boom in the optimizer step"), message.c_str());
+        QVERIFY2(contains(message, "rank 2") && contains(message, "boom in the optimizer step"),
+                 message.c_str());
     }
 
     void cancellation() {
@@ -211,14 +233,58 @@ private slots:
         QVERIFY(outcome.seconds >= 0.4 && outcome.seconds < 5);
     }
 
+    // Gloo's event loop terminates the process when a peer sends more than was
+    // posted; the runtime must refuse mismatched calls before they reach it.
+    void mismatchedCallsAreErrorsNotCrashes_data() {
+        QTest::addColumn<int>("variant");
+        QTest::addRow("all-gather sizes differ") << 0;
+        QTest::addRow("broadcast sizes differ") << 1;
+        QTest::addRow("different ops at the same point") << 2;
+        QTest::addRow("all-reduce dtypes differ") << 3;
+    }
+    void mismatchedCallsAreErrorsNotCrashes() {
+        QFETCH(int, variant);
+        WorldOptions options;
+        options.worldSize = 3;
+        options.timeout = kTimeout;
+        const Outcome outcome = runExpectingFailure(options, {}, [variant](RankContext& ctx) {
+            const bool odd = ctx.rank() == 1;
+            Bytes buffer(odd ? 64 : 32), out(3 * 64);
+            switch (variant) {
+                case 0:
+                    ctx.world().allGather(buffer.data(), out.data(), buffer.size(), {});
+                    break;
+                case 1:
+                    ctx.world().broadcast(buffer.data(), buffer.size(), 0, {});
+                    break;
+                case 2:
+                    if (odd)
+                        ctx.world().barrier({});
+                    else
+                        ctx.world().broadcast(buffer.data(), buffer.size(), 0, {});
+                    break;
+                default:
+                    ctx.world().allReduce(buffer.data(), 8, odd ? DType::F32 : DType::BF16,
+                                          ReduceOp::Sum, {});
+            }
+        });
+        QVERIFY(outcome.error.has_value());
+        const std::string message = outcome.error->what();
+        QVERIFY2(contains(message, "mismatched collective"), message.c_str());
+        QVERIFY2(contains(message, "rank 1"), message.c_str());
+        QVERIFY(outcome.seconds < 10);
+    }
+
     void invalidOptionsRejectedUpFront() {
         WorldOptions options;
         options.worldSize = 2;
         options.fault = FaultSpec{5, 1};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runWorld(options, {}, [](RankContext&) {}));
         options.fault.reset();
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runWorld(options, {{0, 2}}, [](RankContext&) {}));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runWorld(options, {{1, 1}}, [](RankContext&) {}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 runWorld(options, {{0, 2}}, [](RankContext&) {}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 runWorld(options, {{1, 1}}, [](RankContext&) {}));
     }
 
     // 64 ranks on an 8x8 mesh: world all-gather, then row and column broadcasts.
@@ -246,16 +312,20 @@ private slots:
         runWorld(options, groups, [&](RankContext& ctx) {
             int64_t expected = -1;
             firstBodyUs.compare_exchange_strong(
-                expected, std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count());
+                expected,
+                std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start)
+                    .count());
             if (ctx.rank() == 0) openFiles = openFileCount();
             const Bytes in = rankData(DType::BF16, ctx.rank(), 8);
             Bytes out(in.size() * worldSize);
             ctx.world().allGather(in.data(), out.data(), in.size(), {});
             gathered[ctx.rank()] = out;
             const int row = ctx.rank() / 8, column = ctx.rank() % 8;
-            Bytes rowBuffer = ctx.rank() == row * 8 ? rankData(DType::BF16, row, 16, 0, 1) : Bytes(32);
-            Communicator& rowGroup = ctx.group({row * 8, row * 8 + 1, row * 8 + 2, row * 8 + 3, row * 8 + 4,
-                                                row * 8 + 5, row * 8 + 6, row * 8 + 7});
+            Bytes rowBuffer =
+                ctx.rank() == row * 8 ? rankData(DType::BF16, row, 16, 0, 1) : Bytes(32);
+            Communicator& rowGroup =
+                ctx.group({row * 8, row * 8 + 1, row * 8 + 2, row * 8 + 3, row * 8 + 4, row * 8 + 5,
+                           row * 8 + 6, row * 8 + 7});
             rowGroup.broadcast(rowBuffer.data(), rowBuffer.size(), 0, {});
             rowData[ctx.rank()] = rowBuffer;
             std::vector<int> columnRanks;
@@ -265,8 +335,10 @@ private slots:
             columnData[ctx.rank()] = columnBuffer;
         });
         const double total = std::chrono::duration<double>(Clock::now() - start).count();
-        qInfo("64 ranks, 17 groups: contexts ready after %.3f s, whole run %.3f s, %d files open in the bodies",
-              static_cast<double>(firstBodyUs.load()) / 1e6, total, openFiles.load());
+        qInfo(
+            "64 ranks, 17 groups: contexts ready after %.3f s, whole run %.3f s, %d files open in "
+            "the bodies",
+            static_cast<double>(firstBodyUs.load()) / 1e6, total, openFiles.load());
         Bytes expected;
         for (int r = 0; r < worldSize; ++r) {
             const Bytes block = rankData(DType::BF16, r, 8);
@@ -285,7 +357,9 @@ private slots:
         options.worldSize = 4;
         options.timeout = kTimeout;
         options.fault = FaultSpec{1, 2};
-        QVERIFY(runExpectingFailure(options, pairGroups(4), [](RankContext& ctx) { workload(ctx, 2); }).error);
+        QVERIFY(runExpectingFailure(options, pairGroups(4), [](RankContext& ctx) {
+                    workload(ctx, 2);
+                }).error);
         options.fault.reset();
         std::vector<int> done(4, 0);
         runWorld(options, pairGroups(4), [&](RankContext& ctx) {

@@ -69,7 +69,8 @@ private slots:
         }
         for (uint32_t bits = 0; bits < 0x10000; ++bits) {
             if ((bits & 0x7F80) == 0x7F80) continue;
-            if (floatToBf16(bf16ToFloat(static_cast<uint16_t>(bits))) != bits) QFAIL("bf16 round trip");
+            if (floatToBf16(bf16ToFloat(static_cast<uint16_t>(bits))) != bits)
+                QFAIL("bf16 round trip");
         }
     }
 

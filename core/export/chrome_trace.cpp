@@ -8,8 +8,12 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json orNull(int value) { return value < 0 ? Json(nullptr) : Json(value); }
-Json orNull(const std::string& value) { return value.empty() ? Json(nullptr) : Json(value); }
+Json orNull(int value) {
+    return value < 0 ? Json(nullptr) : Json(value);
+}
+Json orNull(const std::string& value) {
+    return value.empty() ? Json(nullptr) : Json(value);
+}
 
 Json segmentsJson(const std::vector<BufferSegment>& segments) {
     Json list = Json::array();
@@ -61,11 +65,20 @@ Json eventJson(const TraceEvent& event, const ChromeTraceOptions& options) {
 
 // Perfetto names and orders processes from these metadata events.
 void addRankMetadata(Json& events, int rank) {
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", rank}, {"tid", 0},
+    events.push_back({{"name", "process_name"},
+                      {"ph", "M"},
+                      {"pid", rank},
+                      {"tid", 0},
                       {"args", {{"name", "rank " + std::to_string(rank)}}}});
-    events.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", rank}, {"tid", 0},
+    events.push_back({{"name", "process_sort_index"},
+                      {"ph", "M"},
+                      {"pid", rank},
+                      {"tid", 0},
                       {"args", {{"sort_index", rank}}}});
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", rank}, {"tid", 0},
+    events.push_back({{"name", "thread_name"},
+                      {"ph", "M"},
+                      {"pid", rank},
+                      {"tid", 0},
                       {"args", {{"name", "collectives"}}}});
 }
 

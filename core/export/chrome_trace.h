@@ -26,6 +26,7 @@ struct ChromeTraceOptions {
 // bytes, step, group, batch, phase, mesh, mesh_dim, tp_transition, params,
 // segments: [{param, offset, length, padding}]}; fields the label leaves
 // unset (-1, "") are null.
-nlohmann::ordered_json traceToChromeJson(const Trace& trace, const ChromeTraceOptions& options = {});
+nlohmann::ordered_json traceToChromeJson(const Trace& trace,
+                                         const ChromeTraceOptions& options = {});
 
 }  // namespace hsdp

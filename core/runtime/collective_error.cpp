@@ -51,13 +51,23 @@ RunError injectedFaultError(int rank, int64_t collectiveIndex, const CollectiveC
 }
 
 RunError cancelledError(int rank, const CollectiveCall& call) {
-    return errorFor("cancelled (rank " + std::to_string(rank) + " before " + describeCall(call) + ")",
-                    rank, call);
+    return errorFor(
+        "cancelled (rank " + std::to_string(rank) + " before " + describeCall(call) + ")", rank,
+        call);
 }
 
 RunError abortedError(int rank, int failedRank, const CollectiveCall& call) {
     return errorFor("rank " + std::to_string(rank) + " stopped before " + describeCall(call) +
                         ": rank " + std::to_string(failedRank) + " failed earlier",
+                    rank, call);
+}
+
+RunError mismatchError(int rank, const CollectiveCall& call, const std::string& signature,
+                       int firstRank, const std::string& firstSignature) {
+    return errorFor("rank " + std::to_string(rank) + ": " + describeCall(call) +
+                        ": mismatched collective: rank " + std::to_string(rank) + " calls " +
+                        signature + ", rank " + std::to_string(firstRank) + " called " +
+                        firstSignature,
                     rank, call);
 }
 
@@ -75,15 +85,15 @@ RunError transferError(int rank, const CollectiveCall& call, const std::exceptio
     const std::string head = timedOut ? "timeout after " + std::to_string(elapsed.count()) +
                                             " ms (limit " + std::to_string(timeout.count()) + " ms)"
                                       : "failed after " + std::to_string(elapsed.count()) + " ms";
-    return errorFor("rank " + std::to_string(rank) + ": " + describeCall(call) + ": " + head + ": " +
-                        what,
-                    rank, call);
+    return errorFor(
+        "rank " + std::to_string(rank) + ": " + describeCall(call) + ": " + head + ": " + what,
+        rank, call);
 }
 
 RunError bodyError(int rank, std::string_view what) {
-    return RunError("rank " + std::to_string(rank) + " failed outside any collective: " +
-                        std::string(what),
-                    rank, "", {}, -1);
+    return RunError(
+        "rank " + std::to_string(rank) + " failed outside any collective: " + std::string(what),
+        rank, "", {}, -1);
 }
 
 }  // namespace hsdp

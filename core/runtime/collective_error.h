@@ -29,6 +29,9 @@ std::string describeCall(const CollectiveCall& call);
 RunError injectedFaultError(int rank, int64_t collectiveIndex, const CollectiveCall& call);
 RunError cancelledError(int rank, const CollectiveCall& call);
 RunError abortedError(int rank, int failedRank, const CollectiveCall& call);
+// This rank's call differs from the one `firstRank` made as the same collective.
+RunError mismatchError(int rank, const CollectiveCall& call, const std::string& signature,
+                       int firstRank, const std::string& firstSignature);
 RunError closedGroupError(int rank, const CollectiveCall& call);
 // A failed transfer: a timeout when Gloo says so or when `elapsed` reached `timeout`.
 RunError transferError(int rank, const CollectiveCall& call, const std::exception& cause,

@@ -21,22 +21,26 @@ class GlooCommunicator final : public Communicator {
 public:
     // `ranks`: the group's global ranks, ascending; `context`: this rank's
     // connected Gloo context for them (null when the group has one rank).
-    GlooCommunicator(RankState& state, std::vector<int> ranks, std::shared_ptr<gloo::Context> context);
+    GlooCommunicator(RankState& state, std::vector<int> ranks,
+                     std::shared_ptr<gloo::Context> context);
     ~GlooCommunicator() override;
 
     int rank() const override { return groupRank_; }
     int size() const override { return static_cast<int>(ranks_.size()); }
     const std::vector<int>& ranks() const override { return ranks_; }
 
-    void allGather(const void* in, void* out, size_t bytesPerRank, const CollectiveLabel& label) override;
+    void allGather(const void* in, void* out, size_t bytesPerRank,
+                   const CollectiveLabel& label) override;
     void allGatherV(const void* in, void* out, const std::vector<size_t>& bytesPerRank,
                     const CollectiveLabel& label) override;
-    void broadcast(void* buffer, size_t bytes, int rootGroupRank, const CollectiveLabel& label) override;
+    void broadcast(void* buffer, size_t bytes, int rootGroupRank,
+                   const CollectiveLabel& label) override;
     void allReduce(void* buffer, size_t count, DType dtype, ReduceOp op,
                    const CollectiveLabel& label) override;
     void reduceScatter(const void* in, void* out, size_t countPerRank, DType dtype, ReduceOp op,
                        const CollectiveLabel& label) override;
-    void allToAll(const void* in, void* out, size_t bytesPerRank, const CollectiveLabel& label) override;
+    void allToAll(const void* in, void* out, size_t bytesPerRank,
+                  const CollectiveLabel& label) override;
     void barrier(const CollectiveLabel& label) override;
 
     // Destroys the Gloo context, closing its sockets: peers blocked on this
@@ -47,8 +51,10 @@ private:
     // The frame of every collective: sequence id, admission (cancel, abort,
     // injected fault), the transfer itself with errors turned into RunError
     // (closing this rank's connections), and the trace event.
+    // `signature` spells the call (op and sizes); every member must make the same one.
     template <typename Transfer>
-    void run(std::string_view op, int64_t bytes, const CollectiveLabel& label, Transfer&& transfer);
+    void run(std::string_view op, const std::string& signature, int64_t bytes,
+             const CollectiveLabel& label, Transfer&& transfer);
 
     void allToAllBytes(const void* in, void* out, size_t bytesPerRank);  // Gloo alltoall, size > 1
     bool trivial(size_t bytes) const { return ranks_.size() == 1 || bytes == 0; }

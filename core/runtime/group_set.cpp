@@ -11,8 +11,8 @@ std::vector<int> validated(std::vector<int> ranks, int worldSize) {
     if (ranks.empty()) throw std::invalid_argument("runWorld: an empty process group was declared");
     std::sort(ranks.begin(), ranks.end());
     if (ranks.front() < 0 || ranks.back() >= worldSize)
-        throw std::invalid_argument("runWorld: group " + groupKey(ranks) + " has a rank outside 0.." +
-                                    std::to_string(worldSize - 1));
+        throw std::invalid_argument("runWorld: group " + groupKey(ranks) +
+                                    " has a rank outside 0.." + std::to_string(worldSize - 1));
     if (std::adjacent_find(ranks.begin(), ranks.end()) != ranks.end())
         throw std::invalid_argument("runWorld: group " + groupKey(ranks) + " lists a rank twice");
     return ranks;
@@ -27,14 +27,16 @@ std::vector<std::vector<int>> normalizeGroups(const std::vector<std::vector<int>
     std::vector<std::vector<int>> groups{world};
     for (const auto& group : declared) {
         auto ranks = validated(group, worldSize);
-        if (std::find(groups.begin(), groups.end(), ranks) == groups.end()) groups.push_back(std::move(ranks));
+        if (std::find(groups.begin(), groups.end(), ranks) == groups.end())
+            groups.push_back(std::move(ranks));
     }
     return groups;
 }
 
 std::string groupKey(const std::vector<int>& sortedRanks) {
     std::string key;
-    for (size_t i = 0; i < sortedRanks.size(); ++i) key += (i ? "," : "") + std::to_string(sortedRanks[i]);
+    for (size_t i = 0; i < sortedRanks.size(); ++i)
+        key += (i ? "," : "") + std::to_string(sortedRanks[i]);
     return key;
 }
 

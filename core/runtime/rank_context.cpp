@@ -23,7 +23,8 @@ void RankContextImpl::connect(Rendezvous& rendezvous, const std::vector<std::vec
                                groupRanksText(ranks) + ": " + error.what(),
                            self, "connect", ranks, -1);
         }
-        communicators_.push_back(std::make_unique<GlooCommunicator>(state_, ranks, std::move(context)));
+        communicators_.push_back(
+            std::make_unique<GlooCommunicator>(state_, ranks, std::move(context)));
         state_.addCommunicator(communicators_.back().get());
         byRanks_.emplace(ranks, communicators_.back().get());
     }

@@ -9,84 +9,125 @@
 namespace hsdp {
 namespace {
 
-template <typename T>
-T combine(ReduceOp op, T a, T b) {
+// Storage type <-> compute type per dtype, resolved at compile time so the
+// element loops carry no per-element dispatch.
+struct F32Codec {
+    using Wide = float;
+    static float load(const void* base, size_t i) { return static_cast<const float*>(base)[i]; }
+    static void store(void* base, size_t i, float v) { static_cast<float*>(base)[i] = v; }
+};
+struct F64Codec {
+    using Wide = double;
+    static double load(const void* base, size_t i) { return static_cast<const double*>(base)[i]; }
+    static void store(void* base, size_t i, double v) { static_cast<double*>(base)[i] = v; }
+};
+struct Bf16Codec {
+    using Wide = float;
+    static float load(const void* base, size_t i) {
+        return bf16ToFloat(static_cast<const uint16_t*>(base)[i]);
+    }
+    static void store(void* base, size_t i, float v) {
+        static_cast<uint16_t*>(base)[i] = floatToBf16(v);
+    }
+};
+struct F16Codec {
+    using Wide = float;
+    static float load(const void* base, size_t i) {
+        return f16ToFloat(static_cast<const uint16_t*>(base)[i]);
+    }
+    static void store(void* base, size_t i, float v) {
+        static_cast<uint16_t*>(base)[i] = floatToF16(v);
+    }
+};
+
+template <typename Fn>
+void withCodec(DType dtype, Fn&& fn) {
+    switch (dtype) {
+        case DType::F32:
+            fn(F32Codec{});
+            return;
+        case DType::F64:
+            fn(F64Codec{});
+            return;
+        case DType::BF16:
+            fn(Bf16Codec{});
+            return;
+        case DType::F16:
+            fn(F16Codec{});
+            return;
+    }
+}
+
+template <typename Wide>
+Wide combine(ReduceOp op, Wide a, Wide b) {
     switch (op) {
         case ReduceOp::Sum:
-        case ReduceOp::Avg: return a + b;
-        case ReduceOp::Product: return a * b;
-        case ReduceOp::Max: return std::max(a, b);
-        case ReduceOp::Min: return std::min(a, b);
+        case ReduceOp::Avg:
+            return a + b;
+        case ReduceOp::Product:
+            return a * b;
+        case ReduceOp::Max:
+            return std::max(a, b);
+        case ReduceOp::Min:
+            return std::min(a, b);
     }
     return a;
 }
 
-// Element access in the compute type: fp32 for f32/bf16/f16, fp64 for f64.
-template <typename Wide>
-Wide load(DType dtype, const void* base, size_t i) {
-    switch (dtype) {
-        case DType::F32: return static_cast<Wide>(static_cast<const float*>(base)[i]);
-        case DType::F64: return static_cast<Wide>(static_cast<const double*>(base)[i]);
-        case DType::BF16: return bf16ToFloat(static_cast<const uint16_t*>(base)[i]);
-        case DType::F16: return f16ToFloat(static_cast<const uint16_t*>(base)[i]);
-    }
-    return Wide{};
-}
-
-template <typename Wide>
-void store(DType dtype, void* base, size_t i, Wide value) {
-    switch (dtype) {
-        case DType::F32: static_cast<float*>(base)[i] = static_cast<float>(value); return;
-        case DType::F64: static_cast<double*>(base)[i] = static_cast<double>(value); return;
-        case DType::BF16: static_cast<uint16_t*>(base)[i] = floatToBf16(static_cast<float>(value)); return;
-        case DType::F16: static_cast<uint16_t*>(base)[i] = floatToF16(static_cast<float>(value)); return;
-    }
-}
-
-template <typename Wide>
-void reduceTyped(DType dtype, ReduceOp op, void* out, const void* a, const void* b, size_t count) {
+template <typename Codec, ReduceOp Op>
+void reduceLoop(void* out, const void* a, const void* b, size_t count) {
     for (size_t i = 0; i < count; ++i)
-        store<Wide>(dtype, out, i, combine<Wide>(op, load<Wide>(dtype, a, i), load<Wide>(dtype, b, i)));
-}
-
-template <typename Wide>
-void reduceBlocksTyped(DType dtype, ReduceOp op, void* out, const void* const* blocks,
-                       size_t blockCount, size_t count) {
-    std::vector<Wide> acc(count);
-    for (size_t i = 0; i < count; ++i) acc[i] = load<Wide>(dtype, blocks[0], i);
-    for (size_t b = 1; b < blockCount; ++b)
-        for (size_t i = 0; i < count; ++i) acc[i] = combine<Wide>(op, acc[i], load<Wide>(dtype, blocks[b], i));
-    if (op == ReduceOp::Avg)
-        for (auto& value : acc) value /= static_cast<Wide>(blockCount);
-    for (size_t i = 0; i < count; ++i) store<Wide>(dtype, out, i, acc[i]);
+        Codec::store(out, i, combine(Op, Codec::load(a, i), Codec::load(b, i)));
 }
 
 }  // namespace
 
 void reduceElements(DType dtype, ReduceOp op, void* out, const void* a, const void* b,
                     size_t count) {
-    if (dtype == DType::F64)
-        reduceTyped<double>(dtype, op, out, a, b, count);
-    else
-        reduceTyped<float>(dtype, op, out, a, b, count);
+    withCodec(dtype, [&](auto codec) {
+        using Codec = decltype(codec);
+        switch (op) {
+            case ReduceOp::Sum:
+            case ReduceOp::Avg:
+                reduceLoop<Codec, ReduceOp::Sum>(out, a, b, count);
+                return;
+            case ReduceOp::Product:
+                reduceLoop<Codec, ReduceOp::Product>(out, a, b, count);
+                return;
+            case ReduceOp::Max:
+                reduceLoop<Codec, ReduceOp::Max>(out, a, b, count);
+                return;
+            case ReduceOp::Min:
+                reduceLoop<Codec, ReduceOp::Min>(out, a, b, count);
+                return;
+        }
+    });
 }
 
 void divideElements(DType dtype, void* buffer, size_t count, int divisor) {
-    for (size_t i = 0; i < count; ++i) {
-        if (dtype == DType::F64)
-            store<double>(dtype, buffer, i, load<double>(dtype, buffer, i) / divisor);
-        else
-            store<float>(dtype, buffer, i, load<float>(dtype, buffer, i) / static_cast<float>(divisor));
-    }
+    withCodec(dtype, [&](auto codec) {
+        using Codec = decltype(codec);
+        using Wide = typename Codec::Wide;
+        for (size_t i = 0; i < count; ++i)
+            Codec::store(buffer, i, Codec::load(buffer, i) / static_cast<Wide>(divisor));
+    });
 }
 
 void reduceBlocks(DType dtype, ReduceOp op, void* out, const void* const* blocks, size_t blockCount,
                   size_t count) {
     if (blockCount == 0 || count == 0) return;
-    if (dtype == DType::F64)
-        reduceBlocksTyped<double>(dtype, op, out, blocks, blockCount, count);
-    else
-        reduceBlocksTyped<float>(dtype, op, out, blocks, blockCount, count);
+    withCodec(dtype, [&](auto codec) {
+        using Codec = decltype(codec);
+        using Wide = typename Codec::Wide;
+        std::vector<Wide> acc(count);
+        for (size_t i = 0; i < count; ++i) acc[i] = Codec::load(blocks[0], i);
+        for (size_t b = 1; b < blockCount; ++b)
+            for (size_t i = 0; i < count; ++i)
+                acc[i] = combine(op, acc[i], Codec::load(blocks[b], i));
+        if (op == ReduceOp::Avg)
+            for (auto& value : acc) value /= static_cast<Wide>(blockCount);
+        for (size_t i = 0; i < count; ++i) Codec::store(out, i, acc[i]);
+    });
 }
 
 }  // namespace hsdp

@@ -22,11 +22,13 @@ Rendezvous::Rendezvous(std::chrono::milliseconds timeout)
 
 Rendezvous::~Rendezvous() = default;
 
-std::shared_ptr<gloo::Context> Rendezvous::connect(const std::vector<int>& sortedRanks, int globalRank) {
-    const auto position = std::find(sortedRanks.begin(), sortedRanks.end(), globalRank) - sortedRanks.begin();
+std::shared_ptr<gloo::Context> Rendezvous::connect(const std::vector<int>& sortedRanks,
+                                                   int globalRank) {
+    const auto position =
+        std::find(sortedRanks.begin(), sortedRanks.end(), globalRank) - sortedRanks.begin();
     gloo::rendezvous::PrefixStore store("group[" + groupKey(sortedRanks) + "]", *store_);
-    auto context = std::make_shared<gloo::rendezvous::Context>(static_cast<int>(position),
-                                                               static_cast<int>(sortedRanks.size()));
+    auto context = std::make_shared<gloo::rendezvous::Context>(
+        static_cast<int>(position), static_cast<int>(sortedRanks.size()));
     context->setTimeout(timeout_);
     context->connectFullMesh(store, device_);
     return context;

@@ -5,7 +5,8 @@
 
 namespace hsdp {
 
-RunState::RunState(const WorldOptions& options) : options_(options), start_(std::chrono::steady_clock::now()) {}
+RunState::RunState(const WorldOptions& options)
+    : options_(options), start_(std::chrono::steady_clock::now()) {}
 
 int64_t RunState::globalSeq(const std::string& groupKey, int64_t groupSeq) {
     TraceRecorder& recorder = options_.trace ? *options_.trace : ownSeqs_;
@@ -21,7 +22,8 @@ void RunState::startClock() {
 }
 
 double RunState::nowUs() const {
-    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count();
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_)
+        .count();
 }
 
 bool RunState::cancelRequested() const {
@@ -44,7 +46,8 @@ void RunState::finishAndWait() {
     std::unique_lock lock(failureMutex_);
     ++finished_;
     finishedCv_.notify_all();
-    finishedCv_.wait(lock, [this] { return first_.has_value() || finished_ == options_.worldSize; });
+    finishedCv_.wait(lock,
+                     [this] { return first_.has_value() || finished_ == options_.worldSize; });
 }
 
 std::optional<RunError> RunState::firstFailure() const {

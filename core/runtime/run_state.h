@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "runtime/call_registry.h"
 #include "runtime/trace.h"
 #include "runtime/world.h"
 
@@ -25,6 +26,7 @@ public:
     // so error messages can always name it.
     int64_t globalSeq(const std::string& groupKey, int64_t groupSeq);
     void record(TraceEvent event);  // dropped when no recorder was given
+    CallRegistry& calls() { return calls_; }
 
     void startClock();     // called once, when the bodies start
     double nowUs() const;  // microseconds since startClock()
@@ -48,6 +50,7 @@ public:
 private:
     const WorldOptions& options_;
     TraceRecorder ownSeqs_;
+    CallRegistry calls_;
     std::chrono::steady_clock::time_point start_;
     std::atomic<int> failedRank_{-1};
     mutable std::mutex failureMutex_;

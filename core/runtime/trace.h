@@ -49,9 +49,9 @@ struct CollectiveLabel {
 struct TraceEvent {
     int64_t seq = 0;  // global id, identical on every participant of the collective
     int rank = 0;
-    std::string op;   // all_gather | broadcast | all_reduce | reduce_scatter | all_to_all | ...
+    std::string op;  // all_gather | broadcast | all_reduce | reduce_scatter | all_to_all | ...
     std::vector<int> groupRanks;
-    int64_t bytes = 0;  // payload bytes this rank sent
+    int64_t bytes = 0;   // payload bytes this rank sent
     double startUs = 0;  // microseconds since the run started
     double endUs = 0;
     CollectiveLabel label;

@@ -27,7 +27,7 @@ struct WorldOptions {
     int worldSize = 1;
     std::chrono::milliseconds timeout{60000};  // every collective
     std::optional<FaultSpec> fault;
-    TraceRecorder* trace = nullptr;  // optional
+    TraceRecorder* trace = nullptr;             // optional
     const std::atomic<bool>* cancel = nullptr;  // optional; checked between collectives
 };
 
@@ -37,8 +37,11 @@ class RunError : public std::runtime_error {
 public:
     RunError(const std::string& message, int rank, std::string op, std::vector<int> groupRanks,
              int64_t seq)
-        : std::runtime_error(message), rank(rank), op(std::move(op)),
-          groupRanks(std::move(groupRanks)), seq(seq) {}
+        : std::runtime_error(message),
+          rank(rank),
+          op(std::move(op)),
+          groupRanks(std::move(groupRanks)),
+          seq(seq) {}
     int rank;
     std::string op;
     std::vector<int> groupRanks;
