@@ -1,0 +1,13 @@
+#pragma once
+
+#include <string>
+
+#include "exec/run_result.h"
+
+namespace hsdp::cli {
+
+// The run verdict for people: the failures first with their detail, then a
+// one-line summary per kind and the totals.
+std::string runToText(const RunResult& result);
+
+}  // namespace hsdp::cli
