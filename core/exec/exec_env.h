@@ -20,7 +20,8 @@ struct ExecEnv {
     RunMode mode = RunMode::Corrected;
     std::vector<std::vector<int64_t>> paramShapes;  // data shape per param (maybe shrunk)
     std::vector<std::vector<int64_t>> tpShapes;     // data shape per transition
-    std::vector<Tensor> expected;  // per param: the single-device result (empty: not run)
+    std::vector<Tensor> expected;        // per param: the single-device result (empty: not run)
+    std::vector<Tensor> expectedUpdate;  // per param: NS(G) on the full tensor (empty: frozen)
     RunSink* sink = nullptr;
     std::string dumpDir;  // empty: no .npy dump
     const std::atomic<bool>* cancel = nullptr;

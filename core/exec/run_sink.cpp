@@ -16,7 +16,7 @@ void RunSink::gatherError(int param, int rank, const std::string& text) {
     std::lock_guard lock(mutex_);
     auto& r = params_[param];
     ++r.gatheredRanks;
-    r.gatherErrors.push_back("rank " + std::to_string(rank) + ": " + text);
+    r.gatherErrors.push_back({rank, text});
 }
 
 void RunSink::finalState(int param, int rank, std::optional<Mismatch> mismatch, uint64_t hash,
@@ -30,7 +30,12 @@ void RunSink::finalState(int param, int rank, std::optional<Mismatch> mismatch, 
 
 void RunSink::stepError(int param, int rank, const std::string& text) {
     std::lock_guard lock(mutex_);
-    params_[param].stepErrors.push_back("rank " + std::to_string(rank) + ": " + text);
+    params_[param].stepErrors.push_back({rank, text});
+}
+
+void RunSink::updateMismatch(int param, Mismatch mismatch) {
+    std::lock_guard lock(mutex_);
+    params_[param].updateMismatches.push_back(std::move(mismatch));
 }
 
 void RunSink::tpResult(int transition, int rank, std::optional<Mismatch> mismatch) {
@@ -45,7 +50,7 @@ void RunSink::tpError(int transition, int rank, const std::string& text) {
     std::lock_guard lock(mutex_);
     auto& r = tp_[transition];
     ++r.ranks;
-    r.errors.push_back("rank " + std::to_string(rank) + ": " + text);
+    r.errors.push_back({rank, text});
 }
 
 void RunSink::tpOutput(int transition, int rank, const Coord& coord, const Tensor& out) {

@@ -24,6 +24,8 @@ public:
     void finalState(int param, int rank, std::optional<Mismatch> mismatch, uint64_t hash,
                     const std::string& replicaKey);
     void stepError(int param, int rank, const std::string& text);
+    // The update slice a rank applied differs from its part of NS(G).
+    void updateMismatch(int param, Mismatch mismatch);
     void tpResult(int transition, int rank, std::optional<Mismatch> mismatch);
     void tpPath(int transition, const std::string& path);  // every rank, its own path
     void tpError(int transition, int rank, const std::string& text);
@@ -31,19 +33,24 @@ public:
     // semantic check (reduce over the partial dims, compare with the truth).
     void tpOutput(int transition, int rank, const Coord& coord, const Tensor& out);
 
+    struct RankError {
+        int rank = -1;
+        std::string text;
+    };
     struct ParamRecords {
         int gatheredRanks = 0;
         std::vector<Mismatch> gatherMismatches;
-        std::vector<std::string> gatherErrors;
+        std::vector<RankError> gatherErrors;
         int finalRanks = 0;
         std::vector<Mismatch> stepMismatches;
-        std::vector<std::string> stepErrors;
+        std::vector<RankError> stepErrors;
+        std::vector<Mismatch> updateMismatches;
         std::map<std::string, std::vector<std::pair<int, uint64_t>>> replicaHashes;  // key -> (rank, hash)
     };
     struct TpRecords {
         int ranks = 0;
         std::vector<Mismatch> mismatches;
-        std::vector<std::string> errors;
+        std::vector<RankError> errors;
         std::map<int, std::pair<Coord, Tensor>> outputs;  // rank -> (coord, output)
         std::set<std::string> paths;  // as executed: lowered | identity | fallback (+ note)
     };

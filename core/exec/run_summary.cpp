@@ -1,6 +1,8 @@
 #include "exec/run_summary.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "exec/truth.h"
 #include "exec/verify.h"
@@ -17,6 +19,29 @@ std::string joinDetail(const std::vector<std::string>& parts) {
     std::string out;
     for (size_t i = 0; i < parts.size() && i < kMaxDetailParts; ++i) out += (i ? "; " : "") + parts[i];
     if (parts.size() > kMaxDetailParts) out += "; +" + std::to_string(parts.size() - kMaxDetailParts) + " more";
+    return out;
+}
+
+// Rank threads report in any order; results list ranks ascending.
+std::vector<Mismatch> byRank(std::vector<Mismatch> v) {
+    std::stable_sort(v.begin(), v.end(), [](const Mismatch& a, const Mismatch& b) { return a.rank < b.rank; });
+    return v;
+}
+
+// "ranks 0, 1: message" per distinct message, ranks ascending.
+std::vector<std::string> groupErrors(const std::vector<RunSink::RankError>& errors) {
+    std::map<std::string, std::set<int>> byText;
+    for (const auto& e : errors) byText[e.text].insert(e.rank);
+    std::vector<std::pair<int, std::string>> lines;
+    for (const auto& [text, ranks] : byText) {
+        std::string who = ranks.size() == 1 ? "rank " : "ranks ";
+        size_t i = 0;
+        for (int r : ranks) who += (i++ ? ", " : "") + std::to_string(r);
+        lines.push_back({*ranks.begin(), who + ": " + text});
+    }
+    std::sort(lines.begin(), lines.end());
+    std::vector<std::string> out;
+    for (auto& l : lines) out.push_back(std::move(l.second));
     return out;
 }
 
@@ -57,17 +82,23 @@ ParamRunResult summarizeParam(const ExecEnv& env, const RunSink& sink, const Par
     static const RunSink::ParamRecords none;
     auto it = sink.params().find(spec.index);
     const auto& rec = it != sink.params().end() ? it->second : none;
-    std::vector<std::string> parts = rec.gatherErrors;
-    for (const auto& m : rec.gatherMismatches) parts.push_back(m.text);
-    for (const auto& e : rec.stepErrors) parts.push_back(e);
-    for (const auto& m : rec.stepMismatches) parts.push_back(m.text);
+    std::vector<std::string> parts = groupErrors(rec.gatherErrors);
+    for (const auto& m : byRank(rec.gatherMismatches)) parts.push_back(m.text);
+    for (const auto& e : groupErrors(rec.stepErrors)) parts.push_back(e);
+    std::set<int> explained;  // ranks whose wrong update already says why the result is wrong
+    for (const auto& m : byRank(rec.updateMismatches)) {
+        parts.push_back(m.text);
+        explained.insert(m.rank);
+    }
+    for (const auto& m : byRank(rec.stepMismatches))
+        if (!explained.count(m.rank)) parts.push_back(m.text);
     if (!rec.gatherErrors.empty()) r.gather = GatherVerdict::Error;
     else if (!rec.gatherMismatches.empty()) r.gather = GatherVerdict::Mismatch;
     else if (rec.gatheredRanks > 0) r.gather = GatherVerdict::Exact;
     else if (expectsGather(*env.plan, spec.index) && runFailed) r.gather = GatherVerdict::Error;
     const bool incomplete = rec.finalRanks < holders(env, spec);
     if (!rec.stepErrors.empty() || incomplete) r.step = StepVerdict::Error;
-    else if (!rec.stepMismatches.empty()) r.step = StepVerdict::Mismatch;
+    else if (!rec.stepMismatches.empty() || !rec.updateMismatches.empty()) r.step = StepVerdict::Mismatch;
     if (incomplete)
         parts.push_back("not verified: " + std::to_string(holders(env, spec) - rec.finalRanks) + " of " +
                         std::to_string(holders(env, spec)) + " holders never reported (the run stopped)");
@@ -79,8 +110,9 @@ ParamRunResult summarizeParam(const ExecEnv& env, const RunSink& sink, const Par
                                 std::to_string(hashes.front().first));
                 break;
             }
-    appendMismatches(r.mismatches, rec.gatherMismatches);
-    appendMismatches(r.mismatches, rec.stepMismatches);
+    appendMismatches(r.mismatches, byRank(rec.gatherMismatches));
+    appendMismatches(r.mismatches, byRank(rec.updateMismatches));
+    appendMismatches(r.mismatches, byRank(rec.stepMismatches));
     r.detail = joinDetail(parts);
     return r;
 }
@@ -161,9 +193,9 @@ TpRunResult summarizeTransition(const ExecEnv& env, const RunSink& sink, const T
     auto it = sink.transitions().find(tp.index);
     const auto& rec = it != sink.transitions().end() ? it->second : none;
     for (const auto& p : rec.paths) r.path += (r.path.empty() ? "" : "+") + p;
-    std::vector<Mismatch> mismatches = rec.mismatches;
+    std::vector<Mismatch> mismatches = byRank(rec.mismatches);
     if (!rec.outputs.empty()) judgePartials(env, tp.index, rec, mismatches);
-    std::vector<std::string> parts = rec.errors;
+    std::vector<std::string> parts = groupErrors(rec.errors);
     for (const auto& m : mismatches) parts.push_back(m.text);
     const Mesh* mesh = env.scenario->findMesh(spec.mesh);
     const int holders = mesh ? int(mesh->ranks.size()) : 0;

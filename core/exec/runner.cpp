@@ -30,10 +30,12 @@ bool rejected(const Plan& plan, int p) {
 }
 
 // The single-device result of every parameter, computed once: W - lr·NS(G)
-// rounded to the dtype (frozen: W).
-std::vector<Tensor> singleDeviceResults(const Scenario& scenario, const Plan& plan,
-                                        const std::vector<std::vector<int64_t>>& shapes) {
-    std::vector<Tensor> out(scenario.params.size());
+// rounded to the dtype (frozen: W), and the update NS(G) itself.
+void singleDeviceResults(const Scenario& scenario, const Plan& plan, ExecEnv& env) {
+    const auto& shapes = env.paramShapes;
+    auto& out = env.expected;
+    out.assign(scenario.params.size(), Tensor());
+    env.expectedUpdate.assign(scenario.params.size(), Tensor());
     for (const auto& spec : scenario.params) {
         const int p = spec.index;
         if (rejected(plan, p)) continue;
@@ -41,11 +43,11 @@ std::vector<Tensor> singleDeviceResults(const Scenario& scenario, const Plan& pl
         Tensor w = localTensor(Truth::weight(p), shape, {}, {}, {}, spec.dtype);
         if (spec.requiresGrad) {
             Tensor g = localTensor(Truth::grad(p), shape, {}, {}, {}, spec.dtype);
-            applyUpdate(w, newtonSchulz(g), scenario.options.lr, spec.dtype);
+            env.expectedUpdate[size_t(p)] = newtonSchulz(g);
+            applyUpdate(w, env.expectedUpdate[size_t(p)], scenario.options.lr, spec.dtype);
         }
         out[size_t(p)] = std::move(w);
     }
-    return out;
 }
 
 void checkCancel(const ExecEnv& env) {
@@ -93,7 +95,7 @@ RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& 
     env.mode = options.mode;
     env.paramShapes = shrink.paramShapes;
     env.tpShapes = shrink.tpShapes;
-    env.expected = singleDeviceResults(scenario, plan, env.paramShapes);
+    singleDeviceResults(scenario, plan, env);
     env.sink = &sink;
     env.dumpDir = options.dumpDir;
     env.cancel = options.cancel;

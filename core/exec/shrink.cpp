@@ -160,6 +160,11 @@ Sized shapesAt(const Scenario& s, int64_t factor) {
 
 }  // namespace
 
+ShrinkDecision shrinkAtFactor(const Scenario& scenario, int64_t factor) {
+    Sized sz = shapesAt(scenario, factor);
+    return {sz.params, sz.tps, std::nullopt};
+}
+
 ShrinkDecision decideShrink(const Scenario& scenario, const Plan& plan, int64_t maxBytes, double flopBudget) {
     auto fits = [&](const Sized& sz) {
         return estimateRunBytes(scenario, plan, sz.params, sz.tps) <= maxBytes &&

@@ -24,6 +24,9 @@ struct ShrinkDecision {
 
 ShrinkDecision decideShrink(const Scenario& scenario, const Plan& plan, int64_t maxBytes, double flopBudget);
 
+// The shapes at a given factor (no info): what decideShrink tries.
+ShrinkDecision shrinkAtFactor(const Scenario& scenario, int64_t factor);
+
 // Bytes a run holds, summed over ranks: local params and grads, gathered and
 // update buffers, broadcast buffers, the single-device results, TP tensors.
 int64_t estimateRunBytes(const Scenario& scenario, const Plan& plan,

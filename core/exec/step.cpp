@@ -77,6 +77,28 @@ void reportFinal(RankStep& rs, const std::vector<int>& params) {
     }
 }
 
+// Owners' step 3: param -= lr·update, after checking the update slice
+// against this rank's part of NS(G) (the evidence of a wrong slice).
+void applyChecked(RankStep& rs, int p, const Tensor& part) {
+    const ExecEnv& env = rs.env;
+    ParamState& st = rs.state[size_t(p)];
+    const auto& spec = specOf(env, p);
+    if (part.shape != st.weight.shape) {
+        env.sink->stepError(p, rs.ctx.rank(), "the update slice " + shapeText(part.shape) +
+                                                  " does not fit the local shard " + shapeText(st.weight.shape) +
+                                                  " (param.sub_ raises a size mismatch)");
+        return;
+    }
+    const Mesh* mesh = env.scenario->findMesh(spec.mesh);
+    ShardLayout layout;
+    if (spec.placements && mesh) layout = shardLayout(shapeOf(env, p), *spec.placements, mesh->shape, st.coord);
+    else
+        for (auto n : shapeOf(env, p)) layout.dims.push_back({IndexRange{0, n}});
+    if (auto m = compareLocal(rs.ctx.rank(), part, env.expectedUpdate[size_t(p)], layout, "update"))
+        env.sink->updateMismatch(p, *m);
+    applyUpdate(st.weight, part, env.scenario->options.lr, spec.dtype);
+}
+
 }  // namespace
 
 Coord reducedReplicateCoord(const Group& group, const Batch& batch, const Coord& coord) {
@@ -172,13 +194,7 @@ void gatheredUpdate(RankStep& rs, const BatchView& v, const std::vector<int>& ow
         Tensor update = decodeTensor(payloads[i].data(), DType::F32, updateShapes[i]);
         Tensor part = reference ? sliceUpdateReference(update, v.group.layout.shardAxes, v.mesh.shape, v.coord)
                                 : sliceUpdateCorrected(update, items[i].placements, v.mesh.shape, v.coord);
-        ParamState& st = rs.state[size_t(p)];
-        if (part.shape != st.weight.shape) {
-            env.sink->stepError(p, rank, "the update slice " + shapeText(part.shape) + " does not fit the local shard " +
-                                             shapeText(st.weight.shape) + " (param.sub_ raises a size mismatch)");
-            continue;
-        }
-        applyUpdate(st.weight, part, env.scenario->options.lr, specOf(env, p).dtype);
+        applyChecked(rs, p, part);
     }
 }
 
@@ -224,10 +240,7 @@ void runScheduleEntry(RankStep& rs, int step, const Group& group, int batchIndex
     if (batch.isShard) {
         if (!owned.empty()) gatheredUpdate(rs, v, owned);
     } else {
-        for (int p : owned) {
-            ParamState& st = rs.state[size_t(p)];
-            applyUpdate(st.weight, newtonSchulz(st.grad), rs.env.scenario->options.lr, specOf(rs.env, p).dtype);
-        }
+        for (int p : owned) applyChecked(rs, p, newtonSchulz(rs.state[size_t(p)].grad));
     }
     replicaBroadcast(rs, v);
     reportFinal(rs, batch.params);
@@ -239,7 +252,7 @@ void runLocalParams(RankStep& rs) {
         ParamState& st = rs.state[size_t(p)];
         if (!st.held) continue;
         if (specOf(rs.env, p).requiresGrad)
-            applyUpdate(st.weight, newtonSchulz(st.grad), rs.env.scenario->options.lr, specOf(rs.env, p).dtype);
+            applyChecked(rs, p, newtonSchulz(st.grad));
         params.push_back(p);
     }
     reportFinal(rs, params);

@@ -57,9 +57,27 @@ struct Run {
     int64_t srcFrom, srcTo;  // Moved: labels of the rows they hold
 };
 
-std::string runText(int rank, const std::string& verb, const Run& r) {
+std::string span(int64_t a, int64_t b) {
+    return a == b ? std::to_string(a) : std::to_string(a) + ".." + std::to_string(b);
+}
+
+// An update is evidence about rows that were applied, not held.
+std::string updateRunText(int rank, const Run& r) {
     std::ostringstream os;
-    auto span = [](int64_t a, int64_t b) { return a == b ? std::to_string(a) : std::to_string(a) + ".." + std::to_string(b); };
+    os << "rank " << rank << ' ';
+    switch (r.kind) {
+        case Kind::Moved: os << "applied update rows " << span(r.srcFrom, r.srcTo) << " to rows " << span(r.from, r.to); break;
+        case Kind::Padding: os << "applied an update read from padding to rows " << span(r.from, r.to); break;
+        case Kind::Garbage: os << "applied a wrong update to rows " << span(r.from, r.to); break;
+        case Kind::Extra: os << "got extra update rows " << span(r.from, r.to); break;
+        case Kind::Missing: os << "got no update for rows " << span(r.from, r.to); break;
+    }
+    return os.str();
+}
+
+std::string runText(int rank, const std::string& what, const std::string& verb, const Run& r) {
+    if (what == "update") return updateRunText(rank, r);
+    std::ostringstream os;
     os << "rank " << rank << ' ';
     switch (r.kind) {
         case Kind::Moved: os << "expected rows " << span(r.from, r.to) << " got rows " << span(r.srcFrom, r.srcTo); break;
@@ -130,7 +148,7 @@ Mismatch describe(int rank, const std::string& what, const std::string& verb, co
                         ", expected " + shapeText(expected.t->shape));
     if (sameTrailing) {
         for (const auto& r : wrongRows(got, expected, candidates)) {
-            parts.push_back(runText(rank, verb, r));
+            parts.push_back(runText(rank, what, verb, r));
             if (r.kind != Kind::Extra) m.rows.push_back({r.from, r.to + 1});
         }
     }

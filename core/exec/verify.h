@@ -19,7 +19,8 @@ std::optional<Mismatch> compareGathered(int rank, const Tensor& got, const Tenso
 
 // A rank's local tensor against its shard of `expectedGlobal` (rows named in
 // global numbering; a wrong row is traced back to the row of `expectedGlobal`
-// it equals). `what` names the check in the Mismatch: "step", "tp".
+// it equals). `what` names the check: "step", "tp", or "update" (an update
+// slice about to be applied; the text then says which rows were applied where).
 std::optional<Mismatch> compareLocal(int rank, const Tensor& got, const Tensor& expectedGlobal,
                                      const ShardLayout& layout, const std::string& what);
 

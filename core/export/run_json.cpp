@@ -1,0 +1,91 @@
+#include "export/run_json.h"
+
+#include <cmath>
+
+namespace hsdp {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// JSON has no NaN: a poisoned value is written as null.
+Json number(float v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+
+Json mismatchJson(const Mismatch& m) {
+    Json j;
+    j["rank"] = m.rank;
+    j["what"] = m.what;
+    Json rows = Json::array();
+    for (const auto& r : m.rows) rows.push_back(Json::array({r.begin, r.end}));
+    j["rows"] = rows;  // half-open [begin, end) along tensor dim 0
+    j["first_bad_index"] = m.firstBadFlat;
+    j["expected"] = number(m.expected);
+    j["got"] = number(m.got);
+    j["text"] = m.text;
+    return j;
+}
+
+Json paramJson(const ParamRunResult& p) {
+    Json j;
+    j["index"] = p.index;
+    j["name"] = p.name;
+    j["gather"] = std::string(gatherVerdictName(p.gather));
+    j["step"] = std::string(stepVerdictName(p.step));
+    j["replicas"] = std::string(replicaVerdictName(p.replicas));
+    if (!p.detail.empty()) j["detail"] = p.detail;
+    j["shape_run"] = p.shapeRun;
+    if (!p.mismatches.empty()) {
+        j["mismatches"] = Json::array();
+        for (const auto& m : p.mismatches) j["mismatches"].push_back(mismatchJson(m));
+    }
+    return j;
+}
+
+Json transitionJson(const TpRunResult& t) {
+    Json j;
+    j["index"] = t.index;
+    j["name"] = t.name;
+    j["path"] = t.path;
+    j["result"] = std::string(stepVerdictName(t.result));
+    if (!t.detail.empty()) j["detail"] = t.detail;
+    if (!t.mismatches.empty()) {
+        j["mismatches"] = Json::array();
+        for (const auto& m : t.mismatches) j["mismatches"].push_back(mismatchJson(m));
+    }
+    return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json runToJson(const RunResult& r) {
+    Json j;
+    j["format"] = "hsdp-run/1";
+    j["mode"] = std::string(runModeName(r.mode));
+    j["world_size"] = r.worldSize;
+    j["verified"] = r.verified;
+    if (r.shrink) {
+        j["shrink"] = {{"factor", r.shrink->factor},
+                       {"reason", r.shrink->reason},
+                       {"bytes_before", r.shrink->bytesBefore},
+                       {"bytes_after", r.shrink->bytesAfter},
+                       {"flops_before", r.shrink->flopsBefore},
+                       {"flops_after", r.shrink->flopsAfter}};
+    } else {
+        j["shrink"] = nullptr;
+    }
+    j["params"] = Json::array();
+    for (const auto& p : r.params) j["params"].push_back(paramJson(p));
+    j["tp_transitions"] = Json::array();
+    for (const auto& t : r.tpTransitions) j["tp_transitions"].push_back(transitionJson(t));
+    j["collectives"] = r.collectives;
+    j["bytes"] = r.bytes;
+    j["seconds"] = r.seconds;
+    if (!r.error.empty()) {
+        j["error"] = r.error;
+        j["error_rank"] = r.errorRank;
+    }
+    if (r.cancelled) j["cancelled"] = true;
+    return j;
+}
+
+}  // namespace hsdp
