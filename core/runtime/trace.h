@@ -31,7 +31,8 @@ struct CollectiveLabel {
     std::vector<BufferSegment> segments;
 };
 
-// One collective as one rank saw it.
+// One collective as one rank saw it, recorded when it completed (a failed
+// collective leaves no event; the RunError names it instead).
 //
 // `bytes` is what this rank puts on the wire under the algorithm Gloo runs
 // for the op (payload only, no headers), so summing over ranks gives the

@@ -95,6 +95,24 @@ public:
 // global ranks) gets one Gloo context per member, created once before the
 // bodies start. If any rank fails, every thread is joined, every socket is
 // closed and the first failure is rethrown as RunError.
+//
+// Details of the implementation (core/runtime/*.cpp):
+// - every member of a group must make the same call as its n-th collective
+//   there (op, sizes, root, dtype); a mismatch is a RunError naming both
+//   ranks, raised before any byte moves (Gloo would abort the process);
+// - once a rank has failed, the run is over: every rank's next collective
+//   throws, bodies not yet started are skipped, and all sockets close at once
+//   so ranks blocked in Gloo fail within moments, not at their timeout;
+// - the headline error is the first failure noted; the others (peers that
+//   saw a closed connection) are consequences. HSDP_RUNTIME_VERBOSE=1 in the
+//   environment prints every failure to stderr;
+// - a group of one rank has no Gloo context: its collectives are local
+//   copies, still counted, sequenced and traced (0 bytes);
+// - SIGPIPE is blocked in the rank threads and Gloo's loop thread (a write to
+//   a closed peer then fails with EPIPE instead of killing the process);
+// - the soft RLIMIT_NOFILE is raised to the hard limit; a run that would need
+//   more sockets than that is refused up front (std::runtime_error).
+// Invalid options or groups throw std::invalid_argument before any thread starts.
 void runWorld(const WorldOptions& options, const std::vector<std::vector<int>>& groups,
               const std::function<void(RankContext&)>& body);
 
