@@ -3,22 +3,10 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
+
+#include "cli_process.h"
 
 namespace {
-
-struct Outcome {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Outcome inspect(const QStringList& args) {
-    QProcess process;
-    process.start(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect"), args);
-    if (!process.waitForFinished(60000)) return {};
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
-}
 
 QString sample(const char* name) { return QStringLiteral(HSDP_SOURCE_DIR "/samples/") + name; }
 QString malformed(const char* name) {
