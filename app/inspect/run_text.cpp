@@ -36,6 +36,8 @@ std::string runToText(const RunResult& r) {
     if (!r.error.empty()) out << "  error: " << r.error << "\n";
     if (r.shrink) out << "  shrunk by " << r.shrink->factor << ": " << r.shrink->reason << "\n";
     writeFailures(out, r);
+    for (const auto& n : r.notRun)
+        out << "  not run #" << n.index << " " << n.name << ": " << n.reason << "\n";
     int gathered = 0, exact = 0, failed = 0;
     for (const auto& p : r.params) {
         gathered += p.gather == GatherVerdict::Exact;

@@ -21,6 +21,14 @@ struct GatherItem {
     const Tensor* local = nullptr;  // this rank's shard
 };
 
+// Wall-clock split of one corrected gather, summed over mesh dims (seconds):
+// layout + packing, the all-gather itself, unpacking. Filled only when asked.
+struct GatherTimings {
+    double pack = 0;
+    double gather = 0;
+    double unpack = 0;
+};
+
 // What every member of the shard group agrees on.
 struct GatherSetup {
     const Mesh* mesh = nullptr;
@@ -28,6 +36,7 @@ struct GatherSetup {
     std::vector<std::pair<int, int>> shardAxes;  // (mesh dim, tensor dim), mesh-dim order
     int64_t alignmentBytes = 512;
     CollectiveLabel label;  // phase/step/group/batch/mesh; meshDim, params, segments are filled in
+    GatherTimings* timings = nullptr;  // optional (hsdp-bench gather): corrected mode adds its phases
 };
 
 struct GatherResult {

@@ -52,6 +52,14 @@ struct TpRunResult {
     std::vector<Mismatch> mismatches;
 };
 
+// A parameter the planner rejected (PLAN.md §1 errors): there is no HSDP
+// path to run, so it is listed apart and does not count against `verified`.
+struct NotRunParam {
+    int index = 0;
+    std::string name;
+    std::string reason;
+};
+
 struct ShrinkInfo {
     int64_t factor = 1;
     std::string reason;
@@ -67,7 +75,8 @@ struct RunResult {
     int worldSize = 0;
     bool verified = false;
     std::optional<ShrinkInfo> shrink;
-    std::vector<ParamRunResult> params;
+    std::vector<ParamRunResult> params;  // every parameter that ran
+    std::vector<NotRunParam> notRun;      // rejected by the planner
     std::vector<TpRunResult> tpTransitions;
     int64_t collectives = 0;
     int64_t bytes = 0;

@@ -74,11 +74,6 @@ ParamRunResult summarizeParam(const ExecEnv& env, const RunSink& sink, const Par
     r.index = spec.index;
     r.name = spec.name;
     r.shapeRun = env.paramShapes[size_t(spec.index)];
-    if (isRejected(*env.plan, spec.index)) {
-        r.step = StepVerdict::Error;
-        r.detail = "not run: the planner rejected this parameter (see the plan's diagnostics)";
-        return r;
-    }
     static const RunSink::ParamRecords none;
     auto it = sink.params().find(spec.index);
     const auto& rec = it != sink.params().end() ? it->second : none;
@@ -215,6 +210,11 @@ void summarize(const ExecEnv& env, const RunSink& sink, RunResult& result) {
     const bool runFailed = !result.error.empty();
     bool ok = !runFailed;
     for (const auto& spec : env.scenario->params) {
+        if (isRejected(*env.plan, spec.index)) {
+            result.notRun.push_back({spec.index, spec.name,
+                                     "rejected by the planner (see the plan's error diagnostics)"});
+            continue;
+        }
         result.params.push_back(summarizeParam(env, sink, spec, runFailed));
         const auto& r = result.params.back();
         ok = ok && r.step == StepVerdict::Exact && r.replicas == ReplicaVerdict::Identical &&

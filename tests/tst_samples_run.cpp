@@ -1,0 +1,68 @@
+// Every sample executed for real over Gloo: corrected mode verifies, and
+// reference mode fails on exactly the parameters PLAN.md §6 flags as hazards.
+#include <QtTest>
+
+#include <set>
+
+#include "exec/runner.h"
+#include "plan/planner.h"
+#include "scenario/reader.h"
+
+using namespace hsdp;
+
+namespace {
+
+const std::set<std::string> kHazardCodes = {"uneven-shard", "nested-shard-order",
+                                            "strided-shard-chunk"};
+
+std::set<int> hazardParams(const Plan& plan) {
+    std::set<int> out;
+    for (const auto& d : plan.diagnostics)
+        if (kHazardCodes.count(d.code)) out.insert(d.params.begin(), d.params.end());
+    return out;
+}
+
+std::set<int> failedParams(const RunResult& run) {
+    std::set<int> out;
+    for (const auto& p : run.params) {
+        bool ok = p.step == StepVerdict::Exact && p.replicas == ReplicaVerdict::Identical &&
+                  (p.gather == GatherVerdict::Exact || p.gather == GatherVerdict::NotGathered);
+        if (!ok) out.insert(p.index);
+    }
+    return out;
+}
+
+}  // namespace
+
+class TestSamplesRun : public QObject {
+    Q_OBJECT
+private slots:
+    void sample_data() {
+        QTest::addColumn<QString>("file");
+        QDir dir(HSDP_SOURCE_DIR "/samples");
+        for (const QString& f : dir.entryList({"*.json"}, QDir::Files))
+            QTest::newRow(qPrintable(f)) << dir.filePath(f);
+    }
+
+    void sample() {
+        QFETCH(QString, file);
+        Scenario scenario = readScenarioFile(file.toStdString());
+        Plan plan = makePlan(scenario);
+
+        RunResult corrected = runPlan(scenario, plan, {});
+        QVERIFY2(corrected.error.empty(), corrected.error.c_str());
+        QVERIFY2(failedParams(corrected).empty(), "corrected mode left mismatches");
+        QVERIFY(corrected.verified);
+        QCOMPARE(corrected.params.size() + corrected.notRun.size(), scenario.params.size());
+        QCOMPARE(corrected.notRun.size(), plan.rejectedParams.size());
+
+        RunOptions reference;
+        reference.mode = RunMode::Reference;
+        RunResult wrong = runPlan(scenario, plan, reference);
+        QCOMPARE(failedParams(wrong), hazardParams(plan));
+        QCOMPARE(wrong.verified, hazardParams(plan).empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSamplesRun)
+#include "tst_samples_run.moc"
