@@ -30,3 +30,6 @@ inline CliOutcome runProgram(const QString& program, const QStringList& args,
 inline CliOutcome inspect(const QStringList& args, int timeoutMs = 300000) {
     return runProgram(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect"), args, timeoutMs);
 }
+
+inline QString sample(const char* name) { return QStringLiteral(HSDP_SOURCE_DIR "/samples/") + name; }
+

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "model/dtype.h"
-#include "runtime/float16.h"
+#include "model/float16.h"
 
 namespace hsdp::testutil {
 

@@ -8,7 +8,6 @@
 
 namespace {
 
-QString sample(const char* name) { return QStringLiteral(HSDP_SOURCE_DIR "/samples/") + name; }
 QString malformed(const char* name) {
     return QStringLiteral(HSDP_SOURCE_DIR "/tests/data/malformed/") + name;
 }

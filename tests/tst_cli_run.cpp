@@ -15,7 +15,6 @@
 
 namespace {
 
-QString sample(const char* name) { return QStringLiteral(HSDP_SOURCE_DIR "/samples/") + name; }
 QString hazards() {
     return QStringLiteral(HSDP_SOURCE_DIR "/tests/data/examples/fsdp_tp_hazards.scenario.json");
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "exec/dtype_codec.h"
+#include "model/float16.h"
 
 using namespace hsdp;
 
@@ -12,27 +13,27 @@ class TestDtypeCodec : public QObject {
     Q_OBJECT
 private slots:
     void bf16RoundsToNearestEven() {
-        QCOMPARE(floatToBfloat16Bits(1.0f), uint16_t(0x3F80));
+        QCOMPARE(floatToBf16(1.0f), uint16_t(0x3F80));
         // 1 + 2^-8 is halfway between 1 and 1 + 2^-7: ties to even (1.0).
-        QCOMPARE(floatToBfloat16Bits(1.0f + std::ldexp(1.0f, -8)), uint16_t(0x3F80));
+        QCOMPARE(floatToBf16(1.0f + std::ldexp(1.0f, -8)), uint16_t(0x3F80));
         // 1 + 3*2^-8 is halfway between 1+2^-7 (odd) and 1+2^-6: rounds up to even.
-        QCOMPARE(floatToBfloat16Bits(1.0f + 3 * std::ldexp(1.0f, -8)), uint16_t(0x3F82));
-        QVERIFY(std::isnan(bfloat16BitsToFloat(floatToBfloat16Bits(NAN))));
+        QCOMPARE(floatToBf16(1.0f + 3 * std::ldexp(1.0f, -8)), uint16_t(0x3F82));
+        QVERIFY(std::isnan(bf16ToFloat(floatToBf16(NAN))));
     }
 
     void halfRoundTrip() {
-        QCOMPARE(floatToHalfBits(1.0f), uint16_t(0x3C00));
-        QCOMPARE(floatToHalfBits(-2.0f), uint16_t(0xC000));
-        QCOMPARE(floatToHalfBits(65504.0f), uint16_t(0x7BFF));
-        QCOMPARE(floatToHalfBits(1e6f), uint16_t(0x7C00));
-        QCOMPARE(halfBitsToFloat(0x0001), std::ldexp(1.0f, -24));  // smallest subnormal
-        QCOMPARE(floatToHalfBits(std::ldexp(1.0f, -25)), uint16_t(0));  // tie to even: 0
-        QCOMPARE(floatToHalfBits(std::ldexp(3.0f, -25)), uint16_t(2));  // 1.5 ulp -> 2
+        QCOMPARE(floatToF16(1.0f), uint16_t(0x3C00));
+        QCOMPARE(floatToF16(-2.0f), uint16_t(0xC000));
+        QCOMPARE(floatToF16(65504.0f), uint16_t(0x7BFF));
+        QCOMPARE(floatToF16(1e6f), uint16_t(0x7C00));
+        QCOMPARE(f16ToFloat(0x0001), std::ldexp(1.0f, -24));  // smallest subnormal
+        QCOMPARE(floatToF16(std::ldexp(1.0f, -25)), uint16_t(0));  // tie to even: 0
+        QCOMPARE(floatToF16(std::ldexp(3.0f, -25)), uint16_t(2));  // 1.5 ulp -> 2
         // 1 + 2^-11 ties to even (1.0); 1 + 3*2^-11 rounds up.
-        QCOMPARE(floatToHalfBits(1.0f + std::ldexp(1.0f, -11)), uint16_t(0x3C00));
-        QCOMPARE(floatToHalfBits(1.0f + 3 * std::ldexp(1.0f, -11)), uint16_t(0x3C02));
+        QCOMPARE(floatToF16(1.0f + std::ldexp(1.0f, -11)), uint16_t(0x3C00));
+        QCOMPARE(floatToF16(1.0f + 3 * std::ldexp(1.0f, -11)), uint16_t(0x3C02));
         for (uint32_t h = 0; h < 0x7C00; ++h)  // every finite positive half round-trips
-            QCOMPARE(floatToHalfBits(halfBitsToFloat(uint16_t(h))), uint16_t(h));
+            QCOMPARE(floatToF16(f16ToFloat(uint16_t(h))), uint16_t(h));
     }
 
     void encodeDecode_data() {
@@ -68,8 +69,8 @@ private slots:
 
     void roundToDtype() {
         QCOMPARE(roundTo(DType::F32, 0.1f), 0.1f);
-        QCOMPARE(roundTo(DType::BF16, 0.1f), bfloat16BitsToFloat(0x3DCD));
-        QCOMPARE(roundTo(DType::F16, 0.1f), halfBitsToFloat(0x2E66));
+        QCOMPARE(roundTo(DType::BF16, 0.1f), bf16ToFloat(0x3DCD));
+        QCOMPARE(roundTo(DType::F16, 0.1f), f16ToFloat(0x2E66));
     }
 };
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "runtime/float16.h"
+#include "model/float16.h"
 #include "runtime/reduce_kernels.h"
 #include "runtime/wire_bytes.h"
 

@@ -5,7 +5,6 @@
 #include "export/plan_json.h"
 #include "export/plan_text.h"
 #include "plan/planner.h"
-#include "scenario/reader.h"
 
 namespace hsdp::cli {
 
@@ -37,13 +36,9 @@ int planCommand(const std::vector<std::string>& args) {
     if (parser.has("--json") && format != "json")
         throw UsageError("--json contradicts --format " + format);
 
-    Scenario scenario;
-    try {
-        scenario = readScenarioFile(parser.positionals()[0]);
-    } catch (const ScenarioError& error) {
-        std::cerr << "hsdp-inspect: " << error.what() << "\n";
-        return 2;
-    }
+    std::optional<Scenario> loaded = loadScenario(parser.positionals()[0]);
+    if (!loaded) return 2;
+    const Scenario& scenario = *loaded;
     Plan plan = makePlan(scenario);
     if (format == "json") std::cout << planToJson(plan, scenario).dump(1) << "\n";
     else std::cout << planToText(plan, scenario);

@@ -9,7 +9,6 @@
 #include "plan/planner.h"
 #include "progress_line.h"
 #include "run_text.h"
-#include "scenario/reader.h"
 
 namespace hsdp::cli {
 
@@ -85,13 +84,9 @@ int runCommand(const std::vector<std::string>& args) {
     if (parser.positionals().size() != 1) throw UsageError("run takes exactly one SCENARIO file");
     RunOptions options = parseRunOptions(parser);
 
-    Scenario scenario;
-    try {
-        scenario = readScenarioFile(parser.positionals()[0]);
-    } catch (const ScenarioError& error) {
-        std::cerr << "hsdp-inspect: " << error.what() << "\n";
-        return 2;
-    }
+    std::optional<Scenario> loaded = loadScenario(parser.positionals()[0]);
+    if (!loaded) return 2;
+    const Scenario& scenario = *loaded;
     Plan plan = makePlan(scenario);
     ProgressLine progress;
     options.progress = [&](double f, const std::string& what) { progress.update(f, what); };

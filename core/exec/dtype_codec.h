@@ -22,9 +22,5 @@ float roundTo(DType dtype, float value);
 inline constexpr std::byte kPoisonByte{0xFF};
 void fillPoison(std::byte* dst, int64_t bytes);
 
-uint16_t floatToBfloat16Bits(float value);
-float bfloat16BitsToFloat(uint16_t bits);
-uint16_t floatToHalfBits(float value);
-float halfBitsToFloat(uint16_t bits);
 
 }  // namespace hsdp

@@ -2,26 +2,14 @@
 #include <sstream>
 
 #include "exec/fused_gather.h"
+#include "exec/verify.h"
+#include "model/scenario.h"
 #include "exec/packing.h"
 #include "model/geometry.h"
 
 namespace hsdp {
 
 namespace {
-
-int64_t numelOf(const std::vector<int64_t>& shape) {
-    int64_t n = 1;
-    for (auto s : shape) n *= s;
-    return n;
-}
-
-std::string shapeText(const std::vector<int64_t>& shape) {
-    std::ostringstream os;
-    os << '[';
-    for (size_t i = 0; i < shape.size(); ++i) os << (i ? ", " : "") << shape[i];
-    os << ']';
-    return os.str();
-}
 
 // The packed element count of every item's shard at `coord` for each active
 // axis, following the reference's shape evolution.
@@ -37,7 +25,7 @@ std::vector<int64_t> packedTotals(const GatherSetup& setup, const std::vector<Ga
         if (meshShape[size_t(m)] <= 1) continue;
         int64_t total = 0;
         for (auto& s : shapes) {
-            total += paddedElements(numelOf(s), setup.alignmentBytes, es);
+            total += paddedElements(shapeNumel(s), setup.alignmentBytes, es);
             s[size_t(d)] *= meshShape[size_t(m)];
         }
         totals.push_back(total);

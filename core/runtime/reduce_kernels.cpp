@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/float16.h"
+#include "model/float16.h"
 
 namespace hsdp {
 namespace {

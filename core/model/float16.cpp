@@ -1,4 +1,4 @@
-#include "runtime/float16.h"
+#include "model/float16.h"
 
 #include <bit>
 #include <cmath>
