@@ -180,7 +180,8 @@ private:
             std::vector<std::string> parts;
             for (const auto& [p, c] : sc.computeCoord)
                 parts.push_back("#" + std::to_string(p) + "->" + coordText(c));
-            items.push_back(coordText(sc.replicateCoord) + ": " + join(parts, " "));
+            items.push_back(coordText(sc.replicateCoord) + ": " +
+                            capped(parts, options_.maxItems, " "));
         }
         out_ << "    shard compute: "
              << (items.empty() ? "-" : capped(items, options_.maxItems, "; ")) << "\n";
