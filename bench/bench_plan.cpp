@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.h"
+#include "large_plan.h"
 #include "plan/ownership.h"
 
 namespace hsdp::bench {
@@ -37,10 +38,22 @@ int planBenchmark(const std::vector<std::string>& args) {
                                          [&] { scan = assignOwnersByScan(items, kCoords); }});
     bool same = heap.owners == scan.owners && heap.loads == scan.loads;
     double heapS = median(samples[0]), scanS = median(samples[1]);
+    Scenario large = largePlanScenario();
+    std::vector<LargePlanTiming> timings;
+    for (int r = 0; r < kRounds; ++r) timings.push_back(timeLargePlan(large));
+    std::vector<double> planTimes, totalTimes;
+    for (const auto& t : timings) {
+        planTimes.push_back(t.planSeconds);
+        totalTimes.push_back(t.planSeconds + t.jsonSeconds);
+    }
     nlohmann::ordered_json out = {
         {"benchmark", "plan.owner_assignment"}, {"params", kParams}, {"coords", kCoords},
         {"rounds", kRounds}, {"heap_seconds", heapS}, {"scan_seconds", scanS},
-        {"heap_vs_scan_speedup", scanS / heapS}, {"identical_owners", same}};
+        {"heap_vs_scan_speedup", scanS / heapS}, {"identical_owners", same},
+        {"large_plan", {{"params", large.params.size()}, {"ranks", large.worldSize},
+                        {"plan_seconds", median(planTimes)},
+                        {"plan_and_json_seconds", median(totalTimes)},
+                        {"json_bytes", timings.front().jsonBytes}}}};
     if (json) {
         std::cout << out.dump(1) << "\n";
     } else {
@@ -48,7 +61,11 @@ int planBenchmark(const std::vector<std::string>& args) {
                   << kRounds << " interleaved rounds, medians)\n"
                   << "  heap  " << heapS * 1e3 << " ms\n  scan  " << scanS * 1e3 << " ms\n"
                   << "  heap_vs_scan_speedup  " << scanS / heapS << "x\n"
-                  << "  identical owners and loads: " << (same ? "yes" : "NO") << "\n";
+                  << "  identical owners and loads: " << (same ? "yes" : "NO") << "\n"
+                  << "plan of " << large.params.size() << " params on " << large.worldSize
+                  << " ranks (medians)\n  plan  " << median(planTimes) * 1e3
+                  << " ms\n  plan + JSON (" << timings.front().jsonBytes / 1e6 << " MB)  "
+                  << median(totalTimes) * 1e3 << " ms\n";
     }
     return same ? 0 : 1;
 }
