@@ -58,19 +58,23 @@ Coord withSub(Coord coord, const std::vector<int>& dims, const Coord& sub) {
     return coord;
 }
 
+// What `coord` holds of parameter `p` as run (a plain tensor: all of it).
+ShardLayout localLayout(const ExecEnv& env, int p, const Coord& coord) {
+    const auto& spec = specOf(env, p);
+    const Mesh* mesh = env.scenario->findMesh(spec.mesh);
+    if (spec.placements && mesh) return shardLayout(shapeOf(env, p), *spec.placements, mesh->shape, coord);
+    ShardLayout whole;
+    for (auto n : shapeOf(env, p)) whole.dims.push_back({IndexRange{0, n}});
+    return whole;
+}
+
 // Reports the final local tensor of every batch parameter this rank holds.
 void reportFinal(RankStep& rs, const std::vector<int>& params) {
     const int rank = rs.ctx.rank();
     for (int p : params) {
         ParamState& st = rs.state[size_t(p)];
         if (!st.held) continue;
-        const auto& spec = specOf(rs.env, p);
-        const Mesh* mesh = rs.env.scenario->findMesh(spec.mesh);
-        ShardLayout layout = spec.placements && mesh
-                                 ? shardLayout(shapeOf(rs.env, p), *spec.placements, mesh->shape, st.coord)
-                                 : ShardLayout{};
-        if (!spec.placements || !mesh)
-            for (auto s : shapeOf(rs.env, p)) layout.dims.push_back({IndexRange{0, s}});
+        ShardLayout layout = localLayout(rs.env, p, st.coord);
         auto mismatch = compareLocal(rank, st.weight, rs.env.expected[size_t(p)], layout, "step");
         rs.env.sink->finalState(p, rank, mismatch, tensorHash(st.weight), layoutKey(layout));
         dump(rs.env, rank, "final", p, st.weight);
@@ -89,11 +93,7 @@ void applyChecked(RankStep& rs, int p, const Tensor& part) {
                                                   " (param.sub_ raises a size mismatch)");
         return;
     }
-    const Mesh* mesh = env.scenario->findMesh(spec.mesh);
-    ShardLayout layout;
-    if (spec.placements && mesh) layout = shardLayout(shapeOf(env, p), *spec.placements, mesh->shape, st.coord);
-    else
-        for (auto n : shapeOf(env, p)) layout.dims.push_back({IndexRange{0, n}});
+    ShardLayout layout = localLayout(env, p, st.coord);
     if (auto m = compareLocal(rs.ctx.rank(), part, env.expectedUpdate[size_t(p)], layout, "update"))
         env.sink->updateMismatch(p, *m);
     applyUpdate(st.weight, part, env.scenario->options.lr, spec.dtype);
