@@ -1,0 +1,181 @@
+// hsdp-bench gather: the fused all-gather of the optimizer step (core/exec,
+// corrected mode) against one all-gather per parameter and against one raw
+// Gloo all-gather of the same bytes, 8 rank threads over loopback TCP, all
+// measured side by side in one run; then a sweep over the shard size.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "allocator_policy.h"
+#include "bench_common.h"
+#include "gather_measure.h"
+
+namespace hsdp::bench {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr int kParams = 200;
+constexpr int64_t kMinShard = 1024, kMaxShard = 64 * 1024;
+constexpr unsigned kSeed = 20261130;
+constexpr int kRounds = 15;
+constexpr int kDefaultAllocatorRounds = 9;
+constexpr int kSweepRounds = 7;
+constexpr int64_t kSweepBudget = 4 << 20;  // per-rank payload cap of one sweep point
+constexpr double kSpeedupGoal = 3.0, kThroughputGoal = 0.8, kPaysOff = 1.1;
+
+std::string loadAverage() {
+    std::ifstream in("/proc/loadavg");
+    std::string a, b, c;
+    in >> a >> b >> c;
+    return a + " " + b + " " + c;
+}
+
+Json phases(const std::vector<GatherTimings>& split) {
+    auto medianOf = [&](double GatherTimings::*phase) {
+        std::vector<double> v;
+        for (const auto& s : split) v.push_back(s.*phase);
+        return median(v);
+    };
+    return {{"pack", medianOf(&GatherTimings::pack)}, {"gather", medianOf(&GatherTimings::gather)},
+            {"unpack", medianOf(&GatherTimings::unpack)}};
+}
+
+// Medians and ratios; bytes/s use one numerator for every variant, the
+// payload one rank ends up holding (ranks x its shard payload).
+Json figures(const GatherWorkload& w, const GatherSamples& s) {
+    const double gathered = double(w.payloadBytes()) * w.ranks;
+    const double fused = median(s.fused), raw = median(s.raw);
+    Json j = {{"rounds", int(s.fused.size())}, {"verified", s.verified}, {"fused_seconds", fused}};
+    if (!s.unfused.empty()) j["unfused_seconds"] = median(s.unfused);
+    j["raw_seconds"] = raw;
+    j["fused_bytes_per_second"] = gathered / fused;
+    if (!s.unfused.empty()) j["unfused_bytes_per_second"] = gathered / median(s.unfused);
+    j["raw_bytes_per_second"] = gathered / raw;
+    j["fused_phases_seconds"] = phases(s.phases);
+    if (!s.unfused.empty()) j["fused_vs_unfused_speedup"] = median(s.unfused) / fused;
+    j["fused_vs_raw_throughput"] = raw / fused;
+    if (!s.verified) j["verify_detail"] = s.detail;
+    return j;
+}
+
+Json sweep(bool& verified) {
+    Json points = Json::array();
+    for (int64_t size : {1LL << 10, 4LL << 10, 16LL << 10, 64LL << 10, 256LL << 10, 1LL << 20}) {
+        const int params = int(std::min<int64_t>(kParams, kSweepBudget / size));
+        const auto w = uniformWorkload(params, size);
+        const auto s = measureGather(w, {kSweepRounds, true, false, false});
+        verified = verified && s.verified;
+        const double fused = median(s.fused), unfused = median(s.unfused);
+        points.push_back({{"shard_bytes", size}, {"params", params}, {"fused_seconds", fused},
+                          {"unfused_seconds", unfused}, {"speedup", unfused / fused}, {"verified", s.verified}});
+    }
+    return points;
+}
+
+// The first swept size where fusing gains less than kPaysOff; null if none.
+Json crossover(const Json& points) {
+    for (const auto& p : points)
+        if (p["speedup"].get<double>() < kPaysOff) return p["shard_bytes"];
+    return nullptr;
+}
+
+std::string ms(const Json& seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%8.2f ms", seconds.get<double>() * 1e3);
+    return text;
+}
+
+std::string rate(const Json& bytesPerSecond) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%7.1f MiB/s", bytesPerSecond.get<double>() / (1 << 20));
+    return text;
+}
+
+std::string split(const Json& ph) {
+    return "pack " + ms(ph["pack"]) + ", gather " + ms(ph["gather"]) + ", unpack " + ms(ph["unpack"]);
+}
+
+void printText(const Json& j) {
+    const auto& m = j["main"];
+    const auto& d = j["default_allocator"];
+    std::cout << "fused all-gather: " << j["ranks"] << " ranks (Gloo, loopback TCP), " << j["params"]
+              << " params f32, per-rank shards log-uniform 1-64 KiB (seed " << j["seed"] << "), "
+              << j["payload_bytes_per_rank"] << " B/rank (" << j["packed_bytes_per_rank"]
+              << " B packed); medians over interleaved rounds of the slowest rank\n"
+              << "  load average before: " << j["load_average_before"].get<std::string>()
+              << "   after: " << j["load_average_after"].get<std::string>() << "\n"
+              << "allocator " << j["allocator"].get<std::string>() << ", " << m["rounds"] << " rounds:\n"
+              << "  fused    " << ms(m["fused_seconds"]) << "  " << rate(m["fused_bytes_per_second"]) << "   ("
+              << split(m["fused_phases_seconds"]) << ")\n"
+              << "  unfused  " << ms(m["unfused_seconds"]) << "  " << rate(m["unfused_bytes_per_second"]) << "\n"
+              << "  raw      " << ms(m["raw_seconds"]) << "  " << rate(m["raw_bytes_per_second"]) << "\n"
+              << "  fused_vs_unfused_speedup  " << m["fused_vs_unfused_speedup"].get<double>() << "  (goal >= "
+              << kSpeedupGoal << ")\n"
+              << "  fused_vs_raw_throughput   " << m["fused_vs_raw_throughput"].get<double>() << "  (goal >= "
+              << kThroughputGoal << ")\n"
+              << "  verified (fused == unfused == truth on every rank): " << (m["verified"].get<bool>() ? "yes" : "NO")
+              << "\nglibc default allocator (measured first), " << d["rounds"] << " rounds, for reference:\n"
+              << "  fused    " << ms(d["fused_seconds"]) << "   (" << split(d["fused_phases_seconds"]) << ")\n"
+              << "  raw      " << ms(d["raw_seconds"]) << "\n  fused_vs_raw_throughput   "
+              << d["fused_vs_raw_throughput"].get<double>() << "\n"
+              << "sweep (uniform shards, " << kSweepRounds << " rounds, caching allocator):\n"
+              << "     shard  params   fused ms  unfused ms  speedup\n";
+    for (const auto& p : j["sweep"])
+        std::printf("  %8lld  %6d  %9.2f  %10.2f  %6.2fx\n", (long long)p["shard_bytes"].get<int64_t>(),
+                    p["params"].get<int>(), p["fused_seconds"].get<double>() * 1e3,
+                    p["unfused_seconds"].get<double>() * 1e3, p["speedup"].get<double>());
+    std::cout << "  crossover (speedup < " << kPaysOff << "): " << j["crossover"].get<std::string>() << "\n";
+    for (const auto& f : j["failed_goals"]) std::cout << "GOAL FAILED: " << f.get<std::string>() << "\n";
+    std::cout.flush();
+}
+
+// Which goals the main figures miss (and whether everything verified).
+Json failedGoals(const Json& out, bool verified) {
+    Json failed = Json::array();
+    const auto& m = out["main"];
+    if (m["fused_vs_unfused_speedup"].get<double>() < kSpeedupGoal)
+        failed.push_back("fused_vs_unfused_speedup " + m["fused_vs_unfused_speedup"].dump() + " < 3");
+    if (m["fused_vs_raw_throughput"].get<double>() < kThroughputGoal)
+        failed.push_back("fused_vs_raw_throughput " + m["fused_vs_raw_throughput"].dump() + " < 0.8");
+    if (!verified) failed.push_back("gathered tensors differ between variants or from the truth");
+    return failed;
+}
+
+}  // namespace
+
+int gatherBenchmark(const std::vector<std::string>& args) {
+    const bool json = !args.empty() && args[0] == "--json";
+    const auto w = logUniformWorkload(kParams, kMinShard, kMaxShard, kSeed);
+    Json out = {{"benchmark", "gather.fused_allgather"}, {"ranks", w.ranks}, {"dtype", "f32"},
+                {"params", w.params()}, {"shard_bytes_min", kMinShard}, {"shard_bytes_max", kMaxShard},
+                {"seed", kSeed}, {"payload_bytes_per_rank", w.payloadBytes()},
+                {"packed_bytes_per_rank", w.packedBytes()}, {"load_average_before", loadAverage()}};
+    // First under glibc's defaults (fused and raw only), then under the
+    // caching policy for the main figures and the sweep.
+    const auto plain = measureGather(w, {kDefaultAllocatorRounds, false, true, false});
+    out["allocator"] = useCachingAllocator();
+    const auto s = measureGather(w, {kRounds, true, true, true});
+    out["main"] = figures(w, s);
+    out["default_allocator"] = figures(w, plain);
+    bool verified = s.verified && plain.verified;
+    out["sweep"] = sweep(verified);
+    out["crossover_shard_bytes"] = crossover(out["sweep"]);
+    out["crossover"] = out["crossover_shard_bytes"].is_null()
+                           ? "none up to 1 MiB"
+                           : std::to_string(out["crossover_shard_bytes"].get<int64_t>()) + " B per rank";
+    out["load_average_after"] = loadAverage();
+    out["failed_goals"] = failedGoals(out, verified);
+    out["goals_met"] = out["failed_goals"].empty();
+    if (json)
+        std::cout << out.dump(1) << "\n";
+    else
+        printText(out);
+    return out["goals_met"].get<bool>() ? 0 : 1;
+}
+
+}  // namespace hsdp::bench
