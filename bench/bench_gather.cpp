@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "allocator_policy.h"
+#include "runtime/allocator_policy.h"
 #include "bench_common.h"
 #include "gather_measure.h"
 

@@ -9,6 +9,7 @@
 #include "plan/planner.h"
 #include "progress_line.h"
 #include "run_text.h"
+#include "runtime/allocator_policy.h"
 
 namespace hsdp::cli {
 
@@ -88,6 +89,7 @@ int runCommand(const std::vector<std::string>& args) {
     if (!loaded) return 2;
     const Scenario& scenario = *loaded;
     Plan plan = makePlan(scenario);
+    useCachingAllocator();  // rank threads free and re-fault whole gathered tensors per batch
     ProgressLine progress;
     options.progress = [&](double f, const std::string& what) { progress.update(f, what); };
     RunResult result = runPlan(scenario, plan, options);

@@ -1,8 +1,8 @@
-#include "allocator_policy.h"
+#include "runtime/allocator_policy.h"
 
 #include <malloc.h>
 
-namespace hsdp::bench {
+namespace hsdp {
 
 std::string useCachingAllocator() {
     const bool trim = mallopt(M_TRIM_THRESHOLD, 1 << 30) == 1;
@@ -11,4 +11,4 @@ std::string useCachingAllocator() {
     return "caching: glibc M_TRIM_THRESHOLD=1 GiB, M_MMAP_THRESHOLD=32 MiB";
 }
 
-}  // namespace hsdp::bench
+}  // namespace hsdp
