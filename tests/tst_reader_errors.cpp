@@ -21,6 +21,7 @@ private slots:
     void expansionBoundIsCheckedBeforeExpanding();
     void largeExpansionIsOrdered();
     void deepNestingIsAnError();
+    void byteOrderMarkIsAcceptedAndNotCounted();
     void invalidUtf8Positions_data();
     void invalidUtf8Positions();
 };
@@ -40,6 +41,14 @@ void TestReaderErrors::malformed_data() {
     row("trailing content", doc() + " []", "", "invalid JSON");
     row("number overflow", R"j({"format": 1e400})j", "", "line 1, column");
     row("empty text", "", "", "line 1, column 1: invalid JSON");
+    // nlohmann stops at a NUL byte: without a check, anything after one was ignored.
+    row("NUL then garbage after the document", doc() + QByteArray(1, '\0') + "{junk", "",
+        "NUL byte (0x00)");
+    row("NUL between members",
+        QByteArray("{\"format\": \"hsdp-scenario/1\",\n ") + QByteArray(1, '\0') + " \"name\": 1}",
+        "", "line 2, column 2: NUL byte (0x00)");
+    row("two byte order marks", "\xEF\xBB\xBF\xEF\xBB\xBF" + doc(), "", "second byte order mark");
+    row("half a byte order mark", "\xEF\xBB" + doc(), "", "line 1, column 1: invalid UTF-8 (byte 0xEF)");
     row("duplicate key", R"j({"format": "hsdp-scenario/1", "format": "x"})j", "/format",
         "duplicate key \"format\"");
     row("missing format", R"j({"name": "t", "mesh": {"shape": [1]}})j", "",
@@ -330,6 +339,15 @@ void TestReaderErrors::deepNestingIsAnError() {
     const QString error = qs(readError(json));
     QVERIFY2(error.startsWith("/description/0/0/"), qPrintable(error.left(80)));
     QVERIFY(error.contains("nesting deeper than 200 levels"));
+}
+
+void TestReaderErrors::byteOrderMarkIsAcceptedAndNotCounted() {
+    // Accepted: RFC 8259 lets parsers ignore it and Windows editors write it.
+    Scenario s = readScenario(("\xEF\xBB\xBF" + doc()).toStdString());
+    QCOMPARE(qs(s.name), QString("t"));
+    // Positions match what an editor shows (it hides the mark): column 2 here.
+    const QString error = qs(readError("\xEF\xBB\xBF{x}"));
+    QVERIFY2(error.contains("line 1, column 2: invalid JSON"), qPrintable(error));
 }
 
 void TestReaderErrors::invalidUtf8Positions_data() {

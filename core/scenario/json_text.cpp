@@ -58,6 +58,17 @@ void checkUtf8(std::string_view text) {
                                 "); a scenario file must be UTF-8 text");
 }
 
+// nlohmann's lexer ends the input at a NUL byte, so a document followed by a
+// NUL and anything at all would be accepted, and a NUL inside reads as a
+// premature end. JSON text never holds a raw NUL (strings must escape it).
+void checkNoNul(std::string_view text) {
+    size_t nul = text.find('\0');
+    if (nul == std::string_view::npos) return;
+    throw ScenarioError("", positionText(text, nul) +
+                                ": NUL byte (0x00); a scenario file must be JSON text (a NUL "
+                                "inside a string is written \\u0000)");
+}
+
 // nlohmann's message without its "[json.exception...] parse error at ...:" prefix,
 // whose column counts bytes; we report our own position instead.
 std::string libraryReason(const std::string& what) {
@@ -170,7 +181,14 @@ size_t firstInvalidUtf8(std::string_view text) {
 }
 
 Json parseStrictJson(std::string_view text) {
+    // One UTF-8 byte order mark is accepted (editors on Windows write it) and not
+    // counted: editors do not show it, so positions start after it.
+    constexpr std::string_view kBom = "\xEF\xBB\xBF";
+    if (text.substr(0, kBom.size()) == kBom) text.remove_prefix(kBom.size());
+    if (text.substr(0, kBom.size()) == kBom)
+        throw ScenarioError("", "line 1, column 1: a second byte order mark; expected JSON text");
     checkUtf8(text);
+    checkNoNul(text);
     StrictDomBuilder builder(text);
     bool ok = Json::sax_parse(text, &builder, Json::input_format_t::json, /*strict=*/true,
                               /*ignore_comments=*/false);

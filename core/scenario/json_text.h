@@ -27,8 +27,9 @@ TextPosition textPositionOf(std::string_view text, size_t offset);
 size_t firstInvalidUtf8(std::string_view text);
 
 // Parses `text` as one JSON document, stricter than nlohmann's defaults:
-// invalid UTF-8, duplicate object keys and nesting deeper than kMaxJsonDepth
-// are errors. Throws ScenarioError: syntax and UTF-8 errors carry path "" and
+// invalid UTF-8, NUL bytes, duplicate object keys and nesting deeper than
+// kMaxJsonDepth are errors. One leading UTF-8 byte order mark is skipped and
+// not counted in positions. Throws ScenarioError: syntax and UTF-8 errors carry path "" and
 // "line L, column C: ..." in the problem; a duplicate key carries its path.
 Json parseStrictJson(std::string_view text);
 
