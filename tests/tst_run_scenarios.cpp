@@ -142,6 +142,28 @@ private slots:
         QVERIFY(gathered > 0);
     }
 
+    // Found by tst_run_fuzz: an even S(1) on a mesh listed as ranks [4, 0, 6, 2]
+    // fails in reference mode (the process group gathers in ascending rank
+    // order); the plan now says so (shard-rank-order) and only that param fails.
+    void referenceFailsOnShardRankOrder() {
+        const Scenario s = readScenario(R"json({"format": "hsdp-scenario/1", "name": "fuzz72", "world_size": 7,
+            "meshes": {"a": {"shape": [4], "dim_names": ["tp"], "ranks": [4, 0, 6, 2]},
+                       "b": {"shape": [4], "dim_names": ["dp_shard"], "ranks": [0, 2, 4, 6]}},
+            "options": {"alignment_bytes": 16},
+            "params": [{"name": "p0", "shape": [6, 4], "dtype": "f16", "mesh": "a", "placements": ["S(1)"]},
+                       {"name": "p1", "shape": [6, 4], "dtype": "f16", "mesh": "b", "placements": ["S(1)"]}]})json");
+        const Plan plan = makePlan(s);
+        std::vector<int> flagged;
+        for (const auto& d : plan.diagnostics)
+            if (d.code == "shard-rank-order") flagged = d.params;
+        QCOMPARE(flagged, std::vector<int>{0});
+        QVERIFY2(runScenario(s, RunMode::Corrected).verified, "corrected mode gathers in mesh order");
+        const RunResult r = runScenario(s, RunMode::Reference);
+        QVERIFY(r.error.empty());
+        QCOMPARE(r.params[0].gather, GatherVerdict::Mismatch);
+        QVERIFY2(r.params[1].gather == GatherVerdict::Exact && r.params[1].step == StepVerdict::Exact, qPrintable(describe(r)));
+    }
+
     void referenceVerifiesEvenLayouts() {
         RunResult r = runScenario(example("teaching_2x2"), RunMode::Reference);
         QVERIFY2(r.verified, qPrintable(describe(r)));

@@ -13,7 +13,7 @@ using namespace hsdp;
 namespace {
 
 const std::set<std::string> kHazardCodes = {"uneven-shard", "nested-shard-order",
-                                            "strided-shard-chunk"};
+                                            "strided-shard-chunk", "shard-rank-order"};
 
 std::set<int> hazardParams(const Plan& plan) {
     std::set<int> out;

@@ -35,6 +35,18 @@ ParamHazards findHazards(const ParamSpec& param, const std::vector<int64_t>& mes
     return out;
 }
 
+bool shardRankOrderHazard(const Group& group) {
+    Mesh mesh;
+    mesh.shape = group.meshShape;
+    mesh.ranks = group.meshRanks;
+    for (int m : group.shardMeshDims) {
+        if (group.meshShape.at(static_cast<size_t>(m)) <= 1) continue;
+        for (const auto& line : mesh.groupsAlong(m))
+            if (!std::is_sorted(line.begin(), line.end())) return true;
+    }
+    return false;
+}
+
 namespace {
 
 std::string label(const ParamSpec& param) {
@@ -57,6 +69,11 @@ void reportOne(const ParamSpec& param, const ParamHazards& h, DiagnosticSink& si
         sink.report(Severity::Warning, codes::StridedShardChunk,
                     "strided shard; the reference slices the update back ignoring the split factor",
                     label(param), {param.index});
+    if (h.shardRankOrder)
+        sink.report(Severity::Warning, codes::ShardRankOrder,
+                    "a shard mesh dim's process group orders its ranks ascending, not in mesh order; "
+                    "the reference all-gathers in group order and places other ranks' rows",
+                    label(param), {param.index});
 }
 
 }  // namespace
@@ -70,7 +87,10 @@ void reportParamHazards(const std::vector<Group>& groups, const std::vector<Para
     for (size_t i = 0; i < specs.size(); ++i) {
         const Group* g = groupOf[i];
         if (!g) continue;
-        if (isGathered(*g)) reportOne(specs[i], findHazards(specs[i], g->meshShape), sink);
+        if (!isGathered(*g)) continue;
+        ParamHazards h = findHazards(specs[i], g->meshShape);
+        h.shardRankOrder = shardRankOrderHazard(*g);
+        reportOne(specs[i], h, sink);
     }
     for (size_t i = 0; i < specs.size(); ++i) {
         if (!groupOf[i] || specs[i].requiresGrad) continue;

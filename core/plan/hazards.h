@@ -14,11 +14,16 @@ struct ParamHazards {
     bool unevenShard = false;        // a sharded dim not divisible by its mesh sizes' product
     bool nestedShardOrder = false;   // one dim plainly sharded by >= 2 mesh dims of size > 1
     bool stridedShardChunk = false;  // a strided shard on a mesh dim of size > 1
+    bool shardRankOrder = false;     // a shard mesh dim's groups not in ascending rank order
 };
 ParamHazards findHazards(const ParamSpec& param, const std::vector<int64_t>& meshShape);
+// A process group orders its ranks ascending (PLAN.md §5), so the reference's
+// all-gather along a shard mesh dim of size > 1 whose mesh order is not
+// ascending concatenates the shards of the wrong ranks.
+bool shardRankOrderHazard(const Group& group);
 
-// uneven-shard, nested-shard-order and strided-shard-chunk for params of
-// gathered groups; frozen-param-no-owner for params of any group. Codes in
+// uneven-shard, nested-shard-order, strided-shard-chunk and shard-rank-order
+// for params of gathered groups; frozen-param-no-owner for params of any group. Codes in
 // order of first appearance over params in index order.
 void reportParamHazards(const std::vector<Group>& groups, const std::vector<ParamSpec>& specs,
                         DiagnosticSink& sink);
