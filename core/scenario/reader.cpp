@@ -4,7 +4,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "scenario/entry_reader.h"
 #include "scenario/json_fields.h"
@@ -54,10 +53,18 @@ std::string readWholeFile(const std::string& filePath) {
     if (!in)
         throw ScenarioError("", std::string("cannot open the scenario: ") + std::strerror(errno),
                             filePath);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw ScenarioError("", "cannot read the scenario (I/O error)", filePath);
-    return std::move(text).str();
+    // read() rather than `out << in.rdbuf()`: the latter swallows a read error
+    // (it marks the output stream, not `in`), so an unreadable file looked empty.
+    std::string text;
+    char chunk[1 << 16];
+    errno = 0;
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
+        text.append(chunk, static_cast<size_t>(in.gcount()));
+    if (in.bad())
+        throw ScenarioError("", std::string("cannot read the scenario: ") +
+                                    (errno ? std::strerror(errno) : "I/O error"),
+                            filePath);
+    return text;
 }
 
 }  // namespace
