@@ -290,6 +290,9 @@ std::string traceProblem(const RunResult& r) {
     if (int64_t(r.trace.events.size()) != r.collectives)
         return "collectives " + std::to_string(r.collectives) + " != trace events " +
                std::to_string(r.trace.events.size());
+    int64_t bytes = 0;
+    for (const auto& e : r.trace.events) bytes += e.bytes;
+    if (bytes != r.bytes) return "bytes " + std::to_string(r.bytes) + " != sum over events " + std::to_string(bytes);
     std::map<int64_t, std::vector<const TraceEvent*>> bySeq;
     for (const auto& e : r.trace.events) bySeq[e.seq].push_back(&e);
     for (const auto& [seq, events] : bySeq) {
@@ -370,6 +373,42 @@ private slots:
 
         if (!problems.empty()) qWarning("scenario:\n%s\n%s", text.c_str(), problems.c_str());
         QVERIFY2(problems.empty(), "see the scenario above (hsdp-inspect run it)");
+    }
+
+    // A rank failing at a random collective of a random scenario stops the
+    // run quickly with an error naming it: never a hang, never a crash.
+    void randomFaults_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<int>("pick");
+        Gen g(seed() + 1);
+        for (int i = 0; i < 28; ++i) {  // about half have collectives
+            const std::string text = scenarioJson(g, 1000 + i);
+            QTest::newRow(qPrintable(QString("fault%1").arg(i))) << QString::fromStdString(text) << g.uniform(0, 1 << 20);
+        }
+    }
+
+    void randomFaults() {
+        QFETCH(QString, json);
+        QFETCH(int, pick);
+        const Scenario s = readScenario(json.toStdString());
+        const Plan plan = makePlan(s);
+        const RunResult clean = run(s, plan, RunMode::Corrected);
+        if (clean.trace.events.empty()) QSKIP("no collectives to fail");
+        const TraceEvent& victim = clean.trace.events[size_t(pick) % clean.trace.events.size()];
+        int64_t k = 0;  // the victim's position among its rank's collectives
+        for (const auto& e : clean.trace.events) k += e.rank == victim.rank && e.startUs <= victim.startUs;
+        RunOptions options;
+        options.timeout = std::chrono::milliseconds(20000);
+        options.fault = FaultSpec{victim.rank, k};
+        const auto started = std::chrono::steady_clock::now();
+        const RunResult r = runPlan(s, plan, options);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        const std::string where = "fault " + std::to_string(victim.rank) + ":" + std::to_string(k) + " in\n" +
+                                  json.toStdString() + "\n" + describe(r);
+        QVERIFY2(!r.verified && !r.error.empty(), where.c_str());
+        QVERIFY2(r.errorRank == victim.rank, where.c_str());
+        QVERIFY2(secs < 10, where.c_str());
+        QVERIFY2(traceProblem(r).find("collectives") == std::string::npos, where.c_str());
     }
 };
 
