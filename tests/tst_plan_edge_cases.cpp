@@ -92,6 +92,9 @@ void TestPlanEdgeCases::validScenariosPlan_data() {
         {"name": "w", "shape": [4, 4], "dtype": "f32", "placements": ["S(0)"]},
         {"name": "r", "shape": [3], "dtype": "f32", "placements": ["R"]}])j") << 0 << 2;
     QTest::newRow("partial on a param") << oneParam("[4, 4]", R"j(["P", "R"])j") << 1 << 0;
+    QTest::newRow("TP shard dim outside the shape") << scenario(R"j("mesh": {"shape": [2], "dim_names": ["tp"]},
+        "tp_transitions": [{"name": "t", "shape": [4], "dtype": "f32", "src": ["S(5)"], "dst": ["R"]}])j")
+                                                    << 1 << 0;
     QTest::newRow("BOM") << "\xEF\xBB\xBF" + scenario(R"j("mesh": {"shape": [2]})j") << 0 << 0;
 }
 

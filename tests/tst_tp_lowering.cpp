@@ -177,6 +177,27 @@ private slots:
         QCOMPARE(plan.diagnostics[0].transitions, (std::vector<int>{0, 1}));
     }
 
+    // The reader checks spelling only; a dim the shape lacks used to plan as
+    // "lowered" (exit 0) and fail at run time without naming the transition.
+    void shardDimOutsideTheShapeIsAnError() {
+        ScenarioBuilder b;
+        b.mesh({2, 2}, {"dp", "tp"});
+        b.transition("ok", {"R", "S(-2)"}, {"R", "R"});  // shape [4, 8]
+        b.transition("src", {"R", "S(2)"}, {"R", "R"});
+        b.transition("dst", {"R", "P(sum)"}, {"R", "SS(-3,2)"});
+        b.transition("non-tp dim", {"S(5)", "R"}, {"S(5)", "R"});
+        Plan plan = makePlan(b.build());
+        QVERIFY(plan.hasErrors());
+        QCOMPARE(plan.diagnostics.size(), size_t(1));
+        const Diagnostic& d = plan.diagnostics[0];
+        QCOMPARE(d.code, std::string("tp-invalid-shard-dim"));
+        QCOMPARE(d.transitions, (std::vector<int>{1, 2, 3}));
+        QVERIFY2(QString::fromStdString(d.message).contains("#2 'dst' dst mesh dim 1: SS(-3,2)"),
+                 d.message.c_str());
+        // The seed's classification is still reported as the seed computes it.
+        QCOMPARE(classificationText(plan.tpTransitions[1].classification), QString("all_gather/2"));
+    }
+
     void transitionsOnNamedMeshes() {
         ScenarioBuilder b;
         b.mesh({2, 2}, {"dp", "tp"}, {}, "dense").mesh({4}, {"tp"}, {3, 2, 1, 0}, "expert");

@@ -26,6 +26,7 @@ inline constexpr std::string_view UnknownMesh = "unknown-mesh";
 inline constexpr std::string_view PlacementCountMismatch = "placement-count-mismatch";
 inline constexpr std::string_view OwnerImbalance = "owner-imbalance";
 inline constexpr std::string_view TpNoTpDim = "tp-no-tp-dim";
+inline constexpr std::string_view TpInvalidShardDim = "tp-invalid-shard-dim";
 inline constexpr std::string_view ShardRankOrder = "shard-rank-order";
 }  // namespace codes
 

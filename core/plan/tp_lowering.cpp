@@ -89,6 +89,27 @@ void reportTpPlan(const TpPlan& plan, const TpTransition& t, const Mesh& mesh,
     }
 }
 
+// The reader checks placement spelling only. A shard dim the transition's shape
+// does not have cannot run (the lowered op or the redistribution would index a
+// missing dim), so it is an error naming the transition, not a runtime failure.
+void reportTpShardDims(const TpTransition& t, DiagnosticSink& sink) {
+    const int ndim = static_cast<int>(t.shape.size());
+    for (const auto& [side, list] : {std::pair{"src", &t.src}, std::pair{"dst", &t.dst}}) {
+        for (size_t m = 0; m < list->size(); ++m) {
+            const Placement& p = (*list)[m];
+            if (!p.isShard()) continue;
+            int64_t d = p.dim < 0 ? int64_t{p.dim} + ndim : p.dim;
+            if (d >= 0 && d < ndim) continue;
+            sink.report(Severity::Error, codes::TpInvalidShardDim,
+                        "TP transition shards a tensor dim its shape does not have",
+                        transitionLabel(t) + " " + side + " mesh dim " + std::to_string(m) + ": " +
+                            p.toString() + " for tensor ndim " + std::to_string(ndim),
+                        {}, {t.index});
+            return;  // one detail per transition
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<TpPlan> planTpTransitions(const Scenario& scenario, DiagnosticSink& sink) {
@@ -104,6 +125,7 @@ std::vector<TpPlan> planTpTransitions(const Scenario& scenario, DiagnosticSink& 
             plans.push_back(std::move(plan));
             continue;
         }
+        reportTpShardDims(t, sink);
         plans.push_back(planTpTransition(t, *mesh, scenario.options.backend));
         reportTpPlan(plans.back(), t, *mesh, sink);
     }
