@@ -42,6 +42,11 @@ void TestReaderErrors::malformed_data() {
     row("number overflow", R"j({"format": 1e400})j", "", "line 1, column");
     row("empty text", "", "", "line 1, column 1: invalid JSON");
     // nlohmann stops at a NUL byte: without a check, anything after one was ignored.
+    // Each numel fits but the planner's sums (batches, loads, owned numel) would wrap.
+    row("total numel overflows", doc(R"j("params": [
+        {"name": "a", "shape": [2147483648, 2147483648], "dtype": "f32"},
+        {"name": "b", "shape": [2147483648, 2147483648], "dtype": "f32"}])j"),
+        "/params", "total number of elements of all params overflows a 64-bit integer (at param 1 'b')");
     row("NUL then garbage after the document", doc() + QByteArray(1, '\0') + "{junk", "",
         "NUL byte (0x00)");
     row("NUL between members",

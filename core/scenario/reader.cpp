@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "scenario/entry_reader.h"
 #include "scenario/json_fields.h"
@@ -28,12 +29,29 @@ void readHeader(const Json& top, Scenario& scenario) {
         scenario.description = readString(*description, "/description", /*allowEmpty=*/true);
 }
 
+// Every numel the planner adds up (batch, group, owner loads, a rank's owned
+// numel) is at most the sum over all params, so bounding that sum here keeps
+// them all exact; past int64 they wrapped to negative numbers.
+void checkTotalNumel(const std::vector<ParamSpec>& params) {
+    int64_t total = 0;
+    for (const ParamSpec& p : params) {
+        int64_t numel = p.numel();
+        if (numel > std::numeric_limits<int64_t>::max() - total)
+            throw ScenarioError("/params", "the total number of elements of all params "
+                                           "overflows a 64-bit integer (at param " +
+                                               std::to_string(p.index) + " '" + p.name + "')");
+        total += numel;
+    }
+}
+
 std::vector<ParamSpec> readParams(const Json& list, const std::vector<Mesh>& meshes) {
     auto readLeaf = [&](const Json& v, const std::string& path, const RepeatScope&) {
         return readParamEntry(v, path, meshes);
     };
     auto items = readRepeatList<ParamSpec>(list, "/params", "params", "params", {}, readLeaf);
-    return expandRepeats(items, "/params", "param");
+    auto params = expandRepeats(items, "/params", "param");
+    checkTotalNumel(params);
+    return params;
 }
 
 std::vector<TpTransition> readTransitions(const Json& list, const std::vector<Mesh>& meshes) {
