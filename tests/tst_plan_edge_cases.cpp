@@ -49,6 +49,7 @@ private slots:
     void brokenInputsExitTwo_data();
     void brokenInputsExitTwo();
     void unreadableFiles();
+    void outOfMemoryIsAMessageNotACrash();
 
 private:
     QString write(const QString& name, const QByteArray& content) {
@@ -223,6 +224,23 @@ void TestPlanEdgeCases::unreadableFiles() {
         QString err = QString::fromUtf8(r.err);
         QVERIFY2(err.contains(path) && err.contains(named), qPrintable(err));
     }
+}
+
+void TestPlanEdgeCases::outOfMemoryIsAMessageNotACrash() {
+    // Valid but enormous: 2000 one-param batches x 65,536 owner coordinates.
+    QString file = write("huge.json", scenario(R"j("mesh": {"shape": [65536]},
+        "options": {"max_batch_numel": 1}, "params": [{"repeat": 2000, "params": [
+        {"name": "a{i}", "shape": [4], "dtype": "f32", "placements": ["R"]}]}])j"));
+    if (!QFile::exists("/bin/sh")) QSKIP("needs /bin/sh for ulimit");
+#if defined(__SANITIZE_ADDRESS__)
+    QSKIP("AddressSanitizer reserves more address space than the limit allows");
+#endif
+    // 400 MB of address space: plenty for the tool, far too little for this plan.
+    auto r = runProgram("/bin/sh", {"-c", "ulimit -v 400000 && exec \"$0\" plan \"$1\" --json",
+                                    QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect"), file});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.contains("out of memory"), r.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestPlanEdgeCases)

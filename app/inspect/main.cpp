@@ -1,5 +1,7 @@
 // hsdp-inspect: the command-line face of the HSDP Studio engine.
+#include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,14 @@ int main(int argc, char** argv) {
         return dispatch(args[0], {args.begin() + 1, args.end()});
     } catch (const hsdp::cli::UsageError& error) {
         std::cerr << "hsdp-inspect: " << error.what() << "\nTry 'hsdp-inspect --help'.\n";
+        return 2;
+    } catch (const std::bad_alloc&) {
+        // A valid but enormous plan (e.g. owner loads for millions of coordinates
+        // in thousands of batches): say so instead of aborting.
+        std::cerr << "hsdp-inspect: out of memory; the scenario's plan is too large\n";
+        return 2;
+    } catch (const std::exception& error) {
+        std::cerr << "hsdp-inspect: internal error: " << error.what() << "\n";
         return 2;
     }
 }
