@@ -163,12 +163,15 @@ std::string meshJson(const MeshGen& m) {
 
 std::string optionsJson(Gen& g) {
     std::vector<std::string> o;
-    o.push_back("\"alignment_bytes\": " + std::to_string(g.pick(std::vector<int>{4, 16, 64, 512})));
+    o.push_back("\"alignment_bytes\": " + std::to_string(g.pick(std::vector<int>{3, 4, 10, 64, 512})));
     if (g.chance(0.4)) o.push_back("\"max_batch_numel\": " + std::to_string(g.uniform(5, 150)));
     const int rc = g.uniform(0, 9);
     if (rc < 2) o.push_back("\"hsdp_replica_count\": " + std::to_string(g.uniform(1, 3)));
     else if (rc < 4)
         o.push_back("\"auto_replica_count\": true, \"devices_per_node\": " + std::to_string(g.uniform(1, 3)));
+    // Caps stay >= 64: the fused stream is cut into cap-byte broadcasts, so a
+    // 1-byte cap makes one collective per byte (correct, but slow enough that
+    // peers waiting at their next collective hit the timeout).
     if (g.chance(0.5)) o.push_back("\"broadcast_max_bytes\": " + std::to_string(g.pick(std::vector<int>{64, 100, 256})));
     if (g.chance(0.5)) o.push_back(R"("backend": "nccl")");
     std::string out = "{";
