@@ -79,6 +79,8 @@ private slots:
         QTest::newRow("permuted size-1 shard dim") << "2x1" << "1,0" << "R S(0)" << "";
         QTest::newRow("reversed tp dim sharded") << "2x2" << "1,0,3,2" << "R S(0)" << "shard-rank-order:0";
         QTest::newRow("not gathered") << "4" << "3,2,1,0" << "S(0)" << "";
+        // Only the owner's shard group gathers (owner coordinate 0 here).
+        QTest::newRow("owner's line ascending") << "2x2" << "0,1,3,2" << "R S(0)" << "";
     }
 
     void shardRankOrder() {
@@ -93,6 +95,16 @@ private slots:
         const bool matrix = placements != "S(0)";  // the "not gathered" row uses a 3-D tensor
         b.param("p", matrix ? std::vector<int64_t>{8, 8} : std::vector<int64_t>{8, 4, 4}, split(placements, ' '));
         QCOMPARE(codesText(makePlan(b.build())), codes);
+    }
+
+    // Two equal params: the second is owned by replicate coordinate 1, whose
+    // shard group [3, 2] is out of order; the first's [0, 1] is fine.
+    void shardRankOrderFollowsTheOwner() {
+        ScenarioBuilder b;
+        b.mesh({2, 2}, {}, {0, 1, 3, 2});
+        b.param("a", {8, 8}, std::vector<std::string>{"R", "S(0)"});
+        b.param("b", {8, 8}, std::vector<std::string>{"R", "S(0)"});
+        QCOMPARE(codesText(makePlan(b.build())), QString("shard-rank-order:1"));
     }
 
     void onePerCodeListingParamsAscending() {

@@ -35,14 +35,32 @@ ParamHazards findHazards(const ParamSpec& param, const std::vector<int64_t>& mes
     return out;
 }
 
-bool shardRankOrderHazard(const Group& group) {
+bool shardRankOrderHazard(const Group& group, int param) {
     Mesh mesh;
     mesh.shape = group.meshShape;
     mesh.ranks = group.meshRanks;
+    // Only the owner's shard groups gather the param: its replicate coordinate
+    // (reduced by the replica count) picks the lines that matter. No owner
+    // (frozen): every line, as the other hazards judge the layout alone.
+    const Batch* batch = nullptr;
+    for (const auto& b : group.batches)
+        if (std::find(b.params.begin(), b.params.end(), param) != b.params.end()) batch = &b;
+    const Coord* owner = nullptr;
+    if (batch)
+        if (auto it = batch->owner.find(param); it != batch->owner.end()) owner = &it->second;
+    auto gathersHere = [&](const Coord& coord) {
+        if (!owner) return true;
+        for (size_t j = 0; j < group.replicateMeshDims.size(); ++j) {
+            const int64_t c = coord[static_cast<size_t>(group.replicateMeshDims[j])];
+            if (c % batch->replicateSizes.at(j) != (*owner)[j]) return false;
+        }
+        return true;
+    };
     for (int m : group.shardMeshDims) {
         if (group.meshShape.at(static_cast<size_t>(m)) <= 1) continue;
         for (const auto& line : mesh.groupsAlong(m))
-            if (!std::is_sorted(line.begin(), line.end())) return true;
+            if (gathersHere(*mesh.coordinateOf(line.front())) && !std::is_sorted(line.begin(), line.end()))
+                return true;
     }
     return false;
 }
@@ -89,7 +107,7 @@ void reportParamHazards(const std::vector<Group>& groups, const std::vector<Para
         if (!g) continue;
         if (!isGathered(*g)) continue;
         ParamHazards h = findHazards(specs[i], g->meshShape);
-        h.shardRankOrder = shardRankOrderHazard(*g);
+        h.shardRankOrder = shardRankOrderHazard(*g, specs[i].index);
         reportOne(specs[i], h, sink);
     }
     for (size_t i = 0; i < specs.size(); ++i) {

@@ -19,8 +19,10 @@ struct ParamHazards {
 ParamHazards findHazards(const ParamSpec& param, const std::vector<int64_t>& meshShape);
 // A process group orders its ranks ascending (PLAN.md §5), so the reference's
 // all-gather along a shard mesh dim of size > 1 whose mesh order is not
-// ascending concatenates the shards of the wrong ranks.
-bool shardRankOrderHazard(const Group& group);
+// ascending concatenates the shards of the wrong ranks. Judged on the shard
+// groups of the param's owner (all of them for a param without one); needs
+// the group's ownership assigned.
+bool shardRankOrderHazard(const Group& group, int param);
 
 // uneven-shard, nested-shard-order, strided-shard-chunk and shard-rank-order
 // for params of gathered groups; frozen-param-no-owner for params of any group. Codes in
