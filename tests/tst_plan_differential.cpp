@@ -375,8 +375,12 @@ private slots:
     }
 
     void randomScenariosAgree() {
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
+        QTemporaryDir tempDir;
+        QVERIFY(tempDir.isValid());
+        // HSDP_DIFF_KEEP=DIR keeps the scenarios (to replay or feed a sanitizer build).
+        QDir dir(qEnvironmentVariableIsSet("HSDP_DIFF_KEEP") ? qEnvironmentVariable("HSDP_DIFF_KEEP")
+                                                             : tempDir.path());
+        QVERIFY(dir.exists());
         Generator generator(kSeed);
         QStringList files;
         for (int i = 0; i < kRandomScenarios; ++i) {
