@@ -148,10 +148,18 @@ private slots:
         QVERIFY2(text.contains("rank 2"), r.out.constData());
     }
 
+    void faultPastTheLastCollectiveIsReported() {
+        auto r = inspect({"run", sample("teaching_2x2.json"), "--inject-fault", "1:100000"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("never fired: rank 1 made only"), r.err.constData());
+    }
+
     void usageErrorsExitTwo_data() {
         QTest::addColumn<QStringList>("args");
         QTest::newRow("mode") << QStringList{"run", sample("teaching_2x2.json"), "--mode", "fast"};
         QTest::newRow("fault") << QStringList{"run", sample("teaching_2x2.json"), "--inject-fault", "2"};
+        QTest::newRow("fault rank outside the world")
+            << QStringList{"run", sample("teaching_2x2.json"), "--inject-fault", "4:1"};
         QTest::newRow("timeout") << QStringList{"run", sample("teaching_2x2.json"), "--timeout", "-1"};
         QTest::newRow("missing") << QStringList{"run", sample("nope.json"), "--json"};
     }

@@ -75,6 +75,17 @@ bool writeTrace(const std::string& path, const RunResult& result, const Scenario
     return static_cast<bool>(out);
 }
 
+// A fault past the rank's last collective cannot fire; say so rather than
+// let a verified run look like the failure path was exercised.
+void warnIfFaultNeverFired(const RunOptions& options, const RunResult& result) {
+    if (!options.fault || !result.error.empty()) return;
+    int64_t made = 0;
+    for (const auto& e : result.trace.events) made += e.rank == options.fault->rank;
+    std::cerr << "hsdp-inspect: warning: --inject-fault " << options.fault->rank << ":"
+              << options.fault->collective << " never fired: rank " << options.fault->rank
+              << " made only " << made << " collectives\n";
+}
+
 }  // namespace
 
 int runCommand(const std::vector<std::string>& args) {
@@ -88,6 +99,9 @@ int runCommand(const std::vector<std::string>& args) {
     std::optional<Scenario> loaded = loadScenario(parser.positionals()[0]);
     if (!loaded) return 2;
     const Scenario& scenario = *loaded;
+    if (options.fault && options.fault->rank >= scenario.worldSize)
+        throw UsageError("--inject-fault names rank " + std::to_string(options.fault->rank) +
+                         ", but the world has ranks 0.." + std::to_string(scenario.worldSize - 1));
     Plan plan = makePlan(scenario);
     useCachingAllocator();  // rank threads free and re-fault whole gathered tensors per batch
     ProgressLine progress;
@@ -99,6 +113,7 @@ int runCommand(const std::vector<std::string>& args) {
         std::cerr << "hsdp-inspect: cannot write the trace to '" << *path << "'\n";
         return 1;
     }
+    warnIfFaultNeverFired(options, result);
     if (parser.has("--json")) std::cout << runToJson(result).dump(1) << "\n";
     else std::cout << runToText(result);
     return result.verified ? 0 : 1;
