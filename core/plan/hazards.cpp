@@ -72,26 +72,31 @@ std::string label(const ParamSpec& param) {
            placementsToString(*param.placements);
 }
 
-void reportOne(const ParamSpec& param, const ParamHazards& h, DiagnosticSink& sink) {
-    if (h.unevenShard)
-        sink.report(Severity::Warning, codes::UnevenShard,
-                    "sharded dim not divisible by its shard count; the reference narrows with "
-                    "size // n and packs equal-size buffers",
-                    label(param), {param.index});
-    if (h.nestedShardOrder)
-        sink.report(Severity::Warning, codes::NestedShardOrder,
-                    "one tensor dim sharded by several mesh dims; the reference gathers the "
-                    "outer mesh dim first and reorders the rows",
-                    label(param), {param.index});
-    if (h.stridedShardChunk)
-        sink.report(Severity::Warning, codes::StridedShardChunk,
-                    "strided shard; the reference slices the update back ignoring the split factor",
-                    label(param), {param.index});
-    if (h.shardRankOrder)
-        sink.report(Severity::Warning, codes::ShardRankOrder,
-                    "a shard mesh dim's process group orders its ranks ascending, not in mesh order; "
-                    "the reference all-gathers in group order and places other ranks' rows",
-                    label(param), {param.index});
+// The four structural hazards, each a flag of ParamHazards with its code and why.
+struct HazardText {
+    bool ParamHazards::*flag;
+    std::string_view code;
+    const char* why;
+};
+
+const HazardText kHazardTexts[] = {
+    {&ParamHazards::unevenShard, codes::UnevenShard,
+     "sharded dim not divisible by its shard count; the reference narrows with size // n and "
+     "packs equal-size buffers"},
+    {&ParamHazards::nestedShardOrder, codes::NestedShardOrder,
+     "one tensor dim sharded by several mesh dims; the reference gathers the outer mesh dim "
+     "first and reorders the rows"},
+    {&ParamHazards::stridedShardChunk, codes::StridedShardChunk,
+     "strided shard; the reference slices the update back ignoring the split factor"},
+    {&ParamHazards::shardRankOrder, codes::ShardRankOrder,
+     "a shard mesh dim's process group orders its ranks ascending, not in mesh order; the "
+     "reference all-gathers in group order and places other ranks' rows"},
+};
+
+void reportOne(const ParamSpec& param, const ParamHazards& hazards, DiagnosticSink& sink) {
+    for (const auto& h : kHazardTexts)
+        if (hazards.*h.flag)
+            sink.report(Severity::Warning, h.code, h.why, label(param), {param.index});
 }
 
 }  // namespace
