@@ -11,20 +11,25 @@ bool paramFailed(const ParamRunResult& p) {
            p.step != StepVerdict::Exact || p.replicas != ReplicaVerdict::Identical;
 }
 
+constexpr int kMaxListed = 20;  // a stopped 700-param run would otherwise bury the error
+
 void writeFailures(std::ostringstream& out, const RunResult& r) {
+    int listed = 0, unlisted = 0;
+    auto room = [&] { return listed < kMaxListed ? (++listed, true) : (++unlisted, false); };
     for (const auto& p : r.params) {
-        if (!paramFailed(p)) continue;
+        if (!paramFailed(p) || !room()) continue;
         out << "  FAIL #" << p.index << " " << p.name << ": gather " << gatherVerdictName(p.gather)
             << ", step " << stepVerdictName(p.step) << ", replicas "
             << replicaVerdictName(p.replicas) << "\n";
         if (!p.detail.empty()) out << "       " << p.detail << "\n";
     }
     for (const auto& t : r.tpTransitions) {
-        if (t.result == StepVerdict::Exact) continue;
+        if (t.result == StepVerdict::Exact || !room()) continue;
         out << "  FAIL tp #" << t.index << " " << t.name << " (" << t.path
             << "): " << stepVerdictName(t.result) << "\n";
         if (!t.detail.empty()) out << "       " << t.detail << "\n";
     }
+    if (unlisted) out << "  ... " << unlisted << " more failures (--json lists every one)\n";
 }
 
 }  // namespace
