@@ -25,7 +25,8 @@ inline std::vector<std::vector<double>> interleaved(
     int rounds, const std::vector<std::function<void()>>& contenders) {
     std::vector<std::vector<double>> samples(contenders.size());
     for (int r = 0; r < rounds; ++r)
-        for (size_t c = 0; c < contenders.size(); ++c) samples[c].push_back(secondsOf(contenders[c]));
+        for (size_t c = 0; c < contenders.size(); ++c)
+            samples[c].push_back(secondsOf(contenders[c]));
     return samples;
 }
 

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runtime/allocator_policy.h"
 #include "bench_common.h"
 #include "gather_measure.h"
+#include "runtime/allocator_policy.h"
 
 namespace hsdp::bench {
 
@@ -41,7 +41,8 @@ Json phases(const std::vector<GatherTimings>& split) {
         for (const auto& s : split) v.push_back(s.*phase);
         return median(v);
     };
-    return {{"pack", medianOf(&GatherTimings::pack)}, {"gather", medianOf(&GatherTimings::gather)},
+    return {{"pack", medianOf(&GatherTimings::pack)},
+            {"gather", medianOf(&GatherTimings::gather)},
             {"unpack", medianOf(&GatherTimings::unpack)}};
 }
 
@@ -71,8 +72,12 @@ Json sweep(bool& verified) {
         const auto s = measureGather(w, {kSweepRounds, true, false, false});
         verified = verified && s.verified;
         const double fused = median(s.fused), unfused = median(s.unfused);
-        points.push_back({{"shard_bytes", size}, {"params", params}, {"fused_seconds", fused},
-                          {"unfused_seconds", unfused}, {"speedup", unfused / fused}, {"verified", s.verified}});
+        points.push_back({{"shard_bytes", size},
+                          {"params", params},
+                          {"fused_seconds", fused},
+                          {"unfused_seconds", unfused},
+                          {"speedup", unfused / fused},
+                          {"verified", s.verified}});
     }
     return points;
 }
@@ -97,40 +102,52 @@ std::string rate(const Json& bytesPerSecond) {
 }
 
 std::string split(const Json& ph) {
-    return "pack " + ms(ph["pack"]) + ", gather " + ms(ph["gather"]) + ", unpack " + ms(ph["unpack"]);
+    return "pack " + ms(ph["pack"]) + ", gather " + ms(ph["gather"]) + ", unpack " +
+           ms(ph["unpack"]);
 }
 
 void printText(const Json& j) {
     const auto& m = j["main"];
     const auto& d = j["default_allocator"];
-    std::cout << "fused all-gather: " << j["ranks"] << " ranks (Gloo, loopback TCP), " << j["params"]
-              << " params f32, per-rank shards log-uniform 1-64 KiB (seed " << j["seed"] << "), "
-              << j["payload_bytes_per_rank"] << " B/rank (" << j["packed_bytes_per_rank"]
+    std::cout << "fused all-gather: " << j["ranks"] << " ranks (Gloo, loopback TCP), "
+              << j["params"] << " params f32, per-rank shards log-uniform 1-64 KiB (seed "
+              << j["seed"] << "), " << j["payload_bytes_per_rank"] << " B/rank ("
+              << j["packed_bytes_per_rank"]
               << " B packed); medians over interleaved rounds of the slowest rank\n"
               << "  load average before: " << j["load_average_before"].get<std::string>()
               << "   after: " << j["load_average_after"].get<std::string>() << "\n"
-              << "allocator " << j["allocator"].get<std::string>() << ", " << m["rounds"] << " rounds:\n"
-              << "  fused    " << ms(m["fused_seconds"]) << "  " << rate(m["fused_bytes_per_second"]) << "   ("
-              << split(m["fused_phases_seconds"]) << ")\n"
-              << "  unfused  " << ms(m["unfused_seconds"]) << "  " << rate(m["unfused_bytes_per_second"]) << "\n"
-              << "  raw      " << ms(m["raw_seconds"]) << "  " << rate(m["raw_bytes_per_second"]) << "\n"
-              << "  fused_vs_unfused_speedup  " << m["fused_vs_unfused_speedup"].get<double>() << "  (goal >= "
-              << kSpeedupGoal << ")\n"
-              << "  fused_vs_raw_throughput   " << m["fused_vs_raw_throughput"].get<double>() << "  (goal >= "
-              << kThroughputGoal << ")\n"
-              << "  verified (fused == unfused == truth on every rank): " << (m["verified"].get<bool>() ? "yes" : "NO")
-              << "\nglibc default allocator (measured first), " << d["rounds"] << " rounds, for reference:\n"
-              << "  fused    " << ms(d["fused_seconds"]) << "   (" << split(d["fused_phases_seconds"]) << ")\n"
+              << "allocator " << j["allocator"].get<std::string>() << ", " << m["rounds"]
+              << " rounds:\n"
+              << "  fused    " << ms(m["fused_seconds"]) << "  "
+              << rate(m["fused_bytes_per_second"]) << "   (" << split(m["fused_phases_seconds"])
+              << ")\n"
+              << "  unfused  " << ms(m["unfused_seconds"]) << "  "
+              << rate(m["unfused_bytes_per_second"]) << "\n"
+              << "  raw      " << ms(m["raw_seconds"]) << "  " << rate(m["raw_bytes_per_second"])
+              << "\n"
+              << "  fused_vs_unfused_speedup  " << m["fused_vs_unfused_speedup"].get<double>()
+              << "  (goal >= " << kSpeedupGoal << ")\n"
+              << "  fused_vs_raw_throughput   " << m["fused_vs_raw_throughput"].get<double>()
+              << "  (goal >= " << kThroughputGoal << ")\n"
+              << "  verified (fused == unfused == truth on every rank): "
+              << (m["verified"].get<bool>() ? "yes" : "NO")
+              << "\nglibc default allocator (measured first), " << d["rounds"]
+              << " rounds, for reference:\n"
+              << "  fused    " << ms(d["fused_seconds"]) << "   ("
+              << split(d["fused_phases_seconds"]) << ")\n"
               << "  raw      " << ms(d["raw_seconds"]) << "\n  fused_vs_raw_throughput   "
               << d["fused_vs_raw_throughput"].get<double>() << "\n"
               << "sweep (uniform shards, " << kSweepRounds << " rounds, caching allocator):\n"
               << "     shard  params   fused ms  unfused ms  speedup\n";
     for (const auto& p : j["sweep"])
-        std::printf("  %8lld  %6d  %9.2f  %10.2f  %6.2fx\n", (long long)p["shard_bytes"].get<int64_t>(),
-                    p["params"].get<int>(), p["fused_seconds"].get<double>() * 1e3,
+        std::printf("  %8lld  %6d  %9.2f  %10.2f  %6.2fx\n",
+                    (long long)p["shard_bytes"].get<int64_t>(), p["params"].get<int>(),
+                    p["fused_seconds"].get<double>() * 1e3,
                     p["unfused_seconds"].get<double>() * 1e3, p["speedup"].get<double>());
-    std::cout << "  crossover (speedup < " << kPaysOff << "): " << j["crossover"].get<std::string>() << "\n";
-    for (const auto& f : j["failed_goals"]) std::cout << "GOAL FAILED: " << f.get<std::string>() << "\n";
+    std::cout << "  crossover (speedup < " << kPaysOff << "): " << j["crossover"].get<std::string>()
+              << "\n";
+    for (const auto& f : j["failed_goals"])
+        std::cout << "GOAL FAILED: " << f.get<std::string>() << "\n";
     std::cout.flush();
 }
 
@@ -139,9 +156,11 @@ Json failedGoals(const Json& out, bool verified) {
     Json failed = Json::array();
     const auto& m = out["main"];
     if (m["fused_vs_unfused_speedup"].get<double>() < kSpeedupGoal)
-        failed.push_back("fused_vs_unfused_speedup " + m["fused_vs_unfused_speedup"].dump() + " < 3");
+        failed.push_back("fused_vs_unfused_speedup " + m["fused_vs_unfused_speedup"].dump() +
+                         " < 3");
     if (m["fused_vs_raw_throughput"].get<double>() < kThroughputGoal)
-        failed.push_back("fused_vs_raw_throughput " + m["fused_vs_raw_throughput"].dump() + " < 0.8");
+        failed.push_back("fused_vs_raw_throughput " + m["fused_vs_raw_throughput"].dump() +
+                         " < 0.8");
     if (!verified) failed.push_back("gathered tensors differ between variants or from the truth");
     return failed;
 }
@@ -151,10 +170,16 @@ Json failedGoals(const Json& out, bool verified) {
 int gatherBenchmark(const std::vector<std::string>& args) {
     const bool json = !args.empty() && args[0] == "--json";
     const auto w = logUniformWorkload(kParams, kMinShard, kMaxShard, kSeed);
-    Json out = {{"benchmark", "gather.fused_allgather"}, {"ranks", w.ranks}, {"dtype", "f32"},
-                {"params", w.params()}, {"shard_bytes_min", kMinShard}, {"shard_bytes_max", kMaxShard},
-                {"seed", kSeed}, {"payload_bytes_per_rank", w.payloadBytes()},
-                {"packed_bytes_per_rank", w.packedBytes()}, {"load_average_before", loadAverage()}};
+    Json out = {{"benchmark", "gather.fused_allgather"},
+                {"ranks", w.ranks},
+                {"dtype", "f32"},
+                {"params", w.params()},
+                {"shard_bytes_min", kMinShard},
+                {"shard_bytes_max", kMaxShard},
+                {"seed", kSeed},
+                {"payload_bytes_per_rank", w.payloadBytes()},
+                {"packed_bytes_per_rank", w.packedBytes()},
+                {"load_average_before", loadAverage()}};
     // First under glibc's defaults (fused and raw only), then under the
     // caching policy for the main figures and the sweep.
     const auto plain = measureGather(w, {kDefaultAllocatorRounds, false, true, false});
@@ -165,9 +190,10 @@ int gatherBenchmark(const std::vector<std::string>& args) {
     bool verified = s.verified && plain.verified;
     out["sweep"] = sweep(verified);
     out["crossover_shard_bytes"] = crossover(out["sweep"]);
-    out["crossover"] = out["crossover_shard_bytes"].is_null()
-                           ? "none up to 1 MiB"
-                           : std::to_string(out["crossover_shard_bytes"].get<int64_t>()) + " B per rank";
+    out["crossover"] =
+        out["crossover_shard_bytes"].is_null()
+            ? "none up to 1 MiB"
+            : std::to_string(out["crossover_shard_bytes"].get<int64_t>()) + " B per rank";
     out["load_average_after"] = loadAverage();
     out["failed_goals"] = failedGoals(out, verified);
     out["goals_met"] = out["failed_goals"].empty();

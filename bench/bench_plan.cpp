@@ -46,14 +46,20 @@ int planBenchmark(const std::vector<std::string>& args) {
         planTimes.push_back(t.planSeconds);
         totalTimes.push_back(t.planSeconds + t.jsonSeconds);
     }
-    nlohmann::ordered_json out = {
-        {"benchmark", "plan.owner_assignment"}, {"params", kParams}, {"coords", kCoords},
-        {"rounds", kRounds}, {"heap_seconds", heapS}, {"scan_seconds", scanS},
-        {"heap_vs_scan_speedup", scanS / heapS}, {"identical_owners", same},
-        {"large_plan", {{"params", large.params.size()}, {"ranks", large.worldSize},
-                        {"plan_seconds", median(planTimes)},
-                        {"plan_and_json_seconds", median(totalTimes)},
-                        {"json_bytes", timings.front().jsonBytes}}}};
+    nlohmann::ordered_json out = {{"benchmark", "plan.owner_assignment"},
+                                  {"params", kParams},
+                                  {"coords", kCoords},
+                                  {"rounds", kRounds},
+                                  {"heap_seconds", heapS},
+                                  {"scan_seconds", scanS},
+                                  {"heap_vs_scan_speedup", scanS / heapS},
+                                  {"identical_owners", same},
+                                  {"large_plan",
+                                   {{"params", large.params.size()},
+                                    {"ranks", large.worldSize},
+                                    {"plan_seconds", median(planTimes)},
+                                    {"plan_and_json_seconds", median(totalTimes)},
+                                    {"json_bytes", timings.front().jsonBytes}}}};
     if (json) {
         std::cout << out.dump(1) << "\n";
     } else {

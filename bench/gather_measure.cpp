@@ -24,13 +24,17 @@ struct RankRecord {
 class RankGather {
 public:
     RankGather(RankContext& ctx, const GatherWorkload& w, const Mesh& mesh)
-        : ctx_(ctx), w_(w), coord_(*mesh.coordinateOf(ctx.rank())),
+        : ctx_(ctx),
+          w_(w),
+          coord_(*mesh.coordinateOf(ctx.rank())),
           comm_(ctx.group(mesh.groupAlong(0, coord_))) {
         label_.phase = "bench";
         for (int p = 0; p < w.params(); ++p)
-            locals_.push_back(localTensor(Truth::grad(p), w.shapes[size_t(p)], w.placements(), mesh.shape, coord_, w.dtype));
+            locals_.push_back(localTensor(Truth::grad(p), w.shapes[size_t(p)], w.placements(),
+                                          mesh.shape, coord_, w.dtype));
         for (int p = 0; p < w.params(); ++p)
-            items_.push_back({p, w.shapes[size_t(p)], w.placements(), w.dtype, &locals_[size_t(p)]});
+            items_.push_back(
+                {p, w.shapes[size_t(p)], w.placements(), w.dtype, &locals_[size_t(p)]});
         setup_ = GatherSetup{&mesh, coord_, {{0, 0}}, w.alignmentBytes, label_};
         rawIn_.assign(size_t(w.packedBytes()), std::byte{1});
         rawOut_.assign(size_t(w.packedBytes()) * size_t(w.ranks), std::byte{0});
@@ -48,7 +52,8 @@ public:
         std::vector<Tensor> full;
         for (int p = 0; p < w_.params(); ++p) {
             Tensor t(w_.shapes[size_t(p)]);
-            comm_.allGather(locals_[size_t(p)].data.data(), t.data.data(), size_t(w_.shardBytes(p)), label_);
+            comm_.allGather(locals_[size_t(p)].data.data(), t.data.data(), size_t(w_.shardBytes(p)),
+                            label_);
             full.push_back(std::move(t));
         }
         return full;
@@ -70,9 +75,11 @@ public:
         const auto b = unfused();
         for (int p = 0; p < w_.params(); ++p) {
             if (a[size_t(p)] != b[size_t(p)])
-                return "rank " + std::to_string(ctx_.rank()) + ": fused != unfused for param " + std::to_string(p);
+                return "rank " + std::to_string(ctx_.rank()) + ": fused != unfused for param " +
+                       std::to_string(p);
             if (checkTruth && a[size_t(p)] != globalTensor(Truth::grad(p), w_.shapes[size_t(p)]))
-                return "rank " + std::to_string(ctx_.rank()) + ": gathered param " + std::to_string(p) + " != truth";
+                return "rank " + std::to_string(ctx_.rank()) + ": gathered param " +
+                       std::to_string(p) + " != truth";
         }
         return {};
     }
@@ -123,7 +130,8 @@ void rankBody(RankContext& ctx, const GatherWorkload& w, const Mesh& mesh, const
 
 // Per round, the slowest rank's time; `slowest` gets that rank's index.
 std::vector<double> slowestPerRound(const std::vector<RankRecord>& recs,
-                                    std::vector<double> RankRecord::*series, std::vector<size_t>* slowest) {
+                                    std::vector<double> RankRecord::*series,
+                                    std::vector<size_t>* slowest) {
     std::vector<double> out;
     const size_t rounds = (recs.front().*series).size();
     for (size_t r = 0; r < rounds; ++r) {
@@ -144,9 +152,8 @@ GatherSamples measureGather(const GatherWorkload& w, const MeasureOptions& optio
     WorldOptions world;
     world.worldSize = w.ranks;
     world.timeout = std::chrono::milliseconds(120000);
-    runWorld(world, mesh.groupsAlong(0), [&](RankContext& ctx) {
-        rankBody(ctx, w, mesh, options, recs[size_t(ctx.rank())]);
-    });
+    runWorld(world, mesh.groupsAlong(0),
+             [&](RankContext& ctx) { rankBody(ctx, w, mesh, options, recs[size_t(ctx.rank())]); });
     GatherSamples s;
     std::vector<size_t> slowest;
     s.fused = slowestPerRound(recs, &RankRecord::fused, &slowest);

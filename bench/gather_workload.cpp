@@ -12,9 +12,13 @@ namespace hsdp::bench {
 namespace {
 
 // A parameter whose per-rank shard holds `rows` rows.
-std::vector<int64_t> shapeFor(const GatherWorkload& w, int64_t rows) { return {rows * w.ranks, w.cols}; }
+std::vector<int64_t> shapeFor(const GatherWorkload& w, int64_t rows) {
+    return {rows * w.ranks, w.cols};
+}
 
-int64_t rowBytes(const GatherWorkload& w) { return w.cols * dtypeSize(w.dtype); }
+int64_t rowBytes(const GatherWorkload& w) {
+    return w.cols * dtypeSize(w.dtype);
+}
 
 }  // namespace
 
@@ -32,7 +36,8 @@ int64_t GatherWorkload::payloadBytes() const {
 int64_t GatherWorkload::packedBytes() const {
     const int es = dtypeSize(dtype);
     int64_t total = 0;
-    for (int p = 0; p < params(); ++p) total += paddedElements(shardBytes(p) / es, alignmentBytes, es) * es;
+    for (int p = 0; p < params(); ++p)
+        total += paddedElements(shardBytes(p) / es, alignmentBytes, es) * es;
     return total;
 }
 
@@ -49,10 +54,12 @@ Mesh GatherWorkload::mesh() const {
 GatherWorkload logUniformWorkload(int params, int64_t minBytes, int64_t maxBytes, unsigned seed) {
     GatherWorkload w;
     std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> logSize(std::log(double(minBytes)), std::log(double(maxBytes)));
+    std::uniform_real_distribution<double> logSize(std::log(double(minBytes)),
+                                                   std::log(double(maxBytes)));
     const int64_t minRows = minBytes / rowBytes(w), maxRows = maxBytes / rowBytes(w);
     for (int p = 0; p < params; ++p) {
-        const auto rows = static_cast<int64_t>(std::llround(std::exp(logSize(rng)) / double(rowBytes(w))));
+        const auto rows =
+            static_cast<int64_t>(std::llround(std::exp(logSize(rng)) / double(rowBytes(w))));
         w.shapes.push_back(shapeFor(w, std::clamp(rows, minRows, maxRows)));
     }
     return w;

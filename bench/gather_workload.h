@@ -20,9 +20,9 @@ struct GatherWorkload {
     std::vector<std::vector<int64_t>> shapes;  // global shapes
 
     int params() const { return static_cast<int>(shapes.size()); }
-    int64_t shardBytes(int p) const;   // one rank's payload of parameter p
-    int64_t payloadBytes() const;      // one rank's payload, all parameters
-    int64_t packedBytes() const;       // one rank's fused slot, alignment padding included
+    int64_t shardBytes(int p) const;  // one rank's payload of parameter p
+    int64_t payloadBytes() const;     // one rank's payload, all parameters
+    int64_t packedBytes() const;      // one rank's fused slot, alignment padding included
     std::vector<Placement> placements() const { return {Placement::shard(0)}; }
     Mesh mesh() const;
 };

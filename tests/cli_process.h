@@ -31,5 +31,6 @@ inline CliOutcome inspect(const QStringList& args, int timeoutMs = 300000) {
     return runProgram(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect"), args, timeoutMs);
 }
 
-inline QString sample(const char* name) { return QStringLiteral(HSDP_SOURCE_DIR "/samples/") + name; }
-
+inline QString sample(const char* name) {
+    return QStringLiteral(HSDP_SOURCE_DIR "/samples/") + name;
+}

@@ -57,7 +57,8 @@ public:
     }
 
     ScenarioBuilder& transition(const std::string& name, const std::vector<std::string>& src,
-                                const std::vector<std::string>& dst, std::string meshName = "main") {
+                                const std::vector<std::string>& dst,
+                                std::string meshName = "main") {
         TpTransition t;
         t.index = static_cast<int>(s_.tpTransitions.size());
         t.name = name;
@@ -122,11 +123,21 @@ inline Scenario largeScenario(int params, int64_t replicate, int64_t shard,
         int64_t width = 256 * (1 + i % 7);
         std::string name = "layers." + std::to_string(i / 5) + ".p" + std::to_string(i % 5);
         switch (i % 5) {
-            case 0: b.param(name, {width, 1024}, std::vector<std::string>{"R", "S(0)"}); break;
-            case 1: b.param(name, {1024, width}, std::vector<std::string>{"R", "S(1)"}); break;
-            case 2: b.param(name, {width, 512}, std::vector<std::string>{"R", "S(0)"}); break;
-            case 3: b.param(name, {4, width, 64}, std::vector<std::string>{"S(0)", "R"}); break;
-            default: b.param(name, {width}, std::vector<std::string>{"R", "R"}); break;
+            case 0:
+                b.param(name, {width, 1024}, std::vector<std::string>{"R", "S(0)"});
+                break;
+            case 1:
+                b.param(name, {1024, width}, std::vector<std::string>{"R", "S(1)"});
+                break;
+            case 2:
+                b.param(name, {width, 512}, std::vector<std::string>{"R", "S(0)"});
+                break;
+            case 3:
+                b.param(name, {4, width, 64}, std::vector<std::string>{"S(0)", "R"});
+                break;
+            default:
+                b.param(name, {width}, std::vector<std::string>{"R", "R"});
+                break;
         }
     }
     b.options().maxBatchNumel = maxBatchNumel;

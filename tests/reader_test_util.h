@@ -10,7 +10,9 @@
 
 namespace hsdp::testing {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // A valid scenario on a 2x2 mesh named "main", plus `members` at the top level.
 QByteArray doc(const char* members = nullptr) {
@@ -31,7 +33,8 @@ QByteArray withTransition(const char* entry) {
 // Scenario JSON for two meshes and one param entry.
 QByteArray twoMeshes(const char* entry) {
     return QByteArray(R"j({"format": "hsdp-scenario/1", "name": "t",
-        "meshes": {"a": {"shape": [2]}, "b": {"shape": [2, 2]}}, "params": [)j") + entry + "]}";
+        "meshes": {"a": {"shape": [2]}, "b": {"shape": [2, 2]}}, "params": [)j") +
+           entry + "]}";
 }
 
 std::string readError(const QByteArray& json) {
@@ -43,6 +46,8 @@ std::string readError(const QByteArray& json) {
     return "<no error>";
 }
 
-QString examplesDir() { return QStringLiteral(HSDP_SHARED_DIR "/spec/examples/"); }
+QString examplesDir() {
+    return QStringLiteral(HSDP_SHARED_DIR "/spec/examples/");
+}
 
 }  // namespace hsdp::testing

@@ -1,8 +1,8 @@
 #include <QtTest>
 
-#include "planner_fixtures.h"
 #include "plan/batching.h"
 #include "plan/planner.h"
+#include "planner_fixtures.h"
 
 using namespace hsdp;
 using namespace hsdp::testing;
@@ -104,8 +104,10 @@ private slots:
         ScenarioBuilder b;
         b.mesh({16, 4});
         for (int i = 0; i < 6; ++i) {
-            b.param("w", {96, 64}, std::vector<std::string>{"R", "S(0)"}, true, "main", DType::BF16);
-            b.param("v", {64, 64}, std::vector<std::string>{"R", "S(0)"}, true, "main", DType::BF16);
+            b.param("w", {96, 64}, std::vector<std::string>{"R", "S(0)"}, true, "main",
+                    DType::BF16);
+            b.param("v", {64, 64}, std::vector<std::string>{"R", "S(0)"}, true, "main",
+                    DType::BF16);
             b.param("b", {64}, std::vector<std::string>{"R", "R"});
         }
         b.options().maxBatchNumel = 20000;

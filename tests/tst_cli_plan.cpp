@@ -40,7 +40,8 @@ private slots:
         QTest::newRow("placement") << malformed("bad_placement.json") << "/params/1/placements/1";
         QTest::newRow("syntax") << malformed("not_json.json") << "line";
         QTest::newRow("format") << malformed("wrong_format.json") << "/format";
-        QTest::newRow("shape in repeat") << malformed("bad_shape.json") << "/params/0/params/0/shape/1";
+        QTest::newRow("shape in repeat")
+            << malformed("bad_shape.json") << "/params/0/params/0/shape/1";
         QTest::newRow("missing file") << malformed("does_not_exist.json") << "does_not_exist.json";
     }
     void malformedFilesExitTwoNamingThePath() {
@@ -66,8 +67,10 @@ private slots:
     void usageErrorsExitTwo_data() {
         QTest::addColumn<QStringList>("args");
         QTest::newRow("no scenario") << QStringList{"plan"};
-        QTest::newRow("unknown option") << QStringList{"plan", sample("teaching_2x2.json"), "--jsn"};
-        QTest::newRow("bad format") << QStringList{"plan", sample("teaching_2x2.json"), "--format", "xml"};
+        QTest::newRow("unknown option")
+            << QStringList{"plan", sample("teaching_2x2.json"), "--jsn"};
+        QTest::newRow("bad format")
+            << QStringList{"plan", sample("teaching_2x2.json"), "--format", "xml"};
         QTest::newRow("unknown command") << QStringList{"plot", sample("teaching_2x2.json")};
     }
     void usageErrorsExitTwo() {

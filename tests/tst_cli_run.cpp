@@ -19,7 +19,9 @@ QString hazards() {
     return QStringLiteral(HSDP_SOURCE_DIR "/tests/data/examples/fsdp_tp_hazards.scenario.json");
 }
 
-QJsonObject parseObject(const QByteArray& bytes) { return QJsonDocument::fromJson(bytes).object(); }
+QJsonObject parseObject(const QByteArray& bytes) {
+    return QJsonDocument::fromJson(bytes).object();
+}
 
 // RUN.md §1: the gradient truth, written out independently of the engine.
 float truthGradient(int param, int64_t k) {
@@ -30,9 +32,9 @@ std::set<int> failingParams(const QJsonObject& run) {
     std::set<int> failing;
     for (const auto& v : run.value("params").toArray()) {
         auto p = v.toObject();
-        bool ok = p.value("gather").toString() != "mismatch" &&
-                  p.value("gather").toString() != "error" && p.value("step").toString() == "exact" &&
-                  p.value("replicas").toString() == "identical";
+        bool ok =
+            p.value("gather").toString() != "mismatch" && p.value("gather").toString() != "error" &&
+            p.value("step").toString() == "exact" && p.value("replicas").toString() == "identical";
         if (!ok) failing.insert(p.value("index").toInt());
     }
     return failing;
@@ -91,7 +93,8 @@ private slots:
         }
         QCOMPARE(pids, (std::set<int>{0, 1, 2, 3}));
         QVERIFY(!ranksBySeq.empty());
-        for (const auto& [seq, ranks] : ranksBySeq) QVERIFY2(ranks.size() >= 1, "seq without ranks");
+        for (const auto& [seq, ranks] : ranksBySeq)
+            QVERIFY2(ranks.size() >= 1, "seq without ranks");
         // A two-rank all-gather: both participants carry the same sequence id.
         bool sharedPair = false;
         for (const auto& [seq, ranks] : ranksBySeq) sharedPair |= ranks.size() == 2;
@@ -107,8 +110,10 @@ private slots:
             auto p = v.toObject();
             if (p.value("gather").toString() != "exact") continue;
             for (int rank = 0; rank < 4; ++rank) {
-                QString path = dir.filePath(QString("rank%1/gathered/%2.npy").arg(rank).arg(
-                    QString::fromStdString(hsdp::npyFileName(p.value("name").toString().toStdString()))));
+                QString path = dir.filePath(QString("rank%1/gathered/%2.npy")
+                                                .arg(rank)
+                                                .arg(QString::fromStdString(hsdp::npyFileName(
+                                                    p.value("name").toString().toStdString()))));
                 if (!QFile::exists(path)) continue;
                 auto array = hsdp::readNpyFloat32(path.toStdString());
                 QCOMPARE(array.descr, std::string("<f4"));
@@ -124,14 +129,15 @@ private slots:
     void numpyReadsTheDump() {
         if (!QFile::exists("/usr/bin/python3")) QSKIP("no /usr/bin/python3");
         QTemporaryDir dir;
-        auto r = inspect({"run", sample("teaching_2x2.json"), "--dump", dir.filePath("d"), "--json"});
+        auto r =
+            inspect({"run", sample("teaching_2x2.json"), "--dump", dir.filePath("d"), "--json"});
         QCOMPARE(r.exitCode, 0);
         QFile json(dir.filePath("run.json"));
         QVERIFY(json.open(QIODevice::WriteOnly));
         json.write(r.out);
         json.close();
-        auto check = runProgram("/usr/bin/python3",
-                                {HSDP_SOURCE_DIR "/scripts/check_dump.py", json.fileName(), dir.filePath("d")});
+        auto check = runProgram("/usr/bin/python3", {HSDP_SOURCE_DIR "/scripts/check_dump.py",
+                                                     json.fileName(), dir.filePath("d")});
         if (check.err.contains("No module named 'numpy'")) QSKIP("python3-numpy not installed");
         QVERIFY2(check.exitCode == 0, check.out + check.err);
         QVERIFY(check.out.contains("0 differ"));
@@ -139,7 +145,8 @@ private slots:
 
     void injectedFaultEndsCleanlyNamingTheRank() {
         auto r = inspect({"run", sample("teaching_2x2.json"), "--json", "--inject-fault", "2:3",
-                          "--timeout", "30"}, 60000);
+                          "--timeout", "30"},
+                         60000);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.millis < 15000, qPrintable(QString::number(r.millis)));
         auto run = parseObject(r.out);
@@ -157,10 +164,12 @@ private slots:
     void usageErrorsExitTwo_data() {
         QTest::addColumn<QStringList>("args");
         QTest::newRow("mode") << QStringList{"run", sample("teaching_2x2.json"), "--mode", "fast"};
-        QTest::newRow("fault") << QStringList{"run", sample("teaching_2x2.json"), "--inject-fault", "2"};
+        QTest::newRow("fault") << QStringList{"run", sample("teaching_2x2.json"), "--inject-fault",
+                                              "2"};
         QTest::newRow("fault rank outside the world")
             << QStringList{"run", sample("teaching_2x2.json"), "--inject-fault", "4:1"};
-        QTest::newRow("timeout") << QStringList{"run", sample("teaching_2x2.json"), "--timeout", "-1"};
+        QTest::newRow("timeout") << QStringList{"run", sample("teaching_2x2.json"), "--timeout",
+                                                "-1"};
         QTest::newRow("missing") << QStringList{"run", sample("nope.json"), "--json"};
     }
     void usageErrorsExitTwo() {

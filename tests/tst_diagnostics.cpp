@@ -1,9 +1,9 @@
 #include <QtTest>
 
-#include "planner_fixtures.h"
 #include "plan/diagnostics.h"
 #include "plan/hazards.h"
 #include "plan/planner.h"
+#include "planner_fixtures.h"
 
 using namespace hsdp;
 using namespace hsdp::testing;
@@ -33,16 +33,46 @@ private slots:
         QTest::addColumn<QString>("shape");
         QTest::addColumn<QString>("placements");
         QTest::addColumn<QString>("codes");
-        QTest::newRow("even FSDP") << "2x2" << "8x8" << "R S(0)" << "";
-        QTest::newRow("uneven") << "2x2" << "5x8" << "S(0) S(1)" << "uneven-shard:0";
-        QTest::newRow("uneven by the product") << "2x2" << "6x8" << "S(0) S(0)" << "uneven-shard:0 nested-shard-order:0";
-        QTest::newRow("nested") << "2x2" << "8x8" << "S(0) S(0)" << "nested-shard-order:0";
-        QTest::newRow("nested over a size-1 dim is not nested") << "1x2" << "8x8" << "S(0) S(0)" << "";
-        QTest::newRow("strided") << "2x2" << "8x8" << "SS(0,2) S(0)" << "strided-shard-chunk:0";
-        QTest::newRow("strided on a size-1 dim") << "1x2" << "8x8" << "SS(0,2) S(0)" << "";
-        QTest::newRow("strided + plain is not nested") << "2x2" << "8x8" << "SS(0,2) S(0)" << "strided-shard-chunk:0";
-        QTest::newRow("not gathered: no hazards") << "2x2" << "5x6x8" << "S(0) R" << "";
-        QTest::newRow("negative dims normalised") << "2x2" << "8x5" << "R S(-1)" << "uneven-shard:0";
+        QTest::newRow("even FSDP") << "2x2"
+                                   << "8x8"
+                                   << "R S(0)"
+                                   << "";
+        QTest::newRow("uneven") << "2x2"
+                                << "5x8"
+                                << "S(0) S(1)"
+                                << "uneven-shard:0";
+        QTest::newRow("uneven by the product") << "2x2"
+                                               << "6x8"
+                                               << "S(0) S(0)"
+                                               << "uneven-shard:0 nested-shard-order:0";
+        QTest::newRow("nested") << "2x2"
+                                << "8x8"
+                                << "S(0) S(0)"
+                                << "nested-shard-order:0";
+        QTest::newRow("nested over a size-1 dim is not nested") << "1x2"
+                                                                << "8x8"
+                                                                << "S(0) S(0)"
+                                                                << "";
+        QTest::newRow("strided") << "2x2"
+                                 << "8x8"
+                                 << "SS(0,2) S(0)"
+                                 << "strided-shard-chunk:0";
+        QTest::newRow("strided on a size-1 dim") << "1x2"
+                                                 << "8x8"
+                                                 << "SS(0,2) S(0)"
+                                                 << "";
+        QTest::newRow("strided + plain is not nested") << "2x2"
+                                                       << "8x8"
+                                                       << "SS(0,2) S(0)"
+                                                       << "strided-shard-chunk:0";
+        QTest::newRow("not gathered: no hazards") << "2x2"
+                                                  << "5x6x8"
+                                                  << "S(0) R"
+                                                  << "";
+        QTest::newRow("negative dims normalised") << "2x2"
+                                                  << "8x5"
+                                                  << "R S(-1)"
+                                                  << "uneven-shard:0";
     }
 
     void hazards() {
@@ -72,15 +102,39 @@ private slots:
         QTest::addColumn<QString>("ranks");
         QTest::addColumn<QString>("placements");
         QTest::addColumn<QString>("codes");
-        QTest::newRow("descending shard dim") << "4" << "4,0,6,2" << "S(1)" << "shard-rank-order:0";
-        QTest::newRow("ascending shard dim") << "4" << "0,2,4,6" << "S(1)" << "";
-        QTest::newRow("permuted only across lines") << "2x2" << "0,2,1,3" << "S(0) S(1)" << "";
-        QTest::newRow("permuted replicate dim") << "2x2" << "2,3,0,1" << "R S(0)" << "";
-        QTest::newRow("permuted size-1 shard dim") << "2x1" << "1,0" << "R S(0)" << "";
-        QTest::newRow("reversed tp dim sharded") << "2x2" << "1,0,3,2" << "R S(0)" << "shard-rank-order:0";
-        QTest::newRow("not gathered") << "4" << "3,2,1,0" << "S(0)" << "";
+        QTest::newRow("descending shard dim") << "4"
+                                              << "4,0,6,2"
+                                              << "S(1)"
+                                              << "shard-rank-order:0";
+        QTest::newRow("ascending shard dim") << "4"
+                                             << "0,2,4,6"
+                                             << "S(1)"
+                                             << "";
+        QTest::newRow("permuted only across lines") << "2x2"
+                                                    << "0,2,1,3"
+                                                    << "S(0) S(1)"
+                                                    << "";
+        QTest::newRow("permuted replicate dim") << "2x2"
+                                                << "2,3,0,1"
+                                                << "R S(0)"
+                                                << "";
+        QTest::newRow("permuted size-1 shard dim") << "2x1"
+                                                   << "1,0"
+                                                   << "R S(0)"
+                                                   << "";
+        QTest::newRow("reversed tp dim sharded") << "2x2"
+                                                 << "1,0,3,2"
+                                                 << "R S(0)"
+                                                 << "shard-rank-order:0";
+        QTest::newRow("not gathered") << "4"
+                                      << "3,2,1,0"
+                                      << "S(0)"
+                                      << "";
         // Only the owner's shard group gathers (owner coordinate 0 here).
-        QTest::newRow("owner's line ascending") << "2x2" << "0,1,3,2" << "R S(0)" << "";
+        QTest::newRow("owner's line ascending") << "2x2"
+                                                << "0,1,3,2"
+                                                << "R S(0)"
+                                                << "";
     }
 
     void shardRankOrder() {
@@ -93,7 +147,8 @@ private slots:
         ScenarioBuilder b;
         b.mesh(mesh, {}, ints(ranks.toStdString()));
         const bool matrix = placements != "S(0)";  // the "not gathered" row uses a 3-D tensor
-        b.param("p", matrix ? std::vector<int64_t>{8, 8} : std::vector<int64_t>{8, 4, 4}, split(placements, ' '));
+        b.param("p", matrix ? std::vector<int64_t>{8, 8} : std::vector<int64_t>{8, 4, 4},
+                split(placements, ' '));
         QCOMPARE(codesText(makePlan(b.build())), codes);
     }
 
@@ -128,7 +183,8 @@ private slots:
     void longDetailListsAreCapped() {
         ScenarioBuilder b;
         b.mesh({2, 2});
-        for (int i = 0; i < 20; ++i) b.param("u" + std::to_string(i), {5, 8}, std::vector<std::string>{"S(0)", "S(1)"});
+        for (int i = 0; i < 20; ++i)
+            b.param("u" + std::to_string(i), {5, 8}, std::vector<std::string>{"S(0)", "S(1)"});
         Plan plan = makePlan(b.build());
         QCOMPARE(plan.diagnostics.size(), size_t(1));
         QCOMPARE(plan.diagnostics[0].params.size(), size_t(20));
@@ -148,15 +204,18 @@ private slots:
         QCOMPARE(plan.rejectedParams, (std::vector<int>{1, 2, 3}));
         QCOMPARE(plan.groups.size(), size_t(1));
         QCOMPARE(plan.groups[0].batches[0].owner.size(), size_t(1));
-        QVERIFY(plan.diagnostics[0].message.find("Invalid shard dim 2 for tensor ndim 2.") != std::string::npos);
-        QVERIFY(plan.diagnostics[0].message.find("Invalid shard dim -2 for tensor ndim 1.") != std::string::npos);
+        QVERIFY(plan.diagnostics[0].message.find("Invalid shard dim 2 for tensor ndim 2.") !=
+                std::string::npos);
+        QVERIFY(plan.diagnostics[0].message.find("Invalid shard dim -2 for tensor ndim 1.") !=
+                std::string::npos);
     }
 
     void unknownMeshIsRejectedNotACrash() {
         ScenarioBuilder b;
         b.mesh({2, 2}, {}, {}, "a").mesh({2}, {}, {}, "b");
         b.param("x", {8, 8}, std::vector<std::string>{"R", "S(0)"}, true, "nowhere");
-        b.param("y", {8, 8}, std::vector<std::string>{"R"}, true, "a");  // one placement for a 2-d mesh
+        b.param("y", {8, 8}, std::vector<std::string>{"R"}, true,
+                "a");  // one placement for a 2-d mesh
         Plan plan = makePlan(b.build());
         QCOMPARE(codesText(plan), QString("unknown-mesh:0 placement-count-mismatch:1"));
         QCOMPARE(plan.rejectedParams, (std::vector<int>{0, 1}));
@@ -189,7 +248,8 @@ private slots:
         // no batch is unbalanced, the group is (coordinate 1 never works).
         ScenarioBuilder b;
         b.mesh({2, 2});
-        for (int i = 0; i < 4; ++i) b.param("e" + std::to_string(i), {64, 8}, std::vector<std::string>{"R", "S(0)"});
+        for (int i = 0; i < 4; ++i)
+            b.param("e" + std::to_string(i), {64, 8}, std::vector<std::string>{"R", "S(0)"});
         b.options().maxBatchNumel = 100;
         Plan plan = makePlan(b.build());
         QCOMPARE(plan.groups[0].batches.size(), size_t(4));

@@ -26,7 +26,7 @@ private slots:
         QCOMPARE(floatToF16(-2.0f), uint16_t(0xC000));
         QCOMPARE(floatToF16(65504.0f), uint16_t(0x7BFF));
         QCOMPARE(floatToF16(1e6f), uint16_t(0x7C00));
-        QCOMPARE(f16ToFloat(0x0001), std::ldexp(1.0f, -24));  // smallest subnormal
+        QCOMPARE(f16ToFloat(0x0001), std::ldexp(1.0f, -24));       // smallest subnormal
         QCOMPARE(floatToF16(std::ldexp(1.0f, -25)), uint16_t(0));  // tie to even: 0
         QCOMPARE(floatToF16(std::ldexp(3.0f, -25)), uint16_t(2));  // 1.5 ulp -> 2
         // 1 + 2^-11 ties to even (1.0); 1 + 3*2^-11 rounds up.

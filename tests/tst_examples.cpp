@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "export/plan_json.h"
-#include "planner_fixtures.h"
 #include "export/plan_text.h"
 #include "plan/planner.h"
+#include "planner_fixtures.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
@@ -39,7 +39,9 @@ std::string firstMismatch(const Json& expected, const Json& actual, const std::s
         }
         return "";
     }
-    return expected == actual ? "" : path + " (expected " + expected.dump() + ", got " + actual.dump() + ")";
+    return expected == actual
+               ? ""
+               : path + " (expected " + expected.dump() + ", got " + actual.dump() + ")";
 }
 
 Json readJson(const std::string& path) {

@@ -27,8 +27,9 @@ struct Item {
 
 // Every rank starts with poison except the root coordinate of each item, which
 // holds bytes (param + i); after the broadcast all must hold them.
-std::pair<bool, Trace> broadcastAll(const std::vector<int64_t>& meshShape, const std::vector<int>& dims,
-                                    const std::vector<Item>& items, int64_t cap) {
+std::pair<bool, Trace> broadcastAll(const std::vector<int64_t>& meshShape,
+                                    const std::vector<int>& dims, const std::vector<Item>& items,
+                                    int64_t cap) {
     const Mesh mesh = meshOf(meshShape);
     std::vector<std::vector<int>> groups;
     for (int d = 0; d < mesh.ndim(); ++d)
@@ -44,19 +45,23 @@ std::pair<bool, Trace> broadcastAll(const std::vector<int64_t>& meshShape, const
         std::vector<std::vector<std::byte>> payloads;
         for (const auto& it : items) {
             bool root = true;
-            for (size_t i = 0; i < dims.size(); ++i) root = root && coord[size_t(dims[i])] == it.root[i];
+            for (size_t i = 0; i < dims.size(); ++i)
+                root = root && coord[size_t(dims[i])] == it.root[i];
             payloads.push_back(poisonBuffer(it.bytes));
             if (root)
-                for (int i = 0; i < it.bytes; ++i) payloads.back()[size_t(i)] = std::byte(uint8_t(it.param + i));
+                for (int i = 0; i < it.bytes; ++i)
+                    payloads.back()[size_t(i)] = std::byte(uint8_t(it.param + i));
         }
         std::vector<BroadcastItem> bitems;
-        for (size_t i = 0; i < items.size(); ++i) bitems.push_back({items[i].param, items[i].root, &payloads[i]});
+        for (size_t i = 0; i < items.size(); ++i)
+            bitems.push_back({items[i].param, items[i].root, &payloads[i]});
         BroadcastSetup setup{&mesh, coord, dims, 64, cap, {}};
         setup.label.phase = "replica-broadcast";
         hierarchicalBroadcast(ctx, setup, bitems);
         bool mine = true;
         for (size_t k = 0; k < items.size(); ++k)
-            for (int i = 0; i < items[k].bytes; ++i) mine = mine && payloads[k][size_t(i)] == std::byte(uint8_t(items[k].param + i));
+            for (int i = 0; i < items[k].bytes; ++i)
+                mine = mine && payloads[k][size_t(i)] == std::byte(uint8_t(items[k].param + i));
         std::lock_guard lock(mutex);
         ok = ok && mine;
     });
@@ -89,10 +94,12 @@ private slots:
         std::vector<Item> items;
         for (int p = 0; p < 5; ++p) {
             Coord root;
-            for (size_t i = 0; i < dims.size(); ++i) root.push_back((p + int(i)) % meshShape[size_t(dims[i])]);
+            for (size_t i = 0; i < dims.size(); ++i)
+                root.push_back((p + int(i)) % meshShape[size_t(dims[i])]);
             items.push_back({p, root, 10 + 37 * p});
         }
-        for (int64_t cap : {int64_t(0), int64_t(100)}) QVERIFY(broadcastAll(meshShape, dims, items, cap).first);
+        for (int64_t cap : {int64_t(0), int64_t(100)})
+            QVERIFY(broadcastAll(meshShape, dims, items, cap).first);
     }
 
     void fusesPerRootAndCaps() {
@@ -118,7 +125,7 @@ private slots:
         QVERIFY(ok);
         QCOMPARE(broadcastsOf(trace, 0), 1);
         QCOMPARE(broadcastsOf(trace, 2), 2);  // (1, 0): root of both steps
-        QList<int> dimsOfRank2;  // events are ordered by (rank, start)
+        QList<int> dimsOfRank2;               // events are ordered by (rank, start)
         for (const auto& e : trace.events)
             if (e.rank == 2) dimsOfRank2 << e.label.meshDim;
         QCOMPARE(dimsOfRank2, (QList<int>{1, 0}));

@@ -60,7 +60,8 @@ private slots:
     }
 
     void humanBytes() {
-        QCOMPARE(QString::fromStdString(hsdp::humanBytes(2.0 * 1024 * 1024 * 1024)), QString("2.0 GiB"));
+        QCOMPARE(QString::fromStdString(hsdp::humanBytes(2.0 * 1024 * 1024 * 1024)),
+                 QString("2.0 GiB"));
         QCOMPARE(QString::fromStdString(hsdp::humanBytes(512)), QString("512 B"));
     }
 };

@@ -42,7 +42,8 @@ private slots:
     }
 
     void positionsInRejectsMissing() {
-        QVERIFY_THROWS_EXCEPTION(std::out_of_range, positionsIn(IndexSet{{0, 4}}, IndexSet{{3, 6}}));
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range,
+                                 positionsIn(IndexSet{{0, 4}}, IndexSet{{3, 6}}));
         QCOMPARE(positionsIn(IndexSet{{4, 6}, {0, 2}}, IndexSet{{0, 1}, {5, 6}}),
                  (std::vector<int64_t>{2, 1}));
     }

@@ -47,7 +47,8 @@ Outcome runGather(const Case& c, bool reference) {
     for (int d = 0; d < mesh.ndim(); ++d)
         for (auto& g : mesh.groupsAlong(d)) groups.push_back(g);
     const int world = int(mesh.size());
-    Outcome out{std::vector<std::vector<Tensor>>(size_t(world)), std::vector<std::string>(size_t(world))};
+    Outcome out{std::vector<std::vector<Tensor>>(size_t(world)),
+                std::vector<std::string>(size_t(world))};
     std::mutex mutex;
     WorldOptions options;
     options.worldSize = world;
@@ -65,12 +66,13 @@ Outcome runGather(const Case& c, bool reference) {
                 setup.shardAxes.push_back({m, normalizeDim(c.placements[size_t(m)].dim, ndim)});
         std::vector<Tensor> locals;
         for (size_t i = 0; i < c.items.size(); ++i)
-            locals.push_back(localTensor(Truth::grad(int(i)), c.items[i].shape, c.placements, mesh.shape, coord,
-                                         c.items[i].dtype));
+            locals.push_back(localTensor(Truth::grad(int(i)), c.items[i].shape, c.placements,
+                                         mesh.shape, coord, c.items[i].dtype));
         std::vector<GatherItem> items;
         for (size_t i = 0; i < c.items.size(); ++i)
             items.push_back({int(i), c.items[i].shape, c.placements, c.items[i].dtype, &locals[i]});
-        auto result = reference ? fusedGatherReference(ctx, setup, items) : fusedGatherCorrected(ctx, setup, items);
+        auto result = reference ? fusedGatherReference(ctx, setup, items)
+                                : fusedGatherCorrected(ctx, setup, items);
         std::lock_guard lock(mutex);
         out.full[size_t(ctx.rank())] = result.full;
         out.errors[size_t(ctx.rank())] = result.error;
@@ -85,13 +87,20 @@ QString verdict(const Case& c, const Outcome& o) {
         if (!e.empty()) return "error";
     for (const auto& perRank : o.full)
         for (size_t i = 0; i < c.items.size(); ++i)
-            if (perRank[i] != globalTensor(Truth::grad(int(i)), c.items[i].shape)) return "mismatch";
+            if (perRank[i] != globalTensor(Truth::grad(int(i)), c.items[i].shape))
+                return "mismatch";
     return "exact";
 }
 
-Placement S(int d) { return Placement::shard(d); }
-Placement SS(int d, int k) { return Placement::stridedShard(d, k); }
-Placement R() { return Placement::replicate(); }
+Placement S(int d) {
+    return Placement::shard(d);
+}
+Placement SS(int d, int k) {
+    return Placement::stridedShard(d, k);
+}
+Placement R() {
+    return Placement::replicate();
+}
 
 }  // namespace
 
@@ -107,23 +116,40 @@ private slots:
         for (DType dt : {f, b}) {
             QString t = dt == f ? "-f32" : "-bf16";
             QTest::newRow(qPrintable("w1" + t)) << Case{{1}, {}, {S(0)}, {{{5, 3}, dt}}} << "exact";
-            QTest::newRow(qPrintable("w2-even" + t)) << Case{{2}, {}, {S(0)}, {{{8, 4}, dt}}} << "exact";
-            QTest::newRow(qPrintable("w3-uneven" + t)) << Case{{3}, {}, {S(0)}, {{{7, 5}, dt}}} << "mismatch";
-            QTest::newRow(qPrintable("w3-uneven-1d" + t)) << Case{{3}, {}, {S(0)}, {{{7}, dt}}} << "mismatch";
-            QTest::newRow(qPrintable("w4-uneven-dim1" + t)) << Case{{4}, {}, {S(1)}, {{{3, 10}, dt}}} << "mismatch";
-            QTest::newRow(qPrintable("w4-nested" + t)) << Case{{2, 2}, {}, {S(0), S(0)}, {{{8, 8}, dt}}} << "mismatch";
-            QTest::newRow(qPrintable("w4-strided" + t)) << Case{{2, 2}, {}, {SS(0, 2), S(0)}, {{{8, 8}, dt}}} << "exact";
-            QTest::newRow(qPrintable("w6-2d-uneven" + t)) << Case{{2, 3}, {}, {S(0), S(1)}, {{{5, 8}, dt}}} << "mismatch";
-            QTest::newRow(qPrintable("w8-3d" + t)) << Case{{2, 2, 2}, {}, {S(0), S(0), S(1)}, {{{9, 6}, dt}}} << "mismatch";
-            QTest::newRow(qPrintable("w8-empty-chunks" + t)) << Case{{8}, {}, {S(0)}, {{{5, 4}, dt}}} << "error";  // empty chunks pack 0
-            QTest::newRow(qPrintable("w8-hsdp" + t)) << Case{{2, 4}, {}, {R(), S(0)}, {{{16, 4}, dt}, {{12, 4}, dt}}} << "exact";
-            QTest::newRow(qPrintable("w5-tight-align" + t)) << Case{{5}, {}, {S(0)}, {{{7, 3}, dt}}, 2} << "error";
-            QTest::newRow(qPrintable("w4-permuted" + t)) << Case{{2, 2}, {3, 1, 2, 0}, {S(0), S(1)}, {{{4, 4}, dt}}} << "mismatch";
-            QTest::newRow(qPrintable("w7-strided-uneven" + t)) << Case{{7}, {}, {SS(1, 2)}, {{{3, 20}, dt}}} << "mismatch";
+            QTest::newRow(qPrintable("w2-even" + t))
+                << Case{{2}, {}, {S(0)}, {{{8, 4}, dt}}} << "exact";
+            QTest::newRow(qPrintable("w3-uneven" + t))
+                << Case{{3}, {}, {S(0)}, {{{7, 5}, dt}}} << "mismatch";
+            QTest::newRow(qPrintable("w3-uneven-1d" + t))
+                << Case{{3}, {}, {S(0)}, {{{7}, dt}}} << "mismatch";
+            QTest::newRow(qPrintable("w4-uneven-dim1" + t))
+                << Case{{4}, {}, {S(1)}, {{{3, 10}, dt}}} << "mismatch";
+            QTest::newRow(qPrintable("w4-nested" + t))
+                << Case{{2, 2}, {}, {S(0), S(0)}, {{{8, 8}, dt}}} << "mismatch";
+            QTest::newRow(qPrintable("w4-strided" + t))
+                << Case{{2, 2}, {}, {SS(0, 2), S(0)}, {{{8, 8}, dt}}} << "exact";
+            QTest::newRow(qPrintable("w6-2d-uneven" + t))
+                << Case{{2, 3}, {}, {S(0), S(1)}, {{{5, 8}, dt}}} << "mismatch";
+            QTest::newRow(qPrintable("w8-3d" + t))
+                << Case{{2, 2, 2}, {}, {S(0), S(0), S(1)}, {{{9, 6}, dt}}} << "mismatch";
+            QTest::newRow(qPrintable("w8-empty-chunks" + t))
+                << Case{{8}, {}, {S(0)}, {{{5, 4}, dt}}} << "error";  // empty chunks pack 0
+            QTest::newRow(qPrintable("w8-hsdp" + t))
+                << Case{{2, 4}, {}, {R(), S(0)}, {{{16, 4}, dt}, {{12, 4}, dt}}} << "exact";
+            QTest::newRow(qPrintable("w5-tight-align" + t))
+                << Case{{5}, {}, {S(0)}, {{{7, 3}, dt}}, 2} << "error";
+            QTest::newRow(qPrintable("w4-permuted" + t))
+                << Case{{2, 2}, {3, 1, 2, 0}, {S(0), S(1)}, {{{4, 4}, dt}}} << "mismatch";
+            QTest::newRow(qPrintable("w7-strided-uneven" + t))
+                << Case{{7}, {}, {SS(1, 2)}, {{{3, 20}, dt}}} << "mismatch";
         }
-        QTest::newRow("w4-mixed-dtypes") << Case{{4}, {}, {S(0)}, {{{8, 4}, b}, {{4, 6}, f}, {{12}, b}}} << "exact";
-        QTest::newRow("w2-many-items-uneven") << Case{{2}, {}, {S(0)}, {{{3, 4}, f}, {{5, 2}, f}, {{1, 7}, f}}} << "error";  // rank 1's last shard is empty: 256 vs 384
-        QTest::newRow("w2-two-items-uneven") << Case{{2}, {}, {S(0)}, {{{3, 4}, f}, {{5, 2}, f}}} << "mismatch";
+        QTest::newRow("w4-mixed-dtypes")
+            << Case{{4}, {}, {S(0)}, {{{8, 4}, b}, {{4, 6}, f}, {{12}, b}}} << "exact";
+        QTest::newRow("w2-many-items-uneven")
+            << Case{{2}, {}, {S(0)}, {{{3, 4}, f}, {{5, 2}, f}, {{1, 7}, f}}}
+            << "error";  // rank 1's last shard is empty: 256 vs 384
+        QTest::newRow("w2-two-items-uneven")
+            << Case{{2}, {}, {S(0)}, {{{3, 4}, f}, {{5, 2}, f}}} << "mismatch";
     }
     void gathers() {
         QFETCH(Case, c);
@@ -140,7 +166,8 @@ private slots:
         Tensor truth = globalTensor(Truth::grad(0), {8, 2});
         int order[] = {0, 1, 4, 5, 2, 3, 6, 7};
         for (const auto& perRank : o.full)
-            for (int r = 0; r < 8; ++r) QCOMPARE(perRank[0].data[size_t(r) * 2], truth.data[size_t(order[r]) * 2]);
+            for (int r = 0; r < 8; ++r)
+                QCOMPARE(perRank[0].data[size_t(r) * 2], truth.data[size_t(order[r]) * 2]);
     }
 
     void referenceUnevenReadsPadding() {
@@ -160,7 +187,8 @@ private slots:
         GatherItem item{0, {7, 3}, {S(0)}, DType::F32, &local};
         GatherSetup setup{&mesh, {2}, {{0, 0}}, 4, {}};
         QString error = QString::fromStdString(referenceGatherPreflight(setup, {item}));
-        QVERIFY2(error.contains("rank 0 packs 9") && error.contains("rank 2 packs 3"), qPrintable(error));
+        QVERIFY2(error.contains("rank 0 packs 9") && error.contains("rank 2 packs 3"),
+                 qPrintable(error));
         setup.alignmentBytes = 512;
         QVERIFY(referenceGatherPreflight(setup, {item}).empty());
     }

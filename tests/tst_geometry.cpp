@@ -48,7 +48,8 @@ void addLayoutColumns() {
     QTest::addColumn<QString>("expected");
 }
 
-void row(const char* shape, const char* pls, const char* mesh, const char* coord, const char* expected) {
+void row(const char* shape, const char* pls, const char* mesh, const char* coord,
+         const char* expected) {
     QTest::addRow("%s %s on %s @(%s)", shape, pls, mesh, coord)
         << QString(shape) << QString(pls) << QString(mesh) << QString(coord) << QString(expected);
 }
@@ -187,15 +188,15 @@ private slots:
         QTest::addColumn<QString>("placements");
         QTest::addColumn<QString>("mesh");
         const char* rows[][3] = {
-            {"8x8", "S(0);S(0)", "2x2"},       {"8x8", "SS(0,2);S(0)", "2x2"},
-            {"5x3", "S(0);S(0)", "2x3"},       {"7x5", "SS(0,3);S(1)", "2x2"},
-            {"3x9", "S(1);SS(1,2)", "3x2"},    {"5", "S(0)", "4"},
-            {"1x2", "S(0);S(-1)", "4x3"},      {"6x6", "R;S(0)", "3x4"},
+            {"8x8", "S(0);S(0)", "2x2"},           {"8x8", "SS(0,2);S(0)", "2x2"},
+            {"5x3", "S(0);S(0)", "2x3"},           {"7x5", "SS(0,3);S(1)", "2x2"},
+            {"3x9", "S(1);SS(1,2)", "3x2"},        {"5", "S(0)", "4"},
+            {"1x2", "S(0);S(-1)", "4x3"},          {"6x6", "R;S(0)", "3x4"},
             {"10x4x3", "S(0);P;SS(0,2)", "2x2x3"},
         };
         for (const auto& r : rows)
-            QTest::addRow("%s %s on %s", r[0], r[1], r[2]) << QString(r[0]) << QString(r[1])
-                                                           << QString(r[2]);
+            QTest::addRow("%s %s on %s", r[0], r[1], r[2])
+                << QString(r[0]) << QString(r[1]) << QString(r[2]);
     }
 
     void everyElementCoveredExactly() {

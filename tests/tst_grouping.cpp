@@ -1,8 +1,8 @@
 #include <QtTest>
 
-#include "planner_fixtures.h"
 #include "plan/grouping.h"
 #include "plan/planner.h"
+#include "planner_fixtures.h"
 
 using namespace hsdp;
 using namespace hsdp::testing;
@@ -47,23 +47,64 @@ private slots:
         QTest::addColumn<QString>("noComm");
         QTest::addColumn<QString>("rejected");
         QTest::addColumn<QString>("codes");
-        QTest::newRow("same layout, shapes differ") << QStringList{"8x8|R;S(0)", "4x16|R;S(0)"} << "0,1" << "" << "" << "";
-        QTest::newRow("negative dim normalised") << QStringList{"8x8|R;S(-2)", "8x8|R;S(0)"} << "0,1" << "" << "" << "";
-        QTest::newRow("strided groups like shard") << QStringList{"8x8|R;SS(0,2)", "8x8|R;S(0)"} << "0,1" << "" << "" << "";
-        QTest::newRow("shard axis differs") << QStringList{"8x8|R;S(0)", "8x8|R;S(1)"} << "0|1" << "" << "" << "";
-        QTest::newRow("ndim differs") << QStringList{"8x8|R;S(0)", "2x8x8|R;S(0)"} << "0|1" << "" << "" << "";
-        QTest::newRow("replicate dims differ") << QStringList{"8x8|R;S(0)", "8x8|S(0);R"} << "0|1" << "" << "" << "";
+        QTest::newRow("same layout, shapes differ")
+            << QStringList{"8x8|R;S(0)", "4x16|R;S(0)"} << "0,1"
+            << ""
+            << ""
+            << "";
+        QTest::newRow("negative dim normalised")
+            << QStringList{"8x8|R;S(-2)", "8x8|R;S(0)"} << "0,1"
+            << ""
+            << ""
+            << "";
+        QTest::newRow("strided groups like shard")
+            << QStringList{"8x8|R;SS(0,2)", "8x8|R;S(0)"} << "0,1"
+            << ""
+            << ""
+            << "";
+        QTest::newRow("shard axis differs") << QStringList{"8x8|R;S(0)", "8x8|R;S(1)"} << "0|1"
+                                            << ""
+                                            << ""
+                                            << "";
+        QTest::newRow("ndim differs") << QStringList{"8x8|R;S(0)", "2x8x8|R;S(0)"} << "0|1"
+                                      << ""
+                                      << ""
+                                      << "";
+        QTest::newRow("replicate dims differ") << QStringList{"8x8|R;S(0)", "8x8|S(0);R"} << "0|1"
+                                               << ""
+                                               << ""
+                                               << "";
         QTest::newRow("first appearance numbering")
-            << QStringList{"8|R;R", "8x8|R;S(0)", "16|R;R", "8x8|R;S(0)"} << "0,2|1,3" << "" << "" << "";
-        QTest::newRow("plain tensor is no-comm") << QStringList{"8x8|-", "8x8|R;S(0)"} << "1" << "0" << "" << "";
-        QTest::newRow("shard dim too large") << QStringList{"8x8|R;S(2)", "8x8|R;S(0)"} << "1" << "" << "0" << "invalid-shard-dim:0";
-        QTest::newRow("shard dim too negative") << QStringList{"8x8|S(-3);R"} << "" << "" << "0" << "invalid-shard-dim:0";
-        QTest::newRow("partial rejected") << QStringList{"8x8|R;P(sum)", "8|P(avg);R"} << "" << "" << "0,1" << "unsupported-placement:0,1";
+            << QStringList{"8|R;R", "8x8|R;S(0)", "16|R;R", "8x8|R;S(0)"} << "0,2|1,3"
+            << ""
+            << ""
+            << "";
+        QTest::newRow("plain tensor is no-comm") << QStringList{"8x8|-", "8x8|R;S(0)"} << "1"
+                                                 << "0"
+                                                 << ""
+                                                 << "";
+        QTest::newRow("shard dim too large") << QStringList{"8x8|R;S(2)", "8x8|R;S(0)"} << "1"
+                                             << ""
+                                             << "0"
+                                             << "invalid-shard-dim:0";
+        QTest::newRow("shard dim too negative") << QStringList{"8x8|S(-3);R"} << ""
+                                                << ""
+                                                << "0"
+                                                << "invalid-shard-dim:0";
+        QTest::newRow("partial rejected") << QStringList{"8x8|R;P(sum)", "8|P(avg);R"} << ""
+                                          << ""
+                                          << "0,1"
+                                          << "unsupported-placement:0,1";
         QTest::newRow("first offending placement decides")
-            << QStringList{"8x8|P;S(5)", "8x8|S(5);P"} << "" << "" << "0,1"
+            << QStringList{"8x8|P;S(5)", "8x8|S(5);P"} << ""
+            << ""
+            << "0,1"
             << "unsupported-placement:0 invalid-shard-dim:1";
         QTest::newRow("rejected params skipped, planning goes on")
-            << QStringList{"8x8|R;S(0)", "8x8|R;P", "8x8|R;S(0)"} << "0,2" << "" << "1" << "unsupported-placement:1";
+            << QStringList{"8x8|R;S(0)", "8x8|R;P", "8x8|R;S(0)"} << "0,2"
+            << ""
+            << "1"
+            << "unsupported-placement:1";
     }
 
     void grouping() {
@@ -132,7 +173,9 @@ private slots:
         // Same shape and ranks under two names: one communication domain; the
         // group is named after its first param's mesh.
         ScenarioBuilder b;
-        b.mesh({2, 2}, {}, {}, "dense").mesh({2, 2}, {}, {}, "expert").mesh({2, 2}, {}, {3, 2, 1, 0}, "other");
+        b.mesh({2, 2}, {}, {}, "dense")
+            .mesh({2, 2}, {}, {}, "expert")
+            .mesh({2, 2}, {}, {3, 2, 1, 0}, "other");
         b.param("a", {8, 8}, std::vector<std::string>{"R", "S(0)"}, true, "expert");
         b.param("b", {8, 8}, std::vector<std::string>{"R", "S(0)"}, true, "dense");
         b.param("c", {8, 8}, std::vector<std::string>{"R", "S(0)"}, true, "other");

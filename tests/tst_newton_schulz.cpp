@@ -79,7 +79,8 @@ private slots:
         Tensor p({2}, 1.0f), u({2}, 1.0f);
         applyUpdate(p, u, 0.02, DType::BF16);
         QCOMPARE(p.data[0], 0.98046875f);  // 0.98 in bf16
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, applyUpdate(p, Tensor({3}), 0.1, DType::F32));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 applyUpdate(p, Tensor({3}), 0.1, DType::F32));
     }
 };
 

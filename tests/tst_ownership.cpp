@@ -4,9 +4,9 @@
 #include <random>
 
 #include "export/plan_json.h"
-#include "planner_fixtures.h"
 #include "plan/ownership.h"
 #include "plan/planner.h"
+#include "planner_fixtures.h"
 
 using namespace hsdp;
 using namespace hsdp::testing;
@@ -43,13 +43,20 @@ private slots:
         QTest::addColumn<int>("coords");
         QTest::addColumn<QString>("owners");
         QTest::addColumn<QString>("loads");
-        QTest::newRow("ties to the smallest coordinate") << "4,4,4,4" << 2 << "0,1,0,1" << "8,8";
-        QTest::newRow("largest first") << "1,5,3" << 2 << "1,0,1" << "5,4";
-        QTest::newRow("equal numels by index") << "2,2,2" << 3 << "0,1,2" << "2,2,2";
-        QTest::newRow("more coords than params") << "7,3" << 4 << "0,1" << "7,3,0,0";
-        QTest::newRow("single coordinate") << "1,2,3" << 1 << "0,0,0" << "6";
-        QTest::newRow("least load, not round robin") << "10,4,3,3" << 2 << "0,1,1,1" << "10,10";
-        QTest::newRow("no params") << "" << 3 << "" << "0,0,0";
+        QTest::newRow("ties to the smallest coordinate") << "4,4,4,4" << 2 << "0,1,0,1"
+                                                         << "8,8";
+        QTest::newRow("largest first") << "1,5,3" << 2 << "1,0,1"
+                                       << "5,4";
+        QTest::newRow("equal numels by index") << "2,2,2" << 3 << "0,1,2"
+                                               << "2,2,2";
+        QTest::newRow("more coords than params") << "7,3" << 4 << "0,1"
+                                                 << "7,3,0,0";
+        QTest::newRow("single coordinate") << "1,2,3" << 1 << "0,0,0"
+                                           << "6";
+        QTest::newRow("least load, not round robin") << "10,4,3,3" << 2 << "0,1,1,1"
+                                                     << "10,10";
+        QTest::newRow("no params") << "" << 3 << ""
+                                   << "0,0,0";
     }
 
     void greedy() {
@@ -71,7 +78,8 @@ private slots:
             int params = int(rng() % 60), coords = 1 + int(rng() % 40);
             int spread = 1 + int(rng() % 8);  // small spreads force many ties
             std::vector<OwnerItem> items;
-            for (int p = 0; p < params; ++p) items.push_back({p * 3 + 1, 1 + int64_t(rng() % spread) * 64});
+            for (int p = 0; p < params; ++p)
+                items.push_back({p * 3 + 1, 1 + int64_t(rng() % spread) * 64});
             std::shuffle(items.begin(), items.end(), rng);
             auto heap = assignOwners(items, coords);
             auto scan = assignOwnersByScan(items, coords);
@@ -95,7 +103,8 @@ private slots:
     void multiDimGridIsLexicographic() {
         ScenarioBuilder b;
         b.mesh({2, 2, 2});
-        for (int i = 0; i < 5; ++i) b.param("b" + std::to_string(i), {16}, std::vector<std::string>{"R", "R", "S(0)"});
+        for (int i = 0; i < 5; ++i)
+            b.param("b" + std::to_string(i), {16}, std::vector<std::string>{"R", "R", "S(0)"});
         Plan plan = makePlan(b.build());
         const Batch& batch = plan.groups.at(0).batches.at(0);
         QCOMPARE(batch.replicateSizes, (std::vector<int64_t>{2, 2}));
@@ -201,7 +210,8 @@ private slots:
         QFETCH(qint64, replicate);
         QFETCH(qint64, shard);
         QFETCH(qint64, cap);
-        Scenario s = largeScenario(4000, replicate, shard, cap ? std::optional<int64_t>(cap) : std::nullopt);
+        Scenario s =
+            largeScenario(4000, replicate, shard, cap ? std::optional<int64_t>(cap) : std::nullopt);
         auto t0 = std::chrono::steady_clock::now();
         Plan plan = makePlan(s);
         auto t1 = std::chrono::steady_clock::now();

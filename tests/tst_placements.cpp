@@ -4,10 +4,11 @@
 
 using namespace hsdp;
 
-
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 }  // namespace
 
@@ -75,13 +76,49 @@ private slots:
     void rejections_data() {
         QTest::addColumn<QString>("text");
         const char* rows[] = {
-            "", " ", "S", "S()", "S(x)", "Shard(0", "Shard0)", "S(0))", "S((0))", "S(0)x",
-            "S(0,1)", "S(1 0)", "S(0.5)", "S(+1)", "S(99999999999)", "Shard(sf=0)",
-            "Shard(dim=)", "Shard(dim=0, dim=1)", "SS(0)", "SS(0,)", "SS(0,2,3)", "SS(0,0)",
-            "SS(0,-2)", "SS(x,2)", "_StridedShard(dim=0, sf=0)", "_StridedShard(sf=2, dim=0)",
-            "_StridedShard(dim=0, k=2)", "Strided Shard(0,2)", "P(foo)", "P(Sum)",
-            "P(sum,avg)", "Partial", "Partial(reduce_op=)", "Partial(op=sum)", "R()",
-            "R(0)", "Replicate", "Replicate(0)", "r", "s(0)", "X(0)", "SS", "RR",
+            "",
+            " ",
+            "S",
+            "S()",
+            "S(x)",
+            "Shard(0",
+            "Shard0)",
+            "S(0))",
+            "S((0))",
+            "S(0)x",
+            "S(0,1)",
+            "S(1 0)",
+            "S(0.5)",
+            "S(+1)",
+            "S(99999999999)",
+            "Shard(sf=0)",
+            "Shard(dim=)",
+            "Shard(dim=0, dim=1)",
+            "SS(0)",
+            "SS(0,)",
+            "SS(0,2,3)",
+            "SS(0,0)",
+            "SS(0,-2)",
+            "SS(x,2)",
+            "_StridedShard(dim=0, sf=0)",
+            "_StridedShard(sf=2, dim=0)",
+            "_StridedShard(dim=0, k=2)",
+            "Strided Shard(0,2)",
+            "P(foo)",
+            "P(Sum)",
+            "P(sum,avg)",
+            "Partial",
+            "Partial(reduce_op=)",
+            "Partial(op=sum)",
+            "R()",
+            "R(0)",
+            "Replicate",
+            "Replicate(0)",
+            "r",
+            "s(0)",
+            "X(0)",
+            "SS",
+            "RR",
         };
         for (const char* text : rows) QTest::newRow(*text ? text : "<empty>") << text;
     }
@@ -96,21 +133,36 @@ private slots:
         QTest::addColumn<QString>("a");
         QTest::addColumn<QString>("b");
         QTest::addColumn<bool>("equal");
-        QTest::newRow("R == Replicate()") << "R" << "Replicate()" << true;
-        QTest::newRow("S(0) == Shard(dim=0)") << "S(0)" << "Shard(dim=0)" << true;
-        QTest::newRow("S(0) != S(1)") << "S(0)" << "S(1)" << false;
-        QTest::newRow("S(-1) != S(1)") << "S(-1)" << "S(1)" << false;
-        QTest::newRow("SS(0,2) != S(0)") << "SS(0,2)" << "S(0)" << false;
-        QTest::newRow("SS(0,1) != S(0)") << "SS(0,1)" << "S(0)" << false;
-        QTest::newRow("SS(0,2) != SS(0,4)") << "SS(0,2)" << "SS(0,4)" << false;
-        QTest::newRow("SS(0,2) != SS(1,2)") << "SS(0,2)" << "SS(1,2)" << false;
-        QTest::newRow("SS == _StridedShard") << "SS(1,2)" << "_StridedShard(dim=1, sf=2)" << true;
-        QTest::newRow("P == P(sum)") << "P" << "P(sum)" << true;
-        QTest::newRow("P(sum) != P(avg)") << "P(sum)" << "P(avg)" << false;
-        QTest::newRow("P(max) == Partial(reduce_op=max)") << "P(max)" << "Partial(reduce_op=max)" << true;
-        QTest::newRow("R != P") << "R" << "P" << false;
-        QTest::newRow("R != S(0)") << "R" << "S(0)" << false;
-        QTest::newRow("P(sum) != S(0)") << "P(sum)" << "S(0)" << false;
+        QTest::newRow("R == Replicate()") << "R"
+                                          << "Replicate()" << true;
+        QTest::newRow("S(0) == Shard(dim=0)") << "S(0)"
+                                              << "Shard(dim=0)" << true;
+        QTest::newRow("S(0) != S(1)") << "S(0)"
+                                      << "S(1)" << false;
+        QTest::newRow("S(-1) != S(1)") << "S(-1)"
+                                       << "S(1)" << false;
+        QTest::newRow("SS(0,2) != S(0)") << "SS(0,2)"
+                                         << "S(0)" << false;
+        QTest::newRow("SS(0,1) != S(0)") << "SS(0,1)"
+                                         << "S(0)" << false;
+        QTest::newRow("SS(0,2) != SS(0,4)") << "SS(0,2)"
+                                            << "SS(0,4)" << false;
+        QTest::newRow("SS(0,2) != SS(1,2)") << "SS(0,2)"
+                                            << "SS(1,2)" << false;
+        QTest::newRow("SS == _StridedShard") << "SS(1,2)"
+                                             << "_StridedShard(dim=1, sf=2)" << true;
+        QTest::newRow("P == P(sum)") << "P"
+                                     << "P(sum)" << true;
+        QTest::newRow("P(sum) != P(avg)") << "P(sum)"
+                                          << "P(avg)" << false;
+        QTest::newRow("P(max) == Partial(reduce_op=max)") << "P(max)"
+                                                          << "Partial(reduce_op=max)" << true;
+        QTest::newRow("R != P") << "R"
+                                << "P" << false;
+        QTest::newRow("R != S(0)") << "R"
+                                   << "S(0)" << false;
+        QTest::newRow("P(sum) != S(0)") << "P(sum)"
+                                        << "S(0)" << false;
     }
 
     void equalityByKindAndArgs() {
@@ -136,14 +188,16 @@ private slots:
     }
 
     void reduceOps() {
-        for (auto op : {ReduceOp::Sum, ReduceOp::Avg, ReduceOp::Max, ReduceOp::Min, ReduceOp::Product})
+        for (auto op :
+             {ReduceOp::Sum, ReduceOp::Avg, ReduceOp::Max, ReduceOp::Min, ReduceOp::Product})
             QCOMPARE(parseReduceOp(reduceOpName(op)), std::optional(op));
         QVERIFY(!parseReduceOp("mean").has_value());
     }
 
     void listToString() {
         std::vector<Placement> list{Placement::replicate(), Placement::shard(-1),
-                                    Placement::stridedShard(0, 2), Placement::partial(ReduceOp::Avg)};
+                                    Placement::stridedShard(0, 2),
+                                    Placement::partial(ReduceOp::Avg)};
         QCOMPARE(qs(placementsToString(list)), QString("[R, S(-1), SS(0,2), P(avg)]"));
         QCOMPARE(qs(placementsToString({})), QString("[]"));
     }

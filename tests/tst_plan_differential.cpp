@@ -30,8 +30,12 @@ const char* const kPython = "/usr/bin/python3";
 constexpr int kRandomScenarios = 300;
 constexpr unsigned kSeed = 20261130;
 
-QString portScript() { return QStringLiteral(HSDP_SOURCE_DIR "/tests/seed_port/hsdp_seed_plan.py"); }
-QString regressionDir() { return QStringLiteral(HSDP_SOURCE_DIR "/tests/data/differential"); }
+QString portScript() {
+    return QStringLiteral(HSDP_SOURCE_DIR "/tests/seed_port/hsdp_seed_plan.py");
+}
+QString regressionDir() {
+    return QStringLiteral(HSDP_SOURCE_DIR "/tests/data/differential");
+}
 
 // ---- random scenarios ------------------------------------------------------
 
@@ -45,7 +49,9 @@ private:
     int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
     bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
     template <typename T>
-    const T& pick(const std::vector<T>& v) { return v[static_cast<size_t>(uniform(0, static_cast<int>(v.size()) - 1))]; }
+    const T& pick(const std::vector<T>& v) {
+        return v[static_cast<size_t>(uniform(0, static_cast<int>(v.size()) - 1))];
+    }
 
     OJson mesh(bool withTp);
     std::string placement(int ndim, bool allowBad);
@@ -157,7 +163,8 @@ OJson Generator::options() {
 OJson Generator::transitions(const OJson& meshes, const std::vector<std::string>& meshNames) {
     OJson list = OJson::array();
     int n = uniform(0, 3);
-    const std::vector<std::string> kinds = {"R", "S(0)", "S(1)", "S(-1)", "SS(0,2)", "P", "P(sum)", "P(avg)"};
+    const std::vector<std::string> kinds = {"R",       "S(0)", "S(1)",   "S(-1)",
+                                            "SS(0,2)", "P",    "P(sum)", "P(avg)"};
     for (int i = 0; i < n; ++i) {
         const std::string& name = pick(meshNames);
         const OJson& m = meshes[name];
@@ -170,13 +177,21 @@ OJson Generator::transitions(const OJson& meshes, const std::vector<std::string>
         for (int d = 0; d < ndim; ++d) src.push_back(pick(kinds));
         dst = src;
         if (tp >= 0 && chance(0.5)) {  // the lowerable pairs, often
-            src[static_cast<size_t>(tp)] = pick(std::vector<std::string>{"S(0)", "S(-1)", "SS(1,2)", "P", "P(sum)"});
+            src[static_cast<size_t>(tp)] =
+                pick(std::vector<std::string>{"S(0)", "S(-1)", "SS(1,2)", "P", "P(sum)"});
             dst = src;
-            dst[static_cast<size_t>(tp)] = pick(std::vector<std::string>{"R", "R", "S(0)", "S(1)", "SS(0,2)"});
-        } else if (tp >= 0 && chance(0.7)) dst[static_cast<size_t>(tp)] = pick(kinds);
-        else if (chance(0.7)) dst[static_cast<size_t>(uniform(0, ndim - 1))] = pick(kinds);
-        list.push_back({{"name", "t" + std::to_string(i)}, {"mesh", name}, {"shape", {4, 6}},
-                        {"dtype", "f32"}, {"src", src}, {"dst", dst}});
+            dst[static_cast<size_t>(tp)] =
+                pick(std::vector<std::string>{"R", "R", "S(0)", "S(1)", "SS(0,2)"});
+        } else if (tp >= 0 && chance(0.7))
+            dst[static_cast<size_t>(tp)] = pick(kinds);
+        else if (chance(0.7))
+            dst[static_cast<size_t>(uniform(0, ndim - 1))] = pick(kinds);
+        list.push_back({{"name", "t" + std::to_string(i)},
+                        {"mesh", name},
+                        {"shape", {4, 6}},
+                        {"dtype", "f32"},
+                        {"src", src},
+                        {"dst", dst}});
     }
     return list;
 }
@@ -198,15 +213,19 @@ OJson Generator::scenario(int id) {
         names.push_back(name);
         ndims.push_back(static_cast<int>(m["shape"].size()));
     }
-    if (meshCount == 1 && names[0] == "main" && chance(0.5)) s["mesh"] = meshes["main"];
-    else s["meshes"] = meshes;
+    if (meshCount == 1 && names[0] == "main" && chance(0.5))
+        s["mesh"] = meshes["main"];
+    else
+        s["meshes"] = meshes;
     if (chance(0.3)) {
         int maxRank = 0;
         for (const auto& [name, m] : meshes.items()) {
             int size = 1;
             for (int v : m["shape"]) size *= v;
-            if (m.contains("ranks")) for (int r : m["ranks"]) maxRank = std::max(maxRank, r);
-            else maxRank = std::max(maxRank, size - 1);
+            if (m.contains("ranks"))
+                for (int r : m["ranks"]) maxRank = std::max(maxRank, r);
+            else
+                maxRank = std::max(maxRank, size - 1);
         }
         s["world_size"] = maxRank + 1 + uniform(0, 3);
     }
@@ -217,7 +236,8 @@ OJson Generator::scenario(int id) {
         int64_t cap = 0;
         for (int k = uniform(1, 2); k > 0; --k) {
             int64_t numel = 1;
-            for (int v : pick(std::vector<OJson>(s["params"].begin(), s["params"].end()))["shape"]) numel *= v;
+            for (int v : pick(std::vector<OJson>(s["params"].begin(), s["params"].end()))["shape"])
+                numel *= v;
             cap += numel;
         }
         s["options"]["max_batch_numel"] = cap;
@@ -229,9 +249,9 @@ OJson Generator::scenario(int id) {
 // ---- projection of the C++ plan onto the pinned fields ----------------------
 
 const std::vector<std::string> kPinnedCodes = {
-    "invalid-shard-dim",      "unsupported-placement", "replica-count-indivisible",
-    "replica-count-ignored",  "uneven-shard",          "nested-shard-order",
-    "strided-shard-chunk",    "frozen-param-no-owner", "tp-rank-order-fallback"};
+    "invalid-shard-dim",     "unsupported-placement", "replica-count-indivisible",
+    "replica-count-ignored", "uneven-shard",          "nested-shard-order",
+    "strided-shard-chunk",   "frozen-param-no-owner", "tp-rank-order-fallback"};
 
 Json pick(const Json& from, std::initializer_list<const char*> keys) {
     Json out = Json::object();
@@ -259,7 +279,8 @@ Json pinnedFields(const Json& plan) {
     out["diagnostics"] = Json::object();
     for (const Json& d : plan["diagnostics"]) {
         std::string code = d["code"];
-        if (std::find(kPinnedCodes.begin(), kPinnedCodes.end(), code) == kPinnedCodes.end()) continue;
+        if (std::find(kPinnedCodes.begin(), kPinnedCodes.end(), code) == kPinnedCodes.end())
+            continue;
         out["diagnostics"][code] = {{"severity", d["severity"]},
                                     {"params", d.value("params", Json::array())},
                                     {"transitions", d.value("transitions", Json::array())}};
@@ -290,15 +311,19 @@ QList<QByteArray> runPort(const QStringList& files, QString& error) {
     QList<QByteArray> lines = process.readAllStandardOutput().split('\n');
     while (!lines.isEmpty() && lines.last().isEmpty()) lines.removeLast();
     if (lines.size() != files.size())
-        error = QString("the Python port printed %1 lines for %2 files").arg(lines.size()).arg(files.size());
+        error = QString("the Python port printed %1 lines for %2 files")
+                    .arg(lines.size())
+                    .arg(files.size());
     return lines;
 }
 
 // Empty when both agree, else the differing paths (a JSON patch from C++ to the port).
 QString compare(const QString& file, const QByteArray& portLine) {
     Json port = Json::parse(portLine.toStdString(), nullptr, false);
-    if (port.is_discarded()) return "unparsable port output: " + QString::fromUtf8(portLine.left(300));
-    if (port.contains("error")) return "port error: " + QString::fromStdString(port["error"].get<std::string>());
+    if (port.is_discarded())
+        return "unparsable port output: " + QString::fromUtf8(portLine.left(300));
+    if (port.contains("error"))
+        return "port error: " + QString::fromStdString(port["error"].get<std::string>());
     Json cpp;
     try {
         cpp = cppPinned(file);
@@ -362,7 +387,8 @@ private slots:
     // The kept scenarios that once disagreed (or pin a corner) come first.
     void regressionScenarios() {
         QStringList files;
-        for (const QFileInfo& info : QDir(regressionDir()).entryInfoList({"*.json"}, QDir::Files, QDir::Name))
+        for (const QFileInfo& info :
+             QDir(regressionDir()).entryInfoList({"*.json"}, QDir::Files, QDir::Name))
             files << info.absoluteFilePath();
         QVERIFY2(!files.isEmpty(), "no regression scenarios found");
         QString error;
@@ -378,8 +404,9 @@ private slots:
         QTemporaryDir tempDir;
         QVERIFY(tempDir.isValid());
         // HSDP_DIFF_KEEP=DIR keeps the scenarios (to replay or feed a sanitizer build).
-        QDir dir(qEnvironmentVariableIsSet("HSDP_DIFF_KEEP") ? qEnvironmentVariable("HSDP_DIFF_KEEP")
-                                                             : tempDir.path());
+        QDir dir(qEnvironmentVariableIsSet("HSDP_DIFF_KEEP")
+                     ? qEnvironmentVariable("HSDP_DIFF_KEEP")
+                     : tempDir.path());
         QVERIFY(dir.exists());
         Generator generator(kSeed);
         QStringList files;
@@ -399,24 +426,44 @@ private slots:
             QString diff = compare(files[i], lines[i]);
             if (diff.isEmpty()) continue;
             if (++failures == 1) first = diff + "\nscenario:\n" + fileText(files[i]);
-            qWarning("%s: %s", qPrintable(QFileInfo(files[i]).fileName()), qPrintable(diff.left(400)));
+            qWarning("%s: %s", qPrintable(QFileInfo(files[i]).fileName()),
+                     qPrintable(diff.left(400)));
         }
         QVERIFY2(failures == 0, qPrintable(QString("%1 of %2 scenarios disagree; first: %3")
-                                               .arg(failures).arg(files.size()).arg(first)));
+                                               .arg(failures)
+                                               .arg(files.size())
+                                               .arg(first)));
         auto seen = features(lines);
         QString summary;
         for (const auto& [name, n] : seen) summary += QString(" %1=%2").arg(name.c_str()).arg(n);
         qInfo("scenarios exercising each feature:%s", qPrintable(summary));
-        for (const char* name :
-             {"groups", "no_comm", "rejected", "replica_count", "several_batches", "gathered",
-              "several_owner_coords", "tp_lowered_all_gather", "tp_lowered_all_reduce",
-              "tp_lowered_all_reduce_shard", "tp_lowered_reduce_scatter", "tp_identity_",
-              "tp_fallback_rank-order", "tp_fallback_unsupported", "invalid-shard-dim",
-              "unsupported-placement", "replica-count-indivisible", "replica-count-ignored",
-              "uneven-shard", "nested-shard-order", "strided-shard-chunk", "frozen-param-no-owner",
-              "tp-rank-order-fallback"})
-            QVERIFY2(seen[name] >= 3, qPrintable(QString("the generator reached '%1' only %2 times")
-                                                     .arg(name).arg(seen[name])));
+        for (const char* name : {"groups",
+                                 "no_comm",
+                                 "rejected",
+                                 "replica_count",
+                                 "several_batches",
+                                 "gathered",
+                                 "several_owner_coords",
+                                 "tp_lowered_all_gather",
+                                 "tp_lowered_all_reduce",
+                                 "tp_lowered_all_reduce_shard",
+                                 "tp_lowered_reduce_scatter",
+                                 "tp_identity_",
+                                 "tp_fallback_rank-order",
+                                 "tp_fallback_unsupported",
+                                 "invalid-shard-dim",
+                                 "unsupported-placement",
+                                 "replica-count-indivisible",
+                                 "replica-count-ignored",
+                                 "uneven-shard",
+                                 "nested-shard-order",
+                                 "strided-shard-chunk",
+                                 "frozen-param-no-owner",
+                                 "tp-rank-order-fallback"})
+            QVERIFY2(
+                seen[name] >= 3,
+                qPrintable(
+                    QString("the generator reached '%1' only %2 times").arg(name).arg(seen[name])));
     }
 };
 

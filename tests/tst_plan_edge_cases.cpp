@@ -18,14 +18,18 @@ namespace {
 
 const QByteArray kHead = R"j("format": "hsdp-scenario/1", "name": "edge")j";
 
-QByteArray scenario(const QByteArray& members) { return "{" + kHead + ", " + members + "}"; }
+QByteArray scenario(const QByteArray& members) {
+    return "{" + kHead + ", " + members + "}";
+}
 
 QByteArray oneParam(const QByteArray& shape, const QByteArray& placements) {
     return scenario(R"j("mesh": {"shape": [2, 2]}, "params": [{"name": "a", "shape": )j" + shape +
                     R"j(, "dtype": "f32", "placements": )j" + placements + "}]");
 }
 
-QJsonObject parsed(const CliOutcome& r) { return QJsonDocument::fromJson(r.out).object(); }
+QJsonObject parsed(const CliOutcome& r) {
+    return QJsonDocument::fromJson(r.out).object();
+}
 
 QList<int> ints(const QJsonValue& v) {
     QList<int> out;
@@ -91,11 +95,13 @@ void TestPlanEdgeCases::validScenariosPlan_data() {
                                << 0 << 0;
     QTest::newRow("mesh of one rank") << scenario(R"j("mesh": {"shape": [1]}, "params": [
         {"name": "w", "shape": [4, 4], "dtype": "f32", "placements": ["S(0)"]},
-        {"name": "r", "shape": [3], "dtype": "f32", "placements": ["R"]}])j") << 0 << 2;
+        {"name": "r", "shape": [3], "dtype": "f32", "placements": ["R"]}])j")
+                                      << 0 << 2;
     QTest::newRow("partial on a param") << oneParam("[4, 4]", R"j(["P", "R"])j") << 1 << 0;
-    QTest::newRow("TP shard dim outside the shape") << scenario(R"j("mesh": {"shape": [2], "dim_names": ["tp"]},
+    QTest::newRow("TP shard dim outside the shape")
+        << scenario(R"j("mesh": {"shape": [2], "dim_names": ["tp"]},
         "tp_transitions": [{"name": "t", "shape": [4], "dtype": "f32", "src": ["S(5)"], "dst": ["R"]}])j")
-                                                    << 1 << 0;
+        << 1 << 0;
     QTest::newRow("BOM") << "\xEF\xBB\xBF" + scenario(R"j("mesh": {"shape": [2]})j") << 0 << 0;
 }
 
@@ -123,7 +129,8 @@ void TestPlanEdgeCases::ranksOutsideEveryMeshOwnNothing() {
                  qPrintable(QString("rank %1 owns something").arg(outside)));
         QCOMPARE(ranks[outside].toObject().value("owned_numel").toInt(), 0);
     }
-    for (int inside : {0, 3, 4, 5}) QVERIFY(ints(ranks[inside].toObject().value("owned")).contains(0));
+    for (int inside : {0, 3, 4, 5})
+        QVERIFY(ints(ranks[inside].toObject().value("owned")).contains(0));
 }
 
 void TestPlanEdgeCases::scalarsAndUnitDims() {
@@ -175,9 +182,10 @@ void TestPlanEdgeCases::brokenInputsExitTwo_data() {
     QTest::newRow("unknown param mesh") << scenario(R"j("mesh": {"shape": [2]}, "params": [
         {"name": "a", "shape": [4], "dtype": "f32", "mesh": "nope", "placements": ["R"]}])j")
                                         << "/params/0/mesh: unknown mesh \"nope\"";
-    QTest::newRow("unknown transition mesh") << scenario(R"j("mesh": {"shape": [2]}, "tp_transitions": [
+    QTest::newRow("unknown transition mesh")
+        << scenario(R"j("mesh": {"shape": [2]}, "tp_transitions": [
         {"name": "t", "mesh": "nope", "shape": [4], "dtype": "f32", "src": ["R"], "dst": ["R"]}])j")
-                                             << "/tp_transitions/0/mesh: unknown mesh \"nope\"";
+        << "/tp_transitions/0/mesh: unknown mesh \"nope\"";
     QTest::newRow("duplicate mesh name")
         << scenario(R"j("meshes": {"a": {"shape": [2]}, "a": {"shape": [4]}})j")
         << "/meshes/a: duplicate key \"a\"";
@@ -187,7 +195,8 @@ void TestPlanEdgeCases::brokenInputsExitTwo_data() {
     QTest::newRow("trailing garbage") << scenario(R"j("mesh": {"shape": [2]})j") + " x"
                                       << "invalid JSON";
     QTest::newRow("NUL then garbage")
-        << scenario(R"j("mesh": {"shape": [2]})j") + QByteArray(1, '\0') + "garbage" << "NUL byte";
+        << scenario(R"j("mesh": {"shape": [2]})j") + QByteArray(1, '\0') + "garbage"
+        << "NUL byte";
     QTest::newRow("empty file") << QByteArray() << "line 1, column 1: invalid JSON";
 }
 
@@ -211,7 +220,8 @@ void TestPlanEdgeCases::unreadableFiles() {
         {regular + "/x.json", "cannot open the scenario: Not a directory"},
         {dir_.filePath("missing.json"), "No such file"}};
     // A read error after a successful open used to look like an empty file.
-    if (QFile::exists("/proc/self/mem")) cases.append(qMakePair(QString("/proc/self/mem"), QString("cannot read the scenario")));
+    if (QFile::exists("/proc/self/mem"))
+        cases.append(qMakePair(QString("/proc/self/mem"), QString("cannot read the scenario")));
     if (geteuid() != 0) {  // root reads a mode-000 file anyway
         QString locked = write("locked.json", "{}");
         QFile::setPermissions(locked, QFileDevice::Permissions());

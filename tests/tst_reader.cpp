@@ -87,10 +87,10 @@ void TestReader::goodPathEveryField() {
     QCOMPARE(o.lr, 0.5);
 
     // Outer loop over the counter, inner over the entries; nested var e.
-    const QStringList expectedNames{"embed", "layer0.attn", "layer0.expert0", "layer0.expert1",
-                                    "layer0.expert2", "layer0.norm0", "layer1.attn",
-                                    "layer1.expert0", "layer1.expert1", "layer1.expert2",
-                                    "layer1.norm1", "scalar"};
+    const QStringList expectedNames{"embed",          "layer0.attn",    "layer0.expert0",
+                                    "layer0.expert1", "layer0.expert2", "layer0.norm0",
+                                    "layer1.attn",    "layer1.expert0", "layer1.expert1",
+                                    "layer1.expert2", "layer1.norm1",   "scalar"};
     QCOMPARE(int(s.params.size()), expectedNames.size());
     for (int i = 0; i < expectedNames.size(); ++i) {
         QCOMPARE(s.params[i].index, i);
@@ -183,14 +183,16 @@ void TestReader::examplesReadFine() {
 }
 
 void TestReader::exampleContents() {
-    Scenario teaching = readScenarioFile((examplesDir() + "teaching_2x2.scenario.json").toStdString());
+    Scenario teaching =
+        readScenarioFile((examplesDir() + "teaching_2x2.scenario.json").toStdString());
     QCOMPARE(teaching.worldSize, 4);
     QCOMPARE(teaching.params.size(), size_t(7));
     QVERIFY(!teaching.params[5].requiresGrad);
     QVERIFY(!teaching.params[6].isDTensor());
     QCOMPARE(qs(placementsToString(*teaching.params[3].placements)), QString("[R, S(1)]"));
 
-    Scenario hazards = readScenarioFile((examplesDir() + "fsdp_tp_hazards.scenario.json").toStdString());
+    Scenario hazards =
+        readScenarioFile((examplesDir() + "fsdp_tp_hazards.scenario.json").toStdString());
     QCOMPARE(qs(placementsToString(*hazards.params[0].placements)), QString("[SS(0,2), S(0)]"));
     QCOMPARE(hazards.tpTransitions.size(), size_t(4));
     QCOMPARE(hazards.tpTransitions[3].index, 3);

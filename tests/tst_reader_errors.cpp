@@ -46,14 +46,16 @@ void TestReaderErrors::malformed_data() {
     row("total numel overflows", doc(R"j("params": [
         {"name": "a", "shape": [2147483648, 2147483648], "dtype": "f32"},
         {"name": "b", "shape": [2147483648, 2147483648], "dtype": "f32"}])j"),
-        "/params", "total number of elements of all params overflows a 64-bit integer (at param 1 'b')");
+        "/params",
+        "total number of elements of all params overflows a 64-bit integer (at param 1 'b')");
     row("NUL then garbage after the document", doc() + QByteArray(1, '\0') + "{junk", "",
         "NUL byte (0x00)");
     row("NUL between members",
         QByteArray("{\"format\": \"hsdp-scenario/1\",\n ") + QByteArray(1, '\0') + " \"name\": 1}",
         "", "line 2, column 2: NUL byte (0x00)");
     row("two byte order marks", "\xEF\xBB\xBF\xEF\xBB\xBF" + doc(), "", "second byte order mark");
-    row("half a byte order mark", "\xEF\xBB" + doc(), "", "line 1, column 1: invalid UTF-8 (byte 0xEF)");
+    row("half a byte order mark", "\xEF\xBB" + doc(), "",
+        "line 1, column 1: invalid UTF-8 (byte 0xEF)");
     row("duplicate key", R"j({"format": "hsdp-scenario/1", "format": "x"})j", "/format",
         "duplicate key \"format\"");
     row("missing format", R"j({"name": "t", "mesh": {"shape": [1]}})j", "",
@@ -62,8 +64,9 @@ void TestReaderErrors::malformed_data() {
         "/format", "expected \"hsdp-scenario/1\", got \"hsdp-scenario/2\"");
     row("empty name", R"j({"format": "hsdp-scenario/1", "name": "", "mesh": {"shape": [1]}})j",
         "/name", "expected a non-empty string, got \"\"");
-    row("name not a string", R"j({"format": "hsdp-scenario/1", "name": 3, "mesh": {"shape": [1]}})j",
-        "/name", "expected a non-empty string, got 3");
+    row("name not a string",
+        R"j({"format": "hsdp-scenario/1", "name": 3, "mesh": {"shape": [1]}})j", "/name",
+        "expected a non-empty string, got 3");
     row("unknown top key", doc(R"j("mesh_shape": [2])j"), "/mesh_shape",
         "unknown key \"mesh_shape\"");
     row("description not a string", doc(R"j("description": ["a"])j"), "/description",
@@ -77,17 +80,20 @@ void TestReaderErrors::malformed_data() {
         "at least one");
     row("mesh dim 0", R"j({"format": "hsdp-scenario/1", "name": "t", "mesh": {"shape": [2, 0]}})j",
         "/mesh/shape/1", "expected an integer in 1..1048576, got 0");
-    row("mesh dim string", R"j({"format": "hsdp-scenario/1", "name": "t", "mesh": {"shape": ["4"]}})j",
+    row("mesh dim string",
+        R"j({"format": "hsdp-scenario/1", "name": "t", "mesh": {"shape": ["4"]}})j",
         "/mesh/shape/0", "expected an integer in 1..1048576, got \"4\"");
-    row("mesh dim float", R"j({"format": "hsdp-scenario/1", "name": "t", "mesh": {"shape": [2.0]}})j",
+    row("mesh dim float",
+        R"j({"format": "hsdp-scenario/1", "name": "t", "mesh": {"shape": [2.0]}})j",
         "/mesh/shape/0", "got 2.0");
-    row("mesh shape empty", R"j({"format": "hsdp-scenario/1", "name": "t", "mesh": {"shape": []}})j",
-        "/mesh/shape", "at least one mesh dim size");
+    row("mesh shape empty",
+        R"j({"format": "hsdp-scenario/1", "name": "t", "mesh": {"shape": []}})j", "/mesh/shape",
+        "at least one mesh dim size");
     row("mesh too big",
         R"j({"format": "hsdp-scenario/1", "name": "t", "mesh": {"shape": [1024, 1024, 2]}})j",
         "/mesh/shape", "more than 1048576 ranks");
-    row("mesh shape missing", R"j({"format": "hsdp-scenario/1", "name": "t", "mesh": {}})j", "/mesh",
-        "missing required key \"shape\"");
+    row("mesh shape missing", R"j({"format": "hsdp-scenario/1", "name": "t", "mesh": {}})j",
+        "/mesh", "missing required key \"shape\"");
     row("mesh unknown key",
         R"j({"format": "hsdp-scenario/1", "name": "t", "mesh": {"shape": [2], "names": ["a"]}})j",
         "/mesh/names", "unknown key \"names\" in a mesh; expected one of: shape, dim_names, ranks");
@@ -98,10 +104,11 @@ void TestReaderErrors::malformed_data() {
         "mesh": {"shape": [2, 2], "ranks": [0, 1, 1, 3]}})j",
         "/mesh/ranks/2", "duplicate rank 1 (also at index 1)");
     row("negative rank", R"j({"format": "hsdp-scenario/1", "name": "t",
-        "mesh": {"shape": [2], "ranks": [-1, 0]}})j", "/mesh/ranks/0", "an integer in 0..");
+        "mesh": {"shape": [2], "ranks": [-1, 0]}})j",
+        "/mesh/ranks/0", "an integer in 0..");
     row("huge unsigned rank", R"j({"format": "hsdp-scenario/1", "name": "t",
-        "mesh": {"shape": [1], "ranks": [18446744073709551615]}})j", "/mesh/ranks/0",
-        "got 18446744073709551615");
+        "mesh": {"shape": [1], "ranks": [18446744073709551615]}})j",
+        "/mesh/ranks/0", "got 18446744073709551615");
     row("dim_names count", R"j({"format": "hsdp-scenario/1", "name": "t",
         "mesh": {"shape": [2, 2], "dim_names": ["dp"]}})j",
         "/mesh/dim_names", "expected 2 dim names (one per mesh dim), got 1");
@@ -109,9 +116,11 @@ void TestReaderErrors::malformed_data() {
         "mesh": {"shape": [2, 2], "dim_names": ["dp", "dp"]}})j",
         "/mesh/dim_names/1", "duplicate dim name \"dp\" (also at index 0)");
     row("dim_name empty", R"j({"format": "hsdp-scenario/1", "name": "t",
-        "mesh": {"shape": [2], "dim_names": [""]}})j", "/mesh/dim_names/0", "non-empty string");
+        "mesh": {"shape": [2], "dim_names": [""]}})j",
+        "/mesh/dim_names/0", "non-empty string");
     row("mesh name escaped in path", R"j({"format": "hsdp-scenario/1", "name": "t",
-        "meshes": {"a/b~c": {"shape": [0]}}})j", "/meshes/a~1b~0c/shape/0", "got 0");
+        "meshes": {"a/b~c": {"shape": [0]}}})j",
+        "/meshes/a~1b~0c/shape/0", "got 0");
     row("rank >= world_size (explicit ranks)j", R"j({"format": "hsdp-scenario/1", "name": "t",
         "mesh": {"shape": [2], "ranks": [0, 5]}, "world_size": 4})j",
         "/mesh/ranks/1", "rank 5 of mesh \"main\" is not < world_size 4");
@@ -146,7 +155,8 @@ void TestReaderErrors::malformed_data() {
         "expected an array of params or repeat blocks, got an object");
     row("param not an object", withParam("3"), "/params/0", "expected a param (an object), got 3");
     row("param unknown key", withParam(R"j({"name": "w", "shape": [2], "dtype": "f32",
-        "placement": ["R", "R"]})j"), "/params/0/placement", "unknown key \"placement\" in a param");
+        "placement": ["R", "R"]})j"),
+        "/params/0/placement", "unknown key \"placement\" in a param");
     row("param missing name", withParam(R"j({"shape": [2], "dtype": "f32"})j"), "/params/0",
         "missing required key \"name\"");
     row("param missing dtype", withParam(R"j({"name": "w", "shape": [2]})j"), "/params/0",
@@ -160,30 +170,36 @@ void TestReaderErrors::malformed_data() {
     row("param shape not an array", withParam(R"j({"name": "w", "shape": 4, "dtype": "f32"})j"),
         "/params/0/shape", "expected an array of dim sizes");
     row("numel overflow", withParam(R"j({"name": "w",
-        "shape": [4294967296, 4294967296], "dtype": "f32"})j"), "/params/0/shape",
-        "overflows a 64-bit integer");
+        "shape": [4294967296, 4294967296], "dtype": "f32"})j"),
+        "/params/0/shape", "overflows a 64-bit integer");
     row("placements count", withParam(R"j({"name": "w", "shape": [4], "dtype": "f32",
-        "placements": ["R"]})j"), "/params/0/placements",
-        "expected 2 placements (one per dim of mesh \"main\"), got 1");
+        "placements": ["R"]})j"),
+        "/params/0/placements", "expected 2 placements (one per dim of mesh \"main\"), got 1");
     row("placements not an array", withParam(R"j({"name": "w", "shape": [4], "dtype": "f32",
-        "placements": "R"})j"), "/params/0/placements", "expected an array of placements");
+        "placements": "R"})j"),
+        "/params/0/placements", "expected an array of placements");
     row("placement spelling", withParam(R"j({"name": "w", "shape": [4], "dtype": "f32",
-        "placements": ["R", "S(x)"]})j"), "/params/0/placements/1",
-        "expected a placement: R, S(d), SS(d,k), P(op)");
+        "placements": ["R", "S(x)"]})j"),
+        "/params/0/placements/1", "expected a placement: R, S(d), SS(d,k), P(op)");
     row("placement not a string", withParam(R"j({"name": "w", "shape": [4], "dtype": "f32",
-        "placements": [0, "R"]})j"), "/params/0/placements/0", "got 0");
+        "placements": [0, "R"]})j"),
+        "/params/0/placements/0", "got 0");
     row("requires_grad string", withParam(R"j({"name": "w", "shape": [4], "dtype": "f32",
-        "requires_grad": "yes"})j"), "/params/0/requires_grad", "expected true or false, got \"yes\"");
+        "requires_grad": "yes"})j"),
+        "/params/0/requires_grad", "expected true or false, got \"yes\"");
     row("unknown mesh", withParam(R"j({"name": "w", "shape": [4], "dtype": "f32", "mesh": "x",
-        "placements": ["R", "R"]})j"), "/params/0/mesh", "unknown mesh \"x\"; expected one of \"main\"");
+        "placements": ["R", "R"]})j"),
+        "/params/0/mesh", "unknown mesh \"x\"; expected one of \"main\"");
     row("mesh required with several meshes", twoMeshes(R"j({"name": "w", "shape": [4],
-        "dtype": "f32", "placements": ["R"]})j"), "/params/0",
+        "dtype": "f32", "placements": ["R"]})j"),
+        "/params/0",
         "missing required key \"mesh\": the scenario has several meshes (\"a\", \"b\")");
     row("placements count on the named mesh", twoMeshes(R"j({"name": "w", "shape": [4],
-        "dtype": "f32", "mesh": "b", "placements": ["R"]})j"), "/params/0/placements",
-        "expected 2 placements (one per dim of mesh \"b\")");
+        "dtype": "f32", "mesh": "b", "placements": ["R"]})j"),
+        "/params/0/placements", "expected 2 placements (one per dim of mesh \"b\")");
     row("duplicate names", doc(R"j("params": [{"name": "w", "shape": [1], "dtype": "f32"},
-        {"name": "w", "shape": [2], "dtype": "f32"}])j"), "/params/1/name",
+        {"name": "w", "shape": [2], "dtype": "f32"}])j"),
+        "/params/1/name",
         "duplicate name \"w\" (param 1 after expansion; the same name is param 0)");
     // Repeat blocks: paths follow the file's structure.
     row("repeat negative", withParam(R"j({"repeat": -1, "params": []})j"), "/params/0/repeat",
@@ -197,8 +213,8 @@ void TestReaderErrors::malformed_data() {
     row("repeat var not an identifier", withParam(R"j({"repeat": 2, "var": "1x", "params": []})j"),
         "/params/0/var", "expected an identifier");
     row("repeat var shadows", withParam(R"j({"repeat": 2, "params": [
-        {"repeat": 2, "params": []}]})j"), "/params/0/params/0/var",
-        "var \"i\" is already used by an enclosing repeat block");
+        {"repeat": 2, "params": []}]})j"),
+        "/params/0/params/0/var", "var \"i\" is already used by an enclosing repeat block");
     row("error inside nested repeat", doc(R"j("params": [
         {"name": "a", "shape": [1], "dtype": "f32"},
         {"repeat": 2, "params": [
@@ -207,23 +223,27 @@ void TestReaderErrors::malformed_data() {
                 {"name": "y{i}{j}", "shape": [0], "dtype": "f32"}]}]}])j"),
         "/params/1/params/0/params/1/shape/0", "expected an integer >= 1, got 0");
     row("unbound var in name", withParam(R"j({"repeat": 2, "params": [
-        {"name": "w{j}", "shape": [1], "dtype": "f32"}]})j"), "/params/0/params/0/name",
-        "name uses \"{j}\" but no enclosing repeat block has var \"j\"");
+        {"name": "w{j}", "shape": [1], "dtype": "f32"}]})j"),
+        "/params/0/params/0/name", "name uses \"{j}\" but no enclosing repeat block has var \"j\"");
     row("var outside any block", withParam(R"j({"name": "w{i}", "shape": [1], "dtype": "f32"})j"),
         "/params/0/name", "name uses \"{i}\"");
     row("duplicate names after expansion", withParam(R"j({"repeat": 2, "params": [
         {"name": "a{i}", "shape": [1], "dtype": "f32"},
-        {"name": "a1", "shape": [1], "dtype": "f32"}]})j"), "/params/0/params/0/name",
+        {"name": "a1", "shape": [1], "dtype": "f32"}]})j"),
+        "/params/0/params/0/name",
         "duplicate name \"a1\" (param 2 after expansion, with i=1; the same name is param 1)");
     // TP transitions.
     row("transitions not an array", doc(R"j("tp_transitions": 1)j"), "/tp_transitions",
         "expected an array of TP transitions or repeat blocks, got 1");
     row("transition missing src", withTransition(R"j({"name": "t", "shape": [4], "dtype": "f32",
-        "dst": ["R", "R"]})j"), "/tp_transitions/0", "missing required key \"src\"");
+        "dst": ["R", "R"]})j"),
+        "/tp_transitions/0", "missing required key \"src\"");
     row("transition dst count", withTransition(R"j({"name": "t", "shape": [4], "dtype": "f32",
-        "src": ["R", "P"], "dst": ["R"]})j"), "/tp_transitions/0/dst", "expected 2 placements");
+        "src": ["R", "P"], "dst": ["R"]})j"),
+        "/tp_transitions/0/dst", "expected 2 placements");
     row("transition bad placement", withTransition(R"j({"name": "t", "shape": [4], "dtype": "f32",
-        "src": ["R", "P(foo)"], "dst": ["R", "R"]})j"), "/tp_transitions/0/src/1", "got \"P(foo)\"");
+        "src": ["R", "P(foo)"], "dst": ["R", "R"]})j"),
+        "/tp_transitions/0/src/1", "got \"P(foo)\"");
     row("transition unknown key", withTransition(R"j({"name": "t", "shape": [4], "dtype": "f32",
         "src": ["R", "R"], "dst": ["R", "R"], "requires_grad": true})j"),
         "/tp_transitions/0/requires_grad", "unknown key \"requires_grad\" in a TP transition");
@@ -231,7 +251,8 @@ void TestReaderErrors::malformed_data() {
         "/tp_transitions/0/params", "unknown key \"params\" in a repeat block");
     row("duplicate transition names", withTransition(R"j({"repeat": 2, "var": "k",
         "transitions": [{"name": "t", "shape": [4], "dtype": "f32",
-        "src": ["R", "R"], "dst": ["R", "R"]}]})j"), "/tp_transitions/0/transitions/0/name",
+        "src": ["R", "R"], "dst": ["R", "R"]}]})j"),
+        "/tp_transitions/0/transitions/0/name",
         "duplicate name \"t\" (TP transition 1 after expansion, with k=1");
 }
 
@@ -283,7 +304,8 @@ void TestReaderErrors::fileErrorsNameTheFile() {
         QFAIL("no error");
     } catch (const ScenarioError& e) {
         QCOMPARE(qs(e.path), QString("/params/0/dtype"));
-        QVERIFY(QString(e.what()).startsWith(bad.fileName() + ": /params/0/dtype: expected a dtype"));
+        QVERIFY(
+            QString(e.what()).startsWith(bad.fileName() + ": /params/0/dtype: expected a dtype"));
     }
     try {
         readScenarioFile(dir.path().toStdString());
@@ -298,18 +320,21 @@ void TestReaderErrors::expansionBoundIsCheckedBeforeExpanding_data() {
     QTest::addColumn<QString>("path");
     QTest::newRow("100000 x 1000 params") << withParam(R"j({"repeat": 100000, "params": [
         {"repeat": 1000, "var": "j", "params": [
-            {"name": "p{i}_{j}", "shape": [1], "dtype": "f32"}]}]})j") << "/params";
-    QTest::newRow("int64 max x int64 max (saturates)j") << withParam(R"j({"repeat": 9223372036854775807,
+            {"name": "p{i}_{j}", "shape": [1], "dtype": "f32"}]}]})j")
+                                          << "/params";
+    QTest::newRow("int64 max x int64 max (saturates)j")
+        << withParam(R"j({"repeat": 9223372036854775807,
         "params": [{"repeat": 9223372036854775807, "var": "j", "params": [
-            {"name": "p{i}_{j}", "shape": [1], "dtype": "f32"}]}]})j") << "/params";
+            {"name": "p{i}_{j}", "shape": [1], "dtype": "f32"}]}]})j")
+        << "/params";
     QTest::newRow("sum of blocks past the bound") << doc(R"j("params": [
         {"repeat": 6000000, "params": [{"name": "a{i}", "shape": [1], "dtype": "f32"}]},
         {"repeat": 6000000, "params": [{"name": "b{i}", "shape": [1], "dtype": "f32"}]}])j")
-        << "/params";
+                                                  << "/params";
     QTest::newRow("transitions") << withTransition(R"j({"repeat": 100000, "var": "k",
         "transitions": [{"repeat": 1000, "var": "j", "transitions": [{"name": "t{k}{j}",
         "shape": [4], "dtype": "f32", "src": ["R", "R"], "dst": ["R", "R"]}]}]})j")
-        << "/tp_transitions";
+                                 << "/tp_transitions";
 }
 
 void TestReaderErrors::expansionBoundIsCheckedBeforeExpanding() {
@@ -335,12 +360,14 @@ void TestReaderErrors::largeExpansionIsOrdered() {
     QCOMPARE(s.params[99999].index, 99999);
     // repeat 0 expands to nothing.
     Scenario empty = readScenario(withParam(R"j({"repeat": 0, "params": [
-        {"name": "x{i}", "shape": [1], "dtype": "f32"}]})j").toStdString());
+        {"name": "x{i}", "shape": [1], "dtype": "f32"}]})j")
+                                      .toStdString());
     QVERIFY(empty.params.empty());
 }
 
 void TestReaderErrors::deepNestingIsAnError() {
-    QByteArray json = doc(("\"description\": " + QByteArray(500, '[') + QByteArray(500, ']')).constData());
+    QByteArray json =
+        doc(("\"description\": " + QByteArray(500, '[') + QByteArray(500, ']')).constData());
     const QString error = qs(readError(json));
     QVERIFY2(error.startsWith("/description/0/0/"), qPrintable(error.left(80)));
     QVERIFY(error.contains("nesting deeper than 200 levels"));
@@ -359,11 +386,16 @@ void TestReaderErrors::invalidUtf8Positions_data() {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("mentions");
     QByteArray base = "{\"format\": \"hsdp-scenario/1\",\n \"name\": \"caf";
-    QTest::newRow("lone continuation byte") << base + "\x80\"}" << "line 2, column 14: invalid UTF-8 (byte 0x80)";
-    QTest::newRow("truncated sequence") << base + "\xC3\"}" << "line 2, column 14: invalid UTF-8 (byte 0xC3)";
-    QTest::newRow("overlong slash") << base + "\xC0\xAF\"}" << "line 2, column 14: invalid UTF-8 (byte 0xC0)";
-    QTest::newRow("surrogate") << base + "\xED\xA0\x80\"}" << "line 2, column 14: invalid UTF-8 (byte 0xED)";
-    QTest::newRow("above U+10FFFF") << base + "\xF4\x90\x80\x80\"}" << "invalid UTF-8 (byte 0xF4)";
+    QTest::newRow("lone continuation byte") << base + "\x80\"}"
+                                            << "line 2, column 14: invalid UTF-8 (byte 0x80)";
+    QTest::newRow("truncated sequence") << base + "\xC3\"}"
+                                        << "line 2, column 14: invalid UTF-8 (byte 0xC3)";
+    QTest::newRow("overlong slash") << base + "\xC0\xAF\"}"
+                                    << "line 2, column 14: invalid UTF-8 (byte 0xC0)";
+    QTest::newRow("surrogate") << base + "\xED\xA0\x80\"}"
+                               << "line 2, column 14: invalid UTF-8 (byte 0xED)";
+    QTest::newRow("above U+10FFFF") << base + "\xF4\x90\x80\x80\"}"
+                                    << "invalid UTF-8 (byte 0xF4)";
     // Characters before the bad byte count as one column each, whatever their length.
     QTest::newRow("after multibyte characters") << base + "\xC3\xA9\xE2\x82\xAC\xFF\"}"
                                                 << "line 2, column 16: invalid UTF-8 (byte 0xFF)";

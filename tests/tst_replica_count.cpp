@@ -1,9 +1,9 @@
 #include <QtTest>
 
-#include "planner_fixtures.h"
 #include "plan/grouping.h"
 #include "plan/planner.h"
 #include "plan/replica_count.h"
+#include "planner_fixtures.h"
 
 using namespace hsdp;
 using namespace hsdp::testing;
@@ -42,17 +42,27 @@ private slots:
         QTest::addColumn<QString>("codes");
         QTest::newRow("manual none") << 4LL << 2LL << true << false << 0LL << 8LL << 0LL << "";
         QTest::newRow("manual kept") << 4LL << 2LL << true << false << 2LL << 8LL << 2LL << "";
-        QTest::newRow("manual larger than dims") << 2LL << 2LL << true << false << 4LL << 8LL << 4LL << "";
-        QTest::newRow("manual indivisible") << 6LL << 2LL << false << false << 4LL << 8LL << 4LL << "replica-count-indivisible";
+        QTest::newRow("manual larger than dims")
+            << 2LL << 2LL << true << false << 4LL << 8LL << 4LL << "";
+        QTest::newRow("manual indivisible")
+            << 6LL << 2LL << false << false << 4LL << 8LL << 4LL << "replica-count-indivisible";
         QTest::newRow("auto, no split") << 4LL << 2LL << true << true << 0LL << 8LL << 0LL << "";
-        QTest::newRow("auto discards user count") << 4LL << 2LL << true << true << 2LL << 8LL << 0LL << "replica-count-ignored";
-        QTest::newRow("auto split to node size") << 16LL << 4LL << false << true << 0LL << 8LL << 8LL << "";
-        QTest::newRow("auto min over positions") << 16LL << 4LL << true << true << 0LL << 8LL << 4LL << "";
-        QTest::newRow("auto split keeps user count") << 16LL << 4LL << true << true << 2LL << 8LL << 2LL << "";
-        QTest::newRow("auto dedup lowered to a divisor") << 12LL << 2LL << false << true << 0LL << 8LL << 6LL << "";
-        QTest::newRow("auto prime size dedups to 1") << 11LL << 2LL << false << true << 0LL << 8LL << 1LL << "";
-        QTest::newRow("auto size-1 positions ignored") << 1LL << 16LL << true << true << 0LL << 8LL << 8LL << "";
-        QTest::newRow("auto user count indivisible") << 16LL << 2LL << false << true << 3LL << 8LL << 3LL << "replica-count-indivisible";
+        QTest::newRow("auto discards user count")
+            << 4LL << 2LL << true << true << 2LL << 8LL << 0LL << "replica-count-ignored";
+        QTest::newRow("auto split to node size")
+            << 16LL << 4LL << false << true << 0LL << 8LL << 8LL << "";
+        QTest::newRow("auto min over positions")
+            << 16LL << 4LL << true << true << 0LL << 8LL << 4LL << "";
+        QTest::newRow("auto split keeps user count")
+            << 16LL << 4LL << true << true << 2LL << 8LL << 2LL << "";
+        QTest::newRow("auto dedup lowered to a divisor")
+            << 12LL << 2LL << false << true << 0LL << 8LL << 6LL << "";
+        QTest::newRow("auto prime size dedups to 1")
+            << 11LL << 2LL << false << true << 0LL << 8LL << 1LL << "";
+        QTest::newRow("auto size-1 positions ignored")
+            << 1LL << 16LL << true << true << 0LL << 8LL << 8LL << "";
+        QTest::newRow("auto user count indivisible")
+            << 16LL << 2LL << false << true << 3LL << 8LL << 3LL << "replica-count-indivisible";
     }
 
     void effectiveCount() {
@@ -123,10 +133,14 @@ private slots:
         QTest::addColumn<qint64>("count");  // 0: none
         QTest::addColumn<QString>("sizes");
         QTest::addColumn<QString>("coord");
-        QTest::newRow("no count") << 0LL << "8,2" << "5,1";
-        QTest::newRow("count 4") << 4LL << "4,2" << "1,1";
-        QTest::newRow("count 2") << 2LL << "2,2" << "1,1";
-        QTest::newRow("count 1") << 1LL << "1,1" << "0,0";
+        QTest::newRow("no count") << 0LL << "8,2"
+                                  << "5,1";
+        QTest::newRow("count 4") << 4LL << "4,2"
+                                 << "1,1";
+        QTest::newRow("count 2") << 2LL << "2,2"
+                                 << "1,1";
+        QTest::newRow("count 1") << 1LL << "1,1"
+                                 << "0,0";
     }
 
     void reducedSizesAndCoordinates() {
@@ -141,7 +155,8 @@ private slots:
         for (auto s : replicateSizes(g, c)) gotSizes.push_back(int(s));
         QCOMPARE(QString::fromStdString(joinInts(gotSizes)), sizes);
         std::vector<int> gotCoord;
-        for (auto x : replicateCoordinate({5, 2, 1}, g.replicateMeshDims, c)) gotCoord.push_back(int(x));
+        for (auto x : replicateCoordinate({5, 2, 1}, g.replicateMeshDims, c))
+            gotCoord.push_back(int(x));
         QCOMPARE(QString::fromStdString(joinInts(gotCoord)), coord);
     }
 

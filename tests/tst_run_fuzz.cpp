@@ -22,12 +22,18 @@ using namespace hsdp;
 
 namespace {
 
-const std::set<std::string> kHazardCodes = {"uneven-shard", "nested-shard-order", "strided-shard-chunk",
-                                            "shard-rank-order"};
+const std::set<std::string> kHazardCodes = {"uneven-shard", "nested-shard-order",
+                                            "strided-shard-chunk", "shard-rank-order"};
 // HSDP_FUZZ_SEED / HSDP_FUZZ_CASES explore beyond the pinned set.
-int caseCount() { return qEnvironmentVariableIsSet("HSDP_FUZZ_CASES") ? qEnvironmentVariableIntValue("HSDP_FUZZ_CASES") : 80; }
+int caseCount() {
+    return qEnvironmentVariableIsSet("HSDP_FUZZ_CASES")
+               ? qEnvironmentVariableIntValue("HSDP_FUZZ_CASES")
+               : 80;
+}
 unsigned seed() {
-    return qEnvironmentVariableIsSet("HSDP_FUZZ_SEED") ? unsigned(qEnvironmentVariableIntValue("HSDP_FUZZ_SEED")) : 20261130u;
+    return qEnvironmentVariableIsSet("HSDP_FUZZ_SEED")
+               ? unsigned(qEnvironmentVariableIntValue("HSDP_FUZZ_SEED"))
+               : 20261130u;
 }
 
 class Gen {
@@ -36,7 +42,9 @@ public:
     int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
     bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
     template <typename T>
-    const T& pick(const std::vector<T>& v) { return v[size_t(uniform(0, int(v.size()) - 1))]; }
+    const T& pick(const std::vector<T>& v) {
+        return v[size_t(uniform(0, int(v.size()) - 1))];
+    }
     std::mt19937& rng() { return rng_; }
 
 private:
@@ -91,8 +99,10 @@ MeshGen makeMesh(Gen& g, const std::string& name, int worldSize, bool first) {
     m.shape = factorShape(g, size, ndim);
     static const std::vector<std::string> kNames = {"dp_replicate", "dp_shard", "cp"};
     for (int d = 0; d < ndim; ++d) m.dims.push_back(kNames[size_t(d)]);
-    if (ndim >= 2 && g.chance(0.5)) m.dims[size_t(g.uniform(0, ndim - 1))] = "tp";
-    else if (ndim == 1 && g.chance(0.2)) m.dims[0] = "tp";
+    if (ndim >= 2 && g.chance(0.5))
+        m.dims[size_t(g.uniform(0, ndim - 1))] = "tp";
+    else if (ndim == 1 && g.chance(0.2))
+        m.dims[0] = "tp";
     std::vector<int> pool(static_cast<size_t>(worldSize));
     std::iota(pool.begin(), pool.end(), 0);
     if (g.chance(0.35)) std::shuffle(pool.begin(), pool.end(), g.rng());
@@ -121,12 +131,13 @@ std::string paramJson(Gen& g, int i, const std::vector<MeshGen>& meshes) {
     const MeshGen& mesh = g.pick(meshes);
     const int ndim = g.uniform(1, 3);
     std::ostringstream os;
-    os << R"({"name": "p)" << i << R"(", "shape": )" << shapeJson(g, ndim) << R"(, "dtype": ")" << g.pick(kDtypes)
-       << R"(", "mesh": ")" << mesh.name << '"';
+    os << R"({"name": "p)" << i << R"(", "shape": )" << shapeJson(g, ndim) << R"(, "dtype": ")"
+       << g.pick(kDtypes) << R"(", "mesh": ")" << mesh.name << '"';
     if (!g.chance(0.1)) {
         std::vector<std::string> pl;
         const bool nested = g.chance(0.15);
-        for (size_t m = 0; m < mesh.shape.size(); ++m) pl.push_back(nested ? "S(0)" : placement(g, ndim));
+        for (size_t m = 0; m < mesh.shape.size(); ++m)
+            pl.push_back(nested ? "S(0)" : placement(g, ndim));
         os << ", \"placements\": " << strList(pl);
     }
     if (g.chance(0.1)) os << R"(, "requires_grad": false)";
@@ -136,7 +147,8 @@ std::string paramJson(Gen& g, int i, const std::vector<MeshGen>& meshes) {
 
 std::string tpJson(Gen& g, int i, const MeshGen& mesh) {
     static const std::vector<std::string> kDtypes = {"f32", "bf16", "f16", "f64"};
-    static const std::vector<std::string> kPl = {"R", "S(0)", "S(1)", "P(sum)", "P(max)", "P(min)", "P(avg)"};
+    static const std::vector<std::string> kPl = {"R",      "S(0)",   "S(1)",  "P(sum)",
+                                                 "P(max)", "P(min)", "P(avg)"};
     const std::string dtype = g.pick(kDtypes);
     const bool avgExact = dtype == "f32" || dtype == "f64";  // n copies summed stay exact
     auto one = [&] {
@@ -151,28 +163,34 @@ std::string tpJson(Gen& g, int i, const MeshGen& mesh) {
         dst.push_back(one());
     }
     std::ostringstream os;
-    os << R"({"name": "t)" << i << R"(", "mesh": ")" << mesh.name << R"(", "shape": )" << shapeJson(g, g.uniform(2, 3))
-       << R"(, "dtype": ")" << dtype << R"(", "src": )" << strList(src) << R"(, "dst": )" << strList(dst) << "}";
+    os << R"({"name": "t)" << i << R"(", "mesh": ")" << mesh.name << R"(", "shape": )"
+       << shapeJson(g, g.uniform(2, 3)) << R"(, "dtype": ")" << dtype << R"(", "src": )"
+       << strList(src) << R"(, "dst": )" << strList(dst) << "}";
     return os.str();
 }
 
 std::string meshJson(const MeshGen& m) {
-    return R"({"shape": )" + intList(m.shape) + R"(, "dim_names": )" + strList(m.dims) + R"(, "ranks": )" +
-           intList(m.ranks) + "}";
+    return R"({"shape": )" + intList(m.shape) + R"(, "dim_names": )" + strList(m.dims) +
+           R"(, "ranks": )" + intList(m.ranks) + "}";
 }
 
 std::string optionsJson(Gen& g) {
     std::vector<std::string> o;
-    o.push_back("\"alignment_bytes\": " + std::to_string(g.pick(std::vector<int>{3, 4, 10, 64, 512})));
+    o.push_back("\"alignment_bytes\": " +
+                std::to_string(g.pick(std::vector<int>{3, 4, 10, 64, 512})));
     if (g.chance(0.4)) o.push_back("\"max_batch_numel\": " + std::to_string(g.uniform(5, 150)));
     const int rc = g.uniform(0, 9);
-    if (rc < 2) o.push_back("\"hsdp_replica_count\": " + std::to_string(g.uniform(1, 3)));
+    if (rc < 2)
+        o.push_back("\"hsdp_replica_count\": " + std::to_string(g.uniform(1, 3)));
     else if (rc < 4)
-        o.push_back("\"auto_replica_count\": true, \"devices_per_node\": " + std::to_string(g.uniform(1, 3)));
+        o.push_back("\"auto_replica_count\": true, \"devices_per_node\": " +
+                    std::to_string(g.uniform(1, 3)));
     // Caps stay >= 64: the fused stream is cut into cap-byte broadcasts, so a
     // 1-byte cap makes one collective per byte (correct, but slow enough that
     // peers waiting at their next collective hit the timeout).
-    if (g.chance(0.5)) o.push_back("\"broadcast_max_bytes\": " + std::to_string(g.pick(std::vector<int>{64, 100, 256})));
+    if (g.chance(0.5))
+        o.push_back("\"broadcast_max_bytes\": " +
+                    std::to_string(g.pick(std::vector<int>{64, 100, 256})));
     if (g.chance(0.5)) o.push_back(R"("backend": "nccl")");
     std::string out = "{";
     for (size_t i = 0; i < o.size(); ++i) out += (i ? ", " : "") + o[i];
@@ -185,9 +203,10 @@ std::string scenarioJson(Gen& g, int index) {
     std::vector<MeshGen> meshes{makeMesh(g, "a", world, true)};
     if (g.chance(0.3)) meshes.push_back(makeMesh(g, "b", world, false));
     std::ostringstream os;
-    os << R"({"format": "hsdp-scenario/1", "name": "fuzz)" << index << R"(", "world_size": )" << world
-       << R"(, "meshes": {)";
-    for (size_t m = 0; m < meshes.size(); ++m) os << (m ? ", " : "") << '"' << meshes[m].name << "\": " << meshJson(meshes[m]);
+    os << R"({"format": "hsdp-scenario/1", "name": "fuzz)" << index << R"(", "world_size": )"
+       << world << R"(, "meshes": {)";
+    for (size_t m = 0; m < meshes.size(); ++m)
+        os << (m ? ", " : "") << '"' << meshes[m].name << "\": " << meshJson(meshes[m]);
     os << "}, \"options\": " << optionsJson(g) << ", \"params\": [";
     const int nParams = g.uniform(1, 6);
     for (int i = 0; i < nParams; ++i) os << (i ? ",\n  " : "\n  ") << paramJson(g, i, meshes);
@@ -198,7 +217,8 @@ std::string scenarioJson(Gen& g, int index) {
     if (!tpMeshes.empty()) {
         os << ", \"tp_transitions\": [";
         const int nTp = g.uniform(1, 3);
-        for (int i = 0; i < nTp; ++i) os << (i ? ",\n  " : "\n  ") << tpJson(g, i, *g.pick(tpMeshes));
+        for (int i = 0; i < nTp; ++i)
+            os << (i ? ",\n  " : "\n  ") << tpJson(g, i, *g.pick(tpMeshes));
         os << "]";
     }
     os << "}";
@@ -217,8 +237,10 @@ IndexSet coveredRuns(const IndexSet& set) {
     IndexSet out;
     for (const auto& r : set) {
         if (r.size() == 0) continue;
-        if (!out.empty() && out.back().end == r.begin) out.back().end = r.end;
-        else out.push_back(r);
+        if (!out.empty() && out.back().end == r.begin)
+            out.back().end = r.end;
+        else
+            out.push_back(r);
     }
     return out;
 }
@@ -278,11 +300,12 @@ std::set<int> failedParams(const RunResult& run) {
 std::string describe(const RunResult& r) {
     std::ostringstream os;
     for (const auto& p : r.params)
-        os << "  param " << p.index << " " << p.name << ": gather " << gatherVerdictName(p.gather) << " step "
-           << stepVerdictName(p.step) << " replicas " << replicaVerdictName(p.replicas) << " " << p.detail << "\n";
+        os << "  param " << p.index << " " << p.name << ": gather " << gatherVerdictName(p.gather)
+           << " step " << stepVerdictName(p.step) << " replicas " << replicaVerdictName(p.replicas)
+           << " " << p.detail << "\n";
     for (const auto& t : r.tpTransitions)
-        os << "  tp " << t.index << " " << t.name << " [" << t.path << "]: " << stepVerdictName(t.result) << " "
-           << t.detail << "\n";
+        os << "  tp " << t.index << " " << t.name << " [" << t.path
+           << "]: " << stepVerdictName(t.result) << " " << t.detail << "\n";
     if (!r.error.empty()) os << "  error: " << r.error << "\n";
     return os.str();
 }
@@ -295,7 +318,8 @@ std::string traceProblem(const RunResult& r) {
                std::to_string(r.trace.events.size());
     int64_t bytes = 0;
     for (const auto& e : r.trace.events) bytes += e.bytes;
-    if (bytes != r.bytes) return "bytes " + std::to_string(r.bytes) + " != sum over events " + std::to_string(bytes);
+    if (bytes != r.bytes)
+        return "bytes " + std::to_string(r.bytes) + " != sum over events " + std::to_string(bytes);
     std::map<int64_t, std::vector<const TraceEvent*>> bySeq;
     for (const auto& e : r.trace.events) bySeq[e.seq].push_back(&e);
     for (const auto& [seq, events] : bySeq) {
@@ -309,7 +333,8 @@ std::string traceProblem(const RunResult& r) {
         const std::multiset<int> group(first.groupRanks.begin(), first.groupRanks.end());
         if (ranks != group)
             return "seq " + std::to_string(seq) + " (" + first.op + ") seen by " +
-                   intList(std::vector<int>(ranks.begin(), ranks.end())) + " but group is " + intList(first.groupRanks);
+                   intList(std::vector<int>(ranks.begin(), ranks.end())) + " but group is " +
+                   intList(first.groupRanks);
         if (first.endUs < first.startUs) return "seq " + std::to_string(seq) + ": end before start";
     }
     return {};
@@ -323,13 +348,17 @@ std::string referenceProblem(const Scenario& s, const Plan& plan, const RunResul
     const std::set<int> hazards = hazardParams(s, plan), failed = failedParams(ref);
     std::string out;
     for (int p : hazards)
-        if (!failed.count(p)) out += "hazard param " + std::to_string(p) + " verified in reference mode; ";
+        if (!failed.count(p))
+            out += "hazard param " + std::to_string(p) + " verified in reference mode; ";
     for (const auto& r : ref.params) {
         if (!failed.count(r.index) || hazards.count(r.index)) continue;
         const Batch* b = batchOf(plan, r.index);
-        const bool raised = r.gather == GatherVerdict::Error && r.detail.find("unequal packed sizes") != std::string::npos;
-        const bool mate = b && std::any_of(b->params.begin(), b->params.end(), [&](int q) { return hazards.count(q); });
-        if (!raised || !mate) out += "unflagged param " + std::to_string(r.index) + " failed in reference mode; ";
+        const bool raised = r.gather == GatherVerdict::Error &&
+                            r.detail.find("unequal packed sizes") != std::string::npos;
+        const bool mate = b && std::any_of(b->params.begin(), b->params.end(),
+                                           [&](int q) { return hazards.count(q); });
+        if (!raised || !mate)
+            out += "unflagged param " + std::to_string(r.index) + " failed in reference mode; ";
     }
     return out;
 }
@@ -341,7 +370,6 @@ RunResult run(const Scenario& s, const Plan& plan, RunMode mode) {
     return runPlan(s, plan, options);
 }
 
-
 }  // namespace
 
 class TestRunFuzz : public QObject {
@@ -351,7 +379,8 @@ private slots:
         QTest::addColumn<QString>("json");
         Gen g(seed());
         for (int i = 0, n = caseCount(); i < n; ++i)
-            QTest::newRow(qPrintable(QString("case%1").arg(i))) << QString::fromStdString(scenarioJson(g, i));
+            QTest::newRow(qPrintable(QString("case%1").arg(i)))
+                << QString::fromStdString(scenarioJson(g, i));
     }
 
     void randomScenarios() {
@@ -365,14 +394,17 @@ private slots:
         if (!good.verified || !good.error.empty() || !failedParams(good).empty())
             problems += "corrected mode did not verify:\n" + describe(good);
         for (const auto& t : good.tpTransitions)
-            if (t.result != StepVerdict::Exact) problems += "corrected TP transition " + t.name + " not exact\n";
-        if (const auto p = traceProblem(good); !p.empty()) problems += "corrected trace: " + p + "\n";
+            if (t.result != StepVerdict::Exact)
+                problems += "corrected TP transition " + t.name + " not exact\n";
+        if (const auto p = traceProblem(good); !p.empty())
+            problems += "corrected trace: " + p + "\n";
 
         const RunResult ref = run(s, plan, RunMode::Reference);
         if (!ref.error.empty()) problems += "reference run failed: " + ref.error + "\n";
         if (const auto bad = referenceProblem(s, plan, ref); !bad.empty())
             problems += bad + ":\n" + describe(ref);
-        if (const auto p = traceProblem(ref); !p.empty()) problems += "reference trace: " + p + "\n";
+        if (const auto p = traceProblem(ref); !p.empty())
+            problems += "reference trace: " + p + "\n";
 
         if (!problems.empty()) qWarning("scenario:\n%s\n%s", text.c_str(), problems.c_str());
         QVERIFY2(problems.empty(), "see the scenario above (hsdp-inspect run it)");
@@ -386,7 +418,8 @@ private slots:
         Gen g(seed() + 1);
         for (int i = 0; i < 28; ++i) {  // about half have collectives
             const std::string text = scenarioJson(g, 1000 + i);
-            QTest::newRow(qPrintable(QString("fault%1").arg(i))) << QString::fromStdString(text) << g.uniform(0, 1 << 20);
+            QTest::newRow(qPrintable(QString("fault%1").arg(i)))
+                << QString::fromStdString(text) << g.uniform(0, 1 << 20);
         }
     }
 
@@ -399,15 +432,17 @@ private slots:
         if (clean.trace.events.empty()) QSKIP("no collectives to fail");
         const TraceEvent& victim = clean.trace.events[size_t(pick) % clean.trace.events.size()];
         int64_t k = 0;  // the victim's position among its rank's collectives
-        for (const auto& e : clean.trace.events) k += e.rank == victim.rank && e.startUs <= victim.startUs;
+        for (const auto& e : clean.trace.events)
+            k += e.rank == victim.rank && e.startUs <= victim.startUs;
         RunOptions options;
         options.timeout = std::chrono::milliseconds(20000);
         options.fault = FaultSpec{victim.rank, k};
         const auto started = std::chrono::steady_clock::now();
         const RunResult r = runPlan(s, plan, options);
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        const std::string where = "fault " + std::to_string(victim.rank) + ":" + std::to_string(k) + " in\n" +
-                                  json.toStdString() + "\n" + describe(r);
+        const double secs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        const std::string where = "fault " + std::to_string(victim.rank) + ":" + std::to_string(k) +
+                                  " in\n" + json.toStdString() + "\n" + describe(r);
         QVERIFY2(!r.verified && !r.error.empty(), where.c_str());
         QVERIFY2(r.errorRank == victim.rank, where.c_str());
         QVERIFY2(secs < 10, where.c_str());

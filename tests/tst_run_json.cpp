@@ -19,24 +19,29 @@ private slots:
     }
     void keysOfRun() {
         QFETCH(int, mode);
-        Scenario s = readScenarioFile(HSDP_SHARED_DIR "/spec/examples/fsdp_tp_hazards.scenario.json");
+        Scenario s =
+            readScenarioFile(HSDP_SHARED_DIR "/spec/examples/fsdp_tp_hazards.scenario.json");
         RunOptions options;
         options.mode = RunMode(mode);
         RunResult r = runPlan(s, makePlan(s), options);
         auto j = runToJson(r);
         std::vector<std::string> keys;
         for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
-        const std::vector<std::string> pinned{"format", "mode", "world_size", "verified", "shrink", "params",
-                                              "tp_transitions", "collectives", "bytes", "seconds"};
-        QCOMPARE(std::vector<std::string>(keys.begin(), keys.begin() + long(pinned.size())), pinned);
+        const std::vector<std::string> pinned{"format", "mode",   "world_size",     "verified",
+                                              "shrink", "params", "tp_transitions", "collectives",
+                                              "bytes",  "seconds"};
+        QCOMPARE(std::vector<std::string>(keys.begin(), keys.begin() + long(pinned.size())),
+                 pinned);
         QCOMPARE(j["format"].get<std::string>(), std::string("hsdp-run/1"));
-        QCOMPARE(j["mode"].get<std::string>(), std::string(mode == int(RunMode::Corrected) ? "corrected" : "reference"));
+        QCOMPARE(j["mode"].get<std::string>(),
+                 std::string(mode == int(RunMode::Corrected) ? "corrected" : "reference"));
         QCOMPARE(j["world_size"].get<int>(), 4);
         QCOMPARE(j["verified"].get<bool>(), mode == int(RunMode::Corrected));
         QVERIFY(j["shrink"].is_null());
         QCOMPARE(j["params"].size(), size_t(5));
         for (const auto& p : j["params"]) {
-            for (const char* k : {"index", "name", "gather", "step", "replicas"}) QVERIFY(p.contains(k));
+            for (const char* k : {"index", "name", "gather", "step", "replicas"})
+                QVERIFY(p.contains(k));
             const auto g = p["gather"].get<std::string>();
             QVERIFY(g == "exact" || g == "mismatch" || g == "not-gathered" || g == "error");
         }

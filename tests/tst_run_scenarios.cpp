@@ -15,7 +15,8 @@ using namespace hsdp;
 namespace {
 
 Scenario example(const QString& name) {
-    return readScenarioFile(QString(HSDP_SHARED_DIR "/spec/examples/%1.scenario.json").arg(name).toStdString());
+    return readScenarioFile(
+        QString(HSDP_SHARED_DIR "/spec/examples/%1.scenario.json").arg(name).toStdString());
 }
 
 RunResult runScenario(const Scenario& s, RunMode mode) {
@@ -62,9 +63,10 @@ private slots:
         const Scenario s = example(name);
         const auto started = std::chrono::steady_clock::now();
         RunResult r = runScenario(s, RunMode::Corrected);
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        qInfo("%s: corrected run %.2f s (runPlan says %.2f s), %lld collectives, %lld bytes", qPrintable(name), secs,
-              r.seconds, (long long)r.collectives, (long long)r.bytes);
+        const double secs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        qInfo("%s: corrected run %.2f s (runPlan says %.2f s), %lld collectives, %lld bytes",
+              qPrintable(name), secs, r.seconds, (long long)r.collectives, (long long)r.bytes);
         QVERIFY2(r.verified, qPrintable(describe(r)));
         QVERIFY(r.collectives > 0);
         QCOMPARE(int(r.params.size()), int(s.params.size()));
@@ -79,8 +81,9 @@ private slots:
         QVERIFY(r.error.empty());
         QList<int> failed;
         for (const auto& p : r.params) {
-            const bool ok = p.step == StepVerdict::Exact &&
-                            (p.gather == GatherVerdict::Exact || p.gather == GatherVerdict::NotGathered);
+            const bool ok =
+                p.step == StepVerdict::Exact &&
+                (p.gather == GatherVerdict::Exact || p.gather == GatherVerdict::NotGathered);
             if (!ok) {
                 failed << p.index;
                 QVERIFY2(!p.detail.empty(), qPrintable(QString::number(p.index)));
@@ -90,20 +93,25 @@ private slots:
         for (const auto& t : r.tpTransitions) QCOMPARE(t.result, StepVerdict::Exact);
         // The evidence names ranks and rows: the strided param's wrong slices,
         // the nested param's reordered rows, the uneven param's padding.
-        QVERIFY(QString::fromStdString(r.params[0].detail).contains("applied update rows 2..3 to rows 4..5"));
-        QVERIFY(QString::fromStdString(r.params[1].detail).contains("expected rows 2..3 got rows 4..5"));
+        QVERIFY(QString::fromStdString(r.params[0].detail)
+                    .contains("applied update rows 2..3 to rows 4..5"));
+        QVERIFY(QString::fromStdString(r.params[1].detail)
+                    .contains("expected rows 2..3 got rows 4..5"));
         QVERIFY(QString::fromStdString(r.params[3].detail).contains("from padding"));
         QCOMPARE(r.params[1].gather, GatherVerdict::Mismatch);
-        QCOMPARE(r.params[0].gather, GatherVerdict::Exact);  // strided rows gather right; the slice is wrong
+        QCOMPARE(r.params[0].gather,
+                 GatherVerdict::Exact);  // strided rows gather right; the slice is wrong
         bool structured = false;
         for (const auto& m : r.params[1].mismatches)
-            structured = structured || (m.what == "gather" && !m.rows.empty() && m.firstBadFlat >= 0);
+            structured =
+                structured || (m.what == "gather" && !m.rows.empty() && m.firstBadFlat >= 0);
         QVERIFY(structured);
     }
 
     void handBuilt_data() {
         QTest::addColumn<QString>("json");
-        QTest::newRow("dtypes-caps-batches") << R"json({"format": "hsdp-scenario/1", "name": "mixed",
+        QTest::newRow("dtypes-caps-batches")
+            << R"json({"format": "hsdp-scenario/1", "name": "mixed",
             "mesh": {"shape": [2, 3], "dim_names": ["dp_replicate", "dp_shard"]},
             "options": {"broadcast_max_bytes": 64, "max_batch_numel": 40, "alignment_bytes": 16, "lr": 0.5},
             "params": [
@@ -122,7 +130,8 @@ private slots:
               {"name": "v", "shape": [4, 9], "dtype": "f32", "placements": ["R", "S(1)"]},
               {"name": "x", "shape": [6, 6], "dtype": "f32", "placements": ["R", "S(0)"]},
               {"name": "n", "shape": [8], "dtype": "f32", "placements": ["R", "R"]}]})json";
-        QTest::newRow("two-meshes-permuted") << R"json({"format": "hsdp-scenario/1", "name": "meshes",
+        QTest::newRow("two-meshes-permuted")
+            << R"json({"format": "hsdp-scenario/1", "name": "meshes",
             "meshes": {"a": {"shape": [2, 2], "dim_names": ["dp_shard", "tp"], "ranks": [3, 1, 2, 0]},
                        "b": {"shape": [4], "dim_names": ["dp_shard"]}},
             "params": [
@@ -146,7 +155,8 @@ private slots:
     // fails in reference mode (the process group gathers in ascending rank
     // order); the plan now says so (shard-rank-order) and only that param fails.
     void referenceFailsOnShardRankOrder() {
-        const Scenario s = readScenario(R"json({"format": "hsdp-scenario/1", "name": "fuzz72", "world_size": 7,
+        const Scenario s =
+            readScenario(R"json({"format": "hsdp-scenario/1", "name": "fuzz72", "world_size": 7,
             "meshes": {"a": {"shape": [4], "dim_names": ["tp"], "ranks": [4, 0, 6, 2]},
                        "b": {"shape": [4], "dim_names": ["dp_shard"], "ranks": [0, 2, 4, 6]}},
             "options": {"alignment_bytes": 16},
@@ -157,11 +167,14 @@ private slots:
         for (const auto& d : plan.diagnostics)
             if (d.code == "shard-rank-order") flagged = d.params;
         QCOMPARE(flagged, std::vector<int>{0});
-        QVERIFY2(runScenario(s, RunMode::Corrected).verified, "corrected mode gathers in mesh order");
+        QVERIFY2(runScenario(s, RunMode::Corrected).verified,
+                 "corrected mode gathers in mesh order");
         const RunResult r = runScenario(s, RunMode::Reference);
         QVERIFY(r.error.empty());
         QCOMPARE(r.params[0].gather, GatherVerdict::Mismatch);
-        QVERIFY2(r.params[1].gather == GatherVerdict::Exact && r.params[1].step == StepVerdict::Exact, qPrintable(describe(r)));
+        QVERIFY2(
+            r.params[1].gather == GatherVerdict::Exact && r.params[1].step == StepVerdict::Exact,
+            qPrintable(describe(r)));
     }
 
     void referenceVerifiesEvenLayouts() {
@@ -198,7 +211,9 @@ private slots:
         const Scenario s = example("fsdp_tp_hazards");
         std::vector<double> seen;
         RunOptions options;
-        options.progress = [&](double f, const std::string&) { seen.push_back(f); };  // rank 0's thread only
+        options.progress = [&](double f, const std::string&) {
+            seen.push_back(f);
+        };  // rank 0's thread only
         RunResult r = runPlan(s, makePlan(s), options);
         QVERIFY(r.verified);
         QVERIFY(!seen.empty());
@@ -215,10 +230,12 @@ private slots:
         QVERIFY(r.verified);
         // Param 3 (uneven [5, 8]) is gathered by every rank of the shard group.
         for (int rank = 0; rank < 4; ++rank) {
-            auto a = readNpyFloat32(dir.filePath(QString("rank%1/gathered/uneven.npy").arg(rank)).toStdString());
+            auto a = readNpyFloat32(
+                dir.filePath(QString("rank%1/gathered/uneven.npy").arg(rank)).toStdString());
             QCOMPARE(a.shape, (std::vector<int64_t>{5, 8}));
             QCOMPARE(a.data, globalTensor(Truth::grad(3), {5, 8}).data);
-            auto f = readNpyFloat32(dir.filePath(QString("rank%1/final/uneven.npy").arg(rank)).toStdString());
+            auto f = readNpyFloat32(
+                dir.filePath(QString("rank%1/final/uneven.npy").arg(rank)).toStdString());
             QCOMPARE(f.shape.size(), size_t(2));
         }
         // "experts" is not gathered: only its final state is written.

@@ -1,8 +1,8 @@
 #include <QtTest>
 
-#include "planner_fixtures.h"
 #include "plan/planner.h"
 #include "plan/tp_lowering.h"
+#include "planner_fixtures.h"
 
 using namespace hsdp;
 using namespace hsdp::testing;
@@ -66,24 +66,78 @@ private slots:
         QTest::addColumn<QString>("src");
         QTest::addColumn<QString>("dst");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("partial to replicate") << "dp tp" << "R P(sum)" << "R R" << "all_reduce/sum";
-        QTest::newRow("partial to shard") << "dp tp" << "R P(sum)" << "R S(0)" << "reduce_scatter/0/sum";
-        QTest::newRow("shard to replicate") << "dp tp" << "R S(1)" << "R R" << "all_gather/1";
-        QTest::newRow("negative dim as written") << "dp tp" << "R S(-1)" << "R R" << "all_gather/-1";
-        QTest::newRow("shard to other shard") << "dp tp" << "R S(0)" << "R S(1)" << "null";
-        QTest::newRow("replicate to shard") << "dp tp" << "R R" << "R S(0)" << "null";
-        QTest::newRow("avg partial to replicate") << "dp tp" << "R P(avg)" << "R R" << "null";
-        QTest::newRow("max partial to shard") << "dp tp" << "R P(max)" << "R S(0)" << "null";
-        QTest::newRow("partial to other partial") << "dp tp" << "R P(sum)" << "R P(avg)" << "null";
-        QTest::newRow("non-tp dim differs") << "dp tp" << "S(0) P(sum)" << "R R" << "null";
-        QTest::newRow("identity") << "dp tp" << "S(0) P(sum)" << "S(0) P(sum)" << "identity";
-        QTest::newRow("identity without tp dim") << "dp fsdp" << "R S(0)" << "R S(0)" << "identity";
-        QTest::newRow("no tp dim") << "dp fsdp" << "R P(sum)" << "R R" << "null";
-        QTest::newRow("strided shard counts as shard") << "dp tp" << "R SS(0,2)" << "R R" << "all_gather/0";
-        QTest::newRow("partial to strided shard") << "dp tp" << "R P(sum)" << "R SS(1,2)" << "reduce_scatter/1/sum";
-        QTest::newRow("strided != plain on non-tp dim") << "dp tp" << "SS(0,2) P(sum)" << "S(0) R" << "null";
-        QTest::newRow("strided split factors differ") << "dp tp" << "R SS(0,2)" << "R SS(0,4)" << "null";
-        QTest::newRow("tp first") << "tp dp" << "P(sum) S(0)" << "R S(0)" << "all_reduce/sum";
+        QTest::newRow("partial to replicate") << "dp tp"
+                                              << "R P(sum)"
+                                              << "R R"
+                                              << "all_reduce/sum";
+        QTest::newRow("partial to shard") << "dp tp"
+                                          << "R P(sum)"
+                                          << "R S(0)"
+                                          << "reduce_scatter/0/sum";
+        QTest::newRow("shard to replicate") << "dp tp"
+                                            << "R S(1)"
+                                            << "R R"
+                                            << "all_gather/1";
+        QTest::newRow("negative dim as written") << "dp tp"
+                                                 << "R S(-1)"
+                                                 << "R R"
+                                                 << "all_gather/-1";
+        QTest::newRow("shard to other shard") << "dp tp"
+                                              << "R S(0)"
+                                              << "R S(1)"
+                                              << "null";
+        QTest::newRow("replicate to shard") << "dp tp"
+                                            << "R R"
+                                            << "R S(0)"
+                                            << "null";
+        QTest::newRow("avg partial to replicate") << "dp tp"
+                                                  << "R P(avg)"
+                                                  << "R R"
+                                                  << "null";
+        QTest::newRow("max partial to shard") << "dp tp"
+                                              << "R P(max)"
+                                              << "R S(0)"
+                                              << "null";
+        QTest::newRow("partial to other partial") << "dp tp"
+                                                  << "R P(sum)"
+                                                  << "R P(avg)"
+                                                  << "null";
+        QTest::newRow("non-tp dim differs") << "dp tp"
+                                            << "S(0) P(sum)"
+                                            << "R R"
+                                            << "null";
+        QTest::newRow("identity") << "dp tp"
+                                  << "S(0) P(sum)"
+                                  << "S(0) P(sum)"
+                                  << "identity";
+        QTest::newRow("identity without tp dim") << "dp fsdp"
+                                                 << "R S(0)"
+                                                 << "R S(0)"
+                                                 << "identity";
+        QTest::newRow("no tp dim") << "dp fsdp"
+                                   << "R P(sum)"
+                                   << "R R"
+                                   << "null";
+        QTest::newRow("strided shard counts as shard") << "dp tp"
+                                                       << "R SS(0,2)"
+                                                       << "R R"
+                                                       << "all_gather/0";
+        QTest::newRow("partial to strided shard") << "dp tp"
+                                                  << "R P(sum)"
+                                                  << "R SS(1,2)"
+                                                  << "reduce_scatter/1/sum";
+        QTest::newRow("strided != plain on non-tp dim") << "dp tp"
+                                                        << "SS(0,2) P(sum)"
+                                                        << "S(0) R"
+                                                        << "null";
+        QTest::newRow("strided split factors differ") << "dp tp"
+                                                      << "R SS(0,2)"
+                                                      << "R SS(0,4)"
+                                                      << "null";
+        QTest::newRow("tp first") << "tp dp"
+                                  << "P(sum) S(0)"
+                                  << "R S(0)"
+                                  << "all_reduce/sum";
     }
 
     void classify() {
@@ -100,17 +154,33 @@ private slots:
         QTest::addColumn<QString>("src");
         QTest::addColumn<QString>("dst");
         QTest::addColumn<QString>("decisions");
-        QTest::newRow("gloo remaps reduce_scatter") << "gloo" << "R P(sum)" << "R S(0)"
-                                                    << "lowered:all_reduce_shard lowered:all_reduce_shard";
-        QTest::newRow("nccl keeps reduce_scatter") << "nccl" << "R P(sum)" << "R S(0)"
-                                                   << "lowered:reduce_scatter lowered:reduce_scatter";
-        QTest::newRow("hccl keeps reduce_scatter") << "hccl" << "R P(sum)" << "R S(0)"
-                                                   << "lowered:reduce_scatter lowered:reduce_scatter";
-        QTest::newRow("gloo all_reduce unchanged") << "gloo" << "R P(sum)" << "R R"
+        QTest::newRow("gloo remaps reduce_scatter")
+            << "gloo"
+            << "R P(sum)"
+            << "R S(0)"
+            << "lowered:all_reduce_shard lowered:all_reduce_shard";
+        QTest::newRow("nccl keeps reduce_scatter")
+            << "nccl"
+            << "R P(sum)"
+            << "R S(0)"
+            << "lowered:reduce_scatter lowered:reduce_scatter";
+        QTest::newRow("hccl keeps reduce_scatter")
+            << "hccl"
+            << "R P(sum)"
+            << "R S(0)"
+            << "lowered:reduce_scatter lowered:reduce_scatter";
+        QTest::newRow("gloo all_reduce unchanged") << "gloo"
+                                                   << "R P(sum)"
+                                                   << "R R"
                                                    << "lowered:all_reduce lowered:all_reduce";
-        QTest::newRow("unsupported") << "gloo" << "R P(avg)" << "R R"
+        QTest::newRow("unsupported") << "gloo"
+                                     << "R P(avg)"
+                                     << "R R"
                                      << "fallback:unsupported fallback:unsupported";
-        QTest::newRow("identity") << "gloo" << "R S(0)" << "R S(0)" << "identity identity";
+        QTest::newRow("identity") << "gloo"
+                                  << "R S(0)"
+                                  << "R S(0)"
+                                  << "identity identity";
     }
 
     void lowering() {
@@ -133,9 +203,11 @@ private slots:
         b.transition("ident", {"R", "R"}, {"R", "R"});
         b.transition("bad", {"R", "P(avg)"}, {"R", "R"});
         Plan plan = makePlan(b.build());
-        QCOMPARE(decisionsText(plan.tpTransitions[0]), QString("lowered:all_reduce fallback:rank-order"));
+        QCOMPARE(decisionsText(plan.tpTransitions[0]),
+                 QString("lowered:all_reduce fallback:rank-order"));
         QCOMPARE(decisionsText(plan.tpTransitions[1]), QString("identity fallback:rank-order"));
-        QCOMPARE(decisionsText(plan.tpTransitions[2]), QString("fallback:unsupported fallback:rank-order"));
+        QCOMPARE(decisionsText(plan.tpTransitions[2]),
+                 QString("fallback:unsupported fallback:rank-order"));
         QCOMPARE(plan.tpTransitions[0].groups[1].meshRanks, (std::vector<int>{3, 2}));
         QCOMPARE(plan.diagnostics.size(), size_t(1));
         const Diagnostic& d = plan.diagnostics[0];
@@ -149,7 +221,12 @@ private slots:
         // tp is mesh dim 0 of a [2, 3] mesh: groups are columns, ordered by the other coordinate.
         ScenarioBuilder b;
         b.mesh({2, 3}, {"tp", "dp"});
-        b.transition("t", {"P(sum)", "R", }, {"R", "R"});
+        b.transition("t",
+                     {
+                         "P(sum)",
+                         "R",
+                     },
+                     {"R", "R"});
         Plan plan = makePlan(b.build());
         const auto& groups = plan.tpTransitions.at(0).groups;
         QCOMPARE(groups.size(), size_t(3));
@@ -204,7 +281,8 @@ private slots:
         b.transition("dense.out", {"R", "P(sum)"}, {"R", "R"}, "dense");
         b.transition("expert.out", {"P(sum)"}, {"R"}, "expert");
         Plan plan = makePlan(b.build());
-        QCOMPARE(decisionsText(plan.tpTransitions[0]), QString("lowered:all_reduce lowered:all_reduce"));
+        QCOMPARE(decisionsText(plan.tpTransitions[0]),
+                 QString("lowered:all_reduce lowered:all_reduce"));
         QCOMPARE(decisionsText(plan.tpTransitions[1]), QString("fallback:rank-order"));
         QCOMPARE(plan.tpTransitions[1].groups[0].meshRanks, (std::vector<int>{3, 2, 1, 0}));
     }

@@ -11,10 +11,18 @@ using namespace hsdp;
 
 namespace {
 
-Placement S(int d) { return Placement::shard(d); }
-Placement SS(int d, int k) { return Placement::stridedShard(d, k); }
-Placement R() { return Placement::replicate(); }
-Placement P(ReduceOp op = ReduceOp::Sum) { return Placement::partial(op); }
+Placement S(int d) {
+    return Placement::shard(d);
+}
+Placement SS(int d, int k) {
+    return Placement::stridedShard(d, k);
+}
+Placement R() {
+    return Placement::replicate();
+}
+Placement P(ReduceOp op = ReduceOp::Sum) {
+    return Placement::partial(op);
+}
 
 struct TpCase {
     std::vector<int64_t> meshShape;
@@ -28,14 +36,16 @@ Mesh meshOf(const std::vector<int64_t>& shape) {
     mesh.name = "main";
     mesh.shape = shape;
     for (int i = 0; i < mesh.size(); ++i) mesh.ranks.push_back(i);
-    for (int d = 0; d < mesh.ndim(); ++d) mesh.dimNames.push_back(d + 1 == mesh.ndim() ? "tp" : "d" + std::to_string(d));
+    for (int d = 0; d < mesh.ndim(); ++d)
+        mesh.dimNames.push_back(d + 1 == mesh.ndim() ? "tp" : "d" + std::to_string(d));
     mesh.buildIndex();
     return mesh;
 }
 
 // Runs `steps` on every rank; returns per rank "" when its output is the
 // truth laid out by dst (Partial dims: the truth model's split), else why not.
-std::vector<std::string> runSteps(const TpCase& c, DType dtype, const std::vector<RedistStep>& steps) {
+std::vector<std::string> runSteps(const TpCase& c, DType dtype,
+                                  const std::vector<RedistStep>& steps) {
     const Mesh mesh = meshOf(c.meshShape);
     std::vector<std::vector<int>> groups;
     for (int d = 0; d < mesh.ndim(); ++d)
@@ -55,7 +65,9 @@ std::vector<std::string> runSteps(const TpCase& c, DType dtype, const std::vecto
             Tensor in = localTensor(Truth::tp(3), c.shape, c.src, mesh.shape, coord, dtype);
             Tensor got = executeSteps(rc, steps, in);
             Tensor want = localTensor(Truth::tp(3), c.shape, c.dst, mesh.shape, coord, dtype);
-            if (!bitEqual(got, want)) verdict = "rank " + std::to_string(ctx.rank()) + " got " + shapeText(got.shape) + " want " + shapeText(want.shape);
+            if (!bitEqual(got, want))
+                verdict = "rank " + std::to_string(ctx.rank()) + " got " + shapeText(got.shape) +
+                          " want " + shapeText(want.shape);
         } catch (const ReferenceRaise& e) {
             verdict = std::string("raise: ") + e.what();
         }
@@ -81,24 +93,33 @@ private slots:
     void transitions_data() {
         QTest::addColumn<TpCase>("c");
         QTest::addColumn<int>("dtype");
-        QTest::addColumn<bool>("referenceExact");  // does the seed's lowered op give the dst layout?
+        QTest::addColumn<bool>(
+            "referenceExact");  // does the seed's lowered op give the dst layout?
         for (DType dt : {DType::F32, DType::BF16}) {
             const QString t = dt == DType::F32 ? "-f32" : "-bf16";
-            auto row = [&](const char* name, TpCase c, bool ref) { QTest::newRow(qPrintable(name + t)) << c << int(dt) << ref; };
+            auto row = [&](const char* name, TpCase c, bool ref) {
+                QTest::newRow(qPrintable(name + t)) << c << int(dt) << ref;
+            };
             row("tp1-gather", {{1}, {S(0)}, {R()}, {3, 4}, "all_gather"}, true);
             row("tp2-gather-dim1", {{2}, {S(1)}, {R()}, {4, 8}, "all_gather"}, true);
             row("tp3-gather-uneven", {{3}, {S(0)}, {R()}, {7, 2}, "all_gather"}, false);
             row("tp4-gather-strided", {{4}, {SS(0, 2)}, {R()}, {16, 2}, "all_gather"}, false);
             row("2x4-gather", {{2, 4}, {R(), S(1)}, {R(), R()}, {4, 8}, "all_gather"}, true);
             row("tp2-allreduce", {{2}, {P()}, {R()}, {4, 8}, "all_reduce"}, true);
-            row("4x2-allreduce-sharded", {{4, 2}, {S(0), P()}, {S(0), R()}, {8, 6}, "all_reduce"}, true);
-            row("2x2-allreduce-nested-partial", {{2, 2}, {P(), P()}, {P(), R()}, {4, 4}, "all_reduce"}, true);
+            row("4x2-allreduce-sharded", {{4, 2}, {S(0), P()}, {S(0), R()}, {8, 6}, "all_reduce"},
+                true);
+            row("2x2-allreduce-nested-partial",
+                {{2, 2}, {P(), P()}, {P(), R()}, {4, 4}, "all_reduce"}, true);
             row("tp4-allreduce-shard", {{4}, {P()}, {S(0)}, {8, 3}, "all_reduce_shard"}, true);
-            row("tp3-allreduce-shard-uneven", {{3}, {P()}, {S(0)}, {7, 3}, "all_reduce_shard"}, true);
-            row("tp2-allreduce-shard-strided", {{2}, {P()}, {SS(0, 2)}, {8, 3}, "all_reduce_shard"}, false);
-            row("2x2-reduce-scatter", {{2, 2}, {R(), P()}, {R(), S(1)}, {4, 8}, "reduce_scatter"}, true);
+            row("tp3-allreduce-shard-uneven", {{3}, {P()}, {S(0)}, {7, 3}, "all_reduce_shard"},
+                true);
+            row("tp2-allreduce-shard-strided", {{2}, {P()}, {SS(0, 2)}, {8, 3}, "all_reduce_shard"},
+                false);
+            row("2x2-reduce-scatter", {{2, 2}, {R(), P()}, {R(), S(1)}, {4, 8}, "reduce_scatter"},
+                true);
             row("tp3-reduce-scatter-uneven", {{3}, {P()}, {S(0)}, {7, 2}, "reduce_scatter"}, false);
-            row("2x2x2-allreduce", {{2, 2, 2}, {R(), S(1), P()}, {R(), S(1), R()}, {4, 6}, "all_reduce"}, true);
+            row("2x2x2-allreduce",
+                {{2, 2, 2}, {R(), S(1), P()}, {R(), S(1), R()}, {4, 6}, "all_reduce"}, true);
             // Fallback only: the generic redistribution.
             row("tp3-alltoall-uneven", {{3}, {S(0)}, {S(1)}, {7, 5}, ""}, true);
             row("2x2-nested-to-replicate", {{2, 2}, {S(0), S(0)}, {R(), R()}, {8, 4}, ""}, true);
@@ -112,7 +133,8 @@ private slots:
             row("tp4-replicate-to-partial", {{4}, {R()}, {P()}, {4, 4}, ""}, true);
             row("2x3-2d", {{2, 3}, {S(0), S(1)}, {S(1), S(0)}, {5, 7}, ""}, true);
             row("8-uneven-empty", {{8}, {S(0)}, {S(1)}, {5, 3}, ""}, true);
-            row("2x2x2-everything", {{2, 2, 2}, {S(0), P(), S(1)}, {R(), S(1), S(0)}, {6, 10}, ""}, true);
+            row("2x2x2-everything", {{2, 2, 2}, {S(0), P(), S(1)}, {R(), S(1), S(0)}, {6, 10}, ""},
+                true);
         }
     }
     void transitions() {
@@ -122,11 +144,15 @@ private slots:
         const int ndim = int(c.shape.size());
         const int tpDim = int(c.meshShape.size()) - 1;
         // The generic redistribution is always right.
-        QCOMPARE(firstProblem(runSteps(c, DType(dtype), planRedistribution(c.src, c.dst, ndim))), QString());
+        QCOMPARE(firstProblem(runSteps(c, DType(dtype), planRedistribution(c.src, c.dst, ndim))),
+                 QString());
         if (c.lowered.isEmpty()) return;
         const std::string op = c.lowered.toStdString();
-        QCOMPARE(firstProblem(runSteps(c, DType(dtype), loweredSteps(op, tpDim, c.src, c.dst, false))), QString());
-        const QString ref = firstProblem(runSteps(c, DType(dtype), loweredSteps(op, tpDim, c.src, c.dst, true)));
+        QCOMPARE(
+            firstProblem(runSteps(c, DType(dtype), loweredSteps(op, tpDim, c.src, c.dst, false))),
+            QString());
+        const QString ref =
+            firstProblem(runSteps(c, DType(dtype), loweredSteps(op, tpDim, c.src, c.dst, true)));
         QVERIFY2(ref.isEmpty() == referenceExact, qPrintable(ref));
     }
 
@@ -148,7 +174,8 @@ private slots:
 
     void referenceGatherRaisesOnUnequalShards() {
         TpCase c{{3}, {S(0)}, {R()}, {7, 2}, "all_gather"};
-        QString problem = firstProblem(runSteps(c, DType::F32, loweredSteps("all_gather", 0, c.src, c.dst, true)));
+        QString problem = firstProblem(
+            runSteps(c, DType::F32, loweredSteps("all_gather", 0, c.src, c.dst, true)));
         QVERIFY2(problem.startsWith("raise:") && problem.contains("equal"), qPrintable(problem));
     }
 };

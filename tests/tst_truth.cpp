@@ -79,7 +79,8 @@ private slots:
                 Tensor t = localTensor(Truth::tp(2), {4, 4}, pl, {2, 3}, {a, b}, DType::BF16);
                 for (int i = 0; i < 16; ++i) inner.data[size_t(i)] += t.data[size_t(i)];
             }
-            Tensor outer = localTensor(Truth::tp(2), {4, 4}, {Placement::partial()}, {2}, {a}, DType::BF16);
+            Tensor outer =
+                localTensor(Truth::tp(2), {4, 4}, {Placement::partial()}, {2}, {a}, DType::BF16);
             QCOMPARE(inner.data, outer.data);
             for (int i = 0; i < 16; ++i) total.data[size_t(i)] += inner.data[size_t(i)];
         }

@@ -7,9 +7,15 @@
 using namespace hsdp;
 
 namespace {
-Placement S(int d) { return Placement::shard(d); }
-Placement SS(int d, int k) { return Placement::stridedShard(d, k); }
-Placement R() { return Placement::replicate(); }
+Placement S(int d) {
+    return Placement::shard(d);
+}
+Placement SS(int d, int k) {
+    return Placement::stridedShard(d, k);
+}
+Placement R() {
+    return Placement::replicate();
+}
 
 std::vector<std::pair<int, int>> axesOf(const std::vector<Placement>& pl, int ndim) {
     std::vector<std::pair<int, int>> axes;
@@ -26,15 +32,29 @@ private slots:
         QTest::addColumn<std::vector<int64_t>>("meshShape");
         QTest::addColumn<std::vector<Placement>>("placements");
         QTest::addColumn<std::vector<int64_t>>("shape");
-        QTest::addColumn<bool>("referenceRight");  // does the seed's narrow give every rank its shard?
-        QTest::newRow("even") << std::vector<int64_t>{4} << std::vector<Placement>{S(0)} << std::vector<int64_t>{8, 3} << true;
-        QTest::newRow("even-dim1") << std::vector<int64_t>{2, 2} << std::vector<Placement>{R(), S(1)} << std::vector<int64_t>{3, 8} << true;
-        QTest::newRow("nested-even") << std::vector<int64_t>{2, 2} << std::vector<Placement>{S(0), S(0)} << std::vector<int64_t>{8, 8} << true;
-        QTest::newRow("2d-even") << std::vector<int64_t>{2, 2} << std::vector<Placement>{S(0), S(1)} << std::vector<int64_t>{8, 8} << true;
-        QTest::newRow("uneven") << std::vector<int64_t>{3} << std::vector<Placement>{S(0)} << std::vector<int64_t>{7, 2} << false;
-        QTest::newRow("strided") << std::vector<int64_t>{2, 2} << std::vector<Placement>{SS(0, 2), S(0)} << std::vector<int64_t>{8, 8} << false;
-        QTest::newRow("strided-1d-mesh") << std::vector<int64_t>{2} << std::vector<Placement>{SS(1, 3)} << std::vector<int64_t>{2, 12} << false;
-        QTest::newRow("size1-mesh-dim") << std::vector<int64_t>{1, 4} << std::vector<Placement>{SS(0, 2), S(0)} << std::vector<int64_t>{8, 2} << true;
+        QTest::addColumn<bool>(
+            "referenceRight");  // does the seed's narrow give every rank its shard?
+        QTest::newRow("even") << std::vector<int64_t>{4} << std::vector<Placement>{S(0)}
+                              << std::vector<int64_t>{8, 3} << true;
+        QTest::newRow("even-dim1")
+            << std::vector<int64_t>{2, 2} << std::vector<Placement>{R(), S(1)}
+            << std::vector<int64_t>{3, 8} << true;
+        QTest::newRow("nested-even")
+            << std::vector<int64_t>{2, 2} << std::vector<Placement>{S(0), S(0)}
+            << std::vector<int64_t>{8, 8} << true;
+        QTest::newRow("2d-even") << std::vector<int64_t>{2, 2} << std::vector<Placement>{S(0), S(1)}
+                                 << std::vector<int64_t>{8, 8} << true;
+        QTest::newRow("uneven") << std::vector<int64_t>{3} << std::vector<Placement>{S(0)}
+                                << std::vector<int64_t>{7, 2} << false;
+        QTest::newRow("strided") << std::vector<int64_t>{2, 2}
+                                 << std::vector<Placement>{SS(0, 2), S(0)}
+                                 << std::vector<int64_t>{8, 8} << false;
+        QTest::newRow("strided-1d-mesh")
+            << std::vector<int64_t>{2} << std::vector<Placement>{SS(1, 3)}
+            << std::vector<int64_t>{2, 12} << false;
+        QTest::newRow("size1-mesh-dim")
+            << std::vector<int64_t>{1, 4} << std::vector<Placement>{SS(0, 2), S(0)}
+            << std::vector<int64_t>{8, 2} << true;
     }
     void slices() {
         QFETCH(std::vector<int64_t>, meshShape);
@@ -44,9 +64,11 @@ private slots:
         Tensor full = globalTensor(Truth::weight(1), shape);
         bool allRight = true;
         for (const auto& coord : allCoordinates(meshShape)) {
-            Tensor expected = localTensor(Truth::weight(1), shape, placements, meshShape, coord, DType::F32);
+            Tensor expected =
+                localTensor(Truth::weight(1), shape, placements, meshShape, coord, DType::F32);
             QCOMPARE(sliceUpdateCorrected(full, placements, meshShape, coord), expected);
-            Tensor ref = sliceUpdateReference(full, axesOf(placements, int(shape.size())), meshShape, coord);
+            Tensor ref =
+                sliceUpdateReference(full, axesOf(placements, int(shape.size())), meshShape, coord);
             allRight = allRight && ref == expected;
         }
         QCOMPARE(allRight, referenceRight);

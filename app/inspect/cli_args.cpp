@@ -39,7 +39,9 @@ void ArgParser::parse(const std::vector<std::string>& args) {
     }
 }
 
-bool ArgParser::has(const std::string& name) const { return values_.count(name) > 0; }
+bool ArgParser::has(const std::string& name) const {
+    return values_.count(name) > 0;
+}
 
 std::optional<std::string> ArgParser::value(const std::string& name) const {
     auto it = values_.find(name);
@@ -61,8 +63,8 @@ double parseNumber(const std::string& option, const std::string& text, double mi
     char* end = nullptr;
     double value = std::strtod(text.c_str(), &end);
     if (text.empty() || *end != '\0' || !(value >= min))
-        throw UsageError(option + " expects a number >= " + std::to_string(min) + ", got '" +
-                         text + "'");
+        throw UsageError(option + " expects a number >= " + std::to_string(min) + ", got '" + text +
+                         "'");
     return value;
 }
 

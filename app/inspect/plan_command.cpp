@@ -28,8 +28,7 @@ int planCommand(const std::vector<std::string>& args) {
     ArgParser parser;
     parser.flag("--json").option("--format");
     parser.parse(args);
-    if (parser.positionals().size() != 1)
-        throw UsageError("plan takes exactly one SCENARIO file");
+    if (parser.positionals().size() != 1) throw UsageError("plan takes exactly one SCENARIO file");
     std::string format = parser.value("--format").value_or(parser.has("--json") ? "json" : "text");
     if (format != "text" && format != "json")
         throw UsageError("--format expects 'text' or 'json', got '" + format + "'");
@@ -40,8 +39,10 @@ int planCommand(const std::vector<std::string>& args) {
     if (!loaded) return 2;
     const Scenario& scenario = *loaded;
     Plan plan = makePlan(scenario);
-    if (format == "json") std::cout << planToJson(plan, scenario).dump(1) << "\n";
-    else std::cout << planToText(plan, scenario);
+    if (format == "json")
+        std::cout << planToJson(plan, scenario).dump(1) << "\n";
+    else
+        std::cout << planToText(plan, scenario);
     return plan.hasErrors() ? 1 : 0;
 }
 

@@ -53,14 +53,16 @@ FaultSpec parseFault(const std::string& text) {
 RunOptions parseRunOptions(const ArgParser& parser) {
     RunOptions options;
     std::string mode = parser.value("--mode").value_or("corrected");
-    if (mode == "reference") options.mode = RunMode::Reference;
+    if (mode == "reference")
+        options.mode = RunMode::Reference;
     else if (mode != "corrected")
         throw UsageError("--mode expects 'corrected' or 'reference', got '" + mode + "'");
     if (auto s = parser.value("--timeout"))
         options.timeout = std::chrono::milliseconds(
             static_cast<int64_t>(parseNumber("--timeout", *s, 0.001) * 1000));
     if (auto s = parser.value("--max-bytes")) options.maxBytes = parseInteger("--max-bytes", *s, 1);
-    if (auto s = parser.value("--max-flops")) options.flopBudget = parseNumber("--max-flops", *s, 1);
+    if (auto s = parser.value("--max-flops"))
+        options.flopBudget = parseNumber("--max-flops", *s, 1);
     if (auto s = parser.value("--inject-fault")) options.fault = parseFault(*s);
     options.dumpDir = parser.value("--dump").value_or("");
     return options;
@@ -90,8 +92,14 @@ void warnIfFaultNeverFired(const RunOptions& options, const RunResult& result) {
 
 int runCommand(const std::vector<std::string>& args) {
     ArgParser parser;
-    parser.flag("--json").option("--mode").option("--trace").option("--dump").option("--timeout")
-        .option("--max-bytes").option("--max-flops").option("--inject-fault");
+    parser.flag("--json")
+        .option("--mode")
+        .option("--trace")
+        .option("--dump")
+        .option("--timeout")
+        .option("--max-bytes")
+        .option("--max-flops")
+        .option("--inject-fault");
     parser.parse(args);
     if (parser.positionals().size() != 1) throw UsageError("run takes exactly one SCENARIO file");
     RunOptions options = parseRunOptions(parser);
@@ -114,8 +122,10 @@ int runCommand(const std::vector<std::string>& args) {
         return 1;
     }
     warnIfFaultNeverFired(options, result);
-    if (parser.has("--json")) std::cout << runToJson(result).dump(1) << "\n";
-    else std::cout << runToText(result);
+    if (parser.has("--json"))
+        std::cout << runToJson(result).dump(1) << "\n";
+    else
+        std::cout << runToText(result);
     return result.verified ? 0 : 1;
 }
 

@@ -8,20 +8,24 @@
 
 namespace hsdp {
 
-
 float roundTo(DType dtype, float value) {
     switch (dtype) {
-        case DType::BF16: return bf16ToFloat(floatToBf16(value));
-        case DType::F16: return f16ToFloat(floatToF16(value));
+        case DType::BF16:
+            return bf16ToFloat(floatToBf16(value));
+        case DType::F16:
+            return f16ToFloat(floatToF16(value));
         case DType::F32:
-        case DType::F64: return value;  // an fp32 value is exact in f64
+        case DType::F64:
+            return value;  // an fp32 value is exact in f64
     }
     return value;
 }
 
 void encodeValues(DType dtype, const float* src, int64_t count, std::byte* dst) {
     switch (dtype) {
-        case DType::F32: std::memcpy(dst, src, size_t(count) * 4); return;
+        case DType::F32:
+            std::memcpy(dst, src, size_t(count) * 4);
+            return;
         case DType::F64:
             for (int64_t i = 0; i < count; ++i) {
                 double d = src[i];
@@ -40,7 +44,9 @@ void encodeValues(DType dtype, const float* src, int64_t count, std::byte* dst) 
 
 void decodeValues(DType dtype, const std::byte* src, int64_t count, float* dst) {
     switch (dtype) {
-        case DType::F32: std::memcpy(dst, src, size_t(count) * 4); return;
+        case DType::F32:
+            std::memcpy(dst, src, size_t(count) * 4);
+            return;
         case DType::F64:
             for (int64_t i = 0; i < count; ++i) {
                 double d;

@@ -22,5 +22,4 @@ float roundTo(DType dtype, float value);
 inline constexpr std::byte kPoisonByte{0xFF};
 void fillPoison(std::byte* dst, int64_t bytes);
 
-
 }  // namespace hsdp

@@ -44,7 +44,8 @@ struct AxisGeometry {
     std::vector<IndexSet> targetRows;               // [item]
 };
 
-AxisGeometry axisGeometry(const GatherSetup& setup, const std::vector<GatherItem>& items, int m, int d) {
+AxisGeometry axisGeometry(const GatherSetup& setup, const std::vector<GatherItem>& items, int m,
+                          int d) {
     const auto& meshShape = setup.mesh->shape;
     AxisGeometry geo;
     for (const auto& item : items) {
@@ -52,7 +53,8 @@ AxisGeometry axisGeometry(const GatherSetup& setup, const std::vector<GatherItem
         Coord cj = setup.coord;
         for (int64_t j = 0; j < meshShape[size_t(m)]; ++j) {
             cj[size_t(m)] = j;
-            rows.push_back(partialLayout(item.shape, item.placements, meshShape, cj, m + 1).dims[size_t(d)]);
+            rows.push_back(
+                partialLayout(item.shape, item.placements, meshShape, cj, m + 1).dims[size_t(d)]);
         }
         geo.memberRows.push_back(std::move(rows));
         geo.targetRows.push_back(
@@ -85,7 +87,8 @@ PackLayout packAxis(const GatherSetup& setup, const std::vector<GatherItem>& ite
         const int64_t rest = restNumel(*src[i], d);
         int64_t widest = 0;
         for (const auto& rows : geo.memberRows[i])
-            widest = std::max(widest, paddedElements(indexCount(rows) * rest, setup.alignmentBytes, es));
+            widest =
+                std::max(widest, paddedElements(indexCount(rows) * rest, setup.alignmentBytes, es));
         lengths.push_back(src[i]->numel() * es);
         capacities.push_back(widest * es);
     }
@@ -101,8 +104,8 @@ PackLayout packAxis(const GatherSetup& setup, const std::vector<GatherItem>& ite
 }
 
 // Appends `count` elements of `dtype` found `byteOffset` bytes into `out`.
-void appendDecoded(std::vector<float>& dst, const std::vector<float>& out, size_t byteOffset, DType dtype,
-                   int64_t count) {
+void appendDecoded(std::vector<float>& dst, const std::vector<float>& out, size_t byteOffset,
+                   DType dtype, int64_t count) {
     if (dtype == DType::F32 && byteOffset % sizeof(float) == 0) {
         const float* from = out.data() + byteOffset / sizeof(float);
         dst.insert(dst.end(), from, from + count);
@@ -110,14 +113,16 @@ void appendDecoded(std::vector<float>& dst, const std::vector<float>& out, size_
     }
     const size_t old = dst.size();
     dst.resize(old + size_t(count));
-    decodeValues(dtype, reinterpret_cast<const std::byte*>(out.data()) + byteOffset, count, dst.data() + old);
+    decodeValues(dtype, reinterpret_cast<const std::byte*>(out.data()) + byteOffset, count,
+                 dst.data() + old);
 }
 
 // Fast unpack when the members' blocks are plain runs tiling the target in
 // some order (plain and uneven shards): each block is appended once, no fill,
 // no scatter. Empty result when the blocks do not tile (strided shards).
-std::optional<Tensor> unpackTiled(const std::vector<float>& out, size_t slot, size_t offset, DType dtype,
-                                  const std::vector<int64_t>& shape, const IndexSet& target,
+std::optional<Tensor> unpackTiled(const std::vector<float>& out, size_t slot, size_t offset,
+                                  DType dtype, const std::vector<int64_t>& shape,
+                                  const IndexSet& target,
                                   const std::vector<const IndexSet*>& blocks) {
     if (target.size() != 1) return std::nullopt;
     std::vector<std::pair<int64_t, size_t>> order;  // (first target row, member)
@@ -150,8 +155,8 @@ Tensor unpackScattered(const std::vector<float>& out, size_t slot, size_t offset
     for (size_t q = 0; q < blocks.size(); ++q) {
         std::vector<int64_t> blockShape = shape;
         blockShape[0] = indexCount(*blocks[q]);
-        Tensor block = decodeTensor(reinterpret_cast<const std::byte*>(out.data()) + q * slot + offset, dtype,
-                                    blockShape);
+        Tensor block = decodeTensor(
+            reinterpret_cast<const std::byte*>(out.data()) + q * slot + offset, dtype, blockShape);
         Positions pos{positionsIn(target, *blocks[q])};
         for (size_t k = 1; k < shape.size(); ++k) pos.push_back(iota(shape[k]));
         insert(whole, pos, block);
@@ -161,8 +166,9 @@ Tensor unpackScattered(const std::vector<float>& out, size_t slot, size_t offset
 
 // One all-gather over mesh dim m rebuilding tensor dim d: reads `src`, then
 // writes `cur` (which `src` may point into).
-void gatherAxisCorrected(RankContext& ctx, const GatherSetup& setup, const std::vector<GatherItem>& items,
-                         int m, int d, const std::vector<const Tensor*>& src, std::vector<Tensor>& cur) {
+void gatherAxisCorrected(RankContext& ctx, const GatherSetup& setup,
+                         const std::vector<GatherItem>& items, int m, int d,
+                         const std::vector<const Tensor*>& src, std::vector<Tensor>& cur) {
     auto since = Clock::now();
     const Mesh& mesh = *setup.mesh;
     Communicator& comm = ctx.group(mesh.groupAlong(m, setup.coord));
@@ -180,7 +186,8 @@ void gatherAxisCorrected(RankContext& ctx, const GatherSetup& setup, const std::
     for (const auto& item : items) params.push_back(item.param);
     auto& out = threadBuffers().out;
     const size_t slot = size_t(pack.total), outBytes = slot * size_t(comm.size());
-    if (out.size() * sizeof(float) < outBytes) out.resize((outBytes + sizeof(float) - 1) / sizeof(float));
+    if (out.size() * sizeof(float) < outBytes)
+        out.resize((outBytes + sizeof(float) - 1) / sizeof(float));
     CollectiveLabel label = setup.label;
     label.meshDim = m;
     label.params = params;
@@ -192,8 +199,11 @@ void gatherAxisCorrected(RankContext& ctx, const GatherSetup& setup, const std::
         std::vector<const IndexSet*> blocks;  // group order
         for (int64_t c : coords) blocks.push_back(&geo.memberRows[i][size_t(c)]);
         const size_t offset = size_t(pack.offset[i]);
-        auto whole = unpackTiled(out, slot, offset, items[i].dtype, shapes[i], geo.targetRows[i], blocks);
-        if (!whole) whole = unpackScattered(out, slot, offset, items[i].dtype, shapes[i], geo.targetRows[i], blocks);
+        auto whole =
+            unpackTiled(out, slot, offset, items[i].dtype, shapes[i], geo.targetRows[i], blocks);
+        if (!whole)
+            whole = unpackScattered(out, slot, offset, items[i].dtype, shapes[i], geo.targetRows[i],
+                                    blocks);
         cur[i] = d == 0 ? std::move(*whole) : movedimFrom0(*whole, d);
     }
     lap(setup.timings, &GatherTimings::unpack, since);

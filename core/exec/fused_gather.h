@@ -36,7 +36,8 @@ struct GatherSetup {
     std::vector<std::pair<int, int>> shardAxes;  // (mesh dim, tensor dim), mesh-dim order
     int64_t alignmentBytes = 512;
     CollectiveLabel label;  // phase/step/group/batch/mesh; meshDim, params, segments are filled in
-    GatherTimings* timings = nullptr;  // optional (hsdp-bench gather): corrected mode adds its phases
+    GatherTimings* timings =
+        nullptr;  // optional (hsdp-bench gather): corrected mode adds its phases
 };
 
 struct GatherResult {
@@ -65,12 +66,14 @@ GatherResult fusedGatherReference(RankContext& ctx, const GatherSetup& setup,
 // the computing rank ends up with) and the tests.
 // The shape `item` has at `coord` after the reference's gather (each active
 // axis multiplies its tensor dim by the group size).
-std::vector<int64_t> referenceGatheredShape(const GatherItem& item, const std::vector<int64_t>& meshShape,
+std::vector<int64_t> referenceGatheredShape(const GatherItem& item,
+                                            const std::vector<int64_t>& meshShape,
                                             const Coord& coord,
                                             const std::vector<std::pair<int, int>>& shardAxes);
 // Empty when every all-gather of the shard group through `setup.coord` would
 // see equal packed sizes; otherwise the reference's failure, naming the ranks.
-std::string referenceGatherPreflight(const GatherSetup& setup, const std::vector<GatherItem>& items);
+std::string referenceGatherPreflight(const GatherSetup& setup,
+                                     const std::vector<GatherItem>& items);
 
 // The mesh coordinate along `dim` of each member of `comm` (group order).
 std::vector<int64_t> memberCoords(const Communicator& comm, const Mesh& mesh, int dim);

@@ -2,10 +2,10 @@
 #include <sstream>
 
 #include "exec/fused_gather.h"
-#include "exec/verify.h"
-#include "model/scenario.h"
 #include "exec/packing.h"
+#include "exec/verify.h"
 #include "model/geometry.h"
+#include "model/scenario.h"
 
 namespace hsdp {
 
@@ -35,7 +35,8 @@ std::vector<int64_t> packedTotals(const GatherSetup& setup, const std::vector<Ga
 
 }  // namespace
 
-std::vector<int64_t> referenceGatheredShape(const GatherItem& item, const std::vector<int64_t>& meshShape,
+std::vector<int64_t> referenceGatheredShape(const GatherItem& item,
+                                            const std::vector<int64_t>& meshShape,
                                             const Coord& coord,
                                             const std::vector<std::pair<int, int>>& shardAxes) {
     auto shape = shardLayout(item.shape, item.placements, meshShape, coord).localShape();
@@ -44,7 +45,8 @@ std::vector<int64_t> referenceGatheredShape(const GatherItem& item, const std::v
     return shape;
 }
 
-std::string referenceGatherPreflight(const GatherSetup& setup, const std::vector<GatherItem>& items) {
+std::string referenceGatherPreflight(const GatherSetup& setup,
+                                     const std::vector<GatherItem>& items) {
     if (items.empty()) return {};
     const Mesh& mesh = *setup.mesh;
     std::vector<int64_t> sizes;
@@ -69,9 +71,9 @@ std::string referenceGatherPreflight(const GatherSetup& setup, const std::vector
                           for (int x : mesh.groupAlong(m, c)) r.push_back(x);
                           return r;
                       }())
-                   << ") gets unequal packed sizes: rank " << mesh.rankAt(first) << " packs " << theirs[active]
-                   << " elements, rank " << mesh.rankAt(c) << " packs " << mine[active]
-                   << "; Gloo fails the transfer (size mismatch)";
+                   << ") gets unequal packed sizes: rank " << mesh.rankAt(first) << " packs "
+                   << theirs[active] << " elements, rank " << mesh.rankAt(c) << " packs "
+                   << mine[active] << "; Gloo fails the transfer (size mismatch)";
                 return os.str();
             }
             ++active;
@@ -82,11 +84,13 @@ std::string referenceGatherPreflight(const GatherSetup& setup, const std::vector
 
 namespace {
 
-void gatherAxisReference(RankContext& ctx, const GatherSetup& setup, const std::vector<GatherItem>& items,
-                         int m, int d, std::vector<Tensor>& cur) {
+void gatherAxisReference(RankContext& ctx, const GatherSetup& setup,
+                         const std::vector<GatherItem>& items, int m, int d,
+                         std::vector<Tensor>& cur) {
     const Mesh& mesh = *setup.mesh;
     Communicator& comm = ctx.group(mesh.groupAlong(m, setup.coord));
-    const DType wire = items.front().dtype;  // the seed packs everything in the first tensor's dtype
+    const DType wire =
+        items.front().dtype;  // the seed packs everything in the first tensor's dtype
     const int es = dtypeSize(wire);
     std::vector<Tensor> gi;
     std::vector<int64_t> lengths, capacities;
@@ -99,7 +103,8 @@ void gatherAxisReference(RankContext& ctx, const GatherSetup& setup, const std::
     }
     const PackLayout pack = packLayout(lengths, capacities);
     auto send = poisonBuffer(pack.total);  // padding is never zeroed ("never read")
-    for (size_t i = 0; i < items.size(); ++i) encodeTensor(gi[i], wire, send.data() + pack.offset[i]);
+    for (size_t i = 0; i < items.size(); ++i)
+        encodeTensor(gi[i], wire, send.data() + pack.offset[i]);
     const size_t n = size_t(comm.size());
     std::vector<std::byte> out(size_t(pack.total) * n);
     CollectiveLabel label = setup.label;
@@ -114,8 +119,8 @@ void gatherAxisReference(RankContext& ctx, const GatherSetup& setup, const std::
         Tensor whole(shape);
         const int64_t actual = gi[i].numel();
         for (size_t q = 0; q < n; ++q) {
-            Tensor part = decodeTensor(out.data() + q * size_t(pack.total) + size_t(pack.offset[i]), wire,
-                                       {actual});
+            Tensor part = decodeTensor(out.data() + q * size_t(pack.total) + size_t(pack.offset[i]),
+                                       wire, {actual});
             std::copy(part.data.begin(), part.data.end(), whole.data.begin() + int64_t(q) * actual);
         }
         cur[i] = movedimFrom0(whole, d);

@@ -59,12 +59,14 @@ Tensor newtonSchulz(const Tensor& grad) {
     int64_t rows = grad.shape[grad.ndim() - 2], cols = grad.shape[grad.ndim() - 1];
     int64_t slice = rows * cols;
     if (slice == 0) return out;
-    for (int64_t off = 0; off < out.numel(); off += slice) newtonSchulz2d(out.data.data() + off, rows, cols);
+    for (int64_t off = 0; off < out.numel(); off += slice)
+        newtonSchulz2d(out.data.data() + off, rows, cols);
     return out;
 }
 
 void applyUpdate(Tensor& param, const Tensor& update, double lr, DType dtype) {
-    if (param.shape != update.shape) throw std::invalid_argument("update shape differs from the parameter");
+    if (param.shape != update.shape)
+        throw std::invalid_argument("update shape differs from the parameter");
     const float lrf = static_cast<float>(lr);
     for (size_t i = 0; i < param.data.size(); ++i) {
         float step = lrf * update.data[i];  // two statements: no fused multiply-add

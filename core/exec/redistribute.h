@@ -41,14 +41,15 @@ std::string_view redistStepName(RedistStep::Kind kind);
 // (shards the same tensor dim, or is partial where a reduction or split
 // happens); otherwise the later dims are undone to R first and redone after.
 // Pairs without a direct op (S <-> SS, P(op) -> P(op'), S -> P) go through R.
-std::vector<RedistStep> planRedistribution(const std::vector<Placement>& src, const std::vector<Placement>& dst,
-                                           int tensorNdim);
+std::vector<RedistStep> planRedistribution(const std::vector<Placement>& src,
+                                           const std::vector<Placement>& dst, int tensorNdim);
 
 // The lowered op of the plan on the tp mesh dim (`op`: all_gather |
 // all_reduce | reduce_scatter | all_reduce_shard). Corrected mode uses the
 // geometric forms; reference mode the seed's (concat in group order,
 // torch.chunk, equal reduce-scatter).
-std::vector<RedistStep> loweredSteps(const std::string& op, int tpDim, const std::vector<Placement>& src,
+std::vector<RedistStep> loweredSteps(const std::string& op, int tpDim,
+                                     const std::vector<Placement>& src,
                                      const std::vector<Placement>& dst, bool reference);
 
 // A failure the reference itself raises (e.g. all_gather of unequal shards),

@@ -14,15 +14,16 @@ namespace hsdp {
 namespace {
 
 using K = RedistStep::Kind;
-using detail::StepRun;
 using detail::allPositions;
+using detail::StepRun;
 using detail::withDim;
 
 Tensor allGather(const StepRun& s, const Tensor& local) {
     const int d = s.dimOf(s.step.before[size_t(s.m)]);
     const IndexSet target = s.layout(s.step.after, s.rc.coord).dims[size_t(d)];
     std::vector<IndexSet> sets;
-    for (int64_t j = 0; j < s.n; ++j) sets.push_back(s.layout(s.step.before, s.coordAt(j)).dims[size_t(d)]);
+    for (int64_t j = 0; j < s.n; ++j)
+        sets.push_back(s.layout(s.step.before, s.coordAt(j)).dims[size_t(d)]);
     const Tensor moved = movedimTo0(local, d);
     int64_t rest = 1, widest = 0;
     for (size_t k = 1; k < moved.shape.size(); ++k) rest *= moved.shape[k];
@@ -37,13 +38,15 @@ Tensor allGather(const StepRun& s, const Tensor& local) {
     Tensor whole(withDim(moved.shape, 0, indexCount(target)));
     for (size_t q = 0; q < coords.size(); ++q) {
         const IndexSet& set = sets[size_t(coords[q])];
-        Tensor block = decodeTensor(out.data() + q * size_t(widest * es), s.rc.dtype, withDim(moved.shape, 0, indexCount(set)));
+        Tensor block = decodeTensor(out.data() + q * size_t(widest * es), s.rc.dtype,
+                                    withDim(moved.shape, 0, indexCount(set)));
         Positions pos = allPositions(block.shape);
         try {
             pos[0] = positionsIn(target, set);
         } catch (const std::out_of_range&) {
-            throw ReferenceRaise("all_gather over mesh dim " + std::to_string(s.m) +
-                                 " cannot rebuild the target layout: a later mesh dim shards the same tensor dim");
+            throw ReferenceRaise(
+                "all_gather over mesh dim " + std::to_string(s.m) +
+                " cannot rebuild the target layout: a later mesh dim shards the same tensor dim");
         }
         insert(whole, pos, block);
     }
@@ -63,8 +66,9 @@ Tensor allReduce(const StepRun& s, const Tensor& local) {
 
 // Blocks (in group order) of `local` along tensor dim d, each padded to the
 // widest; the receiver keeps the reduction of its block.
-Tensor reduceScatterBlocks(const StepRun& s, const Tensor& local, int d, const std::vector<IndexSet>& blockSets,
-                           const IndexSet& have, ReduceOp op) {
+Tensor reduceScatterBlocks(const StepRun& s, const Tensor& local, int d,
+                           const std::vector<IndexSet>& blockSets, const IndexSet& have,
+                           ReduceOp op) {
     Communicator& comm = s.comm();
     const auto coords = s.members(comm);
     const Tensor moved = movedimTo0(local, d);
@@ -91,7 +95,8 @@ Tensor reduceScatter(const StepRun& s, const Tensor& local) {
     const int d = s.dimOf(s.step.after[size_t(s.m)]);
     const IndexSet have = s.layout(s.step.before, s.rc.coord).dims[size_t(d)];
     std::vector<IndexSet> sets;
-    for (int64_t j = 0; j < s.n; ++j) sets.push_back(s.layout(s.step.after, s.coordAt(j)).dims[size_t(d)]);
+    for (int64_t j = 0; j < s.n; ++j)
+        sets.push_back(s.layout(s.step.after, s.coordAt(j)).dims[size_t(d)]);
     return reduceScatterBlocks(s, local, d, sets, have, s.step.before[size_t(s.m)].reduceOp);
 }
 
@@ -99,21 +104,23 @@ Tensor equalReduceScatter(const StepRun& s, const Tensor& local) {
     const int d = s.dimOf(s.step.after[size_t(s.m)]);
     const int64_t len = local.shape[size_t(d)];
     if (len % s.n != 0)
-        throw ReferenceRaise("reduce_scatter over mesh dim " + std::to_string(s.m) + ": tensor dim " +
-                             std::to_string(d) + " of size " + std::to_string(len) + " does not split into " +
-                             std::to_string(s.n) + " equal chunks");
+        throw ReferenceRaise("reduce_scatter over mesh dim " + std::to_string(s.m) +
+                             ": tensor dim " + std::to_string(d) + " of size " +
+                             std::to_string(len) + " does not split into " + std::to_string(s.n) +
+                             " equal chunks");
     std::vector<IndexSet> sets;
-    for (int64_t q = 0; q < s.n; ++q) sets.push_back({IndexRange{q * len / s.n, (q + 1) * len / s.n}});
+    for (int64_t q = 0; q < s.n; ++q)
+        sets.push_back({IndexRange{q * len / s.n, (q + 1) * len / s.n}});
     // Block q goes to group rank q: the seed assumes group order == mesh order.
     Communicator& comm = s.comm();
     std::vector<IndexSet> byCoord(size_t(s.n));
     const auto coords = s.members(comm);
     for (size_t q = 0; q < coords.size(); ++q) byCoord[size_t(coords[q])] = sets[q];
-    return reduceScatterBlocks(s, local, d, byCoord, IndexSet{IndexRange{0, len}}, s.step.before[size_t(s.m)].reduceOp);
+    return reduceScatterBlocks(s, local, d, byCoord, IndexSet{IndexRange{0, len}},
+                               s.step.before[size_t(s.m)].reduceOp);
 }
 
 }  // namespace
-
 
 Tensor executeSteps(const RedistContext& rc, const std::vector<RedistStep>& steps, Tensor local) {
     for (const auto& step : steps) {
@@ -121,15 +128,33 @@ Tensor executeSteps(const RedistContext& rc, const std::vector<RedistStep>& step
         if (n <= 1) continue;  // one rank: every step is the identity
         StepRun s{rc, step, step.meshDim, n};
         switch (step.kind) {
-            case K::AllGather: local = allGather(s, local); break;
-            case K::AllReduce: local = allReduce(s, local); break;
-            case K::ReduceScatter: local = reduceScatter(s, local); break;
-            case K::EqualReduceScatter: local = equalReduceScatter(s, local); break;
-            case K::AllToAll: local = detail::stepAllToAll(s, local); break;
-            case K::ConcatGather: local = detail::stepConcatGather(s, local); break;
-            case K::LocalChunk: local = detail::stepLocalChunk(s, local); break;
-            case K::LocalSplit: local = detail::stepLocalSplit(s, local); break;
-            case K::TorchChunk: local = detail::stepTorchChunk(s, local); break;
+            case K::AllGather:
+                local = allGather(s, local);
+                break;
+            case K::AllReduce:
+                local = allReduce(s, local);
+                break;
+            case K::ReduceScatter:
+                local = reduceScatter(s, local);
+                break;
+            case K::EqualReduceScatter:
+                local = equalReduceScatter(s, local);
+                break;
+            case K::AllToAll:
+                local = detail::stepAllToAll(s, local);
+                break;
+            case K::ConcatGather:
+                local = detail::stepConcatGather(s, local);
+                break;
+            case K::LocalChunk:
+                local = detail::stepLocalChunk(s, local);
+                break;
+            case K::LocalSplit:
+                local = detail::stepLocalSplit(s, local);
+                break;
+            case K::TorchChunk:
+                local = detail::stepTorchChunk(s, local);
+                break;
         }
     }
     return local;

@@ -101,9 +101,9 @@ Tensor stepConcatGather(const StepRun& s, const Tensor& local) {
         const auto theirs = s.layout(s.step.before, s.coordAt(c)).localShape();
         if (theirs != mine) {
             std::ostringstream os;
-            os << "all_gather over mesh dim " << s.m << ": rank " << s.rc.mesh->rankAt(s.coordAt(c)) << " holds "
-               << shapeText(theirs) << " but rank " << s.rc.ctx->rank() << " holds " << shapeText(mine)
-               << "; the reference's all_gather needs equal shards and raises";
+            os << "all_gather over mesh dim " << s.m << ": rank " << s.rc.mesh->rankAt(s.coordAt(c))
+               << " holds " << shapeText(theirs) << " but rank " << s.rc.ctx->rank() << " holds "
+               << shapeText(mine) << "; the reference's all_gather needs equal shards and raises";
             throw ReferenceRaise(os.str());
         }
     }
@@ -114,7 +114,8 @@ Tensor stepConcatGather(const StepRun& s, const Tensor& local) {
     Communicator& comm = s.comm();
     std::vector<std::byte> out(size_t(bytes) * size_t(comm.size()));
     comm.allGather(send.data(), out.data(), size_t(bytes), s.label());
-    Tensor whole = decodeTensor(out.data(), s.rc.dtype, withDim(moved.shape, 0, moved.shape[0] * comm.size()));
+    Tensor whole =
+        decodeTensor(out.data(), s.rc.dtype, withDim(moved.shape, 0, moved.shape[0] * comm.size()));
     return movedimFrom0(whole, d);
 }
 

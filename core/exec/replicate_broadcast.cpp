@@ -17,7 +17,9 @@ std::vector<Chunk> chunksOf(int64_t total, int64_t cap) {
 
 namespace {
 
-int64_t roundUp(int64_t n, int64_t a) { return a > 1 ? (n + a - 1) / a * a : n; }
+int64_t roundUp(int64_t n, int64_t a) {
+    return a > 1 ? (n + a - 1) / a * a : n;
+}
 
 // The trace segments of the part [chunk.begin, chunk.end) of a fused stream.
 std::vector<BufferSegment> chunkSegments(const PackLayout& pack, const std::vector<int>& params,
@@ -51,16 +53,19 @@ void broadcastFused(Communicator& comm, int rootGroupRank, const BroadcastSetup&
     const bool root = comm.rank() == rootGroupRank;
     if (root)
         for (size_t i = 0; i < group.size(); ++i)
-            std::memcpy(fused.data() + pack.offset[i], group[i]->payload->data(), size_t(pack.length[i]));
+            std::memcpy(fused.data() + pack.offset[i], group[i]->payload->data(),
+                        size_t(pack.length[i]));
     for (const auto& chunk : chunksOf(pack.total, setup.capBytes)) {
         CollectiveLabel label = setup.label;
         label.meshDim = dim;
         label.segments = chunkSegments(pack, params, chunk, label.params);
-        comm.broadcast(fused.data() + chunk.begin, size_t(chunk.end - chunk.begin), rootGroupRank, label);
+        comm.broadcast(fused.data() + chunk.begin, size_t(chunk.end - chunk.begin), rootGroupRank,
+                       label);
     }
     if (!root)
         for (size_t i = 0; i < group.size(); ++i)
-            std::memcpy(group[i]->payload->data(), fused.data() + pack.offset[i], size_t(pack.length[i]));
+            std::memcpy(group[i]->payload->data(), fused.data() + pack.offset[i],
+                        size_t(pack.length[i]));
 }
 
 }  // namespace
@@ -85,7 +90,8 @@ void hierarchicalBroadcast(RankContext& ctx, const BroadcastSetup& setup,
         for (const auto& [rootCoord, group] : byRoot) {
             const int rootRank = line.at(size_t(rootCoord));
             const auto& ranks = comm.ranks();
-            const int rootGroupRank = int(std::find(ranks.begin(), ranks.end(), rootRank) - ranks.begin());
+            const int rootGroupRank =
+                int(std::find(ranks.begin(), ranks.end(), rootRank) - ranks.begin());
             broadcastFused(comm, rootGroupRank, setup, dim, group);
         }
     }

@@ -16,20 +16,20 @@ enum class GatherVerdict { Exact, Mismatch, NotGathered, Error };
 enum class StepVerdict { Exact, Mismatch, Error };
 enum class ReplicaVerdict { Identical, Diverged };
 
-std::string_view runModeName(RunMode mode);  // corrected | reference
-std::string_view gatherVerdictName(GatherVerdict v);  // exact | mismatch | not-gathered | error
-std::string_view stepVerdictName(StepVerdict v);      // exact | mismatch | error
+std::string_view runModeName(RunMode mode);             // corrected | reference
+std::string_view gatherVerdictName(GatherVerdict v);    // exact | mismatch | not-gathered | error
+std::string_view stepVerdictName(StepVerdict v);        // exact | mismatch | error
 std::string_view replicaVerdictName(ReplicaVerdict v);  // identical | diverged
 
 // Where one rank's tensor differs from what it should hold.
 struct Mismatch {
     int rank = -1;
-    std::string what;               // gather | step | tp
-    std::vector<IndexRange> rows;   // wrong rows along tensor dim 0 (global numbering when local)
-    int64_t firstBadFlat = -1;      // flat index in the rank's tensor
+    std::string what;              // gather | step | tp
+    std::vector<IndexRange> rows;  // wrong rows along tensor dim 0 (global numbering when local)
+    int64_t firstBadFlat = -1;     // flat index in the rank's tensor
     float expected = 0;
     float got = 0;
-    std::string text;               // "rank 2 expected rows 4..7 got rows 2..5"
+    std::string text;  // "rank 2 expected rows 4..7 got rows 2..5"
 };
 
 struct ParamRunResult {
@@ -76,7 +76,7 @@ struct RunResult {
     bool verified = false;
     std::optional<ShrinkInfo> shrink;
     std::vector<ParamRunResult> params;  // every parameter that ran
-    std::vector<NotRunParam> notRun;      // rejected by the planner
+    std::vector<NotRunParam> notRun;     // rejected by the planner
     std::vector<TpRunResult> tpTransitions;
     int64_t collectives = 0;
     int64_t bytes = 0;

@@ -45,7 +45,8 @@ public:
         std::vector<Mismatch> stepMismatches;
         std::vector<RankError> stepErrors;
         std::vector<Mismatch> updateMismatches;
-        std::map<std::string, std::vector<std::pair<int, uint64_t>>> replicaHashes;  // key -> (rank, hash)
+        std::map<std::string, std::vector<std::pair<int, uint64_t>>>
+            replicaHashes;  // key -> (rank, hash)
     };
     struct TpRecords {
         int ranks = 0;

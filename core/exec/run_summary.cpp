@@ -17,14 +17,17 @@ constexpr size_t kMaxMismatches = 64;
 
 std::string joinDetail(const std::vector<std::string>& parts) {
     std::string out;
-    for (size_t i = 0; i < parts.size() && i < kMaxDetailParts; ++i) out += (i ? "; " : "") + parts[i];
-    if (parts.size() > kMaxDetailParts) out += "; +" + std::to_string(parts.size() - kMaxDetailParts) + " more";
+    for (size_t i = 0; i < parts.size() && i < kMaxDetailParts; ++i)
+        out += (i ? "; " : "") + parts[i];
+    if (parts.size() > kMaxDetailParts)
+        out += "; +" + std::to_string(parts.size() - kMaxDetailParts) + " more";
     return out;
 }
 
 // Rank threads report in any order; results list ranks ascending.
 std::vector<Mismatch> byRank(std::vector<Mismatch> v) {
-    std::stable_sort(v.begin(), v.end(), [](const Mismatch& a, const Mismatch& b) { return a.rank < b.rank; });
+    std::stable_sort(v.begin(), v.end(),
+                     [](const Mismatch& a, const Mismatch& b) { return a.rank < b.rank; });
     return v;
 }
 
@@ -46,7 +49,8 @@ std::vector<std::string> groupErrors(const std::vector<RunSink::RankError>& erro
 }
 
 bool isRejected(const Plan& plan, int p) {
-    return std::find(plan.rejectedParams.begin(), plan.rejectedParams.end(), p) != plan.rejectedParams.end();
+    return std::find(plan.rejectedParams.begin(), plan.rejectedParams.end(), p) !=
+           plan.rejectedParams.end();
 }
 
 // Whether `p` is in a gathered batch and has an owner there.
@@ -54,7 +58,8 @@ bool expectsGather(const Plan& plan, int p) {
     const Group* g = plan.groupOf(p);
     if (!g) return false;
     for (const auto& b : g->batches)
-        if (std::find(b.params.begin(), b.params.end(), p) != b.params.end()) return b.isShard && b.owner.count(p);
+        if (std::find(b.params.begin(), b.params.end(), p) != b.params.end())
+            return b.isShard && b.owner.count(p);
     return false;
 }
 
@@ -69,7 +74,8 @@ void appendMismatches(std::vector<Mismatch>& into, const std::vector<Mismatch>& 
         if (into.size() < kMaxMismatches) into.push_back(m);
 }
 
-ParamRunResult summarizeParam(const ExecEnv& env, const RunSink& sink, const ParamSpec& spec, bool runFailed) {
+ParamRunResult summarizeParam(const ExecEnv& env, const RunSink& sink, const ParamSpec& spec,
+                              bool runFailed) {
     ParamRunResult r;
     r.index = spec.index;
     r.name = spec.name;
@@ -87,22 +93,29 @@ ParamRunResult summarizeParam(const ExecEnv& env, const RunSink& sink, const Par
     }
     for (const auto& m : byRank(rec.stepMismatches))
         if (!explained.count(m.rank)) parts.push_back(m.text);
-    if (!rec.gatherErrors.empty()) r.gather = GatherVerdict::Error;
-    else if (!rec.gatherMismatches.empty()) r.gather = GatherVerdict::Mismatch;
-    else if (rec.gatheredRanks > 0) r.gather = GatherVerdict::Exact;
-    else if (expectsGather(*env.plan, spec.index) && runFailed) r.gather = GatherVerdict::Error;
+    if (!rec.gatherErrors.empty())
+        r.gather = GatherVerdict::Error;
+    else if (!rec.gatherMismatches.empty())
+        r.gather = GatherVerdict::Mismatch;
+    else if (rec.gatheredRanks > 0)
+        r.gather = GatherVerdict::Exact;
+    else if (expectsGather(*env.plan, spec.index) && runFailed)
+        r.gather = GatherVerdict::Error;
     const bool incomplete = rec.finalRanks < holders(env, spec);
-    if (!rec.stepErrors.empty() || incomplete) r.step = StepVerdict::Error;
-    else if (!rec.stepMismatches.empty() || !rec.updateMismatches.empty()) r.step = StepVerdict::Mismatch;
+    if (!rec.stepErrors.empty() || incomplete)
+        r.step = StepVerdict::Error;
+    else if (!rec.stepMismatches.empty() || !rec.updateMismatches.empty())
+        r.step = StepVerdict::Mismatch;
     if (incomplete)
-        parts.push_back("not verified: " + std::to_string(holders(env, spec) - rec.finalRanks) + " of " +
-                        std::to_string(holders(env, spec)) + " holders never reported (the run stopped)");
+        parts.push_back("not verified: " + std::to_string(holders(env, spec) - rec.finalRanks) +
+                        " of " + std::to_string(holders(env, spec)) +
+                        " holders never reported (the run stopped)");
     for (const auto& [key, hashes] : rec.replicaHashes)
         for (const auto& [rank, h] : hashes)
             if (h != hashes.front().second) {
                 r.replicas = ReplicaVerdict::Diverged;
-                parts.push_back("replicas diverged: rank " + std::to_string(rank) + " differs from rank " +
-                                std::to_string(hashes.front().first));
+                parts.push_back("replicas diverged: rank " + std::to_string(rank) +
+                                " differs from rank " + std::to_string(hashes.front().first));
                 break;
             }
     appendMismatches(r.mismatches, byRank(rec.gatherMismatches));
@@ -119,10 +132,18 @@ void combine(Tensor& acc, const Tensor& t, ReduceOp op) {
         const float b = t.data[i];
         switch (op) {
             case ReduceOp::Sum:
-            case ReduceOp::Avg: a += b; break;
-            case ReduceOp::Max: a = std::max(a, b); break;
-            case ReduceOp::Min: a = std::min(a, b); break;
-            case ReduceOp::Product: a *= b; break;
+            case ReduceOp::Avg:
+                a += b;
+                break;
+            case ReduceOp::Max:
+                a = std::max(a, b);
+                break;
+            case ReduceOp::Min:
+                a = std::min(a, b);
+                break;
+            case ReduceOp::Product:
+                a *= b;
+                break;
         }
     }
 }
@@ -130,8 +151,8 @@ void combine(Tensor& acc, const Tensor& t, ReduceOp op) {
 // The value a partial layout stands for at `coord`: reduce the outputs over
 // the partial mesh dims, innermost first (splits were applied left to right).
 std::optional<Tensor> reducePartials(const RunSink::TpRecords& rec, const Mesh& mesh,
-                                     const std::vector<Placement>& dst, const std::vector<int>& pdims,
-                                     size_t idx, Coord coord) {
+                                     const std::vector<Placement>& dst,
+                                     const std::vector<int>& pdims, size_t idx, Coord coord) {
     if (idx == pdims.size()) {
         auto it = rec.outputs.find(mesh.rankAt(coord));
         if (it == rec.outputs.end()) return std::nullopt;
@@ -143,9 +164,12 @@ std::optional<Tensor> reducePartials(const RunSink::TpRecords& rec, const Mesh& 
         coord[size_t(m)] = v;
         auto t = reducePartials(rec, mesh, dst, pdims, idx + 1, coord);
         if (!t) return std::nullopt;
-        if (!acc) acc = *t;
-        else if (acc->shape != t->shape) return std::nullopt;
-        else combine(*acc, *t, dst[size_t(m)].reduceOp);
+        if (!acc)
+            acc = *t;
+        else if (acc->shape != t->shape)
+            return std::nullopt;
+        else
+            combine(*acc, *t, dst[size_t(m)].reduceOp);
     }
     if (acc && dst[size_t(m)].reduceOp == ReduceOp::Avg)
         for (auto& x : acc->data) x /= float(mesh.shape[size_t(m)]);
@@ -153,7 +177,8 @@ std::optional<Tensor> reducePartials(const RunSink::TpRecords& rec, const Mesh& 
 }
 
 // Partial dst: every rank's output, reduced over its partial group, must be the truth.
-void judgePartials(const ExecEnv& env, int t, const RunSink::TpRecords& rec, std::vector<Mismatch>& out) {
+void judgePartials(const ExecEnv& env, int t, const RunSink::TpRecords& rec,
+                   std::vector<Mismatch>& out) {
     const auto& spec = env.scenario->tpTransitions[size_t(t)];
     const Mesh& mesh = env.scenario->mesh(spec.mesh);
     const auto& shape = env.tpShapes[size_t(t)];
@@ -169,7 +194,13 @@ void judgePartials(const ExecEnv& env, int t, const RunSink::TpRecords& rec, std
         auto reduced = reducePartials(rec, mesh, spec.dst, pdims, 0, entry.first);
         const ShardLayout layout = shardLayout(shape, dstR, mesh.shape, entry.first);
         if (!reduced) {
-            out.push_back({rank, "tp", {}, -1, 0, 0, "rank " + std::to_string(rank) + ": partial group incomplete"});
+            out.push_back({rank,
+                           "tp",
+                           {},
+                           -1,
+                           0,
+                           0,
+                           "rank " + std::to_string(rank) + ": partial group incomplete"});
             continue;
         }
         if (auto m = compareLocal(rank, *reduced, truth, layout, "tp")) {
@@ -179,7 +210,8 @@ void judgePartials(const ExecEnv& env, int t, const RunSink::TpRecords& rec, std
     }
 }
 
-TpRunResult summarizeTransition(const ExecEnv& env, const RunSink& sink, const TpPlan& tp, bool runFailed) {
+TpRunResult summarizeTransition(const ExecEnv& env, const RunSink& sink, const TpPlan& tp,
+                                bool runFailed) {
     TpRunResult r;
     r.index = tp.index;
     r.name = tp.name;
@@ -194,8 +226,10 @@ TpRunResult summarizeTransition(const ExecEnv& env, const RunSink& sink, const T
     for (const auto& m : mismatches) parts.push_back(m.text);
     const Mesh* mesh = env.scenario->findMesh(spec.mesh);
     const int holders = mesh ? int(mesh->ranks.size()) : 0;
-    if (!rec.errors.empty() || rec.ranks < holders) r.result = StepVerdict::Error;
-    else if (!mismatches.empty()) r.result = StepVerdict::Mismatch;
+    if (!rec.errors.empty() || rec.ranks < holders)
+        r.result = StepVerdict::Error;
+    else if (!mismatches.empty())
+        r.result = StepVerdict::Mismatch;
     if (rec.ranks < holders)
         parts.push_back(std::to_string(holders - rec.ranks) + " ranks never reported" +
                         (runFailed ? " (the run stopped)" : ""));

@@ -65,8 +65,8 @@ void rankBody(RankContext& ctx, const ExecEnv& env) {
     for (size_t i = 0; i < schedule.size(); ++i) {
         checkCancel(env);
         const Group& group = env.plan->groups.at(size_t(schedule[i].group));
-        report(double(i), "step " + std::to_string(i) + ": group " + std::to_string(group.id) + " batch " +
-                              std::to_string(schedule[i].batch));
+        report(double(i), "step " + std::to_string(i) + ": group " + std::to_string(group.id) +
+                              " batch " + std::to_string(schedule[i].batch));
         runScheduleEntry(rs, int(i), group, schedule[i].batch);
     }
     runLocalParams(rs);
@@ -81,7 +81,8 @@ void rankBody(RankContext& ctx, const ExecEnv& env) {
 }  // namespace
 
 RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& options) {
-    if (plan.worldSize != scenario.worldSize) throw std::invalid_argument("runPlan: the plan is not of this scenario");
+    if (plan.worldSize != scenario.worldSize)
+        throw std::invalid_argument("runPlan: the plan is not of this scenario");
     const auto started = std::chrono::steady_clock::now();
     RunResult result;
     result.mode = options.mode;
@@ -122,7 +123,8 @@ RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& 
         result.bytes += e.bytes;
     }
     summarize(env, sink, result);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;
 }
 

@@ -18,8 +18,8 @@ struct RunOptions {
     RunMode mode = RunMode::Corrected;
     std::chrono::milliseconds timeout{60000};  // every collective
     std::optional<FaultSpec> fault;
-    TraceRecorder* trace = nullptr;  // optional; the events also land in RunResult::trace
-    std::string dumpDir;             // non-empty: DIR/rank<r>/{gathered,final}/<param>.npy
+    TraceRecorder* trace = nullptr;       // optional; the events also land in RunResult::trace
+    std::string dumpDir;                  // non-empty: DIR/rank<r>/{gathered,final}/<param>.npy
     int64_t maxBytes = int64_t(2) << 30;  // RUN.md §6 memory budget
     double flopBudget = 4e10;             // Newton–Schulz work budget (2 cores, seconds)
     // Called from a rank thread (not the caller's): fraction 0..1 and what runs.

@@ -30,12 +30,14 @@ std::vector<std::vector<int64_t>> shardDivisors(const std::vector<Placement>& pl
         const int d = normalizeDim(p.dim, ndim);
         if (d < 0 || d >= ndim) continue;
         meshProduct[size_t(d)] *= meshShape[m];
-        withSplit[size_t(d)] *= meshShape[m] * (p.kind == Placement::Kind::StridedShard ? p.splitFactor : 1);
+        withSplit[size_t(d)] *=
+            meshShape[m] * (p.kind == Placement::Kind::StridedShard ? p.splitFactor : 1);
     }
     std::vector<std::vector<int64_t>> out(static_cast<size_t>(ndim));
     for (int d = 0; d < ndim; ++d) {
         if (meshProduct[size_t(d)] > 1) out[size_t(d)].push_back(meshProduct[size_t(d)]);
-        if (withSplit[size_t(d)] > meshProduct[size_t(d)]) out[size_t(d)].push_back(withSplit[size_t(d)]);
+        if (withSplit[size_t(d)] > meshProduct[size_t(d)])
+            out[size_t(d)].push_back(withSplit[size_t(d)]);
     }
     return out;
 }
@@ -63,7 +65,8 @@ namespace {
 std::vector<int64_t> shrinkShape(const std::vector<int64_t>& shape, int64_t factor,
                                  const std::vector<std::vector<int64_t>>& divisors) {
     std::vector<int64_t> out;
-    for (size_t d = 0; d < shape.size(); ++d) out.push_back(shrinkDim(shape[d], factor, divisors[d]));
+    for (size_t d = 0; d < shape.size(); ++d)
+        out.push_back(shrinkDim(shape[d], factor, divisors[d]));
     return out;
 }
 
@@ -105,13 +108,15 @@ int64_t estimateRunBytes(const Scenario& scenario, const Plan& plan,
         const double numel = double(shapeNumel(paramShapes[size_t(spec.index)]));
         const double es = dtypeSize(spec.dtype);
         const ParamReach r = reachOf(scenario, plan, spec);
-        total += numel * (2 * 4 + 2 * es) * r.replicas;  // grad + weight (fp32) + broadcast payloads
-        total += numel * 4 * 4;                           // single-device G, U, W, W'
+        total +=
+            numel * (2 * 4 + 2 * es) * r.replicas;  // grad + weight (fp32) + broadcast payloads
+        total += numel * 4 * 4;                     // single-device G, U, W, W'
         if (r.gathered) total += numel * (4 * 4 + 2 * es) * r.shardGroup * r.computeGroups;
     }
     for (const auto& tp : scenario.tpTransitions) {
         const Mesh* mesh = scenario.findMesh(tp.mesh);
-        total += double(shapeNumel(tpShapes[size_t(tp.index)])) * 4 * 4 * double(mesh ? mesh->size() : 1);
+        total += double(shapeNumel(tpShapes[size_t(tp.index)])) * 4 * 4 *
+                 double(mesh ? mesh->size() : 1);
     }
     return int64_t(std::min(total, 9.0e18));
 }
@@ -123,7 +128,9 @@ double estimateRunFlops(const Scenario& scenario, const Plan& plan,
         if (!spec.requiresGrad) continue;
         const double f = newtonSchulzFlops(paramShapes[size_t(spec.index)]);
         const ParamReach r = reachOf(scenario, plan, spec);
-        const double computing = r.plain ? r.replicas : r.gathered ? r.computeGroups : r.computeGroups * r.shardGroup;
+        const double computing = r.plain      ? r.replicas
+                                 : r.gathered ? r.computeGroups
+                                              : r.computeGroups * r.shardGroup;
         total += f * (1 + computing);  // the reference plus every computing owner
     }
     return total;
@@ -151,7 +158,9 @@ Sized shapesAt(const Scenario& s, int64_t factor) {
         if (mesh)
             for (const auto* pl : {&tp.src, &tp.dst}) {
                 auto more = shardDivisors(*pl, mesh->shape, nd);
-                for (int d = 0; d < nd; ++d) div[size_t(d)].insert(div[size_t(d)].end(), more[size_t(d)].begin(), more[size_t(d)].end());
+                for (int d = 0; d < nd; ++d)
+                    div[size_t(d)].insert(div[size_t(d)].end(), more[size_t(d)].begin(),
+                                          more[size_t(d)].end());
             }
         out.tps.push_back(shrinkShape(tp.shape, factor, div));
     }
@@ -165,7 +174,8 @@ ShrinkDecision shrinkAtFactor(const Scenario& scenario, int64_t factor) {
     return {sz.params, sz.tps, std::nullopt};
 }
 
-ShrinkDecision decideShrink(const Scenario& scenario, const Plan& plan, int64_t maxBytes, double flopBudget) {
+ShrinkDecision decideShrink(const Scenario& scenario, const Plan& plan, int64_t maxBytes,
+                            double flopBudget) {
     auto fits = [&](const Sized& sz) {
         return estimateRunBytes(scenario, plan, sz.params, sz.tps) <= maxBytes &&
                estimateRunFlops(scenario, plan, sz.params) <= flopBudget;
@@ -189,14 +199,17 @@ ShrinkDecision decideShrink(const Scenario& scenario, const Plan& plan, int64_t 
     info.flopsAfter = estimateRunFlops(scenario, plan, small.params);
     std::vector<std::string> why;
     if (info.bytesBefore > maxBytes)
-        why.push_back("buffers " + humanBytes(double(info.bytesBefore)) + " > --max-bytes " + humanBytes(double(maxBytes)));
+        why.push_back("buffers " + humanBytes(double(info.bytesBefore)) + " > --max-bytes " +
+                      humanBytes(double(maxBytes)));
     if (info.flopsBefore > flopBudget) {
         char buf[96];
-        std::snprintf(buf, sizeof buf, "Newton-Schulz %.2g flop > budget %.2g", info.flopsBefore, flopBudget);
+        std::snprintf(buf, sizeof buf, "Newton-Schulz %.2g flop > budget %.2g", info.flopsBefore,
+                      flopBudget);
         why.push_back(buf);
     }
     for (size_t i = 0; i < why.size(); ++i) info.reason += (i ? "; " : "") + why[i];
-    info.reason += "; every dim divided by " + std::to_string(hi) + " (sharded dims keep their divisibility)";
+    info.reason +=
+        "; every dim divided by " + std::to_string(hi) + " (sharded dims keep their divisibility)";
     d.paramShapes = small.params;
     d.tpShapes = small.tps;
     d.info = info;

@@ -22,7 +22,8 @@ struct ShrinkDecision {
     std::optional<ShrinkInfo> info;  // nullopt: real shapes
 };
 
-ShrinkDecision decideShrink(const Scenario& scenario, const Plan& plan, int64_t maxBytes, double flopBudget);
+ShrinkDecision decideShrink(const Scenario& scenario, const Plan& plan, int64_t maxBytes,
+                            double flopBudget);
 
 // The shapes at a given factor (no info): what decideShrink tries.
 ShrinkDecision shrinkAtFactor(const Scenario& scenario, int64_t factor);

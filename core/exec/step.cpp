@@ -18,12 +18,17 @@ namespace hsdp {
 
 namespace {
 
-const ParamSpec& specOf(const ExecEnv& env, int p) { return env.scenario->params.at(size_t(p)); }
-const std::vector<int64_t>& shapeOf(const ExecEnv& env, int p) { return env.paramShapes.at(size_t(p)); }
+const ParamSpec& specOf(const ExecEnv& env, int p) {
+    return env.scenario->params.at(size_t(p));
+}
+const std::vector<int64_t>& shapeOf(const ExecEnv& env, int p) {
+    return env.paramShapes.at(size_t(p));
+}
 
 void dump(const ExecEnv& env, int rank, const char* kind, int p, const Tensor& t) {
     if (env.dumpDir.empty()) return;
-    std::filesystem::path path = std::filesystem::path(env.dumpDir) / ("rank" + std::to_string(rank)) / kind /
+    std::filesystem::path path = std::filesystem::path(env.dumpDir) /
+                                 ("rank" + std::to_string(rank)) / kind /
                                  (npyFileName(specOf(env, p).name) + ".npy");
     writeNpyFloat32(path.string(), t.shape, t.data.data());
 }
@@ -31,13 +36,15 @@ void dump(const ExecEnv& env, int rank, const char* kind, int p, const Tensor& t
 std::string layoutKey(const ShardLayout& layout) {
     std::string key;
     for (const auto& set : layout.dims) {
-        for (const auto& r : set) key += std::to_string(r.begin) + "-" + std::to_string(r.end) + ",";
+        for (const auto& r : set)
+            key += std::to_string(r.begin) + "-" + std::to_string(r.end) + ",";
         key += "|";
     }
     return key;
 }
 
-CollectiveLabel labelFor(const char* phase, int step, const Group& group, int batch, const Mesh& mesh) {
+CollectiveLabel labelFor(const char* phase, int step, const Group& group, int batch,
+                         const Mesh& mesh) {
     CollectiveLabel label;
     label.phase = phase;
     label.step = step;
@@ -62,7 +69,8 @@ Coord withSub(Coord coord, const std::vector<int>& dims, const Coord& sub) {
 ShardLayout localLayout(const ExecEnv& env, int p, const Coord& coord) {
     const auto& spec = specOf(env, p);
     const Mesh* mesh = env.scenario->findMesh(spec.mesh);
-    if (spec.placements && mesh) return shardLayout(shapeOf(env, p), *spec.placements, mesh->shape, coord);
+    if (spec.placements && mesh)
+        return shardLayout(shapeOf(env, p), *spec.placements, mesh->shape, coord);
     ShardLayout whole;
     for (auto n : shapeOf(env, p)) whole.dims.push_back({IndexRange{0, n}});
     return whole;
@@ -88,9 +96,10 @@ void applyChecked(RankStep& rs, int p, const Tensor& part) {
     ParamState& st = rs.state[size_t(p)];
     const auto& spec = specOf(env, p);
     if (part.shape != st.weight.shape) {
-        env.sink->stepError(p, rs.ctx.rank(), "the update slice " + shapeText(part.shape) +
-                                                  " does not fit the local shard " + shapeText(st.weight.shape) +
-                                                  " (param.sub_ raises a size mismatch)");
+        env.sink->stepError(p, rs.ctx.rank(),
+                            "the update slice " + shapeText(part.shape) +
+                                " does not fit the local shard " + shapeText(st.weight.shape) +
+                                " (param.sub_ raises a size mismatch)");
         return;
     }
     ShardLayout layout = localLayout(env, p, st.coord);
@@ -127,8 +136,10 @@ std::vector<ParamState> initialState(const ExecEnv& env, int rank) {
         if (!coord) continue;
         st.held = true;
         st.coord = *coord;
-        st.grad = localTensor(Truth::grad(p), shape, *spec.placements, mesh->shape, *coord, spec.dtype);
-        st.weight = localTensor(Truth::weight(p), shape, *spec.placements, mesh->shape, *coord, spec.dtype);
+        st.grad =
+            localTensor(Truth::grad(p), shape, *spec.placements, mesh->shape, *coord, spec.dtype);
+        st.weight =
+            localTensor(Truth::weight(p), shape, *spec.placements, mesh->shape, *coord, spec.dtype);
     }
     return state;
 }
@@ -152,10 +163,12 @@ void gatheredUpdate(RankStep& rs, const BatchView& v, const std::vector<int>& ow
     const bool reference = env.mode == RunMode::Reference;
     std::vector<GatherItem> items;
     for (int p : owned)
-        items.push_back({p, shapeOf(env, p), *specOf(env, p).placements, specOf(env, p).dtype, &rs.state[size_t(p)].grad});
+        items.push_back({p, shapeOf(env, p), *specOf(env, p).placements, specOf(env, p).dtype,
+                         &rs.state[size_t(p)].grad});
     GatherSetup gs{&v.mesh, v.coord, v.group.layout.shardAxes, env.plan->alignmentBytes,
                    labelFor("gather", v.step, v.group, v.batchIndex, v.mesh)};
-    GatherResult gathered = reference ? fusedGatherReference(rs.ctx, gs, items) : fusedGatherCorrected(rs.ctx, gs, items);
+    GatherResult gathered = reference ? fusedGatherReference(rs.ctx, gs, items)
+                                      : fusedGatherCorrected(rs.ctx, gs, items);
     if (!gathered.ok()) {
         for (int p : owned) {
             env.sink->gatherError(p, rank, gathered.error);
@@ -165,7 +178,9 @@ void gatheredUpdate(RankStep& rs, const BatchView& v, const std::vector<int>& ow
     }
     for (size_t i = 0; i < owned.size(); ++i) {
         const int p = owned[i];
-        env.sink->gathered(p, rank, compareGathered(rank, gathered.full[i], globalTensor(Truth::grad(p), shapeOf(env, p))));
+        env.sink->gathered(
+            p, rank,
+            compareGathered(rank, gathered.full[i], globalTensor(Truth::grad(p), shapeOf(env, p))));
         dump(env, rank, "gathered", p, gathered.full[i]);
     }
     const Coord rc = reducedReplicateCoord(v.group, v.batch, v.coord);
@@ -179,21 +194,28 @@ void gatheredUpdate(RankStep& rs, const BatchView& v, const std::vector<int>& ow
     std::vector<BroadcastItem> bitems;
     for (size_t i = 0; i < owned.size(); ++i) {
         const Coord computeShard = sc ? sc->computeCoord.at(owned[i]) : Coord(shardDims.size(), 0);
-        updateShapes[i] = reference ? referenceGatheredShape(items[i], v.mesh.shape, withSub(v.coord, shardDims, computeShard),
-                                                             v.group.layout.shardAxes)
-                                    : shapeOf(env, owned[i]);
+        updateShapes[i] = reference
+                              ? referenceGatheredShape(items[i], v.mesh.shape,
+                                                       withSub(v.coord, shardDims, computeShard),
+                                                       v.group.layout.shardAxes)
+                              : shapeOf(env, owned[i]);
         payloads[i] = poisonBuffer(shapeNumel(updateShapes[i]) * 4);
-        if (myShard == computeShard) encodeTensor(newtonSchulz(gathered.full[i]), DType::F32, payloads[i].data());
+        if (myShard == computeShard)
+            encodeTensor(newtonSchulz(gathered.full[i]), DType::F32, payloads[i].data());
         bitems.push_back({owned[i], computeShard, &payloads[i]});
     }
-    BroadcastSetup bs{&v.mesh, v.coord, shardDims, env.plan->alignmentBytes, 0,
-                      labelFor("update-broadcast", v.step, v.group, v.batchIndex, v.mesh)};
+    BroadcastSetup bs{
+        &v.mesh,   v.coord,
+        shardDims, env.plan->alignmentBytes,
+        0,         labelFor("update-broadcast", v.step, v.group, v.batchIndex, v.mesh)};
     hierarchicalBroadcast(rs.ctx, bs, bitems);
     for (size_t i = 0; i < owned.size(); ++i) {
         const int p = owned[i];
         Tensor update = decodeTensor(payloads[i].data(), DType::F32, updateShapes[i]);
-        Tensor part = reference ? sliceUpdateReference(update, v.group.layout.shardAxes, v.mesh.shape, v.coord)
-                                : sliceUpdateCorrected(update, items[i].placements, v.mesh.shape, v.coord);
+        Tensor part =
+            reference
+                ? sliceUpdateReference(update, v.group.layout.shardAxes, v.mesh.shape, v.coord)
+                : sliceUpdateCorrected(update, items[i].placements, v.mesh.shape, v.coord);
         applyChecked(rs, p, part);
     }
 }
@@ -213,7 +235,10 @@ void replicaBroadcast(RankStep& rs, const BatchView& v) {
         encodeTensor(w, specOf(env, p).dtype, payloads.back().data());
         items.push_back({p, v.batch.owner.at(p), &payloads.back()});
     }
-    BroadcastSetup bs{&v.mesh, v.coord, v.group.replicateMeshDims, env.plan->alignmentBytes,
+    BroadcastSetup bs{&v.mesh,
+                      v.coord,
+                      v.group.replicateMeshDims,
+                      env.plan->alignmentBytes,
                       env.scenario->options.broadcastMaxBytes,
                       labelFor("replica-broadcast", v.step, v.group, v.batchIndex, v.mesh)};
     hierarchicalBroadcast(rs.ctx, bs, items);
@@ -235,7 +260,8 @@ void runScheduleEntry(RankStep& rs, int step, const Group& group, int batchIndex
     std::vector<int> owned;
     for (int p : batch.params) {
         auto it = batch.owner.find(p);
-        if (it != batch.owner.end() && it->second == rc && rs.state[size_t(p)].held) owned.push_back(p);
+        if (it != batch.owner.end() && it->second == rc && rs.state[size_t(p)].held)
+            owned.push_back(p);
     }
     if (batch.isShard) {
         if (!owned.empty()) gatheredUpdate(rs, v, owned);
@@ -251,8 +277,7 @@ void runLocalParams(RankStep& rs) {
     for (int p : rs.env.plan->noCommParams) {
         ParamState& st = rs.state[size_t(p)];
         if (!st.held) continue;
-        if (specOf(rs.env, p).requiresGrad)
-            applyChecked(rs, p, newtonSchulz(st.grad));
+        if (specOf(rs.env, p).requiresGrad) applyChecked(rs, p, newtonSchulz(st.grad));
         params.push_back(p);
     }
     reportFinal(rs, params);

@@ -112,9 +112,11 @@ Tensor extract(const Tensor& src, const Positions& pos) {
     bool run = contiguousRun(last);
     forEachRow(src.shape, pos, [&](int64_t s, int64_t d) {
         if (run) {
-            std::memcpy(&out.data[size_t(d)], &src.data[size_t(s + last[0])], last.size() * sizeof(float));
+            std::memcpy(&out.data[size_t(d)], &src.data[size_t(s + last[0])],
+                        last.size() * sizeof(float));
         } else {
-            for (size_t i = 0; i < last.size(); ++i) out.data[size_t(d) + i] = src.data[size_t(s + last[i])];
+            for (size_t i = 0; i < last.size(); ++i)
+                out.data[size_t(d) + i] = src.data[size_t(s + last[i])];
         }
     });
     return out;
@@ -132,9 +134,11 @@ void insert(Tensor& dst, const Positions& pos, const Tensor& block) {
     bool run = contiguousRun(last);
     forEachRow(dst.shape, pos, [&](int64_t s, int64_t d) {
         if (run) {
-            std::memcpy(&dst.data[size_t(s + last[0])], &block.data[size_t(d)], last.size() * sizeof(float));
+            std::memcpy(&dst.data[size_t(s + last[0])], &block.data[size_t(d)],
+                        last.size() * sizeof(float));
         } else {
-            for (size_t i = 0; i < last.size(); ++i) dst.data[size_t(s + last[i])] = block.data[size_t(d) + i];
+            for (size_t i = 0; i < last.size(); ++i)
+                dst.data[size_t(s + last[i])] = block.data[size_t(d) + i];
         }
     });
 }

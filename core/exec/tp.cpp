@@ -86,7 +86,9 @@ void runTpTransition(RankContext& ctx, const ExecEnv& env, int t) {
         return;
     }
     const ShardLayout layout = shardLayout(shape, spec.dst, mesh.shape, *coord);
-    env.sink->tpResult(t, ctx.rank(), compareLocal(ctx.rank(), out, globalTensor(Truth::tp(t), shape), layout, "tp"));
+    env.sink->tpResult(
+        t, ctx.rank(),
+        compareLocal(ctx.rank(), out, globalTensor(Truth::tp(t), shape), layout, "tp"));
 }
 
 }  // namespace hsdp

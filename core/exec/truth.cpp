@@ -13,10 +13,12 @@ float partialShare(float x, int64_t k, int64_t r, int64_t n, ReduceOp op) {
             for (int64_t rr = 1; rr < n; ++rr) others += small(rr);
             return x - others;
         }
-        case ReduceOp::Product: return r == 0 ? x : 1.0f;
+        case ReduceOp::Product:
+            return r == 0 ? x : 1.0f;
         case ReduceOp::Avg:
         case ReduceOp::Max:
-        case ReduceOp::Min: return x;
+        case ReduceOp::Min:
+            return x;
     }
     return x;
 }

@@ -23,9 +23,12 @@ struct Truth {
 
     float at(int64_t k) const {
         switch (kind) {
-            case Kind::Grad: return float((int64_t(index) * 131 + k * 7) % 251 - 125) / 64.0f;
-            case Kind::Weight: return float((int64_t(index) * 17 + k * 3) % 61 - 30) / 16.0f;
-            case Kind::Tp: return float((int64_t(index) * 29 + k * 11) % 197 - 98) / 64.0f;
+            case Kind::Grad:
+                return float((int64_t(index) * 131 + k * 7) % 251 - 125) / 64.0f;
+            case Kind::Weight:
+                return float((int64_t(index) * 17 + k * 3) % 61 - 30) / 16.0f;
+            case Kind::Tp:
+                return float((int64_t(index) * 29 + k * 11) % 197 - 98) / 64.0f;
         }
         return 0.0f;
     }

@@ -12,7 +12,8 @@ Tensor sliceUpdateCorrected(const Tensor& update, const std::vector<Placement>& 
 
 std::vector<IndexRange> referenceSliceRanges(const std::vector<int64_t>& updateShape,
                                              const std::vector<std::pair<int, int>>& shardAxes,
-                                             const std::vector<int64_t>& meshShape, const Coord& coord) {
+                                             const std::vector<int64_t>& meshShape,
+                                             const Coord& coord) {
     std::vector<IndexRange> ranges;
     for (auto s : updateShape) ranges.push_back({0, s});
     for (auto [m, d] : shardAxes) {

@@ -25,6 +25,7 @@ Tensor sliceUpdateReference(const Tensor& update, const std::vector<std::pair<in
 // walk on shapes only (no data), so every rank can predict any rank's slice.
 std::vector<IndexRange> referenceSliceRanges(const std::vector<int64_t>& updateShape,
                                              const std::vector<std::pair<int, int>>& shardAxes,
-                                             const std::vector<int64_t>& meshShape, const Coord& coord);
+                                             const std::vector<int64_t>& meshShape,
+                                             const Coord& coord);
 
 }  // namespace hsdp

@@ -12,7 +12,8 @@ namespace hsdp {
 bool bitEqual(const Tensor& a, const Tensor& b) {
     if (a.shape != b.shape) return false;
     for (size_t i = 0; i < a.data.size(); ++i)
-        if (std::memcmp(&a.data[i], &b.data[i], sizeof(float)) != 0 || std::isnan(a.data[i])) return false;
+        if (std::memcmp(&a.data[i], &b.data[i], sizeof(float)) != 0 || std::isnan(a.data[i]))
+            return false;
     return true;
 }
 
@@ -44,7 +45,9 @@ bool rowEqual(const float* a, const float* b, int64_t len) {
 struct Rows {
     const Tensor* t;
     std::vector<int64_t> labels;
-    int64_t len() const { return t->shape.empty() || t->shape[0] == 0 ? 0 : t->numel() / t->shape[0]; }
+    int64_t len() const {
+        return t->shape.empty() || t->shape[0] == 0 ? 0 : t->numel() / t->shape[0];
+    }
     int64_t count() const { return t->shape.empty() ? 1 : t->shape[0]; }
     const float* row(int64_t i) const { return t->data.data() + i * len(); }
 };
@@ -66,11 +69,22 @@ std::string updateRunText(int rank, const Run& r) {
     std::ostringstream os;
     os << "rank " << rank << ' ';
     switch (r.kind) {
-        case Kind::Moved: os << "applied update rows " << span(r.srcFrom, r.srcTo) << " to rows " << span(r.from, r.to); break;
-        case Kind::Padding: os << "applied an update read from padding to rows " << span(r.from, r.to); break;
-        case Kind::Garbage: os << "applied a wrong update to rows " << span(r.from, r.to); break;
-        case Kind::Extra: os << "got extra update rows " << span(r.from, r.to); break;
-        case Kind::Missing: os << "got no update for rows " << span(r.from, r.to); break;
+        case Kind::Moved:
+            os << "applied update rows " << span(r.srcFrom, r.srcTo) << " to rows "
+               << span(r.from, r.to);
+            break;
+        case Kind::Padding:
+            os << "applied an update read from padding to rows " << span(r.from, r.to);
+            break;
+        case Kind::Garbage:
+            os << "applied a wrong update to rows " << span(r.from, r.to);
+            break;
+        case Kind::Extra:
+            os << "got extra update rows " << span(r.from, r.to);
+            break;
+        case Kind::Missing:
+            os << "got no update for rows " << span(r.from, r.to);
+            break;
     }
     return os.str();
 }
@@ -80,11 +94,22 @@ std::string runText(int rank, const std::string& what, const std::string& verb, 
     std::ostringstream os;
     os << "rank " << rank << ' ';
     switch (r.kind) {
-        case Kind::Moved: os << "expected rows " << span(r.from, r.to) << " got rows " << span(r.srcFrom, r.srcTo); break;
-        case Kind::Padding: os << verb << " rows " << span(r.from, r.to) << " from padding"; break;
-        case Kind::Garbage: os << "rows " << span(r.from, r.to) << " hold values of no row"; break;
-        case Kind::Extra: os << verb << " extra rows " << span(r.from, r.to); break;
-        case Kind::Missing: os << "lacks rows " << span(r.from, r.to); break;
+        case Kind::Moved:
+            os << "expected rows " << span(r.from, r.to) << " got rows "
+               << span(r.srcFrom, r.srcTo);
+            break;
+        case Kind::Padding:
+            os << verb << " rows " << span(r.from, r.to) << " from padding";
+            break;
+        case Kind::Garbage:
+            os << "rows " << span(r.from, r.to) << " hold values of no row";
+            break;
+        case Kind::Extra:
+            os << verb << " extra rows " << span(r.from, r.to);
+            break;
+        case Kind::Missing:
+            os << "lacks rows " << span(r.from, r.to);
+            break;
     }
     return os.str();
 }
@@ -96,12 +121,14 @@ std::vector<Run> wrongRows(const Rows& got, const Rows& expected, const Rows& ca
     const int64_t len = expected.len();
     const bool traceable = len >= 2 && candidates.len() == len;
     if (traceable)
-        for (int64_t j = 0; j < candidates.count(); ++j) index.emplace(rowHash(candidates.row(j), len), j);
+        for (int64_t j = 0; j < candidates.count(); ++j)
+            index.emplace(rowHash(candidates.row(j), len), j);
     std::vector<Run> runs;
     auto push = [&](Kind k, int64_t label, int64_t src) {
         if (!runs.empty()) {
             Run& last = runs.back();
-            bool adjacent = last.kind == k && last.to + 1 == label && (k != Kind::Moved || last.srcTo + 1 == src);
+            bool adjacent = last.kind == k && last.to + 1 == label &&
+                            (k != Kind::Moved || last.srcTo + 1 == src);
             if (adjacent) {
                 last.to = label;
                 last.srcTo = src;
@@ -112,24 +139,34 @@ std::vector<Run> wrongRows(const Rows& got, const Rows& expected, const Rows& ca
     };
     for (int64_t i = 0; i < got.count(); ++i) {
         const bool extra = i >= expected.count();
-        const int64_t label = extra ? (expected.labels.empty() ? i : expected.labels.back() + 1 + (i - expected.count()))
-                                    : expected.labels[size_t(i)];
+        const int64_t label =
+            extra ? (expected.labels.empty() ? i
+                                             : expected.labels.back() + 1 + (i - expected.count()))
+                  : expected.labels[size_t(i)];
         const float* g = got.row(i);
         if (!extra && rowEqual(g, expected.row(i), len)) continue;
         bool nan = false;
         for (int64_t k = 0; k < len && !nan; ++k) nan = std::isnan(g[k]);
-        if (nan) { push(Kind::Padding, label, -1); continue; }
+        if (nan) {
+            push(Kind::Padding, label, -1);
+            continue;
+        }
         int64_t source = -1;
         if (traceable) {
             auto [b, e] = index.equal_range(rowHash(g, len));
             for (auto it = b; it != e && source < 0; ++it)
-                if (rowEqual(g, candidates.row(it->second), len)) source = candidates.labels[size_t(it->second)];
+                if (rowEqual(g, candidates.row(it->second), len))
+                    source = candidates.labels[size_t(it->second)];
         }
-        if (extra) push(Kind::Extra, label, -1);
-        else if (source >= 0) push(Kind::Moved, label, source);
-        else push(Kind::Garbage, label, -1);
+        if (extra)
+            push(Kind::Extra, label, -1);
+        else if (source >= 0)
+            push(Kind::Moved, label, source);
+        else
+            push(Kind::Garbage, label, -1);
     }
-    for (int64_t i = got.count(); i < expected.count(); ++i) push(Kind::Missing, expected.labels[size_t(i)], -1);
+    for (int64_t i = got.count(); i < expected.count(); ++i)
+        push(Kind::Missing, expected.labels[size_t(i)], -1);
     return runs;
 }
 
@@ -139,13 +176,14 @@ Mismatch describe(int rank, const std::string& what, const std::string& verb, co
     m.rank = rank;
     m.what = what;
     std::vector<std::string> parts;
-    const bool sameTrailing = got.len() == expected.len() &&
-                              std::equal(got.t->shape.begin() + (got.t->shape.empty() ? 0 : 1), got.t->shape.end(),
-                                         expected.t->shape.begin() + (expected.t->shape.empty() ? 0 : 1),
-                                         expected.t->shape.end());
+    const bool sameTrailing =
+        got.len() == expected.len() &&
+        std::equal(got.t->shape.begin() + (got.t->shape.empty() ? 0 : 1), got.t->shape.end(),
+                   expected.t->shape.begin() + (expected.t->shape.empty() ? 0 : 1),
+                   expected.t->shape.end());
     if (got.t->shape != expected.t->shape)
-        parts.push_back("rank " + std::to_string(rank) + " " + verb + " shape " + shapeText(got.t->shape) +
-                        ", expected " + shapeText(expected.t->shape));
+        parts.push_back("rank " + std::to_string(rank) + " " + verb + " shape " +
+                        shapeText(got.t->shape) + ", expected " + shapeText(expected.t->shape));
     if (sameTrailing) {
         for (const auto& r : wrongRows(got, expected, candidates)) {
             parts.push_back(runText(rank, what, verb, r));
@@ -165,8 +203,8 @@ Mismatch describe(int rank, const std::string& what, const std::string& verb, co
     // Without row evidence (1-D, other trailing shape) the first wrong element says where.
     if ((parts.empty() || !sameTrailing) && m.firstBadFlat >= 0) {
         std::ostringstream first;
-        first << "rank " << rank << " first wrong element " << m.firstBadFlat << ": expected " << m.expected
-              << " got " << m.got;
+        first << "rank " << rank << " first wrong element " << m.firstBadFlat << ": expected "
+              << m.expected << " got " << m.got;
         parts.push_back(first.str());
     }
     std::ostringstream os;

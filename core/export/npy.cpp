@@ -10,7 +10,9 @@ namespace hsdp {
 
 std::string npyHeader(const std::vector<int64_t>& shape) {
     std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (";
-    for (size_t i = 0; i < shape.size(); ++i) dict += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
+    for (size_t i = 0; i < shape.size(); ++i)
+        dict += std::to_string(shape[i]) +
+                (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
     dict += "), }";
     // magic (6) + version (2) + header length (2) + dict + padding + '\n' = multiple of 64.
     size_t total = 10 + dict.size() + 1;
@@ -19,7 +21,8 @@ std::string npyHeader(const std::vector<int64_t>& shape) {
     return dict;
 }
 
-void writeNpyFloat32(const std::string& path, const std::vector<int64_t>& shape, const float* data) {
+void writeNpyFloat32(const std::string& path, const std::vector<int64_t>& shape,
+                     const float* data) {
     std::filesystem::path p(path);
     if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
     std::ofstream out(path, std::ios::binary | std::ios::trunc);

@@ -9,7 +9,9 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // JSON has no NaN: a poisoned value is written as null.
-Json number(float v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+Json number(float v) {
+    return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
 
 Json mismatchJson(const Mismatch& m) {
     Json j;

@@ -4,20 +4,28 @@ namespace hsdp {
 
 std::string_view dtypeName(DType dtype) {
     switch (dtype) {
-        case DType::F32: return "f32";
-        case DType::BF16: return "bf16";
-        case DType::F16: return "f16";
-        case DType::F64: return "f64";
+        case DType::F32:
+            return "f32";
+        case DType::BF16:
+            return "bf16";
+        case DType::F16:
+            return "f16";
+        case DType::F64:
+            return "f64";
     }
     return "?";
 }
 
 int dtypeSize(DType dtype) {
     switch (dtype) {
-        case DType::F32: return 4;
-        case DType::BF16: return 2;
-        case DType::F16: return 2;
-        case DType::F64: return 8;
+        case DType::F32:
+            return 4;
+        case DType::BF16:
+            return 2;
+        case DType::F16:
+            return 2;
+        case DType::F64:
+            return 8;
     }
     return 0;
 }

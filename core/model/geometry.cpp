@@ -27,8 +27,10 @@ IndexSet sliceOf(const IndexSet& set, int64_t from, int64_t to) {
         if (lo < hi) {
             IndexRange piece{r.begin + (lo - pos), r.begin + (hi - pos)};
             // Merge with the previous range when contiguous, so plain shards stay one range.
-            if (!out.empty() && out.back().end == piece.begin) out.back().end = piece.end;
-            else out.push_back(piece);
+            if (!out.empty() && out.back().end == piece.begin)
+                out.back().end = piece.end;
+            else
+                out.push_back(piece);
         }
         pos += r.size();
     }
@@ -46,8 +48,10 @@ IndexSet stridedChunkOf(const IndexSet& piece, int64_t n, int64_t k, int64_t i) 
     IndexSet out;
     for (int64_t j = 0; j < k; ++j) {
         for (const auto& r : chunkOf(piece, n * k, i + j * n)) {
-            if (!out.empty() && out.back().end == r.begin) out.back().end = r.end;
-            else out.push_back(r);
+            if (!out.empty() && out.back().end == r.begin)
+                out.back().end = r.end;
+            else
+                out.push_back(r);
         }
     }
     return out;
@@ -65,7 +69,9 @@ int64_t ShardLayout::localNumel() const {
     return n;
 }
 
-int normalizeDim(int dim, int ndim) { return dim < 0 ? dim + ndim : dim; }
+int normalizeDim(int dim, int ndim) {
+    return dim < 0 ? dim + ndim : dim;
+}
 
 ShardLayout partialLayout(const std::vector<int64_t>& globalShape,
                           const std::vector<Placement>& placements,

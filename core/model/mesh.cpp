@@ -44,7 +44,8 @@ std::optional<Coord> Mesh::coordinateOf(int rank) const {
 }
 
 int Mesh::rankAt(const Coord& coord) const {
-    if (static_cast<int>(coord.size()) != ndim()) throw std::invalid_argument("coordinate rank mismatch");
+    if (static_cast<int>(coord.size()) != ndim())
+        throw std::invalid_argument("coordinate rank mismatch");
     int64_t pos = 0;
     for (int d = 0; d < ndim(); ++d) pos = pos * shape[d] + coord[d];
     return ranks.at(static_cast<size_t>(pos));

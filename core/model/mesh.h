@@ -18,7 +18,7 @@ struct Mesh {
     std::vector<int> ranks;
 
     int ndim() const { return static_cast<int>(shape.size()); }
-    int64_t size() const;                       // product of shape
+    int64_t size() const;  // product of shape
     int64_t dimSize(int dim) const { return shape.at(dim); }
     std::optional<int> dimIndex(const std::string& dimName) const;
 

@@ -7,28 +7,37 @@ namespace hsdp {
 
 std::string_view reduceOpName(ReduceOp op) {
     switch (op) {
-        case ReduceOp::Sum: return "sum";
-        case ReduceOp::Avg: return "avg";
-        case ReduceOp::Max: return "max";
-        case ReduceOp::Min: return "min";
-        case ReduceOp::Product: return "product";
+        case ReduceOp::Sum:
+            return "sum";
+        case ReduceOp::Avg:
+            return "avg";
+        case ReduceOp::Max:
+            return "max";
+        case ReduceOp::Min:
+            return "min";
+        case ReduceOp::Product:
+            return "product";
     }
     return "?";
 }
 
 std::optional<ReduceOp> parseReduceOp(std::string_view text) {
-    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Avg, ReduceOp::Max, ReduceOp::Min, ReduceOp::Product})
+    for (ReduceOp op :
+         {ReduceOp::Sum, ReduceOp::Avg, ReduceOp::Max, ReduceOp::Min, ReduceOp::Product})
         if (text == reduceOpName(op)) return op;
     return std::nullopt;
 }
 
 std::string Placement::toString() const {
     switch (kind) {
-        case Kind::Replicate: return "R";
-        case Kind::Shard: return "S(" + std::to_string(dim) + ")";
+        case Kind::Replicate:
+            return "R";
+        case Kind::Shard:
+            return "S(" + std::to_string(dim) + ")";
         case Kind::StridedShard:
             return "SS(" + std::to_string(dim) + "," + std::to_string(splitFactor) + ")";
-        case Kind::Partial: return "P(" + std::string(reduceOpName(reduceOp)) + ")";
+        case Kind::Partial:
+            return "P(" + std::string(reduceOpName(reduceOp)) + ")";
     }
     return "?";
 }
@@ -36,17 +45,23 @@ std::string Placement::toString() const {
 bool Placement::operator==(const Placement& other) const {
     if (kind != other.kind) return false;
     switch (kind) {
-        case Kind::Replicate: return true;
-        case Kind::Shard: return dim == other.dim;
-        case Kind::StridedShard: return dim == other.dim && splitFactor == other.splitFactor;
-        case Kind::Partial: return reduceOp == other.reduceOp;
+        case Kind::Replicate:
+            return true;
+        case Kind::Shard:
+            return dim == other.dim;
+        case Kind::StridedShard:
+            return dim == other.dim && splitFactor == other.splitFactor;
+        case Kind::Partial:
+            return reduceOp == other.reduceOp;
     }
     return false;
 }
 
 namespace {
 
-bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isWordChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 // Drops white space, except between two word characters: "S(1 0)" must not
 // silently read as S(10), nor "Str ided" as a name.
@@ -136,7 +151,8 @@ std::optional<Placement> parsePlacement(std::string_view raw) {
     bool hasParens = raw.find('(') != std::string_view::npos;
     auto args = splitArgs(argText);
     if (name == "R") return hasParens ? std::nullopt : std::optional(Placement::replicate());
-    if (name == "Replicate") return hasParens && args.empty() ? std::optional(Placement::replicate()) : std::nullopt;
+    if (name == "Replicate")
+        return hasParens && args.empty() ? std::optional(Placement::replicate()) : std::nullopt;
     if (name == "S" || name == "Shard") return parseShard(args);
     if (name == "SS" || name == "_S" || name == "StridedShard" || name == "_StridedShard")
         return parseStrided(args);

@@ -16,17 +16,21 @@ std::optional<ReduceOp> parseReduceOp(std::string_view text);
 struct Placement {
     enum class Kind { Replicate, Shard, StridedShard, Partial };
     Kind kind = Kind::Replicate;
-    int dim = 0;          // Shard / StridedShard
-    int splitFactor = 1;  // StridedShard
+    int dim = 0;                        // Shard / StridedShard
+    int splitFactor = 1;                // StridedShard
     ReduceOp reduceOp = ReduceOp::Sum;  // Partial
 
     static Placement replicate() { return {}; }
     static Placement shard(int d) { return {Kind::Shard, d, 1, ReduceOp::Sum}; }
-    static Placement stridedShard(int d, int k) { return {Kind::StridedShard, d, k, ReduceOp::Sum}; }
+    static Placement stridedShard(int d, int k) {
+        return {Kind::StridedShard, d, k, ReduceOp::Sum};
+    }
     static Placement partial(ReduceOp op = ReduceOp::Sum) { return {Kind::Partial, 0, 1, op}; }
 
     bool isReplicate() const { return kind == Kind::Replicate; }
-    bool isShard() const { return kind == Kind::Shard || kind == Kind::StridedShard; }  // strided counts
+    bool isShard() const {
+        return kind == Kind::Shard || kind == Kind::StridedShard;
+    }  // strided counts
     bool isPartial() const { return kind == Kind::Partial; }
 
     // Canonical form: R, S(d), SS(d,k), P(op).

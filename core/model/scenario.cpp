@@ -10,8 +10,12 @@ int64_t shapeNumel(const std::vector<int64_t>& shape) {
     return n;
 }
 
-int64_t ParamSpec::numel() const { return shapeNumel(shape); }
-int64_t TpTransition::numel() const { return shapeNumel(shape); }
+int64_t ParamSpec::numel() const {
+    return shapeNumel(shape);
+}
+int64_t TpTransition::numel() const {
+    return shapeNumel(shape);
+}
 
 const Mesh* Scenario::findMesh(const std::string& meshName) const {
     for (const auto& m : meshes)

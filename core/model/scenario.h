@@ -27,7 +27,7 @@ struct ParamSpec {
     std::string name;
     std::vector<int64_t> shape;
     DType dtype = DType::F32;
-    std::string mesh;  // mesh name
+    std::string mesh;                                  // mesh name
     std::optional<std::vector<Placement>> placements;  // nullopt: a plain local tensor
     bool requiresGrad = true;
 

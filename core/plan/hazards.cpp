@@ -59,7 +59,8 @@ bool shardRankOrderHazard(const Group& group, int param) {
     for (int m : group.shardMeshDims) {
         if (group.meshShape.at(static_cast<size_t>(m)) <= 1) continue;
         for (const auto& line : mesh.groupsAlong(m))
-            if (gathersHere(*mesh.coordinateOf(line.front())) && !std::is_sorted(line.begin(), line.end()))
+            if (gathersHere(*mesh.coordinateOf(line.front())) &&
+                !std::is_sorted(line.begin(), line.end()))
                 return true;
     }
     return false;

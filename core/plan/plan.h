@@ -34,10 +34,10 @@ struct ShardCompute {
 struct Batch {
     std::vector<int> params;  // batch order
     int64_t numel = 0;
-    std::vector<int64_t> replicateSizes;  // reduced by the replica count
-    bool isShard = false;                 // gathered
-    std::map<int, Coord> owner;           // param index -> replicate coordinate
-    std::vector<CoordLoad> loads;         // every coordinate, lexicographic
+    std::vector<int64_t> replicateSizes;     // reduced by the replica count
+    bool isShard = false;                    // gathered
+    std::map<int, Coord> owner;              // param index -> replicate coordinate
+    std::vector<CoordLoad> loads;            // every coordinate, lexicographic
     std::vector<ShardCompute> shardCompute;  // gathered batches only
 };
 
@@ -73,8 +73,8 @@ struct TpClassification {
 struct TpGroupDecision {
     std::vector<int> meshRanks;  // ranks along tp, mesh order
     std::string path;            // lowered | identity | fallback
-    std::string op;              // lowered only: all_gather | all_reduce | reduce_scatter | all_reduce_shard
-    std::string reason;          // fallback only: rank-order | unsupported
+    std::string op;  // lowered only: all_gather | all_reduce | reduce_scatter | all_reduce_shard
+    std::string reason;  // fallback only: rank-order | unsupported
 };
 
 struct TpPlan {

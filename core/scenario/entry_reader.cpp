@@ -13,8 +13,9 @@ DType readDType(const Json& value, const std::string& path) {
     std::optional<DType> dtype;
     if (value.is_string()) dtype = parseDType(value.get_ref<const std::string&>());
     if (!dtype)
-        failExpected(path, "a dtype: \"f32\", \"bf16\", \"f16\", \"f64\" (or \"float32\", "
-                           "\"bfloat16\", \"float16\", \"float64\")",
+        failExpected(path,
+                     "a dtype: \"f32\", \"bf16\", \"f16\", \"f64\" (or \"float32\", "
+                     "\"bfloat16\", \"float16\", \"float64\")",
                      value);
     return *dtype;
 }
@@ -27,20 +28,22 @@ std::string meshNameList(const std::vector<Mesh>& meshes) {
 
 // The mesh an entry lives on. Without a `mesh` key: the only mesh; with
 // several meshes an error when `required`, else "main" or the first mesh.
-const Mesh& resolveMesh(const Json& entry, const std::string& path,
-                        const std::vector<Mesh>& meshes, bool required) {
+const Mesh& resolveMesh(const Json& entry, const std::string& path, const std::vector<Mesh>& meshes,
+                        bool required) {
     if (const Json* given = findMember(entry, "mesh")) {
         std::string at = childPath(path, "mesh");
         std::string name = readString(*given, at);
         for (const auto& m : meshes)
             if (m.name == name) return m;
-        throw ScenarioError(at, "unknown mesh \"" + name + "\"; expected one of " +
-                                    meshNameList(meshes));
+        throw ScenarioError(
+            at, "unknown mesh \"" + name + "\"; expected one of " + meshNameList(meshes));
     }
     if (meshes.size() == 1) return meshes.front();
     if (required)
-        throw ScenarioError(path, "missing required key \"mesh\": the scenario has several "
-                                  "meshes (" + meshNameList(meshes) + ")");
+        throw ScenarioError(path,
+                            "missing required key \"mesh\": the scenario has several "
+                            "meshes (" +
+                                meshNameList(meshes) + ")");
     for (const auto& m : meshes)
         if (m.name == "main") return m;
     return meshes.front();
@@ -55,8 +58,9 @@ std::vector<int64_t> readTensorShape(const Json& value, const std::string& path)
     for (size_t i = 0; i < value.size(); ++i) {
         int64_t dim = readInt(value[i], childPath(path, i), 1);
         if (numel > std::numeric_limits<int64_t>::max() / dim)
-            throw ScenarioError(path, "the number of elements (product of the shape) "
-                                      "overflows a 64-bit integer");
+            throw ScenarioError(path,
+                                "the number of elements (product of the shape) "
+                                "overflows a 64-bit integer");
         numel *= dim;
         shape.push_back(dim);
     }

@@ -9,9 +9,12 @@ namespace hsdp {
 std::string childPath(const std::string& path, std::string_view key) {
     std::string out = path + "/";
     for (char c : key) {
-        if (c == '~') out += "~0";
-        else if (c == '/') out += "~1";
-        else out += c;
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
     }
     return out;
 }
@@ -23,15 +26,19 @@ std::string childPath(const std::string& path, size_t index) {
 std::string describeJson(const Json& value) {
     constexpr size_t kMaxShown = 60;
     switch (value.type()) {
-        case Json::value_t::object: return "an object";
-        case Json::value_t::array: return "an array";
-        case Json::value_t::null: return "null";
+        case Json::value_t::object:
+            return "an object";
+        case Json::value_t::array:
+            return "an array";
+        case Json::value_t::null:
+            return "null";
         case Json::value_t::string: {
             const auto& s = value.get_ref<const std::string&>();
             if (s.size() <= kMaxShown) return value.dump();
             return Json(s.substr(0, kMaxShown)).dump() + "...";
         }
-        default: return value.dump();
+        default:
+            return value.dump();
     }
 }
 
@@ -56,9 +63,9 @@ void requireObject(const Json& value, const std::string& path, const std::string
         bool known = false;
         for (auto a : allowed) known = known || key == a;
         if (!known)
-            throw ScenarioError(childPath(path, key), "unknown key \"" + key + "\" in " + what +
-                                                          "; expected one of: " +
-                                                          joinAllowedKeys(allowed));
+            throw ScenarioError(childPath(path, key),
+                                "unknown key \"" + key + "\" in " + what +
+                                    "; expected one of: " + joinAllowedKeys(allowed));
     }
 }
 
@@ -92,7 +99,8 @@ int64_t readInt(const Json& value, const std::string& path, int64_t min, int64_t
 }
 
 std::string readString(const Json& value, const std::string& path, bool allowEmpty) {
-    if (!value.is_string()) failExpected(path, allowEmpty ? "a string" : "a non-empty string", value);
+    if (!value.is_string())
+        failExpected(path, allowEmpty ? "a string" : "a non-empty string", value);
     const auto& s = value.get_ref<const std::string&>();
     if (!allowEmpty && s.empty()) failExpected(path, "a non-empty string", value);
     return s;

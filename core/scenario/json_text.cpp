@@ -111,7 +111,10 @@ private:
     bool place(Json&& value) { return placeAt(std::move(value)) != nullptr; }
     Json* placeAt(Json&& value);
     bool open(Json&& container);
-    bool close() { stack_.pop_back(); return true; }
+    bool close() {
+        stack_.pop_back();
+        return true;
+    }
     std::string childPathOfNext() const;
 
     std::string_view text_;
@@ -165,8 +168,8 @@ bool StrictDomBuilder::parse_error(std::size_t position, const std::string&,
                                    const nlohmann::detail::exception& ex) {
     // nlohmann counts `position` 1-based: the byte it stopped at is position - 1.
     size_t offset = position > 0 ? position - 1 : 0;
-    throw ScenarioError("", positionText(text_, offset) + ": invalid JSON: " +
-                                libraryReason(ex.what()));
+    throw ScenarioError(
+        "", positionText(text_, offset) + ": invalid JSON: " + libraryReason(ex.what()));
 }
 
 }  // namespace
@@ -192,7 +195,8 @@ Json parseStrictJson(std::string_view text) {
     StrictDomBuilder builder(text);
     bool ok = Json::sax_parse(text, &builder, Json::input_format_t::json, /*strict=*/true,
                               /*ignore_comments=*/false);
-    if (!ok) throw ScenarioError("", "invalid JSON");  // every handler throws first; kept as a guard
+    if (!ok)
+        throw ScenarioError("", "invalid JSON");  // every handler throws first; kept as a guard
     return builder.take();
 }
 

@@ -93,7 +93,8 @@ std::vector<MeshSource> readMeshes(const Json& top) {
     const Json* single = findMember(top, "mesh");
     const Json* several = findMember(top, "meshes");
     if (single && several)
-        throw ScenarioError("/meshes", "both \"mesh\" and \"meshes\" are given; expected one of them");
+        throw ScenarioError("/meshes",
+                            "both \"mesh\" and \"meshes\" are given; expected one of them");
     if (single) return {readMesh(*single, "/mesh", "main")};
     if (!several) throw ScenarioError("", "missing required key \"mesh\" (or \"meshes\")");
     if (!several->is_object() || several->empty())
@@ -125,8 +126,8 @@ int resolveWorldSize(const Json& top, const std::vector<MeshSource>& meshes) {
             throw ScenarioError(childPath(childPath(source.path, "ranks"),
                                           static_cast<size_t>(bad - ranks.begin())),
                                 problem);
-        throw ScenarioError("/world_size", problem + "; expected world_size >= " +
-                                               std::to_string(maxRank + 1));
+        throw ScenarioError("/world_size",
+                            problem + "; expected world_size >= " + std::to_string(maxRank + 1));
     }
     return worldSize;
 }

@@ -15,7 +15,7 @@ inline constexpr int kMaxWorldSize = 1 << 20;
 // A mesh as read, with where it came from for later error messages.
 struct MeshSource {
     Mesh mesh;
-    std::string path;          // "/mesh" or "/meshes/<name>"
+    std::string path;  // "/mesh" or "/meshes/<name>"
     bool explicitRanks = false;
 };
 

@@ -33,14 +33,22 @@ PlanOptions readOptions(const Json& options, const std::string& path) {
     PlanOptions out;
     for (const auto& [key, value] : options.items()) {
         std::string at = childPath(path, key);
-        if (key == "alignment_bytes") out.alignmentBytes = readInt(value, at, 1, kMaxAlignment);
-        else if (key == "max_batch_numel") out.maxBatchNumel = readOptionalPositive(value, at);
-        else if (key == "hsdp_replica_count") out.hsdpReplicaCount = readOptionalPositive(value, at);
-        else if (key == "auto_replica_count") out.autoReplicaCount = readBool(value, at);
-        else if (key == "devices_per_node") out.devicesPerNode = readInt(value, at, 1, kMaxWorldSize);
-        else if (key == "backend") out.backend = readBackend(value, at);
-        else if (key == "broadcast_max_bytes") out.broadcastMaxBytes = readInt(value, at, 1);
-        else if (key == "lr") out.lr = readPositiveNumber(value, at);
+        if (key == "alignment_bytes")
+            out.alignmentBytes = readInt(value, at, 1, kMaxAlignment);
+        else if (key == "max_batch_numel")
+            out.maxBatchNumel = readOptionalPositive(value, at);
+        else if (key == "hsdp_replica_count")
+            out.hsdpReplicaCount = readOptionalPositive(value, at);
+        else if (key == "auto_replica_count")
+            out.autoReplicaCount = readBool(value, at);
+        else if (key == "devices_per_node")
+            out.devicesPerNode = readInt(value, at, 1, kMaxWorldSize);
+        else if (key == "backend")
+            out.backend = readBackend(value, at);
+        else if (key == "broadcast_max_bytes")
+            out.broadcastMaxBytes = readInt(value, at, 1);
+        else if (key == "lr")
+            out.lr = readPositiveNumber(value, at);
     }
     return out;
 }

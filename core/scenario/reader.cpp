@@ -37,9 +37,10 @@ void checkTotalNumel(const std::vector<ParamSpec>& params) {
     for (const ParamSpec& p : params) {
         int64_t numel = p.numel();
         if (numel > std::numeric_limits<int64_t>::max() - total)
-            throw ScenarioError("/params", "the total number of elements of all params "
-                                           "overflows a 64-bit integer (at param " +
-                                               std::to_string(p.index) + " '" + p.name + "')");
+            throw ScenarioError("/params",
+                                "the total number of elements of all params "
+                                "overflows a 64-bit integer (at param " +
+                                    std::to_string(p.index) + " '" + p.name + "')");
         total += numel;
     }
 }
@@ -79,8 +80,9 @@ std::string readWholeFile(const std::string& filePath) {
     while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
         text.append(chunk, static_cast<size_t>(in.gcount()));
     if (in.bad())
-        throw ScenarioError("", std::string("cannot read the scenario: ") +
-                                    (errno ? std::strerror(errno) : "I/O error"),
+        throw ScenarioError("",
+                            std::string("cannot read the scenario: ") +
+                                (errno ? std::strerror(errno) : "I/O error"),
                             filePath);
     return text;
 }

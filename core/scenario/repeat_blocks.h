@@ -17,7 +17,7 @@ namespace hsdp {
 // transitions). Checked by multiplying repeat counts before expanding.
 inline constexpr int64_t kMaxExpandedEntries = 10'000'000;
 
-using RepeatScope = std::vector<std::string>;                      // vars of enclosing blocks
+using RepeatScope = std::vector<std::string>;                         // vars of enclosing blocks
 using RepeatBindings = std::vector<std::pair<std::string, int64_t>>;  // var -> counter value
 
 // One element of `params` / `tp_transitions` as written: a leaf entry (its
@@ -25,10 +25,10 @@ using RepeatBindings = std::vector<std::pair<std::string, int64_t>>;  // var -> 
 template <class Entry>
 struct RepeatItem {
     std::string path;
-    std::optional<Entry> entry;         // leaf
-    int64_t count = 0;                  // block: "repeat"
-    std::string var;                    // block: "var"
-    std::vector<RepeatItem> items;      // block: its entries
+    std::optional<Entry> entry;     // leaf
+    int64_t count = 0;              // block: "repeat"
+    std::string var;                // block: "var"
+    std::vector<RepeatItem> items;  // block: its entries
 };
 
 // --- non-template helpers (repeat_blocks.cpp) ---
