@@ -18,6 +18,7 @@ struct RankRecord {
     std::vector<double> fused, unfused, raw;
     std::vector<GatherTimings> phases;
     std::string error;  // verification failure seen by this rank
+    int views = 0;      // of the verified fused result
 };
 
 // The three contenders as one rank runs them, sharing its shards.
@@ -40,7 +41,7 @@ public:
         rawOut_.assign(size_t(w.packedBytes()) * size_t(w.ranks), std::byte{0});
     }
 
-    std::vector<Tensor> fused(GatherTimings* timings) {
+    std::vector<GatheredTensor> fused(GatherTimings* timings) {
         setup_.timings = timings;
         return fusedGatherCorrected(ctx_, setup_, items_).full;
     }
@@ -70,9 +71,10 @@ public:
         return std::chrono::duration<double>(Clock::now() - start).count();
     }
 
-    std::string verify(bool checkTruth) {
+    std::string verify(bool checkTruth, int& views) {
         const auto a = fused(nullptr);
         const auto b = unfused();
+        views = int(std::count_if(a.begin(), a.end(), [](const auto& t) { return t.isView(); }));
         for (int p = 0; p < w_.params(); ++p) {
             if (a[size_t(p)] != b[size_t(p)])
                 return "rank " + std::to_string(ctx_.rank()) + ": fused != unfused for param " +
@@ -99,12 +101,15 @@ private:
 enum class Variant { Fused, Unfused, Raw };
 
 void runVariant(RankGather& g, Variant v, RankRecord& rec) {
-    std::vector<Tensor> held;  // the result dies outside the timed region
+    // The results die outside the timed region; the fused views free their
+    // buffer for the next round then.
     if (v == Variant::Fused) {
+        std::vector<GatheredTensor> held;
         GatherTimings split;
         rec.fused.push_back(g.timed([&] { held = g.fused(&split); }));
         rec.phases.push_back(split);
     } else if (v == Variant::Unfused) {
+        std::vector<Tensor> held;
         rec.unfused.push_back(g.timed([&] { held = g.unfused(); }));
     } else {
         rec.raw.push_back(g.timed([&] { g.raw(); }));
@@ -114,7 +119,7 @@ void runVariant(RankGather& g, Variant v, RankRecord& rec) {
 void rankBody(RankContext& ctx, const GatherWorkload& w, const Mesh& mesh, const MeasureOptions& o,
               RankRecord& rec) {
     RankGather g(ctx, w, mesh);
-    rec.error = g.verify(o.checkTruth);  // also the warm-up of fused and unfused
+    rec.error = g.verify(o.checkTruth, rec.views);  // also the warm-up of fused and unfused
     g.raw();
     std::vector<Variant> variants{Variant::Fused};
     if (o.unfused) variants.push_back(Variant::Unfused);
@@ -161,6 +166,8 @@ GatherSamples measureGather(const GatherWorkload& w, const MeasureOptions& optio
     if (options.unfused) s.unfused = slowestPerRound(recs, &RankRecord::unfused, nullptr);
     if (options.raw) s.raw = slowestPerRound(recs, &RankRecord::raw, nullptr);
     s.verified = true;
+    s.views = recs.front().views;
+    for (const auto& rec : recs) s.views = std::min(s.views, rec.views);
     for (const auto& rec : recs)
         if (!rec.error.empty() && s.verified) {
             s.verified = false;

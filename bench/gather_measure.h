@@ -23,6 +23,7 @@ struct GatherSamples {
     std::vector<double> unfused;  // one all-gather per parameter, straight into its full tensor
     std::vector<double> raw;      // one all-gather of packedBytes(), preallocated, no (un)packing
     std::vector<GatherTimings> phases;  // per round, the split of the slowest fused rank
+    int views = 0;  // fused tensors handed out as views of the gathered buffer (fewest of any rank)
     bool verified = false;  // fused == unfused (== truth when asked) on every rank, untimed
     std::string detail;     // why not verified
 };

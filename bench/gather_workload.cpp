@@ -51,8 +51,10 @@ Mesh GatherWorkload::mesh() const {
     return m;
 }
 
-GatherWorkload logUniformWorkload(int params, int64_t minBytes, int64_t maxBytes, unsigned seed) {
+GatherWorkload logUniformWorkload(int params, int64_t minBytes, int64_t maxBytes, unsigned seed,
+                                  int ranks) {
     GatherWorkload w;
+    w.ranks = ranks;
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> logSize(std::log(double(minBytes)),
                                                    std::log(double(maxBytes)));
@@ -65,11 +67,31 @@ GatherWorkload logUniformWorkload(int params, int64_t minBytes, int64_t maxBytes
     return w;
 }
 
-GatherWorkload uniformWorkload(int params, int64_t shardBytes) {
+GatherWorkload uniformWorkload(int params, int64_t shardBytes, int ranks) {
     GatherWorkload w;
+    w.ranks = ranks;
     const int64_t rows = std::max<int64_t>(1, shardBytes / rowBytes(w));
     for (int p = 0; p < params; ++p) w.shapes.push_back(shapeFor(w, rows));
     return w;
+}
+
+GatherWorkload shardSizesWorkload(const std::vector<int64_t>& shardBytes, int ranks) {
+    GatherWorkload w;
+    w.ranks = ranks;
+    const int es = dtypeSize(w.dtype);
+    for (int64_t bytes : shardBytes) {
+        const int64_t elements = bytes / es;
+        int64_t cols = w.cols;
+        while (elements % cols != 0) cols /= 2;
+        w.shapes.push_back({elements / cols * ranks, cols});
+    }
+    return w;
+}
+
+std::vector<int64_t> shardSizesOf(const GatherWorkload& w) {
+    std::vector<int64_t> sizes;
+    for (int p = 0; p < w.params(); ++p) sizes.push_back(w.shardBytes(p));
+    return sizes;
 }
 
 }  // namespace hsdp::bench

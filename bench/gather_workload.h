@@ -16,7 +16,7 @@ struct GatherWorkload {
     int ranks = 8;
     DType dtype = DType::F32;
     int64_t alignmentBytes = 512;
-    int64_t cols = 16;                         // elements per row
+    int64_t cols = 16;                         // elements per row (generated workloads)
     std::vector<std::vector<int64_t>> shapes;  // global shapes
 
     int params() const { return static_cast<int>(shapes.size()); }
@@ -29,9 +29,17 @@ struct GatherWorkload {
 
 // `params` parameters whose per-rank shards are log-uniform in
 // [minBytes, maxBytes] (rounded to whole rows), drawn from `seed`.
-GatherWorkload logUniformWorkload(int params, int64_t minBytes, int64_t maxBytes, unsigned seed);
+GatherWorkload logUniformWorkload(int params, int64_t minBytes, int64_t maxBytes, unsigned seed,
+                                  int ranks = 8);
 
 // `params` parameters whose per-rank shards are all `shardBytes`.
-GatherWorkload uniformWorkload(int params, int64_t shardBytes);
+GatherWorkload uniformWorkload(int params, int64_t shardBytes, int ranks = 8);
+
+// One parameter per entry whose per-rank shard is exactly that many bytes
+// (a multiple of 4): rows of up to 16 elements, as many as divide it.
+GatherWorkload shardSizesWorkload(const std::vector<int64_t>& shardBytes, int ranks = 8);
+
+// Per parameter, one rank's shard bytes (what a --shard-sizes file lists).
+std::vector<int64_t> shardSizesOf(const GatherWorkload& w);
 
 }  // namespace hsdp::bench

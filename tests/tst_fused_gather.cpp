@@ -74,7 +74,7 @@ Outcome runGather(const Case& c, bool reference) {
         auto result = reference ? fusedGatherReference(ctx, setup, items)
                                 : fusedGatherCorrected(ctx, setup, items);
         std::lock_guard lock(mutex);
-        out.full[size_t(ctx.rank())] = result.full;
+        for (const auto& g : result.full) out.full[size_t(ctx.rank())].push_back(g.toTensor());
         out.errors[size_t(ctx.rank())] = result.error;
     });
     return out;

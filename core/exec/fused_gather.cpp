@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "exec/dtype_codec.h"
+#include "exec/gather_buffer_pool.h"
 #include "exec/packing.h"
 #include "model/geometry.h"
 #include "model/scenario.h"
@@ -30,10 +31,10 @@ void lap(GatherTimings* timings, double GatherTimings::*slot, Clock::time_point&
     since = now;
 }
 
-int64_t restNumel(const Tensor& t, int d) {
+int64_t restNumel(const std::vector<int64_t>& shape, int d) {
     int64_t n = 1;
-    for (int i = 0; i < t.ndim(); ++i)
-        if (i != d) n *= t.shape[size_t(i)];
+    for (size_t i = 0; i < shape.size(); ++i)
+        if (int(i) != d) n *= shape[i];
     return n;
 }
 
@@ -63,100 +64,125 @@ AxisGeometry axisGeometry(const GatherSetup& setup, const std::vector<GatherItem
     return geo;
 }
 
-// The buffers of one rank thread, reused across calls as the seed's
-// buffer_cache does: a fresh vector per call costs a fill plus a page fault
-// per 4 KiB page as Gloo writes into it, on loopback about as much as the
-// transfer. `out` holds floats so f32 blocks append to tensors without a cast.
-struct AxisBuffers {
-    std::vector<std::byte> send;
-    std::vector<float> out;
+// One all-gather's output: `members` slots of `slot` bytes, rank-major in
+// group order, in a pooled buffer that the views handed out share.
+struct GatheredBuffer {
+    std::shared_ptr<float> storage;
+    size_t slot = 0;
+
+    std::byte* bytes() const { return reinterpret_cast<std::byte*>(storage.get()); }
+    const std::byte* at(size_t member, size_t offset) const {
+        return bytes() + member * slot + offset;
+    }
 };
 
-AxisBuffers& threadBuffers() {
-    thread_local AxisBuffers buffers;
-    return buffers;
+// Each item's piece at `dst`, tensor dim d first, in the item's wire dtype.
+// With d = 0 the rows are already first: the runs are encoded one after the
+// other, with no intermediate tensor.
+void encodePiece(const GatheredTensor& piece, int d, DType dtype, std::byte* dst) {
+    if (d == 0) {
+        for (const auto& run : piece.runs()) {
+            encodeValues(dtype, run.data(), int64_t(run.size()), dst);
+            dst += run.size() * size_t(dtypeSize(dtype));
+        }
+        return;
+    }
+    const Tensor moved = movedimTo0(piece.toTensor(), d);
+    encodeValues(dtype, moved.data.data(), moved.numel(), dst);
 }
 
-// Each item's piece, tensor dim d first, packed into the thread's send buffer;
-// each member reserves the largest member's padded size, padding is poison.
-PackLayout packAxis(const GatherSetup& setup, const std::vector<GatherItem>& items,
-                    const std::vector<const Tensor*>& src, const AxisGeometry& geo, int d) {
+// The slot layout: each member reserves the largest member's padded size.
+PackLayout axisLayout(const GatherSetup& setup, const std::vector<GatherItem>& items,
+                      const std::vector<GatheredTensor>& src, const AxisGeometry& geo, int d) {
     std::vector<int64_t> lengths, capacities;
     for (size_t i = 0; i < items.size(); ++i) {
         const int es = dtypeSize(items[i].dtype);
-        const int64_t rest = restNumel(*src[i], d);
+        const int64_t rest = restNumel(src[i].shape(), d);
         int64_t widest = 0;
         for (const auto& rows : geo.memberRows[i])
             widest =
                 std::max(widest, paddedElements(indexCount(rows) * rest, setup.alignmentBytes, es));
-        lengths.push_back(src[i]->numel() * es);
+        lengths.push_back(src[i].numel() * es);
         capacities.push_back(widest * es);
     }
-    const PackLayout pack = packLayout(lengths, capacities);
-    auto& send = threadBuffers().send;
-    if (send.size() < size_t(pack.total)) send.resize(size_t(pack.total));
+    return packLayout(lengths, capacities);
+}
+
+// Packs straight into this rank's own slot of the gathered buffer, so the
+// all-gather runs in place (no send buffer, no copy of it into the output);
+// padding is poison, never zeroed.
+void packAxis(const std::vector<GatherItem>& items, const std::vector<GatheredTensor>& src,
+              const PackLayout& pack, int d, std::byte* mySlot) {
     for (size_t i = 0; i < items.size(); ++i) {
-        std::byte* at = send.data() + pack.offset[i];
-        encodeTensor(d == 0 ? *src[i] : movedimTo0(*src[i], d), items[i].dtype, at);
+        std::byte* at = mySlot + pack.offset[i];
+        encodePiece(src[i], d, items[i].dtype, at);
         fillPoison(at + pack.length[i], pack.capacity[i] - pack.length[i]);
     }
-    return pack;
 }
 
-// Appends `count` elements of `dtype` found `byteOffset` bytes into `out`.
-void appendDecoded(std::vector<float>& dst, const std::vector<float>& out, size_t byteOffset,
-                   DType dtype, int64_t count) {
-    if (dtype == DType::F32 && byteOffset % sizeof(float) == 0) {
-        const float* from = out.data() + byteOffset / sizeof(float);
-        dst.insert(dst.end(), from, from + count);
-        return;
-    }
-    const size_t old = dst.size();
-    dst.resize(old + size_t(count));
-    decodeValues(dtype, reinterpret_cast<const std::byte*>(out.data()) + byteOffset, count,
-                 dst.data() + old);
-}
-
-// Fast unpack when the members' blocks are plain runs tiling the target in
-// some order (plain and uneven shards): each block is appended once, no fill,
-// no scatter. Empty result when the blocks do not tile (strided shards).
-std::optional<Tensor> unpackTiled(const std::vector<float>& out, size_t slot, size_t offset,
-                                  DType dtype, const std::vector<int64_t>& shape,
-                                  const IndexSet& target,
-                                  const std::vector<const IndexSet*>& blocks) {
+// The members holding rows, in target order, when each holds one run and
+// together they tile the target (plain and uneven shards); nullopt when the
+// rows interleave (strided and nested shards).
+std::optional<std::vector<size_t>> tilingOrder(const std::vector<int64_t>& shape,
+                                               const IndexSet& target,
+                                               const std::vector<const IndexSet*>& blocks) {
     if (target.size() != 1) return std::nullopt;
-    std::vector<std::pair<int64_t, size_t>> order;  // (first target row, member)
+    std::vector<std::pair<int64_t, size_t>> firstRows;  // (first target row, member)
     for (size_t q = 0; q < blocks.size(); ++q) {
         if (indexCount(*blocks[q]) == 0) continue;
         if (blocks[q]->size() != 1) return std::nullopt;
-        order.push_back({(*blocks[q])[0].begin - target[0].begin, q});
+        firstRows.push_back({(*blocks[q])[0].begin - target[0].begin, q});
     }
-    std::sort(order.begin(), order.end());
-    const int64_t rest = shapeNumel(shape) / std::max<int64_t>(shape[0], 1);
-    Tensor whole;
-    whole.shape = shape;
-    whole.data.reserve(size_t(shapeNumel(shape)));
+    std::sort(firstRows.begin(), firstRows.end());
+    std::vector<size_t> order;
     int64_t next = 0;
-    for (const auto& [first, q] : order) {
+    for (const auto& [first, q] : firstRows) {
         if (first != next) return std::nullopt;
         next += indexCount(*blocks[q]);
-        if (next > shape[0]) return std::nullopt;
-        appendDecoded(whole.data, out, q * slot + offset, dtype, indexCount(*blocks[q]) * rest);
+        order.push_back(q);
     }
     if (next != shape[0]) return std::nullopt;
-    return whole;
+    return order;
+}
+
+// Tiled blocks: f32 blocks at float-aligned offsets are handed out as views
+// of the gathered buffer, one run per member, nothing copied; other dtypes
+// are decoded into one owned tensor, block after block.
+GatheredTensor unpackTiled(const GatheredBuffer& out, size_t offset, DType dtype,
+                           const std::vector<int64_t>& shape,
+                           const std::vector<const IndexSet*>& blocks,
+                           const std::vector<size_t>& order) {
+    const int64_t rest = restNumel(shape, 0);
+    const bool viewable =
+        dtype == DType::F32 && out.slot % sizeof(float) == 0 && offset % sizeof(float) == 0;
+    if (viewable) {
+        std::vector<std::span<const float>> runs;
+        for (size_t q : order)
+            runs.emplace_back(reinterpret_cast<const float*>(out.at(q, offset)),
+                              size_t(indexCount(*blocks[q]) * rest));
+        return GatheredTensor(shape, out.storage, std::move(runs));
+    }
+    Tensor whole;
+    whole.shape = shape;
+    whole.data.resize(size_t(shapeNumel(shape)));
+    float* dst = whole.data.data();
+    for (size_t q : order) {
+        const int64_t count = indexCount(*blocks[q]) * rest;
+        decodeValues(dtype, out.at(q, offset), count, dst);
+        dst += count;
+    }
+    return GatheredTensor(std::move(whole));
 }
 
 // General unpack: every member's block scattered into place by geometry.
-Tensor unpackScattered(const std::vector<float>& out, size_t slot, size_t offset, DType dtype,
+Tensor unpackScattered(const GatheredBuffer& out, size_t offset, DType dtype,
                        const std::vector<int64_t>& shape, const IndexSet& target,
                        const std::vector<const IndexSet*>& blocks) {
     Tensor whole(shape, std::numeric_limits<float>::quiet_NaN());
     for (size_t q = 0; q < blocks.size(); ++q) {
         std::vector<int64_t> blockShape = shape;
         blockShape[0] = indexCount(*blocks[q]);
-        Tensor block = decodeTensor(
-            reinterpret_cast<const std::byte*>(out.data()) + q * slot + offset, dtype, blockShape);
+        Tensor block = decodeTensor(out.at(q, offset), dtype, blockShape);
         Positions pos{positionsIn(target, *blocks[q])};
         for (size_t k = 1; k < shape.size(); ++k) pos.push_back(iota(shape[k]));
         insert(whole, pos, block);
@@ -164,49 +190,73 @@ Tensor unpackScattered(const std::vector<float>& out, size_t slot, size_t offset
     return whole;
 }
 
-// One all-gather over mesh dim m rebuilding tensor dim d: reads `src`, then
-// writes `cur` (which `src` may point into).
-void gatherAxisCorrected(RankContext& ctx, const GatherSetup& setup,
-                         const std::vector<GatherItem>& items, int m, int d,
-                         const std::vector<const Tensor*>& src, std::vector<Tensor>& cur) {
+// Item i of the gathered buffer as the tensor this rank ends up with
+// (`shape`: tensor dim d first), dim d moved back into place.
+GatheredTensor unpackItem(const GatheredBuffer& out, size_t offset, DType dtype,
+                          const std::vector<int64_t>& shape, const IndexSet& target,
+                          const std::vector<const IndexSet*>& blocks, int d) {
+    const auto order = tilingOrder(shape, target, blocks);
+    GatheredTensor whole =
+        order ? unpackTiled(out, offset, dtype, shape, blocks, *order)
+              : GatheredTensor(unpackScattered(out, offset, dtype, shape, target, blocks));
+    return d == 0 ? whole : GatheredTensor(movedimFrom0(whole.toTensor(), d));
+}
+
+// The gathered shape of each item, tensor dim d first.
+std::vector<std::vector<int64_t>> gatheredShapes(const std::vector<GatheredTensor>& src,
+                                                 const AxisGeometry& geo, int d) {
+    std::vector<std::vector<int64_t>> shapes;
+    for (size_t i = 0; i < src.size(); ++i) {
+        std::vector<int64_t> shape{indexCount(geo.targetRows[i])};  // movedim(d, 0), gathered
+        for (int k = 0; k < src[i].ndim(); ++k)
+            if (k != d) shape.push_back(src[i].shape()[size_t(k)]);
+        shapes.push_back(std::move(shape));
+    }
+    return shapes;
+}
+
+CollectiveLabel axisLabel(const GatherSetup& setup, const std::vector<GatherItem>& items,
+                          const PackLayout& pack, int m) {
+    std::vector<int> params;
+    for (const auto& item : items) params.push_back(item.param);
+    CollectiveLabel label = setup.label;
+    label.meshDim = m;
+    label.segments = pack.segments(params);
+    label.params = std::move(params);
+    return label;
+}
+
+// One all-gather over mesh dim m rebuilding tensor dim d from `src`.
+std::vector<GatheredTensor> gatherAxisCorrected(RankContext& ctx, const GatherSetup& setup,
+                                                const std::vector<GatherItem>& items, int m, int d,
+                                                const std::vector<GatheredTensor>& src) {
     auto since = Clock::now();
     const Mesh& mesh = *setup.mesh;
     Communicator& comm = ctx.group(mesh.groupAlong(m, setup.coord));
     const auto coords = memberCoords(comm, mesh, m);
     const AxisGeometry geo = axisGeometry(setup, items, m, d);
-    std::vector<std::vector<int64_t>> shapes;  // gathered, tensor dim d first
-    for (size_t i = 0; i < items.size(); ++i) {
-        std::vector<int64_t> shape{indexCount(geo.targetRows[i])};  // movedim(d, 0), gathered
-        for (int k = 0; k < src[i]->ndim(); ++k)
-            if (k != d) shape.push_back(src[i]->shape[size_t(k)]);
-        shapes.push_back(std::move(shape));
-    }
-    const PackLayout pack = packAxis(setup, items, src, geo, d);
-    std::vector<int> params;
-    for (const auto& item : items) params.push_back(item.param);
-    auto& out = threadBuffers().out;
-    const size_t slot = size_t(pack.total), outBytes = slot * size_t(comm.size());
-    if (out.size() * sizeof(float) < outBytes)
-        out.resize((outBytes + sizeof(float) - 1) / sizeof(float));
-    CollectiveLabel label = setup.label;
-    label.meshDim = m;
-    label.params = params;
-    label.segments = pack.segments(params);
+    const PackLayout pack = axisLayout(setup, items, src, geo, d);
+    GatheredBuffer out;
+    out.slot = size_t(pack.total);
+    const size_t outBytes = out.slot * size_t(comm.size());
+    out.storage = GatherBufferPool::forThisThread().acquire((outBytes + 3) / sizeof(float));
+    std::byte* mySlot = out.bytes() + size_t(comm.rank()) * out.slot;
+    packAxis(items, src, pack, d, mySlot);
+    const CollectiveLabel label = axisLabel(setup, items, pack, m);
     lap(setup.timings, &GatherTimings::pack, since);
-    comm.allGather(threadBuffers().send.data(), out.data(), slot, label);
+    comm.allGather(mySlot, out.bytes(), out.slot, label);
     lap(setup.timings, &GatherTimings::gather, since);
+    const auto shapes = gatheredShapes(src, geo, d);
+    std::vector<GatheredTensor> gathered;
+    gathered.reserve(items.size());
     for (size_t i = 0; i < items.size(); ++i) {
         std::vector<const IndexSet*> blocks;  // group order
         for (int64_t c : coords) blocks.push_back(&geo.memberRows[i][size_t(c)]);
-        const size_t offset = size_t(pack.offset[i]);
-        auto whole =
-            unpackTiled(out, slot, offset, items[i].dtype, shapes[i], geo.targetRows[i], blocks);
-        if (!whole)
-            whole = unpackScattered(out, slot, offset, items[i].dtype, shapes[i], geo.targetRows[i],
-                                    blocks);
-        cur[i] = d == 0 ? std::move(*whole) : movedimFrom0(*whole, d);
+        gathered.push_back(unpackItem(out, size_t(pack.offset[i]), items[i].dtype, shapes[i],
+                                      geo.targetRows[i], blocks, d));
     }
     lap(setup.timings, &GatherTimings::unpack, since);
+    return gathered;
 }
 
 }  // namespace
@@ -215,18 +265,24 @@ GatherResult fusedGatherCorrected(RankContext& ctx, const GatherSetup& setup,
                                   const std::vector<GatherItem>& items) {
     GatherResult result;
     if (items.empty()) return result;
-    result.full.resize(items.size());
-    // The first gather reads the shards in place; later ones the previous result.
-    std::vector<const Tensor*> src;
-    for (const auto& item : items) src.push_back(item.local);
+    // The first gather reads the shards in place (borrowed, they outlive the
+    // call); later ones the previous result.
+    std::vector<GatheredTensor> cur;
+    for (const auto& item : items)
+        cur.emplace_back(item.local->shape, nullptr,
+                         std::vector<std::span<const float>>{item.local->data});
+    bool gathered = false;
     for (auto it = setup.shardAxes.rbegin(); it != setup.shardAxes.rend(); ++it) {
         auto [m, d] = *it;
         if (setup.mesh->shape[size_t(m)] <= 1) continue;
-        gatherAxisCorrected(ctx, setup, items, m, d, src, result.full);
-        for (size_t i = 0; i < items.size(); ++i) src[i] = &result.full[i];
+        cur = gatherAxisCorrected(ctx, setup, items, m, d, cur);
+        gathered = true;
     }
-    for (size_t i = 0; i < items.size(); ++i)
-        if (src[i] == items[i].local) result.full[i] = *items[i].local;  // nothing to gather
+    if (!gathered) {  // nothing to gather: own copies, never the borrowed shards
+        cur.clear();
+        for (const auto& item : items) cur.emplace_back(*item.local);
+    }
+    result.full = std::move(cur);
     return result;
 }
 

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "exec/gathered_tensor.h"
 #include "exec/tensor.h"
 #include "model/dtype.h"
 #include "model/mesh.h"
@@ -41,8 +42,11 @@ struct GatherSetup {
 };
 
 struct GatherResult {
-    std::vector<Tensor> full;  // per item, what this rank unpacked (reference: maybe wrong)
-    std::string error;         // non-empty: the reference raises; no collective ran
+    // Per item, what this rank unpacked (reference: maybe wrong). The corrected
+    // gather hands out views of its gathered buffer where the blocks tile the
+    // tensor; the reference (and reordered shards) own their storage.
+    std::vector<GatheredTensor> full;
+    std::string error;  // non-empty: the reference raises; no collective ran
     bool ok() const { return error.empty(); }
 };
 

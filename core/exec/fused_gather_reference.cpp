@@ -132,17 +132,16 @@ void gatherAxisReference(RankContext& ctx, const GatherSetup& setup,
 GatherResult fusedGatherReference(RankContext& ctx, const GatherSetup& setup,
                                   const std::vector<GatherItem>& items) {
     GatherResult result;
-    for (const auto& item : items) result.full.push_back(*item.local);
     if (items.empty()) return result;
     result.error = referenceGatherPreflight(setup, items);
-    if (!result.ok()) {
-        result.full.clear();
-        return result;
-    }
+    if (!result.ok()) return result;
+    std::vector<Tensor> cur;
+    for (const auto& item : items) cur.push_back(*item.local);
     for (auto [m, d] : setup.shardAxes) {
         if (setup.mesh->shape[size_t(m)] <= 1) continue;
-        gatherAxisReference(ctx, setup, items, m, d, result.full);
+        gatherAxisReference(ctx, setup, items, m, d, cur);
     }
+    for (auto& t : cur) result.full.emplace_back(std::move(t));
     return result;
 }
 

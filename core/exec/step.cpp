@@ -176,12 +176,15 @@ void gatheredUpdate(RankStep& rs, const BatchView& v, const std::vector<int>& ow
         }
         return;
     }
+    // Checking, dumping and Newton-Schulz want contiguous tensors: one copy
+    // here, out of the (view-handing) gather.
+    std::vector<Tensor> full;
     for (size_t i = 0; i < owned.size(); ++i) {
         const int p = owned[i];
+        full.push_back(gathered.full[i].toTensor());
         env.sink->gathered(
-            p, rank,
-            compareGathered(rank, gathered.full[i], globalTensor(Truth::grad(p), shapeOf(env, p))));
-        dump(env, rank, "gathered", p, gathered.full[i]);
+            p, rank, compareGathered(rank, full[i], globalTensor(Truth::grad(p), shapeOf(env, p))));
+        dump(env, rank, "gathered", p, full[i]);
     }
     const Coord rc = reducedReplicateCoord(v.group, v.batch, v.coord);
     const ShardCompute* sc = nullptr;
@@ -201,7 +204,7 @@ void gatheredUpdate(RankStep& rs, const BatchView& v, const std::vector<int>& ow
                               : shapeOf(env, owned[i]);
         payloads[i] = poisonBuffer(shapeNumel(updateShapes[i]) * 4);
         if (myShard == computeShard)
-            encodeTensor(newtonSchulz(gathered.full[i]), DType::F32, payloads[i].data());
+            encodeTensor(newtonSchulz(full[i]), DType::F32, payloads[i].data());
         bitems.push_back({owned[i], computeShard, &payloads[i]});
     }
     BroadcastSetup bs{

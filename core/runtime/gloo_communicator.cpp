@@ -132,10 +132,11 @@ void GlooCommunicator::allGather(const void* in, void* out, size_t bytesPerRank,
     const auto sent = wire_bytes::allGather(static_cast<int64_t>(bytesPerRank), size());
     run("all_gather", "all_gather of " + std::to_string(bytesPerRank) + " bytes per rank", sent,
         label, [&](std::chrono::milliseconds timeout) {
-            // Place our own block first (memmove: `in` may already sit in `out`);
-            // Gloo then runs without an input buffer, i.e. in place.
-            if (bytesPerRank > 0)
-                std::memmove(bytesOf(out) + groupRank_ * bytesPerRank, in, bytesPerRank);
+            // Place our own block first (memmove: `in` may overlap `out`; no
+            // copy at all when the caller packed it in place); Gloo then runs
+            // without an input buffer, i.e. in place.
+            uint8_t* mine = bytesOf(out) + groupRank_ * bytesPerRank;
+            if (bytesPerRank > 0 && mine != in) std::memmove(mine, in, bytesPerRank);
             if (trivial(bytesPerRank)) return;
             gloo::AllgatherOptions opts(context_);
             opts.setOutput(bytesOf(out), bytesPerRank * ranks_.size());
