@@ -27,6 +27,7 @@ struct Case {
 
 struct Outcome {
     std::vector<std::vector<Tensor>> full;  // [rank][item]
+    std::vector<std::vector<bool>> views;   // [rank][item]: handed out as a view
     std::vector<std::string> errors;        // [rank]
 };
 
@@ -48,6 +49,7 @@ Outcome runGather(const Case& c, bool reference) {
         for (auto& g : mesh.groupsAlong(d)) groups.push_back(g);
     const int world = int(mesh.size());
     Outcome out{std::vector<std::vector<Tensor>>(size_t(world)),
+                std::vector<std::vector<bool>>(size_t(world)),
                 std::vector<std::string>(size_t(world))};
     std::mutex mutex;
     WorldOptions options;
@@ -74,7 +76,10 @@ Outcome runGather(const Case& c, bool reference) {
         auto result = reference ? fusedGatherReference(ctx, setup, items)
                                 : fusedGatherCorrected(ctx, setup, items);
         std::lock_guard lock(mutex);
-        for (const auto& g : result.full) out.full[size_t(ctx.rank())].push_back(g.toTensor());
+        for (const auto& g : result.full) {
+            out.full[size_t(ctx.rank())].push_back(g.toTensor());
+            out.views[size_t(ctx.rank())].push_back(g.isView());
+        }
         out.errors[size_t(ctx.rank())] = result.error;
     });
     return out;
@@ -179,6 +184,75 @@ private slots:
         QVERIFY(std::isnan(o.full[0][0].data[5 * 4]));
         QVERIFY(!std::isnan(o.full[0][0].data[4 * 4]));
         QCOMPARE(o.full[1][0].shape, (std::vector<int64_t>{4, 4}));
+    }
+
+    // Where the members' blocks tile the tensor (plain, uneven, nested S(0)
+    // shards in f32), the corrected gather hands out views of its gathered
+    // buffer; reordered rows, a moved dim and a 16-bit wire need copies.
+    void correctedHandsOutViewsWhereBlocksTile() {
+        const DType f = DType::F32, b = DType::BF16;
+        struct Expect {
+            Case c;
+            std::vector<bool> views;  // per item, on every rank
+        };
+        const std::vector<Expect> cases{
+            {{{4}, {}, {S(0)}, {{{8, 4}, f}, {{12, 3}, f}, {{8, 2}, b}}}, {true, true, false}},
+            {{{3}, {}, {S(0)}, {{{7, 5}, f}}}, {true}},
+            {{{2, 2}, {}, {S(0), S(0)}, {{{8, 8}, f}}}, {true}},  // 2nd gather packs a view
+            {{{2, 4}, {}, {R(), S(0)}, {{{16, 4}, f}}}, {true}},
+            {{{4}, {}, {S(1)}, {{{3, 10}, f}}}, {false}},
+            {{{2, 2}, {}, {SS(0, 2), S(0)}, {{{8, 8}, f}}}, {false}},
+        };
+        for (const auto& [c, views] : cases) {
+            const auto o = runGather(c, false);
+            QCOMPARE(verdict(c, o), QString("exact"));
+            for (const auto& perRank : o.views) QCOMPARE(perRank, views);
+        }
+    }
+
+    // A view keeps its gathered buffer: the next gather on the same thread
+    // writes another one, and a buffer is reused once its views are gone.
+    void viewsOutliveTheNextGather() {
+        const Case c{{2}, {}, {S(0)}, {{{8, 4}, DType::F32}}};
+        const Mesh mesh = makeMesh(c);
+        struct Seen {
+            bool firstIntact = false, secondExact = false, distinct = false, reused = false;
+        };
+        std::vector<Seen> seen(2);
+        WorldOptions options;
+        options.worldSize = 2;
+        options.timeout = std::chrono::milliseconds(20000);
+        runWorld(options, mesh.groupsAlong(0), [&](RankContext& ctx) {
+            const Coord coord = *mesh.coordinateOf(ctx.rank());
+            const auto& shape = c.items[0].shape;
+            const Tensor grad =
+                localTensor(Truth::grad(0), shape, c.placements, mesh.shape, coord, DType::F32);
+            const Tensor weight =
+                localTensor(Truth::weight(0), shape, c.placements, mesh.shape, coord, DType::F32);
+            GatherSetup setup{&mesh, coord, {{0, 0}}, 512, {}};
+            auto gather = [&](const Tensor& local) {
+                return fusedGatherCorrected(ctx, setup,
+                                            {{0, shape, c.placements, DType::F32, &local}})
+                    .full;
+            };
+            auto first = gather(grad);
+            auto second = gather(weight);
+            Seen& s = seen[size_t(ctx.rank())];
+            s.firstIntact = first[0] == globalTensor(Truth::grad(0), shape);
+            s.secondExact = second[0] == globalTensor(Truth::weight(0), shape);
+            const float* buffers[] = {first[0].storage().get(), second[0].storage().get()};
+            s.distinct = buffers[0] != buffers[1];
+            first.clear();
+            second.clear();
+            const float* again = gather(grad)[0].storage().get();
+            s.reused = again == buffers[0] || again == buffers[1];
+        });
+        for (const auto& s : seen) {
+            QVERIFY(s.firstIntact);
+            QVERIFY(s.secondExact);
+            QVERIFY(s.distinct);
+            QVERIFY(s.reused);
+        }
     }
 
     void preflightNamesRanks() {
