@@ -9,7 +9,9 @@ int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     const char* usage =
         "usage: hsdp-bench plan [--json]     owner assignment: heap vs O(params x coords) scan\n"
-        "       hsdp-bench gather [--json]   fused all-gather vs per-parameter and raw Gloo\n";
+        "       hsdp-bench gather [--json]   fused all-gather vs per-parameter and raw Gloo\n"
+        "             [--shard-sizes FILE]   run exactly these per-rank shard bytes, one a line\n"
+        "             [--rounds N] [--ranks N]\n";
     if (args.empty() || args[0] == "-h" || args[0] == "--help") {
         std::cout << usage;
         return args.empty() ? 2 : 0;
