@@ -267,6 +267,11 @@ private slots:
         QVERIFY(QFileInfo(dir.filePath("d/rank0/final")).isDir());
         QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
                  (QStringList{"d", "t.json"}));
+        // A trailing slash names the same new folder.
+        QCOMPARE(inspect({"run", sample("teaching_2x2.json"), "--dump", dir.filePath("e") + "/"})
+                     .exitCode,
+                 0);
+        QVERIFY(QFileInfo(dir.filePath("e/rank0/final")).isDir());
         // An existing empty folder is fine too.
         QVERIFY(QDir(dir.path()).mkdir("empty"));
         QCOMPARE(

@@ -21,7 +21,9 @@ namespace {
     throw UsageError(option + " '" + path + "': " + reason);
 }
 
-fs::path parentOf(const std::string& path) {
+// "out/" names the folder "out": drop trailing slashes before taking the parent.
+fs::path parentOf(std::string path) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
     fs::path parent = fs::path(path).parent_path();
     return parent.empty() ? fs::path(".") : parent;
 }
