@@ -8,17 +8,21 @@ namespace hsdp {
 namespace {
 
 // Where to end the first piece of `line` (the index of the next piece's first
-// character), or npos when it cannot be broken before `width`. A list
+// character), or npos when it cannot be broken at all. A list
 // separator wins over a plain space when it keeps the line at least 60% full.
 size_t breakPoint(const std::string& line, size_t width, size_t minimum) {
     const size_t full = std::max(minimum, width * 3 / 5);
     for (const char* sep : {"; ", ", ", " "}) {
         const size_t len = std::string(sep).size();
+        if (width < len) continue;
         const size_t at = line.rfind(sep, width - len);
         const size_t least = std::string(sep) == " " ? minimum : full;
         if (at != std::string::npos && at >= least) return at + len;
     }
-    return std::string::npos;
+    // A word longer than the width: keep it whole, break right after it.
+    // (Past `minimum`, which is past the continuation indent: every break shortens the rest.)
+    const size_t after = line.find(' ', std::max(width, minimum));
+    return after == std::string::npos ? after : after + 1;
 }
 
 void wrapLine(std::string line, size_t width, std::ostringstream& out) {
