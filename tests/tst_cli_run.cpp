@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -288,6 +289,12 @@ private slots:
         QVERIFY2(tiny.out.isEmpty(), tiny.out.constData());
         QVERIFY2(tiny.err.contains("--max-bytes 1 is too small") && tiny.err.contains("at least"),
                  tiny.err.constData());
+        // The minimum it names is truthful: exactly that budget runs.
+        auto named = QRegularExpression("needs (\\d+) bytes").match(QString::fromUtf8(tiny.err));
+        QVERIFY2(named.hasMatch(), tiny.err.constData());
+        QCOMPARE(inspect({"run", sample("teaching_2x2.json"), "--max-bytes", named.captured(1)})
+                     .exitCode,
+                 0);
         auto bad = inspect({"run", sample("teaching_2x2.json"), "--max-bytes", "2 XB"});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("GiB"), bad.err.constData());

@@ -37,7 +37,7 @@ std::string capped(const std::vector<std::string>& items, size_t limit, const ch
     return out;
 }
 
-constexpr size_t kRankParamsListed = 12;  // a 70B rank owns hundreds: list the first few
+constexpr size_t kRankParamsListed = 8;  // a 70B rank owns hundreds: list the first few
 
 const char* const kGlossary =
     "  group: params with the same mesh, replicate/shard mesh dims and layout; they\n"
