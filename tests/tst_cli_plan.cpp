@@ -1,8 +1,10 @@
 // The hsdp-inspect plan command as a user meets it: exit codes, streams, help.
 #include <QtTest>
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 
 #include "cli_process.h"
 
@@ -79,6 +81,61 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
         QVERIFY(!r.err.isEmpty());
+    }
+
+    void standardInputAndEndOfOptions() {
+        QFile file(sample("teaching_2x2.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QProcess process;
+        process.start(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect"), {"plan", "-", "--json"});
+        QVERIFY(process.waitForStarted());
+        process.write(file.readAll());
+        process.closeWriteChannel();
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 0);
+        auto piped = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+        QCOMPARE(piped.value("world_size").toInt(), 4);
+        auto r = inspect({"plan", "--json", "--", sample("teaching_2x2.json")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(r.out).object(), piped);
+    }
+
+    void endlessInputIsCappedWithTheFigure() {
+        auto r = inspect({"plan", "/dev/zero"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("256 MiB"), r.err.constData());
+    }
+
+    void textPlanIsReadable_data() {
+        QTest::addColumn<QString>("file");
+        QDir dir(HSDP_SOURCE_DIR "/samples");
+        for (const QString& f : dir.entryList({"*.json"}, QDir::Files))
+            QTest::newRow(qPrintable(f)) << dir.filePath(f);
+    }
+    void textPlanIsReadable() {
+        QFETCH(QString, file);
+        auto r = inspect({"plan", file});
+        QVERIFY(r.exitCode == 0 || r.exitCode == 1);
+        for (const QByteArray& line : r.out.split('\n'))
+            QVERIFY2(line.size() <= 100, line.constData());
+        // Terms are labelled or explained; none of the old bare jargon.
+        QVERIFY(r.out.contains("\nGlossary\n"));
+        for (const char* jargon : {"replica count none", "(null)", "pinned", "shard compute: ("})
+            QVERIFY2(!r.out.contains(jargon), jargon);
+    }
+
+    void diagnosticsTourHasEveryCodeAFileCanRaise() {
+        auto r = inspect({"plan", sample("diagnostics_tour.json"), "--json"});
+        QCOMPARE(r.exitCode, 1);
+        QStringList codes;
+        for (const auto& d : QJsonDocument::fromJson(r.out).object().value("diagnostics").toArray())
+            codes << d.toObject().value("code").toString();
+        for (const char* code :
+             {"invalid-shard-dim", "unsupported-placement", "replica-count-ignored", "uneven-shard",
+              "nested-shard-order", "strided-shard-chunk", "shard-rank-order",
+              "frozen-param-no-owner", "tp-rank-order-fallback", "tp-no-tp-dim", "owner-imbalance",
+              "world-ranks-unused"})
+            QVERIFY2(codes.contains(code), code);
     }
 
     void helpAndVersion() {

@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -143,6 +144,21 @@ private slots:
         QVERIFY(check.out.contains("0 differ"));
     }
 
+    void checkDumpRefusesTextWithoutATraceback() {
+        if (!QFile::exists("/usr/bin/python3")) QSKIP("no /usr/bin/python3");
+        QTemporaryDir dir;
+        auto text = inspect({"run", sample("teaching_2x2.json")});
+        QFile out(dir.filePath("run.txt"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.out);
+        out.close();
+        auto check = runProgram("/usr/bin/python3", {HSDP_SOURCE_DIR "/scripts/check_dump.py",
+                                                     out.fileName(), dir.path()});
+        QCOMPARE(check.exitCode, 2);
+        QVERIFY2(!check.err.contains("Traceback") && check.err.contains("run --json"),
+                 check.err.constData());
+    }
+
     void injectedFaultEndsCleanlyNamingTheRank() {
         auto r = inspect({"run", sample("teaching_2x2.json"), "--json", "--inject-fault", "2:3",
                           "--timeout", "30"},
@@ -159,6 +175,136 @@ private slots:
         auto r = inspect({"run", sample("teaching_2x2.json"), "--inject-fault", "1:100000"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains("never fired: rank 1 made only"), r.err.constData());
+    }
+
+    void planErrorDiagnosticsBlockVerified_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("codes");
+        QTest::newRow("tour") << QStringList{"run", sample("diagnostics_tour.json"), "--json"}
+                              << QStringList{"invalid-shard-dim", "unsupported-placement"};
+        QTest::newRow("indivisible, reference")
+            << QStringList{"run", sample("replica_count_indivisible.json"), "--json", "--mode",
+                           "reference"}
+            << QStringList{"replica-count-indivisible"};
+    }
+    void planErrorDiagnosticsBlockVerified() {
+        // `plan` exits 1 on these files; `run` follows the same rule.
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, codes);
+        auto r = inspect(args);
+        QCOMPARE(r.exitCode, 1);
+        auto run = parseObject(r.out);
+        QVERIFY(!run.value("verified").toBool());
+        QStringList got;
+        for (const auto& d : run.value("plan_errors").toArray())
+            got << d.toObject().value("code").toString();
+        QCOMPARE(got, codes);
+        auto text =
+            inspect(args.mid(0, args.indexOf("--json")) + args.mid(args.indexOf("--json") + 1));
+        QCOMPARE(text.exitCode, 1);
+        QVERIFY2(text.out.contains("NOT VERIFIED") && text.out.contains(codes[0].toUtf8()),
+                 text.out.constData());
+    }
+
+    void stoppedRunSaysNotReached() {
+        auto r = inspect({"run", sample("teaching_2x2.json"), "--inject-fault", "1:3", "--json"});
+        QCOMPARE(r.exitCode, 1);
+        int notReached = 0;
+        for (const auto& v : parseObject(r.out).value("params").toArray()) {
+            auto p = v.toObject();
+            // "never reported" is not a failed step: the step was never reached.
+            if (p.value("detail").toString().contains("never reported"))
+                QCOMPARE(p.value("step").toString(), QString("not-reached"));
+            notReached += p.value("step").toString() == "not-reached";
+        }
+        QVERIFY(notReached > 0);
+        auto text = inspect({"run", sample("teaching_2x2.json"), "--inject-fault", "1:3"});
+        QVERIFY2(text.out.contains("not-reached"), text.out.constData());
+        QVERIFY2(!text.out.contains("step error"), text.out.constData());
+    }
+
+    void badOutputPathsFailBeforeTheRun_data() {
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("path");  // relative to a fresh temporary folder
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("trace in a missing folder") << "--trace"
+                                                   << "nope/t.json"
+                                                   << "does not exist";
+        QTest::newRow("trace is a folder") << "--trace"
+                                           << "folder"
+                                           << "is a folder";
+        QTest::newRow("dump is a file") << "--dump"
+                                        << "afile"
+                                        << "not a folder";
+        QTest::newRow("dump not empty") << "--dump"
+                                        << "full"
+                                        << "not empty";
+        QTest::newRow("dump in a missing folder") << "--dump"
+                                                  << "nope/deeper/d"
+                                                  << "does not exist";
+    }
+    void badOutputPathsFailBeforeTheRun() {
+        QFETCH(QString, option);
+        QFETCH(QString, path);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("folder") && QDir(dir.path()).mkpath("full/x"));
+        QFile file(dir.filePath("afile"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        auto r = inspect({"run", sample("teaching_2x2.json"), option, dir.filePath(path)});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.isEmpty(), r.out.constData());  // no verdict: nothing ran
+        QVERIFY2(r.err.contains(dir.filePath(path).toUtf8()) && r.err.contains(reason.toUtf8()),
+                 r.err.constData());
+        QVERIFY(!QFileInfo::exists(dir.filePath("nope")));  // no folder tree grown
+    }
+
+    void dumpCreatesOnlyItsOwnFolderAndTraceLeavesNoTemporaryFile() {
+        QTemporaryDir dir;
+        auto r = inspect({"run", sample("teaching_2x2.json"), "--dump", dir.filePath("d"),
+                          "--trace", dir.filePath("t.json")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QFileInfo(dir.filePath("d/rank0/final")).isDir());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 (QStringList{"d", "t.json"}));
+        // A trailing slash names the same new folder.
+        QCOMPARE(inspect({"run", sample("teaching_2x2.json"), "--dump", dir.filePath("e") + "/"})
+                     .exitCode,
+                 0);
+        QVERIFY(QFileInfo(dir.filePath("e/rank0/final")).isDir());
+        // An existing empty folder is fine too.
+        QVERIFY(QDir(dir.path()).mkdir("empty"));
+        QCOMPARE(
+            inspect({"run", sample("teaching_2x2.json"), "--dump", dir.filePath("empty")}).exitCode,
+            0);
+    }
+
+    void maxBytesTakesUnitsAndRefusesUselessBudgets() {
+        for (const char* size : {"2GiB", "1e9", "512 MiB", "3000000000"})
+            QCOMPARE(inspect({"run", sample("teaching_2x2.json"), "--max-bytes", size}).exitCode,
+                     0);
+        auto tiny = inspect({"run", sample("teaching_2x2.json"), "--max-bytes", "1"});
+        QCOMPARE(tiny.exitCode, 2);
+        QVERIFY2(tiny.out.isEmpty(), tiny.out.constData());
+        QVERIFY2(tiny.err.contains("--max-bytes 1 is too small") && tiny.err.contains("at least"),
+                 tiny.err.constData());
+        // The minimum it names is truthful: exactly that budget runs.
+        auto named = QRegularExpression("needs (\\d+) bytes").match(QString::fromUtf8(tiny.err));
+        QVERIFY2(named.hasMatch(), tiny.err.constData());
+        QCOMPARE(inspect({"run", sample("teaching_2x2.json"), "--max-bytes", named.captured(1)})
+                     .exitCode,
+                 0);
+        auto bad = inspect({"run", sample("teaching_2x2.json"), "--max-bytes", "2 XB"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("GiB"), bad.err.constData());
+    }
+
+    void usageMessagesPointAtTheCommandHelp() {
+        auto r = inspect({"run", sample("teaching_2x2.json"), "--timeout", "0"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--timeout expects a number >= 0.001, got '0'"), r.err.constData());
+        QVERIFY2(r.err.contains("Try 'hsdp-inspect run --help'"), r.err.constData());
     }
 
     void usageErrorsExitTwo_data() {

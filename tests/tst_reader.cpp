@@ -16,6 +16,9 @@ private slots:
     void examplesReadFine_data();
     void examplesReadFine();
     void exampleContents();
+    void nestedRanksAsDeviceMeshPrintsThem();
+    void pytorchDtypeSpellings_data();
+    void pytorchDtypeSpellings();
 };
 
 static const char* kGoodPath = R"j({
@@ -211,3 +214,40 @@ void TestReader::exampleContents() {
 
 QTEST_APPLESS_MAIN(TestReader)
 #include "tst_reader.moc"
+
+void TestReader::nestedRanksAsDeviceMeshPrintsThem() {
+    // `mesh.mesh.tolist()` of a 2x4 DeviceMesh, and a 3-D one, read as the flat list.
+    Scenario s = readScenario(R"j({"format": "hsdp-scenario/1", "name": "t",
+        "meshes": {"a": {"shape": [2, 4], "ranks": [[0, 1, 2, 3], [4, 5, 6, 7]]},
+                   "b": {"shape": [2, 1, 2], "ranks": [[[9, 8]], [[11, 10]]]}}})j");
+    QCOMPARE(s.mesh("a").ranks, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+    QCOMPARE(s.mesh("b").ranks, (std::vector<int>{9, 8, 11, 10}));
+    QCOMPARE(s.worldSize, 12);
+}
+
+void TestReader::pytorchDtypeSpellings_data() {
+    QTest::addColumn<QString>("spelling");
+    QTest::addColumn<QString>("canonical");
+    const std::pair<const char*, const char*> rows[] = {
+        {"f32", "f32"},           {"float32", "f32"},
+        {"float", "f32"},         {"torch.float32", "f32"},
+        {"torch.float", "f32"},   {"bf16", "bf16"},
+        {"bfloat16", "bf16"},     {"torch.bfloat16", "bf16"},
+        {"f16", "f16"},           {"float16", "f16"},
+        {"half", "f16"},          {"torch.float16", "f16"},
+        {"torch.half", "f16"},    {"f64", "f64"},
+        {"float64", "f64"},       {"double", "f64"},
+        {"torch.float64", "f64"}, {"torch.double", "f64"},
+    };
+    for (const auto& [spelling, canonical] : rows) QTest::newRow(spelling) << spelling << canonical;
+}
+
+void TestReader::pytorchDtypeSpellings() {
+    QFETCH(QString, spelling);
+    QFETCH(QString, canonical);
+    const QByteArray json = withParam(
+        QByteArray(R"j({"name": "w", "shape": [4], "dtype": ")j" + spelling.toUtf8() + "\"}")
+            .constData());
+    Scenario s = readScenario(json.toStdString());
+    QCOMPARE(qs(std::string(dtypeName(s.params[0].dtype))), canonical);
+}

@@ -5,6 +5,8 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 
+#include <sstream>
+
 #include "reader_test_util.h"
 
 using namespace hsdp;
@@ -24,6 +26,8 @@ private slots:
     void byteOrderMarkIsAcceptedAndNotCounted();
     void invalidUtf8Positions_data();
     void invalidUtf8Positions();
+    void oversizedInputIsRefusedWithTheLimit();
+    void standardInputStream();
 };
 
 void TestReaderErrors::malformed_data() {
@@ -103,6 +107,29 @@ void TestReaderErrors::malformed_data() {
     row("duplicate rank", R"j({"format": "hsdp-scenario/1", "name": "t",
         "mesh": {"shape": [2, 2], "ranks": [0, 1, 1, 3]}})j",
         "/mesh/ranks/2", "duplicate rank 1 (also at index 1)");
+    // DeviceMesh's nested rank lists must nest like the shape.
+    row("nested ranks: too few rows", R"j({"format": "hsdp-scenario/1", "name": "t",
+        "mesh": {"shape": [2, 4], "ranks": [[0, 1, 2, 3]]}})j",
+        "/mesh/ranks",
+        "expected 2 entries along mesh dim 0 (nested ranks follow the mesh shape "
+        "[2, 4]), got 1");
+    row("nested ranks: short row", R"j({"format": "hsdp-scenario/1", "name": "t",
+        "mesh": {"shape": [2, 4], "ranks": [[0, 1, 2, 3], [4, 5, 6]]}})j",
+        "/mesh/ranks/1", "expected 4 entries along mesh dim 1");
+    row("nested ranks: transposed", R"j({"format": "hsdp-scenario/1", "name": "t",
+        "mesh": {"shape": [2, 4], "ranks": [[0, 1], [2, 3], [4, 5], [6, 7]]}})j",
+        "/mesh/ranks", "expected 2 entries along mesh dim 0");
+    row("nested ranks: too deep", R"j({"format": "hsdp-scenario/1", "name": "t",
+        "mesh": {"shape": [2, 2], "ranks": [[[0], [1]], [[2], [3]]]}})j",
+        "/mesh/ranks/0/0", "expected an integer");
+    row("nested ranks: mixed", R"j({"format": "hsdp-scenario/1", "name": "t",
+        "mesh": {"shape": [2, 2], "ranks": [[0, 1], 2]}})j",
+        "/mesh/ranks/1", "the nesting of ranks must match the mesh shape [2, 2]");
+    row("nested ranks: duplicate", R"j({"format": "hsdp-scenario/1", "name": "t",
+        "mesh": {"shape": [2, 2], "ranks": [[0, 1], [1, 3]]}})j",
+        "/mesh/ranks/1/0", "duplicate rank 1 (also at /mesh/ranks/0/1)");
+    row("torch dtype typo", withParam(R"j({"name": "w", "shape": [4], "dtype": "torch.bf16"})j"),
+        "/params/0/dtype", "each also with PyTorch's \"torch.\" prefix");
     row("negative rank", R"j({"format": "hsdp-scenario/1", "name": "t",
         "mesh": {"shape": [2], "ranks": [-1, 0]}})j",
         "/mesh/ranks/0", "an integer in 0..");
@@ -412,3 +439,39 @@ void TestReaderErrors::invalidUtf8Positions() {
 
 QTEST_APPLESS_MAIN(TestReaderErrors)
 #include "tst_reader_errors.moc"
+
+void TestReaderErrors::oversizedInputIsRefusedWithTheLimit() {
+    // An endless character device: read until memory runs out before the cap.
+    if (!QFile::exists("/dev/zero")) QSKIP("no /dev/zero");
+    try {
+        readScenarioFile("/dev/zero");
+        QFAIL("read /dev/zero");
+    } catch (const ScenarioError& e) {
+        QVERIFY2(std::string(e.what()).find("256 MiB (268435456 bytes)") != std::string::npos,
+                 e.what());
+    }
+    // A regular file past the cap is refused by its size, without reading it.
+    QTemporaryDir dir;
+    QFile big(dir.filePath("big.json"));
+    QVERIFY(big.open(QIODevice::WriteOnly));
+    QVERIFY(big.resize(qint64(kMaxScenarioBytes) + 1));
+    big.close();
+    try {
+        readScenarioFile(big.fileName().toStdString());
+        QFAIL("read an oversized file");
+    } catch (const ScenarioError& e) {
+        QVERIFY2(std::string(e.what()).find("larger than 256 MiB") != std::string::npos, e.what());
+    }
+}
+
+void TestReaderErrors::standardInputStream() {
+    std::istringstream good(doc().toStdString());
+    QCOMPARE(readScenarioStream(good, "<stdin>").worldSize, 4);
+    std::istringstream bad("{");
+    try {
+        readScenarioStream(bad, "<stdin>");
+        QFAIL("read a broken document");
+    } catch (const ScenarioError& e) {
+        QVERIFY2(std::string(e.what()).rfind("<stdin>", 0) == 0, e.what());
+    }
+}

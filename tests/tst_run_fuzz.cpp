@@ -391,7 +391,8 @@ private slots:
         std::string problems;
 
         const RunResult good = run(s, plan, RunMode::Corrected);
-        if (!good.verified || !good.error.empty() || !failedParams(good).empty())
+        // A plan with error diagnostics (a rejected param) is never verified.
+        if (good.verified == plan.hasErrors() || !good.error.empty() || !failedParams(good).empty())
             problems += "corrected mode did not verify:\n" + describe(good);
         for (const auto& t : good.tpTransitions)
             if (t.result != StepVerdict::Exact)

@@ -43,7 +43,8 @@ private slots:
             for (const char* k : {"index", "name", "gather", "step", "replicas"})
                 QVERIFY(p.contains(k));
             const auto g = p["gather"].get<std::string>();
-            QVERIFY(g == "exact" || g == "mismatch" || g == "not-gathered" || g == "error");
+            QVERIFY(g == "exact" || g == "mismatch" || g == "not-gathered" || g == "error" ||
+                    g == "not-reached");
         }
         QCOMPARE(j["params"][4]["gather"].get<std::string>(), std::string("not-gathered"));
         for (const auto& t : j["tp_transitions"]) {

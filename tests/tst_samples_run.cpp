@@ -52,7 +52,10 @@ private slots:
         RunResult corrected = runPlan(scenario, plan, {});
         QVERIFY2(corrected.error.empty(), corrected.error.c_str());
         QVERIFY2(failedParams(corrected).empty(), "corrected mode left mismatches");
-        QVERIFY(corrected.verified);
+        // The README's rule: error diagnostics in the plan block VERIFIED, as they
+        // make `plan` exit 1 (diagnostics_tour, replica_count_indivisible).
+        QCOMPARE(corrected.verified, !plan.hasErrors());
+        QCOMPARE(corrected.planErrors.empty(), !plan.hasErrors());
         QCOMPARE(corrected.params.size() + corrected.notRun.size(), scenario.params.size());
         QCOMPARE(corrected.notRun.size(), plan.rejectedParams.size());
 
@@ -60,7 +63,7 @@ private slots:
         reference.mode = RunMode::Reference;
         RunResult wrong = runPlan(scenario, plan, reference);
         QCOMPARE(failedParams(wrong), hazardParams(plan));
-        QCOMPARE(wrong.verified, hazardParams(plan).empty());
+        QCOMPARE(wrong.verified, hazardParams(plan).empty() && !plan.hasErrors());
     }
 };
 

@@ -1,6 +1,8 @@
 #include "cli_args.h"
 
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace hsdp::cli {
@@ -16,8 +18,18 @@ ArgParser& ArgParser::option(const std::string& name) {
 }
 
 void ArgParser::parse(const std::vector<std::string>& args) {
+    bool optionsEnded = false;  // after "--" every argument is a positional ("--" itself is not)
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
+        if (optionsEnded) {
+            positionals_.push_back(arg);
+            continue;
+        }
+        if (arg == "--") {
+            optionsEnded = true;
+            continue;
+        }
+        // "-" is a positional: the scenario on standard input.
         if (arg.size() < 2 || arg.rfind("--", 0) != 0) {
             if (arg.size() > 1 && arg[0] == '-') throw UsageError("unknown option '" + arg + "'");
             positionals_.push_back(arg);
@@ -59,13 +71,66 @@ long long parseInteger(const std::string& option, const std::string& text, long 
     return value;
 }
 
+std::string formatNumber(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);  // 0.001, 4e+10: not 0.001000
+    return text;
+}
+
 double parseNumber(const std::string& option, const std::string& text, double min) {
     char* end = nullptr;
     double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !(value >= min))
-        throw UsageError(option + " expects a number >= " + std::to_string(min) + ", got '" + text +
+    if (text.empty() || *end != '\0' || !std::isfinite(value) || !(value >= min))
+        throw UsageError(option + " expects a number >= " + formatNumber(min) + ", got '" + text +
                          "'");
     return value;
+}
+
+namespace {
+
+struct ByteUnit {
+    const char* name;
+    double factor;
+};
+
+// Binary units as `--help` writes the default (2 GiB), decimal ones as disks do.
+const ByteUnit kByteUnits[] = {
+    {"", 1},
+    {"B", 1},
+    {"KiB", 1024.0},
+    {"MiB", 1048576.0},
+    {"GiB", 1073741824.0},
+    {"TiB", 1099511627776.0},
+    {"kB", 1e3},
+    {"KB", 1e3},
+    {"MB", 1e6},
+    {"GB", 1e9},
+    {"TB", 1e12},
+};
+
+}  // namespace
+
+int64_t parseByteSize(const std::string& option, const std::string& text) {
+    const std::string expected =
+        option +
+        " expects a size in bytes such as 2GiB, 512MiB, 1e9 or 1000000 (units B, KiB, "
+        "MiB, GiB, TiB, kB, MB, GB, TB), got '" +
+        text + "'";
+    char* end = nullptr;
+    const double number = std::strtod(text.c_str(), &end);
+    if (text.empty() || end == text.c_str() || !std::isfinite(number) || number < 0)
+        throw UsageError(expected);
+    std::string unit(end);
+    if (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
+    for (const auto& u : kByteUnits) {
+        if (unit != u.name) continue;
+        const double bytes = number * u.factor;
+        if (bytes < 1 || bytes > 9.0e18)
+            throw UsageError(option + " expects at least 1 byte and at most 9e18, got '" + text +
+                             "'");
+        return static_cast<int64_t>(bytes);
+    }
+    throw UsageError(expected);
 }
 
 }  // namespace hsdp::cli

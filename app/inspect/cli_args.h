@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -16,6 +17,7 @@ public:
 
 // Declarative option parsing for one subcommand: flags (`--json`), options
 // with a value (`--mode reference` or `--mode=reference`) and positionals.
+// "--" ends the options; "-" is a positional (standard input).
 class ArgParser {
 public:
     ArgParser& flag(const std::string& name);
@@ -35,5 +37,9 @@ private:
 // Strict number parsing that names the option in its error.
 long long parseInteger(const std::string& option, const std::string& text, long long min);
 double parseNumber(const std::string& option, const std::string& text, double min);
+// A byte count with an optional unit: "2GiB", "2 GiB", "512MiB", "1e9", "1GB".
+int64_t parseByteSize(const std::string& option, const std::string& text);
+// Shortest readable form of a number in messages: 0.001, 4e+10.
+std::string formatNumber(double value);
 
 }  // namespace hsdp::cli

@@ -7,6 +7,7 @@ namespace hsdp::cli {
 
 std::optional<Scenario> loadScenario(const std::string& path) {
     try {
+        if (path == "-") return readScenarioStream(std::cin, "<stdin>");
         return readScenarioFile(path);
     } catch (const ScenarioError& error) {
         std::cerr << "hsdp-inspect: " << error.what() << "\n";

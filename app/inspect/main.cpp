@@ -24,8 +24,9 @@ options:
   -h, --help      show this help; `hsdp-inspect COMMAND --help` for a command
   --version       print the version
 
-Scenario format: hsdp-scenario/1 (see the README). Exit status: 0 fine,
-1 findings (error diagnostics or failed verification), 2 unreadable input.
+Scenario format: hsdp-scenario/1 (see the README); SCENARIO "-" reads
+standard input. Exit status, both commands: 0 fine, 1 findings (error
+diagnostics in the plan, failed verification), 2 unreadable input or bad usage.
 )";
 
 bool wantsHelp(const std::vector<std::string>& args) {
@@ -62,7 +63,10 @@ int main(int argc, char** argv) {
     try {
         return dispatch(args[0], {args.begin() + 1, args.end()});
     } catch (const hsdp::cli::UsageError& error) {
-        std::cerr << "hsdp-inspect: " << error.what() << "\nTry 'hsdp-inspect --help'.\n";
+        // Point at the help of the command that was given, where its options are.
+        const bool known = args[0] == "plan" || args[0] == "run";
+        std::cerr << "hsdp-inspect: " << error.what() << "\nTry 'hsdp-inspect "
+                  << (known ? args[0] + " " : "") << "--help'.\n";
         return 2;
     } catch (const std::bad_alloc&) {
         // A valid but enormous plan (e.g. owner loads for millions of coordinates

@@ -8,20 +8,25 @@
 
 namespace hsdp::cli {
 
-const char* const kPlanHelp = R"(usage: hsdp-inspect plan SCENARIO [--json | --format text|json]
+const char* const kPlanHelp =
+    R"(usage: hsdp-inspect plan [options] SCENARIO     (SCENARIO "-": standard input)
 
 Reads an hsdp-scenario/1 file and prints the HSDP plan the reference optimizer
 would compute: parameter groups by communication domain and layout, batches,
 owners and loads per replicate coordinate, shard-compute coordinates, TP
-lowering decisions, and diagnostics (errors, hazards of the reference code).
+lowering decisions, and diagnostics (errors, hazards of the reference code,
+warnings about probable mistakes). The text output ends with a glossary of
+its terms.
 
 options:
   --json            print the plan as hsdp-plan/1 JSON (same as --format json)
   --format FORMAT   text (default, for people) or json
+  --                end of options (for a SCENARIO starting with '-')
   -h, --help        show this help
 
-exit status: 0 plan without errors, 1 plan with error diagnostics (still
-printed), 2 the scenario could not be read (message on stderr).
+exit status: 0 plan without errors (warnings allowed), 1 plan with error
+diagnostics (still printed), 2 the scenario could not be read (message on
+stderr) or bad usage.
 )";
 
 int planCommand(const std::vector<std::string>& args) {

@@ -1,11 +1,12 @@
-#include <fstream>
 #include <iostream>
 
 #include "cli_args.h"
 #include "commands.h"
 #include "exec/runner.h"
+#include "exec/shrink.h"
 #include "export/chrome_trace.h"
 #include "export/run_json.h"
+#include "output_paths.h"
 #include "plan/planner.h"
 #include "progress_line.h"
 #include "run_text.h"
@@ -13,7 +14,8 @@
 
 namespace hsdp::cli {
 
-const char* const kRunHelp = R"(usage: hsdp-inspect run SCENARIO [options]
+const char* const kRunHelp =
+    R"(usage: hsdp-inspect run [options] SCENARIO     (SCENARIO "-": standard input)
 
 Executes the scenario's plan for real: one thread per rank in this process,
 every collective a real Gloo collective over loopback TCP (fused all-gather,
@@ -28,19 +30,35 @@ options:
                          where they move the wrong rows
   --trace FILE           write the collectives as Chrome trace-event JSON
                          (open in Perfetto or chrome://tracing)
-  --dump DIR             write DIR/rank<r>/{gathered,final}/<param>.npy (float32)
+  --dump DIR             write DIR/rank<r>/{gathered,final}/<param>.npy (float32);
+                         DIR must be new (only DIR itself is created) or empty
   --timeout S            seconds each collective may take (default 60)
-  --max-bytes N          memory budget; larger runs shrink shapes (default 2 GiB)
+  --max-bytes SIZE       memory budget, e.g. 2GiB, 512MiB, 1e9 (default 2GiB);
+                         larger runs shrink shapes; a budget below the smallest
+                         possible run is refused and the minimum named
   --max-flops F          Newton-Schulz work budget; larger runs shrink (default 4e10)
   --inject-fault R:K     make rank R fail at its K-th collective
+  --                     end of options (for a SCENARIO starting with '-')
   -h, --help             show this help
 
+Verdicts: gather exact|mismatch|not-gathered|error|not-reached, step
+exact|mismatch|error|not-reached (not-reached: the run stopped before the
+check); parameters the plan rejects are listed as "not run".
+Output paths are checked before the run starts; outputs are written whole
+(a temporary file renamed into place).
 A progress line goes to stderr for runs longer than a second.
-exit status: 0 all verified, 1 a mismatch or a failed collective,
-2 the scenario could not be read or bad usage.
+
+exit status: 0 VERIFIED: every check passed and the plan has no error
+diagnostics; 1 NOT VERIFIED: a mismatch, a failed or stopped run, or error
+diagnostics in the plan (the same rule as `plan`), or the trace could not be
+written after the run; 2 the scenario could not be read or bad usage (bad
+options, unusable output paths, a budget too small), before anything runs.
 )";
 
 namespace {
+
+// shrinkAtFactor at this factor gives every dim its smallest run size.
+constexpr int64_t kLargestShrink = int64_t(1) << 40;
 
 FaultSpec parseFault(const std::string& text) {
     auto colon = text.find(':');
@@ -60,21 +78,44 @@ RunOptions parseRunOptions(const ArgParser& parser) {
     if (auto s = parser.value("--timeout"))
         options.timeout = std::chrono::milliseconds(
             static_cast<int64_t>(parseNumber("--timeout", *s, 0.001) * 1000));
-    if (auto s = parser.value("--max-bytes")) options.maxBytes = parseInteger("--max-bytes", *s, 1);
+    if (auto s = parser.value("--max-bytes")) options.maxBytes = parseByteSize("--max-bytes", *s);
     if (auto s = parser.value("--max-flops"))
         options.flopBudget = parseNumber("--max-flops", *s, 1);
     if (auto s = parser.value("--inject-fault")) options.fault = parseFault(*s);
     options.dumpDir = parser.value("--dump").value_or("");
+    if (auto path = parser.value("--trace")) checkOutputFile("--trace", *path);
+    if (!options.dumpDir.empty()) checkDumpFolder("--dump", options.dumpDir);
     return options;
 }
 
-bool writeTrace(const std::string& path, const RunResult& result, const Scenario& scenario) {
+// Usage errors that need the scenario and its plan, found before the run.
+void checkAgainstScenario(const RunOptions& options, const Scenario& scenario, const Plan& plan) {
+    if (options.fault && options.fault->rank >= scenario.worldSize)
+        throw UsageError("--inject-fault names rank " + std::to_string(options.fault->rank) +
+                         ", but the world has ranks 0.." + std::to_string(scenario.worldSize - 1));
+    // The run shrinks until it fits; past the largest shrink nothing can run.
+    ShrinkDecision smallest = shrinkAtFactor(scenario, kLargestShrink);
+    const int64_t minBytes =
+        estimateRunBytes(scenario, plan, smallest.paramShapes, smallest.tpShapes);
+    if (options.maxBytes < minBytes)
+        throw UsageError("--max-bytes " + std::to_string(options.maxBytes) +
+                         " is too small for any run of this scenario: shrunk as far as it goes it "
+                         "still needs " +
+                         std::to_string(minBytes) + " bytes (" + humanBytes(double(minBytes)) +
+                         "); give at least that");
+    const double minFlops = estimateRunFlops(scenario, plan, smallest.paramShapes);
+    if (options.flopBudget < minFlops)
+        throw UsageError("--max-flops " + formatNumber(options.flopBudget) +
+                         " is too small for any run of this scenario: shrunk as far as it goes it "
+                         "still needs " +
+                         formatNumber(minFlops) + " flop; give at least that");
+}
+
+std::string writeTrace(const std::string& path, const RunResult& result, const Scenario& scenario) {
     ChromeTraceOptions options;
     options.worldSize = result.worldSize;
     for (const auto& p : scenario.params) options.paramNames.push_back(p.name);
-    std::ofstream out(path);
-    out << traceToChromeJson(result.trace, options).dump() << "\n";
-    return static_cast<bool>(out);
+    return writeFileAtomically(path, traceToChromeJson(result.trace, options).dump() + "\n");
 }
 
 // A fault past the rank's last collective cannot fire; say so rather than
@@ -107,25 +148,29 @@ int runCommand(const std::vector<std::string>& args) {
     std::optional<Scenario> loaded = loadScenario(parser.positionals()[0]);
     if (!loaded) return 2;
     const Scenario& scenario = *loaded;
-    if (options.fault && options.fault->rank >= scenario.worldSize)
-        throw UsageError("--inject-fault names rank " + std::to_string(options.fault->rank) +
-                         ", but the world has ranks 0.." + std::to_string(scenario.worldSize - 1));
     Plan plan = makePlan(scenario);
+    checkAgainstScenario(options, scenario, plan);
+    if (!options.dumpDir.empty()) createDumpFolder("--dump", options.dumpDir);
     useCachingAllocator();  // rank threads free and re-fault whole gathered tensors per batch
     ProgressLine progress;
     options.progress = [&](double f, const std::string& what) { progress.update(f, what); };
     RunResult result = runPlan(scenario, plan, options);
     progress.finish();
 
-    if (auto path = parser.value("--trace"); path && !writeTrace(*path, result, scenario)) {
-        std::cerr << "hsdp-inspect: cannot write the trace to '" << *path << "'\n";
-        return 1;
-    }
     warnIfFaultNeverFired(options, result);
     if (parser.has("--json"))
         std::cout << runToJson(result).dump(1) << "\n";
     else
         std::cout << runToText(result);
+    std::cout.flush();
+    // The verdict is out first: a full disk at the end must not swallow it.
+    if (auto path = parser.value("--trace")) {
+        if (auto error = writeTrace(*path, result, scenario); !error.empty()) {
+            std::cerr << "hsdp-inspect: cannot write the trace to '" << *path << "': " << error
+                      << "\n";
+            return 1;
+        }
+    }
     return result.verified ? 0 : 1;
 }
 

@@ -8,10 +8,22 @@ namespace {
 
 bool paramFailed(const ParamRunResult& p) {
     return p.gather == GatherVerdict::Mismatch || p.gather == GatherVerdict::Error ||
-           p.step != StepVerdict::Exact || p.replicas != ReplicaVerdict::Identical;
+           p.step == StepVerdict::Mismatch || p.step == StepVerdict::Error ||
+           p.replicas != ReplicaVerdict::Identical;
+}
+
+// Never checked because the run stopped first: not a finding about this param.
+bool paramNotReached(const ParamRunResult& p) {
+    return !paramFailed(p) &&
+           (p.gather == GatherVerdict::NotReached || p.step == StepVerdict::NotReached);
+}
+
+bool transitionFailed(const TpRunResult& t) {
+    return t.result == StepVerdict::Mismatch || t.result == StepVerdict::Error;
 }
 
 constexpr int kMaxListed = 20;  // a stopped 700-param run would otherwise bury the error
+constexpr size_t kMaxNamed = 5;
 
 void writeFailures(std::ostringstream& out, const RunResult& r) {
     int listed = 0, unlisted = 0;
@@ -24,12 +36,46 @@ void writeFailures(std::ostringstream& out, const RunResult& r) {
         if (!p.detail.empty()) out << "       " << p.detail << "\n";
     }
     for (const auto& t : r.tpTransitions) {
-        if (t.result == StepVerdict::Exact || !room()) continue;
+        if (!transitionFailed(t) || !room()) continue;
         out << "  FAIL tp #" << t.index << " " << t.name << " (" << t.path
             << "): " << stepVerdictName(t.result) << "\n";
         if (!t.detail.empty()) out << "       " << t.detail << "\n";
     }
     if (unlisted) out << "  ... " << unlisted << " more failures (--json lists every one)\n";
+}
+
+// One line for everything the stopped run never checked, naming the first few.
+void writeNotReached(std::ostringstream& out, const RunResult& r) {
+    std::vector<std::string> names;
+    for (const auto& p : r.params)
+        if (paramNotReached(p)) names.push_back("#" + std::to_string(p.index) + " " + p.name);
+    for (const auto& t : r.tpTransitions)
+        if (t.result == StepVerdict::NotReached)
+            names.push_back("tp #" + std::to_string(t.index) + " " + t.name);
+    if (names.empty()) return;
+    out << "  not-reached (the run stopped before checking them): " << names.size() << ": ";
+    for (size_t i = 0; i < names.size() && i < kMaxNamed; ++i) out << (i ? ", " : "") << names[i];
+    if (names.size() > kMaxNamed) out << ", ... " << names.size() - kMaxNamed << " more";
+    out << "\n";
+}
+
+void writePlanErrors(std::ostringstream& out, const RunResult& r) {
+    if (r.planErrors.empty()) return;
+    out << "  the plan has " << r.planErrors.size()
+        << " error diagnostic(s), so the run cannot be VERIFIED ('hsdp-inspect plan' explains "
+           "them):\n";
+    for (const auto& d : r.planErrors) {
+        out << "    " << d.code;
+        if (!d.params.empty()) {
+            out << " (params";
+            for (size_t i = 0; i < d.params.size() && i < kMaxNamed; ++i)
+                out << " #" << d.params[i];
+            if (d.params.size() > kMaxNamed)
+                out << " ... " << d.params.size() - kMaxNamed << " more";
+            out << ")";
+        }
+        out << "\n";
+    }
 }
 
 }  // namespace
@@ -39,18 +85,21 @@ std::string runToText(const RunResult& r) {
     out << "Run (" << runModeName(r.mode) << " mode), world size " << r.worldSize << ": "
         << (r.verified ? "VERIFIED" : "NOT VERIFIED") << "\n";
     if (!r.error.empty()) out << "  error: " << r.error << "\n";
+    writePlanErrors(out, r);
     if (r.shrink) out << "  shrunk by " << r.shrink->factor << ": " << r.shrink->reason << "\n";
     writeFailures(out, r);
+    writeNotReached(out, r);
     for (const auto& n : r.notRun)
         out << "  not run #" << n.index << " " << n.name << ": " << n.reason << "\n";
-    int gathered = 0, exact = 0, failed = 0;
+    int gathered = 0, exact = 0, failed = 0, unreached = 0;
     for (const auto& p : r.params) {
         gathered += p.gather == GatherVerdict::Exact;
-        paramFailed(p) ? ++failed : ++exact;
+        paramFailed(p) ? ++failed : paramNotReached(p) ? ++unreached : ++exact;
     }
     int tpExact = 0;
     for (const auto& t : r.tpTransitions) tpExact += t.result == StepVerdict::Exact;
-    out << "  params: " << exact << " exact, " << failed << " failed (" << gathered
+    out << "  params: " << exact << " exact, " << failed << " failed, " << unreached
+        << " not-reached, " << r.notRun.size() << " not run (" << gathered
         << " gathered bit-exact)\n"
         << "  tp transitions: " << tpExact << " of " << r.tpTransitions.size() << " exact\n"
         << "  " << r.collectives << " collectives, " << r.bytes << " bytes, " << r.seconds

@@ -16,6 +16,8 @@ std::string_view gatherVerdictName(GatherVerdict v) {
             return "not-gathered";
         case GatherVerdict::Error:
             return "error";
+        case GatherVerdict::NotReached:
+            return "not-reached";
     }
     return "?";
 }
@@ -28,6 +30,8 @@ std::string_view stepVerdictName(StepVerdict v) {
             return "mismatch";
         case StepVerdict::Error:
             return "error";
+        case StepVerdict::NotReached:
+            return "not-reached";
     }
     return "?";
 }

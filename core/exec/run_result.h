@@ -7,18 +7,22 @@
 #include <vector>
 
 #include "model/geometry.h"
+#include "plan/plan.h"
 #include "runtime/trace.h"
 
 namespace hsdp {
 
 enum class RunMode { Corrected, Reference };
-enum class GatherVerdict { Exact, Mismatch, NotGathered, Error };
-enum class StepVerdict { Exact, Mismatch, Error };
+// NotReached: the run stopped (a failed collective elsewhere, a cancel) before
+// this check could be made; nothing is known, as opposed to Error (it failed).
+enum class GatherVerdict { Exact, Mismatch, NotGathered, Error, NotReached };
+enum class StepVerdict { Exact, Mismatch, Error, NotReached };
 enum class ReplicaVerdict { Identical, Diverged };
 
-std::string_view runModeName(RunMode mode);             // corrected | reference
-std::string_view gatherVerdictName(GatherVerdict v);    // exact | mismatch | not-gathered | error
-std::string_view stepVerdictName(StepVerdict v);        // exact | mismatch | error
+std::string_view runModeName(RunMode mode);  // corrected | reference
+// exact | mismatch | not-gathered | error | not-reached
+std::string_view gatherVerdictName(GatherVerdict v);
+std::string_view stepVerdictName(StepVerdict v);        // exact | mismatch | error | not-reached
 std::string_view replicaVerdictName(ReplicaVerdict v);  // identical | diverged
 
 // Where one rank's tensor differs from what it should hold.
@@ -77,6 +81,9 @@ struct RunResult {
     std::optional<ShrinkInfo> shrink;
     std::vector<ParamRunResult> params;  // every parameter that ran
     std::vector<NotRunParam> notRun;     // rejected by the planner
+    // The plan's error diagnostics. A run is verified only without any (the
+    // same rule as `plan`'s exit status), however well the bytes that ran check out.
+    std::vector<Diagnostic> planErrors;
     std::vector<TpRunResult> tpTransitions;
     int64_t collectives = 0;
     int64_t bytes = 0;

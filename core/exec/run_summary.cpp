@@ -100,12 +100,14 @@ ParamRunResult summarizeParam(const ExecEnv& env, const RunSink& sink, const Par
     else if (rec.gatheredRanks > 0)
         r.gather = GatherVerdict::Exact;
     else if (expectsGather(*env.plan, spec.index) && runFailed)
-        r.gather = GatherVerdict::Error;
+        r.gather = GatherVerdict::NotReached;
     const bool incomplete = rec.finalRanks < holders(env, spec);
-    if (!rec.stepErrors.empty() || incomplete)
+    if (!rec.stepErrors.empty() || (incomplete && !runFailed))
         r.step = StepVerdict::Error;
     else if (!rec.stepMismatches.empty() || !rec.updateMismatches.empty())
         r.step = StepVerdict::Mismatch;
+    else if (incomplete)
+        r.step = StepVerdict::NotReached;  // the run stopped before every holder checked it
     if (incomplete)
         parts.push_back("not verified: " + std::to_string(holders(env, spec) - rec.finalRanks) +
                         " of " + std::to_string(holders(env, spec)) +
@@ -226,10 +228,12 @@ TpRunResult summarizeTransition(const ExecEnv& env, const RunSink& sink, const T
     for (const auto& m : mismatches) parts.push_back(m.text);
     const Mesh* mesh = env.scenario->findMesh(spec.mesh);
     const int holders = mesh ? int(mesh->ranks.size()) : 0;
-    if (!rec.errors.empty() || rec.ranks < holders)
+    if (!rec.errors.empty() || (rec.ranks < holders && !runFailed))
         r.result = StepVerdict::Error;
     else if (!mismatches.empty())
         r.result = StepVerdict::Mismatch;
+    else if (rec.ranks < holders)
+        r.result = StepVerdict::NotReached;
     if (rec.ranks < holders)
         parts.push_back(std::to_string(holders - rec.ranks) + " ranks never reported" +
                         (runFailed ? " (the run stopped)" : ""));
@@ -242,7 +246,9 @@ TpRunResult summarizeTransition(const ExecEnv& env, const RunSink& sink, const T
 
 void summarize(const ExecEnv& env, const RunSink& sink, RunResult& result) {
     const bool runFailed = !result.error.empty();
-    bool ok = !runFailed;
+    for (const auto& d : env.plan->diagnostics)
+        if (d.severity == Severity::Error) result.planErrors.push_back(d);
+    bool ok = !runFailed && result.planErrors.empty();
     for (const auto& spec : env.scenario->params) {
         if (isRejected(*env.plan, spec.index)) {
             result.notRun.push_back({spec.index, spec.name,

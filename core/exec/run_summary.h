@@ -8,7 +8,8 @@ namespace hsdp {
 
 // Folds what the rank threads reported into per-parameter and per-transition
 // verdicts with human detail, and sets `verified`. A parameter or transition
-// some holder never reported (the run stopped) is "error".
+// some holder never reported because the run stopped is "not-reached"; the
+// plan's error diagnostics are copied into the result and block `verified`.
 void summarize(const ExecEnv& env, const RunSink& sink, RunResult& result);
 
 }  // namespace hsdp

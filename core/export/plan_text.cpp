@@ -5,6 +5,8 @@
 #include <map>
 #include <sstream>
 
+#include "export/text_wrap.h"
+
 namespace hsdp {
 
 namespace {
@@ -35,6 +37,28 @@ std::string capped(const std::vector<std::string>& items, size_t limit, const ch
     return out;
 }
 
+constexpr size_t kRankParamsListed = 8;  // a 70B rank owns hundreds: list the first few
+
+const char* const kGlossary =
+    "  group: params with the same mesh, replicate/shard mesh dims and layout; they\n"
+    "    share collectives. gathered: sharded, so the owner all-gathers the full matrix.\n"
+    "  no-comm: a plain tensor (no placements), updated locally. rejected: an error\n"
+    "    diagnostic leaves the param without a plan (a run lists it as not run).\n"
+    "  replicate coordinate: a position along the replicate mesh dims, e.g. (1);\n"
+    "    each param gets one owner coordinate per batch that computes its update.\n"
+    "  replica count: hsdp_replica_count; replicate dims larger than it are split into\n"
+    "    sub-groups of that size (coordinates taken modulo it); off: not split.\n"
+    "  batch: params assigned owners together (max batch numel caps its size).\n"
+    "  load: numel owned by a replicate coordinate in a batch. imbalance max/mean:\n"
+    "    the busiest coordinate's load over the mean load (1.00 is even); the\n"
+    "    owner-imbalance warning uses the same measure.\n"
+    "  shard compute: inside the owner's replicate coordinate, the shard coordinate\n"
+    "    (a rank of the shard group) that runs Newton-Schulz on the gathered matrix.\n"
+    "  schedule: the order batches run in, g<group>/b<batch>.\n"
+    "  TP lowered: one collective does the transition; fallback: the generic\n"
+    "    redistribution (rank-order: the TP group's ranks are not ascending).\n"
+    "  rank N owns: the params whose update rank N computes, by index (#i).\n";
+
 class Writer {
 public:
     Writer(const Plan& plan, const Scenario& scenario, const PlanTextOptions& options)
@@ -49,7 +73,8 @@ public:
         schedule();
         tp();
         ranks();
-        return out_.str();
+        glossary();
+        return wrapText(out_.str());
     }
 
 private:
@@ -62,11 +87,12 @@ private:
         out_ << "Plan for '" << plan_.scenarioName << "' (hsdp-plan/1)\n"
              << "world size " << plan_.worldSize << ", backend " << scenario_.options.backend
              << ", replica count "
-             << (plan_.effectiveReplicaCount ? std::to_string(*plan_.effectiveReplicaCount)
-                                             : "none")
+             << (plan_.effectiveReplicaCount
+                     ? std::to_string(*plan_.effectiveReplicaCount) + " (replicate groups split)"
+                     : std::string("off (replicate groups not split)"))
              << ", alignment " << plan_.alignmentBytes << " B, max batch numel "
              << (scenario_.options.maxBatchNumel ? std::to_string(*scenario_.options.maxBatchNumel)
-                                                 : "none")
+                                                 : "no cap (one batch per group)")
              << "\n\n";
     }
 
@@ -151,7 +177,8 @@ private:
                 paramName(p) + " (" + numel + ") -> " +
                 (it == b.owner.end() ? std::string("no owner") : coordText(it->second)));
         }
-        out_ << "    owners: " << capped(owners, options_.maxItems, "; ") << "\n";
+        out_ << "    owners (param (numel) -> replicate coordinate): "
+             << capped(owners, options_.maxItems, "; ") << "\n";
         loads(b);
         if (b.isShard) shardCompute(b);
     }
@@ -167,7 +194,8 @@ private:
             mn = std::min(mn, l.numel);
         }
         double mean = static_cast<double>(sum) / static_cast<double>(b.loads.size());
-        out_ << "    loads: " << capped(items, options_.maxItems, " ") << "\n"
+        out_ << "    loads (numel owned per replicate coordinate): "
+             << capped(items, options_.maxItems, " ") << "\n"
              << "    imbalance: max/mean "
              << (mean > 0 ? fixed2(static_cast<double>(mx) / mean) : "-") << " (min " << mn
              << ", max " << mx << ", coordinates " << b.loads.size() << ")\n";
@@ -179,11 +207,11 @@ private:
             if (sc.computeCoord.empty()) continue;
             std::vector<std::string> parts;
             for (const auto& [p, c] : sc.computeCoord)
-                parts.push_back("#" + std::to_string(p) + "->" + coordText(c));
-            items.push_back(coordText(sc.replicateCoord) + ": " +
-                            capped(parts, options_.maxItems, " "));
+                parts.push_back("#" + std::to_string(p) + " on shard " + coordText(c));
+            items.push_back("replicate " + coordText(sc.replicateCoord) + ": " +
+                            capped(parts, options_.maxItems, ", "));
         }
-        out_ << "    shard compute: "
+        out_ << "    shard compute (which shard coordinate runs Newton-Schulz): "
              << (items.empty() ? "-" : capped(items, options_.maxItems, "; ")) << "\n";
     }
 
@@ -192,7 +220,8 @@ private:
         for (const auto& s : plan_.schedule)
             steps.push_back("g" + std::to_string(s.group) + "/b" + std::to_string(s.batch));
         out_ << "Schedule (" << steps.size()
-             << " steps): " << capped(steps, options_.maxItems * 4, " ") << "\n\n";
+             << " steps, g<group>/b<batch>): " << capped(steps, options_.maxItems * 4, " ")
+             << "\n\n";
     }
 
     void tp() {
@@ -218,7 +247,8 @@ private:
     }
 
     static std::string classification(const TpPlan& t) {
-        if (!t.classification) return "not lowerable (null)";
+        if (!t.classification)
+            return "not lowerable to one collective (runs the generic redistribution)";
         std::string out = t.classification->kind;
         if (t.classification->tensorDim)
             out += " dim " + std::to_string(*t.classification->tensorDim);
@@ -227,13 +257,14 @@ private:
     }
 
     void ranks() {
-        out_ << "Ranks (" << plan_.ranks.size() << ")\n";
+        out_ << "Ranks (" << plan_.ranks.size() << ", the params each rank owns)\n";
         if (plan_.ranks.size() <= options_.maxRanks) {
             for (const auto& r : plan_.ranks) {
                 std::vector<std::string> owned;
-                for (int p : r.owned) owned.push_back(std::to_string(p));
-                out_ << "  rank " << r.rank << ": " << r.owned.size() << " params, " << r.ownedNumel
-                     << " elements [" << capped(owned, options_.maxItems * 2) << "]\n";
+                for (int p : r.owned) owned.push_back("#" + std::to_string(p));
+                out_ << "  rank " << r.rank << ": owns " << r.owned.size() << " params, "
+                     << r.ownedNumel << " elements"
+                     << (owned.empty() ? "" : ": " + capped(owned, kRankParamsListed, " ")) << "\n";
             }
             return;
         }
@@ -263,11 +294,14 @@ private:
              << "  ranks owning nothing: " << idle
              << "; distinct ownership sets: " << distinct.size() << "\n";
         for (size_t i = 0; i < std::min(rs.size(), options_.maxItems); ++i)
-            out_ << "  rank " << rs[i].rank << ": " << rs[i].owned.size() << " params, "
+            out_ << "  rank " << rs[i].rank << ": owns " << rs[i].owned.size() << " params, "
                  << rs[i].ownedNumel << " elements\n";
         out_ << "  ... " << rs.size() - std::min(rs.size(), options_.maxItems)
              << " more ranks (use --json for all)\n";
     }
+
+    // The terms above, for readers who do not know the optimizer's code.
+    void glossary() { out_ << "\nGlossary\n" << kGlossary; }
 
     const Plan& plan_;
     const Scenario& scenario_;

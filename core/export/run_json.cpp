@@ -85,6 +85,10 @@ nlohmann::ordered_json runToJson(const RunResult& r) {
     j["not_run"] = Json::array();
     for (const auto& n : r.notRun)
         j["not_run"].push_back({{"index", n.index}, {"name", n.name}, {"reason", n.reason}});
+    j["plan_errors"] = Json::array();  // the plan's error diagnostics: they block `verified`
+    for (const auto& d : r.planErrors)
+        j["plan_errors"].push_back(
+            {{"code", d.code}, {"message", d.message}, {"params", d.params}});
     if (!r.error.empty()) {
         j["error"] = r.error;
         j["error_rank"] = r.errorRank;

@@ -31,6 +31,14 @@ int dtypeSize(DType dtype) {
 }
 
 std::optional<DType> parseDType(std::string_view text) {
+    // PyTorch prints dtypes as torch.bfloat16; its aliases (float, half,
+    // double) only with or without that prefix, the short names without it.
+    constexpr std::string_view torchPrefix = "torch.";
+    const bool torch = text.substr(0, torchPrefix.size()) == torchPrefix;
+    if (torch) {
+        text.remove_prefix(torchPrefix.size());
+        if (text.size() <= 4 && text != "half") return std::nullopt;  // torch.f32 is no torch name
+    }
     if (text == "f32" || text == "float32" || text == "float") return DType::F32;
     if (text == "bf16" || text == "bfloat16") return DType::BF16;
     if (text == "f16" || text == "float16" || text == "half") return DType::F16;

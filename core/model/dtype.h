@@ -13,7 +13,10 @@ enum class DType { F32, BF16, F16, F64 };
 
 std::string_view dtypeName(DType dtype);  // canonical short name: "f32", "bf16", ...
 int dtypeSize(DType dtype);               // bytes per element
-// Accepts short and long names ("bf16", "bfloat16", "float32", ...).
+// Accepts short names (f32 bf16 f16 f64), long ones (float32 bfloat16 float16
+// float64), PyTorch's aliases (float half double) and PyTorch's printed forms
+// (torch.float32 torch.bfloat16 torch.float16 torch.float64 torch.float
+// torch.half torch.double).
 std::optional<DType> parseDType(std::string_view text);
 
 }  // namespace hsdp

@@ -151,13 +151,15 @@ std::optional<Placement> parsePlacement(std::string_view raw) {
     bool hasParens = raw.find('(') != std::string_view::npos;
     auto args = splitArgs(argText);
     if (name == "R") return hasParens ? std::nullopt : std::optional(Placement::replicate());
+    // PyTorch prints both `Replicate()` and, for the class, `Replicate`.
     if (name == "Replicate")
-        return hasParens && args.empty() ? std::optional(Placement::replicate()) : std::nullopt;
+        return args.empty() ? std::optional(Placement::replicate()) : std::nullopt;
     if (name == "S" || name == "Shard") return parseShard(args);
     if (name == "SS" || name == "_S" || name == "StridedShard" || name == "_StridedShard")
         return parseStrided(args);
     if (name == "P") return hasParens ? parsePartial(args) : std::optional(Placement::partial());
-    if (name == "Partial") return hasParens ? parsePartial(args) : std::nullopt;
+    if (name == "Partial")
+        return hasParens ? parsePartial(args) : std::optional(Placement::partial());
     return std::nullopt;
 }
 

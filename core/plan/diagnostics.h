@@ -28,6 +28,8 @@ inline constexpr std::string_view OwnerImbalance = "owner-imbalance";
 inline constexpr std::string_view TpNoTpDim = "tp-no-tp-dim";
 inline constexpr std::string_view TpInvalidShardDim = "tp-invalid-shard-dim";
 inline constexpr std::string_view ShardRankOrder = "shard-rank-order";
+inline constexpr std::string_view WorldRanksUnused = "world-ranks-unused";
+inline constexpr std::string_view NoParams = "no-params";
 }  // namespace codes
 
 // Collects one diagnostic per code (the shape the worked examples use): the

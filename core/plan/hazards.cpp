@@ -127,16 +127,21 @@ void reportParamHazards(const std::vector<Group>& groups, const std::vector<Para
 namespace {
 
 // Loads are unbalanced when every coordinate could have work (at least as many
-// owned params as coordinates) and the heaviest exceeds `maxOverMin` times the
-// lightest (an idle coordinate always counts). Returns the ratio text, or "".
-std::string imbalance(const std::vector<int64_t>& loads, size_t owned, double maxOverMin) {
+// owned params as coordinates) and either a coordinate is idle while another
+// works, or the heaviest carries more than `maxOverMean` times the mean load
+// (the measure of the plan's imbalance line). Returns the figure text, or "".
+std::string imbalance(const std::vector<int64_t>& loads, size_t owned, double maxOverMean) {
     if (loads.size() < 2 || owned < loads.size()) return {};
     auto [lo, hi] = std::minmax_element(loads.begin(), loads.end());
-    if (*lo > 0 && static_cast<double>(*hi) <= maxOverMin * static_cast<double>(*lo)) return {};
-    if (*lo <= 0) return "max " + std::to_string(*hi) + ", min 0";
-    char ratio[32];
-    std::snprintf(ratio, sizeof ratio, "%.2f", static_cast<double>(*hi) / static_cast<double>(*lo));
-    return std::string("max/min ") + ratio;
+    if (*hi <= 0) return {};
+    double sum = 0;
+    for (int64_t l : loads) sum += static_cast<double>(l);
+    const double ratio = static_cast<double>(*hi) * static_cast<double>(loads.size()) / sum;
+    if (*lo > 0 && ratio <= maxOverMean) return {};
+    char text[96];
+    std::snprintf(text, sizeof text, "max/mean %.2f (min %lld, max %lld)", ratio,
+                  static_cast<long long>(*lo), static_cast<long long>(*hi));
+    return text;
 }
 
 std::vector<int> ownedParams(const Batch& batch) {
@@ -148,11 +153,11 @@ std::vector<int> ownedParams(const Batch& batch) {
 }  // namespace
 
 void reportOwnerImbalance(const std::vector<Group>& groups, DiagnosticSink& sink,
-                          double maxOverMin) {
+                          double maxOverMean) {
     char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", maxOverMin);
-    const std::string headline =
-        std::string("owner loads unbalanced (max/min load > ") + limit + ")";
+    std::snprintf(limit, sizeof limit, "%g", maxOverMean);
+    const std::string headline = std::string("owner loads unbalanced (max/mean load > ") + limit +
+                                 ", or an idle coordinate while another has load)";
     for (const Group& g : groups) {
         // Per batch, then summed over the group's batches: single-param batches
         // each land on coordinate 0, so a group can be skewed while no batch is.
@@ -166,7 +171,7 @@ void reportOwnerImbalance(const std::vector<Group>& groups, DiagnosticSink& sink
             for (size_t c = 0; c < loads.size(); ++c) total[c] += loads[c];
             auto owned = ownedParams(batch);
             groupOwned.insert(groupOwned.end(), owned.begin(), owned.end());
-            auto ratio = imbalance(loads, owned.size(), maxOverMin);
+            auto ratio = imbalance(loads, owned.size(), maxOverMean);
             if (!ratio.empty())
                 sink.report(
                     Severity::Warning, codes::OwnerImbalance, headline,
@@ -174,7 +179,7 @@ void reportOwnerImbalance(const std::vector<Group>& groups, DiagnosticSink& sink
                     owned);
         }
         if (g.batches.size() < 2) continue;
-        auto ratio = imbalance(total, groupOwned.size(), maxOverMin);
+        auto ratio = imbalance(total, groupOwned.size(), maxOverMean);
         if (!ratio.empty())
             sink.report(Severity::Warning, codes::OwnerImbalance, headline,
                         "group " + std::to_string(g.id) + " over its " +

@@ -30,11 +30,14 @@ bool shardRankOrderHazard(const Group& group, int param);
 void reportParamHazards(const std::vector<Group>& groups, const std::vector<ParamSpec>& specs,
                         DiagnosticSink& sink);
 
-// owner-imbalance (warning): a batch with at least as many trainable params as
-// replicate coordinates whose heaviest coordinate carries more than
-// `maxOverMin` times the lightest one's load.
-inline constexpr double kImbalanceRatio = 2.0;
+// owner-imbalance (warning): a batch with at least as many owned params as
+// replicate coordinates (fewer cannot keep every coordinate busy) where a
+// coordinate is idle while another has load, or the heaviest coordinate
+// carries more than `maxOverMean` times the mean load: max/mean, the same
+// measure as the plan's per-batch imbalance line. Also judged per group over
+// its batches summed, as every batch restarts the greedy at zero.
+inline constexpr double kImbalanceMaxOverMean = 1.5;
 void reportOwnerImbalance(const std::vector<Group>& groups, DiagnosticSink& sink,
-                          double maxOverMin = kImbalanceRatio);
+                          double maxOverMean = kImbalanceMaxOverMean);
 
 }  // namespace hsdp

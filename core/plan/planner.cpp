@@ -7,6 +7,7 @@
 #include "plan/ownership.h"
 #include "plan/rank_ownership.h"
 #include "plan/replica_count.h"
+#include "plan/scenario_checks.h"
 #include "plan/tp_lowering.h"
 
 namespace hsdp {
@@ -56,6 +57,7 @@ Plan makePlan(const Scenario& scenario) {
     reportParamHazards(plan.groups, scenario.params, sink);
     plan.tpTransitions = planTpTransitions(scenario, sink);
     reportOwnerImbalance(plan.groups, sink);
+    reportScenarioShape(scenario, sink);
     plan.diagnostics = sink.take();
     return plan;
 }

@@ -15,7 +15,8 @@ DType readDType(const Json& value, const std::string& path) {
     if (!dtype)
         failExpected(path,
                      "a dtype: \"f32\", \"bf16\", \"f16\", \"f64\" (or \"float32\", "
-                     "\"bfloat16\", \"float16\", \"float64\")",
+                     "\"bfloat16\", \"float16\", \"float64\", \"float\", \"half\", "
+                     "\"double\", each also with PyTorch's \"torch.\" prefix)",
                      value);
     return *dtype;
 }

@@ -45,21 +45,76 @@ std::vector<std::string> readDimNames(const Json& value, const std::string& path
     return names;
 }
 
-std::vector<int> readRanks(const Json& value, const std::string& path, int64_t meshSize) {
+std::string shapeText(const std::vector<int64_t>& shape) {
+    std::string out = "[";
+    for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+    return out + "]";
+}
+
+// DeviceMesh prints its ranks nested by mesh dim (`mesh.mesh.tolist()`):
+// [[0,1,2,3],[4,5,6,7]] for shape [2, 4]. Flattens such a list row-major,
+// each level's length checked against the shape, into (rank, JSON path).
+void flattenNested(const Json& value, const std::string& path, const std::vector<int64_t>& shape,
+                   size_t level, std::vector<std::pair<const Json*, std::string>>& out) {
+    const bool innermost = level + 1 == shape.size();
+    readArray(value, path,
+              innermost ? "global ranks" : "lists of ranks, nested like the mesh shape");
+    if (static_cast<int64_t>(value.size()) != shape[level])
+        throw ScenarioError(path, "expected " + std::to_string(shape[level]) +
+                                      " entries along mesh dim " + std::to_string(level) +
+                                      " (nested ranks follow the mesh shape " + shapeText(shape) +
+                                      "), got " + std::to_string(value.size()));
+    for (size_t i = 0; i < value.size(); ++i) {
+        if (innermost) {
+            out.push_back({&value[i], childPath(path, i)});
+        } else if (!value[i].is_array()) {
+            throw ScenarioError(childPath(path, i),
+                                "expected a list of ranks (the nesting of ranks must match the "
+                                "mesh shape " +
+                                    shapeText(shape) + ")");
+        } else {
+            flattenNested(value[i], childPath(path, i), shape, level + 1, out);
+        }
+    }
+}
+
+// Either a flat row-major list or one nested like the shape.
+std::vector<std::pair<const Json*, std::string>> rankEntries(const Json& value,
+                                                             const std::string& path,
+                                                             const std::vector<int64_t>& shape,
+                                                             int64_t meshSize) {
     readArray(value, path, "global ranks");
+    std::vector<std::pair<const Json*, std::string>> entries;
+    const bool nested =
+        std::any_of(value.begin(), value.end(), [](const Json& v) { return v.is_array(); });
+    if (nested && shape.size() > 1) {
+        flattenNested(value, path, shape, 0, entries);
+        return entries;
+    }
     if (static_cast<int64_t>(value.size()) != meshSize)
         throw ScenarioError(path, "expected " + std::to_string(meshSize) +
                                       " ranks (the product of the mesh shape), got " +
-                                      std::to_string(value.size()));
+                                      std::to_string(value.size()) +
+                                      "; or lists nested like the shape " + shapeText(shape));
+    for (size_t i = 0; i < value.size(); ++i) entries.push_back({&value[i], childPath(path, i)});
+    return entries;
+}
+
+std::vector<int> readRanks(const Json& value, const std::string& path,
+                           const std::vector<int64_t>& shape, int64_t meshSize) {
     std::vector<int> ranks;
     std::unordered_map<int, size_t> positionOf;
-    for (size_t i = 0; i < value.size(); ++i) {
-        auto rank = static_cast<int>(readInt(value[i], childPath(path, i), 0, kMaxWorldSize - 1));
+    const auto entries = rankEntries(value, path, shape, meshSize);
+    const bool flat = entries.size() == value.size();
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const auto& [entry, entryPath] = entries[i];
+        auto rank = static_cast<int>(readInt(*entry, entryPath, 0, kMaxWorldSize - 1));
         auto [it, fresh] = positionOf.emplace(rank, i);
         if (!fresh)
-            throw ScenarioError(childPath(path, i), "duplicate rank " + std::to_string(rank) +
-                                                        " (also at index " +
-                                                        std::to_string(it->second) + ")");
+            throw ScenarioError(entryPath, "duplicate rank " + std::to_string(rank) + " (also at " +
+                                               (flat ? "index " + std::to_string(it->second)
+                                                     : entries[it->second].second) +
+                                               ")");
         ranks.push_back(rank);
     }
     return ranks;
@@ -78,7 +133,7 @@ MeshSource readMesh(const Json& value, const std::string& path, std::string name
         for (int d = 0; d < mesh.ndim(); ++d) mesh.dimNames.push_back("dim" + std::to_string(d));
     }
     if (const Json* ranks = findMember(value, "ranks")) {
-        mesh.ranks = readRanks(*ranks, childPath(path, "ranks"), mesh.size());
+        mesh.ranks = readRanks(*ranks, childPath(path, "ranks"), mesh.shape, mesh.size());
         source.explicitRanks = true;
     } else {
         for (int r = 0; r < mesh.size(); ++r) mesh.ranks.push_back(r);

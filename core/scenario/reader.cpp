@@ -64,27 +64,43 @@ std::vector<TpTransition> readTransitions(const Json& list, const std::vector<Me
     return expandRepeats(items, "/tp_transitions", "TP transition");
 }
 
-std::string readWholeFile(const std::string& filePath) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(filePath, ec))
-        throw ScenarioError("", "cannot read the scenario: it is a directory", filePath);
-    std::ifstream in(filePath, std::ios::binary);
-    if (!in)
-        throw ScenarioError("", std::string("cannot open the scenario: ") + std::strerror(errno),
-                            filePath);
-    // read() rather than `out << in.rdbuf()`: the latter swallows a read error
-    // (it marks the output stream, not `in`), so an unreadable file looked empty.
+// A scenario is a few MiB at most (repeat blocks keep big models short); the
+// cap stops `plan /dev/zero` or a mistyped binary from eating all memory.
+std::string tooLarge() {
+    return "the scenario is larger than " + std::to_string(kMaxScenarioBytes >> 20) + " MiB (" +
+           std::to_string(kMaxScenarioBytes) + " bytes), the most this reader accepts";
+}
+
+// read() rather than `out << in.rdbuf()`: the latter swallows a read error
+// (it marks the output stream, not `in`), so an unreadable file looked empty.
+std::string readAll(std::istream& in, const std::string& name) {
     std::string text;
     char chunk[1 << 16];
     errno = 0;
-    while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
         text.append(chunk, static_cast<size_t>(in.gcount()));
+        if (text.size() > kMaxScenarioBytes) throw ScenarioError("", tooLarge(), name);
+    }
     if (in.bad())
         throw ScenarioError("",
                             std::string("cannot read the scenario: ") +
                                 (errno ? std::strerror(errno) : "I/O error"),
-                            filePath);
+                            name);
     return text;
+}
+
+std::string readWholeFile(const std::string& filePath) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(filePath, ec))
+        throw ScenarioError("", "cannot read the scenario: it is a directory", filePath);
+    if (std::filesystem::is_regular_file(filePath, ec) &&
+        std::filesystem::file_size(filePath, ec) > kMaxScenarioBytes && !ec)
+        throw ScenarioError("", tooLarge(), filePath);
+    std::ifstream in(filePath, std::ios::binary);
+    if (!in)
+        throw ScenarioError("", std::string("cannot open the scenario: ") + std::strerror(errno),
+                            filePath);
+    return readAll(in, filePath);
 }
 
 }  // namespace
@@ -111,6 +127,15 @@ Scenario readScenarioFile(const std::string& filePath) {
         return readScenario(text);
     } catch (const ScenarioError& e) {
         throw e.inFile(filePath);
+    }
+}
+
+Scenario readScenarioStream(std::istream& in, const std::string& name) {
+    std::string text = readAll(in, name);
+    try {
+        return readScenario(text);
+    } catch (const ScenarioError& e) {
+        throw e.inFile(name);
     }
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+#include <istream>
 #include <string>
 #include <string_view>
 
@@ -16,5 +18,10 @@ Scenario readScenario(std::string_view jsonText);
 
 // Same, from a file; errors (an unreadable file too) name the file.
 Scenario readScenarioFile(const std::string& filePath);
+// Same, from a stream (standard input for `plan -`); errors name `name`.
+Scenario readScenarioStream(std::istream& in, const std::string& name);
+
+// Larger input is refused with this figure in the message.
+inline constexpr size_t kMaxScenarioBytes = size_t(256) << 20;
 
 }  // namespace hsdp
