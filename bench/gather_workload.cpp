@@ -42,13 +42,7 @@ int64_t GatherWorkload::packedBytes() const {
 }
 
 Mesh GatherWorkload::mesh() const {
-    Mesh m;
-    m.name = "bench";
-    m.shape = {ranks};
-    m.dimNames = {"shard"};
-    for (int r = 0; r < ranks; ++r) m.ranks.push_back(r);
-    m.buildIndex();
-    return m;
+    return Mesh("bench", {ranks}, {"shard"});
 }
 
 GatherWorkload logUniformWorkload(int params, int64_t minBytes, int64_t maxBytes, unsigned seed,

@@ -8,7 +8,11 @@
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     const char* usage =
-        "usage: hsdp-bench plan [--json]     owner assignment: heap vs O(params x coords) scan\n"
+        "usage: hsdp-bench plan [--json] [--check] [--keep DIR]\n"
+        "           owner assignment (heap vs the seeds' scan), then hsdp-inspect plan --json\n"
+        "           vs the Python port of the seeds, whole processes, over a scaling table;\n"
+        "           --check: 4k params x 8,192 ranks only, exit 1 below 10x\n"
+        "           (--inspect, --python, --port PATH: other planners to run)\n"
         "       hsdp-bench gather [--json]   fused all-gather vs per-parameter and raw Gloo\n"
         "             [--shard-sizes FILE]   run exactly these per-rank shard bytes, one a line\n"
         "             [--rounds N] [--ranks N]\n";

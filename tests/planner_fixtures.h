@@ -26,17 +26,13 @@ class ScenarioBuilder {
 public:
     ScenarioBuilder& mesh(std::vector<int64_t> shape, std::vector<std::string> dimNames = {},
                           std::vector<int> ranks = {}, std::string name = "main") {
-        Mesh m;
-        m.name = std::move(name);
-        m.shape = std::move(shape);
-        for (int d = static_cast<int>(dimNames.size()); d < static_cast<int>(m.shape.size()); ++d)
+        for (int d = static_cast<int>(dimNames.size()); d < static_cast<int>(shape.size()); ++d)
             dimNames.push_back("dim" + std::to_string(d));
-        m.dimNames = std::move(dimNames);
         if (ranks.empty())
-            for (int64_t r = 0; r < m.size(); ++r) ranks.push_back(static_cast<int>(r));
-        m.ranks = std::move(ranks);
-        m.buildIndex();
-        s_.meshes.push_back(std::move(m));
+            s_.meshes.emplace_back(std::move(name), std::move(shape), std::move(dimNames));
+        else
+            s_.meshes.emplace_back(std::move(name), std::move(shape), std::move(dimNames),
+                                   std::move(ranks));
         return *this;
     }
 

@@ -167,6 +167,32 @@ private slots:
         QCOMPARE(codesText(makePlan(b.build())), QString("shard-rank-order:1"));
     }
 
+    // Owners over two replicate dims: the per-group table behind the hazard is
+    // indexed like owner coordinates, row-major. Only the shard line of
+    // replicate coordinate (1, 0) (ranks 5, 4) is reversed; four equal params
+    // go to (0,0), (0,1), (1,0), (1,1) in order; the frozen one has no owner
+    // and is judged on every line.
+    void shardRankOrderOverTwoReplicateDims() {
+        ScenarioBuilder b;
+        b.mesh({2, 2, 2}, {}, {0, 1, 2, 3, 5, 4, 6, 7});
+        const std::vector<std::string> layout{"R", "R", "S(0)"};
+        for (int i = 0; i < 4; ++i) b.param("p" + std::to_string(i), {8, 8}, layout);
+        b.param("frozen", {8, 8}, layout, false);
+        QCOMPARE(codesText(makePlan(b.build())),
+                 QString("shard-rank-order:2,4 frozen-param-no-owner:4"));
+    }
+
+    // With a replica count the owner is a reduced coordinate: the reversed
+    // line at replicate coordinate 3 of a size-4 dim gathers for owner 3 % 2 = 1.
+    void shardRankOrderUnderReplicaCount() {
+        ScenarioBuilder b;
+        b.mesh({4, 2}, {}, {0, 1, 2, 3, 4, 5, 7, 6});
+        b.options().hsdpReplicaCount = 2;
+        b.param("a", {8, 8}, std::vector<std::string>{"R", "S(0)"});
+        b.param("b", {8, 8}, std::vector<std::string>{"R", "S(0)"});
+        QCOMPARE(codesText(makePlan(b.build())), QString("shard-rank-order:1"));
+    }
+
     void onePerCodeListingParamsAscending() {
         ScenarioBuilder b;
         b.mesh({2, 2});

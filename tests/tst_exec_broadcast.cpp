@@ -11,12 +11,7 @@ using namespace hsdp;
 namespace {
 
 Mesh meshOf(const std::vector<int64_t>& shape) {
-    Mesh mesh;
-    mesh.name = "main";
-    mesh.shape = shape;
-    for (int i = 0; i < mesh.size(); ++i) mesh.ranks.push_back(i);
-    mesh.buildIndex();
-    return mesh;
+    return Mesh("main", shape);
 }
 
 struct Item {

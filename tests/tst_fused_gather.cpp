@@ -32,14 +32,10 @@ struct Outcome {
 };
 
 Mesh makeMesh(const Case& c) {
-    Mesh mesh;
-    mesh.name = "main";
-    mesh.shape = c.meshShape;
-    int64_t n = mesh.size();
-    for (int i = 0; i < n; ++i) mesh.ranks.push_back(c.ranks.empty() ? i : c.ranks[size_t(i)]);
-    for (int d = 0; d < mesh.ndim(); ++d) mesh.dimNames.push_back("d" + std::to_string(d));
-    mesh.buildIndex();
-    return mesh;
+    std::vector<std::string> names;
+    for (size_t d = 0; d < c.meshShape.size(); ++d) names.push_back("d" + std::to_string(d));
+    if (c.ranks.empty()) return Mesh("main", c.meshShape, std::move(names));
+    return Mesh("main", c.meshShape, std::move(names), c.ranks);
 }
 
 Outcome runGather(const Case& c, bool reference) {

@@ -37,13 +37,7 @@ QString decisionsText(const TpPlan& plan) {
 }
 
 Mesh tpMesh(std::vector<int> ranks = {0, 1, 2, 3}, std::vector<std::string> names = {"dp", "tp"}) {
-    Mesh m;
-    m.name = "main";
-    m.shape = {2, 2};
-    m.dimNames = std::move(names);
-    m.ranks = std::move(ranks);
-    m.buildIndex();
-    return m;
+    return Mesh("main", {2, 2}, std::move(names), std::move(ranks));
 }
 
 TpTransition transition(const QString& src, const QString& dst) {

@@ -32,14 +32,10 @@ struct TpCase {
 };
 
 Mesh meshOf(const std::vector<int64_t>& shape) {
-    Mesh mesh;
-    mesh.name = "main";
-    mesh.shape = shape;
-    for (int i = 0; i < mesh.size(); ++i) mesh.ranks.push_back(i);
-    for (int d = 0; d < mesh.ndim(); ++d)
-        mesh.dimNames.push_back(d + 1 == mesh.ndim() ? "tp" : "d" + std::to_string(d));
-    mesh.buildIndex();
-    return mesh;
+    std::vector<std::string> names;
+    for (size_t d = 0; d < shape.size(); ++d)
+        names.push_back(d + 1 == shape.size() ? "tp" : "d" + std::to_string(d));
+    return Mesh("main", shape, std::move(names));
 }
 
 // Runs `steps` on every rank; returns per rank "" when its output is the

@@ -10,12 +10,26 @@ namespace hsdp {
 using Coord = std::vector<int64_t>;
 
 // A named N-D device mesh: shape, dim names, and the global ranks laid out
-// row-major over the shape.
-struct Mesh {
+// row-major over the shape. Shape and ranks are fixed when the mesh is made,
+// and the constructor builds the rank -> position index from them, so every
+// mesh answers coordinateOf in O(1); there is no mesh without its index.
+// (They are const members rather than accessors so code that reads
+// `mesh.shape` / `mesh.ranks` keeps reading them; a mesh is copied, never
+// assigned.)
+class Mesh {
+public:
+    // `ranks`: one distinct non-negative rank per position, row-major.
+    // `dimNames`: one per dim, or none for "dim0", "dim1", ... Throws
+    // std::invalid_argument otherwise.
+    Mesh(std::string name, std::vector<int64_t> shape, std::vector<std::string> dimNames,
+         std::vector<int> ranks);
+    // Ranks 0 .. size-1 in row-major order.
+    Mesh(std::string name, std::vector<int64_t> shape, std::vector<std::string> dimNames = {});
+
     std::string name;
-    std::vector<int64_t> shape;
     std::vector<std::string> dimNames;
-    std::vector<int> ranks;
+    const std::vector<int64_t> shape;
+    const std::vector<int> ranks;
 
     int ndim() const { return static_cast<int>(shape.size()); }
     int64_t size() const;  // product of shape
@@ -25,7 +39,7 @@ struct Mesh {
     // Row-major position of `rank` in `ranks`; nullopt for a rank outside the mesh.
     std::optional<Coord> coordinateOf(int rank) const;
     int rankAt(const Coord& coord) const;
-    bool contains(int rank) const { return coordinateOf(rank).has_value(); }
+    bool contains(int rank) const { return positionOf(rank) >= 0; }
 
     // Ranks along `dim` through `coord` (the other coordinates fixed), in mesh order.
     std::vector<int> groupAlong(int dim, const Coord& coord) const;
@@ -34,12 +48,10 @@ struct Mesh {
     // Ranks varying over all of `dims` through `coord`, row-major over those dims.
     std::vector<int> groupOver(const std::vector<int>& dims, const Coord& coord) const;
 
-    // Builds the rank -> position index that makes coordinateOf O(1). The
-    // reader calls it; a hand-built mesh works without it (linear search).
-    void buildIndex();
-
 private:
-    std::vector<int64_t> positionOfRank_;  // -1: not in the mesh
+    int positionOf(int rank) const;  // -1: not in the mesh
+
+    std::vector<int> positionOfRank_;  // indexed by rank; -1: not in the mesh
 };
 
 // Every tuple over `sizes`, lexicographic. One empty tuple for no sizes.

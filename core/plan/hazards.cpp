@@ -5,6 +5,7 @@
 #include <map>
 
 #include "plan/grouping.h"
+#include "plan/ownership.h"
 
 namespace hsdp {
 
@@ -35,35 +36,35 @@ ParamHazards findHazards(const ParamSpec& param, const std::vector<int64_t>& mes
     return out;
 }
 
-bool shardRankOrderHazard(const Group& group, int param) {
-    Mesh mesh;
-    mesh.shape = group.meshShape;
-    mesh.ranks = group.meshRanks;
-    // Only the owner's shard groups gather the param: its replicate coordinate
-    // (reduced by the replica count) picks the lines that matter. No owner
-    // (frozen): every line, as the other hazards judge the layout alone.
-    const Batch* batch = nullptr;
-    for (const auto& b : group.batches)
-        if (std::find(b.params.begin(), b.params.end(), param) != b.params.end()) batch = &b;
-    const Coord* owner = nullptr;
-    if (batch)
-        if (auto it = batch->owner.find(param); it != batch->owner.end()) owner = &it->second;
-    auto gathersHere = [&](const Coord& coord) {
-        if (!owner) return true;
-        for (size_t j = 0; j < group.replicateMeshDims.size(); ++j) {
-            const int64_t c = coord[static_cast<size_t>(group.replicateMeshDims[j])];
-            if (c % batch->replicateSizes.at(j) != (*owner)[j]) return false;
-        }
-        return true;
-    };
+ShardRankOrder::ShardRankOrder(const Group& group, std::vector<int64_t> replicateSizes)
+    : sizes_(std::move(replicateSizes)),
+      unorderedAt_(static_cast<size_t>(coordinateCount(sizes_)), 0) {
+    const Mesh mesh(group.mesh, group.meshShape, {}, group.meshRanks);
     for (int m : group.shardMeshDims) {
-        if (group.meshShape.at(static_cast<size_t>(m)) <= 1) continue;
-        for (const auto& line : mesh.groupsAlong(m))
-            if (gathersHere(*mesh.coordinateOf(line.front())) &&
-                !std::is_sorted(line.begin(), line.end()))
-                return true;
+        if (mesh.dimSize(m) <= 1) continue;
+        std::vector<int64_t> lineStarts = mesh.shape;
+        lineStarts[static_cast<size_t>(m)] = 1;
+        for (const Coord& start : allCoordinates(lineStarts)) {
+            const auto line = mesh.groupAlong(m, start);
+            if (std::is_sorted(line.begin(), line.end())) continue;
+            anyUnordered_ = true;
+            unorderedAt_[static_cast<size_t>(reducedIndex(group, start))] = 1;
+        }
     }
-    return false;
+}
+
+int64_t ShardRankOrder::reducedIndex(const Group& group, const Coord& meshCoord) const {
+    int64_t index = 0;
+    for (size_t j = 0; j < sizes_.size(); ++j) {
+        const auto dim = static_cast<size_t>(group.replicateMeshDims.at(j));
+        index = index * sizes_[j] + meshCoord[dim] % sizes_[j];
+    }
+    return index;
+}
+
+bool ShardRankOrder::hazard(const Coord* owner) const {
+    if (!owner) return anyUnordered_;
+    return unorderedAt_.at(static_cast<size_t>(coordinateIndex(*owner, sizes_))) != 0;
 }
 
 namespace {
@@ -100,24 +101,63 @@ void reportOne(const ParamSpec& param, const ParamHazards& hazards, DiagnosticSi
             sink.report(Severity::Warning, h.code, h.why, label(param), {param.index});
 }
 
+// Per param: its group, and its batch's owner entry (if any).
+struct ParamPlace {
+    const Group* group = nullptr;
+    const Batch* batch = nullptr;
+    const Coord* owner = nullptr;
+};
+
+std::vector<ParamPlace> placeParams(const std::vector<Group>& groups, size_t paramCount) {
+    std::vector<ParamPlace> places(paramCount);
+    for (const Group& g : groups) {
+        for (int p : g.params) places[static_cast<size_t>(p)].group = &g;
+        for (const Batch& b : g.batches) {
+            for (int p : b.params) {
+                auto& place = places[static_cast<size_t>(p)];
+                place.batch = &b;
+                auto owner = b.owner.find(p);
+                place.owner = owner == b.owner.end() ? nullptr : &owner->second;
+            }
+        }
+    }
+    return places;
+}
+
+// One ShardRankOrder per group and replicate sizes, built when first asked for.
+class ShardRankOrders {
+public:
+    bool hazard(const ParamPlace& place) {
+        std::vector<int64_t> sizes;
+        if (place.owner) sizes = place.batch->replicateSizes;
+        auto key = std::make_pair(place.group, std::move(sizes));
+        auto it = byGroup_.find(key);
+        if (it == byGroup_.end())
+            it = byGroup_.emplace(key, ShardRankOrder(*place.group, key.second)).first;
+        return it->second.hazard(place.owner);
+    }
+
+private:
+    std::map<std::pair<const Group*, std::vector<int64_t>>, ShardRankOrder> byGroup_;
+};
+
 }  // namespace
 
 void reportParamHazards(const std::vector<Group>& groups, const std::vector<ParamSpec>& specs,
                         DiagnosticSink& sink) {
     // Walk params in index order so codes appear in a stable, data-driven order.
-    std::vector<const Group*> groupOf(specs.size(), nullptr);
-    for (const Group& g : groups)
-        for (int p : g.params) groupOf[static_cast<size_t>(p)] = &g;
+    const auto places = placeParams(groups, specs.size());
+    ShardRankOrders shardRankOrders;
     for (size_t i = 0; i < specs.size(); ++i) {
-        const Group* g = groupOf[i];
+        const Group* g = places[i].group;
         if (!g) continue;
         if (!isGathered(*g)) continue;
         ParamHazards h = findHazards(specs[i], g->meshShape);
-        h.shardRankOrder = shardRankOrderHazard(*g, specs[i].index);
+        h.shardRankOrder = shardRankOrders.hazard(places[i]);
         reportOne(specs[i], h, sink);
     }
     for (size_t i = 0; i < specs.size(); ++i) {
-        if (!groupOf[i] || specs[i].requiresGrad) continue;
+        if (!places[i].group || specs[i].requiresGrad) continue;
         sink.report(Severity::Info, codes::FrozenParamNoOwner,
                     "frozen parameter (requires_grad false) gets no owner and no update",
                     "#" + std::to_string(i) + " '" + specs[i].name + "'", {specs[i].index});

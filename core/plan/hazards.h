@@ -17,12 +17,29 @@ struct ParamHazards {
     bool shardRankOrder = false;     // a shard mesh dim's groups not in ascending rank order
 };
 ParamHazards findHazards(const ParamSpec& param, const std::vector<int64_t>& meshShape);
-// A process group orders its ranks ascending (PLAN.md §5), so the reference's
-// all-gather along a shard mesh dim of size > 1 whose mesh order is not
-// ascending concatenates the shards of the wrong ranks. Judged on the shard
-// groups of the param's owner (all of them for a param without one); needs
-// the group's ownership assigned.
-bool shardRankOrderHazard(const Group& group, int param);
+// A process group orders its ranks ascending, so the reference's all-gather
+// along a shard mesh dim of size > 1 whose mesh order is not ascending
+// concatenates the shards of the wrong ranks. Only the shard lines of a
+// param's owner (its replicate coordinate, reduced by the replica count)
+// gather it; a param without owner (frozen) is judged on every line, as the
+// other hazards judge the layout alone. The lines depend on the group's mesh
+// and shard dims, not on the param: they are judged once here, and each
+// param is then a lookup.
+class ShardRankOrder {
+public:
+    // `replicateSizes`: the reduced sizes owners are coordinates over (those
+    // of the group's batches); empty when only ownerless params are asked about.
+    ShardRankOrder(const Group& group, std::vector<int64_t> replicateSizes);
+    // nullptr: no owner.
+    bool hazard(const Coord* owner) const;
+
+private:
+    int64_t reducedIndex(const Group& group, const Coord& meshCoord) const;
+
+    std::vector<int64_t> sizes_;
+    std::vector<char> unorderedAt_;  // per reduced replicate coordinate, row-major
+    bool anyUnordered_ = false;
+};
 
 // uneven-shard, nested-shard-order, strided-shard-chunk and shard-rank-order
 // for params of gathered groups; frozen-param-no-owner for params of any group. Codes in

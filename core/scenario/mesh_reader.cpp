@@ -122,24 +122,18 @@ std::vector<int> readRanks(const Json& value, const std::string& path,
 
 MeshSource readMesh(const Json& value, const std::string& path, std::string name) {
     requireObject(value, path, "a mesh", {"shape", "dim_names", "ranks"});
-    MeshSource source;
-    source.path = path;
-    Mesh& mesh = source.mesh;
-    mesh.name = std::move(name);
-    mesh.shape = readMeshShape(requireMember(value, path, "shape"), childPath(path, "shape"));
-    if (const Json* names = findMember(value, "dim_names")) {
-        mesh.dimNames = readDimNames(*names, childPath(path, "dim_names"), mesh.ndim());
-    } else {
-        for (int d = 0; d < mesh.ndim(); ++d) mesh.dimNames.push_back("dim" + std::to_string(d));
-    }
-    if (const Json* ranks = findMember(value, "ranks")) {
-        mesh.ranks = readRanks(*ranks, childPath(path, "ranks"), mesh.shape, mesh.size());
-        source.explicitRanks = true;
-    } else {
-        for (int r = 0; r < mesh.size(); ++r) mesh.ranks.push_back(r);
-    }
-    mesh.buildIndex();
-    return source;
+    auto shape = readMeshShape(requireMember(value, path, "shape"), childPath(path, "shape"));
+    const auto ndim = static_cast<int>(shape.size());
+    std::vector<std::string> dimNames;  // none: the mesh names them dim0, dim1, ...
+    if (const Json* names = findMember(value, "dim_names"))
+        dimNames = readDimNames(*names, childPath(path, "dim_names"), ndim);
+    const Json* ranks = findMember(value, "ranks");
+    if (!ranks) return {Mesh(std::move(name), std::move(shape), std::move(dimNames)), path, false};
+    int64_t size = 1;
+    for (auto s : shape) size *= s;
+    auto rankList = readRanks(*ranks, childPath(path, "ranks"), shape, size);
+    return {Mesh(std::move(name), std::move(shape), std::move(dimNames), std::move(rankList)), path,
+            true};
 }
 
 }  // namespace

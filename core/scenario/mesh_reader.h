@@ -20,7 +20,7 @@ struct MeshSource {
 };
 
 // Reads the `mesh` / `meshes` members of the top-level object (exactly one of
-// them must be present). Meshes keep file order and have their index built.
+// them must be present). Meshes keep file order.
 std::vector<MeshSource> readMeshes(const Json& top);
 
 // Default world size (1 + largest rank), or checks an explicit one against

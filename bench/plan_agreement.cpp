@@ -1,0 +1,45 @@
+// A benchmark that compares two programs must show they computed the same
+// thing; a fast wrong plan (or a port that failed early) would fake a ratio.
+#include "plan_agreement.h"
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace hsdp::bench {
+
+namespace {
+
+using Json = nlohmann::json;  // std::map objects: equality ignores key order
+
+constexpr const char* kComparedFields[] = {"world_size",     "effective_hsdp_replica_count",
+                                           "no_comm_params", "rejected_params",
+                                           "groups",         "schedule",
+                                           "ranks",          "tp_transitions"};
+
+Json readJson(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot open " + path);
+    return Json::parse(in);
+}
+
+}  // namespace
+
+std::string planDisagreement(const std::string& cppPlanPath, const std::string& portPlanPath) {
+    Json cpp, port;
+    try {
+        cpp = readJson(cppPlanPath);
+        port = readJson(portPlanPath);
+    } catch (const std::exception& e) {
+        return std::string("unreadable plan: ") + e.what();
+    }
+    if (port.contains("error")) return "the Python port failed: " + port["error"].dump();
+    for (const char* field : kComparedFields) {
+        if (!cpp.contains(field) || !port.contains(field))
+            return std::string("field '") + field + "' missing";
+        if (cpp[field] != port[field]) return std::string("field '") + field + "' differs";
+    }
+    return "";
+}
+
+}  // namespace hsdp::bench
