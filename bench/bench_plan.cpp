@@ -1,5 +1,5 @@
 // hsdp-bench plan: the planner's heap-based owner assignment against the
-// seed's straightforward O(params x coords) scan, measured in one run.
+// reference's straightforward O(params x coords) scan, measured in one run.
 #include <iostream>
 #include <random>
 #include <string>

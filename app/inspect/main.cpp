@@ -24,8 +24,13 @@ options:
   -h, --help      show this help; `hsdp-inspect COMMAND --help` for a command
   --version       print the version
 
-Scenario format: hsdp-scenario/1 (see the README). Exit status: 0 fine,
-1 findings (error diagnostics or failed verification), 2 unreadable input.
+Exit status: 0 fine, 1 findings (error diagnostics or failed verification),
+2 unreadable input.
+
+Documentation, in the source tree: docs/README.md (index),
+docs/scenario-format.md (the hsdp-scenario/1 input: every key, with complete
+examples in docs/examples/), docs/plan.md, docs/run.md, docs/trace-format.md,
+docs/glossary.md.
 )";
 
 bool wantsHelp(const std::vector<std::string>& args) {

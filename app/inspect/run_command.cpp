@@ -24,8 +24,8 @@ the single-device result, and replica agreement.
 options:
   --json                 print the result as hsdp-run/1 JSON
   --mode MODE            corrected (default): the algorithms done right;
-                         reference: the seeds' algorithms as written, showing
-                         where they move the wrong rows
+                         reference: the reference implementation's algorithms
+                         as written, showing where they move the wrong rows
   --trace FILE           write the collectives as Chrome trace-event JSON
                          (open in Perfetto or chrome://tracing)
   --dump DIR             write DIR/rank<r>/{gathered,final}/<param>.npy (float32)
@@ -38,6 +38,9 @@ options:
 A progress line goes to stderr for runs longer than a second.
 exit status: 0 all verified, 1 a mismatch or a failed collective,
 2 the scenario could not be read or bad usage.
+
+docs/run.md (run, verification, hsdp-run/1), docs/trace-format.md (--trace),
+docs/glossary.md (owner, reference mode, hazard codes) in the source tree.
 )";
 
 namespace {

@@ -63,7 +63,7 @@ AxisGeometry axisGeometry(const GatherSetup& setup, const std::vector<GatherItem
     return geo;
 }
 
-// The buffers of one rank thread, reused across calls as the seed's
+// The buffers of one rank thread, reused across calls as the reference's
 // buffer_cache does: a fresh vector per call costs a fill plus a page fault
 // per 4 KiB page as Gloo writes into it, on loopback about as much as the
 // transfer. `out` holds floats so f32 blocks append to tensors without a cast.
