@@ -11,7 +11,7 @@ namespace hsdp::bench {
 
 // The parameters one fused all-gather moves: 2-D f32 tensors sharded S(0)
 // evenly over a 1-D mesh of `ranks`, so every rank's shard has the same size
-// and the only padding is the seed's alignment.
+// and the only padding is the reference's alignment.
 struct GatherWorkload {
     int ranks = 8;
     DType dtype = DType::F32;

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Checks an `hsdp-inspect run --dump DIR` with NumPy, independently of the engine.
 
-Every DIR/rank<r>/gathered/<param>.npy must equal RUN.md's truth for the
+Every DIR/rank<r>/gathered/<param>.npy must equal the truth of docs/run.md for the
 parameter's gradient, G[k] = ((p*131 + k*7) mod 251 - 125) / 64 over the
 row-major flat index k of the shape that actually ran (the run JSON's
 shape_run, which differs from the scenario's shape after a shrink).

@@ -47,7 +47,7 @@ std::string readError(const QByteArray& json) {
 }
 
 QString examplesDir() {
-    return QStringLiteral(HSDP_SHARED_DIR "/spec/examples/");
+    return QStringLiteral(HSDP_SOURCE_DIR "/tests/data/examples/");
 }
 
 }  // namespace hsdp::testing

@@ -149,6 +149,26 @@ private slots:
         QCOMPARE(version.exitCode, 0);
         QVERIFY(version.out.startsWith("hsdp-inspect "));
     }
+
+    // Every help text sends readers to the docs/ pages of this repository, and
+    // each page it names exists (a renamed page would leave a dead pointer).
+    void helpPointsToExistingDocs() {
+        const QRegularExpression docPath(QStringLiteral("docs/[A-Za-z0-9_/.-]*[A-Za-z0-9_/]"));
+        for (const QStringList& args :
+             {QStringList{"--help"}, QStringList{"plan", "--help"}, QStringList{"run", "--help"}}) {
+            auto r = inspect(args);
+            QCOMPARE(r.exitCode, 0);
+            const QString text = QString::fromUtf8(r.out);
+            int named = 0;
+            for (const auto& match : docPath.globalMatch(text)) {
+                ++named;
+                QVERIFY2(QFileInfo::exists(HSDP_SOURCE_DIR "/" + match.captured()),
+                         qPrintable(args.join(' ') + " names missing " + match.captured()));
+            }
+            QVERIFY2(named > 0, qPrintable(args.join(' ') + " names no docs/ page"));
+            QVERIFY2(!text.contains("../"), qPrintable(args.join(' ') + " points outside"));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliPlan)

@@ -24,7 +24,7 @@ QJsonObject parseObject(const QByteArray& bytes) {
     return QJsonDocument::fromJson(bytes).object();
 }
 
-// RUN.md §1: the gradient truth, written out independently of the engine.
+// docs/run.md §1: the gradient truth, written out independently of the engine.
 float truthGradient(int param, int64_t k) {
     return static_cast<float>(((param * 131 + k * 7) % 251 - 125) / 64.0);
 }
@@ -67,7 +67,7 @@ private slots:
         auto run = parseObject(r.out);
         QCOMPARE(run.value("mode").toString(), QString("reference"));
         QVERIFY(!run.value("verified").toBool());
-        // PLAN.md §6 names params 0 (strided), 1 (nested) and 3 (uneven).
+        // docs/plan.md §6 names params 0 (strided), 1 (nested) and 3 (uneven).
         QCOMPARE(failingParams(run), (std::set<int>{0, 1, 3}));
         auto corrected = inspect({"run", hazards(), "--json"});
         QCOMPARE(corrected.exitCode, 0);

@@ -27,7 +27,8 @@ private slots:
     }
 
     void smallScenarioIsNotShrunk() {
-        Scenario s = readScenarioFile(HSDP_SHARED_DIR "/spec/examples/teaching_2x2.scenario.json");
+        Scenario s =
+            readScenarioFile(HSDP_SOURCE_DIR "/tests/data/examples/teaching_2x2.scenario.json");
         auto d = decideShrink(s, makePlan(s), int64_t(2) << 30, 4e10);
         QVERIFY(!d.info);
         for (const auto& p : s.params) QCOMPARE(d.paramShapes[size_t(p.index)], p.shape);

@@ -112,7 +112,7 @@ class TestFusedGather : public QObject {
 private slots:
     void gathers_data() {
         QTest::addColumn<Case>("c");
-        QTest::addColumn<QString>("reference");  // what the seed as written gives
+        QTest::addColumn<QString>("reference");  // what the reference as written gives
         const DType f = DType::F32, b = DType::BF16;
         for (DType dt : {f, b}) {
             QString t = dt == f ? "-f32" : "-bf16";

@@ -61,7 +61,7 @@ class TestGeometry : public QObject {
 private slots:
     void shardLayout_data() {
         addLayoutColumns();
-        // RUN.md §1: placements left to right, mesh dim 0 first, each splitting the current piece.
+        // docs/run.md §1: placements left to right, mesh dim 0 first, each splitting the piece.
         // 8x8 on 2x2, nested [S(0), S(0)]: dim 0 halves the rows, dim 1 halves each half.
         row("8x8", "S(0);S(0)", "2x2", "0,0", "[0,2) x [0,8)");
         row("8x8", "S(0);S(0)", "2x2", "0,1", "[2,4) x [0,8)");

@@ -1,7 +1,7 @@
 // Differential test: the C++ planner against an independent Python port of the
-// seeds (tests/seed_port/hsdp_seed_plan.py) on ~300 random small scenarios and
+// reference (tests/seed_port/hsdp_seed_plan.py) on ~300 random small scenarios and
 // on the kept regression scenarios of tests/data/differential/. Both sides read
-// the same file; the pinned fields of PLAN.md §7 must agree exactly.
+// the same file; the pinned fields of docs/plan.md §7 must agree exactly.
 #include <QtTest>
 
 #include <QDir>

@@ -1,6 +1,6 @@
 // Property test of the execution engine over random small scenarios (fixed
 // seed): corrected mode always verifies, reference mode fails on exactly the
-// parameters PLAN.md §6 flags, and the trace is consistent (every collective's
+// parameters docs/plan.md §6 flags, and the trace is consistent (every collective's
 // seq shared by exactly its group, one event per counted collective).
 // Scenarios are generated as hsdp-scenario/1 text and read back, so a failing
 // case prints the JSON that `hsdp-inspect run` reproduces.
@@ -247,7 +247,7 @@ IndexSet coveredRuns(const IndexSet& set) {
 
 // A strided shard whose pieces equal the plain torch.chunk shards on every
 // coordinate (e.g. SS(2,2) of a length-2 dim over 2 ranks: chunks 2 and 3
-// are empty). PLAN.md §6 flags strided-shard-chunk structurally, but the
+// are empty). docs/plan.md §6 flags strided-shard-chunk structurally, but the
 // reference's slice that ignores the split factor is then right.
 bool stridedIsPlain(const Scenario& s, int p) {
     const ParamSpec& spec = s.params[size_t(p)];
@@ -342,7 +342,7 @@ std::string traceProblem(const RunResult& r) {
 
 // Reference mode fails on every hazard param and otherwise only where the
 // reference raises for a whole fused batch: a hazard param's unequal packed
-// size fails the batch's one all-gather (RUN.md §3 "the error the reference
+// size fails the batch's one all-gather (docs/run.md §3 "the error the reference
 // would raise"), so its batch-mates end in "error" too.
 std::string referenceProblem(const Scenario& s, const Plan& plan, const RunResult& ref) {
     const std::set<int> hazards = hazardParams(s, plan), failed = failedParams(ref);

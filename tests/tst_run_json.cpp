@@ -20,7 +20,7 @@ private slots:
     void keysOfRun() {
         QFETCH(int, mode);
         Scenario s =
-            readScenarioFile(HSDP_SHARED_DIR "/spec/examples/fsdp_tp_hazards.scenario.json");
+            readScenarioFile(HSDP_SOURCE_DIR "/tests/data/examples/fsdp_tp_hazards.scenario.json");
         RunOptions options;
         options.mode = RunMode(mode);
         RunResult r = runPlan(s, makePlan(s), options);

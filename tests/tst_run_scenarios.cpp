@@ -16,7 +16,7 @@ namespace {
 
 Scenario example(const QString& name) {
     return readScenarioFile(
-        QString(HSDP_SHARED_DIR "/spec/examples/%1.scenario.json").arg(name).toStdString());
+        QString(HSDP_SOURCE_DIR "/tests/data/examples/%1.scenario.json").arg(name).toStdString());
 }
 
 RunResult runScenario(const Scenario& s, RunMode mode) {

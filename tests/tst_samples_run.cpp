@@ -1,5 +1,5 @@
 // Every sample executed for real over Gloo: corrected mode verifies, and
-// reference mode fails on exactly the parameters PLAN.md §6 flags as hazards.
+// reference mode fails on exactly the parameters docs/plan.md §6 flags as hazards.
 #include <QtTest>
 
 #include <set>

@@ -239,7 +239,7 @@ private slots:
             QVERIFY(t.groups.empty());
             QVERIFY(!t.tpMeshDim);
         }
-        // The seed's identity check comes before the tp check.
+        // The reference's identity check comes before the tp check.
         QCOMPARE(classificationText(plan.tpTransitions[0].classification), QString("identity"));
         QCOMPARE(classificationText(plan.tpTransitions[1].classification), QString("null"));
         QCOMPARE(plan.diagnostics.size(), size_t(1));
@@ -265,7 +265,7 @@ private slots:
         QCOMPARE(d.transitions, (std::vector<int>{1, 2, 3}));
         QVERIFY2(QString::fromStdString(d.message).contains("#2 'dst' dst mesh dim 1: SS(-3,2)"),
                  d.message.c_str());
-        // The seed's classification is still reported as the seed computes it.
+        // The reference's classification is still reported as the reference computes it.
         QCOMPARE(classificationText(plan.tpTransitions[1].classification), QString("all_gather/2"));
     }
 

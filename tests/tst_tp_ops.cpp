@@ -90,7 +90,7 @@ private slots:
         QTest::addColumn<TpCase>("c");
         QTest::addColumn<int>("dtype");
         QTest::addColumn<bool>(
-            "referenceExact");  // does the seed's lowered op give the dst layout?
+            "referenceExact");  // does the reference's lowered op give the dst layout?
         for (DType dt : {DType::F32, DType::BF16}) {
             const QString t = dt == DType::F32 ? "-f32" : "-bf16";
             auto row = [&](const char* name, TpCase c, bool ref) {

@@ -9,7 +9,7 @@ class TestTruth : public QObject {
     Q_OBJECT
 private slots:
     void formulas() {
-        // RUN.md §1, evaluated by hand for a few (index, k).
+        // docs/run.md §1, evaluated by hand for a few (index, k).
         QCOMPARE(Truth::grad(0).at(0), -125.0f / 64);
         QCOMPARE(Truth::grad(1).at(2), float((131 + 14) % 251 - 125) / 64);  // 20/64
         QCOMPARE(Truth::grad(2).at(100), float((262 + 700) % 251 - 125) / 64);

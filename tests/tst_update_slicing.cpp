@@ -33,7 +33,7 @@ private slots:
         QTest::addColumn<std::vector<Placement>>("placements");
         QTest::addColumn<std::vector<int64_t>>("shape");
         QTest::addColumn<bool>(
-            "referenceRight");  // does the seed's narrow give every rank its shard?
+            "referenceRight");  // does the reference's narrow give every rank its shard?
         QTest::newRow("even") << std::vector<int64_t>{4} << std::vector<Placement>{S(0)}
                               << std::vector<int64_t>{8, 3} << true;
         QTest::newRow("even-dim1")
@@ -76,7 +76,7 @@ private slots:
 
     void referenceStridedPicksContiguousRows() {
         // SS(0,2) then S(0) on 2x2 over 8 rows: coordinate (0,1) should hold
-        // rows 4,5 but the seed narrows to rows 2,3.
+        // rows 4,5 but the reference narrows to rows 2,3.
         auto ranges = referenceSliceRanges({8, 8}, {{0, 0}, {1, 0}}, {2, 2}, {0, 1});
         QCOMPARE(ranges[0], (IndexRange{2, 4}));
         auto layout = shardLayout({8, 8}, {SS(0, 2), S(0)}, {2, 2}, {0, 1});

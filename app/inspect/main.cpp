@@ -24,9 +24,14 @@ options:
   -h, --help      show this help; `hsdp-inspect COMMAND --help` for a command
   --version       print the version
 
-Scenario format: hsdp-scenario/1 (see the README); SCENARIO "-" reads
+Scenario format: hsdp-scenario/1 (docs/scenario-format.md); SCENARIO "-" reads
 standard input. Exit status, both commands: 0 fine, 1 findings (error
 diagnostics in the plan, failed verification), 2 unreadable input or bad usage.
+
+Documentation, in the source tree: docs/README.md (index),
+docs/scenario-format.md (the hsdp-scenario/1 input: every key, with complete
+examples in docs/examples/), docs/plan.md, docs/run.md, docs/trace-format.md,
+docs/glossary.md.
 )";
 
 bool wantsHelp(const std::vector<std::string>& args) {

@@ -27,6 +27,9 @@ options:
 exit status: 0 plan without errors (warnings allowed), 1 plan with error
 diagnostics (still printed), 2 the scenario could not be read (message on
 stderr) or bad usage.
+
+docs/plan.md (planning rules, hsdp-plan/1 keys), docs/glossary.md (owner,
+batch, shard compute, hazard codes) in the source tree.
 )";
 
 int planCommand(const std::vector<std::string>& args) {

@@ -26,8 +26,8 @@ the single-device result, and replica agreement.
 options:
   --json                 print the result as hsdp-run/1 JSON
   --mode MODE            corrected (default): the algorithms done right;
-                         reference: the seeds' algorithms as written, showing
-                         where they move the wrong rows
+                         reference: the reference implementation's algorithms
+                         as written, showing where they move the wrong rows
   --trace FILE           write the collectives as Chrome trace-event JSON
                          (open in Perfetto or chrome://tracing)
   --dump DIR             write DIR/rank<r>/{gathered,final}/<param>.npy (float32);
@@ -53,6 +53,9 @@ diagnostics; 1 NOT VERIFIED: a mismatch, a failed or stopped run, or error
 diagnostics in the plan (the same rule as `plan`), or the trace could not be
 written after the run; 2 the scenario could not be read or bad usage (bad
 options, unusable output paths, a budget too small), before anything runs.
+
+docs/run.md (run, verification, hsdp-run/1), docs/trace-format.md (--trace),
+docs/glossary.md (owner, reference mode, hazard codes) in the source tree.
 )";
 
 namespace {

@@ -58,7 +58,7 @@ struct GatherResult {
 GatherResult fusedGatherCorrected(RankContext& ctx, const GatherSetup& setup,
                                   const std::vector<GatherItem>& items);
 
-// The seed `fused_allgather_dtensor_params` as written: shard axes in layout
+// The reference `fused_allgather_dtensor_params` as written: shard axes in layout
 // order, movedim to 0, pack with each rank's own padded sizes in the first
 // item's dtype, all-gather in process-group order, unpack with the rank's own
 // metadata. Unequal packed sizes (which the reference would fail on) are

@@ -1,4 +1,4 @@
-// The seed's fused all-gather as written (reference mode): see fused_gather.h.
+// The reference's fused all-gather as written (reference mode): see fused_gather.h.
 #include <sstream>
 
 #include "exec/fused_gather.h"
@@ -90,7 +90,7 @@ void gatherAxisReference(RankContext& ctx, const GatherSetup& setup,
     const Mesh& mesh = *setup.mesh;
     Communicator& comm = ctx.group(mesh.groupAlong(m, setup.coord));
     const DType wire =
-        items.front().dtype;  // the seed packs everything in the first tensor's dtype
+        items.front().dtype;  // the reference packs everything in the first tensor's dtype
     const int es = dtypeSize(wire);
     std::vector<Tensor> gi;
     std::vector<int64_t> lengths, capacities;

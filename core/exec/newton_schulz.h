@@ -5,7 +5,7 @@
 
 namespace hsdp {
 
-// Muon's quintic Newton–Schulz orthogonalisation (RUN.md §2), fp32, over the
+// Muon's quintic Newton–Schulz orthogonalisation (docs/run.md §2), fp32, over the
 // last two dims and batched over the leading ones; 1-D (and 0-D) tensors take
 // the plain scaled copy G / (||G|| + 1e-7). The distributed run and the
 // single-device reference both call this one function on freshly copied

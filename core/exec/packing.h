@@ -10,7 +10,7 @@
 
 namespace hsdp {
 
-// The seed's alignment rule: alignment_elements = max(1, alignment_bytes /
+// The reference's alignment rule: alignment_elements = max(1, alignment_bytes /
 // element_size); a segment of n elements takes ceil(n / a) * a elements.
 int64_t alignmentElements(int64_t alignmentBytes, int elementSize);
 int64_t paddedElements(int64_t numel, int64_t alignmentBytes, int elementSize);

@@ -22,7 +22,7 @@ struct RedistStep {
         AllToAll,       // S(i) -> S(j): padded blocks by geometry
         LocalChunk,     // R -> S/SS: keep this rank's part
         LocalSplit,     // R -> P: keep this rank's share (the truth model's split)
-        // The seed's lowered ops as written (reference mode):
+        // The reference's lowered ops as written (reference mode):
         ConcatGather,        // equal-size all-gather, concat in group order
         TorchChunk,          // torch.chunk(t, n, dim)[group_rank]
         EqualReduceScatter,  // reduce-scatter of equal chunks (dim divisible by n)
@@ -46,7 +46,7 @@ std::vector<RedistStep> planRedistribution(const std::vector<Placement>& src,
 
 // The lowered op of the plan on the tp mesh dim (`op`: all_gather |
 // all_reduce | reduce_scatter | all_reduce_shard). Corrected mode uses the
-// geometric forms; reference mode the seed's (concat in group order,
+// geometric forms; reference mode the reference's (concat in group order,
 // torch.chunk, equal reduce-scatter).
 std::vector<RedistStep> loweredSteps(const std::string& op, int tpDim,
                                      const std::vector<Placement>& src,

@@ -111,7 +111,7 @@ Tensor equalReduceScatter(const StepRun& s, const Tensor& local) {
     std::vector<IndexSet> sets;
     for (int64_t q = 0; q < s.n; ++q)
         sets.push_back({IndexRange{q * len / s.n, (q + 1) * len / s.n}});
-    // Block q goes to group rank q: the seed assumes group order == mesh order.
+    // Block q goes to group rank q: the reference assumes group order == mesh order.
     Communicator& comm = s.comm();
     std::vector<IndexSet> byCoord(size_t(s.n));
     const auto coords = s.members(comm);

@@ -1,4 +1,4 @@
-// The all-to-all, the local steps and the seed's concat gather of a redistribution.
+// The all-to-all, the local steps and the reference's concat gather of a redistribution.
 #include <algorithm>
 #include <sstream>
 
@@ -92,7 +92,7 @@ Tensor stepTorchChunk(const StepRun& s, const Tensor& local) {
     return narrow(local, d, r.begin, r.size());
 }
 
-// The seed's all_gather concat: equal shard sizes required, blocks concatenated
+// The reference's all_gather concat: equal shard sizes required, blocks concatenated
 // along the tensor dim in process-group order.
 Tensor stepConcatGather(const StepRun& s, const Tensor& local) {
     const int d = s.dimOf(s.step.before[size_t(s.m)]);

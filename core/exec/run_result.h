@@ -56,7 +56,7 @@ struct TpRunResult {
     std::vector<Mismatch> mismatches;
 };
 
-// A parameter the planner rejected (PLAN.md §1 errors): there is no HSDP
+// A parameter the planner rejected (docs/plan.md §1 errors): there is no HSDP
 // path to run, so it is listed apart and does not count against `verified`.
 struct NotRunParam {
     int index = 0;

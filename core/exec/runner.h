@@ -20,7 +20,7 @@ struct RunOptions {
     std::optional<FaultSpec> fault;
     TraceRecorder* trace = nullptr;       // optional; the events also land in RunResult::trace
     std::string dumpDir;                  // non-empty: DIR/rank<r>/{gathered,final}/<param>.npy
-    int64_t maxBytes = int64_t(2) << 30;  // RUN.md §6 memory budget
+    int64_t maxBytes = int64_t(2) << 30;  // docs/run.md §6 memory budget
     double flopBudget = 4e10;             // Newton–Schulz work budget (2 cores, seconds)
     // Called from a rank thread (not the caller's): fraction 0..1 and what runs.
     std::function<void(double, const std::string&)> progress;
@@ -28,7 +28,7 @@ struct RunOptions {
 };
 
 // Executes `plan` (made from `scenario` on its real shapes) for real over
-// Gloo: one thread per rank, the optimizer step of RUN.md §2 then the TP
+// Gloo: one thread per rank, the optimizer step of docs/run.md §2 then the TP
 // transitions (§4), every byte verified. Never throws for a failed
 // collective, a timeout or a cancel: those land in RunResult::error and mark
 // the affected results "error". Throws std::invalid_argument only for a plan

@@ -12,7 +12,7 @@
 
 namespace hsdp {
 
-// RUN.md §6: the data shapes a run uses. Plans always use the real shapes;
+// docs/run.md §6: the data shapes a run uses. Plans always use the real shapes;
 // a run whose buffers or Newton–Schulz work would exceed the budgets divides
 // every dim by one factor (the smallest that fits), keeping ndim, which dims
 // are sharded and whether each sharded dim divides evenly.

@@ -7,7 +7,7 @@
 
 namespace hsdp {
 
-// One rank's view of the verified optimizer step (RUN.md §2).
+// One rank's view of the verified optimizer step (docs/run.md §2).
 struct RankStep {
     RankContext& ctx;
     const ExecEnv& env;

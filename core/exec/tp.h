@@ -9,7 +9,7 @@
 
 namespace hsdp {
 
-// RUN.md §4 for transition `t` on this rank: builds the local input from
+// docs/run.md §4 for transition `t` on this rank: builds the local input from
 // `src` (T truth), runs the plan's path for its TP group (lowered op,
 // identity, or the generic redistribution) and reports the output against
 // the truth laid out by `dst`.

@@ -10,7 +10,7 @@
 
 namespace hsdp {
 
-// RUN.md §1: the data every rank can compute without communication, from the
+// docs/run.md §1: the data every rank can compute without communication, from the
 // row-major flat index k of the global shape. Exact in bf16, f16 and f32.
 struct Truth {
     enum class Kind { Grad, Weight, Tp };

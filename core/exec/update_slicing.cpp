@@ -20,7 +20,7 @@ std::vector<IndexRange> referenceSliceRanges(const std::vector<int64_t>& updateS
         const int64_t n = meshShape[size_t(m)];
         if (n <= 1) continue;
         auto& r = ranges[size_t(d)];
-        const int64_t chunk = r.size() / n;  // size // n, as the seed does
+        const int64_t chunk = r.size() / n;  // size // n, as the reference does
         const int64_t begin = r.begin + coord[size_t(m)] * chunk;
         r = {begin, begin + chunk};
     }

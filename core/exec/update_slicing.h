@@ -15,7 +15,7 @@ namespace hsdp {
 Tensor sliceUpdateCorrected(const Tensor& update, const std::vector<Placement>& placements,
                             const std::vector<int64_t>& meshShape, const Coord& coord);
 
-// The seed's chunk_update_by_layout: for each shard axis in layout order
+// The reference's chunk_update_by_layout: for each shard axis in layout order
 // (mesh size > 1), narrow the current piece along its tensor dim to
 // [coord * (size // n), ... + size // n). Ignores uneven sizes and split factors.
 Tensor sliceUpdateReference(const Tensor& update, const std::vector<std::pair<int, int>>& shardAxes,

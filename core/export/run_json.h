@@ -6,7 +6,7 @@
 
 namespace hsdp {
 
-// RUN.md §5 `hsdp-run/1`: format, mode, world_size, verified, shrink,
+// docs/run.md §5 `hsdp-run/1`: format, mode, world_size, verified, shrink,
 // params, tp_transitions, collectives, bytes, seconds (exact keys), plus
 // error, per-param shape_run and mismatches (rank, what, rows, first bad element).
 nlohmann::ordered_json runToJson(const RunResult& result);

@@ -40,7 +40,7 @@ struct ShardLayout {
 
 int normalizeDim(int dim, int ndim);  // d < 0 -> d + ndim; no range check
 
-// PyTorch DTensor semantics (RUN.md §1): placements applied left to right,
+// PyTorch DTensor semantics (docs/run.md §1): placements applied left to right,
 // mesh dim 0 first, each splitting the current local piece. `coord` is the
 // rank's coordinate on the mesh. Partial and Replicate keep the whole piece.
 ShardLayout shardLayout(const std::vector<int64_t>& globalShape,

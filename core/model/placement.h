@@ -39,7 +39,7 @@ struct Placement {
     bool operator==(const Placement& other) const;
 };
 
-// Parses every accepted spelling (SCENARIO.md); white space is ignored.
+// Parses every accepted spelling (docs/scenario-format.md); white space is ignored.
 // Returns nullopt when the text is not a placement.
 std::optional<Placement> parsePlacement(std::string_view text);
 

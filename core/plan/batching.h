@@ -9,7 +9,7 @@
 
 namespace hsdp {
 
-// PLAN.md §3 for one group: `params` in index order, `numelOf(i)` their numels
+// docs/plan.md §3 for one group: `params` in index order, `numelOf(i)` their numels
 // (frozen params count too). Null cap: one batch in index order. Cap M: params
 // by numel descending (stable), a batch closed right after the param that
 // brings it to >= M, batches by numel descending (stable).

@@ -9,7 +9,7 @@
 
 namespace hsdp {
 
-// Diagnostic codes. The pinned ones (PLAN.md §1, §2, §6) must never change
+// Diagnostic codes. The pinned ones (docs/plan.md §1, §2, §6) must never change
 // spelling: tools and tests match on them.
 namespace codes {
 inline constexpr std::string_view InvalidShardDim = "invalid-shard-dim";
@@ -21,7 +21,7 @@ inline constexpr std::string_view NestedShardOrder = "nested-shard-order";
 inline constexpr std::string_view StridedShardChunk = "strided-shard-chunk";
 inline constexpr std::string_view FrozenParamNoOwner = "frozen-param-no-owner";
 inline constexpr std::string_view TpRankOrderFallback = "tp-rank-order-fallback";
-// Added by this implementation (PLAN.md allows more codes).
+// Added by this implementation (docs/plan.md allows more codes).
 inline constexpr std::string_view UnknownMesh = "unknown-mesh";
 inline constexpr std::string_view PlacementCountMismatch = "placement-count-mismatch";
 inline constexpr std::string_view OwnerImbalance = "owner-imbalance";

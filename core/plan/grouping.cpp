@@ -27,7 +27,7 @@ std::vector<size_t> meshClasses(const std::vector<Mesh>& meshes) {
     return cls;
 }
 
-// The seed's HSDPGroupKey with the mesh (shape, ranks) replaced by its class.
+// The reference's HSDPGroupKey with the mesh (shape, ranks) replaced by its class.
 using GroupKey =
     std::tuple<size_t, std::vector<int>, std::vector<int>, int, std::vector<std::pair<int, int>>>;
 

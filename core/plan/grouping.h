@@ -10,7 +10,7 @@
 
 namespace hsdp {
 
-// What one DTensor parameter contributes to grouping (seed:
+// What one DTensor parameter contributes to grouping (reference:
 // extract_param_shard_spec): replicate mesh dims, shard mesh dims and the
 // shape-free layout.
 struct ParamLayout {
@@ -43,7 +43,7 @@ struct GroupingResult {
     std::vector<Group> groups;  // batches not yet built
 };
 
-// PLAN.md §1 (seed: group_parameters_for_hsdp). Rejected parameters get an
+// docs/plan.md §1 (reference: group_parameters_for_hsdp). Rejected parameters get an
 // error diagnostic and planning goes on without them.
 GroupingResult groupParameters(const Scenario& scenario, DiagnosticSink& sink);
 

@@ -9,7 +9,7 @@
 namespace hsdp {
 
 // What the reference gets wrong for one parameter of a gathered group
-// (PLAN.md §6); each flag is one warning code.
+// (docs/plan.md §6); each flag is one warning code.
 struct ParamHazards {
     bool unevenShard = false;        // a sharded dim not divisible by its mesh sizes' product
     bool nestedShardOrder = false;   // one dim plainly sharded by >= 2 mesh dims of size > 1
@@ -17,7 +17,7 @@ struct ParamHazards {
     bool shardRankOrder = false;     // a shard mesh dim's groups not in ascending rank order
 };
 ParamHazards findHazards(const ParamSpec& param, const std::vector<int64_t>& meshShape);
-// A process group orders its ranks ascending, so the reference's all-gather
+// A process group orders its ranks ascending (docs/plan.md §5), so the reference's all-gather
 // along a shard mesh dim of size > 1 whose mesh order is not ascending
 // concatenates the shards of the wrong ranks. Only the shard lines of a
 // param's owner (its replicate coordinate, reduced by the replica count)

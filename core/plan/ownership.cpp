@@ -79,7 +79,7 @@ Coord coordinateAt(int64_t index, const std::vector<int64_t>& sizes) {
 namespace {
 
 // Newton-Schulz work of each replicate coordinate spread over the shard group
-// by the same greedy rule (PLAN.md §4, shard_compute).
+// by the same greedy rule (docs/plan.md §4, shard_compute).
 void assignShardCompute(Batch& batch, const std::vector<std::vector<OwnerItem>>& ownedByCoord,
                         const std::vector<int64_t>& shardSizes) {
     int64_t shardCount = coordinateCount(shardSizes);

@@ -22,12 +22,12 @@ struct OwnerAssignment {
     std::vector<int64_t> loads;                   // per coordinate index
 };
 
-// Seed build_owner_by_size: items sorted by (numel descending, param
+// Reference build_owner_by_size: items sorted by (numel descending, param
 // ascending), each to the least-loaded coordinate, ties to the smallest index
 // (== lexicographically smallest coordinate). A min-heap keyed by (load,
 // index) makes it O(items * log coords).
 OwnerAssignment assignOwners(std::vector<OwnerItem> items, int64_t coordCount);
-// The seed's literal scan over every coordinate, O(items * coords). Same
+// The reference's literal scan over every coordinate, O(items * coords). Same
 // result; kept to check the heap and to measure its speed-up.
 OwnerAssignment assignOwnersByScan(std::vector<OwnerItem> items, int64_t coordCount);
 

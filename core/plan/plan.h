@@ -11,7 +11,7 @@
 
 namespace hsdp {
 
-// Plain result types of the planner (PLAN.md). Views and the runner read
+// Plain result types of the planner (docs/plan.md). Views and the runner read
 // them; nothing here is recomputed downstream.
 
 struct GroupLayout {

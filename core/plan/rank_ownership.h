@@ -9,7 +9,7 @@
 
 namespace hsdp {
 
-// Per-rank ownership (seed: select_owned_records) for every rank of the
+// Per-rank ownership (reference: select_owned_records) for every rank of the
 // world: a rank owns a param when its reduced replicate coordinate on the
 // group's mesh equals the param's owner; a rank outside the mesh owns nothing.
 // Groups must have their batches' owners filled. Cost: O(sum of mesh sizes

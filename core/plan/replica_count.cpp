@@ -7,7 +7,7 @@ namespace hsdp {
 
 namespace {
 
-// The seed's per-dim dedup: min(s, devices_per_node), lowered until it divides s.
+// The reference's per-dim dedup: min(s, devices_per_node), lowered until it divides s.
 int64_t dedupFor(int64_t size, int64_t devicesPerNode, bool& splitNeeded) {
     if (size <= devicesPerNode) return size;
     splitNeeded = true;

@@ -11,7 +11,7 @@
 
 namespace hsdp {
 
-// PLAN.md §2, auto deduction only: nullopt when no replicate dim needs a split
+// docs/plan.md §2, auto deduction only: nullopt when no replicate dim needs a split
 // (every size <= devices_per_node), else the minimum dedup over positions.
 struct ReplicaDeduction {
     bool splitNeeded = false;
@@ -19,7 +19,7 @@ struct ReplicaDeduction {
 };
 ReplicaDeduction deduceReplicaCount(const std::vector<Group>& groups, int64_t devicesPerNode);
 
-// PLAN.md §2: the count the optimizer uses. Reports replica-count-ignored
+// docs/plan.md §2: the count the optimizer uses. Reports replica-count-ignored
 // (auto mode discarding the user's count) and replica-count-indivisible (one
 // error listing the params of every offending group).
 std::optional<int64_t> effectiveReplicaCount(const std::vector<Group>& groups,

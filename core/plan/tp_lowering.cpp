@@ -13,7 +13,7 @@ std::optional<TpClassification> classifyTpTransition(const std::vector<Placement
     auto tpIt = std::find(meshDimNames.begin(), meshDimNames.end(), "tp");
     if (tpIt == meshDimNames.end()) return std::nullopt;
     auto tp = static_cast<size_t>(tpIt - meshDimNames.begin());
-    // zip() in the seed stops at the shorter list; a tp dim past it is not lowerable.
+    // zip() in the reference stops at the shorter list; a tp dim past it is not lowerable.
     size_t n = std::min(src.size(), dst.size());
     for (size_t axis = 0; axis < n; ++axis)
         if (axis != tp && !(src[axis] == dst[axis])) return std::nullopt;
@@ -44,7 +44,7 @@ TpPlan planTpTransition(const TpTransition& transition, const Mesh& mesh,
     if (!plan.tpMeshDim) return plan;  // no TP path at all
     for (auto& ranks : mesh.groupsAlong(*plan.tpMeshDim)) {
         TpGroupDecision decision;
-        // The process group orders its ranks ascending; the seed falls back when they differ.
+        // The process group orders its ranks ascending; the reference falls back when they differ.
         if (!std::is_sorted(ranks.begin(), ranks.end())) {
             decision.path = "fallback";
             decision.reason = "rank-order";

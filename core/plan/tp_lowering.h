@@ -12,7 +12,7 @@
 
 namespace hsdp {
 
-// Seed classify_tp_transition: identity when src == dst (placement equality
+// Reference classify_tp_transition: identity when src == dst (placement equality
 // by kind and arguments), nullopt without a `tp` dim, when a non-tp dim
 // differs, for an unsupported pair or a non-sum partial; else all_gather
 // (S->R), all_reduce (P(sum)->R) or reduce_scatter (P(sum)->S). A strided
@@ -25,7 +25,7 @@ std::optional<TpClassification> classifyTpTransition(const std::vector<Placement
 // all_reduce_shard on a gloo backend (gloo has no reduce-scatter).
 std::string loweredOp(const std::string& kind, const std::string& backend);
 
-// PLAN.md §5 for one transition on `mesh`. No tp dim: no groups. Per TP group
+// docs/plan.md §5 for one transition on `mesh`. No tp dim: no groups. Per TP group
 // (mesh order): not ascending -> fallback "rank-order"; classification null ->
 // fallback "unsupported"; identity -> identity; else lowered.
 TpPlan planTpTransition(const TpTransition& transition, const Mesh& mesh,

@@ -10,7 +10,7 @@
 
 namespace hsdp {
 
-// Reads an `hsdp-scenario/1` document (SCENARIO.md): strict, repeat blocks
+// Reads an `hsdp-scenario/1` document (docs/scenario-format.md): strict, repeat blocks
 // expanded, meshes indexed. Throws ScenarioError naming the JSON path of the
 // first problem. Placement validity beyond spelling (shard dim in range,
 // Partial on a param) is left to the planner's diagnostics.

@@ -130,7 +130,7 @@ struct Expansion {
                 add(item);
                 continue;
             }
-            // Outer loop over the counter, inner over the block's entries (SCENARIO.md).
+            // Outer loop over the counter, inner over the entries (docs/scenario-format.md).
             for (int64_t c = 0; c < item.count; ++c) {
                 bindings.emplace_back(item.var, c);
                 walk(item.items);

@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""Independent Python port of the seeds' planning logic, for differential tests.
+"""Independent Python port of the reference implementation's planning logic, for differential tests.
 
 Usage: hsdp_seed_plan.py SCENARIO.json [SCENARIO.json ...]
-Prints, per file, one line of JSON holding the pinned fields of PLAN.md §7
+Prints, per file, one line of JSON holding the pinned fields of docs/plan.md §7
 (world_size, effective_hsdp_replica_count, no_comm_params, rejected_params,
 groups, schedule, ranks, tp_transitions, diagnostics of the pinned codes).
 A file that cannot be handled prints {"error": "..."} on its line.
 
-The functions below follow ../../../shared/seeds/*.coverage.txt as literally as
+The functions below follow the reference implementation (docs/glossary.md) as literally as
 possible (group_parameters_for_hsdp with _normalize_tensor_dim,
 build_owner_by_size with its min() scan over all coordinates,
 select_owned_records, classify_tp_transition, the gloo remap and the rank-order
-check of create_tp_collective_lowerer), plus PLAN.md's additions: the replica
+check of create_tp_collective_lowerer), plus docs/plan.md's additions: the replica
 count (§2), batching (§3), shard_compute (§4) and per-rank ownership.
 Nothing here is shared with the C++ planner; only the standard library is used.
 
@@ -26,7 +26,7 @@ import re
 import sys
 
 
-# --- placements (PLAN.md §5: equality by kind and arguments) -----------------
+# --- placements (docs/plan.md §5: equality by kind and arguments) -----------------
 
 class Placement:
     def is_replicate(self):
@@ -168,7 +168,7 @@ class Param:
 
 
 def expand_repeats(items, list_key, scope=None):
-    """SCENARIO.md repeat blocks: outer loop over the counter, inner over the entries."""
+    """docs/scenario-format.md repeat blocks: outer loop over the counter, inner over the entries."""
     scope = dict(scope or {})
     out = []
     for item in items:
@@ -199,7 +199,7 @@ def load_scenario(path):
     return doc, meshes, world_size, params
 
 
-# --- seed: sharding_category.py (grouping) -------------------------------------
+# --- reference: sharding_category.py (grouping) -------------------------------------
 
 class GroupingError(ValueError):
     def __init__(self, code, message):
@@ -251,7 +251,7 @@ def is_last2d_sharded(axis_spec):
 def group_parameters_for_hsdp(params):
     """Returns (no_comm indices, rejected [(index, code)], groups in order of first appearance).
 
-    The seed raises on a bad placement; PLAN.md §1 rejects that parameter and
+    The reference raises on a bad placement; docs/plan.md §1 rejects that parameter and
     goes on, which is what the try/except below adds.
     """
     no_comm_params, rejected = [], []
@@ -284,7 +284,7 @@ def group_parameters_for_hsdp(params):
 
 
 def build_owner_by_size(records, params, replicate_sizes):
-    """The seed's greedy scan, literally; also returns the coordinate loads."""
+    """The reference's greedy scan, literally; also returns the coordinate loads."""
     valid_records = [r for r in records if params[r].requires_grad]
     dim_ranges = [range(s) for s in replicate_sizes]
     all_coords = list(itertools.product(*dim_ranges))
@@ -292,7 +292,7 @@ def build_owner_by_size(records, params, replicate_sizes):
     if not valid_records:
         return {}, coord_loads
     if not replicate_sizes:
-        # The seed returns here without loads; the plan reports the one coordinate ().
+        # The reference returns here without loads; the plan reports the one coordinate ().
         coord_loads[()] = sum(params[r].numel() for r in valid_records)
         return {r: () for r in valid_records}, coord_loads
     sorted_records = sorted(valid_records, key=lambda r: (-params[r].numel(), r))
@@ -310,7 +310,7 @@ def select_owned_records(records, owner_by_index, replicate_group_ranks):
     return [r for r in records if owner_by_index.get(r) == replicate_group_ranks]
 
 
-# --- PLAN.md §2: replica count -------------------------------------------------
+# --- docs/plan.md §2: replica count -------------------------------------------------
 
 def effective_replica_count(groups, options, diagnostics):
     count = options.get("hsdp_replica_count")
@@ -351,7 +351,7 @@ def replicate_sizes_of(group, count):
     return tuple(min(s, count) if count is not None else s for s in sizes)
 
 
-# --- PLAN.md §3: batches and schedule -----------------------------------------
+# --- docs/plan.md §3: batches and schedule -----------------------------------------
 
 def split_batches(records, params, max_batch_numel):
     if max_batch_numel is None:
@@ -369,7 +369,7 @@ def split_batches(records, params, max_batch_numel):
     return sorted(batches, key=lambda b: -sum(params[r].numel() for r in b))  # stable
 
 
-# --- seed: tp_collective_lowering.py ---------------------------------------------
+# --- reference: tp_collective_lowering.py ---------------------------------------------
 
 def classify_tp_transition(src, dst, mesh_dim_names):
     if tuple(src) == tuple(dst):
@@ -444,7 +444,7 @@ def plan_tp(doc, meshes, backend, diagnostics):
     return out
 
 
-# --- PLAN.md §6: hazards ---------------------------------------------------------
+# --- docs/plan.md §6: hazards ---------------------------------------------------------
 
 def add_diag(diagnostics, code, severity, params, transitions):
     d = diagnostics.setdefault(code, {"severity": severity, "params": set(), "transitions": set()})
@@ -530,7 +530,7 @@ def make_plan(path):
             for rank in owned_by_rank:
                 coord = mesh.get_coordinate(rank)
                 if coord is None:
-                    # PLAN.md §4: a rank outside the mesh owns nothing. (The seed's
+                    # docs/plan.md §4: a rank outside the mesh owns nothing. (The reference's
                     # get_multi_dim_logical_info returns () before looking at the
                     # coordinate when there are no replicate dims, which would make
                     # an outside rank "own" every param of a pure-shard group.)
