@@ -2,9 +2,9 @@
 
 #include <mutex>
 
-#include "exec/packing.h"
-#include "exec/replicate_broadcast.h"
+#include "collectives/replicate_broadcast.h"
 #include "runtime/world.h"
+#include "tensor/packing.h"
 
 using namespace hsdp;
 

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <mutex>
 
-#include "exec/fused_gather.h"
-#include "exec/truth.h"
+#include "collectives/fused_gather.h"
 #include "model/geometry.h"
 #include "runtime/world.h"
+#include "verify/truth.h"
 
 using namespace hsdp;
 

@@ -13,9 +13,9 @@
 #include <set>
 #include <sstream>
 
-#include "exec/runner.h"
 #include "model/geometry.h"
 #include "plan/planner.h"
+#include "run/runner.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;

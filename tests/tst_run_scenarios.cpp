@@ -3,11 +3,11 @@
 #include <QTemporaryDir>
 #include <chrono>
 
-#include "exec/truth.h"
 #include "export/npy.h"
+#include "verify/truth.h"
 
-#include "exec/runner.h"
 #include "plan/planner.h"
+#include "run/runner.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;

@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "exec/runner.h"
 #include "plan/planner.h"
+#include "run/runner.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;

@@ -2,10 +2,10 @@
 
 #include <mutex>
 
-#include "exec/redistribute.h"
-#include "exec/truth.h"
-#include "exec/verify.h"
+#include "redistribute/redistribute.h"
 #include "runtime/world.h"
+#include "verify/truth.h"
+#include "verify/verify.h"
 
 using namespace hsdp;
 

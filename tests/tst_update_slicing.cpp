@@ -1,8 +1,8 @@
 #include <QtTest>
 
-#include "exec/truth.h"
-#include "exec/update_slicing.h"
+#include "collectives/update_slicing.h"
 #include "model/geometry.h"
+#include "verify/truth.h"
 
 using namespace hsdp;
 

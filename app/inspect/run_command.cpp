@@ -3,11 +3,11 @@
 
 #include "cli_args.h"
 #include "commands.h"
-#include "exec/runner.h"
 #include "export/chrome_trace.h"
 #include "export/run_json.h"
 #include "plan/planner.h"
 #include "progress_line.h"
+#include "run/runner.h"
 #include "run_text.h"
 #include "runtime/allocator_policy.h"
 
