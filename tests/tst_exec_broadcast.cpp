@@ -1,5 +1,7 @@
 #include <QtTest>
 
+#include "planner_fixtures.h"
+
 #include <mutex>
 
 #include "collectives/replicate_broadcast.h"
@@ -7,17 +9,9 @@
 #include "tensor/packing.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
-
-Mesh meshOf(const std::vector<int64_t>& shape) {
-    Mesh mesh;
-    mesh.name = "main";
-    mesh.shape = shape;
-    for (int i = 0; i < mesh.size(); ++i) mesh.ranks.push_back(i);
-    mesh.buildIndex();
-    return mesh;
-}
 
 struct Item {
     int param;

@@ -1,5 +1,7 @@
 #include <QtTest>
 
+#include "planner_fixtures.h"
+
 #include <cmath>
 #include <mutex>
 
@@ -9,6 +11,7 @@
 #include "verify/truth.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
 
@@ -90,16 +93,6 @@ QString verdict(const Case& c, const Outcome& o) {
             if (perRank[i] != globalTensor(Truth::grad(int(i)), c.items[i].shape))
                 return "mismatch";
     return "exact";
-}
-
-Placement S(int d) {
-    return Placement::shard(d);
-}
-Placement SS(int d, int k) {
-    return Placement::stridedShard(d, k);
-}
-Placement R() {
-    return Placement::replicate();
 }
 
 }  // namespace

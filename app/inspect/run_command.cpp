@@ -1,9 +1,11 @@
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli_args.h"
 #include "commands.h"
 #include "export/chrome_trace.h"
+#include "export/npy_dump.h"
 #include "export/run_json.h"
 #include "plan/planner.h"
 #include "progress_line.h"
@@ -64,7 +66,6 @@ RunOptions parseRunOptions(const ArgParser& parser) {
     if (auto s = parser.value("--max-flops"))
         options.flopBudget = parseNumber("--max-flops", *s, 1);
     if (auto s = parser.value("--inject-fault")) options.fault = parseFault(*s);
-    options.dumpDir = parser.value("--dump").value_or("");
     return options;
 }
 
@@ -112,6 +113,9 @@ int runCommand(const std::vector<std::string>& args) {
                          ", but the world has ranks 0.." + std::to_string(scenario.worldSize - 1));
     Plan plan = makePlan(scenario);
     useCachingAllocator();  // rank threads free and re-fault whole gathered tensors per batch
+    std::optional<NpyDump> dump;
+    if (auto dir = parser.value("--dump"); dir && !dir->empty())
+        options.observer = &dump.emplace(*dir);
     ProgressLine progress;
     options.progress = [&](double f, const std::string& what) { progress.update(f, what); };
     RunResult result = runPlan(scenario, plan, options);

@@ -1,56 +1,23 @@
 #pragma once
 
 #include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "model/dtype.h"
 #include "model/mesh.h"
 #include "model/placement.h"
+#include "plan/redistribution.h"
 #include "runtime/world.h"
 #include "tensor/tensor.h"
 
 namespace hsdp {
 
-// One step of a placement change along one mesh dim. `before`/`after` are the
-// whole placement lists around the step, so each side's geometry is known.
-struct RedistStep {
-    enum class Kind {
-        AllGather,      // S/SS -> R: members' pieces placed by geometry (uneven, strided)
-        AllReduce,      // P -> R
-        ReduceScatter,  // P -> S/SS: padded blocks by geometry
-        AllToAll,       // S(i) -> S(j): padded blocks by geometry
-        LocalChunk,     // R -> S/SS: keep this rank's part
-        LocalSplit,     // R -> P: keep this rank's share (the truth model's split)
-        // The seed's lowered ops as written (reference mode):
-        ConcatGather,        // equal-size all-gather, concat in group order
-        TorchChunk,          // torch.chunk(t, n, dim)[group_rank]
-        EqualReduceScatter,  // reduce-scatter of equal chunks (dim divisible by n)
-    };
-    Kind kind = Kind::AllGather;
-    int meshDim = 0;
-    std::vector<Placement> before;
-    std::vector<Placement> after;
-};
-
-std::string_view redistStepName(RedistStep::Kind kind);
-
-// The generic redistribution, always correct: mesh dims right to left, each
-// changed dim converted directly (all-gather, all-reduce, reduce-scatter,
-// local chunk, local split, all-to-all) when no later mesh dim interferes
-// (shards the same tensor dim, or is partial where a reduction or split
-// happens); otherwise the later dims are undone to R first and redone after.
-// Pairs without a direct op (S <-> SS, P(op) -> P(op'), S -> P) go through R.
-std::vector<RedistStep> planRedistribution(const std::vector<Placement>& src,
-                                           const std::vector<Placement>& dst, int tensorNdim);
-
-// The lowered op of the plan on the tp mesh dim (`op`: all_gather |
-// all_reduce | reduce_scatter | all_reduce_shard). Corrected mode uses the
-// geometric forms; reference mode the seed's (concat in group order,
-// torch.chunk, equal reduce-scatter).
-std::vector<RedistStep> loweredSteps(const std::string& op, int tpDim,
-                                     const std::vector<Placement>& src,
-                                     const std::vector<Placement>& dst, bool reference);
+// How lowered TP ops run. Geometric: every op places members' pieces by
+// shard geometry (always correct). Seed: the seed's lowered ops as written:
+// all_gather concatenates equal shards in group order, reduce_scatter needs
+// equal chunks, a local chunk is torch.chunk(t, n, dim)[group_rank]. The
+// other ops have one form.
+enum class OpForm { Geometric, Seed };
 
 // A failure the reference itself raises (e.g. all_gather of unequal shards),
 // found from geometry on every member before any collective runs.
@@ -59,7 +26,8 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-struct RedistContext {
+// One rank's side of a redistribution.
+struct RankRedistribution {
     RankContext* ctx = nullptr;
     const Mesh* mesh = nullptr;
     Coord coord;
@@ -69,6 +37,7 @@ struct RedistContext {
 };
 
 // Runs `steps` on this rank's local tensor (laid out by steps.front().before).
-Tensor executeSteps(const RedistContext& rc, const std::vector<RedistStep>& steps, Tensor local);
+Tensor executeSteps(const RankRedistribution& redist, const std::vector<RedistributionStep>& steps,
+                    Tensor local, OpForm form = OpForm::Geometric);
 
 }  // namespace hsdp

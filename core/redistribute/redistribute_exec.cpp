@@ -1,4 +1,4 @@
-// Executes the steps planned in redistribute_plan.cpp on one rank.
+// Executes the plan's redistribution steps on one rank.
 #include <algorithm>
 
 #include "model/geometry.h"
@@ -13,14 +13,14 @@ namespace hsdp {
 
 namespace {
 
-using K = RedistStep::Kind;
+using Op = RedistributionOp;
 using detail::allPositions;
-using detail::StepRun;
+using detail::RedistributionStepRun;
 using detail::withDim;
 
-Tensor allGather(const StepRun& s, const Tensor& local) {
+Tensor allGather(const RedistributionStepRun& s, const Tensor& local) {
     const int d = s.dimOf(s.step.before[size_t(s.m)]);
-    const IndexSet target = s.layout(s.step.after, s.rc.coord).dims[size_t(d)];
+    const IndexSet target = s.layout(s.step.after, s.redist.coord).dims[size_t(d)];
     std::vector<IndexSet> sets;
     for (int64_t j = 0; j < s.n; ++j)
         sets.push_back(s.layout(s.step.before, s.coordAt(j)).dims[size_t(d)]);
@@ -28,9 +28,9 @@ Tensor allGather(const StepRun& s, const Tensor& local) {
     int64_t rest = 1, widest = 0;
     for (size_t k = 1; k < moved.shape.size(); ++k) rest *= moved.shape[k];
     for (const auto& set : sets) widest = std::max(widest, indexCount(set) * rest);
-    const int es = dtypeSize(s.rc.dtype);
+    const int es = dtypeSize(s.redist.dtype);
     auto send = poisonBuffer(widest * es);
-    encodeTensor(moved, s.rc.dtype, send.data());
+    encodeTensor(moved, s.redist.dtype, send.data());
     Communicator& comm = s.comm();
     std::vector<std::byte> out(size_t(widest * es) * size_t(comm.size()));
     comm.allGather(send.data(), out.data(), size_t(widest * es), s.label());
@@ -38,7 +38,7 @@ Tensor allGather(const StepRun& s, const Tensor& local) {
     Tensor whole(withDim(moved.shape, 0, indexCount(target)));
     for (size_t q = 0; q < coords.size(); ++q) {
         const IndexSet& set = sets[size_t(coords[q])];
-        Tensor block = decodeTensor(out.data() + q * size_t(widest * es), s.rc.dtype,
+        Tensor block = decodeTensor(out.data() + q * size_t(widest * es), s.redist.dtype,
                                     withDim(moved.shape, 0, indexCount(set)));
         Positions pos = allPositions(block.shape);
         try {
@@ -53,20 +53,20 @@ Tensor allGather(const StepRun& s, const Tensor& local) {
     return movedimFrom0(whole, d);
 }
 
-Tensor allReduce(const StepRun& s, const Tensor& local) {
+Tensor allReduce(const RedistributionStepRun& s, const Tensor& local) {
     const ReduceOp op = s.step.before[size_t(s.m)].reduceOp;
     const DType wire = s.reduceWire(op);
     std::vector<std::byte> buf(size_t(local.numel() * dtypeSize(wire)));
     encodeTensor(local, wire, buf.data());
     s.comm().allReduce(buf.data(), size_t(local.numel()), wire, op, s.label());
     Tensor out = decodeTensor(buf.data(), wire, local.shape);
-    for (auto& v : out.data) v = roundTo(s.rc.dtype, v);
+    for (auto& v : out.data) v = roundTo(s.redist.dtype, v);
     return out;
 }
 
 // Blocks (in group order) of `local` along tensor dim d, each padded to the
 // widest; the receiver keeps the reduction of its block.
-Tensor reduceScatterBlocks(const StepRun& s, const Tensor& local, int d,
+Tensor reduceScatterBlocks(const RedistributionStepRun& s, const Tensor& local, int d,
                            const std::vector<IndexSet>& blockSets, const IndexSet& have,
                            ReduceOp op) {
     Communicator& comm = s.comm();
@@ -85,22 +85,22 @@ Tensor reduceScatterBlocks(const StepRun& s, const Tensor& local, int d,
     }
     std::vector<std::byte> mine(size_t(widest * es));
     comm.reduceScatter(send.data(), mine.data(), size_t(widest), wire, op, s.label());
-    const IndexSet& myRows = blockSets[size_t(s.rc.coord[size_t(s.m)])];
+    const IndexSet& myRows = blockSets[size_t(s.redist.coord[size_t(s.m)])];
     Tensor block = decodeTensor(mine.data(), wire, withDim(moved.shape, 0, indexCount(myRows)));
-    for (auto& v : block.data) v = roundTo(s.rc.dtype, v);
+    for (auto& v : block.data) v = roundTo(s.redist.dtype, v);
     return movedimFrom0(block, d);
 }
 
-Tensor reduceScatter(const StepRun& s, const Tensor& local) {
+Tensor reduceScatter(const RedistributionStepRun& s, const Tensor& local) {
     const int d = s.dimOf(s.step.after[size_t(s.m)]);
-    const IndexSet have = s.layout(s.step.before, s.rc.coord).dims[size_t(d)];
+    const IndexSet have = s.layout(s.step.before, s.redist.coord).dims[size_t(d)];
     std::vector<IndexSet> sets;
     for (int64_t j = 0; j < s.n; ++j)
         sets.push_back(s.layout(s.step.after, s.coordAt(j)).dims[size_t(d)]);
     return reduceScatterBlocks(s, local, d, sets, have, s.step.before[size_t(s.m)].reduceOp);
 }
 
-Tensor equalReduceScatter(const StepRun& s, const Tensor& local) {
+Tensor equalReduceScatter(const RedistributionStepRun& s, const Tensor& local) {
     const int d = s.dimOf(s.step.after[size_t(s.m)]);
     const int64_t len = local.shape[size_t(d)];
     if (len % s.n != 0)
@@ -120,42 +120,33 @@ Tensor equalReduceScatter(const StepRun& s, const Tensor& local) {
                                s.step.before[size_t(s.m)].reduceOp);
 }
 
+Tensor executeStep(const RedistributionStepRun& s, const Tensor& local, OpForm form) {
+    const bool seed = form == OpForm::Seed;
+    switch (s.step.op) {
+        case Op::AllGather:
+            return seed ? detail::stepConcatGather(s, local) : allGather(s, local);
+        case Op::AllReduce:
+            return allReduce(s, local);
+        case Op::ReduceScatter:
+            return seed ? equalReduceScatter(s, local) : reduceScatter(s, local);
+        case Op::AllToAll:
+            return detail::stepAllToAll(s, local);
+        case Op::LocalChunk:
+            return seed ? detail::stepTorchChunk(s, local) : detail::stepLocalChunk(s, local);
+        case Op::LocalSplit:
+            return detail::stepLocalSplit(s, local);
+    }
+    return local;
+}
+
 }  // namespace
 
-Tensor executeSteps(const RedistContext& rc, const std::vector<RedistStep>& steps, Tensor local) {
+Tensor executeSteps(const RankRedistribution& redist, const std::vector<RedistributionStep>& steps,
+                    Tensor local, OpForm form) {
     for (const auto& step : steps) {
-        const int64_t n = rc.mesh->shape[size_t(step.meshDim)];
+        const int64_t n = redist.mesh->shape[size_t(step.meshDim)];
         if (n <= 1) continue;  // one rank: every step is the identity
-        StepRun s{rc, step, step.meshDim, n};
-        switch (step.kind) {
-            case K::AllGather:
-                local = allGather(s, local);
-                break;
-            case K::AllReduce:
-                local = allReduce(s, local);
-                break;
-            case K::ReduceScatter:
-                local = reduceScatter(s, local);
-                break;
-            case K::EqualReduceScatter:
-                local = equalReduceScatter(s, local);
-                break;
-            case K::AllToAll:
-                local = detail::stepAllToAll(s, local);
-                break;
-            case K::ConcatGather:
-                local = detail::stepConcatGather(s, local);
-                break;
-            case K::LocalChunk:
-                local = detail::stepLocalChunk(s, local);
-                break;
-            case K::LocalSplit:
-                local = detail::stepLocalSplit(s, local);
-                break;
-            case K::TorchChunk:
-                local = detail::stepTorchChunk(s, local);
-                break;
-        }
+        local = executeStep(RedistributionStepRun{redist, step, step.meshDim, n}, local, form);
     }
     return local;
 }

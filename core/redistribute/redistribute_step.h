@@ -8,36 +8,38 @@
 
 namespace hsdp::detail {
 
-struct StepRun {
-    const RedistContext& rc;
-    const RedistStep& step;
+struct RedistributionStepRun {
+    const RankRedistribution& redist;
+    const RedistributionStep& step;
     int m;      // mesh dim
     int64_t n;  // its size
 
-    int dimOf(const Placement& p) const { return normalizeDim(p.dim, int(rc.shape.size())); }
+    int dimOf(const Placement& p) const { return normalizeDim(p.dim, int(redist.shape.size())); }
     Coord coordAt(int64_t j) const {
-        Coord c = rc.coord;
+        Coord c = redist.coord;
         c[size_t(m)] = j;
         return c;
     }
     ShardLayout layout(const std::vector<Placement>& pl, const Coord& c) const {
-        return shardLayout(rc.shape, pl, rc.mesh->shape, c);
+        return shardLayout(redist.shape, pl, redist.mesh->shape, c);
     }
-    Communicator& comm() const { return rc.ctx->group(rc.mesh->groupAlong(m, rc.coord)); }
+    Communicator& comm() const {
+        return redist.ctx->group(redist.mesh->groupAlong(m, redist.coord));
+    }
     CollectiveLabel label() const {
-        CollectiveLabel l = rc.label;
+        CollectiveLabel l = redist.label;
         l.meshDim = m;
         return l;
     }
     // Mesh coordinate along m of each member, in group order.
     std::vector<int64_t> members(const Communicator& c) const {
         std::vector<int64_t> out;
-        for (int r : c.ranks()) out.push_back(rc.mesh->coordinateOf(r).value()[size_t(m)]);
+        for (int r : c.ranks()) out.push_back(redist.mesh->coordinateOf(r).value()[size_t(m)]);
         return out;
     }
     // Averages of 16-bit values are not exact hop by hop; reduce those in fp32.
     DType reduceWire(ReduceOp op) const {
-        return op == ReduceOp::Avg && dtypeSize(rc.dtype) == 2 ? DType::F32 : rc.dtype;
+        return op == ReduceOp::Avg && dtypeSize(redist.dtype) == 2 ? DType::F32 : redist.dtype;
     }
 };
 
@@ -52,10 +54,10 @@ inline Positions allPositions(const std::vector<int64_t>& shape) {
     return pos;
 }
 
-Tensor stepAllToAll(const StepRun& s, const Tensor& local);
-Tensor stepLocalChunk(const StepRun& s, const Tensor& local);
-Tensor stepLocalSplit(const StepRun& s, const Tensor& local);
-Tensor stepTorchChunk(const StepRun& s, const Tensor& local);
-Tensor stepConcatGather(const StepRun& s, const Tensor& local);
+Tensor stepAllToAll(const RedistributionStepRun& s, const Tensor& local);
+Tensor stepLocalChunk(const RedistributionStepRun& s, const Tensor& local);
+Tensor stepLocalSplit(const RedistributionStepRun& s, const Tensor& local);
+Tensor stepTorchChunk(const RedistributionStepRun& s, const Tensor& local);
+Tensor stepConcatGather(const RedistributionStepRun& s, const Tensor& local);
 
 }  // namespace hsdp::detail

@@ -7,6 +7,7 @@
 
 #include "model/scenario.h"
 #include "plan/plan.h"
+#include "run/run_observer.h"
 #include "tensor/tensor.h"
 #include "verify/run_result.h"
 #include "verify/run_sink.h"
@@ -23,7 +24,7 @@ struct ExecEnv {
     std::vector<Tensor> expected;        // per param: the single-device result (empty: not run)
     std::vector<Tensor> expectedUpdate;  // per param: NS(G) on the full tensor (empty: frozen)
     RunSink* sink = nullptr;
-    std::string dumpDir;  // empty: no .npy dump
+    RunObserver* observer = nullptr;  // optional: sees gathered and final tensors
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double, const std::string&)> progress;  // called from rank 0's thread
 };

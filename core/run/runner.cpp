@@ -3,11 +3,11 @@
 #include <stdexcept>
 
 #include "collectives/newton_schulz.h"
-#include "redistribute/tp.h"
 #include "run/exec_env.h"
+#include "run/optimizer_step.h"
+#include "run/run_summary.h"
 #include "run/shrink.h"
-#include "run/step.h"
-#include "verify/run_summary.h"
+#include "run/tp_transition.h"
 #include "verify/truth.h"
 
 namespace hsdp {
@@ -23,12 +23,6 @@ std::vector<std::vector<int>> declaredGroups(const Scenario& scenario) {
 
 namespace {
 
-bool rejected(const Plan& plan, int p) {
-    for (int r : plan.rejectedParams)
-        if (r == p) return true;
-    return false;
-}
-
 // The single-device result of every parameter, computed once: W - lr·NS(G)
 // rounded to the dtype (frozen: W), and the update NS(G) itself.
 void singleDeviceResults(const Scenario& scenario, const Plan& plan, ExecEnv& env) {
@@ -38,7 +32,7 @@ void singleDeviceResults(const Scenario& scenario, const Plan& plan, ExecEnv& en
     env.expectedUpdate.assign(scenario.params.size(), Tensor());
     for (const auto& spec : scenario.params) {
         const int p = spec.index;
-        if (rejected(plan, p)) continue;
+        if (plan.isRejected(p)) continue;
         const auto& shape = shapes[size_t(p)];
         Tensor w = localTensor(Truth::weight(p), shape, {}, {}, {}, spec.dtype);
         if (spec.requiresGrad) {
@@ -56,7 +50,7 @@ void checkCancel(const ExecEnv& env) {
 
 void rankBody(RankContext& ctx, const ExecEnv& env) {
     std::vector<ParamState> state = initialState(env, ctx.rank());
-    RankStep rs{ctx, env, state};
+    RankOptimizerStep rankStep{ctx, env, state};
     const auto& schedule = env.plan->schedule;
     const double total = double(schedule.size() + env.plan->tpTransitions.size() + 1);
     auto report = [&](double done, const std::string& what) {
@@ -67,9 +61,9 @@ void rankBody(RankContext& ctx, const ExecEnv& env) {
         const Group& group = env.plan->groups.at(size_t(schedule[i].group));
         report(double(i), "step " + std::to_string(i) + ": group " + std::to_string(group.id) +
                               " batch " + std::to_string(schedule[i].batch));
-        runScheduleEntry(rs, int(i), group, schedule[i].batch);
+        runScheduleEntry(rankStep, int(i), group, schedule[i].batch);
     }
-    runLocalParams(rs);
+    runLocalParams(rankStep);
     for (size_t t = 0; t < env.plan->tpTransitions.size(); ++t) {
         checkCancel(env);
         report(double(schedule.size() + t), "tp transition " + std::to_string(t));
@@ -98,7 +92,7 @@ RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& 
     env.tpShapes = shrink.tpShapes;
     singleDeviceResults(scenario, plan, env);
     env.sink = &sink;
-    env.dumpDir = options.dumpDir;
+    env.observer = options.observer;
     env.cancel = options.cancel;
     env.progress = options.progress;
     TraceRecorder own;

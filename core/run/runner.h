@@ -9,6 +9,7 @@
 
 #include "model/scenario.h"
 #include "plan/plan.h"
+#include "run/run_observer.h"
 #include "runtime/world.h"
 #include "verify/run_result.h"
 
@@ -19,7 +20,7 @@ struct RunOptions {
     std::chrono::milliseconds timeout{60000};  // every collective
     std::optional<FaultSpec> fault;
     TraceRecorder* trace = nullptr;       // optional; the events also land in RunResult::trace
-    std::string dumpDir;                  // non-empty: DIR/rank<r>/{gathered,final}/<param>.npy
+    RunObserver* observer = nullptr;      // optional: gathered and final tensors (e.g. NpyDump)
     int64_t maxBytes = int64_t(2) << 30;  // RUN.md §6 memory budget
     double flopBudget = 4e10;             // Newton–Schulz work budget (2 cores, seconds)
     // Called from a rank thread (not the caller's): fraction 0..1 and what runs.

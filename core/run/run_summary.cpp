@@ -1,10 +1,11 @@
-#include "verify/run_summary.h"
+#include "run/run_summary.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include "model/geometry.h"
+#include "runtime/reduce_kernels.h"
 #include "verify/truth.h"
 #include "verify/verify.h"
 
@@ -46,11 +47,6 @@ std::vector<std::string> groupErrors(const std::vector<RunSink::RankError>& erro
     std::vector<std::string> out;
     for (auto& l : lines) out.push_back(std::move(l.second));
     return out;
-}
-
-bool isRejected(const Plan& plan, int p) {
-    return std::find(plan.rejectedParams.begin(), plan.rejectedParams.end(), p) !=
-           plan.rejectedParams.end();
 }
 
 // Whether `p` is in a gathered batch and has an owner there.
@@ -125,27 +121,11 @@ ParamRunResult summarizeParam(const ExecEnv& env, const RunSink& sink, const Par
     return r;
 }
 
-// op(a, b) elementwise in fp32 (avg sums here and divides once by the caller).
+// op(a, b) elementwise in fp32, by the collectives' own kernel (avg sums here
+// and is divided once by the caller).
 void combine(Tensor& acc, const Tensor& t, ReduceOp op) {
-    for (size_t i = 0; i < acc.data.size(); ++i) {
-        float& a = acc.data[i];
-        const float b = t.data[i];
-        switch (op) {
-            case ReduceOp::Sum:
-            case ReduceOp::Avg:
-                a += b;
-                break;
-            case ReduceOp::Max:
-                a = std::max(a, b);
-                break;
-            case ReduceOp::Min:
-                a = std::min(a, b);
-                break;
-            case ReduceOp::Product:
-                a *= b;
-                break;
-        }
-    }
+    reduceElements(DType::F32, op, acc.data.data(), acc.data.data(), t.data.data(),
+                   acc.data.size());
 }
 
 // The value a partial layout stands for at `coord`: reduce the outputs over
@@ -244,7 +224,7 @@ void summarize(const ExecEnv& env, const RunSink& sink, RunResult& result) {
     const bool runFailed = !result.error.empty();
     bool ok = !runFailed;
     for (const auto& spec : env.scenario->params) {
-        if (isRejected(*env.plan, spec.index)) {
+        if (env.plan->isRejected(spec.index)) {
             result.notRun.push_back({spec.index, spec.name,
                                      "rejected by the planner (see the plan's error diagnostics)"});
             continue;

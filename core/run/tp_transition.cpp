@@ -1,4 +1,4 @@
-#include "redistribute/tp.h"
+#include "run/tp_transition.h"
 
 #include <algorithm>
 
@@ -8,34 +8,18 @@
 
 namespace hsdp {
 
-TpExecution tpExecutionFor(const TpPlan& tp, const TpTransition& spec, int rank, bool reference) {
-    const int ndim = int(spec.shape.size());
+TpExecution tpExecutionFor(const TpPlan& tp, int rank, RunMode mode) {
     TpExecution ex;
     if (!tp.tpMeshDim || tp.groups.empty()) {  // no TP path: DTensor redistribution
-        ex.path = "fallback";
-        ex.steps = planRedistribution(spec.src, spec.dst, ndim);
+        ex.steps = &tp.fallbackSteps;
         return ex;
     }
-    const TpGroupDecision* mine = nullptr;
-    bool anyFallback = false, anyOther = false;
-    for (const auto& g : tp.groups) {
-        if (std::find(g.meshRanks.begin(), g.meshRanks.end(), rank) != g.meshRanks.end()) mine = &g;
-        (g.path == "fallback" ? anyFallback : anyOther) = true;
-    }
-    const auto fallback = planRedistribution(spec.src, spec.dst, ndim);
-    const bool spans = std::any_of(fallback.begin(), fallback.end(),
-                                   [&](const RedistStep& s) { return s.meshDim != *tp.tpMeshDim; });
+    const TpGroupDecision* mine = tp.groupOf(rank);
     if (!mine) return ex;  // not on this mesh
-    if (mine->path == "fallback" || (anyFallback && anyOther && spans)) {
-        ex.path = "fallback";
-        ex.steps = fallback;
-        ex.widened = mine->path != "fallback";
-    } else if (mine->path == "identity") {
-        ex.path = "identity";
-    } else {
-        ex.path = "lowered";
-        ex.steps = loweredSteps(mine->op, *tp.tpMeshDim, spec.src, spec.dst, reference);
-    }
+    ex.path = mine->runs;
+    ex.steps = &mine->steps;
+    ex.widened = tp.widened(*mine);
+    if (mine->runs == TpPath::Lowered && mode == RunMode::Reference) ex.form = OpForm::Seed;
     return ex;
 }
 
@@ -46,7 +30,7 @@ bool hasPartial(const std::vector<Placement>& pl) {
 }
 
 std::string pathText(const TpPlan& tp, const TpExecution& ex) {
-    std::string path = ex.path;
+    std::string path(tpPathName(ex.path));
     if (ex.widened) path += " (widened: the fallback spans mesh dims other than tp)";
     if (!tp.tpMeshDim) path += " (no tp mesh dim)";
     return path;
@@ -61,21 +45,22 @@ void runTpTransition(RankContext& ctx, const ExecEnv& env, int t) {
     const auto coord = mesh.coordinateOf(ctx.rank());
     if (!coord) return;
     const auto& shape = env.tpShapes.at(size_t(t));
-    const TpExecution ex = tpExecutionFor(tp, spec, ctx.rank(), env.mode == RunMode::Reference);
+    const TpExecution ex = tpExecutionFor(tp, ctx.rank(), env.mode);
+    if (!ex.steps) return;
     env.sink->tpPath(t, pathText(tp, ex));
-    RedistContext rc;
-    rc.ctx = &ctx;
-    rc.mesh = &mesh;
-    rc.coord = *coord;
-    rc.shape = shape;
-    rc.dtype = spec.dtype;
-    rc.label.phase = "tp";
-    rc.label.tpTransition = t;
-    rc.label.mesh = mesh.name;
+    RankRedistribution redist;
+    redist.ctx = &ctx;
+    redist.mesh = &mesh;
+    redist.coord = *coord;
+    redist.shape = shape;
+    redist.dtype = spec.dtype;
+    redist.label.phase = "tp";
+    redist.label.tpTransition = t;
+    redist.label.mesh = mesh.name;
     Tensor input = localTensor(Truth::tp(t), shape, spec.src, mesh.shape, *coord, spec.dtype);
     Tensor out;
     try {
-        out = executeSteps(rc, ex.steps, std::move(input));
+        out = executeSteps(redist, *ex.steps, std::move(input), ex.form);
     } catch (const ReferenceRaise& e) {
         env.sink->tpError(t, ctx.rank(), e.what());
         return;
