@@ -4,8 +4,8 @@
 #include <chrono>
 #include <cstddef>
 
-#include "exec/truth.h"
 #include "runtime/world.h"
+#include "verify/truth.h"
 
 namespace hsdp::bench {
 

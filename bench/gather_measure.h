@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/fused_gather.h"
+#include "collectives/fused_gather.h"
 #include "gather_workload.h"
 
 namespace hsdp::bench {

@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "exec/packing.h"
+#include "tensor/packing.h"
 
 namespace hsdp::bench {
 

@@ -12,6 +12,28 @@
 
 namespace hsdp::testing {
 
+// Placement shorthands for tests that build placement lists in code.
+inline Placement S(int d) {
+    return Placement::shard(d);
+}
+inline Placement SS(int d, int k) {
+    return Placement::stridedShard(d, k);
+}
+inline Placement R() {
+    return Placement::replicate();
+}
+inline Placement P(ReduceOp op = ReduceOp::Sum) {
+    return Placement::partial(op);
+}
+
+// A mesh named "main" over ranks 0..n-1 in row-major order; dims without a
+// given name are called d<i>.
+inline Mesh meshOf(const std::vector<int64_t>& shape, std::vector<std::string> dimNames = {}) {
+    for (int d = int(dimNames.size()); d < int(shape.size()); ++d)
+        dimNames.push_back("d" + std::to_string(d));
+    return Mesh("main", shape, std::move(dimNames));
+}
+
 inline std::vector<Placement> placements(const std::vector<std::string>& texts) {
     std::vector<Placement> out;
     for (const auto& t : texts) {

@@ -1,15 +1,17 @@
 #pragma once
 
-// Helpers shared by the runtime tests: typed buffers in a wire dtype and
+// Helpers shared by the runtime and run tests: typed buffers in a wire dtype and
 // values that are exact in bf16, f16 and f32 (so are their sums over <= 8
 // ranks), making every comparison bit-exact.
 
 #include <cstdint>
 #include <cstring>
+#include <set>
 #include <vector>
 
 #include "model/dtype.h"
 #include "model/float16.h"
+#include "verify/run_result.h"
 
 namespace hsdp::testutil {
 
@@ -71,6 +73,24 @@ inline std::vector<uint8_t> rankData(DType dtype, int rank, size_t count, int fi
     for (size_t i = 0; i < count; ++i)
         storeValue(dtype, bytes, i, valueFor(rank, firstIndex + static_cast<int>(i), salt));
     return bytes;
+}
+
+}  // namespace hsdp::testutil
+
+namespace hsdp::testutil {
+
+// A parameter a run verified: exact step, identical replicas, gather exact or not needed.
+inline bool paramVerified(const ParamRunResult& p) {
+    return p.step == StepVerdict::Exact && p.replicas == ReplicaVerdict::Identical &&
+           (p.gather == GatherVerdict::Exact || p.gather == GatherVerdict::NotGathered);
+}
+
+// The indices of the parameters a run did not verify.
+inline std::set<int> failedParams(const RunResult& run) {
+    std::set<int> out;
+    for (const auto& p : run.params)
+        if (!paramVerified(p)) out.insert(p.index);
+    return out;
 }
 
 }  // namespace hsdp::testutil

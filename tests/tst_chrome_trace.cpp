@@ -32,7 +32,7 @@ private slots:
         Trace trace;
         TraceEvent gather = makeEvent(0, 4, "all_gather", 10.5, 30.25);
         gather.label.phase = "gather";
-        gather.label.step = 2;
+        gather.label.scheduleIndex = 2;
         gather.label.group = 1;
         gather.label.batch = 0;
         gather.label.mesh = "dp_shard";

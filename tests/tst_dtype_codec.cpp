@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "exec/dtype_codec.h"
 #include "model/float16.h"
+#include "tensor/dtype_codec.h"
 
 using namespace hsdp;
 

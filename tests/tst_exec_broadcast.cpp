@@ -1,18 +1,17 @@
 #include <QtTest>
 
+#include "planner_fixtures.h"
+
 #include <mutex>
 
-#include "exec/packing.h"
-#include "exec/replicate_broadcast.h"
+#include "collectives/replicate_broadcast.h"
 #include "runtime/world.h"
+#include "tensor/packing.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
-
-Mesh meshOf(const std::vector<int64_t>& shape) {
-    return Mesh("main", shape);
-}
 
 struct Item {
     int param;

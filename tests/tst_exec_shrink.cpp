@@ -1,8 +1,8 @@
 #include <QtTest>
 
-#include "exec/shrink.h"
 #include "model/geometry.h"
 #include "plan/planner.h"
+#include "run/shrink.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;

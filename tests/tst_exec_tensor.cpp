@@ -1,6 +1,6 @@
 #include <QtTest>
 
-#include "exec/tensor.h"
+#include "tensor/tensor.h"
 
 using namespace hsdp;
 

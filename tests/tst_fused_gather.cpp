@@ -1,14 +1,17 @@
 #include <QtTest>
 
+#include "planner_fixtures.h"
+
 #include <cmath>
 #include <mutex>
 
-#include "exec/fused_gather.h"
-#include "exec/truth.h"
+#include "collectives/fused_gather.h"
 #include "model/geometry.h"
 #include "runtime/world.h"
+#include "verify/truth.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
 
@@ -91,16 +94,6 @@ QString verdict(const Case& c, const Outcome& o) {
             if (perRank[i] != globalTensor(Truth::grad(int(i)), c.items[i].shape))
                 return "mismatch";
     return "exact";
-}
-
-Placement S(int d) {
-    return Placement::shard(d);
-}
-Placement SS(int d, int k) {
-    return Placement::stridedShard(d, k);
-}
-Placement R() {
-    return Placement::replicate();
 }
 
 }  // namespace

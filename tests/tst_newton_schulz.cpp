@@ -3,8 +3,8 @@
 #include <Eigen/Dense>
 #include <cmath>
 
-#include "exec/newton_schulz.h"
-#include "exec/truth.h"
+#include "collectives/newton_schulz.h"
+#include "verify/truth.h"
 
 using namespace hsdp;
 

@@ -274,8 +274,13 @@ Json pinnedFields(const Json& plan) {
         out["groups"].push_back(group);
     }
     out["tp_transitions"] = Json::array();
-    for (const Json& t : plan["tp_transitions"])
-        out["tp_transitions"].push_back(pick(t, {"index", "name", "classification", "groups"}));
+    for (const Json& t : plan["tp_transitions"]) {
+        Json transition = pick(t, {"index", "name", "classification"});
+        transition["groups"] = Json::array();  // the seed decides these; runs/steps are ours
+        for (const Json& g : t["groups"])
+            transition["groups"].push_back(pick(g, {"mesh_ranks", "path", "op", "reason"}));
+        out["tp_transitions"].push_back(transition);
+    }
     out["diagnostics"] = Json::object();
     for (const Json& d : plan["diagnostics"]) {
         std::string code = d["code"];

@@ -13,12 +13,14 @@
 #include <set>
 #include <sstream>
 
-#include "exec/runner.h"
 #include "model/geometry.h"
 #include "plan/planner.h"
+#include "run/runner.h"
+#include "runtime_test_util.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
+using hsdp::testutil::failedParams;
 
 namespace {
 
@@ -282,18 +284,6 @@ std::set<int> hazardParams(const Scenario& s, const Plan& plan) {
         if (c == std::set<std::string>{"strided-shard-chunk"} && stridedIsPlain(s, p)) continue;
         out.insert(p);
     }
-    return out;
-}
-
-bool paramOk(const ParamRunResult& p) {
-    return p.step == StepVerdict::Exact && p.replicas == ReplicaVerdict::Identical &&
-           (p.gather == GatherVerdict::Exact || p.gather == GatherVerdict::NotGathered);
-}
-
-std::set<int> failedParams(const RunResult& run) {
-    std::set<int> out;
-    for (const auto& p : run.params)
-        if (!paramOk(p)) out.insert(p.index);
     return out;
 }
 

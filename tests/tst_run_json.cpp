@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "exec/runner.h"
 #include "export/run_json.h"
 #include "plan/planner.h"
+#include "run/runner.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;

@@ -2,12 +2,15 @@
 
 #include <QTemporaryDir>
 #include <chrono>
+#include <mutex>
+#include <set>
 
-#include "exec/truth.h"
 #include "export/npy.h"
+#include "export/npy_dump.h"
+#include "verify/truth.h"
 
-#include "exec/runner.h"
 #include "plan/planner.h"
+#include "run/runner.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
@@ -226,11 +229,58 @@ private slots:
         QVERIFY(std::is_sorted(seen.begin(), seen.end()));
     }
 
+    // The runner takes each TP group's steps from the plan (it never re-plans):
+    // a plan whose "colwise.in" groups run no steps leaves the S(1) shards in
+    // place, so the transition fails and no TP collective runs for it.
+    void runnerFollowsThePlansTpSteps() {
+        const Scenario s = example("fsdp_tp_hazards");
+        Plan plan = makePlan(s);
+        TpPlan& colwise = plan.tpTransitions.at(2);
+        QCOMPARE(colwise.name, std::string("colwise.in"));
+        for (auto& group : colwise.groups) {
+            QCOMPARE(group.runs, TpPath::Lowered);
+            QVERIFY(!group.steps.empty());
+            group.steps.clear();
+        }
+        RunOptions options;
+        options.timeout = std::chrono::milliseconds(30000);
+        RunResult r = runPlan(s, plan, options);
+        QVERIFY(r.tpTransitions.at(2).result != StepVerdict::Exact);
+        QCOMPARE(r.tpTransitions.at(0).result, StepVerdict::Exact);
+        for (const auto& e : r.trace.events) QVERIFY(e.label.tpTransition != 2);
+    }
+
+    // The observer sees what each rank gathered and holds at the end.
+    void observerSeesGatheredAndFinalTensors() {
+        struct Recorder : RunObserver {
+            std::mutex mutex;
+            std::set<std::pair<int, std::string>> gathered, finals;
+            void gatheredTensor(int rank, const ParamSpec& p, const Tensor&) override {
+                std::lock_guard lock(mutex);
+                gathered.insert({rank, p.name});
+            }
+            void finalTensor(int rank, const ParamSpec& p, const Tensor&) override {
+                std::lock_guard lock(mutex);
+                finals.insert({rank, p.name});
+            }
+        } recorder;
+        const Scenario s = example("fsdp_tp_hazards");
+        RunOptions options;
+        options.observer = &recorder;
+        QVERIFY(runPlan(s, makePlan(s), options).verified);
+        for (int rank = 0; rank < 4; ++rank) {
+            QVERIFY(recorder.gathered.count({rank, "uneven"}));
+            QVERIFY(recorder.finals.count({rank, "experts"}));
+            QVERIFY(!recorder.gathered.count({rank, "experts"}));
+        }
+    }
+
     void dumpWritesWhatRanksHold() {
         const Scenario s = example("fsdp_tp_hazards");
         QTemporaryDir dir;
+        NpyDump dump(dir.path().toStdString());
         RunOptions options;
-        options.dumpDir = dir.path().toStdString();
+        options.observer = &dump;
         RunResult r = runPlan(s, makePlan(s), options);
         QVERIFY(r.verified);
         // Param 3 (uneven [5, 8]) is gathered by every rank of the shard group.

@@ -361,7 +361,7 @@ private slots:
             [&](RankContext& ctx) {
                 CollectiveLabel label;
                 label.phase = "gather";
-                label.step = 3;
+                label.scheduleIndex = 3;
                 label.params = {7, 9};
                 Bytes in(blockBytes, 1), out(blockBytes * worldSize);
                 ctx.world().allGather(in.data(), out.data(), blockBytes, label);
@@ -384,7 +384,7 @@ private slots:
             bySeq[event.seq].push_back(&event);
             bytes += event.bytes;
             QVERIFY(event.startUs <= event.endUs);
-            QCOMPARE(event.label.step, 3);
+            QCOMPARE(event.label.scheduleIndex, 3);
             QCOMPARE(event.label.params, (std::vector<int>{7, 9}));
         }
         QCOMPARE(totals.bytes, bytes);

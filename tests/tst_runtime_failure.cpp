@@ -72,7 +72,7 @@ void workload(RankContext& ctx, int iterations) {
     Communicator& pair = ctx.group({ctx.rank() / 2 * 2, ctx.rank() / 2 * 2 + 1});
     for (int step = 0; step < iterations; ++step) {
         CollectiveLabel label;
-        label.step = step;
+        label.scheduleIndex = step;
         label.phase = "gather";
         const Bytes in = rankData(DType::F32, ctx.rank(), 64);
         Bytes out(in.size() * ctx.worldSize());

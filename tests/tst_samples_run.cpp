@@ -4,11 +4,13 @@
 
 #include <set>
 
-#include "exec/runner.h"
 #include "plan/planner.h"
+#include "run/runner.h"
+#include "runtime_test_util.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
+using hsdp::testutil::failedParams;
 
 namespace {
 
@@ -19,16 +21,6 @@ std::set<int> hazardParams(const Plan& plan) {
     std::set<int> out;
     for (const auto& d : plan.diagnostics)
         if (kHazardCodes.count(d.code)) out.insert(d.params.begin(), d.params.end());
-    return out;
-}
-
-std::set<int> failedParams(const RunResult& run) {
-    std::set<int> out;
-    for (const auto& p : run.params) {
-        bool ok = p.step == StepVerdict::Exact && p.replicas == ReplicaVerdict::Identical &&
-                  (p.gather == GatherVerdict::Exact || p.gather == GatherVerdict::NotGathered);
-        if (!ok) out.insert(p.index);
-    }
     return out;
 }
 

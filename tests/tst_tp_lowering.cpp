@@ -1,6 +1,7 @@
 #include <QtTest>
 
 #include "plan/planner.h"
+#include "plan/redistribution.h"
 #include "plan/tp_lowering.h"
 #include "planner_fixtures.h"
 
@@ -18,9 +19,9 @@ std::vector<std::string> split(const QString& text) {
 // "kind[/dim][/op]" or "null".
 QString classificationText(const std::optional<TpClassification>& c) {
     if (!c) return "null";
-    QString out = QString::fromStdString(c->kind);
+    QString out = QString::fromStdString(std::string(tpKindName(c->kind)));
     if (c->tensorDim) out += "/" + QString::number(*c->tensorDim);
-    if (c->reduceOp) out += "/" + QString::fromStdString(*c->reduceOp);
+    if (c->reduceOp) out += "/" + QString::fromStdString(std::string(reduceOpName(*c->reduceOp)));
     return out;
 }
 
@@ -28,11 +29,30 @@ QString classificationText(const std::optional<TpClassification>& c) {
 QString decisionsText(const TpPlan& plan) {
     QStringList out;
     for (const auto& g : plan.groups) {
-        QString d = QString::fromStdString(g.path);
-        if (!g.op.empty()) d += ":" + QString::fromStdString(g.op);
-        if (!g.reason.empty()) d += ":" + QString::fromStdString(g.reason);
+        QString d = QString::fromStdString(std::string(tpPathName(g.path)));
+        if (g.op) d += ":" + QString::fromStdString(std::string(tpLoweredOpName(*g.op)));
+        if (g.reason)
+            d += ":" + QString::fromStdString(std::string(tpFallbackReasonName(*g.reason)));
         out << d;
     }
+    return out.join(' ');
+}
+
+// "op@meshDim" per step, space separated.
+QString stepsText(const std::vector<RedistributionStep>& steps) {
+    QStringList out;
+    for (const auto& s : steps)
+        out << QString::fromStdString(std::string(redistributionOpName(s.op))) + "@" +
+                   QString::number(s.meshDim);
+    return out.join(' ');
+}
+
+// "runs[+widened]=steps" per TP group, space separated.
+QString runsText(const TpPlan& plan) {
+    QStringList out;
+    for (const auto& g : plan.groups)
+        out << QString::fromStdString(std::string(tpPathName(g.runs))) +
+                   (plan.widened(g) ? "+widened" : "") + "=" + stepsText(g.steps);
     return out.join(' ');
 }
 
@@ -209,6 +229,53 @@ private slots:
         QCOMPARE(d.severity, Severity::Warning);
         QCOMPARE(d.transitions, (std::vector<int>{0, 1, 2}));
         QVERIFY(d.params.empty());
+    }
+
+    // The plan carries the steps each group runs, so the runner never re-plans.
+    void groupsCarryTheirRunSteps_data() {
+        QTest::addColumn<QString>("src");
+        QTest::addColumn<QString>("dst");
+        QTest::addColumn<QString>("runs");
+        QTest::newRow("all_gather") << "R S(0)"
+                                    << "R R"
+                                    << "lowered=all_gather@1 lowered=all_gather@1";
+        QTest::newRow("gloo reduce_scatter: all-reduce then local chunk")
+            << "R P(sum)"
+            << "R S(0)"
+            << "lowered=all_reduce@1 local_chunk@1 lowered=all_reduce@1 local_chunk@1";
+        QTest::newRow("identity runs nothing") << "R S(0)"
+                                               << "R S(0)"
+                                               << "identity= identity=";
+        QTest::newRow("unsupported runs the generic redistribution")
+            << "R P(avg)"
+            << "R R"
+            << "fallback=all_reduce@1 fallback=all_reduce@1";
+    }
+    void groupsCarryTheirRunSteps() {
+        QFETCH(QString, src);
+        QFETCH(QString, dst);
+        QFETCH(QString, runs);
+        TpPlan plan = planTpTransition(transition(src, dst), tpMesh(), "gloo");
+        QCOMPARE(runsText(plan), runs);
+    }
+
+    void fallbackSpanningOtherDimsWidensEveryGroup() {
+        // tp is mesh dim 0; the TP groups are the columns [3, 0] (rank-order
+        // fallback) and [1, 2] (lowered).
+        ScenarioBuilder b;
+        b.mesh({2, 2}, {"tp", "dp"}, {3, 1, 0, 2});
+        // Undoing S(0) on tp needs dp's S(0) undone first: the fallback spans dp.
+        b.transition("spans", {"S(0)", "S(0)"}, {"R", "S(0)"});
+        // The fallback stays on tp: each group keeps its own path.
+        b.transition("tp only", {"P(sum)", "R"}, {"R", "R"});
+        Plan plan = makePlan(b.build());
+        const TpPlan& spans = plan.tpTransitions[0];
+        QCOMPARE(decisionsText(spans), QString("fallback:rank-order lowered:all_gather"));
+        const QString fallback = "all_gather@1 all_gather@0 local_chunk@1";
+        QCOMPARE(stepsText(spans.fallbackSteps), fallback);
+        QCOMPARE(runsText(spans), "fallback=" + fallback + " fallback+widened=" + fallback);
+        QCOMPARE(runsText(plan.tpTransitions[1]),
+                 QString("fallback=all_reduce@0 lowered=all_reduce@0"));
     }
 
     void tpGroupsAlongTheTpDimInMeshOrder() {

@@ -1,28 +1,19 @@
 #include <QtTest>
 
+#include "planner_fixtures.h"
+
 #include <mutex>
 
-#include "exec/redistribute.h"
-#include "exec/truth.h"
-#include "exec/verify.h"
+#include "plan/tp_lowering.h"
+#include "redistribute/redistribute.h"
 #include "runtime/world.h"
+#include "verify/truth.h"
+#include "verify/verify.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
-
-Placement S(int d) {
-    return Placement::shard(d);
-}
-Placement SS(int d, int k) {
-    return Placement::stridedShard(d, k);
-}
-Placement R() {
-    return Placement::replicate();
-}
-Placement P(ReduceOp op = ReduceOp::Sum) {
-    return Placement::partial(op);
-}
 
 struct TpCase {
     std::vector<int64_t> meshShape;
@@ -31,18 +22,20 @@ struct TpCase {
     QString lowered;  // "" = fallback only; else the op run on the last mesh dim (the tp dim)
 };
 
-Mesh meshOf(const std::vector<int64_t>& shape) {
-    std::vector<std::string> names;
-    for (size_t d = 0; d < shape.size(); ++d)
-        names.push_back(d + 1 == shape.size() ? "tp" : "d" + std::to_string(d));
-    return Mesh("main", shape, std::move(names));
+// The last mesh dim is the tp dim.
+Mesh tpMeshOf(const std::vector<int64_t>& shape) {
+    std::vector<std::string> names(shape.size(), "");
+    for (size_t d = 0; d < names.size(); ++d)
+        names[d] = d + 1 == names.size() ? "tp" : "d" + std::to_string(d);
+    return meshOf(shape, names);
 }
 
 // Runs `steps` on every rank; returns per rank "" when its output is the
 // truth laid out by dst (Partial dims: the truth model's split), else why not.
 std::vector<std::string> runSteps(const TpCase& c, DType dtype,
-                                  const std::vector<RedistStep>& steps) {
-    const Mesh mesh = meshOf(c.meshShape);
+                                  const std::vector<RedistributionStep>& steps,
+                                  OpForm form = OpForm::Geometric) {
+    const Mesh mesh = tpMeshOf(c.meshShape);
     std::vector<std::vector<int>> groups;
     for (int d = 0; d < mesh.ndim(); ++d)
         if (mesh.shape[size_t(d)] > 1)
@@ -54,12 +47,12 @@ std::vector<std::string> runSteps(const TpCase& c, DType dtype,
     options.timeout = std::chrono::milliseconds(20000);
     runWorld(options, groups, [&](RankContext& ctx) {
         const Coord coord = *mesh.coordinateOf(ctx.rank());
-        RedistContext rc{&ctx, &mesh, coord, c.shape, dtype, {}};
-        rc.label.phase = "tp";
+        RankRedistribution redist{&ctx, &mesh, coord, c.shape, dtype, {}};
+        redist.label.phase = "tp";
         std::string verdict;
         try {
             Tensor in = localTensor(Truth::tp(3), c.shape, c.src, mesh.shape, coord, dtype);
-            Tensor got = executeSteps(rc, steps, in);
+            Tensor got = executeSteps(redist, steps, in, form);
             Tensor want = localTensor(Truth::tp(3), c.shape, c.dst, mesh.shape, coord, dtype);
             if (!bitEqual(got, want))
                 verdict = "rank " + std::to_string(ctx.rank()) + " got " + shapeText(got.shape) +
@@ -71,6 +64,13 @@ std::vector<std::string> runSteps(const TpCase& c, DType dtype,
         out[size_t(ctx.rank())] = verdict;
     });
     return out;
+}
+
+TpLoweredOp loweredOpNamed(const QString& name) {
+    for (auto op : {TpLoweredOp::AllGather, TpLoweredOp::AllReduce, TpLoweredOp::ReduceScatter,
+                    TpLoweredOp::AllReduceShard})
+        if (name.toStdString() == tpLoweredOpName(op)) return op;
+    qFatal("unknown lowered op %s", qPrintable(name));
 }
 
 QString firstProblem(const std::vector<std::string>& v) {
@@ -143,35 +143,32 @@ private slots:
         QCOMPARE(firstProblem(runSteps(c, DType(dtype), planRedistribution(c.src, c.dst, ndim))),
                  QString());
         if (c.lowered.isEmpty()) return;
-        const std::string op = c.lowered.toStdString();
-        QCOMPARE(
-            firstProblem(runSteps(c, DType(dtype), loweredSteps(op, tpDim, c.src, c.dst, false))),
-            QString());
-        const QString ref =
-            firstProblem(runSteps(c, DType(dtype), loweredSteps(op, tpDim, c.src, c.dst, true)));
+        const auto steps = loweredSteps(loweredOpNamed(c.lowered), tpDim, c.src, c.dst);
+        QCOMPARE(firstProblem(runSteps(c, DType(dtype), steps)), QString());
+        const QString ref = firstProblem(runSteps(c, DType(dtype), steps, OpForm::Seed));
         QVERIFY2(ref.isEmpty() == referenceExact, qPrintable(ref));
     }
 
     void planUndoesLaterDims() {
-        using K = RedistStep::Kind;
+        using Op = RedistributionOp;
         auto steps = planRedistribution({S(0), S(0)}, {R(), S(0)}, 2);
         QList<int> kinds, dims;
         for (const auto& s : steps) {
-            kinds << int(s.kind);
+            kinds << int(s.op);
             dims << s.meshDim;
         }
-        QCOMPARE(kinds, (QList<int>{int(K::AllGather), int(K::AllGather), int(K::LocalChunk)}));
+        QCOMPARE(kinds, (QList<int>{int(Op::AllGather), int(Op::AllGather), int(Op::LocalChunk)}));
         QCOMPARE(dims, (QList<int>{1, 0, 1}));
         auto direct = planRedistribution({R(), P()}, {R(), S(1)}, 2);
         QCOMPARE(direct.size(), size_t(1));
-        QCOMPARE(direct[0].kind, K::ReduceScatter);
+        QCOMPARE(direct[0].op, Op::ReduceScatter);
         QVERIFY(planRedistribution({S(0), R()}, {S(0), R()}, 2).empty());
     }
 
     void referenceGatherRaisesOnUnequalShards() {
         TpCase c{{3}, {S(0)}, {R()}, {7, 2}, "all_gather"};
-        QString problem = firstProblem(
-            runSteps(c, DType::F32, loweredSteps("all_gather", 0, c.src, c.dst, true)));
+        QString problem = firstProblem(runSteps(
+            c, DType::F32, loweredSteps(TpLoweredOp::AllGather, 0, c.src, c.dst), OpForm::Seed));
         QVERIFY2(problem.startsWith("raise:") && problem.contains("equal"), qPrintable(problem));
     }
 };

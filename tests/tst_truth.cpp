@@ -1,7 +1,7 @@
 #include <QtTest>
 
-#include "exec/dtype_codec.h"
-#include "exec/truth.h"
+#include "tensor/dtype_codec.h"
+#include "verify/truth.h"
 
 using namespace hsdp;
 

@@ -1,21 +1,15 @@
 #include <QtTest>
 
-#include "exec/truth.h"
-#include "exec/update_slicing.h"
+#include "planner_fixtures.h"
+
+#include "collectives/update_slicing.h"
 #include "model/geometry.h"
+#include "verify/truth.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
-Placement S(int d) {
-    return Placement::shard(d);
-}
-Placement SS(int d, int k) {
-    return Placement::stridedShard(d, k);
-}
-Placement R() {
-    return Placement::replicate();
-}
 
 std::vector<std::pair<int, int>> axesOf(const std::vector<Placement>& pl, int ndim) {
     std::vector<std::pair<int, int>> axes;

@@ -1,14 +1,15 @@
 #include <iostream>
+#include <optional>
 
 #include "cli_args.h"
 #include "commands.h"
-#include "exec/runner.h"
-#include "exec/shrink.h"
 #include "export/chrome_trace.h"
+#include "export/npy_dump.h"
 #include "export/run_json.h"
 #include "output_paths.h"
 #include "plan/planner.h"
 #include "progress_line.h"
+#include "run/runner.h"
 #include "run_text.h"
 #include "runtime/allocator_policy.h"
 
@@ -85,9 +86,8 @@ RunOptions parseRunOptions(const ArgParser& parser) {
     if (auto s = parser.value("--max-flops"))
         options.flopBudget = parseNumber("--max-flops", *s, 1);
     if (auto s = parser.value("--inject-fault")) options.fault = parseFault(*s);
-    options.dumpDir = parser.value("--dump").value_or("");
     if (auto path = parser.value("--trace")) checkOutputFile("--trace", *path);
-    if (!options.dumpDir.empty()) checkDumpFolder("--dump", options.dumpDir);
+    if (auto dir = parser.value("--dump"); dir && !dir->empty()) checkDumpFolder("--dump", *dir);
     return options;
 }
 
@@ -153,7 +153,11 @@ int runCommand(const std::vector<std::string>& args) {
     const Scenario& scenario = *loaded;
     Plan plan = makePlan(scenario);
     checkAgainstScenario(options, scenario, plan);
-    if (!options.dumpDir.empty()) createDumpFolder("--dump", options.dumpDir);
+    std::optional<NpyDump> dump;
+    if (auto dir = parser.value("--dump"); dir && !dir->empty()) {
+        createDumpFolder("--dump", *dir);
+        options.observer = &dump.emplace(*dir);
+    }
     useCachingAllocator();  // rank threads free and re-fault whole gathered tensors per batch
     ProgressLine progress;
     options.progress = [&](double f, const std::string& what) { progress.update(f, what); };

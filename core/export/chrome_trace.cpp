@@ -31,7 +31,7 @@ Json argsJson(const TraceEvent& event, const ChromeTraceOptions& options) {
                  {"seq", event.seq},
                  {"group_ranks", event.groupRanks},
                  {"bytes", event.bytes},
-                 {"step", orNull(label.step)},
+                 {"step", orNull(label.scheduleIndex)},
                  {"group", orNull(label.group)},
                  {"batch", orNull(label.batch)},
                  {"phase", orNull(label.phase)},

@@ -28,6 +28,13 @@ Json objectWithCapacity(size_t n) {
     return out;
 }
 
+template <typename T, typename F>
+Json arrayOf(const std::vector<T>& items, F toJson) {
+    Json out = arrayWithCapacity(items.size());
+    for (const auto& item : items) out.get_ref<Json::array_t&>().push_back(toJson(item));
+    return out;
+}
+
 void put(Json& object, std::string key, Json value) {
     object.get_ref<Json::object_t&>().emplace_back(std::move(key), std::move(value));
 }
@@ -133,26 +140,46 @@ Json groupJson(const Group& g) {
     return out;
 }
 
+Json placementsJson(const std::vector<Placement>& placements) {
+    Json out = arrayWithCapacity(placements.size());
+    for (const auto& p : placements) out.get_ref<Json::array_t&>().push_back(p.toString());
+    return out;
+}
+
+Json redistributionStepJson(const RedistributionStep& step) {
+    return {{"op", std::string(redistributionOpName(step.op))},
+            {"mesh_dim", step.meshDim},
+            {"before", placementsJson(step.before)},
+            {"after", placementsJson(step.after)}};
+}
+
+Json classificationJson(const std::optional<TpClassification>& c) {
+    if (!c) return nullptr;
+    Json out = {{"kind", std::string(tpKindName(c->kind))}};
+    if (c->tensorDim) out["tensor_dim"] = *c->tensorDim;
+    if (c->reduceOp) out["reduce_op"] = std::string(reduceOpName(*c->reduceOp));
+    return out;
+}
+
+// Pinned: mesh_ranks, path, op?, reason?. Added: what the run does (`runs`,
+// which differs from `path` when the fallback is widened) and its `steps`.
+Json tpGroupJson(const TpGroupDecision& g) {
+    Json entry = {{"mesh_ranks", array(g.meshRanks)}, {"path", std::string(tpPathName(g.path))}};
+    if (g.op) entry["op"] = std::string(tpLoweredOpName(*g.op));
+    if (g.reason) entry["reason"] = std::string(tpFallbackReasonName(*g.reason));
+    entry["runs"] = std::string(tpPathName(g.runs));
+    entry["steps"] = arrayOf(g.steps, redistributionStepJson);
+    return entry;
+}
+
 Json tpJson(const TpPlan& t, const Scenario& scenario) {
-    Json cls = nullptr;
-    if (t.classification) {
-        cls = {{"kind", t.classification->kind}};
-        if (t.classification->tensorDim) cls["tensor_dim"] = *t.classification->tensorDim;
-        if (t.classification->reduceOp) cls["reduce_op"] = *t.classification->reduceOp;
-    }
-    Json groups = Json::array();
-    for (const auto& g : t.groups) {
-        Json entry = {{"mesh_ranks", array(g.meshRanks)}, {"path", g.path}};
-        if (!g.op.empty()) entry["op"] = g.op;
-        if (!g.reason.empty()) entry["reason"] = g.reason;
-        groups.get_ref<Json::array_t&>().push_back(std::move(entry));
-    }
     Json out = {{"index", t.index}, {"name", t.name}};
     if (static_cast<size_t>(t.index) < scenario.tpTransitions.size())
         out["mesh"] = scenario.tpTransitions[static_cast<size_t>(t.index)].mesh;
     out["tp_mesh_dim"] = t.tpMeshDim ? Json(*t.tpMeshDim) : Json(nullptr);
-    out["classification"] = std::move(cls);
-    out["groups"] = std::move(groups);
+    out["classification"] = classificationJson(t.classification);
+    out["groups"] = arrayOf(t.groups, tpGroupJson);
+    out["fallback_steps"] = arrayOf(t.fallbackSteps, redistributionStepJson);
     return out;
 }
 
@@ -175,13 +202,6 @@ Json ranksJson(const Plan& plan) {
         ranks.get_ref<Json::array_t&>().push_back(std::move(entry));
     }
     return ranks;
-}
-
-template <typename T, typename F>
-Json arrayOf(const std::vector<T>& items, F toJson) {
-    Json out = arrayWithCapacity(items.size());
-    for (const auto& item : items) out.get_ref<Json::array_t&>().push_back(toJson(item));
-    return out;
 }
 
 }  // namespace

@@ -236,8 +236,10 @@ private:
             }
             std::map<std::string, std::vector<std::string>> byDecision;  // decision -> groups
             for (const auto& g : t.groups) {
-                std::string what = g.path + (g.op.empty() ? "" : " " + g.op) +
-                                   (g.reason.empty() ? "" : " (" + g.reason + ")");
+                std::string what = std::string(tpPathName(g.path));
+                if (g.op) what += " " + std::string(tpLoweredOpName(*g.op));
+                if (g.reason) what += " (" + std::string(tpFallbackReasonName(*g.reason)) + ")";
+                if (t.widened(g)) what += ", runs the fallback (widened)";
                 byDecision[what].push_back("[" + join(g.meshRanks, ",") + "]");
             }
             for (const auto& [what, groups] : byDecision)
@@ -249,10 +251,11 @@ private:
     static std::string classification(const TpPlan& t) {
         if (!t.classification)
             return "not lowerable to one collective (runs the generic redistribution)";
-        std::string out = t.classification->kind;
+        std::string out(tpKindName(t.classification->kind));
         if (t.classification->tensorDim)
             out += " dim " + std::to_string(*t.classification->tensorDim);
-        if (t.classification->reduceOp) out += " " + *t.classification->reduceOp;
+        if (t.classification->reduceOp)
+            out += " " + std::string(reduceOpName(*t.classification->reduceOp));
         return out;
     }
 

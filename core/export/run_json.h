@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "exec/run_result.h"
+#include "verify/run_result.h"
 
 namespace hsdp {
 

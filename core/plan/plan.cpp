@@ -16,9 +16,72 @@ std::string_view severityName(Severity severity) {
     return "?";
 }
 
+std::string_view tpKindName(TpKind kind) {
+    switch (kind) {
+        case TpKind::Identity:
+            return "identity";
+        case TpKind::AllGather:
+            return "all_gather";
+        case TpKind::AllReduce:
+            return "all_reduce";
+        case TpKind::ReduceScatter:
+            return "reduce_scatter";
+    }
+    return "?";
+}
+
+std::string_view tpPathName(TpPath path) {
+    switch (path) {
+        case TpPath::Lowered:
+            return "lowered";
+        case TpPath::Identity:
+            return "identity";
+        case TpPath::Fallback:
+            return "fallback";
+    }
+    return "?";
+}
+
+std::string_view tpLoweredOpName(TpLoweredOp op) {
+    switch (op) {
+        case TpLoweredOp::AllGather:
+            return "all_gather";
+        case TpLoweredOp::AllReduce:
+            return "all_reduce";
+        case TpLoweredOp::ReduceScatter:
+            return "reduce_scatter";
+        case TpLoweredOp::AllReduceShard:
+            return "all_reduce_shard";
+    }
+    return "?";
+}
+
+std::string_view tpFallbackReasonName(TpFallbackReason reason) {
+    switch (reason) {
+        case TpFallbackReason::RankOrder:
+            return "rank-order";
+        case TpFallbackReason::Unsupported:
+            return "unsupported";
+    }
+    return "?";
+}
+
+const TpGroupDecision* TpPlan::groupOf(int rank) const {
+    for (const auto& group : groups)
+        if (std::find(group.meshRanks.begin(), group.meshRanks.end(), rank) !=
+            group.meshRanks.end())
+            return &group;
+    return nullptr;
+}
+
 bool Plan::hasErrors() const {
     return std::any_of(diagnostics.begin(), diagnostics.end(),
                        [](const Diagnostic& d) { return d.severity == Severity::Error; });
+}
+
+bool Plan::isRejected(int paramIndex) const {
+    return std::find(rejectedParams.begin(), rejectedParams.end(), paramIndex) !=
+           rejectedParams.end();
 }
 
 const Group* Plan::groupOf(int paramIndex) const {

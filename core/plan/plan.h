@@ -4,10 +4,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "model/mesh.h"
+#include "model/placement.h"
+#include "plan/redistribution.h"
 
 namespace hsdp {
 
@@ -64,17 +67,36 @@ struct RankOwnership {
     int64_t ownedNumel = 0;  // global numel of owned params
 };
 
+// The reference's classification of a transition (classify_tp_transition).
+enum class TpKind { Identity, AllGather, AllReduce, ReduceScatter };
+// What a TP group does: the lowered collective, nothing, or the generic redistribution.
+enum class TpPath { Lowered, Identity, Fallback };
+// The collective a lowered group runs (reduce_scatter becomes all_reduce_shard on gloo).
+enum class TpLoweredOp { AllGather, AllReduce, ReduceScatter, AllReduceShard };
+enum class TpFallbackReason { RankOrder, Unsupported };
+
+std::string_view tpKindName(TpKind kind);  // identity | all_gather | all_reduce | reduce_scatter
+std::string_view tpPathName(TpPath path);  // lowered | identity | fallback
+// all_gather | all_reduce | reduce_scatter | all_reduce_shard
+std::string_view tpLoweredOpName(TpLoweredOp op);
+std::string_view tpFallbackReasonName(TpFallbackReason reason);  // rank-order | unsupported
+
 struct TpClassification {
-    std::string kind;  // identity | all_gather | all_reduce | reduce_scatter
+    TpKind kind = TpKind::Identity;
     std::optional<int> tensorDim;
-    std::optional<std::string> reduceOp;
+    std::optional<ReduceOp> reduceOp;
 };
 
 struct TpGroupDecision {
-    std::vector<int> meshRanks;  // ranks along tp, mesh order
-    std::string path;            // lowered | identity | fallback
-    std::string op;  // lowered only: all_gather | all_reduce | reduce_scatter | all_reduce_shard
-    std::string reason;  // fallback only: rank-order | unsupported
+    std::vector<int> meshRanks;              // ranks along tp, mesh order
+    TpPath path = TpPath::Fallback;          // the reference's decision for this group
+    std::optional<TpLoweredOp> op;           // lowered only
+    std::optional<TpFallbackReason> reason;  // fallback only
+    // What the run does: `path`, except that when some groups fall back and
+    // the fallback spans mesh dims other than tp, every group runs the
+    // fallback (`widened`), or the groups would wait on each other.
+    TpPath runs = TpPath::Fallback;
+    std::vector<RedistributionStep> steps;  // the steps `runs` takes (identity: none)
 };
 
 struct TpPlan {
@@ -83,6 +105,13 @@ struct TpPlan {
     std::optional<TpClassification> classification;
     std::optional<int> tpMeshDim;  // nullopt: the mesh has no tp dim (no TP path)
     std::vector<TpGroupDecision> groups;
+    // The generic redistribution src -> dst: what a group on the fallback runs,
+    // and what every rank of the mesh runs when it has no tp dim.
+    std::vector<RedistributionStep> fallbackSteps;
+
+    bool widened(const TpGroupDecision& group) const { return group.runs != group.path; }
+    // The group holding `rank`, or nullptr (no tp dim, or not on the mesh).
+    const TpGroupDecision* groupOf(int rank) const;
 };
 
 enum class Severity { Error, Warning, Info };
@@ -110,6 +139,8 @@ struct Plan {
     std::vector<Diagnostic> diagnostics;
 
     bool hasErrors() const;
+    // Whether the planner rejected `paramIndex` (docs/plan.md §1 errors): it is never run.
+    bool isRejected(int paramIndex) const;
     // The group holding `paramIndex`, or nullptr (no-comm or rejected).
     const Group* groupOf(int paramIndex) const;
 };

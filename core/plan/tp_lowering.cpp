@@ -1,6 +1,7 @@
 #include "plan/tp_lowering.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "plan/grouping.h"
 
@@ -9,7 +10,7 @@ namespace hsdp {
 std::optional<TpClassification> classifyTpTransition(const std::vector<Placement>& src,
                                                      const std::vector<Placement>& dst,
                                                      const std::vector<std::string>& meshDimNames) {
-    if (src == dst) return TpClassification{"identity", std::nullopt, std::nullopt};
+    if (src == dst) return TpClassification{TpKind::Identity, std::nullopt, std::nullopt};
     auto tpIt = std::find(meshDimNames.begin(), meshDimNames.end(), "tp");
     if (tpIt == meshDimNames.end()) return std::nullopt;
     auto tp = static_cast<size_t>(tpIt - meshDimNames.begin());
@@ -21,18 +22,90 @@ std::optional<TpClassification> classifyTpTransition(const std::vector<Placement
     const Placement& from = src[tp];
     const Placement& to = dst[tp];
     if (from.isShard() && to.isReplicate())
-        return TpClassification{"all_gather", from.dim, std::nullopt};
+        return TpClassification{TpKind::AllGather, from.dim, std::nullopt};
     if (!from.isPartial() || from.reduceOp != ReduceOp::Sum) return std::nullopt;
-    if (to.isReplicate()) return TpClassification{"all_reduce", std::nullopt, "sum"};
-    if (to.isShard()) return TpClassification{"reduce_scatter", to.dim, "sum"};
+    if (to.isReplicate()) return TpClassification{TpKind::AllReduce, std::nullopt, ReduceOp::Sum};
+    if (to.isShard()) return TpClassification{TpKind::ReduceScatter, to.dim, ReduceOp::Sum};
     return std::nullopt;
 }
 
-std::string loweredOp(const std::string& kind, const std::string& backend) {
-    if (kind == "reduce_scatter" && backend.find("gloo") != std::string::npos)
-        return "all_reduce_shard";
-    return kind;
+TpLoweredOp loweredOp(TpKind kind, const std::string& backend) {
+    switch (kind) {
+        case TpKind::AllGather:
+            return TpLoweredOp::AllGather;
+        case TpKind::AllReduce:
+            return TpLoweredOp::AllReduce;
+        case TpKind::ReduceScatter:
+            return backend.find("gloo") != std::string::npos ? TpLoweredOp::AllReduceShard
+                                                             : TpLoweredOp::ReduceScatter;
+        case TpKind::Identity:
+            break;
+    }
+    throw std::invalid_argument("an identity transition has no lowered op");
 }
+
+std::vector<RedistributionStep> loweredSteps(TpLoweredOp op, int tpDim,
+                                             const std::vector<Placement>& src,
+                                             const std::vector<Placement>& dst) {
+    using Op = RedistributionOp;
+    switch (op) {
+        case TpLoweredOp::AllGather:
+            return {{Op::AllGather, tpDim, src, dst}};
+        case TpLoweredOp::AllReduce:
+            return {{Op::AllReduce, tpDim, src, dst}};
+        case TpLoweredOp::ReduceScatter:
+            return {{Op::ReduceScatter, tpDim, src, dst}};
+        case TpLoweredOp::AllReduceShard: {
+            std::vector<Placement> reduced = src;  // after the reduction: R on the tp dim
+            reduced[size_t(tpDim)] = Placement::replicate();
+            return {{Op::AllReduce, tpDim, src, reduced}, {Op::LocalChunk, tpDim, reduced, dst}};
+        }
+    }
+    return {};
+}
+
+namespace {
+
+TpGroupDecision seedDecision(const std::optional<TpClassification>& classification,
+                             std::vector<int> ranks, const std::string& backend) {
+    TpGroupDecision decision;
+    // The process group orders its ranks ascending; the seed falls back when they differ.
+    if (!std::is_sorted(ranks.begin(), ranks.end())) {
+        decision.path = TpPath::Fallback;
+        decision.reason = TpFallbackReason::RankOrder;
+    } else if (!classification) {
+        decision.path = TpPath::Fallback;
+        decision.reason = TpFallbackReason::Unsupported;
+    } else if (classification->kind == TpKind::Identity) {
+        decision.path = TpPath::Identity;
+    } else {
+        decision.path = TpPath::Lowered;
+        decision.op = loweredOp(classification->kind, backend);
+    }
+    decision.meshRanks = std::move(ranks);
+    return decision;
+}
+
+// What each group runs. Groups of one transition must agree on the mesh dims
+// they communicate over: when some fall back and the fallback also uses mesh
+// dims other than tp, the others run the fallback too (widened).
+void assignRunSteps(TpPlan& plan, const TpTransition& transition) {
+    bool anyFallback = false, anyOther = false;
+    for (const auto& g : plan.groups) (g.path == TpPath::Fallback ? anyFallback : anyOther) = true;
+    const bool spans =
+        std::any_of(plan.fallbackSteps.begin(), plan.fallbackSteps.end(),
+                    [&](const RedistributionStep& s) { return s.meshDim != *plan.tpMeshDim; });
+    const bool widen = anyFallback && anyOther && spans;
+    for (auto& g : plan.groups) {
+        g.runs = widen ? TpPath::Fallback : g.path;
+        if (g.runs == TpPath::Fallback)
+            g.steps = plan.fallbackSteps;
+        else if (g.runs == TpPath::Lowered)
+            g.steps = loweredSteps(*g.op, *plan.tpMeshDim, transition.src, transition.dst);
+    }
+}
+
+}  // namespace
 
 TpPlan planTpTransition(const TpTransition& transition, const Mesh& mesh,
                         const std::string& backend) {
@@ -40,26 +113,13 @@ TpPlan planTpTransition(const TpTransition& transition, const Mesh& mesh,
     plan.index = transition.index;
     plan.name = transition.name;
     plan.classification = classifyTpTransition(transition.src, transition.dst, mesh.dimNames);
+    plan.fallbackSteps =
+        planRedistribution(transition.src, transition.dst, int(transition.shape.size()));
     plan.tpMeshDim = mesh.dimIndex("tp");
     if (!plan.tpMeshDim) return plan;  // no TP path at all
-    for (auto& ranks : mesh.groupsAlong(*plan.tpMeshDim)) {
-        TpGroupDecision decision;
-        // The process group orders its ranks ascending; the reference falls back when they differ.
-        if (!std::is_sorted(ranks.begin(), ranks.end())) {
-            decision.path = "fallback";
-            decision.reason = "rank-order";
-        } else if (!plan.classification) {
-            decision.path = "fallback";
-            decision.reason = "unsupported";
-        } else if (plan.classification->kind == "identity") {
-            decision.path = "identity";
-        } else {
-            decision.path = "lowered";
-            decision.op = loweredOp(plan.classification->kind, backend);
-        }
-        decision.meshRanks = std::move(ranks);
-        plan.groups.push_back(std::move(decision));
-    }
+    for (auto& ranks : mesh.groupsAlong(*plan.tpMeshDim))
+        plan.groups.push_back(seedDecision(plan.classification, std::move(ranks), backend));
+    assignRunSteps(plan, transition);
     return plan;
 }
 
@@ -78,7 +138,7 @@ void reportTpPlan(const TpPlan& plan, const TpTransition& t, const Mesh& mesh,
         return;
     }
     for (const auto& group : plan.groups) {
-        if (group.reason != "rank-order") continue;
+        if (group.reason != TpFallbackReason::RankOrder) continue;
         std::string ranks;
         for (int r : group.meshRanks) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
         sink.report(Severity::Warning, codes::TpRankOrderFallback,

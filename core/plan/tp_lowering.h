@@ -9,6 +9,7 @@
 #include "model/scenario.h"
 #include "plan/diagnostics.h"
 #include "plan/plan.h"
+#include "plan/redistribution.h"
 
 namespace hsdp {
 
@@ -23,11 +24,19 @@ std::optional<TpClassification> classifyTpTransition(const std::vector<Placement
 
 // The collective a lowered group runs: reduce_scatter becomes
 // all_reduce_shard on a gloo backend (gloo has no reduce-scatter).
-std::string loweredOp(const std::string& kind, const std::string& backend);
+TpLoweredOp loweredOp(TpKind kind, const std::string& backend);
+
+// The steps of a lowered op on the tp mesh dim, in their geometric (always
+// correct) form; all_reduce_shard is an all-reduce then a local chunk. A
+// reference run executes them the reference's way (run/ decides that, not the plan).
+std::vector<RedistributionStep> loweredSteps(TpLoweredOp op, int tpDim,
+                                             const std::vector<Placement>& src,
+                                             const std::vector<Placement>& dst);
 
 // docs/plan.md §5 for one transition on `mesh`. No tp dim: no groups. Per TP group
 // (mesh order): not ascending -> fallback "rank-order"; classification null ->
-// fallback "unsupported"; identity -> identity; else lowered.
+// fallback "unsupported"; identity -> identity; else lowered. Also the steps
+// every group runs (`runs`, `steps`) and the generic redistribution.
 TpPlan planTpTransition(const TpTransition& transition, const Mesh& mesh,
                         const std::string& backend);
 

@@ -8,7 +8,7 @@ namespace {
 std::string labelText(const CollectiveLabel& label) {
     std::string text;
     if (!label.phase.empty()) text += ", phase " + label.phase;
-    if (label.step >= 0) text += ", step " + std::to_string(label.step);
+    if (label.scheduleIndex >= 0) text += ", step " + std::to_string(label.scheduleIndex);
     if (label.tpTransition >= 0) text += ", tp transition " + std::to_string(label.tpTransition);
     if (!label.params.empty()) text += ", params " + groupRanksText(label.params);
     return text;

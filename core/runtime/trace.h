@@ -20,10 +20,10 @@ struct BufferSegment {
 // What the algorithm says about a collective before it runs: the trace and
 // error messages carry it.
 struct CollectiveLabel {
-    std::string phase;  // gather | update-broadcast | replica-broadcast | tp | ...
-    int step = -1;      // position in the plan's schedule
-    int group = -1;     // plan group id
-    int batch = -1;     // batch index inside the group
+    std::string phase;       // gather | update-broadcast | replica-broadcast | tp | ...
+    int scheduleIndex = -1;  // position in the plan's schedule ("step" in traces)
+    int group = -1;          // plan group id
+    int batch = -1;          // batch index inside the group
     int tpTransition = -1;
     std::string mesh;
     int meshDim = -1;

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tensor/gathered_tensor.h"
+#include "tensor/tensor.h"
+#include "model/dtype.h"
+#include "model/mesh.h"
+#include "model/placement.h"
+#include "runtime/world.h"
+#include "tensor/tensor.h"
+
+namespace hsdp {
+
+// One parameter of a fused all-gather, as one rank holds it.
+struct GatherItem {
+    int param = -1;
+    std::vector<int64_t> shape;  // global shape of the data
+    std::vector<Placement> placements;
+    DType dtype = DType::F32;
+    const Tensor* local = nullptr;  // this rank's shard
+};
+
+// Wall-clock split of one corrected gather, summed over mesh dims (seconds):
+// layout + packing, the all-gather itself, unpacking. Filled only when asked.
+struct GatherTimings {
+    double pack = 0;
+    double gather = 0;
+    double unpack = 0;
+};
+
+// What every member of the shard group agrees on.
+struct GatherSetup {
+    const Mesh* mesh = nullptr;
+    Coord coord;                                 // this rank's mesh coordinate
+    std::vector<std::pair<int, int>> shardAxes;  // (mesh dim, tensor dim), mesh-dim order
+    int64_t alignmentBytes = 512;
+    CollectiveLabel label;  // phase/step/group/batch/mesh; meshDim, params, segments are filled in
+    GatherTimings* timings =
+        nullptr;  // optional (hsdp-bench gather): corrected mode adds its phases
+};
+
+struct GatherResult {
+    // Per item, what this rank unpacked (reference: maybe wrong). The corrected
+    // gather hands out views of its gathered buffer where the blocks tile the
+    // tensor; the reference (and reordered shards) own their storage.
+    std::vector<GatheredTensor> full;
+    std::string error;  // non-empty: the reference raises; no collective ran
+    bool ok() const { return error.empty(); }
+};
+
+// Corrected: undoes the placements right to left (innermost mesh dim first);
+// gathering over mesh dim m rebuilds the piece each member held before m split
+// it, members' pieces placed by geometry (uneven, nested and strided shards).
+// Segments are padded to the largest member's size, so one equal-size
+// all-gather per mesh dim moves everything; no metadata collective.
+GatherResult fusedGatherCorrected(RankContext& ctx, const GatherSetup& setup,
+                                  const std::vector<GatherItem>& items);
+
+// The reference `fused_allgather_dtensor_params` as written: shard axes in layout
+// order, movedim to 0, pack with each rank's own padded sizes in the first
+// item's dtype, all-gather in process-group order, unpack with the rank's own
+// metadata. Unequal packed sizes (which the reference would fail on) are
+// detected from geometry on every rank before any collective runs.
+GatherResult fusedGatherReference(RankContext& ctx, const GatherSetup& setup,
+                                  const std::vector<GatherItem>& items);
+
+// Pure parts of the reference, shared with the step (it must know the shape
+// the computing rank ends up with) and the tests.
+// The shape `item` has at `coord` after the reference's gather (each active
+// axis multiplies its tensor dim by the group size).
+std::vector<int64_t> referenceGatheredShape(const GatherItem& item,
+                                            const std::vector<int64_t>& meshShape,
+                                            const Coord& coord,
+                                            const std::vector<std::pair<int, int>>& shardAxes);
+// Empty when every all-gather of the shard group through `setup.coord` would
+// see equal packed sizes; otherwise the reference's failure, naming the ranks.
+std::string referenceGatherPreflight(const GatherSetup& setup,
+                                     const std::vector<GatherItem>& items);
+
+// The mesh coordinate along `dim` of each member of `comm` (group order).
+std::vector<int64_t> memberCoords(const Communicator& comm, const Mesh& mesh, int dim);
+
+}  // namespace hsdp

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/scenario.h"
+#include "plan/plan.h"
+#include "run/run_observer.h"
+#include "tensor/tensor.h"
+#include "verify/run_result.h"
+#include "verify/run_sink.h"
+
+namespace hsdp {
+
+// Read-only inputs every rank thread of one run shares.
+struct ExecEnv {
+    const Scenario* scenario = nullptr;
+    const Plan* plan = nullptr;
+    RunMode mode = RunMode::Corrected;
+    std::vector<std::vector<int64_t>> paramShapes;  // data shape per param (maybe shrunk)
+    std::vector<std::vector<int64_t>> tpShapes;     // data shape per transition
+    std::vector<Tensor> expected;        // per param: the single-device result (empty: not run)
+    std::vector<Tensor> expectedUpdate;  // per param: NS(G) on the full tensor (empty: frozen)
+    RunSink* sink = nullptr;
+    RunObserver* observer = nullptr;  // optional: sees gathered and final tensors
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(double, const std::string&)> progress;  // called from rank 0's thread
+};
+
+// What one rank holds of one parameter while the step runs.
+struct ParamState {
+    bool held = false;
+    Coord coord;    // on the parameter's mesh (plain tensors: empty)
+    Tensor grad;    // local shard of G
+    Tensor weight;  // local parameter
+};
+
+}  // namespace hsdp

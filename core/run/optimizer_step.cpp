@@ -1,0 +1,287 @@
+#include "run/optimizer_step.h"
+
+#include <algorithm>
+
+#include "collectives/fused_gather.h"
+#include "collectives/newton_schulz.h"
+#include "collectives/replicate_broadcast.h"
+#include "collectives/update_slicing.h"
+#include "model/geometry.h"
+#include "tensor/dtype_codec.h"
+#include "tensor/packing.h"
+#include "verify/truth.h"
+#include "verify/verify.h"
+
+namespace hsdp {
+
+namespace {
+
+const ParamSpec& specOf(const ExecEnv& env, int p) {
+    return env.scenario->params.at(size_t(p));
+}
+const std::vector<int64_t>& shapeOf(const ExecEnv& env, int p) {
+    return env.paramShapes.at(size_t(p));
+}
+
+std::string layoutKey(const ShardLayout& layout) {
+    std::string key;
+    for (const auto& set : layout.dims) {
+        for (const auto& r : set)
+            key += std::to_string(r.begin) + "-" + std::to_string(r.end) + ",";
+        key += "|";
+    }
+    return key;
+}
+
+CollectiveLabel labelFor(const char* phase, int scheduleIndex, const Group& group, int batch,
+                         const Mesh& mesh) {
+    CollectiveLabel label;
+    label.phase = phase;
+    label.scheduleIndex = scheduleIndex;
+    label.group = group.id;
+    label.batch = batch;
+    label.mesh = mesh.name;
+    return label;
+}
+
+Coord subCoord(const Coord& coord, const std::vector<int>& dims) {
+    Coord out;
+    for (int d : dims) out.push_back(coord[size_t(d)]);
+    return out;
+}
+
+Coord withSubCoord(Coord coord, const std::vector<int>& dims, const Coord& sub) {
+    for (size_t i = 0; i < dims.size(); ++i) coord[size_t(dims[i])] = sub[i];
+    return coord;
+}
+
+// What `coord` holds of parameter `p` as run (a plain tensor: all of it).
+ShardLayout localLayout(const ExecEnv& env, int p, const Coord& coord) {
+    const auto& spec = specOf(env, p);
+    const Mesh* mesh = env.scenario->findMesh(spec.mesh);
+    if (spec.placements && mesh)
+        return shardLayout(shapeOf(env, p), *spec.placements, mesh->shape, coord);
+    ShardLayout whole;
+    for (auto n : shapeOf(env, p)) whole.dims.push_back({IndexRange{0, n}});
+    return whole;
+}
+
+// Reports the final local tensor of every batch parameter this rank holds.
+void reportFinal(RankOptimizerStep& rankStep, const std::vector<int>& params) {
+    const int rank = rankStep.ctx.rank();
+    for (int p : params) {
+        ParamState& st = rankStep.state[size_t(p)];
+        if (!st.held) continue;
+        ShardLayout layout = localLayout(rankStep.env, p, st.coord);
+        auto mismatch =
+            compareLocal(rank, st.weight, rankStep.env.expected[size_t(p)], layout, "step");
+        rankStep.env.sink->finalState(p, rank, mismatch, tensorHash(st.weight), layoutKey(layout));
+        if (rankStep.env.observer)
+            rankStep.env.observer->finalTensor(rank, specOf(rankStep.env, p), st.weight);
+    }
+}
+
+// Owners' step 3: param -= lr·update, after checking the update slice
+// against this rank's part of NS(G) (the evidence of a wrong slice).
+void applyChecked(RankOptimizerStep& rankStep, int p, const Tensor& part) {
+    const ExecEnv& env = rankStep.env;
+    ParamState& st = rankStep.state[size_t(p)];
+    const auto& spec = specOf(env, p);
+    if (part.shape != st.weight.shape) {
+        env.sink->stepError(p, rankStep.ctx.rank(),
+                            "the update slice " + shapeText(part.shape) +
+                                " does not fit the local shard " + shapeText(st.weight.shape) +
+                                " (param.sub_ raises a size mismatch)");
+        return;
+    }
+    ShardLayout layout = localLayout(env, p, st.coord);
+    if (auto m = compareLocal(rankStep.ctx.rank(), part, env.expectedUpdate[size_t(p)], layout,
+                              "update"))
+        env.sink->updateMismatch(p, *m);
+    applyUpdate(st.weight, part, env.scenario->options.lr, spec.dtype);
+}
+
+}  // namespace
+
+Coord reducedReplicateCoord(const Group& group, const Batch& batch, const Coord& coord) {
+    Coord replicateCoord;
+    for (size_t j = 0; j < group.replicateMeshDims.size(); ++j)
+        replicateCoord.push_back(coord[size_t(group.replicateMeshDims[j])] %
+                                 batch.replicateSizes.at(j));
+    return replicateCoord;
+}
+
+std::vector<ParamState> initialState(const ExecEnv& env, int rank) {
+    std::vector<ParamState> state(env.scenario->params.size());
+    for (const auto& spec : env.scenario->params) {
+        const int p = spec.index;
+        if (env.plan->isRejected(p)) continue;
+        ParamState& st = state[size_t(p)];
+        const auto& shape = shapeOf(env, p);
+        if (!spec.placements) {
+            st.held = true;
+            st.grad = localTensor(Truth::grad(p), shape, {}, {}, {}, spec.dtype);
+            st.weight = localTensor(Truth::weight(p), shape, {}, {}, {}, spec.dtype);
+            continue;
+        }
+        const Mesh* mesh = env.scenario->findMesh(spec.mesh);
+        auto coord = mesh ? mesh->coordinateOf(rank) : std::nullopt;
+        if (!coord) continue;
+        st.held = true;
+        st.coord = *coord;
+        st.grad =
+            localTensor(Truth::grad(p), shape, *spec.placements, mesh->shape, *coord, spec.dtype);
+        st.weight =
+            localTensor(Truth::weight(p), shape, *spec.placements, mesh->shape, *coord, spec.dtype);
+    }
+    return state;
+}
+
+namespace {
+
+struct BatchView {
+    const Group& group;
+    const Batch& batch;
+    const Mesh& mesh;
+    Coord coord;
+    int scheduleIndex;
+    int batchIndex;
+};
+
+// Gathered batch, steps 2-3 for the owned params: fused gather, compute on
+// the shard_compute coordinate, update broadcast, slice, apply.
+void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
+                    const std::vector<int>& owned) {
+    const ExecEnv& env = rankStep.env;
+    const int rank = rankStep.ctx.rank();
+    const bool reference = env.mode == RunMode::Reference;
+    std::vector<GatherItem> items;
+    for (int p : owned)
+        items.push_back({p, shapeOf(env, p), *specOf(env, p).placements, specOf(env, p).dtype,
+                         &rankStep.state[size_t(p)].grad});
+    GatherSetup gatherSetup{&v.mesh, v.coord, v.group.layout.shardAxes, env.plan->alignmentBytes,
+                            labelFor("gather", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};
+    GatherResult gathered = reference ? fusedGatherReference(rankStep.ctx, gatherSetup, items)
+                                      : fusedGatherCorrected(rankStep.ctx, gatherSetup, items);
+    if (!gathered.ok()) {
+        for (int p : owned) {
+            env.sink->gatherError(p, rank, gathered.error);
+            env.sink->stepError(p, rank, "not updated: the fused all-gather failed");
+        }
+        return;
+    }
+    // Checking, dumping and Newton-Schulz want contiguous tensors: one copy
+    // here, out of the (view-handing) gather.
+    std::vector<Tensor> full;
+    for (size_t i = 0; i < owned.size(); ++i) {
+        const int p = owned[i];
+        full.push_back(gathered.full[i].toTensor());
+        env.sink->gathered(
+            p, rank, compareGathered(rank, full[i], globalTensor(Truth::grad(p), shapeOf(env, p))));
+        if (env.observer) env.observer->gatheredTensor(rank, specOf(env, p), full[i]);
+    }
+    const Coord replicateCoord = reducedReplicateCoord(v.group, v.batch, v.coord);
+    const ShardCompute* computePlan = nullptr;
+    for (const auto& entry : v.batch.shardCompute)
+        if (entry.replicateCoord == replicateCoord) computePlan = &entry;
+    const auto& shardDims = v.group.shardMeshDims;
+    const Coord myShard = subCoord(v.coord, shardDims);
+    std::vector<std::vector<std::byte>> payloads(owned.size());
+    std::vector<std::vector<int64_t>> updateShapes(owned.size());
+    std::vector<BroadcastItem> updateItems;
+    for (size_t i = 0; i < owned.size(); ++i) {
+        const Coord computeShard =
+            computePlan ? computePlan->computeCoord.at(owned[i]) : Coord(shardDims.size(), 0);
+        updateShapes[i] =
+            reference ? referenceGatheredShape(items[i], v.mesh.shape,
+                                               withSubCoord(v.coord, shardDims, computeShard),
+                                               v.group.layout.shardAxes)
+                      : shapeOf(env, owned[i]);
+        payloads[i] = poisonBuffer(shapeNumel(updateShapes[i]) * 4);
+        if (myShard == computeShard)
+            encodeTensor(newtonSchulz(full[i]), DType::F32, payloads[i].data());
+        updateItems.push_back({owned[i], computeShard, &payloads[i]});
+    }
+    BroadcastSetup broadcastSetup{
+        &v.mesh,   v.coord,
+        shardDims, env.plan->alignmentBytes,
+        0,         labelFor("update-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};
+    hierarchicalBroadcast(rankStep.ctx, broadcastSetup, updateItems);
+    for (size_t i = 0; i < owned.size(); ++i) {
+        const int p = owned[i];
+        Tensor update = decodeTensor(payloads[i].data(), DType::F32, updateShapes[i]);
+        Tensor part =
+            reference
+                ? sliceUpdateReference(update, v.group.layout.shardAxes, v.mesh.shape, v.coord)
+                : sliceUpdateCorrected(update, items[i].placements, v.mesh.shape, v.coord);
+        applyChecked(rankStep, p, part);
+    }
+}
+
+// Step 3: the owners' updated params go to their replicas.
+void replicaBroadcast(RankOptimizerStep& rankStep, const BatchView& v) {
+    const ExecEnv& env = rankStep.env;
+    std::vector<std::vector<std::byte>> payloads;
+    std::vector<int> params;
+    for (int p : v.batch.params)
+        if (v.batch.owner.count(p) && rankStep.state[size_t(p)].held) params.push_back(p);
+    payloads.reserve(params.size());
+    std::vector<BroadcastItem> items;
+    for (int p : params) {
+        const Tensor& w = rankStep.state[size_t(p)].weight;
+        payloads.emplace_back(size_t(w.numel() * dtypeSize(specOf(env, p).dtype)));
+        encodeTensor(w, specOf(env, p).dtype, payloads.back().data());
+        items.push_back({p, v.batch.owner.at(p), &payloads.back()});
+    }
+    BroadcastSetup broadcastSetup{
+        &v.mesh,
+        v.coord,
+        v.group.replicateMeshDims,
+        env.plan->alignmentBytes,
+        env.scenario->options.broadcastMaxBytes,
+        labelFor("replica-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};
+    hierarchicalBroadcast(rankStep.ctx, broadcastSetup, items);
+    for (size_t i = 0; i < params.size(); ++i) {
+        Tensor& w = rankStep.state[size_t(params[i])].weight;
+        w = decodeTensor(payloads[i].data(), specOf(env, params[i]).dtype, w.shape);
+    }
+}
+
+}  // namespace
+
+void runScheduleEntry(RankOptimizerStep& rankStep, int scheduleIndex, const Group& group,
+                      int batchIndex) {
+    const Batch& batch = group.batches.at(size_t(batchIndex));
+    const Mesh& mesh = rankStep.env.scenario->mesh(group.mesh);
+    auto coord = mesh.coordinateOf(rankStep.ctx.rank());
+    if (!coord) return;
+    BatchView v{group, batch, mesh, *coord, scheduleIndex, batchIndex};
+    const Coord replicateCoord = reducedReplicateCoord(group, batch, *coord);
+    std::vector<int> owned;
+    for (int p : batch.params) {
+        auto it = batch.owner.find(p);
+        if (it != batch.owner.end() && it->second == replicateCoord &&
+            rankStep.state[size_t(p)].held)
+            owned.push_back(p);
+    }
+    if (batch.isShard) {
+        if (!owned.empty()) gatheredUpdate(rankStep, v, owned);
+    } else {
+        for (int p : owned) applyChecked(rankStep, p, newtonSchulz(rankStep.state[size_t(p)].grad));
+    }
+    replicaBroadcast(rankStep, v);
+    reportFinal(rankStep, batch.params);
+}
+
+void runLocalParams(RankOptimizerStep& rankStep) {
+    std::vector<int> params;
+    for (int p : rankStep.env.plan->noCommParams) {
+        ParamState& st = rankStep.state[size_t(p)];
+        if (!st.held) continue;
+        if (specOf(rankStep.env, p).requiresGrad) applyChecked(rankStep, p, newtonSchulz(st.grad));
+        params.push_back(p);
+    }
+    reportFinal(rankStep, params);
+}
+
+}  // namespace hsdp

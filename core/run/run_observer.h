@@ -1,0 +1,22 @@
+#pragma once
+
+#include "model/scenario.h"
+#include "tensor/tensor.h"
+
+namespace hsdp {
+
+// Hooks a run calls while it goes, so a front end can keep what the ranks
+// hold without core/ knowing where it goes (the CLI writes .npy files, a GUI
+// may keep tensors in memory). Called from the rank threads, several at once:
+// implementations must be thread-safe. An exception thrown here stops the run
+// with that error, like a failed collective.
+class RunObserver {
+public:
+    virtual ~RunObserver() = default;
+    // The full gradient `rank` gathered for `param` (owners in gathered batches).
+    virtual void gatheredTensor(int rank, const ParamSpec& param, const Tensor& full) = 0;
+    // The local tensor `rank` holds of `param` after the step and the replica broadcast.
+    virtual void finalTensor(int rank, const ParamSpec& param, const Tensor& local) = 0;
+};
+
+}  // namespace hsdp

@@ -1,0 +1,125 @@
+#include "run/runner.h"
+
+#include <stdexcept>
+
+#include "collectives/newton_schulz.h"
+#include "run/exec_env.h"
+#include "run/optimizer_step.h"
+#include "run/run_summary.h"
+#include "run/shrink.h"
+#include "run/tp_transition.h"
+#include "verify/truth.h"
+
+namespace hsdp {
+
+std::vector<std::vector<int>> declaredGroups(const Scenario& scenario) {
+    std::vector<std::vector<int>> groups;
+    for (const auto& mesh : scenario.meshes)
+        for (int d = 0; d < mesh.ndim(); ++d)
+            if (mesh.shape[size_t(d)] > 1)
+                for (auto& g : mesh.groupsAlong(d)) groups.push_back(std::move(g));
+    return groups;
+}
+
+namespace {
+
+// The single-device result of every parameter, computed once: W - lr·NS(G)
+// rounded to the dtype (frozen: W), and the update NS(G) itself.
+void singleDeviceResults(const Scenario& scenario, const Plan& plan, ExecEnv& env) {
+    const auto& shapes = env.paramShapes;
+    auto& out = env.expected;
+    out.assign(scenario.params.size(), Tensor());
+    env.expectedUpdate.assign(scenario.params.size(), Tensor());
+    for (const auto& spec : scenario.params) {
+        const int p = spec.index;
+        if (plan.isRejected(p)) continue;
+        const auto& shape = shapes[size_t(p)];
+        Tensor w = localTensor(Truth::weight(p), shape, {}, {}, {}, spec.dtype);
+        if (spec.requiresGrad) {
+            Tensor g = localTensor(Truth::grad(p), shape, {}, {}, {}, spec.dtype);
+            env.expectedUpdate[size_t(p)] = newtonSchulz(g);
+            applyUpdate(w, env.expectedUpdate[size_t(p)], scenario.options.lr, spec.dtype);
+        }
+        out[size_t(p)] = std::move(w);
+    }
+}
+
+void checkCancel(const ExecEnv& env) {
+    if (env.cancel && env.cancel->load()) throw std::runtime_error("run cancelled");
+}
+
+void rankBody(RankContext& ctx, const ExecEnv& env) {
+    std::vector<ParamState> state = initialState(env, ctx.rank());
+    RankOptimizerStep rankStep{ctx, env, state};
+    const auto& schedule = env.plan->schedule;
+    const double total = double(schedule.size() + env.plan->tpTransitions.size() + 1);
+    auto report = [&](double done, const std::string& what) {
+        if (ctx.rank() == 0 && env.progress) env.progress(done / total, what);
+    };
+    for (size_t i = 0; i < schedule.size(); ++i) {
+        checkCancel(env);
+        const Group& group = env.plan->groups.at(size_t(schedule[i].group));
+        report(double(i), "step " + std::to_string(i) + ": group " + std::to_string(group.id) +
+                              " batch " + std::to_string(schedule[i].batch));
+        runScheduleEntry(rankStep, int(i), group, schedule[i].batch);
+    }
+    runLocalParams(rankStep);
+    for (size_t t = 0; t < env.plan->tpTransitions.size(); ++t) {
+        checkCancel(env);
+        report(double(schedule.size() + t), "tp transition " + std::to_string(t));
+        runTpTransition(ctx, env, int(t));
+    }
+    report(total, "done");
+}
+
+}  // namespace
+
+RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& options) {
+    if (plan.worldSize != scenario.worldSize)
+        throw std::invalid_argument("runPlan: the plan is not of this scenario");
+    const auto started = std::chrono::steady_clock::now();
+    RunResult result;
+    result.mode = options.mode;
+    result.worldSize = scenario.worldSize;
+    ShrinkDecision shrink = decideShrink(scenario, plan, options.maxBytes, options.flopBudget);
+    if (shrink.info) result.shrink = shrink.info;
+    RunSink sink;
+    ExecEnv env;
+    env.scenario = &scenario;
+    env.plan = &plan;
+    env.mode = options.mode;
+    env.paramShapes = shrink.paramShapes;
+    env.tpShapes = shrink.tpShapes;
+    singleDeviceResults(scenario, plan, env);
+    env.sink = &sink;
+    env.observer = options.observer;
+    env.cancel = options.cancel;
+    env.progress = options.progress;
+    TraceRecorder own;
+    WorldOptions world;
+    world.worldSize = scenario.worldSize;
+    world.timeout = options.timeout;
+    world.fault = options.fault;
+    world.trace = options.trace ? options.trace : &own;
+    world.cancel = options.cancel;
+    try {
+        runWorld(world, declaredGroups(scenario), [&](RankContext& ctx) { rankBody(ctx, env); });
+    } catch (const RunError& error) {
+        result.error = error.what();
+        result.errorRank = error.rank;
+    } catch (const std::exception& error) {
+        result.error = error.what();
+    }
+    result.cancelled = options.cancel && options.cancel->load();
+    result.trace = world.trace->take();
+    for (const auto& e : result.trace.events) {
+        ++result.collectives;
+        result.bytes += e.bytes;
+    }
+    summarize(env, sink, result);
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+}
+
+}  // namespace hsdp

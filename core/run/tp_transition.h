@@ -1,0 +1,30 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plan/plan.h"
+#include "redistribute/redistribute.h"
+#include "run/exec_env.h"
+#include "runtime/world.h"
+
+namespace hsdp {
+
+// docs/run.md §4 for transition `t` on this rank: builds the local input from
+// `src` (T truth), runs the steps the plan gives its TP group (lowered op,
+// identity, or the generic redistribution) and reports the output against
+// the truth laid out by `dst`.
+void runTpTransition(RankContext& ctx, const ExecEnv& env, int t);
+
+// What `rank` runs for `tp`, read from the plan (never re-planned): its
+// group's path and steps, or the plan's fallback steps when the mesh has no
+// tp dim. A reference run executes lowered steps in the seed's form.
+struct TpExecution {
+    TpPath path = TpPath::Fallback;
+    const std::vector<RedistributionStep>* steps = nullptr;  // into the plan; null: not on the mesh
+    bool widened = false;
+    OpForm form = OpForm::Geometric;
+};
+TpExecution tpExecutionFor(const TpPlan& tp, int rank, RunMode mode);
+
+}  // namespace hsdp

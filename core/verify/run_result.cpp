@@ -1,0 +1,43 @@
+#include "verify/run_result.h"
+
+namespace hsdp {
+
+std::string_view runModeName(RunMode mode) {
+    return mode == RunMode::Reference ? "reference" : "corrected";
+}
+
+std::string_view gatherVerdictName(GatherVerdict v) {
+    switch (v) {
+        case GatherVerdict::Exact:
+            return "exact";
+        case GatherVerdict::Mismatch:
+            return "mismatch";
+        case GatherVerdict::NotGathered:
+            return "not-gathered";
+        case GatherVerdict::Error:
+            return "error";
+        case GatherVerdict::NotReached:
+            return "not-reached";
+    }
+    return "?";
+}
+
+std::string_view stepVerdictName(StepVerdict v) {
+    switch (v) {
+        case StepVerdict::Exact:
+            return "exact";
+        case StepVerdict::Mismatch:
+            return "mismatch";
+        case StepVerdict::Error:
+            return "error";
+        case StepVerdict::NotReached:
+            return "not-reached";
+    }
+    return "?";
+}
+
+std::string_view replicaVerdictName(ReplicaVerdict v) {
+    return v == ReplicaVerdict::Diverged ? "diverged" : "identical";
+}
+
+}  // namespace hsdp

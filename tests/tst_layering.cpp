@@ -1,0 +1,70 @@
+// core/ reads one way: each module includes only the modules below it, so
+// the plan never depends on how it runs and nothing in the engine depends on
+// how results are exported (the front ends hook in through RunObserver).
+#include <QtTest>
+
+#include <QDirIterator>
+#include <QRegularExpression>
+#include <map>
+#include <set>
+
+namespace {
+
+const QString kCore = HSDP_SOURCE_DIR "/core/";
+
+// Module -> the modules it may include (besides itself).
+const std::map<QString, std::set<QString>>& allowed() {
+    static const std::map<QString, std::set<QString>> table = {
+        {"model", {}},
+        {"scenario", {"model"}},
+        {"plan", {"model"}},
+        {"runtime", {"model"}},
+        {"tensor", {"model", "runtime"}},
+        {"verify", {"model", "runtime", "tensor"}},
+        {"collectives", {"model", "runtime", "tensor", "verify"}},
+        {"redistribute", {"model", "plan", "runtime", "tensor", "verify"}},
+        {"run", {"model", "plan", "runtime", "tensor", "verify", "collectives", "redistribute"}},
+        {"export",
+         {"model", "scenario", "plan", "runtime", "tensor", "verify", "collectives", "redistribute",
+          "run"}},
+    };
+    return table;
+}
+
+}  // namespace
+
+class TestLayering : public QObject {
+    Q_OBJECT
+private slots:
+    void everyModuleIsKnown() {
+        for (const QString& dir : QDir(kCore).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            QVERIFY2(allowed().count(dir), qPrintable("core/" + dir + " has no layer"));
+    }
+
+    void includesRunDownOnly() {
+        static const QRegularExpression include("^\\s*#\\s*include\\s+\"([a-z_]+)/",
+                                                QRegularExpression::MultilineOption);
+        QStringList violations;
+        int files = 0;
+        QDirIterator it(kCore, {"*.h", "*.cpp"}, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            const QString module = QDir(kCore).relativeFilePath(path).section('/', 0, 0);
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(file.readAll());
+            ++files;
+            for (auto m = include.globalMatch(text); m.hasNext();) {
+                const QString target = m.next().captured(1);
+                if (target == module || !allowed().count(module)) continue;
+                if (!allowed().at(module).count(target))
+                    violations << QDir(kCore).relativeFilePath(path) + " includes " + target + "/";
+            }
+        }
+        QVERIFY(files > 50);
+        QVERIFY2(violations.isEmpty(), qPrintable(violations.join("\n")));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLayering)
+#include "tst_layering.moc"
