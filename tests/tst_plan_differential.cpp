@@ -234,10 +234,11 @@ OJson Generator::scenario(int id) {
     if (!s["params"].empty() && chance(0.25)) {
         // A cap hit exactly by one or two params: the soft cap closes a batch at ">=".
         int64_t cap = 0;
+        // A named copy: a range-for over pick(temporary)[...] would read a destroyed vector.
+        const std::vector<OJson> all(s["params"].begin(), s["params"].end());
         for (int k = uniform(1, 2); k > 0; --k) {
             int64_t numel = 1;
-            for (int v : pick(std::vector<OJson>(s["params"].begin(), s["params"].end()))["shape"])
-                numel *= v;
+            for (int v : pick(all)["shape"]) numel *= v;
             cap += numel;
         }
         s["options"]["max_batch_numel"] = cap;

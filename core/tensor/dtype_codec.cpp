@@ -24,7 +24,7 @@ float roundTo(DType dtype, float value) {
 void encodeValues(DType dtype, const float* src, int64_t count, std::byte* dst) {
     switch (dtype) {
         case DType::F32:
-            std::memcpy(dst, src, size_t(count) * 4);
+            if (count > 0) std::memcpy(dst, src, size_t(count) * 4);  // src may be null when empty
             return;
         case DType::F64:
             for (int64_t i = 0; i < count; ++i) {
@@ -45,7 +45,7 @@ void encodeValues(DType dtype, const float* src, int64_t count, std::byte* dst) 
 void decodeValues(DType dtype, const std::byte* src, int64_t count, float* dst) {
     switch (dtype) {
         case DType::F32:
-            std::memcpy(dst, src, size_t(count) * 4);
+            if (count > 0) std::memcpy(dst, src, size_t(count) * 4);  // src may be null when empty
             return;
         case DType::F64:
             for (int64_t i = 0; i < count; ++i) {
