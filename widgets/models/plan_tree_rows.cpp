@@ -2,6 +2,8 @@
 
 #include <QLocale>
 #include <QStringList>
+#include <string>
+#include <unordered_map>
 
 namespace hsdp {
 
@@ -150,13 +152,21 @@ private:
         rows_.paramNode[static_cast<size_t>(p)] = id;
     }
 
-    static QString localShape(const ParamSpec& spec, const Mesh* mesh) {
+    // Repeated layers share shape, placements and mesh: each distinct one is
+    // laid out once (4,000 params of a 70B model have a dozen).
+    QString localShape(const ParamSpec& spec, const Mesh* mesh) {
         if (!mesh) return QString();
+        std::string key =
+            mesh->name + '|' + (spec.placements ? placementsToString(*spec.placements) : "-");
+        for (int64_t d : spec.shape) key += ',' + std::to_string(d);
+        auto [it, isNew] = localShapes_.try_emplace(key);
+        if (!isNew) return it->second;
         try {
-            return localShapeText(spec, *mesh);
+            it->second = localShapeText(spec, *mesh);
         } catch (const std::exception&) {  // a placement the planner rejected
-            return QStringLiteral("—");
+            it->second = QStringLiteral("—");
         }
+        return it->second;
     }
 
     void diagnosticsOf(PlanTreeNode& node, const ParamPlace& place) {
@@ -191,6 +201,7 @@ private:
     const Plan& plan_;
     const PlanIndex& index_;
     PlanTreeRows rows_;
+    std::unordered_map<std::string, QString> localShapes_;
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <QPainterPath>
 #include <QStringList>
 #include <algorithm>
+#include <cmath>
 
 #include "models/plan_index.h"
 #include "views/mesh_view.h"
@@ -44,6 +45,16 @@ QString coordinateText(const Coord& coord) {
     return QLatin1Char('(') + parts.join(QLatin1Char(',')) + QLatin1Char(')');
 }
 
+// A rectangle's outline centred on `box`'s edges, as four fills: stroking
+// wide pens goes through the path stroker, thousands of times too slow here.
+void fillOutline(QPainter& painter, const QRectF& box, double width, const QColor& color) {
+    double h = width / 2;
+    painter.fillRect(QRectF(box.left() - h, box.top() - h, box.width() + width, width), color);
+    painter.fillRect(QRectF(box.left() - h, box.bottom() - h, box.width() + width, width), color);
+    painter.fillRect(QRectF(box.left() - h, box.top() + h, width, box.height() - width), color);
+    painter.fillRect(QRectF(box.right() - h, box.top() + h, width, box.height() - width), color);
+}
+
 }  // namespace
 
 MeshView::Detail MeshView::detailFor(double cellPixels) {
@@ -69,7 +80,8 @@ void MeshView::paintCells(QPainter& painter, const QTransform& toDevice,
     const double cellPixels = MeshLayout::kCellSize * toDevice.m11();
     const Detail detail = detailFor(cellPixels);
     const double gap = detail == Detail::DenseCells ? 0.0 : std::clamp(cellPixels * 0.04, 1.0, 3.0);
-    const auto& owned = result_.index->ownedNumel;
+    if (detail == Detail::Cells || detail == Detail::DenseCells)
+        return paintCellBlocks(painter, toDevice, gap);
     painter.setRenderHint(QPainter::Antialiasing, false);
     QFont rankFont = painter.font();
     rankFont.setPixelSize(std::clamp(static_cast<int>(cellPixels * 0.28), 9, 22));
@@ -80,12 +92,8 @@ void MeshView::paintCells(QPainter& painter, const QTransform& toDevice,
     for (const MeshCell& cell : layout_.cells()) {
         if (!visible.intersects(cell.rect)) continue;
         QRectF box = toDevice.mapRect(cell.rect).adjusted(gap / 2, gap / 2, -gap / 2, -gap / 2);
-        int64_t load = cell.rank >= 0 && static_cast<size_t>(cell.rank) < owned.size()
-                           ? owned[static_cast<size_t>(cell.rank)]
-                           : 0;
-        QColor fill = heat_.colorFor(load);
+        QColor fill = heat_.colorFor(ownedNumelOf(cell.rank));
         painter.fillRect(box, fill);
-        if (detail == Detail::Cells || detail == Detail::DenseCells) continue;
         painter.setPen(HeatScale::textOn(fill));
         painter.setFont(rankFont);
         if (detail == Detail::Rank) {
@@ -100,6 +108,42 @@ void MeshView::paintCells(QPainter& painter, const QTransform& toDevice,
     }
 }
 
+int64_t MeshView::ownedNumelOf(int rank) const {
+    const auto& owned = result_.index->ownedNumel;
+    return rank >= 0 && static_cast<size_t>(rank) < owned.size() ? owned[static_cast<size_t>(rank)]
+                                                                 : 0;
+}
+
+// Small cells: each panel as an image with one pixel per cell, scaled up
+// without smoothing, then the gaps drawn as lines. 8,192 cells cost sixteen
+// blits instead of 8,192 rectangle fills.
+void MeshView::paintCellBlocks(QPainter& painter, const QTransform& toDevice, double gap) const {
+    const auto& cells = layout_.cells();
+    const size_t perPanel = cells.size() / layout_.panels().size();
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    for (size_t p = 0; p < layout_.panels().size(); ++p) {
+        const QRectF& area = layout_.panels()[p].rect;
+        int columns = static_cast<int>(std::lround(area.width() / MeshLayout::kCellSize));
+        int rows = static_cast<int>(std::lround(area.height() / MeshLayout::kCellSize));
+        QImage image(columns, rows, QImage::Format_RGB32);
+        for (size_t i = 0; i < perPanel; ++i)
+            image.setPixel(static_cast<int>(i) % columns, static_cast<int>(i) / columns,
+                           heat_.colorFor(ownedNumelOf(cells[p * perPanel + i].rank)).rgb());
+        QRectF target = toDevice.mapRect(area);
+        painter.drawImage(target, image);
+        if (gap <= 0) continue;
+        const QColor background = palette().color(QPalette::Base);
+        for (int c = 0; c <= columns; ++c) {
+            double x = target.left() + target.width() * c / columns;
+            painter.fillRect(QRectF(x - gap / 2, target.top(), gap, target.height()), background);
+        }
+        for (int r = 0; r <= rows; ++r) {
+            double y = target.top() + target.height() * r / rows;
+            painter.fillRect(QRectF(target.left(), y - gap / 2, target.width(), gap), background);
+        }
+    }
+}
+
 void MeshView::paintOverlays(QPainter& painter, const QTransform& toDevice,
                              double cellPixels) const {
     const double scale = std::clamp(cellPixels / 48.0, 0.35, 1.5);
@@ -109,13 +153,13 @@ void MeshView::paintOverlays(QPainter& painter, const QTransform& toDevice,
         if (style.ranks->empty()) continue;
         double width = std::max(1.0, style.width * scale);
         double inset = style.inset * scale + width / 2;
-        painter.setPen(QPen(style.color, width, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
         for (int rank : *style.ranks) {
             int cell = layout_.cellOfRank(rank);
             if (cell < 0) continue;
             QRectF box = toDevice.mapRect(layout_.cells()[static_cast<size_t>(cell)].rect);
             if (box.width() > 2 * inset + 2)
-                painter.drawRect(box.adjusted(inset, inset, -inset, -inset));
+                fillOutline(painter, box.adjusted(inset, inset, -inset, -inset), width,
+                            style.color);
         }
     }
 }

@@ -71,6 +71,8 @@ private:
     int rankAtPixel(const QPointF& pos) const;
     QString toolTipFor(int rank) const;
     void paintCells(QPainter& painter, const QTransform& toDevice, const QRectF& visible) const;
+    void paintCellBlocks(QPainter& painter, const QTransform& toDevice, double gap) const;
+    int64_t ownedNumelOf(int rank) const;
     void paintOverlays(QPainter& painter, const QTransform& toDevice, double cellPixels) const;
     void paintPanelTitles(QPainter& painter, const QTransform& toDevice) const;
     void paintLegend(QPainter& painter, const QSize& size) const;

@@ -4,6 +4,7 @@
 #include <QLineEdit>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <iterator>
 
 #include "models/model_roles.h"
 
@@ -41,9 +42,17 @@ PlanTreeWidget::PlanTreeWidget(PlanSelection* selection, QWidget* parent)
 void PlanTreeWidget::setResult(const PlanResult& result) {
     model_->setResult(result);
     tree_->expandToDepth(1);
-    tree_->resizeColumnToContents(0);
-    for (int c = 1; c < model_->columnCount() - 1; ++c) tree_->resizeColumnToContents(c);
     onSelectionChanged();
+    if (!columnsSized_) sizeColumns();
+}
+
+// Widths that fit typical content (an owner with its ranks, PyTorch placements)
+// once; after that the user's widths stay.
+void PlanTreeWidget::sizeColumns() {
+    const int widths[] = {320, 200, 130, 130, 190, 420};
+    for (int c = 0; c < static_cast<int>(std::size(widths)); ++c)
+        tree_->setColumnWidth(c, widths[c]);
+    columnsSized_ = true;
 }
 
 void PlanTreeWidget::onCurrentChanged(const QModelIndex& current) {

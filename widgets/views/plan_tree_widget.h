@@ -28,13 +28,15 @@ public:
 private:
     void onCurrentChanged(const QModelIndex& current);
     void onSelectionChanged();
+    void sizeColumns();
 
     PlanSelection* selection_;
     PlanTreeModel* model_;
     PlanFilterProxy* proxy_;
     QLineEdit* filter_;
     QTreeView* tree_;
-    bool syncing_ = false;  // following the selection: do not write it back
+    bool syncing_ = false;
+    bool columnsSized_ = false;  // following the selection: do not write it back
 };
 
 }  // namespace hsdp

@@ -2,7 +2,6 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QHeaderView>
 #include <QImage>
 #include <QTreeView>
 
@@ -35,7 +34,6 @@ QStringList writeScreenshots(MainWindow& window, const QString& dir, QString* er
                         window.meshWidget()->view()->renderImage(QSize(1400, 900)));
     PlanTreeWidget tree(window.selection());
     tree.setResult(result);
-    tree.treeView()->header()->resizeSection(0, 420);
     images << qMakePair(QStringLiteral("plan-tree.png"), renderStandalone(tree, QSize(1400, 800)));
     DiagnosticsWidget diagnostics(window.selection());
     diagnostics.setResult(result);
