@@ -114,10 +114,11 @@ private:
     qint64 batchBranch(int parent, int g, int b, const Mesh& mesh) {
         const Batch& batch = plan_.groups[static_cast<size_t>(g)].batches[static_cast<size_t>(b)];
         int id = add(parent, PlanNodeKind::Batch,
-                     QStringLiteral("batch %1 · %2 params%3")
+                     QStringLiteral("batch %1 · %2 param%3%4")
                          .arg(b)
                          .arg(batch.params.size())
-                         .arg(batch.isShard ? QStringLiteral(" · gathered") : QString()));
+                         .arg(batch.params.size() == 1 ? QString() : QStringLiteral("s"),
+                              batch.isShard ? QStringLiteral(" · gathered") : QString()));
         at(id).group = g;
         at(id).batch = b;
         setNumber(id, PlanTreeColumn::Numel, batch.numel);
