@@ -76,7 +76,7 @@ void PlanTreeWidget::onSelectionChanged() {
     syncing_ = true;
     tree_->setCurrentIndex(row);
     syncing_ = false;
-    tree_->scrollTo(row);
+    tree_->scrollTo(row, QAbstractItemView::PositionAtCenter);
 }
 
 }  // namespace hsdp
