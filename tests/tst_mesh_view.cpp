@@ -1,0 +1,193 @@
+// The mesh view rendered into QImages for every sample and mesh: one cell per
+// rank, each cell painted in the heat colour of its rank's owned numel, the
+// selection's owner ranks outlined (and no others), labels dropped before
+// cells at 8,192 ranks.
+#include <QDir>
+#include <QPainter>
+#include <QtTest>
+#include <algorithm>
+#include <set>
+
+#include "models/plan_index.h"
+#include "scenario/reader.h"
+#include "views/mesh_view.h"
+
+using namespace hsdp;
+
+namespace {
+
+const QSize kImageSize(1200, 800);
+const QColor kOwnerColor(0xe6, 0x61, 0x00);
+
+QStringList samplePaths() {
+    QDir dir(QStringLiteral(HSDP_SOURCE_DIR "/samples"));
+    QStringList paths;
+    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        paths << dir.absoluteFilePath(name);
+    return paths;
+}
+
+QRectF deviceRect(const MeshView& view, const MeshCell& cell) {
+    return view.fitTransform(kImageSize).mapRect(cell.rect);
+}
+
+// Does the horizontal line through the cell's middle, in the band where the
+// owner outline is drawn, hold the owner colour?
+bool hasOwnerOutline(const QImage& image, const QRectF& box) {
+    double scale = std::clamp(box.width() / 48.0, 0.35, 1.5);
+    double width = std::max(1.0, 3 * scale);
+    double inset = 7 * scale + width / 2;
+    int y = static_cast<int>(box.center().y());
+    for (int x = static_cast<int>(box.left() + inset) - 2;
+         x <= static_cast<int>(box.left() + inset) + 2; ++x)
+        if (image.pixelColor(x, y) == kOwnerColor) return true;
+    return false;
+}
+
+std::vector<int> ownersFromPlan(const Plan& plan, int param) {
+    std::vector<int> ranks;
+    for (const RankOwnership& rank : plan.ranks)
+        if (std::binary_search(rank.owned.begin(), rank.owned.end(), param))
+            ranks.push_back(rank.rank);
+    return ranks;
+}
+
+}  // namespace
+
+class TestMeshView : public QObject {
+    Q_OBJECT
+private slots:
+    void samples_data();
+    void oneCellPerRankInItsHeatColour_data() { samples_data(); }
+    void oneCellPerRankInItsHeatColour();
+    void selectionOutlinesTheOwnerRanks_data() { samples_data(); }
+    void selectionOutlinesTheOwnerRanks();
+    void dimChoiceAndSmallMultiples();
+    void labelsGoBeforeCellsAt8192Ranks();
+    void heatScaleIsOrdered();
+};
+
+void TestMeshView::samples_data() {
+    QTest::addColumn<QString>("path");
+    for (const QString& path : samplePaths())
+        QTest::newRow(qPrintable(QFileInfo(path).baseName())) << path;
+}
+
+void TestMeshView::oneCellPerRankInItsHeatColour() {
+    QFETCH(QString, path);
+    PlanResult result = computePlanResult(path);
+    PlanSelection selection;
+    MeshView view(&selection);
+    view.setResult(result);
+    for (size_t m = 0; m < result.scenario->meshes.size(); ++m) {
+        const Mesh& mesh = result.scenario->meshes[m];
+        view.setMesh(static_cast<int>(m));
+        QImage image = view.renderImage(kImageSize);
+        const auto& cells = view.meshLayout().cells();
+        QCOMPARE(static_cast<int64_t>(cells.size()), mesh.size());
+        if (mesh.size() == result.plan->worldSize)
+            QCOMPARE(static_cast<int>(cells.size()), result.plan->worldSize);
+        std::set<int> ranks;
+        for (const MeshCell& cell : cells) {
+            QVERIFY(ranks.insert(cell.rank).second);
+            QCOMPARE(mesh.rankAt(cell.coord), cell.rank);
+            QRectF box = deviceRect(view, cell);
+            QPoint probe =
+                (box.topLeft() + QPointF(box.width() * 0.15, box.height() * 0.15)).toPoint();
+            int64_t owned = result.plan->ranks.at(static_cast<size_t>(cell.rank)).ownedNumel;
+            QCOMPARE(image.pixelColor(probe), view.heatScale().colorFor(owned));
+        }
+    }
+}
+
+void TestMeshView::selectionOutlinesTheOwnerRanks() {
+    QFETCH(QString, path);
+    PlanResult result = computePlanResult(path);
+    PlanSelection selection;
+    MeshView view(&selection);
+    view.setResult(result);
+    int param = mostInterestingParam(*result.scenario, *result.plan);
+    QVERIFY(param >= 0);
+    QVERIFY(result.plan->groupOf(param));  // every sample has a grouped param to show
+    selection.selectParam(param);
+    std::vector<int> owners = ownersFromPlan(*result.plan, param);
+    QCOMPARE(view.overlay().ownerRanks, owners);
+    const Mesh* mesh = view.mesh();
+    QCOMPARE(mesh->name,
+             result.scenario->params[static_cast<size_t>(param)].mesh);  // followed the param
+    QImage image = view.renderImage(kImageSize);
+    std::set<int> ownerSet(owners.begin(), owners.end());
+    for (const MeshCell& cell : view.meshLayout().cells())
+        QCOMPARE(hasOwnerOutline(image, deviceRect(view, cell)), ownerSet.count(cell.rank) == 1);
+    // The replicate group runs over the replicate dims through the first owner.
+    const Group& group =
+        result.plan
+            ->groups[static_cast<size_t>(result.index->params[static_cast<size_t>(param)].group)];
+    int64_t expected = 1;
+    for (int d : group.replicateMeshDims) expected *= mesh->dimSize(d);
+    QCOMPARE(static_cast<int64_t>(view.overlay().replicateGroup.size()),
+             group.replicateMeshDims.empty() ? 0 : expected);
+    Coord anchor = *mesh->coordinateOf(owners.front());
+    for (int rank : view.overlay().replicateGroup)
+        for (int d : group.shardMeshDims)
+            QCOMPARE((*mesh->coordinateOf(rank))[static_cast<size_t>(d)],
+                     anchor[static_cast<size_t>(d)]);
+}
+
+void TestMeshView::dimChoiceAndSmallMultiples() {
+    PlanResult result =
+        computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json"));
+    PlanSelection selection;
+    MeshView view(&selection);
+    view.setResult(result);
+    QCOMPARE(view.meshLayout().panels().size(), size_t(2));  // dp_replicate as small multiples
+    view.setDims(0, 1);                                      // rows dp_replicate, columns dp_shard
+    QCOMPARE(view.meshLayout().panels().size(), size_t(4));  // one per tp coordinate
+    for (const MeshCell& cell : view.meshLayout().cells()) {
+        const MeshPanel& panel = view.meshLayout().panels()[static_cast<size_t>(cell.coord[2])];
+        QVERIFY(panel.rect.contains(cell.rect.center()));
+        QCOMPARE(cell.rect.top(),
+                 panel.rect.top() + static_cast<double>(cell.coord[0]) * MeshLayout::kCellSize);
+        QCOMPARE(cell.rect.left(),
+                 panel.rect.left() + static_cast<double>(cell.coord[1]) * MeshLayout::kCellSize);
+        QCOMPARE(view.meshLayout().cellAt(cell.rect.center()),
+                 view.meshLayout().cellOfRank(cell.rank));
+    }
+}
+
+void TestMeshView::labelsGoBeforeCellsAt8192Ranks() {
+    const char* json = R"json({"format": "hsdp-scenario/1", "name": "8192",
+      "mesh": {"shape": [16, 8, 64], "dim_names": ["dp_replicate", "dp_shard", "tp"]},
+      "params": [{"repeat": 40, "var": "i", "params": [
+        {"name": "w{i}", "shape": [8192, 8192], "dtype": "bf16",
+         "placements": ["R", "Shard(0)", "Shard(1)"]}]}]})json";
+    PlanResult result = computePlanResult(readScenario(json));
+    PlanSelection selection;
+    MeshView view(&selection);
+    view.setResult(result);
+    QCOMPARE(view.meshLayout().cells().size(), size_t(8192));
+    double cellPixels = MeshLayout::kCellSize * view.fitTransform(kImageSize).m11();
+    QCOMPARE(MeshView::detailFor(cellPixels), MeshView::Detail::Cells);  // cells, no labels
+    QVERIFY(cellPixels >= 4);
+    QImage image = view.renderImage(kImageSize);
+    std::set<QRgb> colours;
+    for (const MeshCell& cell : view.meshLayout().cells()) {
+        QPoint centre = deviceRect(view, cell).center().toPoint();
+        int64_t owned = result.plan->ranks[static_cast<size_t>(cell.rank)].ownedNumel;
+        QCOMPARE(image.pixelColor(centre), view.heatScale().colorFor(owned));
+        colours.insert(image.pixel(centre));
+    }
+    QVERIFY(colours.size() > 1);  // owners and idle ranks differ
+}
+
+void TestMeshView::heatScaleIsOrdered() {
+    HeatScale scale(1000);
+    QCOMPARE(scale.colorFor(0), HeatScale::idleColor());
+    QCOMPARE(scale.colorFor(1000), HeatScale::ramp(1.0));
+    // Darker means more: lightness falls as the load grows.
+    QVERIFY(scale.colorFor(100).lightnessF() > scale.colorFor(500).lightnessF());
+    QVERIFY(scale.colorFor(500).lightnessF() > scale.colorFor(1000).lightnessF());
+}
+
+QTEST_MAIN(TestMeshView)
+#include "tst_mesh_view.moc"

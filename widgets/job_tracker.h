@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QMetaObject>
+#include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+#include <cstdint>
+#include <utility>
+
+namespace hsdp {
+
+// Runs jobs on a thread pool and hands each result back on the context's
+// thread, but only if no newer job was started meanwhile: the results of a
+// replaced job are dropped (hotspot's jobtracker). The owner must wait for
+// the pool before it dies (Session does, in its destructor).
+class JobTracker {
+public:
+    explicit JobTracker(QObject* context) : context_(context) {}
+
+    bool isJobRunning() const { return running_ > 0; }
+    quint64 currentJob() const { return jobId_; }
+
+    template <typename Job, typename Then>
+    void startJob(QThreadPool& pool, Job&& job, Then&& then) {
+        const quint64 id = ++jobId_;
+        ++running_;
+        pool.start(
+            [this, id, job = std::forward<Job>(job), then = std::forward<Then>(then)]() mutable {
+                auto result = job();
+                QMetaObject::invokeMethod(
+                    context_,
+                    [this, id, result = std::move(result), then = std::move(then)]() mutable {
+                        --running_;
+                        if (id == jobId_) then(std::move(result));
+                    },
+                    Qt::QueuedConnection);
+            });
+    }
+
+private:
+    QObject* context_;
+    quint64 jobId_ = 0;  // touched on the context's thread only
+    int running_ = 0;
+};
+
+}  // namespace hsdp

@@ -1,0 +1,182 @@
+#include "views/main_window.h"
+
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include "models/plan_index.h"
+#include "views/diagnostics_widget.h"
+#include "views/mesh_widget.h"
+#include "views/plan_tree_widget.h"
+#include "views/recent_files.h"
+#include "views/stale_banner.h"
+
+namespace hsdp {
+
+namespace {
+
+QString counted(int count, const char* noun) {
+    return QStringLiteral("%1 %2%3").arg(count).arg(QLatin1String(noun),
+                                                    count == 1 ? QString() : QStringLiteral("s"));
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), session_(new Session(this)), selection_(new PlanSelection(this)) {
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    buildCentral();
+    tree_ = new PlanTreeWidget(selection_, this);
+    diagnostics_ = new DiagnosticsWidget(selection_, this);
+    QDockWidget* treeDock =
+        addViewDock(tree_, tr("Plan tree"), QStringLiteral("planTreeDock"), Qt::LeftDockWidgetArea);
+    QDockWidget* diagnosticsDock =
+        addViewDock(diagnostics_, tr("Diagnostics"), QStringLiteral("diagnosticsDock"),
+                    Qt::BottomDockWidgetArea);
+    // First-run proportions; restoreSettings() brings back the user's own.
+    resizeDocks({treeDock}, {620}, Qt::Horizontal);
+    resizeDocks({diagnosticsDock}, {170}, Qt::Vertical);
+    status_ = new QLabel(tr("No scenario open"), this);
+    statusBar()->addPermanentWidget(status_, 1);
+    buildMenus();
+    connect(session_, &Session::planReady, this, &MainWindow::onPlanReady);
+    connect(session_, &Session::readFailed, this, &MainWindow::onReadFailed);
+    connect(banner_, &StaleBanner::reloadRequested, session_, &Session::reload);
+    resize(1440, 900);
+    restoreSettings();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildCentral() {
+    auto* central = new QWidget(this);
+    banner_ = new StaleBanner(central);
+    mesh_ = new MeshWidget(selection_, central);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->addWidget(banner_);
+    layout->addWidget(mesh_, 1);
+    setCentralWidget(central);
+}
+
+QDockWidget* MainWindow::addViewDock(QWidget* view, const QString& title, const QString& objectName,
+                                     Qt::DockWidgetArea area) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);  // saveState() keys on it
+    dock->setWidget(view);
+    addDockWidget(area, dock);
+    return dock;
+}
+
+void MainWindow::openScenario(const QString& path) {
+    session_->open(path);
+    recent_->add(path);
+    updateTitle();
+}
+
+void MainWindow::openDialog() {
+    QString start =
+        session_->path().isEmpty() ? QString() : QFileInfo(session_->path()).absolutePath();
+    QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), start,
+                                                tr("Scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty()) openScenario(path);
+}
+
+void MainWindow::onPlanReady(const PlanResult& result) {
+    bool sameFile = result.path == shownPath_;
+    shownPath_ = result.path;
+    banner_->hide();
+    mesh_->setResult(result);
+    tree_->setResult(result);
+    diagnostics_->setResult(result);
+    reconcileSelection(result, sameFile);
+    updateStatus();
+    updateTitle();
+}
+
+// Positions in the selection refer to the plan they were made on: a reload
+// keeps the selected params (their indices are stable) and looks up their
+// group again; a new file starts with its most interesting param.
+void MainWindow::reconcileSelection(const PlanResult& result, bool sameFile) {
+    int param = sameFile ? selection_->focusParam() : -1;
+    if (param >= static_cast<int>(result.scenario->params.size())) param = -1;
+    if (param < 0 && !sameFile) param = mostInterestingParam(*result.scenario, *result.plan);
+    selection_->clear();
+    if (param < 0) return;
+    const ParamPlace& place = result.index->params[static_cast<size_t>(param)];
+    selection_->selectParam(param, place.group, place.batch);
+}
+
+void MainWindow::onReadFailed(const QString& message) {
+    bool stale = session_->hasResult() && shownPath_ == session_->path();
+    banner_->showError(message, stale);
+    updateStatus();
+    updateTitle();
+}
+
+void MainWindow::updateStatus() {
+    status_->setText(statusText());
+}
+
+QString MainWindow::statusText() const {
+    const PlanResult& result = session_->current();
+    if (!result.isValid())
+        return session_->lastError().isEmpty() ? tr("No scenario open") : tr("Scenario unreadable");
+    QString text = tr("world %1 · meshes %2 · groups %3 · worst imbalance %4 · %5 · %6")
+                       .arg(result.plan->worldSize)
+                       .arg(result.scenario->meshes.size())
+                       .arg(result.plan->groups.size())
+                       .arg(result.index->worstImbalance, 0, 'f', 2)
+                       .arg(counted(result.index->errorCount, "error"),
+                            counted(result.index->warningCount, "warning"));
+    return session_->isStale() ? text + tr(" · STALE (file no longer reads)") : text;
+}
+
+void MainWindow::updateTitle() {
+    const PlanResult& result = session_->current();
+    QString name = result.isValid() ? QString::fromStdString(result.scenario->name) : QString();
+    QString file = session_->path().isEmpty() ? QString() : QFileInfo(session_->path()).fileName();
+    QStringList parts;
+    if (!name.isEmpty()) parts << name;
+    if (!file.isEmpty()) parts << file + (session_->isStale() ? tr(" [stale]") : QString());
+    parts << QStringLiteral("HSDP Studio");
+    setWindowTitle(parts.join(QStringLiteral(" — ")));
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.front().isLocalFile()) return;
+    openScenario(urls.front().toLocalFile());
+    event->acceptProposedAction();
+}
+
+}  // namespace hsdp

@@ -1,0 +1,116 @@
+// MainWindow's menus and actions, and the keyboard-shortcut list built from them.
+#include <QAction>
+#include <QApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "views/main_window.h"
+#include "views/mesh_widget.h"
+#include "views/plan_tree_widget.h"
+#include "views/recent_files.h"
+
+namespace hsdp {
+
+QAction* MainWindow::addShortcutAction(QMenu* menu, const QString& text,
+                                       const QKeySequence& shortcut) {
+    QAction* action = menu->addAction(text);
+    action->setShortcut(shortcut);
+    shortcutActions_ << action;
+    return action;
+}
+
+QList<QAction*> MainWindow::shortcutActions() const {
+    return shortcutActions_;
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    connect(addShortcutAction(file, tr("&Open…"), QKeySequence::Open), &QAction::triggered, this,
+            &MainWindow::openDialog);
+    recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openScenario);
+    connect(addShortcutAction(file, tr("Re&load"), QKeySequence(Qt::Key_F5)), &QAction::triggered,
+            session_, &Session::reload);
+    file->addSeparator();
+    connect(addShortcutAction(file, tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q)),
+            &QAction::triggered, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    connect(addShortcutAction(edit, tr("&Filter the plan tree"), QKeySequence::Find),
+            &QAction::triggered, this, [this] {
+                tree_->parentWidget()->show();
+                tree_->filterEdit()->setFocus();
+                tree_->filterEdit()->selectAll();
+            });
+    connect(addShortcutAction(edit, tr("&Clear selection"), QKeySequence(Qt::Key_Escape)),
+            &QAction::triggered, selection_, &PlanSelection::clear);
+    buildViewMenu();
+    buildHelpMenu();
+}
+
+void MainWindow::buildViewMenu() {
+    viewMenu_ = menuBar()->addMenu(tr("&View"));
+    MeshView* mesh = mesh_->view();
+    QAction* zoomIn =
+        addShortcutAction(viewMenu_, tr("Zoom &in"), QKeySequence(Qt::CTRL | Qt::Key_Equal));
+    zoomIn->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence(Qt::CTRL | Qt::Key_Plus)});
+    connect(zoomIn, &QAction::triggered, mesh, &MeshView::zoomIn);
+    connect(addShortcutAction(viewMenu_, tr("Zoom &out"), QKeySequence(Qt::CTRL | Qt::Key_Minus)),
+            &QAction::triggered, mesh, &MeshView::zoomOut);
+    connect(addShortcutAction(viewMenu_, tr("Zoom to &fit"), QKeySequence(Qt::CTRL | Qt::Key_0)),
+            &QAction::triggered, mesh, &MeshView::resetZoom);
+    viewMenu_->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        viewMenu_->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::buildHelpMenu() {
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    connect(addShortcutAction(help, tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1)),
+            &QAction::triggered, this, &MainWindow::showShortcuts);
+    connect(help->addAction(tr("&About HSDP Studio")), &QAction::triggered, this, [this] {
+        QMessageBox::about(
+            this, tr("About HSDP Studio"),
+            tr("<b>HSDP Studio %1</b><p>A visualizer and debugger for HSDP sharding plans: "
+               "groups, batches, owners and TP transitions on N-D device meshes.</p>")
+                .arg(QStringLiteral(HSDP_VERSION)));
+    });
+}
+
+void MainWindow::showShortcuts() {
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Keyboard shortcuts"));
+    auto* table = new QTableWidget(static_cast<int>(shortcutActions_.size()), 2, &dialog);
+    table->setHorizontalHeaderLabels({tr("Action"), tr("Shortcut")});
+    for (int i = 0; i < shortcutActions_.size(); ++i) {
+        QAction* action = shortcutActions_[i];
+        table->setItem(i, 0,
+                       new QTableWidgetItem(
+                           action->text().remove(QLatin1Char('&')).remove(QStringLiteral("…"))));
+        QStringList keys;
+        for (const QKeySequence& key : action->shortcuts())
+            keys << key.toString(QKeySequence::NativeText);
+        table->setItem(i, 1, new QTableWidgetItem(keys.join(QStringLiteral(", "))));
+    }
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->resizeColumnsToContents();
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(table);
+    layout->addWidget(buttons);
+    dialog.resize(420, 380);
+    dialog.exec();
+}
+
+}  // namespace hsdp

@@ -1,0 +1,238 @@
+// MeshView's painting: cells, labels by level of detail, selection overlays,
+// panel titles and the legend. Cells are filled without antialiasing so each
+// cell's pixels are exactly its HeatScale colour.
+#include <QLinearGradient>
+#include <QPainter>
+#include <QPainterPath>
+#include <QStringList>
+#include <algorithm>
+#include <cmath>
+
+#include "models/plan_index.h"
+#include "views/mesh_view.h"
+
+namespace hsdp {
+
+namespace {
+
+struct OverlayStyle {
+    const std::vector<int>* ranks;
+    QColor color;
+    double inset;  // in pixels, from the cell edge
+    double width;
+    const char* label;
+};
+
+const QColor kOwnerColor(0xe6, 0x61, 0x00);
+const QColor kShardColor(0x1a, 0x9e, 0x77);
+const QColor kReplicateColor(0xc2, 0x18, 0x8f);
+const QColor kTpColor(0x75, 0x3b, 0xbd);
+const QColor kPickColor(0x11, 0x11, 0x11);
+
+std::vector<OverlayStyle> overlayStyles(const SelectionOverlay& overlay) {
+    // Outer to inner, so nested sets (owner inside shard group) stay visible.
+    return {{&overlay.shardGroup, kShardColor, 1, 2, "shard group"},
+            {&overlay.groupRanks, kShardColor, 1, 2, "group ranks"},
+            {&overlay.tpRanks, kTpColor, 1, 2, "TP groups"},
+            {&overlay.replicateGroup, kReplicateColor, 4, 2, "replicate group"},
+            {&overlay.ownerRanks, kOwnerColor, 7, 3, "owner ranks"},
+            {&overlay.pickedRanks, kPickColor, 0, 2, "picked rank"}};
+}
+
+QString coordinateText(const Coord& coord) {
+    QStringList parts;
+    for (int64_t c : coord) parts << QString::number(c);
+    return QLatin1Char('(') + parts.join(QLatin1Char(',')) + QLatin1Char(')');
+}
+
+// A rectangle's outline centred on `box`'s edges, as four fills: stroking
+// wide pens goes through the path stroker, thousands of times too slow here.
+void fillOutline(QPainter& painter, const QRectF& box, double width, const QColor& color) {
+    double h = width / 2;
+    painter.fillRect(QRectF(box.left() - h, box.top() - h, box.width() + width, width), color);
+    painter.fillRect(QRectF(box.left() - h, box.bottom() - h, box.width() + width, width), color);
+    painter.fillRect(QRectF(box.left() - h, box.top() + h, width, box.height() - width), color);
+    painter.fillRect(QRectF(box.right() - h, box.top() + h, width, box.height() - width), color);
+}
+
+}  // namespace
+
+MeshView::Detail MeshView::detailFor(double cellPixels) {
+    if (cellPixels >= 56) return Detail::RankAndCoordinate;
+    if (cellPixels >= 22) return Detail::Rank;
+    if (cellPixels >= 4) return Detail::Cells;
+    return Detail::DenseCells;
+}
+
+void MeshView::paintMesh(QPainter& painter, const QSize& size, const QTransform& toDevice) const {
+    painter.fillRect(QRect(QPoint(), size), palette().color(QPalette::Base));
+    if (layout_.cells().empty()) return paintEmpty(painter, size);
+    QRectF visible = toDevice.inverted().mapRect(QRectF(QPointF(), QSizeF(size)));
+    paintCells(painter, toDevice, visible);
+    double cellPixels = MeshLayout::kCellSize * toDevice.m11();
+    paintOverlays(painter, toDevice, cellPixels);
+    paintPanelTitles(painter, toDevice);
+    paintLegend(painter, size);
+}
+
+void MeshView::paintCells(QPainter& painter, const QTransform& toDevice,
+                          const QRectF& visible) const {
+    const double cellPixels = MeshLayout::kCellSize * toDevice.m11();
+    const Detail detail = detailFor(cellPixels);
+    const double gap = detail == Detail::DenseCells ? 0.0 : std::clamp(cellPixels * 0.04, 1.0, 3.0);
+    if (detail == Detail::Cells || detail == Detail::DenseCells)
+        return paintCellBlocks(painter, toDevice, gap);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    QFont rankFont = painter.font();
+    rankFont.setPixelSize(std::clamp(static_cast<int>(cellPixels * 0.28), 9, 22));
+    rankFont.setBold(true);
+    QFont coordFont = rankFont;
+    coordFont.setBold(false);
+    coordFont.setPixelSize(std::max(8, rankFont.pixelSize() * 2 / 3));
+    for (const MeshCell& cell : layout_.cells()) {
+        if (!visible.intersects(cell.rect)) continue;
+        QRectF box = toDevice.mapRect(cell.rect).adjusted(gap / 2, gap / 2, -gap / 2, -gap / 2);
+        QColor fill = heat_.colorFor(ownedNumelOf(cell.rank));
+        painter.fillRect(box, fill);
+        painter.setPen(HeatScale::textOn(fill));
+        painter.setFont(rankFont);
+        if (detail == Detail::Rank) {
+            painter.drawText(box, Qt::AlignCenter, QString::number(cell.rank));
+            continue;
+        }
+        QRectF top(box.left(), box.top(), box.width(), box.height() * 0.55);
+        QRectF bottom(box.left(), box.top() + box.height() * 0.55, box.width(), box.height() * 0.4);
+        painter.drawText(top, Qt::AlignHCenter | Qt::AlignBottom, QString::number(cell.rank));
+        painter.setFont(coordFont);
+        painter.drawText(bottom, Qt::AlignHCenter | Qt::AlignTop, coordinateText(cell.coord));
+    }
+}
+
+int64_t MeshView::ownedNumelOf(int rank) const {
+    const auto& owned = result_.index->ownedNumel;
+    return rank >= 0 && static_cast<size_t>(rank) < owned.size() ? owned[static_cast<size_t>(rank)]
+                                                                 : 0;
+}
+
+// Small cells: each panel as an image with one pixel per cell, scaled up
+// without smoothing, then the gaps drawn as lines. 8,192 cells cost sixteen
+// blits instead of 8,192 rectangle fills.
+void MeshView::paintCellBlocks(QPainter& painter, const QTransform& toDevice, double gap) const {
+    const auto& cells = layout_.cells();
+    const size_t perPanel = cells.size() / layout_.panels().size();
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    for (size_t p = 0; p < layout_.panels().size(); ++p) {
+        const QRectF& area = layout_.panels()[p].rect;
+        int columns = static_cast<int>(std::lround(area.width() / MeshLayout::kCellSize));
+        int rows = static_cast<int>(std::lround(area.height() / MeshLayout::kCellSize));
+        QImage image(columns, rows, QImage::Format_RGB32);
+        for (size_t i = 0; i < perPanel; ++i)
+            image.setPixel(static_cast<int>(i) % columns, static_cast<int>(i) / columns,
+                           heat_.colorFor(ownedNumelOf(cells[p * perPanel + i].rank)).rgb());
+        QRectF target = toDevice.mapRect(area);
+        painter.drawImage(target, image);
+        if (gap <= 0) continue;
+        const QColor background = palette().color(QPalette::Base);
+        for (int c = 0; c <= columns; ++c) {
+            double x = target.left() + target.width() * c / columns;
+            painter.fillRect(QRectF(x - gap / 2, target.top(), gap, target.height()), background);
+        }
+        for (int r = 0; r <= rows; ++r) {
+            double y = target.top() + target.height() * r / rows;
+            painter.fillRect(QRectF(target.left(), y - gap / 2, target.width(), gap), background);
+        }
+    }
+}
+
+void MeshView::paintOverlays(QPainter& painter, const QTransform& toDevice,
+                             double cellPixels) const {
+    const double scale = std::clamp(cellPixels / 48.0, 0.35, 1.5);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setBrush(Qt::NoBrush);
+    for (const OverlayStyle& style : overlayStyles(overlay_)) {
+        if (style.ranks->empty()) continue;
+        double width = std::max(1.0, style.width * scale);
+        double inset = style.inset * scale + width / 2;
+        for (int rank : *style.ranks) {
+            int cell = layout_.cellOfRank(rank);
+            if (cell < 0) continue;
+            QRectF box = toDevice.mapRect(layout_.cells()[static_cast<size_t>(cell)].rect);
+            if (box.width() > 2 * inset + 2)
+                fillOutline(painter, box.adjusted(inset, inset, -inset, -inset), width,
+                            style.color);
+        }
+    }
+}
+
+void MeshView::paintPanelTitles(QPainter& painter, const QTransform& toDevice) const {
+    double titlePixels = MeshLayout::kTitleHeight * toDevice.m11();
+    if (titlePixels < 10 || layout_.panels().size() < 2) return;
+    QFont font = painter.font();
+    font.setPixelSize(std::clamp(static_cast<int>(titlePixels * 0.6), 8, 14));
+    painter.setFont(font);
+    painter.setPen(palette().color(QPalette::Text));
+    for (const MeshPanel& panel : layout_.panels()) {
+        QRectF area = toDevice.mapRect(panel.rect);
+        QRectF title(area.left(), area.top() - titlePixels, area.width(), titlePixels);
+        painter.drawText(title, Qt::AlignLeft | Qt::AlignVCenter, panel.title);
+    }
+}
+
+void MeshView::paintLegend(QPainter& painter, const QSize& size) const {
+    QRectF area(size.width() - kLegendWidth + 16, 16, kLegendWidth - 28, size.height() - 32);
+    QFont font = painter.font();
+    font.setPixelSize(11);
+    font.setBold(false);
+    painter.setFont(font);
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(QRectF(area.left(), area.top(), area.width(), 18), Qt::AlignLeft,
+                     tr("owned numel"));
+    QRectF bar(area.left(), area.top() + 24, 16, std::min(180.0, area.height() * 0.45));
+    QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
+    for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, HeatScale::ramp(i / 8.0));
+    painter.fillRect(bar, gradient);
+    painter.setPen(palette().color(QPalette::Mid));
+    painter.drawRect(bar);
+    painter.setPen(palette().color(QPalette::Text));
+    for (int i = 0; i <= 2; ++i) {
+        double y = bar.bottom() - bar.height() * i / 2.0;
+        painter.drawText(QRectF(bar.right() + 6, y - 8, area.width() - 22, 16),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         humanCount(static_cast<double>(heat_.maxValue()) * i / 2.0));
+    }
+    QRectF idle(area.left(), bar.bottom() + 12, 16, 12);
+    painter.fillRect(idle, HeatScale::idleColor());
+    painter.drawText(QRectF(idle.right() + 6, idle.top() - 2, area.width() - 22, 16),
+                     Qt::AlignLeft | Qt::AlignVCenter, tr("owns nothing"));
+    double y = idle.bottom() + 20;
+    for (const OverlayStyle& style : overlayStyles(overlay_)) {
+        if (style.ranks->empty()) continue;
+        painter.setPen(QPen(style.color, 3));
+        painter.drawRect(QRectF(area.left() + 1, y + 1, 14, 10));
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QRectF(area.left() + 22, y - 2, area.width() - 22, 16),
+                         Qt::AlignLeft | Qt::AlignVCenter, tr(style.label));
+        y += 18;
+    }
+    paintFocusName(painter, QRectF(area.left(), y + 8, area.width(), area.bottom() - y - 8));
+}
+
+// The focused param's name under the legend, wrapped, so a screenshot says what is outlined.
+void MeshView::paintFocusName(QPainter& painter, const QRectF& area) const {
+    int param = selection_ ? selection_->focusParam() : -1;
+    if (param < 0 || !result_.scenario || area.height() < 30) return;
+    QString name =
+        QString::fromStdString(result_.scenario->params.at(static_cast<size_t>(param)).name);
+    name.replace(QLatin1Char('.'), QStringLiteral(".\u200b"));  // allow breaks after dots
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                     tr("selected:\n") + name);
+}
+
+void MeshView::paintEmpty(QPainter& painter, const QSize& size) const {
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.drawText(QRect(QPoint(), size), Qt::AlignCenter,
+                     tr("Open a scenario (File ▸ Open, or drop a file here)"));
+}
+
+}  // namespace hsdp

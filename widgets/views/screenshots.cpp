@@ -1,0 +1,58 @@
+#include "views/screenshots.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QImage>
+#include <QTreeView>
+
+#include "views/diagnostics_widget.h"
+#include "views/main_window.h"
+#include "views/mesh_widget.h"
+#include "views/plan_tree_widget.h"
+
+namespace hsdp {
+
+namespace {
+
+// A view rendered on its own at a size that shows its columns, never on screen.
+template <typename View>
+QImage renderStandalone(View& view, const QSize& size) {
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.resize(size);
+    view.show();
+    QApplication::processEvents();
+    return view.grab().toImage();
+}
+
+}  // namespace
+
+QStringList writeScreenshots(MainWindow& window, const QString& dir, QString* error) {
+    QDir().mkpath(dir);
+    const PlanResult& result = window.session()->current();
+    QList<QPair<QString, QImage>> images;
+    images << qMakePair(QStringLiteral("mesh.png"),
+                        window.meshWidget()->view()->renderImage(QSize(1400, 900)));
+    PlanTreeWidget tree(window.selection());
+    tree.setResult(result);
+    images << qMakePair(QStringLiteral("plan-tree.png"), renderStandalone(tree, QSize(1400, 800)));
+    DiagnosticsWidget diagnostics(window.selection());
+    diagnostics.setResult(result);
+    images << qMakePair(QStringLiteral("diagnostics.png"),
+                        renderStandalone(diagnostics, QSize(1200, 360)));
+    window.resize(1600, 1000);
+    window.show();
+    QApplication::processEvents();
+    images << qMakePair(QStringLiteral("window.png"), window.grab().toImage());
+    QStringList written;
+    for (const auto& [name, image] : images) {
+        QString path = QDir(dir).absoluteFilePath(name);
+        if (!image.save(path)) {
+            if (error) *error = QStringLiteral("cannot write %1").arg(path);
+            continue;
+        }
+        written << path;
+    }
+    return written;
+}
+
+}  // namespace hsdp

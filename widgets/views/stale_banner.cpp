@@ -1,0 +1,45 @@
+#include "views/stale_banner.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+
+namespace hsdp {
+
+StaleBanner::StaleBanner(QWidget* parent) : QFrame(parent), text_(new QLabel(this)) {
+    setObjectName(QStringLiteral("staleBanner"));
+    setStyleSheet(
+        QStringLiteral("#staleBanner { background: #fbe3e4; border: 1px solid #e0a0a4;"
+                       " border-radius: 4px; } #staleBanner QLabel { color: #6d0f16; }"));
+    text_->setWordWrap(true);
+    text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* reload = new QToolButton(this);
+    reload->setText(tr("Reload"));
+    auto* close = new QToolButton(this);
+    close->setText(QStringLiteral("✕"));
+    close->setAutoRaise(true);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(10, 6, 6, 6);
+    layout->addWidget(text_, 1);
+    layout->addWidget(reload);
+    layout->addWidget(close);
+    connect(reload, &QToolButton::clicked, this, &StaleBanner::reloadRequested);
+    connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    hide();
+}
+
+void StaleBanner::showError(const QString& message, bool keepsStalePlan) {
+    QString what = keepsStalePlan
+                       ? tr("The scenario no longer reads; showing the last good plan (stale).")
+                       : tr("The scenario cannot be read.");
+    text_->setText(
+        QStringLiteral("<b>%1</b><br><code>%2</code>").arg(what, message.toHtmlEscaped()));
+    text_->setProperty("plainMessage", message);
+    show();
+}
+
+QString StaleBanner::message() const {
+    return text_->property("plainMessage").toString();
+}
+
+}  // namespace hsdp
