@@ -210,23 +210,27 @@ private:
         return "~ '" + d.name + "': " + join(parts, "; ");
     }
 
+    // Groups added, removed, or whose summary changed; load-only changes are under "Loads".
     void groups() {
-        if (diff_.groups.empty()) return;
-        section_.title("Groups", diff_.groups.size());
+        auto summary = [](const GroupSummary& s) {
+            return "id " + std::to_string(s.id) + ", mesh shape [" + join(s.meshShape) + "], " +
+                   std::to_string(s.params.size()) + " params, " + std::to_string(s.batchCount) +
+                   " batches";
+        };
+        std::vector<std::string> lines;
         for (const auto& g : diff_.groups) {
-            auto summary = [](const GroupSummary& s) {
-                return "id " + std::to_string(s.id) + ", mesh shape [" + join(s.meshShape) + "], " +
-                       std::to_string(s.params.size()) + " params, " +
-                       std::to_string(s.batchCount) + " batches";
-            };
             std::string key = groupIdentityText(g.key);
             if (!g.before)
-                section_.line("+ " + key + ": " + summary(*g.after));
+                lines.push_back("+ " + key + ": " + summary(*g.after));
             else if (!g.after)
-                section_.line("- " + key + ": was " + summary(*g.before));
-            else
-                section_.line("~ " + key + ": " + summary(*g.before) + " -> " + summary(*g.after));
+                lines.push_back("- " + key + ": was " + summary(*g.before));
+            else if (summary(*g.before) != summary(*g.after))
+                lines.push_back("~ " + key + ": " + summary(*g.before) + " -> " +
+                                summary(*g.after));
         }
+        if (lines.empty()) return;
+        section_.title("Groups", lines.size());
+        for (const auto& l : lines) section_.line(l);
     }
 
     void loads() {
