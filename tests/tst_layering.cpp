@@ -27,6 +27,8 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"export",
          {"model", "scenario", "plan", "runtime", "tensor", "verify", "collectives", "redistribute",
           "run"}},
+        // Plan comparison: reads two plans, compares TP decisions through their JSON.
+        {"compare", {"model", "scenario", "plan", "export"}},
     };
     return table;
 }

@@ -12,6 +12,7 @@ namespace hsdp::cli {
 // diagnostics, failed verification), 2 unreadable input or bad usage.
 int planCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
+int diffCommand(const std::vector<std::string>& args);
 
 // Reads SCENARIO; on failure prints the reader's message (file, JSON path,
 // what was expected) to stderr and returns nullopt: the caller exits 2.
@@ -19,5 +20,6 @@ std::optional<Scenario> loadScenario(const std::string& path);
 
 extern const char* const kPlanHelp;
 extern const char* const kRunHelp;
+extern const char* const kDiffHelp;
 
 }  // namespace hsdp::cli

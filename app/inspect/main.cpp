@@ -19,6 +19,8 @@ commands:
   plan SCENARIO   print the plan (text, or hsdp-plan/1 JSON with --json)
   run SCENARIO    execute the plan over real Gloo collectives, one thread per
                   rank, and verify every byte (hsdp-run/1 JSON with --json)
+  diff A B        what changed between the plans of two scenarios (exit 1 if
+                  they differ; hsdp-plan-diff/1 JSON with --json)
 
 options:
   -h, --help      show this help; `hsdp-inspect COMMAND --help` for a command
@@ -50,7 +52,11 @@ int dispatch(const std::string& command, const std::vector<std::string>& args) {
         if (wantsHelp(args)) return std::cout << kRunHelp, 0;
         return runCommand(args);
     }
-    throw UsageError("unknown command '" + command + "' (expected plan or run)");
+    if (command == "diff") {
+        if (wantsHelp(args)) return std::cout << kDiffHelp, 0;
+        return diffCommand(args);
+    }
+    throw UsageError("unknown command '" + command + "' (expected plan, run or diff)");
 }
 
 }  // namespace
