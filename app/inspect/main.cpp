@@ -27,7 +27,7 @@ options:
   --version       print the version
 
 Scenario format: hsdp-scenario/1 (docs/scenario-format.md); SCENARIO "-" reads
-standard input. Exit status, both commands: 0 fine, 1 findings (error
+standard input. Exit status, plan and run: 0 fine, 1 findings (error
 diagnostics in the plan, failed verification), 2 unreadable input or bad usage.
 
 Documentation, in the source tree: docs/README.md (index),
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
         return dispatch(args[0], {args.begin() + 1, args.end()});
     } catch (const hsdp::cli::UsageError& error) {
         // Point at the help of the command that was given, where its options are.
-        const bool known = args[0] == "plan" || args[0] == "run";
+        const bool known = args[0] == "plan" || args[0] == "run" || args[0] == "diff";
         std::cerr << "hsdp-inspect: " << error.what() << "\nTry 'hsdp-inspect "
                   << (known ? args[0] + " " : "") << "--help'.\n";
         return 2;
