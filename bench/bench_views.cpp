@@ -17,11 +17,12 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.h"
-#include "large_plan.h"
 #include "models/plan_filter_proxy.h"
 #include "models/plan_index.h"
 #include "models/plan_tree_model.h"
 #include "models/plan_tree_rows.h"
+#include "scale_scenario.h"
+#include "scenario/reader.h"
 #include "session.h"
 #include "views/mesh_view.h"
 
@@ -119,7 +120,8 @@ int viewsBenchmark(const std::vector<std::string>& args) {
     char name[] = "hsdp-bench";
     char* argv[] = {name, nullptr};
     QApplication app(argc, argv);
-    PlanResult result = computePlanResult(largePlanScenario());
+    // The planner benchmark's guard point: 4,041 params on an 8,192-rank mesh.
+    PlanResult result = computePlanResult(readScenario(scenarioJson(guardPoint())));
     PlanSelection selection;
     MeshView mesh(&selection);
     mesh.setResult(result);
