@@ -20,7 +20,8 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"plan", {"model"}},
         {"runtime", {"model"}},
         {"tensor", {"model", "runtime"}},
-        {"verify", {"model", "runtime", "tensor"}},
+        // A run result carries the plan's error diagnostics.
+        {"verify", {"model", "plan", "runtime", "tensor"}},
         {"collectives", {"model", "runtime", "tensor", "verify"}},
         {"redistribute", {"model", "plan", "runtime", "tensor", "verify"}},
         {"run", {"model", "plan", "runtime", "tensor", "verify", "collectives", "redistribute"}},
