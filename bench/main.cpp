@@ -9,7 +9,8 @@ int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     const char* usage =
         "usage: hsdp-bench plan [--json] [--check] [--keep DIR]\n"
-        "           owner assignment (heap vs the reference's scan), then hsdp-inspect plan --json\n"
+        "           owner assignment (heap vs the reference's scan), then hsdp-inspect plan "
+        "--json\n"
         "           vs the Python port of the reference, whole processes, over a scaling table;\n"
         "           --check: 4k params x 8,192 ranks only, exit 1 below 10x\n"
         "           (--inspect, --python, --port PATH: other planners to run)\n"
