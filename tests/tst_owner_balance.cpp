@@ -138,6 +138,7 @@ void TestOwnerBalance::clickingABarSelectsItsRanks() {
         std::vector<int> expected = ranksAt(group, coords[i], result.plan->effectiveReplicaCount);
         QVERIFY(!expected.empty());
         QCOMPARE(selection.ranks(), expected);
+        QCOMPARE(view.pickedCoordinate(), static_cast<int>(i));  // outlined
     }
     // A real click in the middle of the heaviest bar.
     std::vector<double> values = barValues(view.coordBars());
@@ -157,6 +158,11 @@ void TestOwnerBalance::clickingABarSelectsItsRanks() {
                      static_cast<int>(ranks->yAxis->coordToPixel(0)) - 2);
     QTest::mouseClick(ranks, Qt::LeftButton, {}, rankPixel);
     QCOMPARE(selection.ranks(), std::vector<int>{result.plan->ranks.back().rank});
+    int outlined = -1;  // the coordinate whose ranks are that one rank, if any
+    for (size_t i = 0; i < coords.size(); ++i)
+        if (ranksAt(group, coords[i], result.plan->effectiveReplicaCount) == selection.ranks())
+            outlined = static_cast<int>(i);
+    QCOMPARE(view.pickedCoordinate(), outlined);
 }
 
 void TestOwnerBalance::batchFollowsTheSelection() {

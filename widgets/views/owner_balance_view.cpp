@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "plan/load_imbalance.h"
+#include "views/heat_scale.h"
 
 namespace hsdp {
 
@@ -18,7 +19,8 @@ const QColor kRankColor(0x72, 0x9e, 0xce);
 const QColor kShardColor(0x59, 0xa1, 0x4f);
 const QColor kMeanColor(0x44, 0x44, 0x44);
 const QColor kBoundColor(0xe1, 0x57, 0x59);
-constexpr int kMaxTextTicks = 32;  // more bars than this get numeric ticks
+const QColor kPickColor(0x11, 0x11, 0x11);  // the mesh view's picked-rank outline
+constexpr int kMaxTextTicks = 32;           // more bars than this get numeric ticks
 
 QString coordLabel(const Coord& coord) {
     QStringList parts;
@@ -26,8 +28,16 @@ QString coordLabel(const Coord& coord) {
     return QStringLiteral("(%1)").arg(parts.join(QLatin1Char(',')));
 }
 
-QString numelText(double numel) {
-    return QLocale::c().toString(numel, 'g', 4);
+// Value ticks in the mesh legend's units (250 M, 1.25 G), not 2.5·10^8.
+class CountTicker : public QCPAxisTicker {
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        return humanCount(tick);
+    }
+};
+
+QString coordText(const Coord& coord) {
+    return coord.empty() ? QObject::tr("() single owner") : coordLabel(coord);
 }
 
 QString loadImbalanceText(const std::vector<int64_t>& numels) {
@@ -78,6 +88,7 @@ void setKeyLabels(QCPAxis* axis, const QStringList& labels, const QString& label
 void setIndexTicks(QCPAxis* axis) {
     QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
     ticker->setTickStep(1);
+    ticker->setTickCount(12);
     ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     axis->setTicker(ticker);
 }
@@ -107,11 +118,17 @@ OwnerBalanceView::OwnerBalanceView(PlanSelection* selection, QWidget* parent)
     coordBars_ = makeBars(coordPlot_, kBarColor, tr("numel"));
     // The bound first, so the dashed mean stays visible where they meet.
     lowerBoundLine_ = makeLine(coordPlot_, kBoundColor, Qt::SolidLine, tr("lower bound"), 3);
+    coordPlot_->setToolTip(
+        tr("lower bound = max(largest param, total / coordinates): no "
+           "owner assignment of whole params does better"));
     meanLine_ = makeLine(coordPlot_, kMeanColor, Qt::DashLine, tr("mean"), 2);
     coordPlot_->legend->setVisible(true);
     coordPlot_->legend->setFont(QFont(font().family(), 8));
     coordPlot_->legend->setBrush(QColor(255, 255, 255, 220));
     coordPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    pickedBars_ = makeBars(coordPlot_, kBarColor, tr("picked"));
+    pickedBars_->setPen(QPen(kPickColor, 2));
+    pickedBars_->removeFromLegend();
     rankBars_ = makeBars(rankPlot_, kRankColor, tr("owned numel"));
     shardBars_ = makeBars(shardPlot_, kShardColor, tr("Newton–Schulz numel"));
     auto* layout = new QVBoxLayout(this);
@@ -138,8 +155,9 @@ QCustomPlot* OwnerBalanceView::makePlot(QCPTextElement** title) {
     *title = new QCPTextElement(plot, QString(), QFont(font().family(), 9, QFont::Bold));
     plot->plotLayout()->addElement(0, 0, *title);
     plot->yAxis->setLabel(tr("numel"));
-    plot->yAxis->ticker()->setTickCount(4);
-    plot->yAxis->setNumberFormat(QStringLiteral("gb"));
+    QSharedPointer<QCPAxisTicker> ticker(new CountTicker);
+    ticker->setTickCount(4);
+    plot->yAxis->setTicker(ticker);
     plot->xAxis->grid()->setVisible(false);
     plot->setAutoAddPlottableToLegend(true);
     return plot;
@@ -155,9 +173,29 @@ void OwnerBalanceView::setResult(const PlanResult& result) {
 void OwnerBalanceView::onSelectionChanged() {
     if (!result_.isValid()) return;
     BatchRef batch = balanceBatch(*result_.plan, selection_->state());
-    if (batch == batch_ && batch.isValid()) return;  // a rank pick keeps the chart
-    batch_ = batch;
-    showBatch();
+    if (batch != batch_ || !batch.isValid()) {  // a rank pick keeps the chart
+        batch_ = batch;
+        showBatch();
+    }
+    showPickedCoordinate();
+}
+
+// Outlines the coordinate whose ranks are exactly the picked ones.
+void OwnerBalanceView::showPickedCoordinate() {
+    pickedCoordinate_ = -1;
+    if (batch_.isValid() && !selection_->ranks().empty()) {
+        const Group& group = result_.plan->groups[static_cast<size_t>(batch_.group)];
+        for (size_t i = 0; i < balance_.coords.size() && pickedCoordinate_ < 0; ++i)
+            if (ranksAtCoordinate(group, balance_.coords[i], result_.plan->effectiveReplicaCount) ==
+                selection_->ranks())
+                pickedCoordinate_ = static_cast<int>(i);
+    }
+    pickedBars_->data()->clear();
+    if (pickedCoordinate_ >= 0)
+        pickedBars_->addData(
+            pickedCoordinate_,
+            static_cast<double>(balance_.numel[static_cast<size_t>(pickedCoordinate_)]));
+    coordPlot_->replot();
 }
 
 void OwnerBalanceView::showBatch() {
@@ -172,7 +210,7 @@ void OwnerBalanceView::fillCoordPlot() {
     QStringList labels;
     QVector<double> values;
     for (size_t i = 0; i < balance_.coords.size(); ++i) {
-        labels << coordLabel(balance_.coords[i]);
+        labels << coordText(balance_.coords[i]);
         values << static_cast<double>(balance_.numel[i]);
     }
     coordBars_->setData(indices(labels.size()), values, true);
@@ -187,15 +225,14 @@ void OwnerBalanceView::fillCoordPlot() {
     if (batch_.isValid()) {
         const Group& group = result_.plan->groups[static_cast<size_t>(batch_.group)];
         const Batch& batch = group.batches[static_cast<size_t>(batch_.batch)];
-        title = tr("Group %1 · batch %2%3: numel per owner coordinate\n"
-                   "imbalance %4 (max/mean) · mean %5 · lower bound %6 "
-                   "= max(largest param, total / coords)")
+        title = tr("Group %1 · batch %2%3 · numel per owner coordinate\n"
+                   "max/mean %4 · mean %5 · lower bound %6")
                     .arg(group.id)
                     .arg(batch_.batch)
                     .arg(batch.isShard ? tr(" (gathered)") : QString())
                     .arg(balance_.imbalance ? QString::number(*balance_.imbalance, 'f', 2)
                                             : QStringLiteral("—"))
-                    .arg(numelText(balance_.mean), numelText(balance_.lowerBound));
+                    .arg(humanCount(balance_.mean), humanCount(balance_.lowerBound));
     }
     coordTitle_->setText(title);
     coordPlot_->replot();
@@ -231,7 +268,7 @@ void OwnerBalanceView::fillShardPlot() {
     setKeyLabels(shardPlot_->xAxis, labels, tr("shard coordinate"));
     double top = values.isEmpty() ? 0 : *std::max_element(values.begin(), values.end());
     fitRanges(shardPlot_, values.size(), top);
-    shardTitle_->setText(tr("Newton–Schulz load per shard coordinate (full-matrix numel)"));
+    shardTitle_->setText(tr("Newton–Schulz numel per shard coordinate"));
     shardPlot_->replot();
 }
 

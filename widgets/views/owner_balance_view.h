@@ -38,6 +38,8 @@ public:
     QCPBars* rankBars() const { return rankBars_; }
     QCPBars* shardBars() const { return shardBars_; }
     QCPGraph* meanLine() const { return meanLine_; }
+    // The coordinate bar whose ranks are exactly the picked ranks, or -1.
+    int pickedCoordinate() const { return pickedCoordinate_; }
     QCPGraph* lowerBoundLine() const { return lowerBoundLine_; }
 
     // What clicking coordinate bar `index` selects: that coordinate's ranks.
@@ -50,6 +52,7 @@ private:
     QCustomPlot* makePlot(QCPTextElement** title);
     void onSelectionChanged();
     void showBatch();
+    void showPickedCoordinate();
     void fillCoordPlot();
     void fillRankPlot();
     void fillShardPlot();
@@ -66,6 +69,8 @@ private:
     QCPTextElement* rankTitle_ = nullptr;
     QCPTextElement* shardTitle_ = nullptr;
     QCPBars* coordBars_;
+    QCPBars* pickedBars_;
+    int pickedCoordinate_ = -1;
     QCPBars* rankBars_;
     QCPBars* shardBars_;
     QCPGraph* meanLine_;
