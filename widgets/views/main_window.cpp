@@ -16,6 +16,7 @@
 #include "models/plan_index.h"
 #include "views/diagnostics_widget.h"
 #include "views/mesh_widget.h"
+#include "views/owner_balance_view.h"
 #include "views/plan_tree_widget.h"
 #include "views/recent_files.h"
 #include "views/stale_banner.h"
@@ -38,13 +39,16 @@ MainWindow::MainWindow(QWidget* parent)
     buildCentral();
     tree_ = new PlanTreeWidget(selection_, this);
     diagnostics_ = new DiagnosticsWidget(selection_, this);
+    balance_ = new OwnerBalanceView(selection_, this);
     QDockWidget* treeDock =
         addViewDock(tree_, tr("Plan tree"), QStringLiteral("planTreeDock"), Qt::LeftDockWidgetArea);
     QDockWidget* diagnosticsDock =
         addViewDock(diagnostics_, tr("Diagnostics"), QStringLiteral("diagnosticsDock"),
                     Qt::BottomDockWidgetArea);
+    QDockWidget* balanceDock = addViewDock(
+        balance_, tr("Owner balance"), QStringLiteral("ownerBalanceDock"), Qt::RightDockWidgetArea);
     // First-run proportions; restoreSettings() brings back the user's own.
-    resizeDocks({treeDock}, {620}, Qt::Horizontal);
+    resizeDocks({treeDock, balanceDock}, {620, 460}, Qt::Horizontal);
     resizeDocks({diagnosticsDock}, {170}, Qt::Vertical);
     status_ = new QLabel(tr("No scenario open"), this);
     statusBar()->addPermanentWidget(status_, 1);
@@ -100,6 +104,7 @@ void MainWindow::onPlanReady(const PlanResult& result) {
     mesh_->setResult(result);
     tree_->setResult(result);
     diagnostics_->setResult(result);
+    balance_->setResult(result);
     reconcileSelection(result, sameFile);
     updateStatus();
     updateTitle();

@@ -15,6 +15,7 @@ namespace hsdp {
 
 class DiagnosticsWidget;
 class MeshWidget;
+class OwnerBalanceView;
 class PlanTreeWidget;
 class RecentFiles;
 class StaleBanner;
@@ -37,6 +38,7 @@ public:
     MeshWidget* meshWidget() const { return mesh_; }
     PlanTreeWidget* planTree() const { return tree_; }
     DiagnosticsWidget* diagnostics() const { return diagnostics_; }
+    OwnerBalanceView* ownerBalance() const { return balance_; }
     StaleBanner* banner() const { return banner_; }
     QString statusText() const;
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
@@ -70,6 +72,7 @@ private:
     MeshWidget* mesh_ = nullptr;
     PlanTreeWidget* tree_ = nullptr;
     DiagnosticsWidget* diagnostics_ = nullptr;
+    OwnerBalanceView* balance_ = nullptr;
     RecentFiles* recent_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;

@@ -8,6 +8,7 @@
 #include "views/diagnostics_widget.h"
 #include "views/main_window.h"
 #include "views/mesh_widget.h"
+#include "views/owner_balance_view.h"
 #include "views/plan_tree_widget.h"
 
 namespace hsdp {
@@ -39,6 +40,9 @@ QStringList writeScreenshots(MainWindow& window, const QString& dir, QString* er
     diagnostics.setResult(result);
     images << qMakePair(QStringLiteral("diagnostics.png"),
                         renderStandalone(diagnostics, QSize(1200, 360)));
+    OwnerBalanceView balance(window.selection());
+    balance.setResult(result);
+    images << qMakePair(QStringLiteral("owner-balance.png"), balance.renderImage(QSize(1200, 900)));
     window.resize(1600, 1000);
     window.show();
     QApplication::processEvents();

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "model/scenario.h"
+#include "models/plan_selection.h"
+#include "plan/plan.h"
+
+namespace hsdp {
+
+// A batch by its position: Plan::groups[group].batches[batch]; -1: none.
+struct BatchRef {
+    int group = -1;
+    int batch = -1;
+
+    bool isValid() const { return group >= 0 && batch >= 0; }
+    bool operator==(const BatchRef&) const = default;
+};
+
+// One batch's owner loads as the plan states them (Batch::loads), with the
+// numbers a balance chart draws against them. `lowerBound` is what no
+// assignment of whole params can beat: max(largest param, total / coords).
+struct CoordBalance {
+    std::vector<Coord> coords;  // Batch::loads order (lexicographic)
+    std::vector<int64_t> numel;
+    int64_t total = 0;         // sum of the batch's param numel
+    int64_t largestParam = 0;  // numel of its largest param
+    double mean = 0;           // total / coords
+    double lowerBound = 0;
+    std::optional<double> imbalance;  // loadImbalance(Batch::loads)
+};
+
+// Newton–Schulz work of one shard coordinate of a gathered batch: the params
+// it computes (Batch::shardCompute), over every replicate coordinate.
+struct ShardLoad {
+    Coord coord;
+    int count = 0;
+    int64_t numel = 0;  // global numel: the full matrix is computed
+};
+
+CoordBalance coordBalance(const Scenario& scenario, const Batch& batch);
+// Lexicographic by shard coordinate; empty for a batch that is not gathered.
+std::vector<ShardLoad> shardLoads(const Scenario& scenario, const Batch& batch);
+// The global ranks of `group` whose replicate coordinate, reduced by the
+// replica count, is `coord`: the ranks that own what that coordinate owns.
+std::vector<int> ranksAtCoordinate(const Group& group, const Coord& coord,
+                                   std::optional<int64_t> replicaCount);
+// The batch with the largest imbalance (the first on ties), or none.
+BatchRef worstBatch(const Plan& plan);
+// The batch a balance chart shows for `selection`: the selected group/batch,
+// else the focus param's batch, else the worst one.
+BatchRef balanceBatch(const Plan& plan, const SelectionState& selection);
+const Batch* batchAt(const Plan& plan, BatchRef ref);
+
+}  // namespace hsdp
