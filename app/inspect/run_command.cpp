@@ -10,6 +10,7 @@
 #include "plan/planner.h"
 #include "progress_line.h"
 #include "run/runner.h"
+#include "run/shrink.h"
 #include "run_text.h"
 #include "runtime/allocator_policy.h"
 
