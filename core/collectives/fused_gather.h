@@ -4,12 +4,11 @@
 #include <utility>
 #include <vector>
 
-#include "tensor/gathered_tensor.h"
-#include "tensor/tensor.h"
 #include "model/dtype.h"
 #include "model/mesh.h"
 #include "model/placement.h"
 #include "runtime/world.h"
+#include "tensor/gathered_tensor.h"
 #include "tensor/tensor.h"
 
 namespace hsdp {
