@@ -24,11 +24,11 @@ std::set<int> hazardParams(const Plan& plan) {
     return out;
 }
 
-// HSDP_RUN_BUDGET_DIVISOR (set by the tsan test preset: ThreadSanitizer runs
-// about ten times slower) divides the run's memory and flop budgets. The run
-// then shrinks the tensors by a larger factor, which keeps every sample's
-// ndim, sharded dims and divisibility: the same collectives and hazards on
-// smaller buffers.
+// HSDP_RUN_BUDGET_DIVISOR (set by the sanitizer test presets: AddressSanitizer
+// runs several times, ThreadSanitizer about ten times slower) divides the run's
+// memory and flop budgets. The run then shrinks the tensors by a larger
+// factor, which keeps every sample's ndim, sharded dims and divisibility: the
+// same collectives and hazards on smaller buffers.
 RunOptions withTestBudget(RunOptions options) {
     const int divisor = qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR");
     if (divisor > 1) {
