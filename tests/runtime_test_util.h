@@ -81,7 +81,7 @@ namespace hsdp::testutil {
 
 // A parameter a run verified: exact step, identical replicas, gather exact or not needed.
 inline bool paramVerified(const ParamRunResult& p) {
-    return p.step == StepVerdict::Exact && p.replicas == ReplicaVerdict::Identical &&
+    return p.step == CheckVerdict::Exact && p.replicas == ReplicaVerdict::Identical &&
            (p.gather == GatherVerdict::Exact || p.gather == GatherVerdict::NotGathered);
 }
 

@@ -291,11 +291,11 @@ std::string describe(const RunResult& r) {
     std::ostringstream os;
     for (const auto& p : r.params)
         os << "  param " << p.index << " " << p.name << ": gather " << gatherVerdictName(p.gather)
-           << " step " << stepVerdictName(p.step) << " replicas " << replicaVerdictName(p.replicas)
+           << " step " << checkVerdictName(p.step) << " replicas " << replicaVerdictName(p.replicas)
            << " " << p.detail << "\n";
     for (const auto& t : r.tpTransitions)
         os << "  tp " << t.index << " " << t.name << " [" << t.path
-           << "]: " << stepVerdictName(t.result) << " " << t.detail << "\n";
+           << "]: " << checkVerdictName(t.result) << " " << t.detail << "\n";
     if (!r.error.empty()) os << "  error: " << r.error << "\n";
     return os.str();
 }
@@ -385,7 +385,7 @@ private slots:
         if (good.verified == plan.hasErrors() || !good.error.empty() || !failedParams(good).empty())
             problems += "corrected mode did not verify:\n" + describe(good);
         for (const auto& t : good.tpTransitions)
-            if (t.result != StepVerdict::Exact)
+            if (t.result != CheckVerdict::Exact)
                 problems += "corrected TP transition " + t.name + " not exact\n";
         if (const auto p = traceProblem(good); !p.empty())
             problems += "corrected trace: " + p + "\n";

@@ -36,7 +36,7 @@ QString describe(const RunResult& r) {
                    .arg(p.index)
                    .arg(QString::fromStdString(p.name))
                    .arg(QString::fromStdString(std::string(gatherVerdictName(p.gather))))
-                   .arg(QString::fromStdString(std::string(stepVerdictName(p.step))))
+                   .arg(QString::fromStdString(std::string(checkVerdictName(p.step))))
                    .arg(QString::fromStdString(std::string(replicaVerdictName(p.replicas))))
                    .arg(QString::fromStdString(p.detail));
     for (const auto& t : r.tpTransitions)
@@ -44,7 +44,7 @@ QString describe(const RunResult& r) {
                    .arg(t.index)
                    .arg(QString::fromStdString(t.name))
                    .arg(QString::fromStdString(t.path))
-                   .arg(QString::fromStdString(std::string(stepVerdictName(t.result))))
+                   .arg(QString::fromStdString(std::string(checkVerdictName(t.result))))
                    .arg(QString::fromStdString(t.detail));
     if (!r.error.empty()) out << "error: " + QString::fromStdString(r.error);
     return out.join("\n");
@@ -85,7 +85,7 @@ private slots:
         QList<int> failed;
         for (const auto& p : r.params) {
             const bool ok =
-                p.step == StepVerdict::Exact &&
+                p.step == CheckVerdict::Exact &&
                 (p.gather == GatherVerdict::Exact || p.gather == GatherVerdict::NotGathered);
             if (!ok) {
                 failed << p.index;
@@ -93,7 +93,7 @@ private slots:
             }
         }
         QCOMPARE(failed, (QList<int>{0, 1, 3}));
-        for (const auto& t : r.tpTransitions) QCOMPARE(t.result, StepVerdict::Exact);
+        for (const auto& t : r.tpTransitions) QCOMPARE(t.result, CheckVerdict::Exact);
         // The evidence names ranks and rows: the strided param's wrong slices,
         // the nested param's reordered rows, the uneven param's padding.
         QVERIFY(QString::fromStdString(r.params[0].detail)
@@ -176,7 +176,7 @@ private slots:
         QVERIFY(r.error.empty());
         QCOMPARE(r.params[0].gather, GatherVerdict::Mismatch);
         QVERIFY2(
-            r.params[1].gather == GatherVerdict::Exact && r.params[1].step == StepVerdict::Exact,
+            r.params[1].gather == GatherVerdict::Exact && r.params[1].step == CheckVerdict::Exact,
             qPrintable(describe(r)));
     }
 
@@ -198,8 +198,8 @@ private slots:
         // not "error" next to "never reported".
         int notReached = 0;
         for (const auto& p : r.params) {
-            QVERIFY2(p.step != StepVerdict::Error, p.detail.c_str());
-            notReached += p.step == StepVerdict::NotReached;
+            QVERIFY2(p.step != CheckVerdict::Error, p.detail.c_str());
+            notReached += p.step == CheckVerdict::NotReached;
         }
         QVERIFY(notReached > 0);
     }
@@ -245,8 +245,8 @@ private slots:
         RunOptions options;
         options.timeout = std::chrono::milliseconds(30000);
         RunResult r = runPlan(s, plan, options);
-        QVERIFY(r.tpTransitions.at(2).result != StepVerdict::Exact);
-        QCOMPARE(r.tpTransitions.at(0).result, StepVerdict::Exact);
+        QVERIFY(r.tpTransitions.at(2).result != CheckVerdict::Exact);
+        QCOMPARE(r.tpTransitions.at(0).result, CheckVerdict::Exact);
         for (const auto& e : r.trace.events) QVERIFY(e.label.tpTransition != 2);
     }
 

@@ -8,18 +8,18 @@ namespace {
 
 bool paramFailed(const ParamRunResult& p) {
     return p.gather == GatherVerdict::Mismatch || p.gather == GatherVerdict::Error ||
-           p.step == StepVerdict::Mismatch || p.step == StepVerdict::Error ||
+           p.step == CheckVerdict::Mismatch || p.step == CheckVerdict::Error ||
            p.replicas != ReplicaVerdict::Identical;
 }
 
 // Never checked because the run stopped first: not a finding about this param.
 bool paramNotReached(const ParamRunResult& p) {
     return !paramFailed(p) &&
-           (p.gather == GatherVerdict::NotReached || p.step == StepVerdict::NotReached);
+           (p.gather == GatherVerdict::NotReached || p.step == CheckVerdict::NotReached);
 }
 
 bool transitionFailed(const TpRunResult& t) {
-    return t.result == StepVerdict::Mismatch || t.result == StepVerdict::Error;
+    return t.result == CheckVerdict::Mismatch || t.result == CheckVerdict::Error;
 }
 
 constexpr int kMaxListed = 20;  // a stopped 700-param run would otherwise bury the error
@@ -31,14 +31,14 @@ void writeFailures(std::ostringstream& out, const RunResult& r) {
     for (const auto& p : r.params) {
         if (!paramFailed(p) || !room()) continue;
         out << "  FAIL #" << p.index << " " << p.name << ": gather " << gatherVerdictName(p.gather)
-            << ", step " << stepVerdictName(p.step) << ", replicas "
+            << ", step " << checkVerdictName(p.step) << ", replicas "
             << replicaVerdictName(p.replicas) << "\n";
         if (!p.detail.empty()) out << "       " << p.detail << "\n";
     }
     for (const auto& t : r.tpTransitions) {
         if (!transitionFailed(t) || !room()) continue;
         out << "  FAIL tp #" << t.index << " " << t.name << " (" << t.path
-            << "): " << stepVerdictName(t.result) << "\n";
+            << "): " << checkVerdictName(t.result) << "\n";
         if (!t.detail.empty()) out << "       " << t.detail << "\n";
     }
     if (unlisted) out << "  ... " << unlisted << " more failures (--json lists every one)\n";
@@ -50,7 +50,7 @@ void writeNotReached(std::ostringstream& out, const RunResult& r) {
     for (const auto& p : r.params)
         if (paramNotReached(p)) names.push_back("#" + std::to_string(p.index) + " " + p.name);
     for (const auto& t : r.tpTransitions)
-        if (t.result == StepVerdict::NotReached)
+        if (t.result == CheckVerdict::NotReached)
             names.push_back("tp #" + std::to_string(t.index) + " " + t.name);
     if (names.empty()) return;
     out << "  not-reached (the run stopped before checking them): " << names.size() << ": ";
@@ -97,7 +97,7 @@ std::string runToText(const RunResult& r) {
         paramFailed(p) ? ++failed : paramNotReached(p) ? ++unreached : ++exact;
     }
     int tpExact = 0;
-    for (const auto& t : r.tpTransitions) tpExact += t.result == StepVerdict::Exact;
+    for (const auto& t : r.tpTransitions) tpExact += t.result == CheckVerdict::Exact;
     out << "  params: " << exact << " exact, " << failed << " failed, " << unreached
         << " not-reached, " << r.notRun.size() << " not run (" << gathered
         << " gathered bit-exact)\n"

@@ -32,7 +32,7 @@ Json paramJson(const ParamRunResult& p) {
     j["index"] = p.index;
     j["name"] = p.name;
     j["gather"] = std::string(gatherVerdictName(p.gather));
-    j["step"] = std::string(stepVerdictName(p.step));
+    j["step"] = std::string(checkVerdictName(p.step));
     j["replicas"] = std::string(replicaVerdictName(p.replicas));
     if (!p.detail.empty()) j["detail"] = p.detail;
     j["shape_run"] = p.shapeRun;
@@ -48,7 +48,7 @@ Json transitionJson(const TpRunResult& t) {
     j["index"] = t.index;
     j["name"] = t.name;
     j["path"] = t.path;
-    j["result"] = std::string(stepVerdictName(t.result));
+    j["result"] = std::string(checkVerdictName(t.result));
     if (!t.detail.empty()) j["detail"] = t.detail;
     if (!t.mismatches.empty()) {
         j["mismatches"] = Json::array();

@@ -99,11 +99,11 @@ ParamRunResult summarizeParam(const ExecEnv& env, const RunSink& sink, const Par
         r.gather = GatherVerdict::NotReached;
     const bool incomplete = rec.finalRanks < holders(env, spec);
     if (!rec.stepErrors.empty() || (incomplete && !runFailed))
-        r.step = StepVerdict::Error;
+        r.step = CheckVerdict::Error;
     else if (!rec.stepMismatches.empty() || !rec.updateMismatches.empty())
-        r.step = StepVerdict::Mismatch;
+        r.step = CheckVerdict::Mismatch;
     else if (incomplete)
-        r.step = StepVerdict::NotReached;  // the run stopped before every holder checked it
+        r.step = CheckVerdict::NotReached;  // the run stopped before every holder checked it
     if (incomplete)
         parts.push_back("not verified: " + std::to_string(holders(env, spec) - rec.finalRanks) +
                         " of " + std::to_string(holders(env, spec)) +
@@ -209,11 +209,11 @@ TpRunResult summarizeTransition(const ExecEnv& env, const RunSink& sink, const T
     const Mesh* mesh = env.scenario->findMesh(spec.mesh);
     const int holders = mesh ? int(mesh->ranks.size()) : 0;
     if (!rec.errors.empty() || (rec.ranks < holders && !runFailed))
-        r.result = StepVerdict::Error;
+        r.result = CheckVerdict::Error;
     else if (!mismatches.empty())
-        r.result = StepVerdict::Mismatch;
+        r.result = CheckVerdict::Mismatch;
     else if (rec.ranks < holders)
-        r.result = StepVerdict::NotReached;
+        r.result = CheckVerdict::NotReached;
     if (rec.ranks < holders)
         parts.push_back(std::to_string(holders - rec.ranks) + " ranks never reported" +
                         (runFailed ? " (the run stopped)" : ""));
@@ -237,12 +237,12 @@ void summarize(const ExecEnv& env, const RunSink& sink, RunResult& result) {
         }
         result.params.push_back(summarizeParam(env, sink, spec, runFailed));
         const auto& r = result.params.back();
-        ok = ok && r.step == StepVerdict::Exact && r.replicas == ReplicaVerdict::Identical &&
+        ok = ok && r.step == CheckVerdict::Exact && r.replicas == ReplicaVerdict::Identical &&
              (r.gather == GatherVerdict::Exact || r.gather == GatherVerdict::NotGathered);
     }
     for (const auto& tp : env.plan->tpTransitions) {
         TpRunResult t = summarizeTransition(env, sink, tp, runFailed);
-        ok = ok && t.result == StepVerdict::Exact;
+        ok = ok && t.result == CheckVerdict::Exact;
         result.tpTransitions.push_back(std::move(t));
     }
     result.verified = ok;

@@ -22,15 +22,15 @@ std::string_view gatherVerdictName(GatherVerdict v) {
     return "?";
 }
 
-std::string_view stepVerdictName(StepVerdict v) {
+std::string_view checkVerdictName(CheckVerdict v) {
     switch (v) {
-        case StepVerdict::Exact:
+        case CheckVerdict::Exact:
             return "exact";
-        case StepVerdict::Mismatch:
+        case CheckVerdict::Mismatch:
             return "mismatch";
-        case StepVerdict::Error:
+        case CheckVerdict::Error:
             return "error";
-        case StepVerdict::NotReached:
+        case CheckVerdict::NotReached:
             return "not-reached";
     }
     return "?";

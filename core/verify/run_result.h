@@ -16,13 +16,14 @@ enum class RunMode { Corrected, Reference };
 // NotReached: the run stopped (a failed collective elsewhere, a cancel) before
 // this check could be made; nothing is known, as opposed to Error (it failed).
 enum class GatherVerdict { Exact, Mismatch, NotGathered, Error, NotReached };
-enum class StepVerdict { Exact, Mismatch, Error, NotReached };
+// The verdict of a check against the truth: the optimizer step, a TP transition.
+enum class CheckVerdict { Exact, Mismatch, Error, NotReached };
 enum class ReplicaVerdict { Identical, Diverged };
 
 std::string_view runModeName(RunMode mode);  // corrected | reference
 // exact | mismatch | not-gathered | error | not-reached
 std::string_view gatherVerdictName(GatherVerdict v);
-std::string_view stepVerdictName(StepVerdict v);        // exact | mismatch | error | not-reached
+std::string_view checkVerdictName(CheckVerdict v);      // exact | mismatch | error | not-reached
 std::string_view replicaVerdictName(ReplicaVerdict v);  // identical | diverged
 
 // Where one rank's tensor differs from what it should hold.
@@ -41,7 +42,7 @@ struct ParamRunResult {
     std::string name;
     std::vector<int64_t> shapeRun;  // the data shape actually run (after a shrink)
     GatherVerdict gather = GatherVerdict::NotGathered;
-    StepVerdict step = StepVerdict::Exact;
+    CheckVerdict step = CheckVerdict::Exact;
     ReplicaVerdict replicas = ReplicaVerdict::Identical;
     std::string detail;  // human text naming the wrong rows / ranks, or the error
     std::vector<Mismatch> mismatches;
@@ -51,7 +52,7 @@ struct TpRunResult {
     int index = 0;
     std::string name;
     std::string path;  // lowered | identity | fallback (mixed groups: "lowered+fallback")
-    StepVerdict result = StepVerdict::Exact;
+    CheckVerdict result = CheckVerdict::Exact;
     std::string detail;
     std::vector<Mismatch> mismatches;
 };
