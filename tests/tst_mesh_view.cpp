@@ -9,6 +9,7 @@
 #include <set>
 
 #include "models/plan_index.h"
+#include "sample_rows.h"
 #include "scenario/reader.h"
 #include "views/mesh_view.h"
 
@@ -18,14 +19,6 @@ namespace {
 
 const QSize kImageSize(1200, 800);
 const QColor kOwnerColor(0xe6, 0x61, 0x00);
-
-QStringList samplePaths() {
-    QDir dir(QStringLiteral(HSDP_SOURCE_DIR "/samples"));
-    QStringList paths;
-    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
-        paths << dir.absoluteFilePath(name);
-    return paths;
-}
 
 QRectF deviceRect(const MeshView& view, const MeshCell& cell) {
     return view.fitTransform(kImageSize).mapRect(cell.rect);
@@ -68,9 +61,7 @@ private slots:
 };
 
 void TestMeshView::samples_data() {
-    QTest::addColumn<QString>("path");
-    for (const QString& path : samplePaths())
-        QTest::newRow(qPrintable(QFileInfo(path).baseName())) << path;
+    testing::addSampleRows();
 }
 
 void TestMeshView::oneCellPerRankInItsHeatColour() {

@@ -14,19 +14,12 @@
 #include <map>
 
 #include "models/plan_index.h"
+#include "sample_rows.h"
 #include "views/owner_balance_view.h"
 
 using namespace hsdp;
 
 namespace {
-
-QStringList samplePaths() {
-    QDir dir(QStringLiteral(HSDP_SOURCE_DIR "/samples"));
-    QStringList paths;
-    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
-        paths << dir.absoluteFilePath(name);
-    return paths;
-}
 
 std::vector<double> barValues(QCPBars* bars) {
     std::vector<double> values;
@@ -76,9 +69,7 @@ private slots:
 };
 
 void TestOwnerBalance::samples_data() {
-    QTest::addColumn<QString>("path");
-    for (const QString& path : samplePaths())
-        QTest::newRow(qPrintable(QFileInfo(path).baseName())) << path;
+    testing::addSampleRows();
 }
 
 void TestOwnerBalance::barsAreThePlansLoads() {

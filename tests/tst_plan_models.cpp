@@ -14,18 +14,11 @@
 #include "models/plan_index.h"
 #include "models/plan_tree_model.h"
 #include "models/plan_tree_rows.h"
+#include "sample_rows.h"
 
 using namespace hsdp;
 
 namespace {
-
-QStringList samplePaths() {
-    QDir dir(QStringLiteral(HSDP_SOURCE_DIR "/samples"));
-    QStringList paths;
-    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
-        paths << dir.absoluteFilePath(name);
-    return paths;
-}
 
 // Every param index reachable in `model`, with how often.
 void collectParams(const QAbstractItemModel& model, const QModelIndex& parent,
@@ -66,9 +59,7 @@ private slots:
 };
 
 void TestPlanModels::samples_data() {
-    QTest::addColumn<QString>("path");
-    for (const QString& path : samplePaths())
-        QTest::newRow(qPrintable(QFileInfo(path).baseName())) << path;
+    testing::addSampleRows();
 }
 
 void TestPlanModels::treeModelUnderTester() {
