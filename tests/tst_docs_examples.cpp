@@ -16,11 +16,13 @@
 #include <nlohmann/json.hpp>
 
 #include "export/plan_json.h"
+#include "json_subset.h"
 #include "plan/planner.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
 using Json = nlohmann::json;
+using hsdp::testing::firstMismatch;
 
 namespace {
 
@@ -115,32 +117,6 @@ Json wrapFragment(const Json& fragment) {
     bool isTransition = fragment.contains("src") || fragment.contains("transitions");
     top[isTransition ? "tp_transitions" : "params"] = Json::array({fragment});
     return top;
-}
-
-// Every key of `expected` is in `actual` with an agreeing value (arrays:
-// same length, element-wise). The JSON path of the first disagreement, or "".
-std::string firstMismatch(const Json& expected, const Json& actual, const std::string& path) {
-    if (expected.is_object()) {
-        if (!actual.is_object()) return path + " (expected an object)";
-        for (const auto& [key, value] : expected.items()) {
-            if (!actual.contains(key)) return path + "/" + key + " (missing)";
-            auto m = firstMismatch(value, actual.at(key), path + "/" + key);
-            if (!m.empty()) return m;
-        }
-        return "";
-    }
-    if (expected.is_array()) {
-        if (!actual.is_array() || actual.size() != expected.size())
-            return path + " (expected " + expected.dump() + ", got " + actual.dump() + ")";
-        for (size_t i = 0; i < expected.size(); ++i) {
-            auto m = firstMismatch(expected[i], actual[i], path + "/" + std::to_string(i));
-            if (!m.empty()) return m;
-        }
-        return "";
-    }
-    return expected == actual
-               ? ""
-               : path + " (expected " + expected.dump() + ", got " + actual.dump() + ")";
 }
 
 std::string planErrors(const Plan& plan) {

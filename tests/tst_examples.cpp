@@ -6,43 +6,18 @@
 
 #include "export/plan_json.h"
 #include "export/plan_text.h"
+#include "json_subset.h"
 #include "plan/planner.h"
 #include "planner_fixtures.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
 using Json = nlohmann::json;
+using hsdp::testing::firstMismatch;
 
 namespace {
 
 const std::string kExamples = std::string(HSDP_SOURCE_DIR) + "/tests/data/examples/";
-
-// Every key of `expected` must be in `actual` with an agreeing value (objects:
-// key order irrelevant, extra keys allowed; arrays: same length, element-wise).
-// Returns the JSON path of the first disagreement, or "" when they agree.
-std::string firstMismatch(const Json& expected, const Json& actual, const std::string& path) {
-    if (expected.is_object()) {
-        if (!actual.is_object()) return path + " (expected an object)";
-        for (const auto& [key, value] : expected.items()) {
-            if (!actual.contains(key)) return path + "/" + key + " (missing)";
-            auto m = firstMismatch(value, actual.at(key), path + "/" + key);
-            if (!m.empty()) return m;
-        }
-        return "";
-    }
-    if (expected.is_array()) {
-        if (!actual.is_array() || actual.size() != expected.size())
-            return path + " (expected " + expected.dump() + ", got " + actual.dump() + ")";
-        for (size_t i = 0; i < expected.size(); ++i) {
-            auto m = firstMismatch(expected[i], actual[i], path + "/" + std::to_string(i));
-            if (!m.empty()) return m;
-        }
-        return "";
-    }
-    return expected == actual
-               ? ""
-               : path + " (expected " + expected.dump() + ", got " + actual.dump() + ")";
-}
 
 Json readJson(const std::string& path) {
     std::ifstream in(path);
