@@ -4,6 +4,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QThreadPool>
+#include <atomic>
 #include <cstdint>
 #include <utility>
 
@@ -11,7 +12,8 @@ namespace hsdp {
 
 // Runs jobs on a thread pool and hands each result back on the context's
 // thread, but only if no newer job was started meanwhile: the results of a
-// replaced job are dropped (hotspot's jobtracker). The owner must wait for
+// replaced job are dropped (hotspot's jobtracker), and a job replaced before
+// it started never runs (typing in the edit panel queues one per key). The owner must wait for
 // the pool before it dies (Session does, in its destructor).
 class JobTracker {
 public:
@@ -26,6 +28,11 @@ public:
         ++running_;
         pool.start(
             [this, id, job = std::forward<Job>(job), then = std::forward<Then>(then)]() mutable {
+                if (id != jobId_.load()) {
+                    QMetaObject::invokeMethod(
+                        context_, [this] { --running_; }, Qt::QueuedConnection);
+                    return;
+                }
                 auto result = job();
                 QMetaObject::invokeMethod(
                     context_,
@@ -39,8 +46,8 @@ public:
 
 private:
     QObject* context_;
-    quint64 jobId_ = 0;  // touched on the context's thread only
-    int running_ = 0;
+    std::atomic<quint64> jobId_ = 0;  // written on the context's thread only
+    int running_ = 0;                 // touched on the context's thread only
 };
 
 }  // namespace hsdp

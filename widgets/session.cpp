@@ -3,7 +3,7 @@
 #include <QDateTime>
 #include <QFileInfo>
 
-#include "scenario/reader.h"
+#include "scenario/scenario_error.h"
 
 namespace hsdp {
 
@@ -40,11 +40,17 @@ void Session::open(const QString& path) {
     if (!watcher_.files().isEmpty()) watcher_.removePaths(watcher_.files());
     if (!watcher_.directories().isEmpty()) watcher_.removePaths(watcher_.directories());
     watch();
-    startJob();
+    startFileJob();
 }
 
 void Session::reload() {
-    if (!path_.isEmpty()) startJob();
+    if (!path_.isEmpty()) startFileJob();
+}
+
+void Session::planDocument(std::shared_ptr<const Json> document) {
+    startJob([document = std::move(document),
+              path = path_] { return computePlanResult(document, path); },
+             /*fromEdit=*/true);
 }
 
 void Session::watch() {
@@ -61,18 +67,32 @@ void Session::onDirectoryChanged() {
 
 void Session::onSettled() {
     watch();  // a rename-save drops the old file from the watcher
-    startJob();
+    if (!followsFile_) {
+        fingerprint_ = fileFingerprint(path_);
+        emit fileChangedOnDisk();
+        return;
+    }
+    startFileJob();
 }
 
-void Session::startJob() {
+void Session::startFileJob() {
     fingerprint_ = fileFingerprint(path_);
+    startJob([path = path_] { return computePlanResult(path); }, /*fromEdit=*/false);
+}
+
+template <typename Compute>
+void Session::startJob(Compute compute, bool fromEdit) {
     bool wasBusy = jobs_.isJobRunning();
     jobs_.startJob(
         pool_,
-        [path = path_]() {
+        [compute = std::move(compute), fromEdit]() {
             Outcome outcome;
+            outcome.fromEdit = fromEdit;
             try {
-                outcome.result = computePlanResult(path);
+                outcome.result = compute();
+            } catch (const ScenarioError& error) {
+                outcome.error = QString::fromStdString(error.what());
+                outcome.errorPath = QString::fromStdString(error.path);
             } catch (const std::exception& error) {
                 outcome.error = QString::fromStdString(error.what());
             }
@@ -86,11 +106,14 @@ void Session::finishJob(Outcome outcome) {
     if (!jobs_.isJobRunning()) emit busyChanged(false);
     if (!outcome.error.isEmpty()) {
         lastError_ = outcome.error;
+        lastErrorPath_ = outcome.errorPath;
+        lastErrorFromEdit_ = outcome.fromEdit;
         stale_ = current_.isValid();
         emit readFailed(outcome.error);
         return;
     }
     lastError_.clear();
+    lastErrorPath_.clear();
     stale_ = false;
     current_ = std::move(outcome.result);
     emit planReady(current_);

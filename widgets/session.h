@@ -25,12 +25,22 @@ public:
 
     void open(const QString& path);  // starts watching `path` and plans it
     void reload();                   // plans the current file again
+    // Plans an edited document of the current file (the edit panel's). The
+    // file on disk is left alone; results and errors arrive as for a file.
+    void planDocument(std::shared_ptr<const Json> document);
+    // While the user has unsaved edits, a change on disk must not replace
+    // them: the session then only reports it (fileChangedOnDisk).
+    void setFollowsFile(bool follows) { followsFile_ = follows; }
 
     QString path() const { return path_; }
     const PlanResult& current() const { return current_; }  // last good result
     bool hasResult() const { return current_.isValid(); }
     bool isStale() const { return stale_; }  // the file changed and no longer reads
     QString lastError() const { return lastError_; }
+    // JSON pointer of the last error in the document ("" for the whole file).
+    QString lastErrorPath() const { return lastErrorPath_; }
+    // Whether the last error came from an edited document, not the file.
+    bool lastErrorFromEdit() const { return lastErrorFromEdit_; }
     bool isBusy() const { return jobs_.isJobRunning(); }
 
     void setDebounceMilliseconds(int ms) { debounce_.setInterval(ms); }
@@ -39,14 +49,19 @@ signals:
     void planReady(const hsdp::PlanResult& result);
     void readFailed(const QString& message);
     void busyChanged(bool busy);
+    void fileChangedOnDisk();  // only while not following the file
 
 private:
     struct Outcome {
         PlanResult result;
         QString error;
+        QString errorPath;
+        bool fromEdit = false;
     };
 
-    void startJob();
+    template <typename Compute>
+    void startJob(Compute compute, bool fromEdit);
+    void startFileJob();
     void finishJob(Outcome outcome);
     void watch();
     void onDirectoryChanged();
@@ -56,6 +71,9 @@ private:
     PlanResult current_;
     bool stale_ = false;
     QString lastError_;
+    QString lastErrorPath_;
+    bool lastErrorFromEdit_ = false;
+    bool followsFile_ = true;
     qint64 fingerprint_ = 0;  // mtime ^ size of the file when last read
     QThreadPool pool_;
     JobTracker jobs_{this};

@@ -106,7 +106,10 @@ std::string readWholeFile(const std::string& filePath) {
 }  // namespace
 
 Scenario readScenario(std::string_view jsonText) {
-    Json top = parseStrictJson(jsonText);
+    return readScenarioJson(parseStrictJson(jsonText));
+}
+
+Scenario readScenarioJson(const Json& top) {
     Scenario scenario;
     readHeader(top, scenario);
     std::vector<MeshSource> sources = readMeshes(top);
@@ -119,6 +122,10 @@ Scenario readScenario(std::string_view jsonText) {
     if (const Json* transitions = findMember(top, "tp_transitions"))
         scenario.tpTransitions = readTransitions(*transitions, scenario.meshes);
     return scenario;
+}
+
+std::string readScenarioFileText(const std::string& filePath) {
+    return readWholeFile(filePath);
 }
 
 Scenario readScenarioFile(const std::string& filePath) {

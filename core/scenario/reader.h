@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "model/scenario.h"
+#include "scenario/json_text.h"
 #include "scenario/scenario_error.h"
 
 namespace hsdp {
@@ -15,9 +16,15 @@ namespace hsdp {
 // first problem. Placement validity beyond spelling (shard dim in range,
 // Partial on a param) is left to the planner's diagnostics.
 Scenario readScenario(std::string_view jsonText);
+// Same, from a document parseStrictJson() already parsed (an editor keeps one
+// and re-reads it after every change).
+Scenario readScenarioJson(const Json& document);
 
 // Same, from a file; errors (an unreadable file too) name the file.
 Scenario readScenarioFile(const std::string& filePath);
+// The file's text, refused as readScenarioFile refuses it (missing, a
+// directory, unreadable, larger than kMaxScenarioBytes), errors naming the file.
+std::string readScenarioFileText(const std::string& filePath);
 // Same, from a stream (standard input for `plan -`); errors name `name`.
 Scenario readScenarioStream(std::istream& in, const std::string& name);
 

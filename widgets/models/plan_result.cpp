@@ -8,7 +8,26 @@
 namespace hsdp {
 
 PlanResult computePlanResult(const QString& path) {
-    return computePlanResult(readScenarioFile(path.toStdString()), path);
+    const std::string file = path.toStdString();
+    std::shared_ptr<const Json> document;
+    try {
+        document = std::make_shared<const Json>(parseStrictJson(readScenarioFileText(file)));
+    } catch (const ScenarioError& error) {
+        throw error.inFile(file);
+    }
+    return computePlanResult(std::move(document), path);
+}
+
+PlanResult computePlanResult(std::shared_ptr<const Json> document, const QString& path) {
+    Scenario scenario;
+    try {
+        scenario = readScenarioJson(*document);
+    } catch (const ScenarioError& error) {
+        throw error.inFile(path.toStdString());
+    }
+    PlanResult result = computePlanResult(std::move(scenario), path);
+    result.document = std::move(document);
+    return result;
 }
 
 PlanResult computePlanResult(Scenario scenario, const QString& path) {

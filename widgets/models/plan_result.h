@@ -6,6 +6,7 @@
 
 #include "model/scenario.h"
 #include "plan/plan.h"
+#include "scenario/json_text.h"
 
 namespace hsdp {
 
@@ -20,6 +21,9 @@ struct PlanResult {
     std::shared_ptr<const Plan> plan;
     std::shared_ptr<const PlanIndex> index;    // lookups: owners, loads, counts
     std::shared_ptr<const PlanTreeRows> tree;  // display rows of the plan tree
+    // The JSON document the scenario was read from (what the edit panel edits);
+    // null for a result built from a Scenario in memory.
+    std::shared_ptr<const Json> document;
 
     bool isValid() const { return scenario && plan && index && tree; }
 };
@@ -28,6 +32,8 @@ struct PlanResult {
 // planner, so the same errors), then precomputes the index and the tree rows.
 // Throws ScenarioError for a file the reader rejects. Runs on any thread.
 PlanResult computePlanResult(const QString& path);
+// The same from an edited document of the file `path`: errors name `path`.
+PlanResult computePlanResult(std::shared_ptr<const Json> document, const QString& path);
 // The same from a scenario already in memory (benchmarks, tests).
 PlanResult computePlanResult(Scenario scenario, const QString& path = {});
 

@@ -14,7 +14,9 @@
 #include <QVBoxLayout>
 
 #include "models/plan_index.h"
+#include "models/scenario_document.h"
 #include "views/diagnostics_widget.h"
+#include "views/edit_panel.h"
 #include "views/mesh_widget.h"
 #include "views/owner_balance_view.h"
 #include "views/plan_tree_widget.h"
@@ -50,12 +52,15 @@ MainWindow::MainWindow(QWidget* parent)
     // First-run proportions; restoreSettings() brings back the user's own.
     resizeDocks({treeDock, balanceDock}, {620, 460}, Qt::Horizontal);
     resizeDocks({diagnosticsDock}, {170}, Qt::Vertical);
+    buildEditing();
     status_ = new QLabel(tr("No scenario open"), this);
     statusBar()->addPermanentWidget(status_, 1);
     buildMenus();
     connect(session_, &Session::planReady, this, &MainWindow::onPlanReady);
     connect(session_, &Session::readFailed, this, &MainWindow::onReadFailed);
-    connect(banner_, &StaleBanner::reloadRequested, session_, &Session::reload);
+    connect(banner_, &StaleBanner::reloadRequested, this, [this] {
+        if (maybeKeepEdits()) session_->reload();
+    });
     resize(1440, 900);
     restoreSettings();
     updateTitle();
@@ -84,6 +89,7 @@ QDockWidget* MainWindow::addViewDock(QWidget* view, const QString& title, const 
 }
 
 void MainWindow::openScenario(const QString& path) {
+    if (QFileInfo(path).absoluteFilePath() != session_->path() && !maybeKeepEdits()) return;
     session_->open(path);
     recent_->add(path);
     updateTitle();
@@ -101,6 +107,8 @@ void MainWindow::onPlanReady(const PlanResult& result) {
     bool sameFile = result.path == shownPath_;
     shownPath_ = result.path;
     banner_->hide();
+    adoptDocument(result);
+    editPanel_->clearErrors();
     mesh_->setResult(result);
     tree_->setResult(result);
     diagnostics_->setResult(result);
@@ -125,7 +133,9 @@ void MainWindow::reconcileSelection(const PlanResult& result, bool sameFile) {
 
 void MainWindow::onReadFailed(const QString& message) {
     bool stale = session_->hasResult() && shownPath_ == session_->path();
-    banner_->showError(message, stale);
+    const bool fromEdit = session_->lastErrorFromEdit();
+    banner_->showError(message, stale, fromEdit);
+    if (fromEdit) editPanel_->markReaderError(session_->lastErrorPath(), message);
     updateStatus();
     updateTitle();
 }
@@ -154,7 +164,8 @@ void MainWindow::updateTitle() {
     QString file = session_->path().isEmpty() ? QString() : QFileInfo(session_->path()).fileName();
     QStringList parts;
     if (!name.isEmpty()) parts << name;
-    if (!file.isEmpty()) parts << file + (session_->isStale() ? tr(" [stale]") : QString());
+    if (!file.isEmpty())
+        parts << file + QStringLiteral("[*]") + (session_->isStale() ? tr(" [stale]") : QString());
     parts << QStringLiteral("HSDP Studio");
     setWindowTitle(parts.join(QStringLiteral(" — ")));
 }
@@ -166,6 +177,10 @@ void MainWindow::restoreSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeKeepEdits()) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

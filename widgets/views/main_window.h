@@ -14,6 +14,8 @@ class QMenu;
 namespace hsdp {
 
 class DiagnosticsWidget;
+class EditPanel;
+class ScenarioDocument;
 class MeshWidget;
 class OwnerBalanceView;
 class PlanTreeWidget;
@@ -40,6 +42,13 @@ public:
     DiagnosticsWidget* diagnostics() const { return diagnostics_; }
     OwnerBalanceView* ownerBalance() const { return balance_; }
     StaleBanner* banner() const { return banner_; }
+    EditPanel* editPanel() const { return editPanel_; }
+    ScenarioDocument* document() const { return document_; }
+    // Writes the edited scenario to `path` atomically (QSaveFile) and makes it
+    // the open file; false (with a message box unless quiet) on failure.
+    bool saveTo(const QString& path, bool quiet = false);
+    bool save();
+    bool saveAs();
     QString statusText() const;
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
     QList<QAction*> shortcutActions() const;
@@ -56,6 +65,12 @@ private:
     void buildMenus();
     void buildViewMenu();
     void buildHelpMenu();
+    void buildEditing();
+    void buildEditMenu(QMenu* edit);
+    void onDocumentEdited();
+    void adoptDocument(const PlanResult& result);
+    // Asks what to do with unsaved edits before they would be lost; false: cancel.
+    bool maybeKeepEdits();
     QAction* addShortcutAction(QMenu* menu, const QString& text, const QKeySequence& shortcut);
     void openDialog();
     void onPlanReady(const PlanResult& result);
@@ -74,6 +89,8 @@ private:
     DiagnosticsWidget* diagnostics_ = nullptr;
     OwnerBalanceView* balance_ = nullptr;
     RecentFiles* recent_ = nullptr;
+    ScenarioDocument* document_ = nullptr;
+    EditPanel* editPanel_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;
     QList<QAction*> shortcutActions_;

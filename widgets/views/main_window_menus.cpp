@@ -37,12 +37,20 @@ void MainWindow::buildMenus() {
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openScenario);
     connect(addShortcutAction(file, tr("Re&load"), QKeySequence(Qt::Key_F5)), &QAction::triggered,
-            session_, &Session::reload);
+            this, [this] {
+                if (maybeKeepEdits()) session_->reload();
+            });
+    connect(addShortcutAction(file, tr("&Save"), QKeySequence::Save), &QAction::triggered, this,
+            &MainWindow::save);
+    connect(
+        addShortcutAction(file, tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)),
+        &QAction::triggered, this, &MainWindow::saveAs);
     file->addSeparator();
     connect(addShortcutAction(file, tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q)),
             &QAction::triggered, this, &QWidget::close);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    buildEditMenu(edit);
     connect(addShortcutAction(edit, tr("&Filter the plan tree"), QKeySequence::Find),
             &QAction::triggered, this, [this] {
                 tree_->parentWidget()->show();

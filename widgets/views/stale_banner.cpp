@@ -28,13 +28,21 @@ StaleBanner::StaleBanner(QWidget* parent) : QFrame(parent), text_(new QLabel(thi
     hide();
 }
 
-void StaleBanner::showError(const QString& message, bool keepsStalePlan) {
-    QString what = keepsStalePlan
+void StaleBanner::showError(const QString& message, bool keepsStalePlan, bool fromEdit) {
+    QString what = fromEdit ? tr("This edit makes the scenario invalid; showing the last valid "
+                                 "plan (stale). The field is marked.")
+                   : keepsStalePlan
                        ? tr("The scenario no longer reads; showing the last good plan (stale).")
                        : tr("The scenario cannot be read.");
     text_->setText(
         QStringLiteral("<b>%1</b><br><code>%2</code>").arg(what, message.toHtmlEscaped()));
     text_->setProperty("plainMessage", message);
+    show();
+}
+
+void StaleBanner::showNotice(const QString& text) {
+    text_->setText(text.toHtmlEscaped());
+    text_->setProperty("plainMessage", text);
     show();
 }
 

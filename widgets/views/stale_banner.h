@@ -14,7 +14,9 @@ class StaleBanner : public QFrame {
 public:
     explicit StaleBanner(QWidget* parent = nullptr);
 
-    void showError(const QString& message, bool keepsStalePlan);
+    // `fromEdit`: the message is about an edit in the what-if panel, not the file.
+    void showError(const QString& message, bool keepsStalePlan, bool fromEdit = false);
+    void showNotice(const QString& text);  // information, not an error
     QString message() const;
 
 signals:

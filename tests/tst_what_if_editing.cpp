@@ -1,0 +1,270 @@
+// What-if editing, offscreen: typing in a field re-plans (one undo step per
+// field edit), undo restores the plan, a text that is no value and a value the
+// reader rejects mark the field and keep the last valid plan, Save / Save As
+// write atomically and read back to the same scenario, a change on disk never
+// replaces unsaved edits, closing with unsaved edits asks first.
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+#include "export/plan_json.h"
+#include "export/scenario_json_text.h"
+#include "models/param_entries_model.h"
+#include "models/scenario_document.h"
+#include "plan/planner.h"
+#include "sample_rows.h"
+#include "scenario/reader.h"
+#include "views/edit_panel.h"
+#include "views/main_window.h"
+#include "views/stale_banner.h"
+
+using namespace hsdp;
+
+namespace {
+
+const QString kBatchCap = QStringLiteral("/options/max_batch_numel");
+const QString kShape = QStringLiteral("/mesh/shape");
+
+// The plan JSON the engine makes of a scenario: what two scenarios are
+// compared by (same meshes, params, options -> same plan document).
+std::string planDocument(const Scenario& scenario) {
+    return planToJson(makePlan(scenario), scenario).dump();
+}
+
+struct EditFixture {
+    QTemporaryDir dir;
+    QString path = dir.filePath(QStringLiteral("scenario.json"));
+    MainWindow window;
+
+    bool open(const char* sample) {
+        QFile::remove(path);
+        if (!QFile::copy(QStringLiteral(HSDP_SOURCE_DIR "/samples/") + QLatin1String(sample), path))
+            return false;
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        window.session()->setDebounceMilliseconds(50);
+        QSignalSpy ready(window.session(), &Session::planReady);
+        window.openScenario(path);
+        return ready.wait(20000);
+    }
+    QLineEdit* field(const QString& pointer) {
+        return qobject_cast<QLineEdit*>(window.editPanel()->fieldEditor(pointer));
+    }
+    // Types `text` into the field (replacing what is there) like a user.
+    void type(const QString& pointer, const QString& text) {
+        QLineEdit* edit = field(pointer);
+        edit->setFocus();
+        edit->selectAll();
+        QTest::keyClick(edit, Qt::Key_Backspace);
+        QTest::keyClicks(edit, text);
+    }
+    bool waitPlan() {
+        QSignalSpy ready(window.session(), &Session::planReady);
+        return ready.wait(20000);
+    }
+};
+
+}  // namespace
+
+class TestWhatIfEditing : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void savedTextReadsBackToTheSameScenario_data() { testing::addSampleRows(); }
+    void savedTextReadsBackToTheSameScenario();
+    void typingRePlansAndUndoRestores();
+    void aTextThatIsNoValueMarksTheFieldOnly();
+    void aValueTheReaderRejectsKeepsTheLastPlan();
+    void placementsEditInTheParamTable();
+    void saveAsWritesAndReopens();
+    void aFailedSaveKeepsTheEdits();
+    void aChangeOnDiskNeverReplacesUnsavedEdits();
+    void closingWithUnsavedEditsAsks();
+};
+
+void TestWhatIfEditing::savedTextReadsBackToTheSameScenario() {
+    QFETCH(QString, path);
+    Json document = parseStrictJson(readScenarioFileText(path.toStdString()));
+    std::string text = scenarioJsonText(document);
+    QCOMPARE(parseStrictJson(text), document);  // nothing lost, order kept
+    QCOMPARE(planDocument(readScenario(text)), planDocument(readScenarioFile(path.toStdString())));
+}
+
+void TestWhatIfEditing::typingRePlansAndUndoRestores() {
+    EditFixture f;
+    QVERIFY(f.open("llama3_8b_hsdp_2x4.json"));
+    auto original = f.window.session()->current().plan;
+    const size_t batchesBefore = original->groups.front().batches.size();
+    f.type(kBatchCap, QStringLiteral("300000000"));
+    QVERIFY(f.window.session()->isBusy() || f.waitPlan());
+    while (f.window.session()->isBusy()) QVERIFY(f.waitPlan());
+    const PlanResult& edited = f.window.session()->current();
+    QCOMPARE(edited.scenario->options.maxBatchNumel.value_or(-1), int64_t(300000000));
+    // The studio's plan is the engine's plan of the edited document.
+    QCOMPARE(planToJson(*edited.plan, *edited.scenario).dump(),
+             planDocument(readScenarioJson(f.window.document()->json())));
+    QVERIFY(edited.plan->groups.front().batches.size() > batchesBefore);
+    QVERIFY(f.window.document()->isModified());
+    QVERIFY(f.window.isWindowModified());
+    QCOMPARE(f.window.document()->undoStack()->count(), 1);  // nine keys, one step
+
+    f.window.document()->undoStack()->undo();
+    QVERIFY(f.waitPlan());
+    QCOMPARE(f.field(kBatchCap)->text(), QString());
+    QCOMPARE(
+        planToJson(*f.window.session()->current().plan, *f.window.session()->current().scenario)
+            .dump(),
+        planToJson(*original, *f.window.session()->current().scenario).dump());
+    QVERIFY(!f.window.document()->isModified());
+    f.window.document()->undoStack()->redo();
+    QVERIFY(f.waitPlan());
+    QCOMPARE(f.field(kBatchCap)->text(), QStringLiteral("300000000"));
+}
+
+void TestWhatIfEditing::aTextThatIsNoValueMarksTheFieldOnly() {
+    EditFixture f;
+    QVERIFY(f.open("teaching_2x2.json"));
+    auto plan = f.window.session()->current().plan;
+    // Pasted in one go: no intermediate text is planned.
+    f.field(kShape)->setText(QStringLiteral("2, two"));
+    emit f.field(kShape)->textEdited(f.field(kShape)->text());
+    QCOMPARE(f.window.editPanel()->markedField(), kShape);
+    QVERIFY(f.field(kShape)->toolTip().contains(QStringLiteral("'two' is not an integer")));
+    QVERIFY(!f.window.session()->isBusy());  // nothing to plan
+    QCOMPARE(f.window.session()->current().plan, plan);
+    QVERIFY(!f.window.document()->isModified());
+    for (int i = 0; i < 3; ++i) QTest::keyClick(f.field(kShape), Qt::Key_Backspace);
+    QTest::keyClicks(f.field(kShape), QStringLiteral("4"));
+    QVERIFY(f.waitPlan());  // "2, 4": a valid value, the mark is gone
+    QCOMPARE(f.window.session()->current().plan->worldSize, 8);
+    QCOMPARE(f.window.editPanel()->markedField(), QString());
+}
+
+void TestWhatIfEditing::aValueTheReaderRejectsKeepsTheLastPlan() {
+    EditFixture f;
+    QVERIFY(f.open("teaching_2x2.json"));
+    auto plan = f.window.session()->current().plan;
+    QSignalSpy failed(f.window.session(), &Session::readFailed);
+    f.type(kShape, QStringLiteral("2, 0"));
+    QVERIFY(failed.wait(20000));
+    QString expected;
+    try {
+        readScenarioJson(f.window.document()->json());
+    } catch (const ScenarioError& error) {
+        expected = QString::fromStdString(error.inFile(f.path.toStdString()).what());
+        QVERIFY(QString::fromStdString(error.path).startsWith(kShape));
+    }
+    QVERIFY(!expected.isEmpty());
+    QCOMPARE(f.window.editPanel()->markedField(), kShape);
+    QCOMPARE(f.field(kShape)->toolTip(), expected);
+    QCOMPARE(f.window.banner()->message(), expected);
+    QVERIFY(f.window.banner()->isVisibleTo(&f.window));
+    QCOMPARE(f.window.session()->current().plan, plan);  // the last valid plan stays
+    f.window.document()->undoStack()->undo();
+    QVERIFY(f.waitPlan());
+    QVERIFY(f.window.banner()->isHidden());
+    QCOMPARE(f.window.editPanel()->markedField(), QString());
+}
+
+void TestWhatIfEditing::placementsEditInTheParamTable() {
+    EditFixture f;
+    QVERIFY(f.open("llama3_8b_hsdp_2x4.json"));
+    ParamEntriesModel* model = f.window.editPanel()->paramModel();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const std::vector<ParamEntry> entries = paramEntries(f.window.document()->json());
+    QCOMPARE(model->rowCount(), static_cast<int>(entries.size()));
+    int wq = -1;
+    for (size_t row = 0; row < entries.size(); ++row)
+        if (entries[row].name.endsWith(QStringLiteral("wq.weight"))) wq = static_cast<int>(row);
+    QVERIFY(wq >= 0);
+    QVERIFY(entries[static_cast<size_t>(wq)].repetitions > 1);  // inside the repeat block
+    QModelIndex cell = model->index(wq, ParamEntriesModel::Placements);
+    QVERIFY(model->setData(cell, QStringLiteral("R, S(1)"), Qt::EditRole));
+    QVERIFY(f.waitPlan());
+    const Scenario& scenario = *f.window.session()->current().scenario;
+    int changed = 0;
+    for (const ParamSpec& param : scenario.params)
+        if (QString::fromStdString(param.name).endsWith(QStringLiteral("wq.weight"))) {
+            QCOMPARE(param.placements->at(1), *parsePlacement("S(1)"));
+            ++changed;
+        }
+    QCOMPARE(changed, entries[static_cast<size_t>(wq)].repetitions);  // every repetition
+
+    QSignalSpy failed(f.window.session(), &Session::readFailed);
+    QVERIFY(model->setData(cell, QStringLiteral("R"), Qt::EditRole));  // 1 placement, 2-D mesh
+    QVERIFY(failed.wait(20000));
+    QCOMPARE(model->data(cell, Qt::ToolTipRole).toString(), f.window.banner()->message());
+    QVERIFY(model->data(cell, Qt::BackgroundRole).isValid());
+}
+
+void TestWhatIfEditing::saveAsWritesAndReopens() {
+    EditFixture f;
+    QVERIFY(f.open("teaching_2x2.json"));
+    f.type(kBatchCap, QStringLiteral("64"));
+    QVERIFY(f.waitPlan());
+    const std::string editedPlan = planDocument(readScenarioJson(f.window.document()->json()));
+    QString copy = f.dir.filePath(QStringLiteral("what-if.json"));
+    QVERIFY(f.window.saveTo(copy, /*quiet=*/true));
+    QVERIFY(!f.window.document()->isModified());
+    QCOMPARE(planDocument(readScenarioFile(copy.toStdString())), editedPlan);
+    QVERIFY(f.waitPlan());  // the saved file is now the open one
+    QCOMPARE(f.window.session()->path(), QFileInfo(copy).absoluteFilePath());
+    QCOMPARE(f.window.document()->undoStack()->count(), 1);  // history survives the save
+    QVERIFY(planDocument(readScenarioFile(f.path.toStdString())) != editedPlan);  // untouched
+}
+
+void TestWhatIfEditing::aFailedSaveKeepsTheEdits() {
+    EditFixture f;
+    QVERIFY(f.open("teaching_2x2.json"));
+    f.type(kBatchCap, QStringLiteral("64"));
+    QVERIFY(f.waitPlan());
+    QVERIFY(!f.window.saveTo(f.dir.filePath(QStringLiteral("missing/dir/x.json")), true));
+    QVERIFY(f.window.document()->isModified());
+    QCOMPARE(f.window.session()->path(), QFileInfo(f.path).absoluteFilePath());
+}
+
+void TestWhatIfEditing::aChangeOnDiskNeverReplacesUnsavedEdits() {
+    EditFixture f;
+    QVERIFY(f.open("teaching_2x2.json"));
+    f.type(kBatchCap, QStringLiteral("64"));
+    QVERIFY(f.waitPlan());
+    auto edited = f.window.session()->current().plan;
+    QSignalSpy onDisk(f.window.session(), &Session::fileChangedOnDisk);
+    {
+        QFile file(f.path);
+        QVERIFY(file.open(QIODevice::Append));
+        file.write("\n");
+    }
+    QVERIFY(onDisk.wait(20000));
+    QCOMPARE(f.window.session()->current().plan, edited);
+    QVERIFY(f.window.document()->isModified());
+    QVERIFY(f.window.banner()->message().contains(QStringLiteral("unsaved edits are kept")));
+}
+
+void TestWhatIfEditing::closingWithUnsavedEditsAsks() {
+    EditFixture f;
+    QVERIFY(f.open("teaching_2x2.json"));
+    f.window.show();
+    f.type(kBatchCap, QStringLiteral("64"));
+    QVERIFY(f.waitPlan());
+    bool asked = false;
+    QTimer::singleShot(0, [&] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        asked = box != nullptr;
+        if (box) box->button(QMessageBox::Cancel)->click();
+    });
+    QVERIFY(!f.window.close());
+    QVERIFY(asked);
+    QVERIFY(f.window.isVisible());
+    QVERIFY(f.window.document()->isModified());
+}
+
+QTEST_MAIN(TestWhatIfEditing)
+#include "tst_what_if_editing.moc"

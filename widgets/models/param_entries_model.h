@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QAbstractTableModel>
+#include <vector>
+
+#include "models/edit_fields.h"
+
+namespace hsdp {
+
+class ScenarioDocument;
+
+// The `params` entries of the edited document as a table: name (as written,
+// "{i}" included), repetitions, and the editable shape, dtype and placements.
+// setData() writes to the document (one undoable step per cell edit); rows the
+// reader's last error points into are marked with its message.
+class ParamEntriesModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Repeats, Shape, DType, Placements, ColumnCount };
+
+    explicit ParamEntriesModel(ScenarioDocument* document, QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override;
+
+    // The value's JSON pointer for an editable cell, "" otherwise.
+    QString pointerOf(const QModelIndex& index) const;
+    // Marks the row whose entry contains `pointer` (the reader's error path);
+    // an empty pointer clears the mark. Returns the marked row or -1.
+    int markError(const QString& pointer, const QString& message);
+
+private:
+    void rebuild();
+    void onValueChanged(const QString& pointer);
+
+    ScenarioDocument* document_;
+    std::vector<ParamEntry> entries_;
+    int errorRow_ = -1;
+    int errorColumn_ = -1;
+    QString errorMessage_;
+};
+
+}  // namespace hsdp

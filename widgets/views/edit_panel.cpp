@@ -1,0 +1,253 @@
+#include "views/edit_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "models/param_entries_model.h"
+#include "models/scenario_document.h"
+
+namespace hsdp {
+
+namespace {
+
+const char* kErrorStyle = "background: #f8d7da; border: 1px solid #c0392b;";
+
+// Table cells commit on every keystroke, like the fields, so the plan follows
+// the typing; the editor keeps what the user typed (the model's own spelling
+// of the value would move the cursor).
+class LiveEditDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option,
+                          const QModelIndex& index) const override {
+        auto* editor = new QLineEdit(parent);
+        connect(editor, &QLineEdit::textEdited, this,
+                [this, editor] { emit const_cast<LiveEditDelegate*>(this)->commitData(editor); });
+        Q_UNUSED(option);
+        Q_UNUSED(index);
+        return editor;
+    }
+    void setEditorData(QWidget* editor, const QModelIndex& index) const override {
+        if (editor->property("hsdpLoaded").toBool()) return;
+        editor->setProperty("hsdpLoaded", true);
+        static_cast<QLineEdit*>(editor)->setText(index.data(Qt::EditRole).toString());
+    }
+};
+
+}  // namespace
+
+EditPanel::EditPanel(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document) {
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    fieldsBox_ = new QWidget(scroll);
+    fieldsLayout_ = new QVBoxLayout(fieldsBox_);
+    scroll->setWidget(fieldsBox_);
+
+    auto* paramsBox = new QWidget(this);
+    auto* paramsLayout = new QVBoxLayout(paramsBox);
+    paramsLayout->setContentsMargins(0, 0, 0, 0);
+    paramFilter_ = new QLineEdit(paramsBox);
+    paramFilter_->setPlaceholderText(tr("Filter parameters by name"));
+    paramFilter_->setClearButtonEnabled(true);
+    paramModel_ = new ParamEntriesModel(document_, this);
+    paramProxy_ = new QSortFilterProxyModel(this);
+    paramProxy_->setSourceModel(paramModel_);
+    paramProxy_->setFilterKeyColumn(ParamEntriesModel::Name);
+    paramProxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    connect(paramFilter_, &QLineEdit::textChanged, paramProxy_,
+            &QSortFilterProxyModel::setFilterFixedString);
+    params_ = new QTableView(paramsBox);
+    params_->setModel(paramProxy_);
+    params_->setItemDelegate(new LiveEditDelegate(params_));
+    params_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                             QAbstractItemView::AnyKeyPressed);
+    params_->verticalHeader()->hide();
+    params_->horizontalHeader()->setStretchLastSection(true);
+    params_->setTextElideMode(Qt::ElideMiddle);  // "layers.{i}.…wq.weight"
+    params_->setColumnWidth(ParamEntriesModel::Name, 230);
+    params_->setColumnWidth(ParamEntriesModel::Repeats, 60);
+    params_->setColumnWidth(ParamEntriesModel::Shape, 110);
+    params_->setColumnWidth(ParamEntriesModel::DType, 50);
+    params_->setWordWrap(false);
+    connect(params_->itemDelegate(), &QAbstractItemDelegate::closeEditor, document_,
+            &ScenarioDocument::closeEditStep);
+    auto* paramsTitle = new QLabel(tr("<b>Parameters</b> — double-click a shape, dtype or "
+                                      "placements cell to edit it (repeat blocks: every "
+                                      "repetition)"),
+                                   paramsBox);
+    paramsTitle->setWordWrap(true);
+    paramsLayout->addWidget(paramsTitle);
+    paramsLayout->addWidget(paramFilter_);
+    paramsLayout->addWidget(params_, 1);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(scroll);
+    splitter->addWidget(paramsBox);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(splitter);
+
+    connect(document_, &ScenarioDocument::documentReset, this, &EditPanel::rebuild);
+    connect(document_, &ScenarioDocument::valueChanged, this, &EditPanel::showValue);
+    rebuild();
+}
+
+void EditPanel::rebuild() {
+    while (QLayoutItem* item = fieldsLayout_->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    editors_.clear();
+    fields_.clear();
+    marked_.clear();
+    textError_.clear();
+    lastEdited_.clear();
+    if (!document_->isLoaded()) {
+        fieldsLayout_->addWidget(new QLabel(tr("Open a scenario to edit it."), fieldsBox_));
+        return;
+    }
+    for (const MeshFields& mesh : meshFields(document_->json())) {
+        auto* box = new QGroupBox(tr("Mesh %1").arg(mesh.name), fieldsBox_);
+        auto* form = new QFormLayout(box);
+        for (const EditField& field : mesh.fields) addField(form, field);
+        fieldsLayout_->addWidget(box);
+    }
+    auto* options = new QGroupBox(tr("Options"), fieldsBox_);
+    auto* form = new QFormLayout(options);
+    for (const EditField& field : optionFields()) addField(form, field);
+    fieldsLayout_->addWidget(options);
+    fieldsLayout_->addStretch(1);
+}
+
+void EditPanel::addField(QFormLayout* form, const EditField& field) {
+    QWidget* editor = createEditor(field);
+    editor->setObjectName(field.pointer);
+    editor->setToolTip(field.pointer);
+    editors_.insert(field.pointer, editor);
+    fields_.insert(field.pointer, field);
+    form->addRow(field.label, editor);
+    showValue(field.pointer);
+}
+
+QWidget* EditPanel::createEditor(const EditField& field) {
+    if (field.kind == FieldKind::Flag) {
+        auto* box = new QCheckBox(fieldsBox_);
+        connect(box, &QCheckBox::toggled, this, [this, field](bool on) {
+            onTextEdited(field, on ? QStringLiteral("true") : QStringLiteral("false"));
+            document_->closeEditStep();
+        });
+        return box;
+    }
+    if (field.kind == FieldKind::Choice) {
+        auto* combo = new QComboBox(fieldsBox_);
+        combo->addItems(field.choices);
+        connect(combo, &QComboBox::textActivated, this, [this, field](const QString& text) {
+            onTextEdited(field, text);
+            document_->closeEditStep();
+        });
+        return combo;
+    }
+    auto* edit = new QLineEdit(fieldsBox_);
+    edit->setPlaceholderText(field.placeholder);
+    connect(edit, &QLineEdit::textEdited, this,
+            [this, field](const QString& text) { onTextEdited(field, text); });
+    connect(edit, &QLineEdit::editingFinished, document_, &ScenarioDocument::closeEditStep);
+    return edit;
+}
+
+void EditPanel::onTextEdited(const EditField& field, const QString& text) {
+    lastEdited_ = field.pointer;
+    ParsedField parsed = parseFieldText(field.kind, text);
+    if (!parsed.ok()) {
+        setMark(field.pointer, parsed.error);
+        textError_ = field.pointer;
+        return;
+    }
+    if (textError_ == field.pointer) textError_.clear();
+    if (marked_ == field.pointer) setMark({}, {});
+    document_->setValue(field.pointer, parsed.value,
+                        tr("Edit %1 (%2)").arg(field.label.toLower(), field.pointer));
+}
+
+// Shows the document's value unless the editor already shows it in the
+// user's own spelling ("2,4" for [2, 4]): an undo changes the text, typing not.
+void EditPanel::showValue(const QString& pointer) {
+    QWidget* editor = editors_.value(pointer);
+    if (!editor) return;
+    const EditField& field = fields_[pointer];
+    std::optional<Json> value = document_->value(pointer);
+    const QString text = fieldText(field.kind, value);
+    QSignalBlocker block(editor);
+    if (auto* box = qobject_cast<QCheckBox*>(editor)) {
+        box->setChecked(text == QLatin1String("true"));
+    } else if (auto* combo = qobject_cast<QComboBox*>(editor)) {
+        combo->setCurrentText(text.isEmpty() ? field.choices.value(0) : text);
+    } else if (auto* edit = qobject_cast<QLineEdit*>(editor)) {
+        ParsedField shown = parseFieldText(field.kind, edit->text());
+        if (!shown.ok() || shown.value != value) edit->setText(text);
+    }
+    if (textError_ == pointer) textError_.clear();  // an undo replaced the text
+    if (marked_ == pointer) setMark({}, {});
+}
+
+QString EditPanel::markReaderError(const QString& path, const QString& message) {
+    // A field whose text is no value at all is the more urgent mark: the
+    // reader's message is about a state the user has already typed past.
+    if (!marked_.isEmpty() && marked_ == textError_) return marked_;
+    QString best;
+    for (auto it = editors_.constBegin(); it != editors_.constEnd(); ++it) {
+        const QString& pointer = it.key();
+        bool inside = path == pointer || path.startsWith(pointer + QLatin1Char('/'));
+        if (inside && pointer.size() > best.size()) best = pointer;
+    }
+    int row =
+        best.isEmpty() ? paramModel_->markError(path, message) : paramModel_->markError({}, {});
+    if (row >= 0) {
+        setMark({}, {});
+        params_->scrollTo(paramProxy_->mapFromSource(paramModel_->index(row, 0)));
+        return paramModel_->pointerOf(paramModel_->index(row, ParamEntriesModel::Placements));
+    }
+    if (best.isEmpty()) best = lastEdited_;
+    setMark(best, message);
+    return best;
+}
+
+void EditPanel::clearErrors() {
+    if (!marked_.isEmpty() && marked_ == textError_) return;  // still no value
+    setMark({}, {});
+    paramModel_->markError({}, {});
+}
+
+void EditPanel::setMark(const QString& pointer, const QString& message) {
+    if (QWidget* old = editors_.value(marked_)) {
+        old->setStyleSheet({});
+        old->setToolTip(marked_);
+    }
+    marked_ = editors_.contains(pointer) ? pointer : QString();
+    if (QWidget* editor = editors_.value(marked_)) {
+        editor->setStyleSheet(QLatin1String(kErrorStyle));
+        editor->setToolTip(message);
+    }
+}
+
+QWidget* EditPanel::fieldEditor(const QString& pointer) const {
+    return editors_.value(pointer);
+}
+
+}  // namespace hsdp

@@ -1,0 +1,111 @@
+// MainWindow's what-if editing: the edited document, its panel, undo/redo,
+// saving, and the prompts that keep unsaved edits from being lost.
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSaveFile>
+
+#include "export/scenario_json_text.h"
+#include "models/scenario_document.h"
+#include "views/edit_panel.h"
+#include "views/main_window.h"
+#include "views/owner_balance_view.h"
+#include "views/stale_banner.h"
+
+namespace hsdp {
+
+void MainWindow::buildEditing() {
+    document_ = new ScenarioDocument(this);
+    editPanel_ = new EditPanel(document_, this);
+    QDockWidget* dock = addViewDock(editPanel_, tr("What-if editing"),
+                                    QStringLiteral("editPanelDock"), Qt::RightDockWidgetArea);
+    if (auto* balanceDock = qobject_cast<QDockWidget*>(balance_->parentWidget())) {
+        tabifyDockWidget(balanceDock, dock);
+        balanceDock->raise();  // the chart first; the panel is one tab away
+    }
+    connect(document_, &ScenarioDocument::valueChanged, this, &MainWindow::onDocumentEdited);
+    connect(document_, &ScenarioDocument::modifiedChanged, this, [this](bool modified) {
+        session_->setFollowsFile(!modified);
+        setWindowModified(modified);
+        updateTitle();
+    });
+    connect(session_, &Session::fileChangedOnDisk, this, [this] {
+        banner_->showNotice(tr("%1 changed on disk. Your unsaved edits are kept; File ▸ Reload "
+                               "discards them and reads the file.")
+                                .arg(QFileInfo(session_->path()).fileName()));
+    });
+}
+
+void MainWindow::buildEditMenu(QMenu* edit) {
+    QAction* undo = document_->undoStack()->createUndoAction(this, tr("&Undo"));
+    QAction* redo = document_->undoStack()->createRedoAction(this, tr("&Redo"));
+    undo->setShortcut(QKeySequence::Undo);
+    redo->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    edit->addAction(undo);
+    edit->addAction(redo);
+    shortcutActions_ << undo << redo;
+    edit->addSeparator();
+}
+
+// Every edit, undo and redo re-plans the whole document off the GUI thread;
+// a newer edit replaces a plan still queued (JobTracker).
+void MainWindow::onDocumentEdited() {
+    session_->planDocument(document_->snapshot());
+}
+
+// A plan read from disk brings the file's document. The panel adopts it unless
+// it is what the panel already holds (our own save coming back through the
+// watcher keeps the undo history) or it stems from our own edit.
+void MainWindow::adoptDocument(const PlanResult& result) {
+    if (!result.document || result.document == document_->snapshot()) return;
+    if (document_->isLoaded() && *result.document == document_->json()) return;
+    document_->reset(result.document);
+}
+
+bool MainWindow::saveTo(const QString& path, bool quiet) {
+    QSaveFile file(path);
+    const std::string text = scenarioJsonText(document_->json());
+    bool ok = file.open(QIODevice::WriteOnly) &&
+              file.write(text.data(), static_cast<qint64>(text.size())) ==
+                  static_cast<qint64>(text.size()) &&
+              file.commit();  // renames over the old file only when all was written
+    if (!ok) {
+        if (!quiet)
+            QMessageBox::warning(this, tr("Save failed"),
+                                 tr("Cannot write %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    document_->markSaved();
+    if (QFileInfo(path).absoluteFilePath() != session_->path()) openScenario(path);
+    return true;
+}
+
+bool MainWindow::save() {
+    if (!document_->isLoaded()) return false;
+    return session_->path().isEmpty() ? saveAs() : saveTo(session_->path());
+}
+
+bool MainWindow::saveAs() {
+    if (!document_->isLoaded()) return false;
+    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario as"), session_->path(),
+                                                tr("Scenarios (*.json);;All files (*)"));
+    return !path.isEmpty() && saveTo(path);
+}
+
+bool MainWindow::maybeKeepEdits() {
+    if (!document_->isModified()) return true;
+    auto answer = QMessageBox::warning(
+        this, tr("Unsaved edits"),
+        tr("The scenario has edits that are not saved. Save them first?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Save) return save();
+    document_->markSaved();  // discarded: the file is the truth again
+    return true;
+}
+
+}  // namespace hsdp
