@@ -78,10 +78,11 @@ EditPanel::EditPanel(ScenarioDocument* document, QWidget* parent)
     params_->verticalHeader()->hide();
     params_->horizontalHeader()->setStretchLastSection(true);
     params_->setTextElideMode(Qt::ElideMiddle);  // "layers.{i}.…wq.weight"
-    params_->setColumnWidth(ParamEntriesModel::Name, 230);
-    params_->setColumnWidth(ParamEntriesModel::Repeats, 60);
-    params_->setColumnWidth(ParamEntriesModel::Shape, 110);
-    params_->setColumnWidth(ParamEntriesModel::DType, 50);
+    params_->setColumnWidth(ParamEntriesModel::Name, 190);
+    params_->setColumnWidth(ParamEntriesModel::Repeats, 48);
+    params_->setColumnWidth(ParamEntriesModel::Shape, 96);
+    params_->setColumnWidth(ParamEntriesModel::DType, 44);
+    params_->verticalHeader()->setDefaultSectionSize(params_->fontMetrics().height() + 6);
     params_->setWordWrap(false);
     connect(params_->itemDelegate(), &QAbstractItemDelegate::closeEditor, document_,
             &ScenarioDocument::closeEditStep);
@@ -97,8 +98,8 @@ EditPanel::EditPanel(ScenarioDocument* document, QWidget* parent)
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(scroll);
     splitter->addWidget(paramsBox);
-    splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({330, 400});  // the fields without scrolling for one mesh
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(splitter);

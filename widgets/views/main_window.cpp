@@ -155,7 +155,9 @@ QString MainWindow::statusText() const {
                        .arg(result.index->worstImbalance, 0, 'f', 2)
                        .arg(counted(result.index->errorCount, "error"),
                             counted(result.index->warningCount, "warning"));
-    return session_->isStale() ? text + tr(" · STALE (file no longer reads)") : text;
+    if (!session_->isStale()) return text;
+    return text + (session_->lastErrorFromEdit() ? tr(" · STALE (the edit does not read)")
+                                                 : tr(" · STALE (file no longer reads)"));
 }
 
 void MainWindow::updateTitle() {
