@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
 #include "model/scenario.h"
-#include "scenario/json_text.h"
 #include "scenario/scenario_error.h"
 
 namespace hsdp {
@@ -18,7 +18,7 @@ namespace hsdp {
 Scenario readScenario(std::string_view jsonText);
 // Same, from a document parseStrictJson() already parsed (an editor keeps one
 // and re-reads it after every change).
-Scenario readScenarioJson(const Json& document);
+Scenario readScenarioJson(const nlohmann::ordered_json& document);
 
 // Same, from a file; errors (an unreadable file too) name the file.
 Scenario readScenarioFile(const std::string& filePath);
