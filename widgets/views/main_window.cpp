@@ -50,6 +50,7 @@ MainWindow::MainWindow(QWidget* parent)
     // First-run proportions; restoreSettings() brings back the user's own.
     resizeDocks({treeDock, balanceDock}, {620, 460}, Qt::Horizontal);
     resizeDocks({diagnosticsDock}, {170}, Qt::Vertical);
+    buildCompare(diagnosticsDock);
     status_ = new QLabel(tr("No scenario open"), this);
     statusBar()->addPermanentWidget(status_, 1);
     buildMenus();

@@ -13,6 +13,8 @@ class QMenu;
 
 namespace hsdp {
 
+class ChangeTracker;
+class ChangesWidget;
 class DiagnosticsWidget;
 class MeshWidget;
 class OwnerBalanceView;
@@ -40,6 +42,13 @@ public:
     DiagnosticsWidget* diagnostics() const { return diagnostics_; }
     OwnerBalanceView* ownerBalance() const { return balance_; }
     StaleBanner* banner() const { return banner_; }
+    ChangesWidget* changes() const { return changes_; }
+    // Compares every new plan of the open document with the one it replaces
+    // (Session::planReady feeds it); a plan made elsewhere, e.g. by an
+    // in-memory edit, goes to its planArrived() slot.
+    ChangeTracker* changeTracker() const { return changeTracker_; }
+    // File ▸ Compare with…: the current plan (before) against `path` (after).
+    void compareWith(const QString& path);
     QString statusText() const;
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
     QList<QAction*> shortcutActions() const;
@@ -54,6 +63,9 @@ private:
     QDockWidget* addViewDock(QWidget* view, const QString& title, const QString& objectName,
                              Qt::DockWidgetArea area);
     void buildMenus();
+    void buildCompare(QDockWidget* tabWith);  // main_window_compare.cpp
+    void addCompareActions(QMenu* file);
+    void compareDialog();
     void buildViewMenu();
     void buildHelpMenu();
     QAction* addShortcutAction(QMenu* menu, const QString& text, const QKeySequence& shortcut);
@@ -73,6 +85,8 @@ private:
     PlanTreeWidget* tree_ = nullptr;
     DiagnosticsWidget* diagnostics_ = nullptr;
     OwnerBalanceView* balance_ = nullptr;
+    ChangeTracker* changeTracker_ = nullptr;
+    ChangesWidget* changes_ = nullptr;
     RecentFiles* recent_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;

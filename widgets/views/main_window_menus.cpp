@@ -38,6 +38,7 @@ void MainWindow::buildMenus() {
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openScenario);
     connect(addShortcutAction(file, tr("Re&load"), QKeySequence(Qt::Key_F5)), &QAction::triggered,
             session_, &Session::reload);
+    addCompareActions(file);
     file->addSeparator();
     connect(addShortcutAction(file, tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q)),
             &QAction::triggered, this, &QWidget::close);
