@@ -29,7 +29,7 @@ PlanResult planOf(const QByteArray& json, const QString& path = QStringLiteral("
 }
 
 // Edits that move things: a bigger replicate dim (owners spread), a split
-// into batches, a replica count.
+// into batches, a param fixed or broken (diagnostics come and go).
 struct Variant {
     const char* sample;
     QByteArray from;
@@ -41,7 +41,17 @@ const std::vector<Variant>& variants() {
         {"teaching_2x2.json", "\"shape\": [2, 2]", "\"shape\": [4, 2]"},
         {"llama3_70b_hsdp_tp_2x4x4.json", "\"max_batch_numel\": 2000000000",
          "\"max_batch_numel\": 900000000"},
-        {"diagnostics_tour.json", "\"hsdp_replica_count\": 2", "\"hsdp_replica_count\": 1"},
+        // A rejected param fixed (an error disappears), a valid one broken (one appears).
+        {"diagnostics_tour.json",
+         "\"bias.bad_dim\", \"shape\": [8], \"dtype\": \"f32\", \"mesh\": \"main\", "
+         "\"placements\": [\"R\", \"S(1)\"]",
+         "\"bias.bad_dim\", \"shape\": [8], \"dtype\": \"f32\", \"mesh\": \"main\", "
+         "\"placements\": [\"R\", \"S(0)\"]"},
+        {"teaching_2x2.json",
+         "\"block.norm.weight\", \"shape\": [8], \"dtype\": \"f32\", \"placements\": [\"R\", "
+         "\"R\"]",
+         "\"block.norm.weight\", \"shape\": [8], \"dtype\": \"f32\", \"placements\": [\"R\", "
+         "\"S(1)\"]"},
         {"llama3_8b_hsdp_2x4.json", "\"shape\": [2, 4]", "\"shape\": [4, 2]"},
     };
     return all;
@@ -101,6 +111,7 @@ private slots:
     void rowsMatchTheEnginesDiff();
     void rowsCarryTheCurrentPlansPositions_data() { variants_data(); }
     void rowsCarryTheCurrentPlansPositions();
+    void diagnosticRowsSelectTheirParams();
     void samePlanHasEmptySections();
     void modelUnderTester();
     void trackerComparesWithThePlanItReplaces();
@@ -111,7 +122,7 @@ private slots:
 void TestChangesModel::variants_data() {
     QTest::addColumn<int>("variant");
     for (size_t i = 0; i < variants().size(); ++i)
-        QTest::newRow(variants()[i].sample) << static_cast<int>(i);
+        QTest::addRow("%zu %s", i, variants()[i].sample) << static_cast<int>(i);
 }
 
 void TestChangesModel::rowsMatchTheEnginesDiff() {
@@ -216,6 +227,35 @@ void TestChangesModel::rowsCarryTheCurrentPlansPositions() {
         for (const ChangeRow& row : change.rows(ChangeSection::Loads))
             QVERIFY(row.group < static_cast<int>(shown.plan->groups.size()));
     }
+}
+
+// Each appeared or disappeared diagnostic names its param; activating it
+// selects that param of the current plan (first) and the diagnostic's others.
+void TestChangesModel::diagnosticRowsSelectTheirParams() {
+    size_t appeared = 0, disappeared = 0;
+    for (const Variant& v : variants()) {
+        PlanResult before = planOf(sample(v.sample)), after = planOf(edited(v));
+        PlanChange change = computePlanChange(before, after, CurrentSide::After, "a", "b");
+        auto check = [&](ChangeSection section, const std::vector<DiagnosticItem>& items) {
+            const auto& rows = change.rows(section);
+            QCOMPARE(rows.size(), items.size());
+            for (size_t r = 0; r < items.size(); ++r) {
+                const std::string& subject = items[r].subject;
+                if (subject.rfind("param '", 0) != 0) continue;
+                std::string name = subject.substr(7, subject.size() - 8);
+                QVERIFY(!rows[r].params.empty());
+                QCOMPARE(after.scenario->params[static_cast<size_t>(rows[r].params.front())].name,
+                         name);
+                QCOMPARE(rows[r].param, rows[r].params.front());
+            }
+        };
+        check(ChangeSection::DiagnosticsAppeared, change.diff->appearedDiagnostics);
+        check(ChangeSection::DiagnosticsDisappeared, change.diff->disappearedDiagnostics);
+        appeared += change.diff->appearedDiagnostics.size();
+        disappeared += change.diff->disappearedDiagnostics.size();
+    }
+    QVERIFY(appeared > 0);  // the variants exercise both sections
+    QVERIFY(disappeared > 0);
 }
 
 void TestChangesModel::samePlanHasEmptySections() {

@@ -109,7 +109,7 @@ void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
     QVERIFY2(changes->summaryText().startsWith(
                  QStringLiteral("%1 param").arg(diff.changedParams.size())),
              qPrintable(changes->summaryText()));
-    QVERIFY(changes->titleText().startsWith(QStringLiteral("Since the last change")));
+    QVERIFY(changes->titleText().startsWith(QStringLiteral("since the last change")));
     QCOMPARE(window.changeTracker()->change().currentPlan, after.plan);
     QVERIFY(changes->parentWidget()->isVisibleTo(&window));  // raised over Diagnostics
 }
@@ -152,7 +152,7 @@ void TestChangesWidget::compareWithAnotherFile() {
     window.changeTracker()->compareSinceLastChange();
     PlanChange since = nextChange(window);
     QVERIFY(since.isValid());  // the rewrite replaced the first plan
-    QVERIFY(window.changes()->titleText().startsWith(QStringLiteral("Since the last change")));
+    QVERIFY(window.changes()->titleText().startsWith(QStringLiteral("since the last change")));
 }
 
 void TestChangesWidget::activatingRowsSelectsEverywhere() {

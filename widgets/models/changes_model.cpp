@@ -117,10 +117,6 @@ QVariant ChangesModel::rowData(ChangeSection section, const ChangeRow& row, int 
         case Qt::ForegroundRole:
             return column == DeltaColumn || column == AfterColumn ? trendBrush(row.trend)
                                                                   : QVariant();
-        case Qt::TextAlignmentRole:
-            return section == ChangeSection::Loads && column >= BeforeColumn
-                       ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                       : QVariant();
         case SectionRole:
             return static_cast<int>(section);
         case TrendRole:

@@ -114,10 +114,16 @@ QString summaryText(const PlanChange& change) {
     if (ratioText(change.worstBefore) != ratioText(change.worstAfter))
         parts << QStringLiteral("worst imbalance %1 → %2")
                      .arg(ratioText(change.worstBefore), ratioText(change.worstAfter));
-    if (!diff.appearedDiagnostics.empty() || !diff.disappearedDiagnostics.empty())
-        parts << QStringLiteral("+%1 −%2 diagnostics")
-                     .arg(diff.appearedDiagnostics.size())
-                     .arg(diff.disappearedDiagnostics.size());
+    const size_t appeared = diff.appearedDiagnostics.size();
+    const size_t disappeared = diff.disappearedDiagnostics.size();
+    if (appeared + disappeared > 0) {
+        QStringList counts;
+        if (appeared) counts << QStringLiteral("+%1").arg(appeared);
+        if (disappeared) counts << QStringLiteral("−%1").arg(disappeared);
+        parts << counts.join(QLatin1Char(' ')) + (appeared + disappeared == 1
+                                                      ? QStringLiteral(" diagnostic")
+                                                      : QStringLiteral(" diagnostics"));
+    }
     if (parts.isEmpty()) parts << QObject::tr("no param moved; other changes below");
     return parts.join(QStringLiteral(" · "));
 }

@@ -18,7 +18,7 @@ enum class ChangeSection {
     Imbalance,               // max/mean owner load: worst over batches, per group, per batch
     DiagnosticsAppeared,     // in the after plan only
     DiagnosticsDisappeared,  // in the before plan only
-    Other,                   // scenario, meshes, options, schedule, TP transitions, ranks
+    Other,                   // scenario, meshes, options, schedule, TP, reworded diagnostics, ranks
 };
 inline constexpr int kChangeSectionCount = 6;
 

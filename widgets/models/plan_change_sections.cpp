@@ -191,6 +191,12 @@ void addOtherRows(const PlanDiff& diff, std::vector<ChangeRow>& rows) {
             listText(diff.changedTransitions), listText(diff.changedTransitions));
     if (diff.transitionOrderChanged)
         add(QObject::tr("TP transitions"), QObject::tr("reordered"), QString(), QString());
+    for (const DiagnosticReword& r : diff.rewordedDiagnostics) {
+        add(text(std::string(severityName(r.severity))) + QLatin1Char(' ') + text(r.code),
+            QObject::tr("diagnostic reworded"), text(r.message.before), text(r.message.after));
+        rows.back().toolTip =
+            text(r.message.before) + QStringLiteral("\n→\n") + text(r.message.after);
+    }
     if (!diff.ranks.empty())
         add(QObject::tr("ranks"), QObject::tr("%1 own other params").arg(diff.ranks.size()),
             QString(), QString());

@@ -9,6 +9,10 @@
 
 namespace hsdp {
 
+namespace {
+constexpr int kExpandedRows = 40;
+}
+
 ChangesWidget::ChangesWidget(ChangeTracker* tracker, PlanSelection* selection, QWidget* parent)
     : QWidget(parent),
       tracker_(tracker),
@@ -36,18 +40,22 @@ ChangesWidget::ChangesWidget(ChangeTracker* tracker, PlanSelection* selection, Q
     view_->setUniformRowHeights(true);
     view_->setAlternatingRowColors(true);
     view_->setWordWrap(false);
-    view_->header()->setStretchLastSection(false);
+    view_->header()->setStretchLastSection(true);
     view_->header()->setSectionResizeMode(QHeaderView::Interactive);
 
+    // One header line (summary, what is compared, buttons): the dock is often short.
+    title_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* header = new QHBoxLayout;
-    header->addWidget(summary_, 1);
+    header->setSpacing(12);
+    header->addWidget(summary_);
+    header->addWidget(title_, 1);
     header->addWidget(compareButton_);
     header->addWidget(sinceButton_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(2);
     layout->addLayout(header);
-    layout->addWidget(title_);
     layout->addWidget(error_);
     layout->addWidget(view_, 1);
 
@@ -66,7 +74,11 @@ void ChangesWidget::setChange(const PlanChange& change) {
     model_->setChange(change);
     for (int s = 0; s < kChangeSectionCount; ++s)
         view_->setFirstColumnSpanned(s, {}, true);  // section titles read across the columns
-    view_->expandAll();
+    // Long sections start collapsed so that every section title stays in view.
+    for (int s = 0; s < kChangeSectionCount; ++s) {
+        QModelIndex section = model_->index(s, 0);
+        view_->setExpanded(section, model_->rowCount(section) <= kExpandedRows);
+    }
     view_->setColumnWidth(ChangesModel::ItemColumn, 260);
     for (int c = ChangesModel::WhatColumn; c < ChangesModel::ColumnCount; ++c)
         view_->resizeColumnToContents(c);
@@ -83,11 +95,11 @@ void ChangesWidget::showError(const QString& message) {
 QString ChangesWidget::titleText() const {
     const PlanChange& change = model_->change();
     if (tracker_->mode() == ChangeTracker::Mode::AgainstFile)
-        return change.isValid() ? tr("Before: %1  →  After: %2 (the other file)")
+        return change.isValid() ? tr("compared with another file · before: %1 · after: %2")
                                       .arg(change.beforeLabel, change.afterLabel)
                                 : tr("Reading %1…").arg(tracker_->referencePath());
-    if (!change.isValid()) return tr("Since the last change of this file");
-    return tr("Since the last change: before = %1, after = %2")
+    if (!change.isValid()) return tr("since the last change of this file");
+    return tr("since the last change · before: %1 · after: %2")
         .arg(change.beforeLabel, change.afterLabel);
 }
 
@@ -100,10 +112,10 @@ QString ChangesWidget::summaryText() const {
 void ChangesWidget::updateHeader() {
     const PlanChange& change = model_->change();
     summary_->setText(summaryText());
-    title_->setText(titleText());
-    title_->setToolTip(change.isValid() ? QString() : change.note);
-    if (!change.isValid() && !change.note.isEmpty())
-        title_->setText(titleText() + QStringLiteral(" — ") + change.note);
+    QString title = titleText();
+    if (!change.isValid() && !change.note.isEmpty()) title += QStringLiteral(" — ") + change.note;
+    title_->setText(title);
+    title_->setToolTip(title);  // the line may be cut short in a narrow dock
     sinceButton_->setVisible(tracker_->mode() == ChangeTracker::Mode::AgainstFile);
 }
 
