@@ -142,7 +142,7 @@ void TestChangesWidget::compareWithAnotherFile() {
         diffPlans(*current.scenario, *current.plan, *reference.scenario, *reference.plan);
     QCOMPARE(change.diff->changedParams.size(), diff.changedParams.size());
     QVERIFY(window.changes()->titleText().contains(QStringLiteral("four_replicas.json")));
-    QVERIFY(window.changes()->titleText().contains(QStringLiteral("now: scenario.json")));
+    QVERIFY(window.changes()->titleText().contains(QStringLiteral("before: scenario.json (open)")));
     // The current plan changing on disk is compared with the same file again.
     QThread::msleep(20);
     QVERIFY(writeFile(path_, fourReplicas()));

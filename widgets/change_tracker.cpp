@@ -82,7 +82,7 @@ ChangeTracker::Outcome ChangeTracker::run(const Request& request) {
             return out;
         }
         out.change = computePlanChange(current, out.reference, CurrentSide::Before,
-                                       QObject::tr("now: %1").arg(currentName),
+                                       QObject::tr("%1 (open)").arg(currentName),
                                        fileName(request.referencePath));
         return out;
     }
@@ -91,7 +91,7 @@ ChangeTracker::Outcome ChangeTracker::run(const Request& request) {
             current.isValid()
                 ? QObject::tr(
                       "No change since %1 was opened: edit or save it to see what moves, "
-                      "or compare it with another file.")
+                      "or compare it with another file (File ▸ Compare with…).")
                       .arg(currentName)
                 : QObject::tr("No scenario open.");
         return out;

@@ -21,6 +21,7 @@ ChangesWidget::ChangesWidget(ChangeTracker* tracker, PlanSelection* selection, Q
       title_(new QLabel(this)),
       summary_(new QLabel(this)),
       error_(new QLabel(this)),
+      hint_(new QLabel(this)),
       compareButton_(new QToolButton(this)),
       sinceButton_(new QToolButton(this)),
       view_(new QTreeView(this)) {
@@ -32,6 +33,9 @@ ChangesWidget::ChangesWidget(ChangeTracker* tracker, PlanSelection* selection, Q
     error_->setStyleSheet(QStringLiteral("color: #c01c28;"));
     error_->setWordWrap(true);
     error_->hide();
+    hint_->setWordWrap(true);
+    hint_->setAlignment(Qt::AlignCenter);
+    hint_->setStyleSheet(QStringLiteral("color: palette(mid); padding: 12px;"));
     compareButton_->setText(tr("Compare with…"));
     compareButton_->setToolTip(tr("Compare the current plan with another scenario file"));
     sinceButton_->setText(tr("Since last change"));
@@ -58,6 +62,7 @@ ChangesWidget::ChangesWidget(ChangeTracker* tracker, PlanSelection* selection, Q
     layout->addLayout(header);
     layout->addWidget(error_);
     layout->addWidget(view_, 1);
+    layout->addWidget(hint_, 1);
 
     connect(compareButton_, &QToolButton::clicked, this, &ChangesWidget::compareRequested);
     connect(sinceButton_, &QToolButton::clicked, tracker_, &ChangeTracker::compareSinceLastChange);
@@ -71,6 +76,9 @@ ChangesWidget::ChangesWidget(ChangeTracker* tracker, PlanSelection* selection, Q
 
 void ChangesWidget::setChange(const PlanChange& change) {
     error_->hide();
+    hint_->setWordWrap(true);
+    hint_->setAlignment(Qt::AlignCenter);
+    hint_->setStyleSheet(QStringLiteral("color: palette(mid); padding: 12px;"));
     model_->setChange(change);
     for (int s = 0; s < kChangeSectionCount; ++s)
         view_->setFirstColumnSpanned(s, {}, true);  // section titles read across the columns
@@ -112,10 +120,11 @@ QString ChangesWidget::summaryText() const {
 void ChangesWidget::updateHeader() {
     const PlanChange& change = model_->change();
     summary_->setText(summaryText());
-    QString title = titleText();
-    if (!change.isValid() && !change.note.isEmpty()) title += QStringLiteral(" — ") + change.note;
-    title_->setText(title);
-    title_->setToolTip(title);  // the line may be cut short in a narrow dock
+    title_->setText(titleText());
+    title_->setToolTip(titleText());  // the line may be cut short in a narrow dock
+    hint_->setText(change.note.isEmpty() ? tr("Comparing…") : change.note);
+    hint_->setVisible(!change.isValid());
+    view_->setVisible(change.isValid());
     sinceButton_->setVisible(tracker_->mode() == ChangeTracker::Mode::AgainstFile);
 }
 

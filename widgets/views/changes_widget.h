@@ -43,6 +43,7 @@ private:
     QLabel* title_;
     QLabel* summary_;
     QLabel* error_;
+    QLabel* hint_;  // in place of the tree while there is nothing to compare
     QToolButton* compareButton_;
     QToolButton* sinceButton_;
     QTreeView* view_;
