@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTreeView>
@@ -50,6 +51,15 @@ QModelIndex rowOf(ChangesWidget* changes, ChangeSection section, int row) {
     return model->index(row, 0, model->sectionIndex(section));
 }
 
+// The tab in front among the docks sharing the bottom area with "What changed".
+QString frontTab(MainWindow& window) {
+    for (QTabBar* bar : window.findChildren<QTabBar*>())
+        for (int t = 0; t < bar->count(); ++t)
+            if (bar->tabText(t) == QStringLiteral("What changed"))
+                return bar->tabText(bar->currentIndex());
+    return {};
+}
+
 }  // namespace
 
 class TestChangesWidget : public QObject {
@@ -83,9 +93,11 @@ bool TestChangesWidget::openAndSettle(MainWindow& window) {
 
 void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
     MainWindow window;
+    window.show();
     QVERIFY(openAndSettle(window));
     ChangesWidget* changes = window.changes();
     QCOMPARE(changes->summaryText(), QStringLiteral("Nothing to compare yet"));
+    QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing to show yet
     PlanResult before = window.session()->current();
 
     QSignalSpy planned(window.session(), &Session::planReady);
@@ -111,11 +123,12 @@ void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
              qPrintable(changes->summaryText()));
     QVERIFY(changes->titleText().startsWith(QStringLiteral("since the last change")));
     QCOMPARE(window.changeTracker()->change().currentPlan, after.plan);
-    QVERIFY(changes->parentWidget()->isVisibleTo(&window));  // raised over Diagnostics
+    QCOMPARE(frontTab(window), QStringLiteral("What changed"));  // raised over Diagnostics
 }
 
 void TestChangesWidget::reloadOfTheSameFileIsTheSamePlan() {
     MainWindow window;
+    window.show();
     QVERIFY(openAndSettle(window));
     window.session()->reload();
     PlanChange change = nextChange(window);
@@ -125,6 +138,7 @@ void TestChangesWidget::reloadOfTheSameFileIsTheSamePlan() {
     QCOMPARE(model->rowCount(), kChangeSectionCount);
     for (int s = 0; s < kChangeSectionCount; ++s)
         QCOMPARE(model->rowCount(model->sectionIndex(static_cast<ChangeSection>(s))), 0);
+    QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing moved: not raised
 }
 
 void TestChangesWidget::compareWithAnotherFile() {

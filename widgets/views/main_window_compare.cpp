@@ -21,9 +21,11 @@ void MainWindow::buildCompare(QDockWidget* tabWith) {
     tabWith->raise();
     connect(session_, &Session::planReady, changeTracker_, &ChangeTracker::planArrived);
     connect(changes_, &ChangesWidget::compareRequested, this, &MainWindow::compareDialog);
-    // A plan that moved something brings the panel to the front (if the user keeps it open).
+    // A plan that moved something brings the panel to the front of its tabs,
+    // unless the user closed it (a tab behind another is not visible, yet open).
     connect(changeTracker_, &ChangeTracker::changeReady, dock, [dock](const PlanChange& change) {
-        if (change.isValid() && !change.same() && dock->isVisible()) dock->raise();
+        if (change.isValid() && !change.same() && dock->toggleViewAction()->isChecked())
+            dock->raise();
     });
     connect(changeTracker_, &ChangeTracker::compareFailed, dock, [dock] {
         dock->show();
