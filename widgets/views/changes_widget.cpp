@@ -10,8 +10,18 @@
 namespace hsdp {
 
 namespace {
+
 constexpr int kExpandedRows = 40;
+
+// Text a step quieter than the summary, in any colour scheme.
+QPalette secondaryText(QPalette palette) {
+    QColor text = palette.color(QPalette::WindowText);
+    text.setAlpha(170);
+    palette.setColor(QPalette::WindowText, text);
+    return palette;
 }
+
+}  // namespace
 
 ChangesWidget::ChangesWidget(ChangeTracker* tracker, PlanSelection* selection, QWidget* parent)
     : QWidget(parent),
@@ -35,7 +45,8 @@ ChangesWidget::ChangesWidget(ChangeTracker* tracker, PlanSelection* selection, Q
     error_->hide();
     hint_->setWordWrap(true);
     hint_->setAlignment(Qt::AlignCenter);
-    hint_->setStyleSheet(QStringLiteral("color: palette(mid); padding: 12px;"));
+    hint_->setPalette(secondaryText(hint_->palette()));
+    hint_->setMargin(12);
     compareButton_->setText(tr("Compare with…"));
     compareButton_->setToolTip(tr("Compare the current plan with another scenario file"));
     sinceButton_->setText(tr("Since last change"));
@@ -48,7 +59,7 @@ ChangesWidget::ChangesWidget(ChangeTracker* tracker, PlanSelection* selection, Q
     view_->header()->setSectionResizeMode(QHeaderView::Interactive);
 
     // One header line (summary, what is compared, buttons): the dock is often short.
-    title_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    title_->setPalette(secondaryText(title_->palette()));
     title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* header = new QHBoxLayout;
     header->setSpacing(12);
@@ -78,7 +89,8 @@ void ChangesWidget::setChange(const PlanChange& change) {
     error_->hide();
     hint_->setWordWrap(true);
     hint_->setAlignment(Qt::AlignCenter);
-    hint_->setStyleSheet(QStringLiteral("color: palette(mid); padding: 12px;"));
+    hint_->setPalette(secondaryText(hint_->palette()));
+    hint_->setMargin(12);
     model_->setChange(change);
     for (int s = 0; s < kChangeSectionCount; ++s)
         view_->setFirstColumnSpanned(s, {}, true);  // section titles read across the columns
