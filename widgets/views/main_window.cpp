@@ -53,6 +53,7 @@ MainWindow::MainWindow(QWidget* parent)
     resizeDocks({treeDock, balanceDock}, {620, 460}, Qt::Horizontal);
     resizeDocks({diagnosticsDock}, {170}, Qt::Vertical);
     buildEditing();
+    buildCompare(diagnosticsDock);
     status_ = new QLabel(tr("No scenario open"), this);
     statusBar()->addPermanentWidget(status_, 1);
     buildMenus();

@@ -13,6 +13,8 @@ class QMenu;
 
 namespace hsdp {
 
+class ChangeTracker;
+class ChangesWidget;
 class DiagnosticsWidget;
 class EditPanel;
 class ScenarioDocument;
@@ -49,6 +51,13 @@ public:
     bool saveTo(const QString& path, bool quiet = false);
     bool save();
     bool saveAs();
+    ChangesWidget* changes() const { return changes_; }
+    // Compares every new plan of the open document with the one it replaces
+    // (Session::planReady feeds it); a plan made elsewhere, e.g. by an
+    // in-memory edit, goes to its planArrived() slot.
+    ChangeTracker* changeTracker() const { return changeTracker_; }
+    // File ▸ Compare with…: the current plan (before) against `path` (after).
+    void compareWith(const QString& path);
     QString statusText() const;
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
     QList<QAction*> shortcutActions() const;
@@ -63,6 +72,9 @@ private:
     QDockWidget* addViewDock(QWidget* view, const QString& title, const QString& objectName,
                              Qt::DockWidgetArea area);
     void buildMenus();
+    void buildCompare(QDockWidget* tabWith);  // main_window_compare.cpp
+    void addCompareActions(QMenu* file);
+    void compareDialog();
     void buildViewMenu();
     void buildHelpMenu();
     void buildEditing();
@@ -88,6 +100,8 @@ private:
     PlanTreeWidget* tree_ = nullptr;
     DiagnosticsWidget* diagnostics_ = nullptr;
     OwnerBalanceView* balance_ = nullptr;
+    ChangeTracker* changeTracker_ = nullptr;
+    ChangesWidget* changes_ = nullptr;
     RecentFiles* recent_ = nullptr;
     ScenarioDocument* document_ = nullptr;
     EditPanel* editPanel_ = nullptr;

@@ -1,0 +1,214 @@
+// The "What changed" dock in the studio window, offscreen: a scenario file
+// rewritten on disk shows what moved since the previous plan; a reload of
+// the same file says "Same plan"; File ▸ Compare with… compares the current
+// plan (before) with another file (after); activating a moved param, a
+// diagnostic or a load row selects it everywhere.
+#include <QDockWidget>
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabBar>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTreeView>
+#include <QtTest>
+
+#include "change_tracker.h"
+#include "models/plan_index.h"
+#include "views/changes_widget.h"
+#include "views/main_window.h"
+
+using namespace hsdp;
+
+namespace {
+
+QByteArray sample(const char* name) {
+    QFile file(QStringLiteral(HSDP_SOURCE_DIR "/samples/") + QLatin1String(name));
+    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read sample %s", name);
+    return file.readAll();
+}
+
+// The teaching sample with four replicas instead of two: owners spread out.
+QByteArray fourReplicas() {
+    return sample("teaching_2x2.json").replace("\"shape\": [2, 2]", "\"shape\": [4, 2]");
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
+    return file.write(bytes) == bytes.size();
+}
+
+// Waits for the tracker's next comparison.
+PlanChange nextChange(MainWindow& window) {
+    QSignalSpy ready(window.changeTracker(), &ChangeTracker::changeReady);
+    if (!ready.wait(20000)) return {};
+    return ready.last().at(0).value<PlanChange>();
+}
+
+QModelIndex rowOf(ChangesWidget* changes, ChangeSection section, int row) {
+    ChangesModel* model = changes->model();
+    return model->index(row, 0, model->sectionIndex(section));
+}
+
+// The tab in front among the docks sharing the bottom area with "What changed".
+QString frontTab(MainWindow& window) {
+    for (QTabBar* bar : window.findChildren<QTabBar*>())
+        for (int t = 0; t < bar->count(); ++t)
+            if (bar->tabText(t) == QStringLiteral("What changed"))
+                return bar->tabText(bar->currentIndex());
+    return {};
+}
+
+}  // namespace
+
+class TestChangesWidget : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void init();
+    void fileChangedOnDiskShowsWhatMoved();
+    void reloadOfTheSameFileIsTheSamePlan();
+    void compareWithAnotherFile();
+    void activatingRowsSelectsEverywhere();
+    void compareShortcutIsListed();
+
+private:
+    bool openAndSettle(MainWindow& window);
+    QTemporaryDir dir_;
+    QString path_;
+};
+
+void TestChangesWidget::init() {
+    path_ = dir_.filePath(QStringLiteral("scenario.json"));
+    QVERIFY(writeFile(path_, sample("teaching_2x2.json")));
+}
+
+bool TestChangesWidget::openAndSettle(MainWindow& window) {
+    window.session()->setDebounceMilliseconds(50);
+    QSignalSpy ready(window.changeTracker(), &ChangeTracker::changeReady);
+    window.openScenario(path_);
+    return ready.wait(20000) && !window.changeTracker()->change().isValid();
+}
+
+void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndSettle(window));
+    ChangesWidget* changes = window.changes();
+    QCOMPARE(changes->summaryText(), QStringLiteral("Nothing to compare yet"));
+    QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing to show yet
+    PlanResult before = window.session()->current();
+
+    QSignalSpy planned(window.session(), &Session::planReady);
+    QSignalSpy compared(window.changeTracker(), &ChangeTracker::changeReady);
+    QThread::msleep(20);
+    QVERIFY(writeFile(path_, fourReplicas()));
+    QVERIFY(planned.wait(20000));
+    QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().isValid(), 20000);
+    PlanResult after = window.session()->current();
+    QVERIFY(after.plan != before.plan);
+
+    PlanDiff diff = diffPlans(*before.scenario, *before.plan, *after.scenario, *after.plan);
+    QVERIFY(!diff.changedParams.empty());
+    ChangesModel* model = changes->model();
+    QCOMPARE(model->rowCount(model->sectionIndex(ChangeSection::Params)),
+             static_cast<int>(diff.changedParams.size() + diff.addedParams.size() +
+                              diff.removedParams.size()));
+    for (size_t r = 0; r < diff.changedParams.size(); ++r)
+        QCOMPARE(rowOf(changes, ChangeSection::Params, static_cast<int>(r)).data().toString(),
+                 QString::fromStdString(diff.changedParams[r].name));
+    QVERIFY2(changes->summaryText().startsWith(
+                 QStringLiteral("%1 param").arg(diff.changedParams.size())),
+             qPrintable(changes->summaryText()));
+    QVERIFY(changes->titleText().startsWith(QStringLiteral("since the last change")));
+    QCOMPARE(window.changeTracker()->change().currentPlan, after.plan);
+    QCOMPARE(frontTab(window), QStringLiteral("What changed"));  // raised over Diagnostics
+}
+
+void TestChangesWidget::reloadOfTheSameFileIsTheSamePlan() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndSettle(window));
+    window.session()->reload();
+    PlanChange change = nextChange(window);
+    QVERIFY(change.isValid());
+    QCOMPARE(window.changes()->summaryText(), QStringLiteral("Same plan"));
+    ChangesModel* model = window.changes()->model();
+    QCOMPARE(model->rowCount(), kChangeSectionCount);
+    for (int s = 0; s < kChangeSectionCount; ++s)
+        QCOMPARE(model->rowCount(model->sectionIndex(static_cast<ChangeSection>(s))), 0);
+    QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing moved: not raised
+}
+
+void TestChangesWidget::compareWithAnotherFile() {
+    MainWindow window;
+    QVERIFY(openAndSettle(window));
+    QString other = dir_.filePath(QStringLiteral("four_replicas.json"));
+    QVERIFY(writeFile(other, fourReplicas()));
+    window.compareWith(other);
+    PlanChange change = nextChange(window);
+    QVERIFY(change.isValid());
+    QCOMPARE(change.current, CurrentSide::Before);
+    PlanResult current = window.session()->current();
+    PlanResult reference = computePlanResult(other);
+    PlanDiff diff =
+        diffPlans(*current.scenario, *current.plan, *reference.scenario, *reference.plan);
+    QCOMPARE(change.diff->changedParams.size(), diff.changedParams.size());
+    QVERIFY(window.changes()->titleText().contains(QStringLiteral("four_replicas.json")));
+    QVERIFY(window.changes()->titleText().contains(QStringLiteral("before: scenario.json (open)")));
+    // The current plan changing on disk is compared with the same file again.
+    QThread::msleep(20);
+    QVERIFY(writeFile(path_, fourReplicas()));
+    QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().same(), 20000);
+    QCOMPARE(window.changes()->summaryText(), QStringLiteral("Same plan"));
+    // Back to "since the last change".
+    window.changeTracker()->compareSinceLastChange();
+    PlanChange since = nextChange(window);
+    QVERIFY(since.isValid());  // the rewrite replaced the first plan
+    QVERIFY(window.changes()->titleText().startsWith(QStringLiteral("since the last change")));
+}
+
+void TestChangesWidget::activatingRowsSelectsEverywhere() {
+    MainWindow window;
+    QVERIFY(openAndSettle(window));
+    QThread::msleep(20);
+    QVERIFY(writeFile(path_, fourReplicas()));
+    QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().isValid(), 20000);
+    const PlanResult& current = window.session()->current();
+    const PlanChange& change = window.changeTracker()->change();
+    ChangesWidget* changes = window.changes();
+    int checked = 0;
+    for (size_t r = 0; r < change.diff->changedParams.size(); ++r) {
+        QVERIFY(changes->activate(rowOf(changes, ChangeSection::Params, static_cast<int>(r))));
+        int param = change.diff->changedParams[r].after.index;
+        const ParamPlace& place = current.index->params[static_cast<size_t>(param)];
+        QCOMPARE(window.selection()->params(), std::vector<int>{param});
+        QCOMPARE(window.selection()->group(), place.group);
+        QCOMPARE(window.selection()->batch(), place.batch);
+        ++checked;
+    }
+    QVERIFY(checked > 0);
+    // A load row selects its group in the current plan.
+    ChangesModel* model = changes->model();
+    if (model->rowCount(model->sectionIndex(ChangeSection::Loads)) > 0) {
+        QVERIFY(changes->activate(rowOf(changes, ChangeSection::Loads, 0)));
+        QCOMPARE(window.selection()->group(), change.rows(ChangeSection::Loads)[0].group);
+    }
+    // Section titles select nothing.
+    auto before = window.selection()->state();
+    QVERIFY(!changes->activate(model->sectionIndex(ChangeSection::Params)));
+    QCOMPARE(window.selection()->state(), before);
+}
+
+void TestChangesWidget::compareShortcutIsListed() {
+    MainWindow window;
+    bool found = false;
+    for (QAction* action : window.shortcutActions())
+        found |= action->shortcut() == QKeySequence(QStringLiteral("Ctrl+Shift+D"));
+    QVERIFY(found);
+    QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("changesDock")));
+}
+
+QTEST_MAIN(TestChangesWidget)
+#include "tst_changes_widget.moc"

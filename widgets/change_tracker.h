@@ -1,0 +1,70 @@
+#pragma once
+
+#include <QDateTime>
+#include <QObject>
+#include <QThreadPool>
+
+#include "job_tracker.h"
+#include "models/plan_change.h"
+
+namespace hsdp {
+
+// What the "What changed" panel compares, and the comparing itself (off the
+// GUI thread, like Session: a diff of thousands of params on thousands of
+// ranks is not instant). Two modes:
+// - since the last change (the default): every new plan of the same document
+//   (a re-read after the file changed on disk, a reload, an in-memory edit)
+//   is compared with the plan it replaces, the current plan being "after";
+// - against a file: the current plan ("before") against another scenario
+//   file ("after"), re-compared whenever the current plan changes.
+// Feed it every new plan with planArrived(); it emits changeReady with the
+// result (an invalid PlanChange with a note when there is nothing to compare).
+class ChangeTracker : public QObject {
+    Q_OBJECT
+public:
+    enum class Mode { SinceLastChange, AgainstFile };
+
+    explicit ChangeTracker(QObject* parent = nullptr);
+    ~ChangeTracker() override;
+
+    Mode mode() const { return mode_; }
+    QString referencePath() const { return referencePath_; }
+    const PlanResult& current() const { return current_; }
+    const PlanChange& change() const { return change_; }
+    bool isBusy() const { return jobs_.isJobRunning(); }
+
+public slots:
+    // A new plan for the studio's document: a plan of the same path replaces
+    // the current one (and is compared with it), another path starts afresh.
+    void planArrived(const hsdp::PlanResult& result);
+    // Reads and plans `path` off the GUI thread and compares the current plan with it.
+    void compareWith(const QString& path);
+    // Back to comparing each plan with the one it replaces.
+    void compareSinceLastChange();
+
+signals:
+    void changeReady(const hsdp::PlanChange& change);
+    void compareFailed(const QString& message);  // the reference file does not read
+    void busyChanged(bool busy);
+    void modeChanged();
+
+private:
+    struct Request;
+    struct Outcome;
+    static Outcome run(const Request& request);
+    void startJob();
+    void finishJob(Outcome outcome);
+
+    Mode mode_ = Mode::SinceLastChange;
+    PlanResult current_;
+    PlanResult previous_;  // the plan current_ replaced (same path), or invalid
+    QDateTime previousTime_;
+    QDateTime currentTime_;
+    QString referencePath_;
+    PlanResult reference_;  // the planned reference file, once read
+    PlanChange change_;
+    QThreadPool pool_;
+    JobTracker jobs_{this};
+};
+
+}  // namespace hsdp

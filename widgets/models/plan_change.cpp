@@ -1,0 +1,171 @@
+// computePlanChange: the engine's diff, then the panel's rows and summary.
+#include "models/plan_change.h"
+
+#include <QLocale>
+#include <QStringList>
+
+#include "models/plan_change_build.h"
+#include "models/plan_index.h"
+
+namespace hsdp {
+
+namespace change_detail {
+
+Context::Context(const PlanResult& before, const PlanResult& after, CurrentSide current)
+    : before(before), after(after), current(current) {
+    const Scenario& scenario = *shown().scenario;
+    for (const ParamSpec& p : scenario.params) paramByName.emplace(p.name, p.index);
+    const Plan& plan = *shown().plan;
+    for (size_t g = 0; g < plan.groups.size(); ++g)
+        groupPositionById.emplace(plan.groups[g].id, static_cast<int>(g));
+    for (size_t t = 0; t < scenario.tpTransitions.size(); ++t)
+        transitionByName.emplace(scenario.tpTransitions[t].name, static_cast<int>(t));
+}
+
+int Context::shownGroup(const std::optional<int>& beforeId,
+                        const std::optional<int>& afterId) const {
+    const std::optional<int>& id = current == CurrentSide::After ? afterId : beforeId;
+    if (!id) return -1;
+    auto found = groupPositionById.find(*id);
+    return found == groupPositionById.end() ? -1 : found->second;
+}
+
+int Context::paramNamed(const std::string& name) const {
+    auto found = paramByName.find(name);
+    return found == paramByName.end() ? -1 : found->second;
+}
+
+void Context::placeParam(ChangeRow& row, int index) const {
+    const PlanIndex& lookup = *shown().index;
+    if (index < 0 || static_cast<size_t>(index) >= lookup.params.size()) return;
+    row.param = index;
+    row.group = lookup.params[static_cast<size_t>(index)].group;
+    row.batch = lookup.params[static_cast<size_t>(index)].batch;
+}
+
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString coordText(const Coord& coord) {
+    QStringList parts;
+    for (int64_t c : coord) parts << QString::number(c);
+    return QLatin1Char('(') + parts.join(QLatin1Char(',')) + QLatin1Char(')');
+}
+
+QString numberText(int64_t value) {
+    static const QLocale english(QLocale::English);  // 2,113,929,216 whatever the desktop's locale
+    return english.toString(static_cast<qlonglong>(value));
+}
+
+QString optionalNumberText(const std::optional<int64_t>& value) {
+    return value ? numberText(*value) : kAbsent;
+}
+
+QString signedText(int64_t delta) {
+    if (delta == 0) return QStringLiteral("0");
+    return (delta > 0 ? QStringLiteral("+") : QStringLiteral("−")) +
+           numberText(delta > 0 ? delta : -delta);
+}
+
+ChangeRow textRow(const QString& item, const QString& what, const QString& before,
+                  const QString& after, const QString& delta) {
+    ChangeRow row;
+    row.item = item;
+    row.what = what;
+    row.before = before;
+    row.after = after;
+    row.delta = delta;
+    return row;
+}
+
+QString signedRatioText(double delta) {
+    QString magnitude = QString::number(delta < 0 ? -delta : delta, 'f', 2);
+    if (magnitude == QStringLiteral("0.00")) return magnitude;
+    return (delta > 0 ? QStringLiteral("+") : QStringLiteral("−")) + magnitude;
+}
+
+}  // namespace change_detail
+
+using namespace change_detail;
+
+QString ratioText(std::optional<double> ratio) {
+    return ratio ? QString::number(*ratio, 'f', 2) : kAbsent;
+}
+
+namespace {
+
+QString counted(size_t count, const char* noun) {
+    return QStringLiteral("%1 %2%3").arg(count).arg(QLatin1String(noun),
+                                                    count == 1 ? QString() : QStringLiteral("s"));
+}
+
+// "12 params moved · worst imbalance 1.31 → 1.05 · +2 −1 diagnostics", most important first.
+QString summaryText(const PlanChange& change) {
+    const PlanDiff& diff = *change.diff;
+    if (diff.same()) return QObject::tr("Same plan");
+    QStringList parts;
+    if (!diff.changedParams.empty())
+        parts << counted(diff.changedParams.size(), "param") + " moved";
+    if (!diff.addedParams.empty() || !diff.removedParams.empty())
+        parts << QStringLiteral("+%1 −%2 params")
+                     .arg(diff.addedParams.size())
+                     .arg(diff.removedParams.size());
+    if (ratioText(change.worstBefore) != ratioText(change.worstAfter))
+        parts << QStringLiteral("worst imbalance %1 → %2")
+                     .arg(ratioText(change.worstBefore), ratioText(change.worstAfter));
+    const size_t appeared = diff.appearedDiagnostics.size();
+    const size_t disappeared = diff.disappearedDiagnostics.size();
+    if (appeared + disappeared > 0) {
+        QStringList counts;
+        if (appeared) counts << QStringLiteral("+%1").arg(appeared);
+        if (disappeared) counts << QStringLiteral("−%1").arg(disappeared);
+        parts << counts.join(QLatin1Char(' ')) + (appeared + disappeared == 1
+                                                      ? QStringLiteral(" diagnostic")
+                                                      : QStringLiteral(" diagnostics"));
+    }
+    if (parts.isEmpty()) parts << QObject::tr("no param moved; other changes below");
+    return parts.join(QStringLiteral(" · "));
+}
+
+}  // namespace
+
+PlanChange computePlanChange(const PlanResult& before, const PlanResult& after, CurrentSide current,
+                             const QString& beforeLabel, const QString& afterLabel) {
+    PlanChange change;
+    auto diff = std::make_shared<PlanDiff>(
+        diffPlans(*before.scenario, *before.plan, *after.scenario, *after.plan));
+    change.current = current;
+    change.currentPlan = current == CurrentSide::After ? after.plan : before.plan;
+    change.beforeLabel = beforeLabel;
+    change.afterLabel = afterLabel;
+    change.worstBefore = before.index->worstImbalance;
+    change.worstAfter = after.index->worstImbalance;
+    Context ctx(before, after, current);
+    auto& sections = change.sections;
+    addParamRows(ctx, *diff, sections[static_cast<size_t>(ChangeSection::Params)]);
+    addLoadRows(ctx, *diff, sections[static_cast<size_t>(ChangeSection::Loads)]);
+    auto& imbalance = sections[static_cast<size_t>(ChangeSection::Imbalance)];
+    if (ratioText(change.worstBefore) != ratioText(change.worstAfter)) {
+        ChangeRow worst = textRow(QObject::tr("worst batch"), QObject::tr("max over all batches"),
+                                  ratioText(change.worstBefore), ratioText(change.worstAfter),
+                                  signedRatioText(change.worstAfter - change.worstBefore));
+        worst.trend =
+            change.worstAfter < change.worstBefore ? ChangeTrend::Better : ChangeTrend::Worse;
+        worst.toolTip = QObject::tr(
+            "The plan's worst max/mean owner load over every batch "
+            "(the status bar's worst imbalance)");
+        imbalance.push_back(std::move(worst));
+    }
+    addImbalanceRows(ctx, *diff, imbalance);
+    addDiagnosticRows(ctx, diff->appearedDiagnostics, true,
+                      sections[static_cast<size_t>(ChangeSection::DiagnosticsAppeared)]);
+    addDiagnosticRows(ctx, diff->disappearedDiagnostics, false,
+                      sections[static_cast<size_t>(ChangeSection::DiagnosticsDisappeared)]);
+    addOtherRows(*diff, sections[static_cast<size_t>(ChangeSection::Other)]);
+    change.diff = std::move(diff);
+    change.summary = summaryText(change);
+    return change;
+}
+
+}  // namespace hsdp

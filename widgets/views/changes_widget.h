@@ -1,0 +1,52 @@
+#pragma once
+
+#include <QWidget>
+
+#include "change_tracker.h"
+#include "models/changes_model.h"
+#include "models/plan_selection.h"
+
+class QLabel;
+class QToolButton;
+class QTreeView;
+
+namespace hsdp {
+
+// The "What changed" panel: which two plans it compares, a one-line summary
+// ("12 params moved · worst imbalance 1.31 → 1.05 · +2 −1 diagnostics", or
+// "Same plan"), and the ChangesModel's sections. It shows what the
+// ChangeTracker delivers; activating a row selects its param (with its group
+// and batch in the current plan), a diagnostic's params, or a group.
+class ChangesWidget : public QWidget {
+    Q_OBJECT
+public:
+    ChangesWidget(ChangeTracker* tracker, PlanSelection* selection, QWidget* parent = nullptr);
+
+    ChangesModel* model() const { return model_; }
+    QTreeView* view() const { return view_; }
+    QString titleText() const;
+    QString summaryText() const;
+    // What activating `index` (an index of model()) selects; false if nothing.
+    bool activate(const QModelIndex& index);
+
+signals:
+    void compareRequested();  // the user wants to pick a file to compare with
+
+private:
+    void setChange(const PlanChange& change);
+    void showError(const QString& message);
+    void updateHeader();
+
+    ChangeTracker* tracker_;
+    PlanSelection* selection_;
+    ChangesModel* model_;
+    QLabel* title_;
+    QLabel* summary_;
+    QLabel* error_;
+    QLabel* hint_;  // in place of the tree while there is nothing to compare
+    QToolButton* compareButton_;
+    QToolButton* sinceButton_;
+    QTreeView* view_;
+};
+
+}  // namespace hsdp
