@@ -19,6 +19,7 @@ class OwnerBalanceView;
 class PlanTreeWidget;
 class RecentFiles;
 class StaleBanner;
+class TensorLayoutView;
 
 // The studio window: the session, the one selection, and the views around
 // them. The mesh view is the central picture; every other view is a dock
@@ -39,6 +40,7 @@ public:
     PlanTreeWidget* planTree() const { return tree_; }
     DiagnosticsWidget* diagnostics() const { return diagnostics_; }
     OwnerBalanceView* ownerBalance() const { return balance_; }
+    TensorLayoutView* tensorLayout() const { return tensorLayout_; }
     StaleBanner* banner() const { return banner_; }
     QString statusText() const;
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
@@ -73,6 +75,7 @@ private:
     PlanTreeWidget* tree_ = nullptr;
     DiagnosticsWidget* diagnostics_ = nullptr;
     OwnerBalanceView* balance_ = nullptr;
+    TensorLayoutView* tensorLayout_ = nullptr;
     RecentFiles* recent_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;

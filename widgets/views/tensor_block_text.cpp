@@ -1,0 +1,49 @@
+#include "views/tensor_block_text.h"
+
+#include <QObject>
+#include <QStringList>
+
+namespace hsdp {
+
+QString ranksText(const std::vector<int>& ranks, int shown) {
+    QStringList parts;
+    for (size_t i = 0; i < ranks.size() && static_cast<int>(i) < shown; ++i)
+        parts << QString::number(ranks[i]);
+    if (ranks.size() <= static_cast<size_t>(shown))
+        return QLatin1Char('r') + parts.join(QStringLiteral(",r"));
+    return QStringLiteral("%1 ranks: %2,…").arg(ranks.size()).arg(parts.join(QLatin1Char(',')));
+}
+
+QString groupCoordText(const TensorBlocks& blocks, const ShardGroup& group, const Mesh* mesh) {
+    if (blocks.plainLocal) return QObject::tr("every rank (local)");
+    if (blocks.shardMeshDims.empty() || !mesh) return QObject::tr("all ranks (replicated)");
+    QStringList parts;
+    for (int m : blocks.shardMeshDims)
+        parts << QStringLiteral("%1=%2")
+                     .arg(QString::fromStdString(mesh->dimNames[static_cast<size_t>(m)]))
+                     .arg(group.coord[static_cast<size_t>(m)]);
+    return parts.join(QStringLiteral(", "));
+}
+
+QString rangesText(const IndexSet& set, int shown) {
+    if (set.empty()) return QObject::tr("nothing");
+    QStringList parts;
+    for (size_t i = 0; i < set.size() && static_cast<int>(i) < shown; ++i)
+        parts << QStringLiteral("%1:%2").arg(set[i].begin).arg(set[i].end);
+    if (set.size() > static_cast<size_t>(shown))
+        parts << QObject::tr("… %1 ranges").arg(set.size());
+    return parts.join(QStringLiteral(", "));
+}
+
+QString shapeListText(const std::vector<int64_t>& shape) {
+    QStringList parts;
+    for (int64_t d : shape) parts << QString::number(d);
+    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+QString dimText(int dim, const std::vector<int64_t>& shape) {
+    if (dim < 0) return QStringLiteral("—");
+    return QStringLiteral("dim %1 (%2)").arg(dim).arg(shape.at(static_cast<size_t>(dim)));
+}
+
+}  // namespace hsdp

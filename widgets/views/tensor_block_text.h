@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QString>
+#include <vector>
+
+#include "models/tensor_blocks.h"
+
+namespace hsdp {
+
+// Labels of the tensor layout view.
+
+// "r0,r4" for a few ranks, "16 ranks: 0,4,8,…" for many.
+QString ranksText(const std::vector<int>& ranks, int shown = 4);
+// The group's coordinate on the mesh dims that shard: "dp_shard=1, tp=0";
+// "every rank (local)" for a plain tensor, "all ranks" when nothing shards.
+QString groupCoordText(const TensorBlocks& blocks, const ShardGroup& group, const Mesh* mesh);
+// Global index ranges, Python-slice style: "0:4" or "0:2, 4:6".
+QString rangesText(const IndexSet& set, int shown = 6);
+QString shapeListText(const std::vector<int64_t>& shape);  // "[8, 8]"
+// "dim 0" or "dim 0 (8)"; "—" for none.
+QString dimText(int dim, const std::vector<int64_t>& shape);
+
+}  // namespace hsdp
