@@ -25,6 +25,29 @@ QString groupCoordText(const TensorBlocks& blocks, const ShardGroup& group, cons
     return parts.join(QStringLiteral(", "));
 }
 
+QString copiesText(const TensorBlocks& blocks, const ParamSpec& spec, const Mesh* mesh) {
+    if (blocks.plainLocal) return QObject::tr("not a DTensor: every rank holds all of it");
+    if (!mesh || blocks.groups.empty()) return {};
+    QStringList replicated, partial;
+    for (size_t m = 0; m < mesh->shape.size(); ++m) {
+        if (mesh->shape[m] <= 1) continue;
+        const Placement& p = (*spec.placements)[m];
+        QString name = QString::fromStdString(mesh->dimNames[m]);
+        if (p.isReplicate()) replicated << name;
+        if (p.isPartial()) partial << name;
+    }
+    size_t copies = blocks.groups.front().ranks.size();
+    if (copies <= 1) return QObject::tr("each piece on one rank");
+    QStringList why;
+    if (!replicated.isEmpty())
+        why << QObject::tr("replicated over %1").arg(replicated.join(QStringLiteral(", ")));
+    if (!partial.isEmpty())
+        why << QObject::tr("partial sums over %1").arg(partial.join(QStringLiteral(", ")));
+    return QObject::tr("each piece on %1 ranks: %2")
+        .arg(copies)
+        .arg(why.join(QStringLiteral("; ")));
+}
+
 QString rangesText(const IndexSet& set, int shown) {
     if (set.empty()) return QObject::tr("nothing");
     QStringList parts;
@@ -33,6 +56,12 @@ QString rangesText(const IndexSet& set, int shown) {
     if (set.size() > static_cast<size_t>(shown))
         parts << QObject::tr("… %1 ranges").arg(set.size());
     return parts.join(QStringLiteral(", "));
+}
+
+QString blockRangeText(const TensorBlocks& blocks, const TensorBlock& block) {
+    if (blocks.axes.rowDim < 0)
+        return QLatin1Char('[') + rangesText({block.cols}) + QLatin1Char(']');
+    return QStringLiteral("[%1, %2]").arg(rangesText({block.rows}), rangesText({block.cols}));
 }
 
 QString shapeListText(const std::vector<int64_t>& shape) {

@@ -36,12 +36,13 @@ std::vector<double> bandEdges(const std::vector<int64_t>& cuts, double start, do
 }
 
 // Height over width of the blocks' area: the tensor's own proportions while
-// they stay readable, a flat strip for a 1-D param.
+// they stay readable (a 16:1 embedding would be a hairline), a flat strip
+// for a 1-D param. The axes say the true extents.
 double aspectOf(const TensorBlocks& blocks) {
     if (blocks.axes.rowDim < 0) return 0.15;
     double ratio = static_cast<double>(blocks.rowExtent()) /
                    static_cast<double>(std::max<int64_t>(blocks.colExtent(), 1));
-    return std::clamp(ratio, 0.25, 4.0);
+    return std::clamp(ratio, 0.3, 1.25);
 }
 
 int bandAt(const std::vector<double>& edges, double value) {
@@ -71,15 +72,35 @@ void TensorLayoutCanvas::setBlocks(const PlanResult& result, TensorBlocks blocks
     update();
 }
 
+bool TensorLayoutCanvas::isNarrow(const QSize& size) {
+    return size.width() < kNarrowWidth;
+}
+
+double TensorLayoutCanvas::titleHeight(const QSize& size) {
+    return isNarrow(size) ? 82.0 : 64.0;  // narrow: the placements get a line of their own
+}
+
+// Wide: blocks left, legend beside them. Narrow (a docked view): legend below.
 TensorGrid TensorLayoutCanvas::grid(const QSize& size) const {
     TensorGrid grid;
     if (blocks_.blocks.empty()) return grid;
-    QRectF free(kMargin + kRowAxisWidth, kTitleHeight + kColAxisHeight,
-                std::max(40.0, size.width() - kLegendWidth - 2 * kMargin - kRowAxisWidth),
-                std::max(40.0, size.height() - kTitleHeight - kColAxisHeight - kMargin));
+    const double top = titleHeight(size);
+    const bool narrow = isNarrow(size);
+    const double legendWidth = narrow ? 0.0 : std::clamp(size.width() * 0.3, 180.0, kLegendWidth);
+    const double height = size.height() - top - kColAxisHeight - kMargin;
+    QRectF free(kMargin + kRowAxisWidth, top + kColAxisHeight,
+                std::max(40.0, size.width() - legendWidth - 2 * kMargin - kRowAxisWidth),
+                std::max(40.0, narrow ? height * 0.62 : height));
     double aspect = aspectOf(blocks_);
     double width = std::min(free.width(), free.height() / aspect);
     grid.area = QRectF(free.left(), free.top(), width, width * aspect);
+    if (narrow) {
+        grid.legend = QRectF(kMargin, grid.area.bottom() + 16, size.width() - 2 * kMargin,
+                             size.height() - grid.area.bottom() - 16 - kMargin);
+    } else {  // beside the blocks, not across an empty gap
+        double left = std::min(grid.area.right() + 36, size.width() - legendWidth);
+        grid.legend = QRectF(left, top, legendWidth - kMargin, size.height() - top - kMargin);
+    }
     grid.rowEdges = bandEdges(blocks_.rowCuts, grid.area.top(), grid.area.height());
     grid.colEdges = bandEdges(blocks_.colCuts, grid.area.left(), grid.area.width());
     return grid;
@@ -138,8 +159,7 @@ bool TensorLayoutCanvas::event(QEvent* event) {
 QString TensorLayoutCanvas::toolTipFor(const TensorBlock& block) const {
     const ParamSpec& spec = result_.scenario->params[static_cast<size_t>(blocks_.param)];
     const Mesh* mesh = result_.scenario->findMesh(spec.mesh);
-    QString text =
-        tr("<b>rows %1 · columns %2</b>").arg(rangesText({block.rows}), rangesText({block.cols}));
+    QString text = tr("<b>global indices %1</b>").arg(blockRangeText(blocks_, block));
     if (blocks_.merged) text += tr("<br><i>merged band: several pieces drawn as one</i>");
     for (int g : block.groups) {
         const ShardGroup& group = blocks_.groups[static_cast<size_t>(g)];

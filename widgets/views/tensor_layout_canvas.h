@@ -20,6 +20,7 @@ struct TensorGrid {
     QRectF area;                   // the blocks' bounds
     std::vector<double> rowEdges;  // rowCuts.size() values, top to bottom
     std::vector<double> colEdges;  // colCuts.size() values, left to right
+    QRectF legend;
 
     QRectF rectOf(const TensorBlock& block) const;
 };
@@ -33,8 +34,8 @@ struct TensorGrid {
 class TensorLayoutCanvas : public QWidget {
     Q_OBJECT
 public:
-    static constexpr double kLegendWidth = 250.0;
-    static constexpr double kTitleHeight = 64.0;
+    static constexpr double kLegendWidth = 270.0;  // at most
+    static constexpr int kNarrowWidth = 640;       // below: the legend goes under the blocks
     static constexpr double kMinBandPixels = 6.0;
 
     explicit TensorLayoutCanvas(PlanSelection* selection, QWidget* parent = nullptr);
@@ -42,6 +43,8 @@ public:
     void setBlocks(const PlanResult& result, TensorBlocks blocks);
     const TensorBlocks& blocks() const { return blocks_; }
 
+    static bool isNarrow(const QSize& size);
+    static double titleHeight(const QSize& size);
     TensorGrid grid(const QSize& size) const;
     // The block under a pixel, or -1 (an index into blocks().blocks).
     int blockAt(const QPointF& pos, const QSize& size) const;
@@ -68,12 +71,12 @@ private:
     QColor fillOf(const TensorBlock& block) const;
     // `picked`: the selection's ranks, sorted.
     bool isPicked(const TensorBlock& block, const std::vector<int>& picked) const;
-    void paintTitle(QPainter& painter, const QRectF& area) const;
+    void paintTitle(QPainter& painter, const QRectF& area, bool narrow) const;
     void paintBlocks(QPainter& painter, const TensorGrid& grid) const;
     void paintLabel(QPainter& painter, const TensorBlock& block, const QRectF& box) const;
     void paintAxes(QPainter& painter, const TensorGrid& grid) const;
-    void paintLegend(QPainter& painter, const QRectF& area) const;
-    double paintGroupLegend(QPainter& painter, const QRectF& area) const;
+    void paintLegend(QPainter& painter, const QRectF& area, bool narrow) const;
+    double paintGroupLegend(QPainter& painter, const QRectF& area, double reserve) const;
     double paintNotes(QPainter& painter, const QRectF& area) const;
     void paintMessage(QPainter& painter, const QRectF& area, const QString& text) const;
 

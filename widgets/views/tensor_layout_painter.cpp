@@ -65,8 +65,9 @@ void TensorLayoutCanvas::paint(QPainter& painter, const QSize& size) const {
     const QRectF full(0, 0, size.width(), size.height());
     if (!result_.isValid() || blocks_.param < 0)
         return paintMessage(painter, full, tr("Select a parameter to see its layout"));
-    paintTitle(painter, QRectF(12, 8, size.width() - 24, kTitleHeight - 8));
-    QRectF below(12, kTitleHeight, size.width() - 24, size.height() - kTitleHeight);
+    const double top = titleHeight(size);
+    paintTitle(painter, QRectF(12, 8, size.width() - 24, top - 8), isNarrow(size));
+    QRectF below(12, top, size.width() - 24, size.height() - top);
     if (!blocks_.error.empty())
         return paintMessage(painter, below,
                             tr("The engine cannot lay this param out: %1")
@@ -74,11 +75,11 @@ void TensorLayoutCanvas::paint(QPainter& painter, const QSize& size) const {
     TensorGrid g = grid(size);
     paintBlocks(painter, g);
     paintAxes(painter, g);
-    paintLegend(painter, QRectF(size.width() - kLegendWidth + 8, kTitleHeight, kLegendWidth - 20,
-                                size.height() - kTitleHeight - 12));
+    paintLegend(painter, g.legend, isNarrow(size));
 }
 
-void TensorLayoutCanvas::paintTitle(QPainter& painter, const QRectF& area) const {
+// Name; shape, dtype, mesh and placements (two lines when narrow); the dims shown.
+void TensorLayoutCanvas::paintTitle(QPainter& painter, const QRectF& area, bool narrow) const {
     const ParamSpec& spec = result_.scenario->params[static_cast<size_t>(blocks_.param)];
     painter.setPen(palette().color(QPalette::Text));
     painter.setFont(pixelFont(painter.font(), 15, true));
@@ -86,17 +87,18 @@ void TensorLayoutCanvas::paintTitle(QPainter& painter, const QRectF& area) const
     painter.drawText(
         QRectF(area.left(), area.top(), area.width(), 20), Qt::AlignLeft,
         bold.elidedText(QString::fromStdString(spec.name), Qt::ElideMiddle, area.width()));
-    QString where = spec.isDTensor() ? tr("mesh %1 · %2")
-                                           .arg(QString::fromStdString(spec.mesh),
-                                                pytorchPlacements(*spec.placements))
-                                     : tr("plain tensor (not a DTensor)");
-    painter.setFont(pixelFont(painter.font(), 12));
-    QFontMetricsF metrics(painter.font());
-    QString line = tr("%1 · %2 · %3")
-                       .arg(shapeListText(spec.shape),
-                            QString::fromStdString(std::string(dtypeName(spec.dtype))), where);
-    painter.drawText(QRectF(area.left(), area.top() + 22, area.width(), 16), Qt::AlignLeft,
-                     metrics.elidedText(line, Qt::ElideRight, area.width()));
+    QStringList lines{tr("%1 · %2").arg(
+        shapeListText(spec.shape), QString::fromStdString(std::string(dtypeName(spec.dtype))))};
+    if (spec.isDTensor()) {
+        QString mesh = tr("mesh %1").arg(QString::fromStdString(spec.mesh));
+        QString placements = pytorchPlacements(*spec.placements);
+        if (narrow)
+            lines << lines.takeFirst() + QStringLiteral(" · ") + mesh << placements;
+        else
+            lines[0] += QStringLiteral(" · ") + mesh + QStringLiteral(" · ") + placements;
+    } else {
+        lines[0] += tr(" · plain tensor (not a DTensor)");
+    }
     QString axes = tr("rows: %1 · columns: %2")
                        .arg(dimText(blocks_.axes.rowDim, spec.shape),
                             dimText(blocks_.axes.colDim, spec.shape));
@@ -104,8 +106,17 @@ void TensorLayoutCanvas::paintTitle(QPainter& painter, const QRectF& area) const
         if (static_cast<int>(d) != blocks_.axes.rowDim &&
             static_cast<int>(d) != blocks_.axes.colDim)
             axes += tr(" · dim %1 at index %2").arg(d).arg(blocks_.axes.slice[d]);
+    painter.setFont(pixelFont(painter.font(), 12));
+    QFontMetricsF metrics(painter.font());
+    double y = area.top() + 22;
+    for (const QString& line : lines) {
+        painter.drawText(QRectF(area.left(), y, area.width(), 16), Qt::AlignLeft,
+                         metrics.elidedText(line, Qt::ElideRight, area.width()));
+        y += 17;
+    }
     painter.setPen(palette().color(QPalette::PlaceholderText));
-    painter.drawText(QRectF(area.left(), area.top() + 39, area.width(), 16), Qt::AlignLeft, axes);
+    painter.drawText(QRectF(area.left(), y, area.width(), 16), Qt::AlignLeft,
+                     metrics.elidedText(axes, Qt::ElideRight, area.width()));
 }
 
 void TensorLayoutCanvas::paintBlocks(QPainter& painter, const TensorGrid& grid) const {
@@ -132,7 +143,8 @@ void TensorLayoutCanvas::paintLabel(QPainter& painter, const TensorBlock& block,
                                     const QRectF& box) const {
     if (block.groups.empty() || box.height() < 14 || box.width() < 24) return;
     painter.setPen(QColor(0x20, 0x20, 0x28));
-    QString ranks = block.groups.size() == 1
+    QString ranks = blocks_.plainLocal ? tr("every rank (local)")
+                    : block.groups.size() == 1
                         ? ranksText(blocks_.groups[static_cast<size_t>(block.groups[0])].ranks)
                         : tr("%1 ranks (merged)").arg(blocks_.ranksOf(block).size());
     QFont font =
@@ -140,8 +152,7 @@ void TensorLayoutCanvas::paintLabel(QPainter& painter, const TensorBlock& block,
     QFontMetricsF metrics(font);
     if (metrics.horizontalAdvance(ranks) > box.width() - 2 * kLabelPadding) return;
     painter.setFont(font);
-    QString range =
-        QStringLiteral("[%1, %2]").arg(rangesText({block.rows}), rangesText({block.cols}));
+    QString range = blockRangeText(blocks_, block);
     QFont small = pixelFont(font, std::max(9, font.pixelSize() - 3));
     bool withRange =
         box.height() >= 2.6 * metrics.height() &&
@@ -189,30 +200,43 @@ void TensorLayoutCanvas::paintAxes(QPainter& painter, const TensorGrid& grid) co
     }
 }
 
-void TensorLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area) const {
-    double y = paintGroupLegend(painter, area);
+// Wide: the coordinates, then the notes. Narrow (little height left): the
+// notes first, as the block labels already name the ranks.
+void TensorLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area, bool narrow) const {
+    if (narrow) {
+        double y = paintNotes(painter, area);
+        paintGroupLegend(painter, QRectF(area.left(), y + 4, area.width(), area.bottom() - y - 4),
+                         0);
+        return;
+    }
+    double y = paintGroupLegend(painter, area, 72);
     paintNotes(painter, QRectF(area.left(), y + 10, area.width(), area.bottom() - y - 10));
 }
 
 // One swatch per shard coordinate in the slice: colour, coordinate, ranks.
-double TensorLayoutCanvas::paintGroupLegend(QPainter& painter, const QRectF& area) const {
+double TensorLayoutCanvas::paintGroupLegend(QPainter& painter, const QRectF& area,
+                                            double reserve) const {
     const ParamSpec& spec = result_.scenario->params[static_cast<size_t>(blocks_.param)];
     const Mesh* mesh = result_.scenario->findMesh(spec.mesh);
     painter.setPen(palette().color(QPalette::Text));
     painter.setFont(pixelFont(painter.font(), 12, true));
     painter.drawText(QRectF(area.left(), area.top(), area.width(), 16), Qt::AlignLeft,
-                     tr("shard coordinate → ranks"));
+                     tr("shard coordinate · ranks · local shape"));
     painter.setFont(pixelFont(painter.font(), 11));
     QFontMetricsF metrics(painter.font());
     double y = area.top() + 22;
+    // As many entries as leave `reserve` pixels (for the notes) under them.
+    const int entries =
+        std::clamp(static_cast<int>((area.height() - 22 - reserve) / 17), 1, kLegendEntries);
     int listed = 0, inSlice = 0;
     for (size_t g = 0; g < blocks_.groups.size(); ++g) {
         const ShardGroup& group = blocks_.groups[g];
         if (!group.inSlice || group.isEmpty()) continue;
-        if (++inSlice > kLegendEntries) continue;
+        if (++inSlice > entries) continue;
         painter.fillRect(QRectF(area.left(), y + 1, 14, 12), shardColor(static_cast<int>(g)));
         QString text = groupCoordText(blocks_, group, mesh) + QStringLiteral(" · ") +
-                       ranksText(group.ranks, 3);
+                       ranksText(group.ranks, 3) + QStringLiteral(" · ") +
+                       shapeListText(group.layout.localShape());
         painter.drawText(QRectF(area.left() + 20, y - 1, area.width() - 20, 16),
                          Qt::AlignLeft | Qt::AlignVCenter,
                          metrics.elidedText(text, Qt::ElideRight, area.width() - 20));
@@ -236,6 +260,11 @@ double TensorLayoutCanvas::paintNotes(QPainter& painter, const QRectF& area) con
         text.setTop(y);
     };
     painter.setPen(palette().color(QPalette::Text));
+    const ParamSpec& spec = result_.scenario->params[static_cast<size_t>(blocks_.param)];
+    QString copies = copiesText(blocks_, spec, result_.scenario->findMesh(spec.mesh));
+    if (!copies.isEmpty())
+        advance(
+            drawWrapped(painter, QRectF(area.left(), y, area.width(), area.bottom() - y), copies));
     if (!blocks_.hazardCodes.empty()) {
         QRectF swatch(area.left(), y + 1, 14, 12);
         fillOutline(painter, swatch, 0, 3, hazardColor());

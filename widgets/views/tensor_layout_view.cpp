@@ -84,8 +84,8 @@ void TensorLayoutView::fillControls() {
     const ParamSpec* spec =
         param_ < 0 ? nullptr : &result_.scenario->params[static_cast<size_t>(param_)];
     int ndim = spec ? spec->ndim() : 0;
-    rows_->setEnabled(ndim > 2);
-    columns_->setEnabled(ndim > 2);
+    rows_->setEnabled(ndim >= 2);  // two dims: a transpose; more: a choice
+    columns_->setEnabled(ndim >= 2);
     if (!spec) return;
     if (ndim < 2) rows_->addItem(tr("—"), -1);
     for (int d = 0; d < ndim; ++d) {
