@@ -104,6 +104,10 @@ void checkParam(const PlanResult& result, int param, const TensorAxes& axes) {
         return;
     }
     checkTiling(blocks, spec);
+    // A layout hazard the plan names marks some piece; none marks nothing.
+    bool marked = std::any_of(blocks.groups.begin(), blocks.groups.end(),
+                              [](const ShardGroup& group) { return group.hazard; });
+    QCOMPARE(marked, !blocks.hazardCodes.empty());
     if (spec.isDTensor())
         checkAgainstEngine(*result.scenario, blocks);
     else

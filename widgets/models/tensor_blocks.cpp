@@ -178,8 +178,6 @@ void cutAndFill(TensorBlocks& out, const std::vector<int64_t>& shape) {
         return static_cast<int64_t>(cuts.size()) - 1;
     };
     out.exactBlockCount = bands(out.rowCuts) * bands(out.colCuts);
-    coarsen(out.rowCuts, TensorBlocks::kMaxBands);
-    coarsen(out.colCuts, TensorBlocks::kMaxBands);
     while (bands(out.rowCuts) * bands(out.colCuts) > TensorBlocks::kMaxBlocks) {
         auto& larger = bands(out.rowCuts) >= bands(out.colCuts) ? out.rowCuts : out.colCuts;
         coarsen(larger, (bands(larger) + 1) / 2);

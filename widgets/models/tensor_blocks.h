@@ -57,7 +57,6 @@ struct TensorBlocks {
     // Above this many blocks neighbouring bands merge (`merged`): a merged
     // block lists every group holding part of it and is no longer exact.
     static constexpr int64_t kMaxBlocks = 8192;
-    static constexpr int64_t kMaxBands = 2048;  // per axis
 
     int param = -1;
     std::string error;        // placements the engine cannot lay out

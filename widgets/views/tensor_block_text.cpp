@@ -5,13 +5,15 @@
 
 namespace hsdp {
 
-QString ranksText(const std::vector<int>& ranks, int shown) {
+QString ranksText(const std::vector<int>& ranks, int shown, const QString& separator) {
     QStringList parts;
     for (size_t i = 0; i < ranks.size() && static_cast<int>(i) < shown; ++i)
         parts << QString::number(ranks[i]);
     if (ranks.size() <= static_cast<size_t>(shown))
-        return QLatin1Char('r') + parts.join(QStringLiteral(",r"));
-    return QStringLiteral("%1 ranks: %2,…").arg(ranks.size()).arg(parts.join(QLatin1Char(',')));
+        return QLatin1Char('r') + parts.join(separator + QLatin1Char('r'));
+    return QStringLiteral("%1 ranks: %2%3…")
+        .arg(ranks.size())
+        .arg(parts.join(separator), separator);
 }
 
 QString groupCoordText(const TensorBlocks& blocks, const ShardGroup& group, const Mesh* mesh) {

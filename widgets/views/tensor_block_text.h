@@ -9,8 +9,9 @@ namespace hsdp {
 
 // Labels of the tensor layout view.
 
-// "r0,r4" for a few ranks, "16 ranks: 0,4,8,…" for many.
-QString ranksText(const std::vector<int>& ranks, int shown = 4);
+// "r0,r4" for a few ranks, "16 ranks: 0,4,8,…" for many; ", " lets a long list wrap.
+QString ranksText(const std::vector<int>& ranks, int shown = 4,
+                  const QString& separator = QStringLiteral(","));
 // The group's coordinate on the mesh dims that shard: "dp_shard=1, tp=0";
 // "every rank (local)" for a plain tensor, "all ranks" when nothing shards.
 QString groupCoordText(const TensorBlocks& blocks, const ShardGroup& group, const Mesh* mesh);

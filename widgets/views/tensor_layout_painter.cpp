@@ -190,13 +190,16 @@ void TensorLayoutCanvas::paintAxes(QPainter& painter, const TensorGrid& grid) co
         nextX = box.right() + 6;
     }
     if (blocks_.axes.rowDim < 0) return;
+    // A label every other line at most; the extent (the last edge) always.
+    const size_t lastRow = grid.rowEdges.size() - 1;
+    const double spacing = 2 * metrics.height();
     double nextY = -1e9;
-    for (size_t i = 0; i < grid.rowEdges.size(); ++i) {
+    for (size_t i = 0; i <= lastRow; ++i) {
         double y = grid.rowEdges[i] - metrics.height() / 2;
-        if (y < nextY) continue;
+        if (i != lastRow && (y < nextY || y + spacing > grid.rowEdges[lastRow])) continue;
         painter.drawText(QRectF(grid.area.left() - 62, y, 56, metrics.height()),
                          Qt::AlignRight | Qt::AlignVCenter, QString::number(blocks_.rowCuts[i]));
-        nextY = y + metrics.height() + 2;
+        nextY = y + spacing;
     }
 }
 
@@ -287,8 +290,9 @@ double TensorLayoutCanvas::paintNotes(QPainter& painter, const QRectF& area) con
     std::sort(empty.begin(), empty.end());
     if (!empty.empty()) {
         painter.setPen(hazardColor().darker(120));
-        advance(drawWrapped(painter, QRectF(area.left(), y, area.width(), area.bottom() - y),
-                            tr("empty shard (holds nothing): %1").arg(ranksText(empty, 16))));
+        advance(drawWrapped(
+            painter, QRectF(area.left(), y, area.width(), area.bottom() - y),
+            tr("empty shard (holds nothing): %1").arg(ranksText(empty, 16, QStringLiteral(", ")))));
         painter.setPen(palette().color(QPalette::Text));
     }
     QRectF whole(area.left(), y, area.width(), area.bottom() - y);
