@@ -248,7 +248,8 @@ double TensorLayoutCanvas::paintGroupLegend(QPainter& painter, const QRectF& are
     }
     if (inSlice > listed) {
         painter.drawText(QRectF(area.left() + 20, y - 1, area.width() - 20, 16), Qt::AlignLeft,
-                         tr("… %1 more coordinates").arg(inSlice - listed));
+                         inSlice - listed == 1 ? tr("… 1 more coordinate")
+                                               : tr("… %1 more coordinates").arg(inSlice - listed));
         y += 17;
     }
     return y;
