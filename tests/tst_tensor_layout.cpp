@@ -3,7 +3,9 @@
 // are exactly its shardLayout ranges on those dims (uneven, empty, nested and
 // strided shards included); rendered into QImages, each block shows its
 // shard coordinate's colour and hazard blocks the warning outline.
+#include <QComboBox>
 #include <QElapsedTimer>
+#include <QSpinBox>
 #include <QtTest>
 #include <algorithm>
 #include <set>
@@ -316,6 +318,22 @@ void TestTensorLayout::otherDimsAreSliced() {
     QCOMPARE(view.blocks().blocks.size(), size_t(4));
     view.setAxes(TensorAxes{2, 2, {}});  // not two dims: the default
     QCOMPARE(view.blocks().axes.rowDim, 1);
+    QCOMPARE(view.blocks().axes.colDim, 2);
+    // The controls: the rows taking the columns' dim swaps the two; the
+    // spin box of the dim not shown moves the slice.
+    auto combos = view.findChildren<QComboBox*>();
+    QCOMPARE(combos.size(), qsizetype(2));
+    QComboBox* rows = combos[0];
+    rows->setCurrentIndex(rows->findData(2));
+    emit rows->activated(rows->currentIndex());
+    QCOMPARE(view.blocks().axes.rowDim, 2);
+    QCOMPARE(view.blocks().axes.colDim, 1);
+    auto spins = view.findChildren<QSpinBox*>();
+    QCOMPARE(spins.size(), qsizetype(1));
+    QCOMPARE(spins[0]->maximum(), 3);
+    spins[0]->setValue(3);
+    QCOMPARE(view.blocks().axes.slice[0], int64_t{3});
+    checkAgainstEngine(*result.scenario, view.blocks());
 }
 
 void TestTensorLayout::clickPicksTheBlockRanks() {

@@ -131,38 +131,44 @@ std::pair<int, int> bandsOf(const std::vector<int64_t>& cuts, const IndexRange& 
     return {static_cast<int>(first), static_cast<int>(last)};
 }
 
-void fillBlocks(TensorBlocks& out) {
-    const int rows = static_cast<int>(out.rowCuts.size()) - 1;
-    const int cols = static_cast<int>(out.colCuts.size()) - 1;
-    out.blocks.assign(static_cast<size_t>(rows) * static_cast<size_t>(cols), {});
-    for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c) {
-            TensorBlock& block = out.blocks[static_cast<size_t>(r * cols + c)];
-            block.rowBand = r;
-            block.colBand = c;
-            block.rows = {out.rowCuts[static_cast<size_t>(r)],
-                          out.rowCuts[static_cast<size_t>(r) + 1]};
-            block.cols = {out.colCuts[static_cast<size_t>(c)],
-                          out.colCuts[static_cast<size_t>(c) + 1]};
+// One block per pair of bands, row-major, not yet held by anyone.
+void emptyBlocks(TensorBlocks& out) {
+    const size_t rows = out.rowCuts.size() - 1, cols = out.colCuts.size() - 1;
+    out.blocks.assign(rows * cols, {});
+    for (size_t r = 0; r < rows; ++r)
+        for (size_t c = 0; c < cols; ++c) {
+            TensorBlock& block = out.blocks[r * cols + c];
+            block.rowBand = static_cast<int>(r);
+            block.colBand = static_cast<int>(c);
+            block.rows = {out.rowCuts[r], out.rowCuts[r + 1]};
+            block.cols = {out.colCuts[c], out.colCuts[c + 1]};
         }
-    for (size_t g = 0; g < out.groups.size(); ++g) {
-        const ShardGroup& group = out.groups[g];
-        if (!group.inSlice) continue;
-        for (const IndexRange& rr : out.rowSet(group)) {
-            if (rr.size() == 0) continue;
-            auto [r0, r1] = bandsOf(out.rowCuts, rr);
-            for (const IndexRange& cr : out.colSet(group)) {
-                if (cr.size() == 0) continue;
-                auto [c0, c1] = bandsOf(out.colCuts, cr);
-                for (int r = r0; r < r1; ++r)
-                    for (int c = c0; c < c1; ++c) {
-                        TensorBlock& block = out.blocks[static_cast<size_t>(r * cols + c)];
-                        block.groups.push_back(static_cast<int>(g));
-                        block.hazard = block.hazard || group.hazard;
-                    }
-            }
+}
+
+// Lists group `g` on every block inside its rows x columns ranges.
+void addGroup(TensorBlocks& out, int g) {
+    const ShardGroup& group = out.groups[static_cast<size_t>(g)];
+    const int cols = static_cast<int>(out.colCuts.size()) - 1;
+    for (const IndexRange& rr : out.rowSet(group)) {
+        if (rr.size() == 0) continue;
+        auto [r0, r1] = bandsOf(out.rowCuts, rr);
+        for (const IndexRange& cr : out.colSet(group)) {
+            if (cr.size() == 0) continue;
+            auto [c0, c1] = bandsOf(out.colCuts, cr);
+            for (int r = r0; r < r1; ++r)
+                for (int c = c0; c < c1; ++c) {
+                    TensorBlock& block = out.blocks[static_cast<size_t>(r * cols + c)];
+                    block.groups.push_back(g);
+                    block.hazard = block.hazard || group.hazard;
+                }
         }
     }
+}
+
+void fillBlocks(TensorBlocks& out) {
+    emptyBlocks(out);
+    for (size_t g = 0; g < out.groups.size(); ++g)
+        if (out.groups[g].inSlice) addGroup(out, static_cast<int>(g));
     for (TensorBlock& block : out.blocks) {  // a merged block may meet a group twice
         std::sort(block.groups.begin(), block.groups.end());
         block.groups.erase(std::unique(block.groups.begin(), block.groups.end()),

@@ -77,6 +77,13 @@ private:
     void paintAxes(QPainter& painter, const TensorGrid& grid) const;
     void paintLegend(QPainter& painter, const QRectF& area, bool narrow) const;
     double paintGroupLegend(QPainter& painter, const QRectF& area, double reserve) const;
+    struct Note {
+        QString text;
+        QColor swatch;           // an outline swatch before the text
+        double swatchWidth = 0;  // 0: no swatch
+        QColor color;            // invalid: the palette's text colour
+    };
+    std::vector<Note> notes() const;
     double paintNotes(QPainter& painter, const QRectF& area) const;
     void paintMessage(QPainter& painter, const QRectF& area, const QString& text) const;
 

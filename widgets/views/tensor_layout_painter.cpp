@@ -255,31 +255,21 @@ double TensorLayoutCanvas::paintGroupLegend(QPainter& painter, const QRectF& are
     return y;
 }
 
-// Hazard marker, picked ranks, empty shards, other slices, merging.
-double TensorLayoutCanvas::paintNotes(QPainter& painter, const QRectF& area) const {
-    double y = area.top();
-    QRectF text(area.left() + 20, y, area.width() - 20, area.bottom() - y);
-    auto advance = [&](double used) {
-        y += used + 8;
-        text.setTop(y);
-    };
-    painter.setPen(palette().color(QPalette::Text));
+// The lines under the coordinates: why pieces have copies, the hazard
+// marker, the picked ranks, empty shards, other slices, merging.
+std::vector<TensorLayoutCanvas::Note> TensorLayoutCanvas::notes() const {
+    std::vector<Note> notes;
     const ParamSpec& spec = result_.scenario->params[static_cast<size_t>(blocks_.param)];
     QString copies = copiesText(blocks_, spec, result_.scenario->findMesh(spec.mesh));
-    if (!copies.isEmpty())
-        advance(
-            drawWrapped(painter, QRectF(area.left(), y, area.width(), area.bottom() - y), copies));
+    if (!copies.isEmpty()) notes.push_back({copies});
     if (!blocks_.hazardCodes.empty()) {
-        QRectF swatch(area.left(), y + 1, 14, 12);
-        fillOutline(painter, swatch, 0, 3, hazardColor());
         QStringList codes;
         for (const auto& code : blocks_.hazardCodes) codes << QString::fromStdString(code);
-        advance(drawWrapped(painter, text, tr("hazard: %1").arg(codes.join(QStringLiteral(", ")))));
+        notes.push_back(
+            {tr("hazard: %1").arg(codes.join(QStringLiteral(", "))), hazardColor(), kHazardWidth});
     }
-    if (selection_ && !selection_->ranks().empty()) {
-        fillOutline(painter, QRectF(area.left(), y + 1, 14, 12), 0, 2, pickColor());
-        advance(drawWrapped(painter, text, tr("picked: %1").arg(ranksText(selection_->ranks()))));
-    }
+    if (selection_ && !selection_->ranks().empty())
+        notes.push_back({tr("picked: %1").arg(ranksText(selection_->ranks())), pickColor(), 2});
     std::vector<int> empty;
     int otherSlices = 0;
     for (const ShardGroup& group : blocks_.groups) {
@@ -289,25 +279,35 @@ double TensorLayoutCanvas::paintNotes(QPainter& painter, const QRectF& area) con
             ++otherSlices;
     }
     std::sort(empty.begin(), empty.end());
-    if (!empty.empty()) {
-        painter.setPen(hazardColor().darker(120));
-        advance(drawWrapped(
-            painter, QRectF(area.left(), y, area.width(), area.bottom() - y),
-            tr("empty shard (holds nothing): %1").arg(ranksText(empty, 16, QStringLiteral(", ")))));
-        painter.setPen(palette().color(QPalette::Text));
-    }
-    QRectF whole(area.left(), y, area.width(), area.bottom() - y);
+    if (!empty.empty())
+        notes.push_back(
+            {tr("empty shard (holds nothing): %1").arg(ranksText(empty, 16, QStringLiteral(", "))),
+             {},
+             0,
+             hazardColor().darker(120)});
     if (otherSlices > 0)
-        advance(drawWrapped(
-            painter, whole,
-            tr("%1 more coordinates hold other slices of the dims not shown").arg(otherSlices)));
-    whole.setTop(y);
+        notes.push_back(
+            {tr("%1 more coordinates hold other slices of the dims not shown").arg(otherSlices)});
     if (blocks_.merged)
-        advance(drawWrapped(painter, whole,
-                            tr("%1 blocks merged into %2 for drawing: the tooltip lists every "
-                               "rank of a merged block")
-                                .arg(blocks_.exactBlockCount)
-                                .arg(blocks_.blocks.size())));
+        notes.push_back({tr("%1 blocks merged into %2 for drawing: the tooltip lists every "
+                            "rank of a merged block")
+                             .arg(blocks_.exactBlockCount)
+                             .arg(blocks_.blocks.size())});
+    return notes;
+}
+
+// Each note wrapped, after its outline swatch if it has one; returns the bottom.
+double TensorLayoutCanvas::paintNotes(QPainter& painter, const QRectF& area) const {
+    double y = area.top();
+    for (const Note& note : notes()) {
+        double indent = note.swatchWidth > 0 ? 20.0 : 0.0;
+        if (note.swatchWidth > 0)
+            fillOutline(painter, QRectF(area.left(), y + 1, 14, 12), 0, note.swatchWidth,
+                        note.swatch);
+        painter.setPen(note.color.isValid() ? note.color : palette().color(QPalette::Text));
+        QRectF text(area.left() + indent, y, area.width() - indent, area.bottom() - y);
+        y += drawWrapped(painter, text, note.text) + 8;
+    }
     return y;
 }
 

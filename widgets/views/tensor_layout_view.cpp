@@ -6,6 +6,8 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cstdint>
 
 #include "views/tensor_block_text.h"
 
@@ -71,22 +73,21 @@ void TensorLayoutView::recompute() {
     canvas_->setBlocks(result_, std::move(blocks));
 }
 
-// Row and column choices for a param of two or more dims; a spin box per other dim.
 void TensorLayoutView::fillControls() {
+    const ParamSpec* spec =
+        param_ < 0 ? nullptr : &result_.scenario->params[static_cast<size_t>(param_)];
+    fillDimChoices(spec);
+    fillSliceBoxes(spec);
+}
+
+// Every dim for the rows and the columns of a param of two or more dims.
+void TensorLayoutView::fillDimChoices(const ParamSpec* spec) {
     QSignalBlocker blockRows(rows_), blockColumns(columns_);
     rows_->clear();
     columns_->clear();
-    slices_.clear();
-    while (QLayoutItem* item = sliceControls_->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    const ParamSpec* spec =
-        param_ < 0 ? nullptr : &result_.scenario->params[static_cast<size_t>(param_)];
-    int ndim = spec ? spec->ndim() : 0;
+    const int ndim = spec ? spec->ndim() : 0;
     rows_->setEnabled(ndim >= 2);  // two dims: a transpose; more: a choice
     columns_->setEnabled(ndim >= 2);
-    if (!spec) return;
     if (ndim < 2) rows_->addItem(tr("—"), -1);
     for (int d = 0; d < ndim; ++d) {
         if (ndim >= 2) rows_->addItem(dimText(d, spec->shape), d);
@@ -94,25 +95,36 @@ void TensorLayoutView::fillControls() {
     }
     rows_->setCurrentIndex(rows_->findData(axes_.rowDim));
     columns_->setCurrentIndex(columns_->findData(axes_.colDim));
-    slices_.assign(static_cast<size_t>(ndim), nullptr);
-    for (int d = 0; d < ndim; ++d) {
+}
+
+// A spin box per dim not shown: the index the picture slices it at.
+void TensorLayoutView::fillSliceBoxes(const ParamSpec* spec) {
+    while (QLayoutItem* item = sliceControls_->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    for (int d = 0; spec && d < spec->ndim(); ++d) {
         if (d == axes_.rowDim || d == axes_.colDim) continue;
+        const int64_t extent = spec->shape[static_cast<size_t>(d)];
         auto* box = new QSpinBox(this);
         box->setPrefix(tr("dim %1 at ").arg(d));
-        box->setRange(
-            0, static_cast<int>(std::max<int64_t>(spec->shape[static_cast<size_t>(d)] - 1, 0)));
+        box->setRange(0, static_cast<int>(std::clamp<int64_t>(extent - 1, 0, INT32_MAX)));
         box->setValue(static_cast<int>(axes_.slice[static_cast<size_t>(d)]));
         box->setToolTip(tr("The index of dim %1 the picture slices at").arg(d));
         connect(box, &QSpinBox::valueChanged, this, [this, d](int index) { applySlice(d, index); });
         sliceControls_->addWidget(box);
-        slices_[static_cast<size_t>(d)] = box;
     }
 }
 
 void TensorLayoutView::applyControls() {
     TensorAxes axes = axes_;
     int row = rows_->currentData().toInt(), column = columns_->currentData().toInt();
-    if (row == column) row = axes_.colDim == column ? axes_.rowDim : axes_.colDim;  // a swap
+    if (row == column) {  // one dim cannot be both: the two swap
+        if (row != axes_.rowDim)
+            column = axes_.rowDim;  // the rows took the columns' dim
+        else
+            row = axes_.colDim;  // the columns took the rows' dim
+    }
     axes.rowDim = row;
     axes.colDim = column;
     setAxes(axes);

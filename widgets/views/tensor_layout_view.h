@@ -9,7 +9,6 @@
 
 class QComboBox;
 class QHBoxLayout;
-class QSpinBox;
 
 namespace hsdp {
 
@@ -35,6 +34,8 @@ private:
     void onSelectionChanged();
     void showParam(int param);
     void fillControls();
+    void fillDimChoices(const ParamSpec* spec);
+    void fillSliceBoxes(const ParamSpec* spec);
     void applyControls();
     void applySlice(int dim, int index);
     void recompute();
@@ -47,7 +48,6 @@ private:
     QComboBox* rows_;
     QComboBox* columns_;
     QHBoxLayout* sliceControls_;
-    std::vector<QSpinBox*> slices_;  // by tensor dim; null for the shown dims
 };
 
 }  // namespace hsdp
