@@ -3,6 +3,8 @@
 #include <QObject>
 #include <QStringList>
 
+#include "plan/diagnostics.h"
+
 namespace hsdp {
 
 QString ranksText(const std::vector<int>& ranks, int shown, const QString& separator) {
@@ -48,6 +50,17 @@ QString copiesText(const TensorBlocks& blocks, const ParamSpec& spec, const Mesh
     return QObject::tr("each piece on %1 ranks: %2")
         .arg(copies)
         .arg(why.join(QStringLiteral("; ")));
+}
+
+QString hazardText(const std::string& code) {
+    QString scope;  // as computeTensorBlocks marks them
+    if (code == codes::UnevenShard) scope = QObject::tr("short and empty pieces");
+    if (code == codes::NestedShardOrder || code == codes::StridedShardChunk)
+        scope = QObject::tr("every piece");
+    if (code == codes::ShardRankOrder)
+        scope = QObject::tr("pieces on shard lines out of rank order");
+    QString name = QString::fromStdString(code);
+    return scope.isEmpty() ? name : QStringLiteral("%1 (%2)").arg(name, scope);
 }
 
 QString rangesText(const IndexSet& set, int shown) {

@@ -18,6 +18,8 @@ QString groupCoordText(const TensorBlocks& blocks, const ShardGroup& group, cons
 // How many ranks hold each piece and why: "each piece on 2 ranks:
 // replicated over dp_replicate"; partial mesh dims hold partial sums.
 QString copiesText(const TensorBlocks& blocks, const ParamSpec& spec, const Mesh* mesh);
+// Which pieces a layout hazard code marks: "uneven-shard (short and empty pieces)".
+QString hazardText(const std::string& code);
 // Global index ranges, Python-slice style: "0:4" or "0:2, 4:6".
 QString rangesText(const IndexSet& set, int shown = 6);
 // A block's global indices, "[0:4, 0:8]"; one range for a 1-D param.

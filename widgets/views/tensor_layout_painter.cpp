@@ -148,7 +148,7 @@ void TensorLayoutCanvas::paintLabel(QPainter& painter, const TensorBlock& block,
                         ? ranksText(blocks_.groups[static_cast<size_t>(block.groups[0])].ranks)
                         : tr("%1 ranks (merged)").arg(blocks_.ranksOf(block).size());
     QFont font =
-        pixelFont(painter.font(), std::clamp(static_cast<int>(box.height() / 3), 10, 14), true);
+        pixelFont(painter.font(), std::clamp(static_cast<int>(box.height() / 3.2), 10, 18), true);
     QFontMetricsF metrics(font);
     if (metrics.horizontalAdvance(ranks) > box.width() - 2 * kLabelPadding) return;
     painter.setFont(font);
@@ -264,9 +264,9 @@ std::vector<TensorLayoutCanvas::Note> TensorLayoutCanvas::notes() const {
     if (!copies.isEmpty()) notes.push_back({copies});
     if (!blocks_.hazardCodes.empty()) {
         QStringList codes;
-        for (const auto& code : blocks_.hazardCodes) codes << QString::fromStdString(code);
+        for (const auto& code : blocks_.hazardCodes) codes << hazardText(code);
         notes.push_back(
-            {tr("hazard: %1").arg(codes.join(QStringLiteral(", "))), hazardColor(), kHazardWidth});
+            {tr("hazard: %1").arg(codes.join(QStringLiteral("; "))), hazardColor(), kHazardWidth});
     }
     if (selection_ && !selection_->ranks().empty())
         notes.push_back({tr("picked: %1").arg(ranksText(selection_->ranks())), pickColor(), 2});
