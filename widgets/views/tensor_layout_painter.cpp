@@ -72,6 +72,8 @@ void TensorLayoutCanvas::paint(QPainter& painter, const QSize& size) const {
         return paintMessage(painter, below,
                             tr("The engine cannot lay this param out: %1")
                                 .arg(QString::fromStdString(blocks_.error)));
+    if (blocks_.blocks.empty())  // a dim of size 0: no index to hold
+        return paintMessage(painter, below, tr("This tensor has no elements"));
     TensorGrid g = grid(size);
     paintBlocks(painter, g);
     paintAxes(painter, g);
