@@ -173,8 +173,8 @@ void TestMainWindow::screenshotModeWritesEveryView() {
                              samplePath("mixtral_8x7b_expert_mesh.json")});
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 0);
-    for (const char* name :
-         {"mesh.png", "plan-tree.png", "diagnostics.png", "owner-balance.png", "window.png"}) {
+    for (const char* name : {"mesh.png", "plan-tree.png", "diagnostics.png", "owner-balance.png",
+                             "tensor-layout.png", "window.png"}) {
         QImage image(dir.filePath(QLatin1String(name)));
         QVERIFY2(!image.isNull(), name);
     }

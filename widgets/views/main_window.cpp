@@ -22,6 +22,7 @@
 #include "views/plan_tree_widget.h"
 #include "views/recent_files.h"
 #include "views/stale_banner.h"
+#include "views/tensor_layout_view.h"
 
 namespace hsdp {
 
@@ -49,6 +50,11 @@ MainWindow::MainWindow(QWidget* parent)
                     Qt::BottomDockWidgetArea);
     QDockWidget* balanceDock = addViewDock(
         balance_, tr("Owner balance"), QStringLiteral("ownerBalanceDock"), Qt::RightDockWidgetArea);
+    tensorLayout_ = new TensorLayoutView(selection_, this);
+    QDockWidget* layoutDock =
+        addViewDock(tensorLayout_, tr("Tensor layout"), QStringLiteral("tensorLayoutDock"),
+                    Qt::RightDockWidgetArea);
+    splitDockWidget(balanceDock, layoutDock, Qt::Vertical);
     // First-run proportions; restoreSettings() brings back the user's own.
     resizeDocks({treeDock, balanceDock}, {620, 460}, Qt::Horizontal);
     resizeDocks({diagnosticsDock}, {170}, Qt::Vertical);
@@ -114,6 +120,7 @@ void MainWindow::onPlanReady(const PlanResult& result) {
     tree_->setResult(result);
     diagnostics_->setResult(result);
     balance_->setResult(result);
+    tensorLayout_->setResult(result);
     reconcileSelection(result, sameFile);
     updateStatus();
     updateTitle();

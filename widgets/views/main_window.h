@@ -23,6 +23,7 @@ class OwnerBalanceView;
 class PlanTreeWidget;
 class RecentFiles;
 class StaleBanner;
+class TensorLayoutView;
 
 // The studio window: the session, the one selection, and the views around
 // them. The mesh view is the central picture; every other view is a dock
@@ -43,6 +44,7 @@ public:
     PlanTreeWidget* planTree() const { return tree_; }
     DiagnosticsWidget* diagnostics() const { return diagnostics_; }
     OwnerBalanceView* ownerBalance() const { return balance_; }
+    TensorLayoutView* tensorLayout() const { return tensorLayout_; }
     StaleBanner* banner() const { return banner_; }
     EditPanel* editPanel() const { return editPanel_; }
     ScenarioDocument* document() const { return document_; }
@@ -102,6 +104,7 @@ private:
     OwnerBalanceView* balance_ = nullptr;
     ChangeTracker* changeTracker_ = nullptr;
     ChangesWidget* changes_ = nullptr;
+    TensorLayoutView* tensorLayout_ = nullptr;
     RecentFiles* recent_ = nullptr;
     ScenarioDocument* document_ = nullptr;
     EditPanel* editPanel_ = nullptr;

@@ -10,6 +10,7 @@
 #include "views/mesh_widget.h"
 #include "views/owner_balance_view.h"
 #include "views/plan_tree_widget.h"
+#include "views/tensor_layout_view.h"
 
 namespace hsdp {
 
@@ -43,6 +44,8 @@ QStringList writeScreenshots(MainWindow& window, const QString& dir, QString* er
     OwnerBalanceView balance(window.selection());
     balance.setResult(result);
     images << qMakePair(QStringLiteral("owner-balance.png"), balance.renderImage(QSize(1200, 900)));
+    images << qMakePair(QStringLiteral("tensor-layout.png"),
+                        window.tensorLayout()->renderImage(QSize(1200, 800)));
     window.resize(1600, 1000);
     window.show();
     QApplication::processEvents();

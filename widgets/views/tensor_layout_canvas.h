@@ -1,0 +1,95 @@
+#pragma once
+
+#include <QColor>
+#include <QImage>
+#include <QPointer>
+#include <QRectF>
+#include <QWidget>
+#include <vector>
+
+#include "models/plan_result.h"
+#include "models/plan_selection.h"
+#include "models/tensor_blocks.h"
+
+namespace hsdp {
+
+// Where the blocks sit in a picture of a given size: the band edges in
+// pixels along both axes. A band's width follows its index extent, with a
+// floor so that a one-index band (an uneven remainder) stays visible.
+struct TensorGrid {
+    QRectF area;                   // the blocks' bounds
+    std::vector<double> rowEdges;  // rowCuts.size() values, top to bottom
+    std::vector<double> colEdges;  // colCuts.size() values, left to right
+    QRectF legend;
+
+    QRectF rectOf(const TensorBlock& block) const;
+};
+
+// The tensor layout picture: title, the blocks of TensorBlocks coloured by
+// shard coordinate and labelled with their ranks (labels that do not fit
+// are dropped; the tooltip has the detail), hazard blocks outlined in the
+// warning colour, blocks of the picked ranks outlined in black, and a legend
+// with the empty shards. Clicking a block picks its ranks. Paints through
+// paint() into any QPainter, so a QImage rendering is what the screen shows.
+class TensorLayoutCanvas : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr double kLegendWidth = 270.0;  // at most
+    static constexpr int kNarrowWidth = 640;       // below: the legend goes under the blocks
+    static constexpr double kMinBandPixels = 6.0;
+
+    explicit TensorLayoutCanvas(PlanSelection* selection, QWidget* parent = nullptr);
+
+    void setBlocks(const PlanResult& result, TensorBlocks blocks);
+    const TensorBlocks& blocks() const { return blocks_; }
+
+    static bool isNarrow(const QSize& size);
+    static double titleHeight(const QSize& size);
+    TensorGrid grid(const QSize& size) const;
+    // The block under a pixel, or -1 (an index into blocks().blocks).
+    int blockAt(const QPointF& pos, const QSize& size) const;
+    void paint(QPainter& painter, const QSize& size) const;
+    QImage renderImage(const QSize& size) const;
+
+    // Exactly the colours painted: tests compare pixels against them.
+    static QColor shardColor(int group);
+    static QColor mergedColor() { return QColor(0xb8, 0xb8, 0xbe); }
+    static QColor hazardColor() { return QColor(0xd9, 0x48, 0x01); }
+    static QColor pickColor() { return QColor(0x11, 0x11, 0x11); }
+    static constexpr double kHazardInset = 3.0;  // outline band, pixels from the block edge
+    static constexpr double kHazardWidth = 3.0;
+
+    QSize sizeHint() const override { return {640, 520}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    QString toolTipFor(const TensorBlock& block) const;
+    QColor fillOf(const TensorBlock& block) const;
+    // `picked`: the selection's ranks, sorted.
+    bool isPicked(const TensorBlock& block, const std::vector<int>& picked) const;
+    void paintTitle(QPainter& painter, const QRectF& area, bool narrow) const;
+    void paintBlocks(QPainter& painter, const TensorGrid& grid) const;
+    void paintLabel(QPainter& painter, const TensorBlock& block, const QRectF& box) const;
+    void paintAxes(QPainter& painter, const TensorGrid& grid) const;
+    void paintLegend(QPainter& painter, const QRectF& area, bool narrow) const;
+    double paintGroupLegend(QPainter& painter, const QRectF& area, double reserve) const;
+    struct Note {
+        QString text;
+        QColor swatch;           // an outline swatch before the text
+        double swatchWidth = 0;  // 0: no swatch
+        QColor color;            // invalid: the palette's text colour
+    };
+    std::vector<Note> notes() const;
+    double paintNotes(QPainter& painter, const QRectF& area) const;
+    void paintMessage(QPainter& painter, const QRectF& area, const QString& text) const;
+
+    QPointer<PlanSelection> selection_;
+    PlanResult result_;
+    TensorBlocks blocks_;
+};
+
+}  // namespace hsdp

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+#include "models/plan_result.h"
+#include "models/plan_selection.h"
+#include "views/tensor_layout_canvas.h"
+
+class QComboBox;
+class QHBoxLayout;
+
+namespace hsdp {
+
+// The tensor layout dock: the selection's focus param as blocks of global
+// indices labelled with the ranks holding them (TensorLayoutCanvas), with
+// controls for which tensor dims run down the rows and across the columns
+// and, for every other dim, the index the picture slices at. The blocks
+// are computed on the GUI thread: they cost shard coordinates x ranges
+// (8,192 coordinates lay out in milliseconds), never elements.
+class TensorLayoutView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TensorLayoutView(PlanSelection* selection, QWidget* parent = nullptr);
+
+    void setResult(const PlanResult& result);
+    // Shows `axes` of the focus param (tests and the controls use this).
+    void setAxes(const TensorAxes& axes);
+    const TensorBlocks& blocks() const { return canvas_->blocks(); }
+    TensorLayoutCanvas* canvas() const { return canvas_; }
+    QImage renderImage(const QSize& size) const { return canvas_->renderImage(size); }
+
+private:
+    void onSelectionChanged();
+    void showParam(int param);
+    void fillControls();
+    void fillDimChoices(const ParamSpec* spec);
+    void fillSliceBoxes(const ParamSpec* spec);
+    void applyControls();
+    void applySlice(int dim, int index);
+    void recompute();
+
+    PlanSelection* selection_;
+    PlanResult result_;
+    int param_ = -1;
+    TensorAxes axes_;
+    TensorLayoutCanvas* canvas_;
+    QComboBox* rows_;
+    QComboBox* columns_;
+    QHBoxLayout* sliceControls_;
+};
+
+}  // namespace hsdp
