@@ -52,6 +52,12 @@ ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent) {
             [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
+// ~QUndoStack emits cleanChanged for a modified history; by then our owner
+// (the window) is half destroyed, so nobody may hear it.
+ScenarioDocument::~ScenarioDocument() {
+    disconnect(&undo_, nullptr, this, nullptr);
+}
+
 void ScenarioDocument::reset(std::shared_ptr<const Json> document) {
     json_ = document ? *document : Json();
     loaded_ = document != nullptr;

@@ -19,6 +19,7 @@ class ScenarioDocument : public QObject {
     Q_OBJECT
 public:
     explicit ScenarioDocument(QObject* parent = nullptr);
+    ~ScenarioDocument() override;
 
     // A document read from disk: the new baseline, no history, not modified.
     void reset(std::shared_ptr<const Json> document);
