@@ -24,4 +24,12 @@ void PlanSelection::selectRanks(std::vector<int> ranks) {
     set(state);
 }
 
+void PlanSelection::selectCollective(int64_t seq, std::vector<int> ranks, std::vector<int> params) {
+    SelectionState state;
+    state.collective = seq;
+    state.ranks = std::move(ranks);
+    state.params = std::move(params);
+    set(state);
+}
+
 }  // namespace hsdp
