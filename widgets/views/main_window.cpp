@@ -55,9 +55,6 @@ MainWindow::MainWindow(QWidget* parent)
         addViewDock(tensorLayout_, tr("Tensor layout"), QStringLiteral("tensorLayoutDock"),
                     Qt::RightDockWidgetArea);
     splitDockWidget(balanceDock, layoutDock, Qt::Vertical);
-    // First-run proportions; restoreSettings() brings back the user's own.
-    resizeDocks({treeDock, balanceDock}, {620, 460}, Qt::Horizontal);
-    resizeDocks({diagnosticsDock}, {170}, Qt::Vertical);
     buildEditing();
     buildCompare(diagnosticsDock);
     status_ = new QLabel(tr("No scenario open"), this);
@@ -183,7 +180,24 @@ void MainWindow::updateTitle() {
 void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    firstRunLayout_ = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+// Dock proportions only take once the window has its size (resizeDocks()
+// before the first show is lost), so a first run sets them on first show:
+// the plan tree a quarter of the width, the right column a third, the
+// diagnostics a sixth of the height; the user's own layout wins afterwards.
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (!firstRunLayout_) return;
+    firstRunLayout_ = false;
+    auto dock = [this](const char* name) {
+        return findChild<QDockWidget*>(QLatin1String(name), Qt::FindDirectChildrenOnly);
+    };
+    const int w = width(), h = height();
+    resizeDocks({dock("planTreeDock"), dock("ownerBalanceDock")}, {w / 4, w / 3}, Qt::Horizontal);
+    resizeDocks({dock("diagnosticsDock")}, {h / 6}, Qt::Vertical);
+    resizeDocks({dock("ownerBalanceDock"), dock("tensorLayoutDock")}, {h / 2, h / 3}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

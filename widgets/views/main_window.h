@@ -66,6 +66,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -111,7 +112,9 @@ private:
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;
     QList<QAction*> shortcutActions_;
-    QString shownPath_;  // the file whose plan is on screen
+    QString shownPath_;
+    bool firstRunLayout_ = true;  // no saved layout: set the docks' proportions on first show  //
+                                  // the file whose plan is on screen
 };
 
 }  // namespace hsdp

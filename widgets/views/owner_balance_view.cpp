@@ -125,7 +125,15 @@ OwnerBalanceView::OwnerBalanceView(PlanSelection* selection, QWidget* parent)
     coordPlot_->legend->setVisible(true);
     coordPlot_->legend->setFont(QFont(font().family(), 8));
     coordPlot_->legend->setBrush(QColor(255, 255, 255, 220));
-    coordPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // One row under the axes, not an inset: in a short dock an inset legend
+    // covered the bars it explains.
+    coordPlot_->axisRect()->insetLayout()->take(coordPlot_->legend);
+    const int legendRow = coordPlot_->plotLayout()->rowCount();
+    coordPlot_->plotLayout()->addElement(legendRow, 0, coordPlot_->legend);
+    coordPlot_->plotLayout()->setRowStretchFactor(legendRow, 0.001);
+    coordPlot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    coordPlot_->legend->setBorderPen(Qt::NoPen);
+    coordPlot_->legend->setMargins(QMargins(4, 0, 4, 2));
     pickedBars_ = makeBars(coordPlot_, kBarColor, tr("picked"));
     pickedBars_->setPen(QPen(kPickColor, 2));
     pickedBars_->removeFromLegend();
@@ -220,7 +228,7 @@ void OwnerBalanceView::fillCoordPlot() {
     setKeyLabels(coordPlot_->xAxis, labels, tr("owner (replicate) coordinate"));
     double top = std::max(balance_.lowerBound, balance_.mean);
     for (double v : values) top = std::max(top, v);
-    fitRanges(coordPlot_, labels.size(), top * 1.3);  // room for the legend
+    fitRanges(coordPlot_, labels.size(), top);
     QString title = tr("No batch");
     if (batch_.isValid()) {
         const Group& group = result_.plan->groups[static_cast<size_t>(batch_.group)];
