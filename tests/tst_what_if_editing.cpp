@@ -15,9 +15,11 @@
 #include <QTimer>
 #include <QtTest>
 
+#include "change_tracker.h"
 #include "export/plan_json.h"
 #include "export/scenario_json_text.h"
 #include "models/param_entries_model.h"
+#include "models/plan_change.h"
 #include "models/scenario_document.h"
 #include "plan/planner.h"
 #include "sample_rows.h"
@@ -82,6 +84,7 @@ private slots:
     void typingRePlansAndUndoRestores();
     void aTextThatIsNoValueMarksTheFieldOnly();
     void aValueTheReaderRejectsKeepsTheLastPlan();
+    void whatChangedCountsFromTheStartOfTheEdit();
     void placementsEditInTheParamTable();
     void saveAsWritesAndReopens();
     void aFailedSaveKeepsTheEdits();
@@ -171,6 +174,25 @@ void TestWhatIfEditing::aValueTheReaderRejectsKeepsTheLastPlan() {
     QVERIFY(f.waitPlan());
     QVERIFY(f.window.banner()->isHidden());
     QCOMPARE(f.window.editPanel()->markedField(), QString());
+}
+
+// Typing "300000000" plans "3", "30", ... on the way; the panel must compare
+// the final plan with the one before the edit, not with the last keystroke's.
+void TestWhatIfEditing::whatChangedCountsFromTheStartOfTheEdit() {
+    EditFixture f;
+    QVERIFY(f.open("llama3_70b_hsdp_tp_2x4x4.json"));
+    const PlanResult original = f.window.session()->current();
+    f.type(kBatchCap, QStringLiteral("300000000"));
+    auto settled = [&] {
+        return !f.window.session()->isBusy() && !f.window.changeTracker()->isBusy() &&
+               f.window.session()->current().scenario->options.maxBatchNumel ==
+                   std::optional<int64_t>(300000000);
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(settled(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!f.window.changeTracker()->isBusy(), 20000);
+    const PlanChange expected =
+        computePlanChange(original, f.window.session()->current(), CurrentSide::After, {}, {});
+    QCOMPARE(f.window.changeTracker()->change().summary, expected.summary);
 }
 
 void TestWhatIfEditing::placementsEditInTheParamTable() {

@@ -40,11 +40,21 @@ ChangeTracker::~ChangeTracker() {
 void ChangeTracker::planArrived(const PlanResult& result) {
     if (!result.isValid()) return;
     bool sameDocument = current_.isValid() && result.path == current_.path;
-    previous_ = sameDocument ? current_ : PlanResult{};
-    previousTime_ = sameDocument ? currentTime_ : QDateTime();
+    if (!sameDocument) pinned_ = false;
+    if (!pinned_) {
+        previous_ = sameDocument ? current_ : PlanResult{};
+        previousTime_ = sameDocument ? currentTime_ : QDateTime();
+    }
     current_ = result;
     currentTime_ = QDateTime::currentDateTime();
     startJob();
+}
+
+void ChangeTracker::pinBaseline() {
+    if (!current_.isValid()) return;
+    previous_ = current_;
+    previousTime_ = currentTime_;
+    pinned_ = true;
 }
 
 void ChangeTracker::compareWith(const QString& path) {

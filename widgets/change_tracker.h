@@ -41,6 +41,12 @@ public slots:
     void compareWith(const QString& path);
     // Back to comparing each plan with the one it replaces.
     void compareSinceLastChange();
+    // Keeps the plan on screen now as "before" for the plans that follow
+    // (until the next pin or unpinBaseline): one edit step re-plans on every
+    // keystroke, and "what changed" means since the step began, not since the
+    // last keystroke's plan.
+    void pinBaseline();
+    void unpinBaseline() { pinned_ = false; }
 
 signals:
     void changeReady(const hsdp::PlanChange& change);
@@ -58,6 +64,7 @@ private:
     Mode mode_ = Mode::SinceLastChange;
     PlanResult current_;
     PlanResult previous_;  // the plan current_ replaced (same path), or invalid
+    bool pinned_ = false;  // previous_ stays until unpinned
     QDateTime previousTime_;
     QDateTime currentTime_;
     QString referencePath_;

@@ -55,8 +55,8 @@ MainWindow::MainWindow(QWidget* parent)
         addViewDock(tensorLayout_, tr("Tensor layout"), QStringLiteral("tensorLayoutDock"),
                     Qt::RightDockWidgetArea);
     splitDockWidget(balanceDock, layoutDock, Qt::Vertical);
-    buildEditing();
     buildCompare(diagnosticsDock);
+    buildEditing();  // after buildCompare: edit steps pin the comparison's baseline
     status_ = new QLabel(tr("No scenario open"), this);
     statusBar()->addPermanentWidget(status_, 1);
     buildMenus();

@@ -8,11 +8,12 @@
 #include <QMessageBox>
 #include <QSaveFile>
 
+#include "change_tracker.h"
 #include "export/scenario_json_text.h"
 #include "models/scenario_document.h"
 #include "views/edit_panel.h"
 #include "views/main_window.h"
-#include "views/owner_balance_view.h"
+#include "views/plan_tree_widget.h"
 #include "views/stale_banner.h"
 
 namespace hsdp {
@@ -22,11 +23,19 @@ void MainWindow::buildEditing() {
     editPanel_ = new EditPanel(document_, this);
     QDockWidget* dock = addViewDock(editPanel_, tr("What-if editing"),
                                     QStringLiteral("editPanelDock"), Qt::RightDockWidgetArea);
-    if (auto* balanceDock = qobject_cast<QDockWidget*>(balance_->parentWidget())) {
-        tabifyDockWidget(balanceDock, dock);
-        balanceDock->raise();  // the chart first; the panel is one tab away
+    // A tab beside the plan tree: the tall left column fits the fields and
+    // the parameter table; the tree stays in front.
+    if (auto* treeDock = qobject_cast<QDockWidget*>(tree_->parentWidget())) {
+        tabifyDockWidget(treeDock, dock);
+        treeDock->raise();
     }
     connect(document_, &ScenarioDocument::valueChanged, this, &MainWindow::onDocumentEdited);
+    // A new edit step (not a keystroke merged into the current one), an undo
+    // or a redo: "what changed" counts from the plan on screen now.
+    connect(document_->undoStack(), &QUndoStack::indexChanged, changeTracker_,
+            &ChangeTracker::pinBaseline);
+    connect(document_, &ScenarioDocument::documentReset, changeTracker_,
+            &ChangeTracker::unpinBaseline);
     connect(document_, &ScenarioDocument::modifiedChanged, this, [this](bool modified) {
         session_->setFollowsFile(!modified);
         setWindowModified(modified);

@@ -134,6 +134,7 @@ OwnerBalanceView::OwnerBalanceView(PlanSelection* selection, QWidget* parent)
     coordPlot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     coordPlot_->legend->setBorderPen(Qt::NoPen);
     coordPlot_->legend->setMargins(QMargins(4, 0, 4, 2));
+    coordPlot_->setMinimumHeight(180);  // a two-line title and the legend row besides the bars
     pickedBars_ = makeBars(coordPlot_, kBarColor, tr("picked"));
     pickedBars_->setPen(QPen(kPickColor, 2));
     pickedBars_->removeFromLegend();
