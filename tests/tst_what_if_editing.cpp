@@ -182,7 +182,12 @@ void TestWhatIfEditing::whatChangedCountsFromTheStartOfTheEdit() {
     EditFixture f;
     QVERIFY(f.open("llama3_70b_hsdp_tp_2x4x4.json"));
     const PlanResult original = f.window.session()->current();
-    f.type(kBatchCap, QStringLiteral("300000000"));
+    f.type(kBatchCap, QStringLiteral("3"));
+    for (QChar key : QStringLiteral("00000000")) {  // as slowly as a person: each plan arrives
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !f.window.session()->isBusy() && !f.window.changeTracker()->isBusy(), 20000);
+        QTest::keyClicks(f.field(kBatchCap), QString(key));
+    }
     auto settled = [&] {
         return !f.window.session()->isBusy() && !f.window.changeTracker()->isBusy() &&
                f.window.session()->current().scenario->options.maxBatchNumel ==

@@ -81,8 +81,14 @@ void ScenarioDocument::setValue(const QString& pointer, std::optional<Json> valu
                                 const QString& label) {
     std::optional<Json> before = this->value(pointer);
     if (before == value) return;
+    const bool merges = pointer == lastPointer_ && editStep_ == lastStep_ &&
+                        undo_.index() == lastIndex_ && undo_.index() == undo_.count();
+    if (!merges) emit editStepStarted();
     undo_.push(
         new SetValueCommand(this, pointer, std::move(before), std::move(value), editStep_, label));
+    lastPointer_ = pointer;
+    lastStep_ = editStep_;
+    lastIndex_ = undo_.index();
 }
 
 void ScenarioDocument::apply(const QString& pointer, const std::optional<Json>& value) {

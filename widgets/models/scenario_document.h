@@ -44,7 +44,10 @@ public:
     void apply(const QString& pointer, const std::optional<Json>& value);
 
 signals:
-    void documentReset();                       // another document: rebuild everything
+    void documentReset();  // another document: rebuild everything
+    // setValue() is about to start a new undo step (not a keystroke merged
+    // into the current one).
+    void editStepStarted();
     void valueChanged(const QString& pointer);  // an edit, undo or redo
     void modifiedChanged(bool modified);
 
@@ -54,6 +57,11 @@ private:
     mutable std::shared_ptr<const Json> snapshot_;  // cached until the next change
     QUndoStack undo_;
     int editStep_ = 0;
+    // The last setValue's pointer, edit step and the stack index after it:
+    // the next setValue merges into that command exactly when all still hold.
+    QString lastPointer_;
+    int lastStep_ = -1;
+    int lastIndex_ = -1;
 };
 
 // "/meshes/a~1b" for the key "a/b": RFC 6901 escaping of one reference token.

@@ -31,8 +31,9 @@ void MainWindow::buildEditing() {
     }
     connect(document_, &ScenarioDocument::valueChanged, this, &MainWindow::onDocumentEdited);
     // A new edit step (not a keystroke merged into the current one), an undo
-    // or a redo: "what changed" counts from the plan on screen now.
-    connect(document_->undoStack(), &QUndoStack::indexChanged, changeTracker_,
+    // or a redo (buildEditMenu): "what changed" counts from the plan on screen
+    // then. (QUndoStack::indexChanged would not do: it fires on merges too.)
+    connect(document_, &ScenarioDocument::editStepStarted, changeTracker_,
             &ChangeTracker::pinBaseline);
     connect(document_, &ScenarioDocument::documentReset, changeTracker_,
             &ChangeTracker::unpinBaseline);
@@ -54,8 +55,10 @@ void MainWindow::buildEditMenu(QMenu* edit) {
     undo->setShortcut(QKeySequence::Undo);
     redo->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
-    edit->addAction(undo);
-    edit->addAction(redo);
+    for (QAction* action : {undo, redo}) {
+        connect(action, &QAction::triggered, changeTracker_, &ChangeTracker::pinBaseline);
+        edit->addAction(action);
+    }
     shortcutActions_ << undo << redo;
     edit->addSeparator();
 }
