@@ -144,6 +144,7 @@ BufferLayout bufferLayout(const RunData& data, const BufferCollective& collectiv
     BufferLayout layout;
     const TraceEvent& e = *collective.event;
     layout.seq = collective.seq;
+    layout.mode = std::string(runModeName(data.run->mode));
     layout.op = e.op;
     layout.phase = e.label.phase;
     layout.mesh = e.label.mesh;

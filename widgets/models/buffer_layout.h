@@ -58,6 +58,7 @@ struct TensorCut {
 // Everything the buffer view draws for one collective and one rank.
 struct BufferLayout {
     int64_t seq = -1;
+    std::string mode;  // corrected | reference: the run's
     std::string op, phase, mesh;
     int meshDim = -1, group = -1, batch = -1;
     std::vector<int> groupRanks;

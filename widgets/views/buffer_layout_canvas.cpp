@@ -13,6 +13,15 @@ QColor textOn(const QColor& fill) {
     return fill.lightnessF() > 0.6 ? Qt::black : Qt::white;
 }
 
+// The first label that fits whole, else the first elided to at least 8 characters.
+QString fittingLabel(const QStringList& labels, const QFontMetrics& metrics, double width) {
+    for (const QString& l : labels)
+        if (metrics.horizontalAdvance(l) <= width) return l;
+    if (labels.isEmpty()) return {};
+    const QString elided = metrics.elidedText(labels.front(), Qt::ElideRight, int(width));
+    return elided.size() >= 8 ? elided : QString();
+}
+
 void paintHatch(QPainter& painter, const QRectF& rect) {
     painter.fillRect(rect, bufferPaddingBase());
     QBrush hatch(bufferHatchColor(), Qt::BDiagPattern);
@@ -71,15 +80,14 @@ void BufferLayoutCanvas::paintShapes(QPainter& painter, const BufferScene& scene
             paintHatch(painter, shape.rect);
             continue;
         }
-        const QColor fill = bufferParamColor(layout_->colourOf(shape.param));
+        QColor fill = bufferParamColor(layout_->colourOf(shape.param));
+        if (shape.kind == BufferShape::Rows && shape.rank % 2)
+            fill = fill.darker(118);  // neighbouring members' rows stay apart
         painter.fillRect(shape.rect, fill);
         painter.setPen(QPen(fill.darker(140), 1));
         painter.drawRect(shape.rect.adjusted(0, 0, -1, -1));
-        const QString label =
-            metrics.elidedText(shape.label, Qt::ElideRight, int(shape.rect.width()) - 6);
-        if (shape.rect.width() < 40 || shape.rect.height() < metrics.height() ||
-            label == QStringLiteral("…"))
-            continue;
+        const QString label = fittingLabel(shape.labels, metrics, shape.rect.width() - 6);
+        if (label.isEmpty() || shape.rect.height() < metrics.height()) continue;
         painter.setPen(textOn(fill));
         painter.drawText(shape.rect.adjusted(3, 0, -3, 0), Qt::AlignCenter, label);
     }
@@ -133,8 +141,8 @@ void BufferLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area) cons
     if (layout_->cut)
         painter.drawText(QRectF(area.left(), y, area.width(), 3 * line),
                          Qt::AlignLeft | Qt::TextWordWrap,
-                         tr("Lines: each rank's slot becomes these rows of the gathered piece "
-                            "(the engine's geometry)"));
+                         tr("Lines: each rank's slot (top to bottom) becomes these rows of the "
+                            "gathered piece, as the engine cuts it"));
 }
 
 const BufferShape* BufferLayoutCanvas::shapeAt(const BufferScene& scene, const QPointF& pos) const {

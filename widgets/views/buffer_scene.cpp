@@ -13,7 +13,10 @@ constexpr double kMargin = 12;
 constexpr double kLabelWidth = 84;  // "rank 123" column left of the bars
 constexpr double kHeader = 20;      // a section's heading
 constexpr double kMinPadding = 3;   // padding stays visible however thin
-constexpr double kGap = 14;
+constexpr double kGap = 16;
+constexpr double kSendHeight = 48;
+constexpr double kCutHeight = 52;
+constexpr double kLinkZone = 44;
 
 QString bytes(int64_t n) {
     return QLocale(QLocale::English).toString(qint64(n)) + QStringLiteral(" B");
@@ -60,12 +63,19 @@ void addSlot(BufferScene& scene, const BufferLayout& layout, const SlotRow& slot
         const double a = scale.at(s.offset), b = scale.at(s.offset + s.length);
         const double e = scale.at(s.offset + s.length + s.padding);
         const QString tip = segmentTip(layout, s, slot.rank, slotStart);
+        QStringList labels{name(layout, s.param)};
+        if (section == 1 && layout.cut && layout.cut->param == s.param)
+            for (const RowCut& m : layout.cut->members)
+                if (m.rank == slot.rank)
+                    labels = QStringList{
+                        QStringLiteral("%1 → rows %2").arg(name(layout, s.param), rowsText(m.rows)),
+                        QStringLiteral("→ rows %1").arg(rowsText(m.rows)), rowsText(m.rows)};
         scene.shapes.push_back({BufferShape::Payload, QRectF(a, y, std::max(b - a, 1.0), h),
-                                s.param, slot.rank, section, name(layout, s.param), tip});
+                                s.param, slot.rank, section, labels, tip});
         if (s.padding > 0) {
             const double w = std::max(e - b, kMinPadding);
             scene.shapes.push_back({BufferShape::Padding, QRectF(e - w, y, w, h), s.param,
-                                    slot.rank, section, QString(), tip});
+                                    slot.rank, section, QStringList(), tip});
         }
     }
 }
@@ -78,9 +88,10 @@ double addTitle(BufferScene& scene, const BufferLayout& layout, double width) {
     }();
     scene.texts.push_back(
         {QRectF(kMargin, 6, width, 20),
-         QStringLiteral("%1 (%2) · collective #%3")
+         QStringLiteral("%1 (%2) · collective #%3 · %4 run")
              .arg(QString::fromStdString(layout.op), QString::fromStdString(layout.phase))
-             .arg(layout.seq),
+             .arg(layout.seq)
+             .arg(QString::fromStdString(layout.mode)),
          true});
     scene.texts.push_back({QRectF(kMargin, 26, width, 18),
                            QStringLiteral("group %1 · batch %2 · mesh %3, dim %4 · ranks %5")
@@ -99,10 +110,10 @@ double addSend(BufferScene& scene, const BufferLayout& layout, const ByteScale& 
                                .arg(bytes(layout.send.slotBytes)),
                            true});
     y += kHeader + 2;
-    scene.texts.push_back(
-        {QRectF(kMargin, y, kLabelWidth - 6, 36), QStringLiteral("rank %1").arg(layout.rank)});
-    addSlot(scene, layout, layout.send, scale, y, 36, 0, -1);
-    y += 38;
+    scene.texts.push_back({QRectF(kMargin, y, kLabelWidth - 6, kSendHeight),
+                           QStringLiteral("rank %1").arg(layout.rank)});
+    addSlot(scene, layout, layout.send, scale, y, kSendHeight, 0, -1);
+    y += kSendHeight + 2;
     // The byte offset under every segment start, and the slot's end.
     double lastRight = -1e9;
     auto tick = [&](int64_t b) {
@@ -156,13 +167,17 @@ double addCut(BufferScene& scene, const BufferLayout& layout, const ByteScale& s
                                .arg(cut.tensorDim),
                            true});
     y += kHeader + 2;
-    const double h = 40;
+    const double linkTop = y;  // the links fan out under the heading
+    y += kLinkZone;
+    const double h = kCutHeight;
     auto xAt = [&](int64_t i) {
         return scale.x0 +
                (scale.x1 - scale.x0) * double(i - lo) / double(std::max<int64_t>(hi - lo, 1));
     };
     scene.texts.push_back({QRectF(kMargin, y, kLabelWidth - 6, h), QStringLiteral("rows")});
-    for (const RowCut& member : cut.members) {
+    const size_t n = cut.members.size();
+    for (size_t q = 0; q < n; ++q) {
+        const RowCut& member = cut.members[q];
         const BufferShape* from = nullptr;
         for (const auto& s : scene.shapes)
             if (s.section == 1 && s.kind == BufferShape::Payload && s.rank == member.rank &&
@@ -170,8 +185,10 @@ double addCut(BufferScene& scene, const BufferLayout& layout, const ByteScale& s
                 from = &s;
         for (const auto& r : member.rows) {
             const QRectF rect(xAt(r.begin), y, std::max(xAt(r.end) - xAt(r.begin), 2.0), h);
-            const QString label =
-                QStringLiteral("rank %1 · %2").arg(member.rank).arg(rowsText({r}));
+            const QStringList labels{
+                QStringLiteral("rank %1 · rows %2").arg(member.rank).arg(rowsText({r})),
+                QStringLiteral("rank %1 · %2").arg(member.rank).arg(rowsText({r})),
+                QStringLiteral("rank %1").arg(member.rank), QString::number(member.rank)};
             const QString tip =
                 QStringLiteral(
                     "rows %1 of dim %2 come from rank %3's slot (mesh coordinate %4),\n"
@@ -184,10 +201,12 @@ double addCut(BufferScene& scene, const BufferLayout& layout, const ByteScale& s
                     .arg(member.segment.offset + member.segment.length - 1)
                     .arg(rowsText(member.rows));
             scene.shapes.push_back(
-                {BufferShape::Rows, rect, cut.param, member.rank, 2, label, tip});
-            if (from)
-                scene.links.push_back(QLineF(from->rect.center().x(), from->rect.bottom(),
-                                             rect.center().x(), rect.top()));
+                {BufferShape::Rows, rect, cut.param, member.rank, 2, labels, tip});
+            if (from) {  // under the heading, member q's point along its segment
+                const double x =
+                    from->rect.left() + from->rect.width() * (double(q) + 0.5) / double(n);
+                scene.links.push_back(QLineF(x, linkTop, rect.center().x(), rect.top()));
+            }
         }
     }
     y += h + 2;
@@ -225,12 +244,12 @@ BufferScene buildBufferScene(const BufferLayout& layout, const QSize& size) {
     double y = addTitle(scene, layout, size.width() - 2 * kMargin);
     y = addSend(scene, layout, scale, y) + kGap;
     const bool cut = layout.cut && !layout.cut->target.empty();
-    const double reserve = cut ? kHeader + 2 + 40 + 2 + 16 + 3 * kGap : 0;
+    const double reserve = cut ? kGap + kHeader + 2 + kLinkZone + kCutHeight + 2 + 16 : 0;
     const double room = size.height() - kMargin - y - kHeader - 2 - reserve;
     const double rowHeight =
-        std::clamp(room / double(std::max<size_t>(layout.memberSlots.size(), 1)), 10.0, 30.0);
-    y = addSlots(scene, layout, scale, y, rowHeight);
-    if (cut) addCut(scene, layout, scale, y + 2 * kGap);
+        std::clamp(room / double(std::max<size_t>(layout.memberSlots.size(), 1)), 10.0, 48.0);
+    const double gridBottom = addSlots(scene, layout, scale, y, rowHeight);
+    if (cut) addCut(scene, layout, scale, gridBottom + kGap);
     return scene;
 }
 

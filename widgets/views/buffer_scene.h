@@ -5,6 +5,7 @@
 #include <QRectF>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 #include <vector>
 
 #include "models/buffer_layout.h"
@@ -18,9 +19,9 @@ struct BufferShape {
     Kind kind = Payload;
     QRectF rect;
     int param = -1;
-    int rank = -1;    // whose slot (Payload, Padding) or whose rows (Rows)
-    int section = 0;  // 0 send buffer, 1 gathered / broadcast buffer, 2 tensor cut
-    QString label;    // drawn inside when it fits
+    int rank = -1;       // whose slot (Payload, Padding) or whose rows (Rows)
+    int section = 0;     // 0 send buffer, 1 gathered / broadcast buffer, 2 tensor cut
+    QStringList labels;  // longest first: the first that fits is drawn inside
     QString tip;
 };
 
