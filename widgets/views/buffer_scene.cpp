@@ -161,11 +161,15 @@ double addCut(BufferScene& scene, const BufferLayout& layout, const ByteScale& s
     if (cut.target.empty()) return y;
     int64_t lo = cut.target.front().begin, hi = cut.target.front().end;
     for (const auto& r : cut.target) lo = std::min(lo, r.begin), hi = std::max(hi, r.end);
-    scene.texts.push_back({QRectF(kMargin, y, scale.x1 - kMargin, kHeader),
-                           QStringLiteral("%1 cut out: slot → rows %2 of tensor dim %3")
-                               .arg(name(layout, cut.param), rowsText(cut.target))
-                               .arg(cut.tensorDim),
-                           true});
+    scene.texts.push_back(
+        {QRectF(kMargin, y, scale.x1 - kMargin, kHeader),
+         QStringLiteral("%1 cut out: slot → rows %2 of tensor dim %3%4")
+             .arg(name(layout, cut.param), rowsText(cut.target))
+             .arg(cut.tensorDim)
+             .arg(layout.mode == "reference" ? QStringLiteral(" (the right cut; the reference "
+                                                              "concatenates the slots rank-major)")
+                                             : QString()),
+         true});
     y += kHeader + 2;
     const double linkTop = y;  // the links fan out under the heading
     y += kLinkZone;
@@ -247,7 +251,7 @@ BufferScene buildBufferScene(const BufferLayout& layout, const QSize& size) {
     const double reserve = cut ? kGap + kHeader + 2 + kLinkZone + kCutHeight + 2 + 16 : 0;
     const double room = size.height() - kMargin - y - kHeader - 2 - reserve;
     const double rowHeight =
-        std::clamp(room / double(std::max<size_t>(layout.memberSlots.size(), 1)), 10.0, 48.0);
+        std::clamp(room / double(std::max<size_t>(layout.memberSlots.size(), 1)), 10.0, 64.0);
     const double gridBottom = addSlots(scene, layout, scale, y, rowHeight);
     if (cut) addCut(scene, layout, scale, gridBottom + kGap);
     return scene;
