@@ -300,6 +300,9 @@ void TestBufferViews::screenshots() {
     ModeComparisonView modes(&selection);
     modes.setRuns(runs_.at("tour"), runs_.at("tour-reference"));
     saveShot(modes.renderImage(kImageSize), "modes-tour.png");
+    for (const auto& p : runs_.at("tour").plan.scenario->params)
+        if (p.name == "rowwise.uneven") selection.selectParam(p.index);
+    saveShot(modes.renderImage(kImageSize), "modes-tour-uneven.png");
 }
 
 QTEST_MAIN(TestBufferViews)

@@ -125,9 +125,9 @@ void ModeComparisonView::paint(QPainter& painter, const QSize& size) const {
     painter.setFont(plain);
     painter.drawText(QRectF(kMargin, 26, size.width() - 2 * kMargin, 30),
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-                     painter.fontMetrics().elidedText(
-                         QString::fromStdString(comparison_.referenceDetail), Qt::ElideRight,
-                         2 * (size.width() - 2 * int(kMargin)) - 40));
+                     tr("Each rank's gathered copy, row 0 at the top: in red the rows the run "
+                        "results' mismatches name (their text below); a reference copy taller "
+                        "than the tensor holds rows read from padding."));
     const ComparisonGeometry g = geometry(size);
     paintAxis(painter, g);
     for (size_t i = 0; i < g.pairs.size(); ++i) paintPair(painter, g, i);
@@ -143,7 +143,9 @@ void ModeComparisonView::paintPair(QPainter& painter, const ComparisonGeometry& 
         QRectF(pair.corrected.left() - 4, pair.corrected.top() - 20, 2 * kBarWidth + 16, 16),
         Qt::AlignHCenter | Qt::AlignVCenter, tr("rank %1").arg(pair.rank));
     auto bar = [&](const QRectF& rect, const GatheredCopy& copy, const QString& caption) {
-        painter.fillRect(rect, exactColor());
+        // Rows past the tensor exist only where a mismatch names them.
+        const IndexRange truth{0, comparison_.rows};
+        painter.fillRect(g.band(rect, truth).intersected(rect), exactColor());
         for (const auto& r : copy.wrongRows) {
             const QRectF b = g.band(rect, r);
             painter.fillRect(b, wrongColor());
@@ -151,7 +153,11 @@ void ModeComparisonView::paintPair(QPainter& painter, const ComparisonGeometry& 
             painter.drawLine(b.topLeft(), b.topRight());  // adjacent ranges stay apart
         }
         painter.setPen(QPen(palette().text().color(), 1));
-        painter.drawRect(rect.adjusted(0, 0, -1, -1));
+        painter.drawRect(g.band(rect, truth).intersected(rect).adjusted(0, 0, -1, -1));
+        if (rect.bottom() > g.band(rect, truth).bottom() + 1) {
+            painter.setPen(QPen(palette().text().color(), 1, Qt::DotLine));
+            painter.drawRect(rect.adjusted(0, 0, -1, -1));
+        }
         painter.drawText(QRectF(rect.left() - 6, rect.bottom() + 2, rect.width() + 12, 14),
                          Qt::AlignHCenter | Qt::AlignTop, caption);
     };
@@ -164,10 +170,11 @@ void ModeComparisonView::paintPair(QPainter& painter, const ComparisonGeometry& 
         const QRectF b = g.band(pair.reference, r);
         const double y = std::max(b.center().y() - 8, lastBottom);
         if (y + 16 > pair.reference.bottom() + 8) break;
-        painter.drawText(QRectF(pair.reference.right() + 6, y, kPairGap - 12, 16),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(tr("rows %1").arg(rangeText(r)), Qt::ElideRight,
-                                            int(kPairGap) - 12));
+        painter.drawText(
+            QRectF(pair.reference.right() + 6, y, kPairGap - 12, 16),
+            Qt::AlignLeft | Qt::AlignVCenter,
+            metrics.elidedText((r.size() == 1 ? tr("row %1") : tr("rows %1")).arg(rangeText(r)),
+                               Qt::ElideRight, int(kPairGap) - 12));
         lastBottom = y + 16;
     }
 }
@@ -181,8 +188,7 @@ void ModeComparisonView::paintAxis(QPainter& painter, const ComparisonGeometry& 
     painter.setPen(palette().text().color());
     double lastY = -1e9;
     for (int64_t t : ticks) {
-        const double y =
-            bar.top() + bar.height() * double(t) / double(std::max<int64_t>(g.rows, 1));
+        const double y = bar.top() + g.rowPitch * double(t);
         if (y - lastY < 14 && t != g.rows) continue;
         painter.drawText(QRectF(kMargin, y - 8, kAxis - 14, 16), Qt::AlignRight | Qt::AlignVCenter,
                          QString::number(t));
@@ -223,6 +229,13 @@ void ModeComparisonView::paintLegend(QPainter& painter, const QRectF& area) cons
     };
     entry(exactColor(), tr("rows equal to the truth"));
     entry(wrongColor(), tr("rows the run result names as wrong"));
+    painter.setPen(QPen(palette().text().color(), 1, Qt::DotLine));
+    painter.drawRect(QRectF(area.left(), y + 2, 13, 13));
+    painter.setPen(palette().text().color());
+    painter.drawText(QRectF(area.left() + 20, y, area.width() - 20, 2 * line),
+                     Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                     tr("past the tensor's last row"));
+    y += 2 * line;
     painter.drawText(QRectF(area.left(), y, area.width(), 4 * line),
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                      tr("corr.: corrected mode, ref.: the reference's algorithms as written; one "
