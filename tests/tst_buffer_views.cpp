@@ -294,6 +294,19 @@ void TestBufferViews::screenshots() {
     shoot(runs_.at("teaching"), "buffers-teaching.png", 1);
     shoot(runs_.at("tour"), "buffers-tour.png",
           firstReferenceMismatch(*runs_.at("tour-reference").run));
+    shoot(runs_.at("tour-reference"), "buffers-tour-reference.png",
+          firstReferenceMismatch(*runs_.at("tour-reference").run));
+    {
+        PlanSelection selection;
+        BufferLayoutView view(&selection);
+        view.setRun(runs_.at("tour"));
+        for (const auto& c : view.collectives())
+            if (c.event->label.phase == "replica-broadcast") {
+                selection.set({{}, -1, -1, {}, -1, c.seq});
+                break;
+            }
+        saveShot(view.renderImage(kImageSize), "buffers-tour-broadcast.png");
+    }
     RunData big = runSample(sample("llama3_70b_hsdp_tp_2x4x4.json"), RunMode::Corrected);
     shoot(big, "buffers-70b.png", 0);
     PlanSelection selection;

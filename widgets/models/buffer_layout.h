@@ -28,7 +28,8 @@ std::vector<BufferCollective> bufferCollectives(const RunResult& run);
 // Which of `collectives` a selection shows: the selected collective when it
 // is one of them, else the first gather of the selected group/batch (holding
 // the focus param if there is one), else the first gather holding the focus
-// param; -1 when nothing fits.
+// param; -1 when nothing fits. `state.group` is a plan group id here (the
+// trace's), not a position.
 int pickCollective(const std::vector<BufferCollective>& collectives, const SelectionState& state);
 
 // One member's slot of a fused buffer, as its own trace event recorded it.

@@ -57,7 +57,12 @@ void BufferLayoutView::fillCollectives() {
 
 void BufferLayoutView::onSelectionChanged() {
     if (!data_.isValid()) return;
-    const int pick = pickCollective(collectives_, selection_->state());
+    // The selection holds a group's position, the trace its plan id.
+    SelectionState state = selection_->state();
+    const auto& groups = data_.plan.plan->groups;
+    if (state.group >= 0)
+        state.group = size_t(state.group) < groups.size() ? groups[size_t(state.group)].id : -1;
+    const int pick = pickCollective(collectives_, state);
     if (pick < 0) {
         current_ = -1;
         canvas_->setLayout(std::nullopt,

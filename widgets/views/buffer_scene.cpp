@@ -104,11 +104,13 @@ double addTitle(BufferScene& scene, const BufferLayout& layout, double width) {
 }
 
 double addSend(BufferScene& scene, const BufferLayout& layout, const ByteScale& scale, double y) {
-    scene.texts.push_back({QRectF(kMargin, y, scale.x1 - kMargin, kHeader),
-                           QStringLiteral("Send buffer packed by rank %1 · %2")
-                               .arg(layout.rank)
-                               .arg(bytes(layout.send.slotBytes)),
-                           true});
+    scene.texts.push_back(
+        {QRectF(kMargin, y, scale.x1 - kMargin, kHeader),
+         (layout.phase == "gather" ? QStringLiteral("Send buffer packed by rank %1 · %2")
+                                   : QStringLiteral("Fused buffer as rank %1 holds it · %2"))
+             .arg(layout.rank)
+             .arg(bytes(layout.send.slotBytes)),
+         true});
     y += kHeader + 2;
     scene.texts.push_back({QRectF(kMargin, y, kLabelWidth - 6, kSendHeight),
                            QStringLiteral("rank %1").arg(layout.rank)});
