@@ -292,6 +292,13 @@ void TestBufferViews::screenshots() {
         saveShot(view.renderImage(kImageSize), name);
     };
     shoot(runs_.at("teaching"), "buffers-teaching.png", 1);
+    {
+        PlanSelection selection;
+        BufferLayoutView view(&selection);
+        view.setRun(runs_.at("tour"));
+        selection.selectParam(firstReferenceMismatch(*runs_.at("tour-reference").run));
+        saveShot(view.renderImage(QSize(640, 480)), "buffers-tour-small.png");
+    }
     shoot(runs_.at("tour"), "buffers-tour.png",
           firstReferenceMismatch(*runs_.at("tour-reference").run));
     shoot(runs_.at("tour-reference"), "buffers-tour-reference.png",

@@ -101,8 +101,10 @@ void BufferLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area) cons
     double y = area.top();
     painter.setPen(palette().text().color());
     painter.setFont(bold);
-    painter.drawText(QRectF(area.left(), y, area.width(), 18), Qt::AlignLeft | Qt::AlignVCenter,
-                     tr("Parameters (rank %1's bytes)").arg(layout_->rank));
+    painter.drawText(
+        QRectF(area.left(), y, area.width(), 18), Qt::AlignLeft | Qt::AlignVCenter,
+        painter.fontMetrics().elidedText(tr("Parameters (rank %1's bytes)").arg(layout_->rank),
+                                         Qt::ElideRight, int(area.width())));
     painter.setFont(plain);
     y += 22;
     const double line = metrics.height() + 2;
@@ -124,10 +126,13 @@ void BufferLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area) cons
         for (const auto& s : layout_->send.segments)
             if (s.param == p) {
                 painter.setPen(palette().placeholderText().color());
-                painter.drawText(
-                    QRectF(area.left() + 20, y, area.width() - 20, line),
-                    Qt::AlignLeft | Qt::AlignVCenter,
-                    tr("%L1 B + %L2 B padding @ %L3").arg(s.length).arg(s.padding).arg(s.offset));
+                painter.drawText(QRectF(area.left() + 20, y, area.width() - 20, line),
+                                 Qt::AlignLeft | Qt::AlignVCenter,
+                                 metrics.elidedText(tr("%L1 B + %L2 B padding @ %L3")
+                                                        .arg(s.length)
+                                                        .arg(s.padding)
+                                                        .arg(s.offset),
+                                                    Qt::ElideRight, int(area.width()) - 20));
                 y += line;
             }
         y += 3;
@@ -136,10 +141,12 @@ void BufferLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area) cons
     paintHatch(painter, QRectF(area.left(), y + 2, 14, 14));
     painter.setPen(palette().text().color());
     painter.drawText(QRectF(area.left() + 20, y, area.width() - 20, line),
-                     Qt::AlignLeft | Qt::AlignVCenter, tr("alignment padding (never read)"));
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     metrics.elidedText(tr("alignment padding (never read)"), Qt::ElideRight,
+                                        int(area.width()) - 20));
     y += line + 4;
     if (layout_->cut)
-        painter.drawText(QRectF(area.left(), y, area.width(), 3 * line),
+        painter.drawText(QRectF(area.left(), y, area.width(), area.bottom() - y),
                          Qt::AlignLeft | Qt::TextWordWrap,
                          tr("Lines: each rank's slot (top to bottom) becomes these rows of the "
                             "gathered piece, as the engine cuts it"));

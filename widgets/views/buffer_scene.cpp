@@ -224,6 +224,20 @@ double addCut(BufferScene& scene, const BufferLayout& layout, const ByteScale& s
     return y + 16;
 }
 
+// What the buffer costs in padding, summed over the members' recorded segments.
+void addTotals(BufferScene& scene, const BufferLayout& layout, const QRectF& line) {
+    int64_t payload = 0, padding = 0;
+    for (const auto& slot : layout.memberSlots)
+        for (const auto& s : slot.segments) payload += s.length, padding += s.padding;
+    if (payload + padding == 0) return;
+    scene.texts.push_back(
+        {line,
+         QStringLiteral("All %1 slots: %2 payload, %3 alignment padding (%4% of the bytes moved)")
+             .arg(layout.memberSlots.size())
+             .arg(bytes(payload), bytes(padding))
+             .arg(100.0 * double(padding) / double(payload + padding), 0, 'f', 1)});
+}
+
 }  // namespace
 
 QColor bufferParamColor(int position) {
@@ -250,12 +264,14 @@ BufferScene buildBufferScene(const BufferLayout& layout, const QSize& size) {
     double y = addTitle(scene, layout, size.width() - 2 * kMargin);
     y = addSend(scene, layout, scale, y) + kGap;
     const bool cut = layout.cut && !layout.cut->target.empty();
-    const double reserve = cut ? kGap + kHeader + 2 + kLinkZone + kCutHeight + 2 + 16 : 0;
+    const double reserve =
+        (cut ? kGap + kHeader + 2 + kLinkZone + kCutHeight + 2 + 16 : 0) + kGap + kHeader;
     const double room = size.height() - kMargin - y - kHeader - 2 - reserve;
     const double rowHeight =
         std::clamp(room / double(std::max<size_t>(layout.memberSlots.size(), 1)), 10.0, 64.0);
     const double gridBottom = addSlots(scene, layout, scale, y, rowHeight);
-    if (cut) addCut(scene, layout, scale, gridBottom + kGap);
+    y = cut ? addCut(scene, layout, scale, gridBottom + kGap) : gridBottom;
+    addTotals(scene, layout, QRectF(kMargin, y + kGap, right - kMargin, kHeader));
     return scene;
 }
 
