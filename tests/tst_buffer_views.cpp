@@ -238,6 +238,8 @@ void TestBufferViews::rankComboPicksTheSendBuffer() {
     QCOMPARE(view.canvas()->layout()->rank, first);
     QVERIFY(view.canvas()->layout()->send.segments ==
             eventOf(*data.run, it->seq, first)->label.segments);
+    view.setRun(RunData{});  // a new plan without a run yet: nothing stale stays
+    QVERIFY(!view.canvas()->layout());
 }
 
 // Every param whose reference gather mismatches: the view marks per rank

@@ -56,7 +56,11 @@ void BufferLayoutView::fillCollectives() {
 }
 
 void BufferLayoutView::onSelectionChanged() {
-    if (!data_.isValid()) return;
+    if (!data_.isValid()) {
+        current_ = -1;
+        canvas_->setLayout(std::nullopt, tr("No run yet: Run the plan to see its fused buffers."));
+        return;
+    }
     // The selection holds a group's position, the trace its plan id.
     SelectionState state = selection_->state();
     const auto& groups = data_.plan.plan->groups;
