@@ -19,6 +19,19 @@ std::vector<int64_t> memberCoords(const Communicator& comm, const Mesh& mesh, in
     return coords;
 }
 
+AxisRows gatherAxisRows(const std::vector<int64_t>& shape, const std::vector<Placement>& placements,
+                        const std::vector<int64_t>& meshShape, const Coord& coord, int m, int d) {
+    AxisRows rows;
+    Coord cj = coord;
+    for (int64_t j = 0; j < meshShape[size_t(m)]; ++j) {
+        cj[size_t(m)] = j;
+        rows.members.push_back(
+            partialLayout(shape, placements, meshShape, cj, m + 1).dims[size_t(d)]);
+    }
+    rows.target = partialLayout(shape, placements, meshShape, coord, m).dims[size_t(d)];
+    return rows;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -47,19 +60,12 @@ struct AxisGeometry {
 
 AxisGeometry axisGeometry(const GatherSetup& setup, const std::vector<GatherItem>& items, int m,
                           int d) {
-    const auto& meshShape = setup.mesh->shape;
     AxisGeometry geo;
     for (const auto& item : items) {
-        std::vector<IndexSet> rows;
-        Coord cj = setup.coord;
-        for (int64_t j = 0; j < meshShape[size_t(m)]; ++j) {
-            cj[size_t(m)] = j;
-            rows.push_back(
-                partialLayout(item.shape, item.placements, meshShape, cj, m + 1).dims[size_t(d)]);
-        }
-        geo.memberRows.push_back(std::move(rows));
-        geo.targetRows.push_back(
-            partialLayout(item.shape, item.placements, meshShape, setup.coord, m).dims[size_t(d)]);
+        AxisRows rows =
+            gatherAxisRows(item.shape, item.placements, setup.mesh->shape, setup.coord, m, d);
+        geo.memberRows.push_back(std::move(rows.members));
+        geo.targetRows.push_back(std::move(rows.target));
     }
     return geo;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/dtype.h"
+#include "model/geometry.h"
 #include "model/mesh.h"
 #include "model/placement.h"
 #include "runtime/world.h"
@@ -78,6 +79,19 @@ std::vector<int64_t> referenceGatheredShape(const GatherItem& item,
 // see equal packed sizes; otherwise the reference's failure, naming the ranks.
 std::string referenceGatherPreflight(const GatherSetup& setup,
                                      const std::vector<GatherItem>& items);
+
+// The rows (global indices along tensor dim `d`) one all-gather over mesh dim
+// `m` moves, as the corrected gather cuts its rank-major buffer: what the
+// member at each mesh coordinate j along `m` holds before the gather
+// (members[j]), and the piece every member holds after it (target). `coord`
+// is any member's coordinate. The gather, the buffer view and the tests
+// share this one geometry.
+struct AxisRows {
+    std::vector<IndexSet> members;  // [coordinate along m]
+    IndexSet target;
+};
+AxisRows gatherAxisRows(const std::vector<int64_t>& shape, const std::vector<Placement>& placements,
+                        const std::vector<int64_t>& meshShape, const Coord& coord, int m, int d);
 
 // The mesh coordinate along `dim` of each member of `comm` (group order).
 std::vector<int64_t> memberCoords(const Communicator& comm, const Mesh& mesh, int dim);
