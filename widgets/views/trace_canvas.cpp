@@ -414,18 +414,28 @@ void TraceCanvas::paintGutter(QPainter& painter, const QSize& size) const {
     for (int row = 0; row < timeline_->rowCount(); row += step) {
         const double top = rowTop(row, size);
         if (top + h < kHeader || top > size.height()) continue;
-        painter.drawText(QRectF(8, top, kGutter - 14, std::max(h, 11.0)),
+        painter.drawText(QRectF(20, top, kGutter - 26, std::max(h, 11.0)),
                          Qt::AlignRight | Qt::AlignVCenter, rowLabel(row));
     }
     QFont bold = painter.font();
     bold.setBold(true);
+    bold.setPointSizeF(7);
     painter.setFont(bold);
     painter.setPen(QColor(0x55, 0x55, 0x55));
-    for (const auto& group : timeline_->rowGroups()) {
-        const double top = rowTop(group.firstRow, size);
-        if (top >= kHeader && top < size.height())
-            painter.drawText(QRectF(4, top, kGutter, 12), Qt::AlignLeft | Qt::AlignTop,
-                             group.title);
+    // Group titles run upwards in a band at the left, along their rows.
+    const auto& groups = timeline_->rowGroups();
+    const QFontMetricsF metrics(bold);
+    for (size_t g = 0; g < groups.size(); ++g) {
+        const int end = g + 1 < groups.size() ? groups[g + 1].firstRow : timeline_->rowCount();
+        const double top = std::max<double>(kHeader, rowTop(groups[g].firstRow, size));
+        const double bottom = std::min<double>(size.height(), rowTop(end, size));
+        if (bottom - top < 12) continue;
+        painter.save();
+        painter.translate(4, bottom);
+        painter.rotate(-90);
+        painter.drawText(QRectF(0, 0, bottom - top, 12), Qt::AlignCenter,
+                         metrics.elidedText(groups[g].title, Qt::ElideRight, bottom - top));
+        painter.restore();
     }
 }
 
@@ -442,13 +452,15 @@ void TraceCanvas::paintAxis(QPainter& painter, const QSize& size) const {
     for (double t = std::ceil(axis.t0 / step) * step; t <= axis.t1; t += step) {
         const double x = axis.x(t);
         painter.setPen(kRule);
-        painter.drawLine(QPointF(x, kHeader - 6), QPointF(x, kHeader - 1));
+        painter.drawLine(QPointF(x, 24), QPointF(x, kHeader - 1));
         painter.setPen(kText);
-        painter.drawText(QRectF(x - 50, 24, 100, 14), Qt::AlignCenter, timeText(t, step));
+        if (x + 3 >= kGutter)
+            painter.drawText(QRectF(x + 3, 24, 100, 14), Qt::AlignLeft | Qt::AlignVCenter,
+                             timeText(t, step));
     }
     painter.setPen(kText);
     painter.drawText(QRectF(8, 24, kGutter - 14, 16), Qt::AlignRight | Qt::AlignVCenter,
-                     tr("time since start"));
+                     tr("time since run start"));
 }
 
 void TraceCanvas::paintLegend(QPainter& painter, const QSize& size) const {

@@ -20,9 +20,9 @@ namespace hsdp {
 class TraceCanvas : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kGutter = 150;  // row labels
+    static constexpr int kGutter = 160;  // row labels
     static constexpr int kHeader = 46;   // legend + time axis
-    static constexpr int kMaxRowHeight = 26;
+    static constexpr int kMaxRowHeight = 40;
 
     explicit TraceCanvas(PlanSelection* selection, QWidget* parent = nullptr);
 

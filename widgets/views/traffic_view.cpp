@@ -18,6 +18,7 @@ namespace {
 
 const QColor kAlgColour(0x4c, 0x78, 0xa8);
 const QColor kBusColour(0xf5, 0x85, 0x18);
+constexpr double kMiB = 1024.0 * 1024.0;
 
 QString rateText(double bytesPerSecond) {
     return QString::fromStdString(humanBytes(bytesPerSecond)) + QStringLiteral("/s");
@@ -40,13 +41,21 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->horizontalHeader()->setStretchLastSection(true);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->setWordWrap(false);
+    table->setAlternatingRowColors(true);
     return table;
 }
 
-void setRow(QTableWidget* table, int row, const QStringList& cells) {
+// Numbers right-aligned, words (column 0 and `textColumns`) left.
+void setRow(QTableWidget* table, int row, const QStringList& cells,
+            std::initializer_list<int> textColumns = {}) {
     for (int c = 0; c < cells.size(); ++c) {
         auto* item = new QTableWidgetItem(cells[c]);
-        if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        item->setToolTip(cells[c]);
+        const bool text =
+            c == 0 || std::find(textColumns.begin(), textColumns.end(), c) != textColumns.end();
+        if (!text) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         table->setItem(row, c, item);
     }
 }
@@ -74,13 +83,14 @@ TrafficView::TrafficView(PlanSelection* selection, QWidget* parent)
                           tr("time t"), tr("waited"), tr("params")},
                          this)) {
     plot_->setMinimumHeight(180);
+    table_->horizontalHeader()->setStretchLastSection(false);
     algBars_ = makeBars(plot_, kAlgColour, tr("algbw = S / t"));
     busBars_ = makeBars(plot_, kBusColour, tr("busbw = algbw × factor"));
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 8));
     plot_->legend->setBrush(QColor(255, 255, 255, 220));
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    plot_->yAxis->setLabel(tr("MB/s (10⁶ bytes per second)"));
+    plot_->yAxis->setLabel(tr("MiB/s"));
     plot_->xAxis->setTickLabelRotation(20);
     auto* note = new QLabel(
         tr("NCCL-tests conventions. S = the collective's size (the whole gathered or "
@@ -96,7 +106,7 @@ TrafficView::TrafficView(PlanSelection* selection, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(plot_, 3);
     layout->addWidget(note);
-    layout->addWidget(table_, 2);
+    layout->addWidget(table_);
     layout->addWidget(slowTitle);
     layout->addWidget(slowest_, 2);
     connect(slowest_, &QTableWidget::cellClicked, this, [this](int row, int) {
@@ -124,9 +134,9 @@ void TrafficView::fillPlot() {
     auto addRow = [&](const TrafficRow& row) {
         keysAlg << key - 0.18;
         keysBus << key + 0.18;
-        alg << row.algbw() * 1e-6;
-        bus << row.busbw() * 1e-6;
-        top = std::max({top, row.algbw() * 1e-6, row.busbw() * 1e-6});
+        alg << row.algbw() / kMiB;
+        bus << row.busbw() / kMiB;
+        top = std::max({top, row.algbw() / kMiB, row.busbw() / kMiB});
         ticker->addTick(key, row.key);
         key += 1;
     };
@@ -153,6 +163,9 @@ void TrafficView::fillTable() {
     for (int c = 0; c < table_->columnCount(); ++c)
         if (auto* item = table_->item(r, c)) item->setFont(bold);
     table_->resizeColumnsToContents();
+    // Every row visible: the table is the figures' legend.
+    table_->setFixedHeight(table_->horizontalHeader()->height() +
+                           rows * table_->verticalHeader()->defaultSectionSize() + 4);
 }
 
 void TrafficView::fillSlowest() {
