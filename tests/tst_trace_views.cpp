@@ -13,6 +13,7 @@
 #include "models/run_steps.h"
 #include "models/trace_bars.h"
 #include "models/traffic_stats.h"
+#include "run/optimizer_step.h"
 #include "run/runner.h"
 #include "views/step_panel.h"
 #include "views/trace_view.h"
@@ -237,10 +238,25 @@ void TestTraceViews::everyStepsCaptionNamesOpRanksAndParams() {
             for (int other : step.events)
                 if (trace.events[static_cast<size_t>(other)].bytes > 0)
                     root = trace.events[static_cast<size_t>(other)].rank;
-            QVERIFY2(caption.why.startsWith(QStringLiteral("Rank %1").arg(root)), qPrintable(text));
+            QVERIFY2(
+                caption.why.contains(QRegularExpression(QStringLiteral("^Rank %1\\b").arg(root))),
+                qPrintable(text));
             const QString word = e.label.phase == "update-broadcast" ? QStringLiteral("update")
                                                                      : QStringLiteral("replicas");
             QVERIFY2(caption.why.contains(word), qPrintable(text));
+            // The root is in the owner replica, or forwards what the owner sent it.
+            if (e.label.phase == "replica-broadcast") {
+                const Plan& plan = *teaching_.plan.plan;
+                const Group* group = nullptr;
+                for (const Group& g : plan.groups)
+                    if (g.id == e.label.group) group = &g;
+                QVERIFY(group);
+                const Batch& batch = group->batches[static_cast<size_t>(e.label.batch)];
+                const Coord coord = *scenario.meshes.front().coordinateOf(root);
+                const bool owner = reducedReplicateCoord(*group, batch, coord) ==
+                                   batch.owner.at(e.label.params.front());
+                QCOMPARE(caption.why.contains(QStringLiteral("forwards")), !owner);
+            }
         }
         QCOMPARE(selection.collective(), step.seq);
         QCOMPARE(selection.ranks(), e.groupRanks);
@@ -363,6 +379,17 @@ void TestTraceViews::renderImages() {
             if (!dir.isEmpty())
                 QVERIFY(images[i].save(
                     QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(name, kinds[i]))));
+        }
+        if (!dir.isEmpty() && name == QStringLiteral("teaching")) {
+            QFile captions(QDir(dir).filePath(QStringLiteral("teaching-captions.txt")));
+            QVERIFY(captions.open(QIODevice::WriteOnly));
+            for (int k = 0; k < steps.stepCount(); ++k) {
+                steps.setStep(k);
+                captions.write((steps.positionText() + QStringLiteral(": ") +
+                                steps.caption().headline + QStringLiteral("\n  ") +
+                                steps.caption().why + QStringLiteral("\n"))
+                                   .toUtf8());
+            }
         }
         if (!dir.isEmpty()) {
             trace.setColouring(TraceColouring::Op);

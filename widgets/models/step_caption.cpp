@@ -11,6 +11,11 @@ namespace hsdp {
 
 namespace {
 
+QString sentenceStart(QString text) {
+    if (!text.isEmpty()) text[0] = text[0].toUpper();
+    return text;
+}
+
 QString bytesText(double bytes) {
     return QString::fromStdString(humanBytes(bytes));
 }
@@ -115,7 +120,7 @@ QString gatherWhy(const Context& c) {
                       .arg(c.dim, ranksText(c.event.groupRanks), batchText(c), c.params,
                            bytesText(n > 0 ? c.size / n : 0))
                       .arg(c.plan.alignmentBytes)
-                      .arg(ownerText(c));
+                      .arg(sentenceStart(ownerText(c)));
     QString compute = computeText(c);
     why += compute.isEmpty() ? QStringLiteral("the shard-compute rank runs it.") : compute + '.';
     if (c.group && c.group->shardMeshDims.size() > 1)
@@ -138,15 +143,39 @@ QString updateWhy(const Context& c, int root) {
              batchText(c));
 }
 
+// Is `rank` in the replica that owns the collective's params (its reduced
+// replicate coordinate is the owner's)? Otherwise it received them earlier in
+// the hierarchical broadcast and passes them on.
+bool inOwnerReplica(const Context& c, int rank) {
+    if (!c.mesh || !c.group || !c.batch || c.event.label.params.empty()) return true;
+    auto coord = c.mesh->coordinateOf(rank);
+    auto owner = c.batch->owner.find(c.event.label.params.front());
+    if (!coord || owner == c.batch->owner.end()) return true;
+    return reducedReplicateCoord(*c.group, *c.batch, *coord) == owner->second;
+}
+
 QString replicaWhy(const Context& c, int root) {
+    const QString receivers = ranksText(othersThan(c.event.groupRanks, root));
+    const QString tail =
+        QStringLiteral(
+            " along %1 to %2, the other replicas of that piece: they receive the new "
+            "parameters instead of computing them, and spend their own compute on "
+            "the params they own (%3).")
+            .arg(c.dim, receivers, batchText(c));
+    if (!inOwnerReplica(c, root))
+        return QStringLiteral(
+                   "Rank %1 received the updated %2 from %3 earlier in this "
+                   "hierarchical broadcast (innermost replicate dim first) and "
+                   "forwards it (%4)")
+                   .arg(root)
+                   .arg(c.params, ownerText(c), bytesText(c.size)) +
+               tail;
     return QStringLiteral(
-               "Rank %1, in %2, has applied the update to its piece of %3 and broadcasts the "
-               "updated values (%4) along %5 to %6, the other replicas of that piece: they "
-               "receive the new parameters instead of computing them, and spend their own "
-               "compute on the params they own (%7).")
-        .arg(root)
-        .arg(ownerText(c), c.params, bytesText(c.size), c.dim,
-             ranksText(othersThan(c.event.groupRanks, root)), batchText(c));
+               "Rank %1, in %2, has applied the update to its piece of %3 and "
+               "broadcasts the updated values (%4)")
+               .arg(root)
+               .arg(ownerText(c), c.params, bytesText(c.size)) +
+           tail;
 }
 
 QString tpOpMeaning(const std::string& op) {
@@ -219,12 +248,14 @@ StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario&
     const auto n = static_cast<double>(e.groupRanks.size());
     const bool gather = e.op == "all_gather" || e.op == "all_gather_v";
     StepCaption caption;
-    caption.headline = QStringLiteral("%1 · %2 · %3 %4 (mesh dim %5) · %6 per rank · %7")
-                           .arg(QString::fromStdString(e.op), ranksText(e.groupRanks),
-                                QString::fromStdString(e.label.mesh), c.dim)
-                           .arg(e.label.meshDim)
-                           .arg(bytesText(gather && n > 0 ? c.size / n : c.size))
-                           .arg(e.label.params.empty() ? QString() : c.params);
+    caption.headline =
+        QStringLiteral("%1 · %2 · %3 %4 (mesh dim %5) · %6 · %7")
+            .arg(QString::fromStdString(e.op), ranksText(e.groupRanks),
+                 QString::fromStdString(e.label.mesh), c.dim)
+            .arg(e.label.meshDim)
+            .arg(gather && n > 0 ? bytesText(c.size / n) + QStringLiteral(" per rank")
+                                 : bytesText(c.size) + QStringLiteral(" buffer"))
+            .arg(e.label.params.empty() ? QString() : c.params);
     const int root = rootOf(c, trace);
     if (e.label.phase == "gather")
         caption.why = gatherWhy(c);
