@@ -380,10 +380,19 @@ void TestTraceViews::renderImages() {
                 QVERIFY(images[i].save(
                     QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(name, kinds[i]))));
         }
-        if (!dir.isEmpty() && name == QStringLiteral("teaching")) {
-            QFile captions(QDir(dir).filePath(QStringLiteral("teaching-captions.txt")));
+        if (!dir.isEmpty()) {
+            // Every step of the teaching run; the first of each phase and mesh dim of others.
+            QFile captions(QDir(dir).filePath(name + QStringLiteral("-captions.txt")));
             QVERIFY(captions.open(QIODevice::WriteOnly));
+            std::set<std::pair<std::string, int>> told;
             for (int k = 0; k < steps.stepCount(); ++k) {
+                const RunStep& step = steps.steps()[static_cast<size_t>(k)];
+                const TraceEvent& e =
+                    run.run->trace.events[static_cast<size_t>(step.events.front())];
+                if (!told.insert({e.label.phase, e.label.meshDim * 100 + e.label.tpTransition})
+                         .second &&
+                    name != QStringLiteral("teaching"))
+                    continue;
                 steps.setStep(k);
                 captions.write((steps.positionText() + QStringLiteral(": ") +
                                 steps.caption().headline + QStringLiteral("\n  ") +

@@ -77,26 +77,48 @@ QString batchText(const Context& c) {
 
 // Who runs Newton–Schulz on each param: the batch's shard-compute
 // coordinate inside this replica's shard group.
-QString computeText(const Context& c) {
-    if (!c.mesh || !c.group || !c.batch) return {};
+// A rank's coordinate along the group's shard dims: "dp_shard=0, tp=1".
+QString shardCoordText(const Context& c, int rank) {
+    const Coord coord = *c.mesh->coordinateOf(rank);
+    Coord sub;
+    for (int d : c.group->shardMeshDims) sub.push_back(coord[static_cast<size_t>(d)]);
+    return coordText(*c.mesh, sub, c.group->shardMeshDims);
+}
+
+// The rank that runs Newton–Schulz on param `p` (the batch's shard-compute
+// coordinate inside this replica's shard group), or -1.
+int computeRankOf(const Context& c, int p) {
+    if (!c.mesh || !c.group || !c.batch) return -1;
     auto coord = c.mesh->coordinateOf(c.event.rank);
-    if (!coord) return {};
+    if (!coord) return -1;
     const Coord replica = reducedReplicateCoord(*c.group, *c.batch, *coord);
-    const ShardCompute* compute = nullptr;
-    for (const ShardCompute& entry : c.batch->shardCompute)
-        if (entry.replicateCoord == replica) compute = &entry;
-    QStringList parts;
-    for (int p : c.event.label.params) {
-        if (!compute || !compute->computeCoord.count(p)) continue;
-        auto it = compute->computeCoord.find(p);
+    for (const ShardCompute& entry : c.batch->shardCompute) {
+        if (entry.replicateCoord != replica) continue;
+        auto it = entry.computeCoord.find(p);
+        if (it == entry.computeCoord.end()) return -1;
         Coord full = *coord;
         for (size_t i = 0; i < c.group->shardMeshDims.size(); ++i)
             full[static_cast<size_t>(c.group->shardMeshDims[i])] = it->second[i];
-        parts << QStringLiteral("rank %1 (%2) runs Newton–Schulz on the full %3")
-                     .arg(c.mesh->rankAt(full))
-                     .arg(coordText(*c.mesh, it->second, c.group->shardMeshDims))
-                     .arg(QString::fromStdString(c.scenario.params[static_cast<size_t>(p)].name));
+        return c.mesh->rankAt(full);
     }
+    return -1;
+}
+
+QString computeText(const Context& c) {
+    constexpr int kShown = 4;
+    QStringList parts;
+    const auto& params = c.event.label.params;
+    for (size_t i = 0; i < params.size() && i < kShown; ++i) {
+        const int rank = computeRankOf(c, params[i]);
+        if (rank < 0) continue;
+        parts << QStringLiteral("rank %1 (%2) runs Newton–Schulz on the full %3")
+                     .arg(rank)
+                     .arg(shardCoordText(c, rank))
+                     .arg(QString::fromStdString(
+                         c.scenario.params[static_cast<size_t>(params[i])].name));
+    }
+    if (params.size() > kShown)
+        parts << QStringLiteral("and %1 more params likewise").arg(params.size() - kShown);
     return parts.join(QStringLiteral("; "));
 }
 
@@ -133,14 +155,28 @@ QString gatherWhy(const Context& c) {
 }
 
 QString updateWhy(const Context& c, int root) {
+    const QString tail =
+        QStringLiteral(
+            " along %1 to %2, the rest of its shard group. Every member slices the "
+            "rows of its own shard out of the update and applies param -= lr · "
+            "update, so no other rank repeats the work (%3).")
+            .arg(c.dim, ranksText(othersThan(c.event.groupRanks, root)), batchText(c));
+    bool computed = true;
+    for (int p : c.event.label.params) computed = computed && computeRankOf(c, p) == root;
+    if (!computed)
+        return QStringLiteral(
+                   "Rank %1 received the Newton–Schulz update of %2 from the rank "
+                   "that computed it, earlier in this hierarchical broadcast "
+                   "(innermost shard dim first), and forwards the %3 fp32 update")
+                   .arg(root)
+                   .arg(c.params, bytesText(c.size)) +
+               tail;
     return QStringLiteral(
-               "Rank %1 ran Newton–Schulz on the full %2 (the plan picked its shard coordinate "
-               "to compute it) and broadcasts the %3 fp32 update along %4 to %5, the rest of "
-               "its shard group. Every member slices the rows of its own shard out of the "
-               "update and applies param -= lr · update, so no other rank repeats the work (%6).")
-        .arg(root)
-        .arg(c.params, bytesText(c.size), c.dim, ranksText(othersThan(c.event.groupRanks, root)),
-             batchText(c));
+               "Rank %1 ran Newton–Schulz on the full %2 (the plan picked its shard "
+               "coordinate to compute it) and broadcasts the %3 fp32 update")
+               .arg(root)
+               .arg(c.params, bytesText(c.size)) +
+           tail;
 }
 
 // Is `rank` in the replica that owns the collective's params (its reduced
@@ -178,6 +214,13 @@ QString replicaWhy(const Context& c, int root) {
            tail;
 }
 
+// "an all_reduce that", "a broadcast that".
+QString article(const std::string& op) {
+    const QString name = QString::fromStdString(op);
+    return (name.startsWith(QLatin1Char('a')) ? QStringLiteral("an ") : QStringLiteral("a ")) +
+           name + QStringLiteral(" that");
+}
+
 QString tpOpMeaning(const std::string& op) {
     if (op == "all_reduce") return QStringLiteral("sums the partial values");
     if (op == "all_gather" || op == "all_gather_v")
@@ -203,11 +246,11 @@ QString tpWhy(const Context& c) {
                        .arg(QString::fromStdString(std::string(tpLoweredOpName(*g->op))));
     return QStringLiteral(
                "TP transition %1 \"%2\" turns [%3] into [%4]: the TP group along %5 "
-               "(%6) runs %7, a %8 that %9 (%10 buffer).")
+               "(%6) runs %7: %8 %9 (%10 buffer).")
         .arg(t)
         .arg(QString::fromStdString(spec.name), src.join(QStringLiteral(", ")),
              dst.join(QStringLiteral(", ")), c.dim, ranksText(c.event.groupRanks), path,
-             QString::fromStdString(c.event.op), tpOpMeaning(c.event.op), bytesText(c.size));
+             article(c.event.op), tpOpMeaning(c.event.op), bytesText(c.size));
 }
 
 }  // namespace
@@ -255,7 +298,12 @@ StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario&
             .arg(e.label.meshDim)
             .arg(gather && n > 0 ? bytesText(c.size / n) + QStringLiteral(" per rank")
                                  : bytesText(c.size) + QStringLiteral(" buffer"))
-            .arg(e.label.params.empty() ? QString() : c.params);
+            .arg(!e.label.params.empty() ? c.params
+                 : e.label.tpTransition >= 0 &&
+                         static_cast<size_t>(e.label.tpTransition) < scenario.tpTransitions.size()
+                     ? QString::fromStdString(
+                           scenario.tpTransitions[static_cast<size_t>(e.label.tpTransition)].name)
+                     : QString());
     const int root = rootOf(c, trace);
     if (e.label.phase == "gather")
         caption.why = gatherWhy(c);
