@@ -165,8 +165,8 @@ QString updateWhy(const Context& c, int root) {
     for (int p : c.event.label.params) computed = computed && computeRankOf(c, p) == root;
     if (!computed)
         return QStringLiteral(
-                   "Rank %1 received the Newton–Schulz update of %2 from the rank "
-                   "that computed it, earlier in this hierarchical broadcast "
+                   "Rank %1 holds the Newton–Schulz update of %2, computed in its shard "
+                   "group and passed to it earlier in this hierarchical broadcast "
                    "(innermost shard dim first), and forwards the %3 fp32 update")
                    .arg(root)
                    .arg(c.params, bytesText(c.size)) +
