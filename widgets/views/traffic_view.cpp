@@ -181,7 +181,8 @@ void TrafficView::fillSlowest() {
              QString::fromStdString(humanBytes(collectiveSize(step, run_.run->trace))),
              QStringLiteral("%1 ms").arg(step.runUs() * 1e-3, 0, 'f', 3),
              QStringLiteral("%1 ms").arg(step.waitUs() * 1e-3, 0, 'f', 3),
-             paramNamesText(e.label.params, *run_.plan.scenario)});
+             paramNamesText(e.label.params, *run_.plan.scenario)},
+            {2, 3, 4, 8});
     }
     slowest_->resizeColumnsToContents();
 }
