@@ -78,6 +78,7 @@ private slots:
     void everyStepsCaptionNamesOpRanksAndParams();
     void stepNavigationDrivesTheSelection();
     void trafficFiguresAreSumsOverTheTrace();
+    void withoutARunTheViewsAreEmpty();
     void renderImages();
 
 private:
@@ -352,6 +353,28 @@ void TestTraceViews::trafficFiguresAreSumsOverTheTrace() {
     for (const RunStep& step : view.steps()) longest = std::max(longest, step.runUs());
     QCOMPARE(view.steps()[static_cast<size_t>(stats.slowest.front())].runUs(), longest);
     QCOMPARE(view.slowestTable()->rowCount(), static_cast<int>(stats.slowest.size()));
+}
+
+void TestTraceViews::withoutARunTheViewsAreEmpty() {
+    PlanSelection selection;
+    TraceView trace(&selection);
+    StepPanel steps(&selection);
+    TrafficView traffic(&selection);
+    for (int round = 0; round < 2; ++round) {  // before any run, and after one is dropped
+        trace.setRun(RunData{});
+        steps.setRun(RunData{});
+        traffic.setRun(RunData{});
+        QCOMPARE(trace.canvas()->timeline(), nullptr);
+        QCOMPARE(steps.stepCount(), 0);
+        steps.next();
+        QCOMPARE(steps.currentStep(), -1);
+        QCOMPARE(traffic.stats().total.collectives, 0);
+        QVERIFY(!trace.renderImage(QSize(400, 200)).isNull());
+        trace.setRun(teaching_);
+        steps.setRun(teaching_);
+        traffic.setRun(teaching_);
+        QVERIFY(steps.stepCount() > 0);
+    }
 }
 
 // Renders every view; with HSDP_TRACE_SHOTS=DIR set, writes PNGs there (the

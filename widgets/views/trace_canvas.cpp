@@ -58,7 +58,7 @@ TraceCanvas::TraceCanvas(PlanSelection* selection, QWidget* parent)
 void TraceCanvas::setRun(const RunData& run) {
     run_ = run;
     const Mesh* mesh = nullptr;
-    if (run.plan.scenario)
+    if (run.isValid())
         for (const Mesh& m : run.plan.scenario->meshes)
             if (m.size() == run.run->worldSize && !mesh) mesh = &m;
     setTimeline(run.isValid()
