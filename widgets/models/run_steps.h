@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/trace.h"
+
+namespace hsdp {
+
+// One step of the step-by-step view: one collective (one seq) with every
+// participant's event.
+struct RunStep {
+    int64_t seq = 0;
+    std::vector<int> events;  // indices into the trace, by participant rank
+    std::vector<int> ranks;   // the participants that recorded it, ascending
+    double firstStartUs = 0;  // the first participant arrived
+    double readyUs = 0;       // the last participant arrived: the collective can run
+    double endUs = 0;         // the last participant finished
+
+    // The collective's own time: from the last arrival to the last finish.
+    // Waiting for late members is not the collective's work.
+    double runUs() const { return endUs - readyUs; }
+    double waitUs() const { return readyUs - firstStartUs; }
+};
+
+// The collectives of a trace in the order they could run: by the time the
+// last participant arrived (a collective starts when every member is there),
+// ties by seq. Seq order is the order in which the FIRST participant asked
+// for an id: a receiver that idles early (a replica waiting for its owner's
+// broadcast) takes an id before the update it waits for, so seq order would
+// tell the lesson out of causal order; arrival-of-the-last order does not.
+std::vector<RunStep> runSteps(const Trace& trace);
+
+// The position of collective `seq` in `steps`, or -1.
+int stepOfSeq(const std::vector<RunStep>& steps, int64_t seq);
+
+}  // namespace hsdp

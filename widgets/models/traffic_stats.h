@@ -1,0 +1,51 @@
+#pragma once
+
+#include <QString>
+#include <vector>
+
+#include "model/scenario.h"
+#include "models/run_steps.h"
+
+namespace hsdp {
+
+// Bandwidth as NCCL-tests reports it (nccl-tests doc/PERFORMANCE.md):
+//   S      the collective's size: the all-gathered / reduce-scattered /
+//          all-to-all'd whole buffer (n x one rank's block), the broadcast
+//          or all-reduced buffer. TraceEvent.bytes is on-wire bytes per rank
+//          under Gloo's algorithm, and for every op but all_reduce the
+//          participants together send exactly (n - 1) x S (ring all-gather,
+//          binomial-tree broadcast, reduce-scatter, all-to-all), for the ring
+//          all-reduce 2 (n - 1) x S; so S is recovered from the recorded
+//          bytes, with no payload guessed from shapes.
+//   t      the collective's own time: from the last participant's arrival to
+//          the last finish (RunStep::runUs), not the waiting before it.
+//   algbw  = S / t
+//   busbw  = algbw x factor: all_reduce 2(n-1)/n; all_gather, all_gather_v,
+//          reduce_scatter, all_to_all (n-1)/n; broadcast 1.
+// Aggregates sum S, S x factor and t over the collectives of a row.
+double busFactor(const std::string& op, int groupSize);
+double collectiveSize(const RunStep& step, const Trace& trace);  // S, bytes
+
+struct TrafficRow {
+    QString key;              // "all_gather", "main dp_shard (dim 1)", "all"
+    int64_t collectives = 0;  // distinct seqs
+    int64_t events = 0;       // participant events
+    int64_t wireBytes = 0;    // sum of TraceEvent.bytes
+    double sizeBytes = 0;     // sum of S
+    double busBytes = 0;      // sum of S x factor
+    double seconds = 0;       // sum of t
+    double algbw() const { return seconds > 0 ? sizeBytes / seconds : 0; }  // bytes/s
+    double busbw() const { return seconds > 0 ? busBytes / seconds : 0; }
+};
+
+struct TrafficStats {
+    std::vector<TrafficRow> byOp;   // in traceOpNames() order, present ops only
+    std::vector<TrafficRow> byDim;  // by mesh, then mesh dim
+    TrafficRow total;
+    std::vector<int> slowest;  // step positions, longest t first
+};
+
+TrafficStats trafficStats(const std::vector<RunStep>& steps, const Trace& trace,
+                          const Scenario* scenario, int slowestCount = 12);
+
+}  // namespace hsdp

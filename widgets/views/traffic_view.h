@@ -1,0 +1,51 @@
+#pragma once
+
+#include <QPointer>
+#include <QWidget>
+
+#include "models/plan_selection.h"
+#include "models/run_data.h"
+#include "models/run_steps.h"
+#include "models/traffic_stats.h"
+
+class QCPBars;
+class QCustomPlot;
+class QTableWidget;
+
+namespace hsdp {
+
+// The run's traffic (TrafficStats, NCCL-tests conventions): algorithm and
+// bus bandwidth per op and per mesh dim as bars, the figures behind them in
+// a table (collectives, on-wire bytes, size S, time, algbw, busbw), and the
+// slowest collectives; clicking one selects it everywhere.
+class TrafficView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrafficView(PlanSelection* selection, QWidget* parent = nullptr);
+
+    void setRun(const RunData& run);
+    const TrafficStats& stats() const { return stats_; }
+    const std::vector<RunStep>& steps() const { return steps_; }
+    QCustomPlot* plot() const { return plot_; }
+    QTableWidget* table() const { return table_; }
+    QTableWidget* slowestTable() const { return slowest_; }
+    // The widget laid out at `size` and painted, never on screen.
+    QImage renderImage(QSize size);
+
+private:
+    void fillPlot();
+    void fillTable();
+    void fillSlowest();
+
+    QPointer<PlanSelection> selection_;
+    RunData run_;
+    std::vector<RunStep> steps_;
+    TrafficStats stats_;
+    QCustomPlot* plot_;
+    QCPBars* algBars_;
+    QCPBars* busBars_;
+    QTableWidget* table_;
+    QTableWidget* slowest_;
+};
+
+}  // namespace hsdp
