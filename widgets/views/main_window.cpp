@@ -62,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildCompare(diagnosticsDock);
     status_ = new QLabel(tr("No scenario open"), this);
     statusBar()->addPermanentWidget(status_, 1);
+    buildRuns(diagnosticsDock);
     buildMenus();
     connect(session_, &Session::planReady, this, &MainWindow::onPlanReady);
     connect(session_, &Session::readFailed, this, &MainWindow::onReadFailed);
