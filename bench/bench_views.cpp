@@ -6,7 +6,9 @@
 // the longest gap in the GUI event loop while a Session reads and plans an
 // 8,192-rank scenario file; edit_to_repaint_ms: an option edit in the studio
 // window (offscreen) until the window has repainted with the new plan, on the
-// 70B sample. --scenario FILE measures all of them on FILE. Medians.
+// 70B sample; run_gui_stall_ms (run_stall.cpp): the longest GUI gap while
+// the window runs that sample for real (32 rank threads). --scenario FILE
+// measures all of them on FILE. Medians.
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -26,6 +28,7 @@
 #include "models/plan_tree_model.h"
 #include "models/plan_tree_rows.h"
 #include "models/scenario_document.h"
+#include "run_stall.h"
 #include "scale_scenario.h"
 #include "scenario/reader.h"
 #include "session.h"
@@ -234,6 +237,7 @@ int viewsBenchmark(const std::vector<std::string>& rawArgs) {
             ? QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json")
             : args->scenario;
     double editMs = median(editToRepaintSeconds(editPath, kRounds)) * 1e3;
+    double runStallMs = runGuiStallMs(editPath, 3);
     nlohmann::ordered_json out = {{"benchmark", "views"},
                                   {"ranks", result.plan->worldSize},
                                   {"params", result.scenario->params.size()},
@@ -246,11 +250,13 @@ int viewsBenchmark(const std::vector<std::string>& rawArgs) {
                                   {"idle_gui_gap_ms", idleMs},
                                   {"edit_to_repaint_ms", editMs},
                                   {"edit_scenario", QFileInfo(editPath).fileName().toStdString()},
+                                  {"run_gui_stall_ms", runStallMs},
                                   {"goals",
                                    {{"mesh_paint_ms", 16},
                                     {"tree_model_build_ms", 100},
                                     {"plan_gui_stall_ms", 50},
-                                    {"edit_to_repaint_ms", 100}}}};
+                                    {"edit_to_repaint_ms", 100},
+                                    {"run_gui_stall_ms", 50}}}};
     if (json) {
         std::cout << out.dump(1) << "\n";
     } else {
@@ -267,9 +273,12 @@ int viewsBenchmark(const std::vector<std::string>& rawArgs) {
                   << "  (same wait, nothing planned: the machine's own gaps)\n"
                   << "  edit_to_repaint_ms   " << editMs << "  (goal <= 100; "
                   << QFileInfo(editPath).fileName().toStdString()
-                  << ": batch-cap edit, re-plan, every view, window repaint)\n";
+                  << ": batch-cap edit, re-plan, every view, window repaint)\n"
+                  << "  run_gui_stall_ms     " << runStallMs
+                  << "  (goal <= 50; longest GUI gap while the window runs the edit scenario)\n";
     }
-    bool met = paintMs <= 16 && modelMs <= 100 && stallMs <= 50 && editMs <= 100;
+    bool met =
+        paintMs <= 16 && modelMs <= 100 && stallMs <= 50 && editMs <= 100 && runStallMs <= 50;
     return met ? 0 : 1;
 }
 

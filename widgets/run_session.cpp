@@ -5,12 +5,29 @@
 #include <string>
 
 #include "run/runner.h"
+#include "runtime/allocator_policy.h"
+
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 namespace hsdp {
 
 namespace {
 
 constexpr int kProgressIntervalMs = 50;  // at most 20 updates a second
+
+// A run starts one thread per rank (32 on the 70B sample), all busy: at the
+// same priority they crowd the GUI thread out of a small machine's cores
+// for 50-100 ms at a time. On Linux the nice value is per thread and new
+// threads inherit it, so lowering this pool thread's lowers every rank's.
+void yieldToTheGuiThread() {
+#ifdef Q_OS_LINUX
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+#endif
+}
 
 }  // namespace
 
@@ -59,6 +76,10 @@ RunResult runOrExplain(const PlanResult& plan, const RunOptions& options) {
 
 RunSession::RunSession(QObject* parent) : QObject(parent) {
     qRegisterMetaType<hsdp::RunData>();
+    // As hsdp-inspect run: rank threads free and re-fault whole gathered
+    // tensors per batch; every munmap takes the address-space lock the GUI
+    // thread's page faults need too.
+    useCachingAllocator();
     pool_.setMaxThreadCount(1);
     ticker_.setInterval(kProgressIntervalMs);
     connect(&ticker_, &QTimer::timeout, this, &RunSession::reportProgress);
@@ -78,6 +99,7 @@ bool RunSession::start(const PlanResult& plan, const RunRequest& request) {
     jobs_.startJob(
         pool_,
         [plan, request, live] {
+            yieldToTheGuiThread();
             RunOptions options = runOptions(request);
             options.trace = &live->trace;
             options.cancel = &live->cancel;

@@ -99,10 +99,16 @@ void VerificationWidget::setRun(const RunData& run) {
         view_->setFirstColumnSpanned(s, {}, true);  // section titles read across the columns
     view_->expandToDepth(0);
     expandFailures();
-    for (int c = VerificationModel::NameColumn; c < VerificationModel::DetailColumn; ++c)
-        view_->resizeColumnToContents(c);
+    // Widths from the font, not from the rows: sizing to contents walks
+    // every row of a 700-param run on the GUI thread.
+    const QFontMetrics metrics(view_->font());
+    const int verdictWidth = metrics.horizontalAdvance(QStringLiteral("not-gathered")) + 16;
     view_->setColumnWidth(VerificationModel::NameColumn,
-                          qBound(160, view_->columnWidth(VerificationModel::NameColumn), 360));
+                          metrics.horizontalAdvance(QLatin1Char('m')) * 28);
+    for (int c = VerificationModel::VerdictColumn; c < VerificationModel::DetailColumn; ++c)
+        view_->setColumnWidth(c, verdictWidth);
+    view_->setColumnWidth(VerificationModel::PathColumn,
+                          metrics.horizontalAdvance(QStringLiteral("lowered+fallback")) + 16);
     updateHeader();
 }
 
