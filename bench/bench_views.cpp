@@ -6,7 +6,9 @@
 // the longest gap in the GUI event loop while a Session reads and plans an
 // 8,192-rank scenario file; edit_to_repaint_ms: an option edit in the studio
 // window (offscreen) until the window has repainted with the new plan, on the
-// 70B sample. --scenario FILE measures all of them on FILE. Medians.
+// 70B sample; run_gui_stall_ms (run_stall.cpp): the longest GUI gap while
+// the window runs that sample for real (32 rank threads). --scenario FILE
+// measures all of them on FILE. Medians.
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -26,6 +28,7 @@
 #include "models/plan_tree_model.h"
 #include "models/plan_tree_rows.h"
 #include "models/scenario_document.h"
+#include "run_stall.h"
 #include "scale_scenario.h"
 #include "scenario/reader.h"
 #include "session.h"
@@ -236,6 +239,7 @@ int viewsBenchmark(const std::vector<std::string>& rawArgs) {
             : args->scenario;
     double editMs = median(editToRepaintSeconds(editPath, kRounds)) * 1e3;
     const TraceBenchFigures trace = traceBenchmark(editPath, kRounds);
+    double runStallMs = runGuiStallMs(editPath, 3);
     nlohmann::ordered_json out = {{"benchmark", "views"},
                                   {"ranks", result.plan->worldSize},
                                   {"params", result.scenario->params.size()},
@@ -252,6 +256,7 @@ int viewsBenchmark(const std::vector<std::string>& rawArgs) {
                                   {"trace_paint_zoomed_ms", trace.paintZoomedMs},
                                   {"step_change_ms", trace.stepChangeMs},
                                   {"step_change_steps", trace.steps},
+                                  {"run_gui_stall_ms", runStallMs},
                                   {"goals",
                                    {{"mesh_paint_ms", 16},
                                     {"tree_model_build_ms", 100},
@@ -259,7 +264,9 @@ int viewsBenchmark(const std::vector<std::string>& rawArgs) {
                                     {"edit_to_repaint_ms", 100},
                                     {"trace_paint_overview_ms", 16},
                                     {"trace_paint_zoomed_ms", 16},
-                                    {"step_change_ms", 50}}}};
+                                    {"step_change_ms", 50},
+
+                                    {"run_gui_stall_ms", 50}}}};
     if (json) {
         std::cout << out.dump(1) << "\n";
     } else {
@@ -283,10 +290,13 @@ int viewsBenchmark(const std::vector<std::string>& rawArgs) {
                   << "  (goal <= 16; 1/200 of the run)\n"
                   << "  step_change_ms          " << trace.stepChangeMs
                   << "  (goal <= 50; step panel + trace + mesh view repaint, " << trace.steps
-                  << " steps)\n";
+                  << " steps)\n"
+                  << "  run_gui_stall_ms        " << runStallMs
+                  << "  (goal <= 50; longest GUI gap while the window runs the edit scenario)\n";
     }
     bool met = paintMs <= 16 && modelMs <= 100 && stallMs <= 50 && editMs <= 100 &&
-               trace.paintOverviewMs <= 16 && trace.paintZoomedMs <= 16 && trace.stepChangeMs <= 50;
+               trace.paintOverviewMs <= 16 && trace.paintZoomedMs <= 16 &&
+               trace.stepChangeMs <= 50 && runStallMs <= 50;
     return met ? 0 : 1;
 }
 

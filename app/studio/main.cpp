@@ -7,7 +7,10 @@
 #include <QTimer>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <optional>
 
+#include "models/run_status_text.h"
 #include "views/main_window.h"
 #include "views/screenshots.h"
 
@@ -39,13 +42,24 @@ bool waitForPlan(hsdp::MainWindow& window, QString* error) {
     return error->isEmpty();
 }
 
-int screenshots(hsdp::MainWindow& window, const QString& dir, const QString& scenario) {
+// Runs the window's plan through its RunSession and waits for the result.
+void runAndWait(hsdp::MainWindow& window, const hsdp::RunRequest& request) {
+    QEventLoop loop;
+    QObject::connect(&window, &hsdp::MainWindow::runReady, &loop, [&] { loop.quit(); });
+    if (!window.startRun(request)) return;
+    loop.exec();
+    std::printf("run: %s\n", qPrintable(window.runStatusText()));
+}
+
+int screenshots(hsdp::MainWindow& window, const QString& dir, const QString& scenario,
+                const std::optional<hsdp::RunRequest>& run) {
     window.openScenario(scenario);
     QString error;
     if (!waitForPlan(window, &error)) {
         std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
         return 2;
     }
+    if (run) runAndWait(window, *run);
     QStringList written = hsdp::writeScreenshots(window, dir, &error);
     for (const QString& path : written) std::printf("wrote %s\n", qPrintable(path));
     if (!error.isEmpty()) std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
@@ -74,10 +88,37 @@ int main(int argc, char** argv) {
         QStringLiteral("Write each view of SCENARIO as a PNG into DIR and exit."),
         QStringLiteral("DIR"));
     parser.addOption(screenshot);
+    QCommandLineOption run(
+        QStringLiteral("run"),
+        QStringLiteral("Run the plan for real once it is ready (with --screenshot: before the "
+                       "screenshots, adding verification.png)."));
+    parser.addOption(run);
+    QCommandLineOption mode(QStringLiteral("mode"),
+                            QStringLiteral("The mode of --run: corrected (default) or reference."),
+                            QStringLiteral("MODE"), QStringLiteral("corrected"));
+    parser.addOption(mode);
     parser.addPositionalArgument(QStringLiteral("scenario"),
                                  QStringLiteral("An hsdp-scenario/1 JSON file to open."));
     parser.process(app);
     const QStringList files = parser.positionalArguments();
+
+    std::optional<hsdp::RunRequest> request;
+    if (parser.isSet(run) || parser.isSet(mode)) {
+        const QString name = parser.value(mode);
+        if (name != QLatin1String("corrected") && name != QLatin1String("reference")) {
+            std::fprintf(stderr,
+                         "hsdp-studio: --mode expects 'corrected' or 'reference', got '%s'\n",
+                         qPrintable(name));
+            return 2;
+        }
+        if (!parser.isSet(run)) {
+            std::fprintf(stderr, "hsdp-studio: --mode is the mode of --run; add --run\n");
+            return 2;
+        }
+        request.emplace();
+        request->mode = name == QLatin1String("reference") ? hsdp::RunMode::Reference
+                                                           : hsdp::RunMode::Corrected;
+    }
 
     hsdp::MainWindow window;
     if (parser.isSet(screenshot)) {
@@ -85,9 +126,18 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "hsdp-studio: --screenshot DIR needs exactly one SCENARIO\n");
             return 2;
         }
-        return screenshots(window, parser.value(screenshot), files.front());
+        return screenshots(window, parser.value(screenshot), files.front(), request);
     }
     window.show();
+    if (request) {
+        // The first plan of the file starts the run, once.
+        auto started = std::make_shared<QMetaObject::Connection>();
+        *started = QObject::connect(window.session(), &hsdp::Session::planReady, &window,
+                                    [&window, request, started] {
+                                        QObject::disconnect(*started);
+                                        window.startRun(*request);
+                                    });
+    }
     if (!files.isEmpty()) window.openScenario(files.front());
     return app.exec();
 }

@@ -59,6 +59,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildEditing();  // after buildCompare: edit steps pin the comparison's baseline
     status_ = new QLabel(tr("No scenario open"), this);
     statusBar()->addPermanentWidget(status_, 1);
+    buildRuns(diagnosticsDock);
     buildMenus();
     connect(session_, &Session::planReady, this, &MainWindow::onPlanReady);
     connect(session_, &Session::readFailed, this, &MainWindow::onReadFailed);

@@ -4,12 +4,17 @@
 #include <QMainWindow>
 
 #include "models/plan_selection.h"
+#include "models/run_data.h"
+#include "run_session.h"
 #include "session.h"
 
 class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QProgressBar;
+class QToolBar;
+class QToolButton;
 
 namespace hsdp {
 
@@ -24,6 +29,7 @@ class PlanTreeWidget;
 class RecentFiles;
 class StaleBanner;
 class TensorLayoutView;
+class VerificationWidget;
 
 // The studio window: the session, the one selection, and the views around
 // them. The mesh view is the central picture; every other view is a dock
@@ -61,8 +67,26 @@ public:
     // File ▸ Compare with…: the current plan (before) against `path` (after).
     void compareWith(const QString& path);
     QString statusText() const;
+
+    // Runs (main_window_runs.cpp): Run ▸ Run / Run reference / Run… run the
+    // plan on screen through runSession() off the GUI thread; the status
+    // bar shows the progress while it runs and the run's line after it.
+    RunSession* runSession() const { return runSession_; }
+    VerificationWidget* verification() const { return verification_; }
+    // Runs the current plan; false if there is none or a run is going.
+    bool startRun(const RunRequest& request);
+    const RunData& lastRun() const { return lastRun_; }
+    QString runStatusText() const;  // the status bar's run line ("" before any run)
+    QAction* runAction() const { return runAction_; }
+    QAction* runReferenceAction() const { return runReferenceAction_; }
+    QAction* cancelRunAction() const { return cancelRunAction_; }
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
     QList<QAction*> shortcutActions() const;
+
+signals:
+    // A run finished, failed or was cancelled: the run views (trace, step,
+    // buffers) take it through their setRun(const RunData&).
+    void runReady(const hsdp::RunData& run);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -78,6 +102,12 @@ private:
     void buildCompare(QDockWidget* tabWith);  // main_window_compare.cpp
     void addCompareActions(QMenu* file);
     void compareDialog();
+    void buildRuns(QDockWidget* tabWith);  // main_window_runs.cpp
+    void buildRunMenu();
+    void runDialog();
+    void onRunProgress(double fraction, const QString& phase, qint64 collectives);
+    void onRunFinished(const RunData& run);
+    void updateRunActions();
     void buildViewMenu();
     void buildHelpMenu();
     void buildEditing();
@@ -111,6 +141,18 @@ private:
     EditPanel* editPanel_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;
+    RunSession* runSession_ = nullptr;
+    VerificationWidget* verification_ = nullptr;
+    RunData lastRun_;
+    RunRequest lastRequest_;  // what Run… starts from
+    QAction* runAction_ = nullptr;
+    QAction* runReferenceAction_ = nullptr;
+    QAction* runDialogAction_ = nullptr;
+    QAction* cancelRunAction_ = nullptr;
+    QProgressBar* runProgress_ = nullptr;
+    QLabel* runPhase_ = nullptr;
+    QToolButton* runCancelButton_ = nullptr;
+    QLabel* runStatus_ = nullptr;
     QList<QAction*> shortcutActions_;
     QString shownPath_;
     bool firstRunLayout_ = true;  // no saved layout: set the docks' proportions on first show  //

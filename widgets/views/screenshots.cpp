@@ -11,6 +11,7 @@
 #include "views/owner_balance_view.h"
 #include "views/plan_tree_widget.h"
 #include "views/tensor_layout_view.h"
+#include "views/verification_widget.h"
 
 namespace hsdp {
 
@@ -46,6 +47,13 @@ QStringList writeScreenshots(MainWindow& window, const QString& dir, QString* er
     images << qMakePair(QStringLiteral("owner-balance.png"), balance.renderImage(QSize(1200, 900)));
     images << qMakePair(QStringLiteral("tensor-layout.png"),
                         window.tensorLayout()->renderImage(QSize(1200, 800)));
+    if (window.lastRun().isValid()) {
+        VerificationWidget verification(window.selection());
+        verification.setCurrentPlan(result);
+        verification.setRun(window.lastRun());
+        images << qMakePair(QStringLiteral("verification.png"),
+                            renderStandalone(verification, QSize(1400, 700)));
+    }
     window.resize(1600, 1000);
     window.show();
     QApplication::processEvents();

@@ -6,24 +6,24 @@
 
 namespace hsdp {
 
-StaleBanner::StaleBanner(QWidget* parent) : QFrame(parent), text_(new QLabel(this)) {
+StaleBanner::StaleBanner(QWidget* parent)
+    : QFrame(parent), text_(new QLabel(this)), reload_(new QToolButton(this)) {
     setObjectName(QStringLiteral("staleBanner"));
     setStyleSheet(
         QStringLiteral("#staleBanner { background: #fbe3e4; border: 1px solid #e0a0a4;"
                        " border-radius: 4px; } #staleBanner QLabel { color: #6d0f16; }"));
     text_->setWordWrap(true);
     text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* reload = new QToolButton(this);
-    reload->setText(tr("Reload"));
+    reload_->setText(tr("Reload"));
     auto* close = new QToolButton(this);
     close->setText(QStringLiteral("✕"));
     close->setAutoRaise(true);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(10, 6, 6, 6);
     layout->addWidget(text_, 1);
-    layout->addWidget(reload);
+    layout->addWidget(reload_);
     layout->addWidget(close);
-    connect(reload, &QToolButton::clicked, this, &StaleBanner::reloadRequested);
+    connect(reload_, &QToolButton::clicked, this, &StaleBanner::reloadRequested);
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
     hide();
 }
@@ -37,12 +37,25 @@ void StaleBanner::showError(const QString& message, bool keepsStalePlan, bool fr
     text_->setText(
         QStringLiteral("<b>%1</b><br><code>%2</code>").arg(what, message.toHtmlEscaped()));
     text_->setProperty("plainMessage", message);
+    reload_->show();
+    showsRunError_ = false;
     show();
 }
 
 void StaleBanner::showNotice(const QString& text) {
     text_->setText(text.toHtmlEscaped());
     text_->setProperty("plainMessage", text);
+    reload_->show();
+    showsRunError_ = false;
+    show();
+}
+
+void StaleBanner::showRunError(const QString& headline, const QString& message) {
+    text_->setText(QStringLiteral("<b>%1</b><br><code>%2</code>")
+                       .arg(headline.toHtmlEscaped(), message.toHtmlEscaped()));
+    text_->setProperty("plainMessage", message);
+    reload_->hide();
+    showsRunError_ = true;
     show();
 }
 

@@ -3,6 +3,7 @@
 #include <QFrame>
 
 class QLabel;
+class QToolButton;
 
 namespace hsdp {
 
@@ -17,13 +18,19 @@ public:
     // `fromEdit`: the message is about an edit in the what-if panel, not the file.
     void showError(const QString& message, bool keepsStalePlan, bool fromEdit = false);
     void showNotice(const QString& text);  // information, not an error
+    // A run that failed: `headline` in bold over the engine's error text
+    // (rank, op, group, seq). Nothing to reload, so no Reload button.
+    void showRunError(const QString& headline, const QString& message);
     QString message() const;
+    bool showsRunError() const { return showsRunError_; }
 
 signals:
     void reloadRequested();
 
 private:
     QLabel* text_;
+    QToolButton* reload_;
+    bool showsRunError_ = false;
 };
 
 }  // namespace hsdp

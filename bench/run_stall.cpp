@@ -1,0 +1,57 @@
+#include "run_stall.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
+#include <algorithm>
+#include <vector>
+
+#include "bench_common.h"
+#include "views/main_window.h"
+
+namespace hsdp::bench {
+
+namespace {
+
+// The longest time the GUI thread went without serving a 1 ms timer from
+// the start of a run until 300 ms after the window's runReady (bench_views'
+// gap idea).
+double longestGapUntilRunReady(MainWindow& window, const RunRequest& request) {
+    QElapsedTimer clock;
+    double longest = 0, last = 0;
+    QTimer tick;
+    tick.setInterval(1);
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        double now = static_cast<double>(clock.nsecsElapsed()) * 1e-9;
+        longest = std::max(longest, now - last);
+        last = now;
+    });
+    QEventLoop loop;
+    // The repaints that show the result belong to the run: keep serving a while.
+    QObject::connect(&window, &MainWindow::runReady, &loop,
+                     [&loop] { QTimer::singleShot(300, &loop, &QEventLoop::quit); });
+    clock.start();
+    tick.start();
+    if (!window.startRun(request)) return -1;
+    loop.exec();
+    return longest;
+}
+
+}  // namespace
+
+double runGuiStallMs(const QString& path, int rounds) {
+    MainWindow window;
+    window.setAttribute(Qt::WA_DontShowOnScreen);
+    window.resize(1600, 1000);
+    window.show();
+    QEventLoop planned;
+    QObject::connect(window.session(), &Session::planReady, &planned, &QEventLoop::quit);
+    QObject::connect(window.session(), &Session::readFailed, &planned, &QEventLoop::quit);
+    window.openScenario(path);
+    planned.exec();
+    std::vector<double> gaps;
+    for (int r = 0; r < rounds; ++r) gaps.push_back(longestGapUntilRunReady(window, {}));
+    return median(gaps) * 1e3;
+}
+
+}  // namespace hsdp::bench

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QString>
+
+#include "verify/run_result.h"
+
+namespace hsdp {
+
+// Counts of a run as the status bar and the verification panel word them.
+// Only counts what the engine recorded; nothing is re-verified.
+struct RunCounts {
+    int paramsExact = 0;   // gather (if gathered), step and replicas all right
+    int paramsFailed = 0;  // a mismatch, an error or diverged replicas
+    int paramsNotReached = 0;
+    int mismatched = 0;  // params and transitions with a mismatch verdict
+    int transitionsExact = 0;
+    int transitionsFailed = 0;
+};
+
+RunCounts countRun(const RunResult& run);
+bool paramFailed(const ParamRunResult& param);
+bool paramNotReached(const ParamRunResult& param);  // and not failed
+bool paramMismatched(const ParamRunResult& param);
+
+// One line for the status bar: "verified: 737 params exact, 0 mismatches,
+// 1,234 collectives, 3.1 MiB, 2.4 s", "NOT verified: …", "run cancelled
+// after 812 collectives", "run failed on rank 3 after 40 collectives".
+QString runStatusLine(const RunResult& run);
+// The verification panel's headline: mode, verdict, every count.
+QString runSummaryLine(const RunResult& run);
+// The engine's error text for the banner, or empty for a run without one.
+QString runErrorText(const RunResult& run);
+QString groupedNumber(qint64 value);  // 1,234
+
+}  // namespace hsdp
