@@ -33,7 +33,7 @@ void paintHatch(QPainter& painter, const QRectF& rect) {
 BufferLayoutCanvas::BufferLayoutCanvas(PlanSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection) {
     setMouseTracking(true);
-    setMinimumSize(320, 240);
+    setMinimumSize(320, 160);
 }
 
 void BufferLayoutCanvas::setLayout(std::optional<BufferLayout> layout, const QString& message) {

@@ -60,6 +60,7 @@ MainWindow::MainWindow(QWidget* parent)
     status_ = new QLabel(tr("No scenario open"), this);
     statusBar()->addPermanentWidget(status_, 1);
     buildRuns(diagnosticsDock);
+    buildRunViews(diagnosticsDock);
     buildMenus();
     connect(session_, &Session::planReady, this, &MainWindow::onPlanReady);
     connect(session_, &Session::readFailed, this, &MainWindow::onReadFailed);

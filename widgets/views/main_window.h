@@ -20,7 +20,12 @@ namespace hsdp {
 
 class ChangeTracker;
 class ChangesWidget;
+class BufferLayoutView;
 class DiagnosticsWidget;
+class ModeComparisonView;
+class StepPanel;
+class TraceView;
+class TrafficView;
 class EditPanel;
 class ScenarioDocument;
 class MeshWidget;
@@ -53,6 +58,11 @@ public:
     TensorLayoutView* tensorLayout() const { return tensorLayout_; }
     StaleBanner* banner() const { return banner_; }
     EditPanel* editPanel() const { return editPanel_; }
+    TraceView* traceView() const { return traceView_; }
+    StepPanel* stepPanel() const { return stepPanel_; }
+    TrafficView* traffic() const { return traffic_; }
+    BufferLayoutView* bufferLayout() const { return bufferLayout_; }
+    ModeComparisonView* wrongRows() const { return wrongRows_; }
     ScenarioDocument* document() const { return document_; }
     // Writes the edited scenario to `path` atomically (QSaveFile) and makes it
     // the open file; false (with a message box unless quiet) on failure.
@@ -102,7 +112,8 @@ private:
     void buildCompare(QDockWidget* tabWith);  // main_window_compare.cpp
     void addCompareActions(QMenu* file);
     void compareDialog();
-    void buildRuns(QDockWidget* tabWith);  // main_window_runs.cpp
+    void buildRuns(QDockWidget* tabWith);      // main_window_runs.cpp
+    void buildRunViews(QDockWidget* tabWith);  // main_window_run_views.cpp
     void buildRunMenu();
     void runDialog();
     void onRunProgress(double fraction, const QString& phase, qint64 collectives);
@@ -138,6 +149,11 @@ private:
     TensorLayoutView* tensorLayout_ = nullptr;
     RecentFiles* recent_ = nullptr;
     ScenarioDocument* document_ = nullptr;
+    TraceView* traceView_ = nullptr;
+    StepPanel* stepPanel_ = nullptr;
+    TrafficView* traffic_ = nullptr;
+    BufferLayoutView* bufferLayout_ = nullptr;
+    ModeComparisonView* wrongRows_ = nullptr;
     EditPanel* editPanel_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;

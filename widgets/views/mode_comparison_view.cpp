@@ -35,7 +35,7 @@ QRectF ComparisonGeometry::band(const QRectF& bar, const IndexRange& r) const {
 
 ModeComparisonView::ModeComparisonView(PlanSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection) {
-    setMinimumSize(320, 240);
+    setMinimumSize(320, 160);
     connect(selection_, &PlanSelection::changed, this, &ModeComparisonView::recompute);
 }
 

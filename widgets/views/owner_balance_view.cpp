@@ -134,7 +134,7 @@ OwnerBalanceView::OwnerBalanceView(PlanSelection* selection, QWidget* parent)
     coordPlot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     coordPlot_->legend->setBorderPen(Qt::NoPen);
     coordPlot_->legend->setMargins(QMargins(4, 0, 4, 2));
-    coordPlot_->setMinimumHeight(180);  // a two-line title and the legend row besides the bars
+    coordPlot_->setMinimumHeight(150);  // a two-line title and the legend row besides the bars
     pickedBars_ = makeBars(coordPlot_, kBarColor, tr("picked"));
     pickedBars_->setPen(QPen(kPickColor, 2));
     pickedBars_->removeFromLegend();
@@ -159,7 +159,7 @@ OwnerBalanceView::OwnerBalanceView(PlanSelection* selection, QWidget* parent)
 
 QCustomPlot* OwnerBalanceView::makePlot(QCPTextElement** title) {
     auto* plot = new QCustomPlot(this);
-    plot->setMinimumHeight(120);
+    plot->setMinimumHeight(90);
     plot->plotLayout()->insertRow(0);
     *title = new QCPTextElement(plot, QString(), QFont(font().family(), 9, QFont::Bold));
     plot->plotLayout()->addElement(0, 0, *title);

@@ -4,13 +4,19 @@
 #include <QDir>
 #include <QImage>
 #include <QTreeView>
+#include <algorithm>
 
+#include "views/buffer_layout_view.h"
 #include "views/diagnostics_widget.h"
 #include "views/main_window.h"
 #include "views/mesh_widget.h"
+#include "views/mode_comparison_view.h"
 #include "views/owner_balance_view.h"
 #include "views/plan_tree_widget.h"
+#include "views/step_panel.h"
 #include "views/tensor_layout_view.h"
+#include "views/trace_view.h"
+#include "views/traffic_view.h"
 #include "views/verification_widget.h"
 
 namespace hsdp {
@@ -25,6 +31,32 @@ QImage renderStandalone(View& view, const QSize& size) {
     view.show();
     QApplication::processEvents();
     return view.grab().toImage();
+}
+
+// The run views of the window's last run, and a few steps: the first, one a
+// quarter and one half-way through, the last (each with every view following).
+void addRunImages(MainWindow& window, QList<QPair<QString, QImage>>& images) {
+    const QSize wide(1600, 900);
+    images << qMakePair(QStringLiteral("trace.png"), window.traceView()->renderImage(wide));
+    images << qMakePair(QStringLiteral("traffic.png"), window.traffic()->renderImage(wide));
+    images << qMakePair(QStringLiteral("wrong-rows.png"),
+                        window.wrongRows()->renderImage(QSize(1200, 800)));
+    StepPanel* steps = window.stepPanel();
+    const int count = steps->stepCount();
+    if (count == 0) return;
+    std::vector<int> chosen = {0, count / 4, count / 2, count - 1};
+    chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+    for (int step : chosen) {
+        steps->setStep(step);
+        QApplication::processEvents();
+        images << qMakePair(QStringLiteral("step-%1.png").arg(step + 1),
+                            steps->renderImage(QSize(1200, 420)));
+    }
+    // The buffer layout of the first gather's step: a batch fused and gathered.
+    steps->setStep(0);
+    QApplication::processEvents();
+    images << qMakePair(QStringLiteral("buffer-layout.png"),
+                        window.bufferLayout()->renderImage(QSize(1400, 900)));
 }
 
 }  // namespace
@@ -53,6 +85,7 @@ QStringList writeScreenshots(MainWindow& window, const QString& dir, QString* er
         verification.setRun(window.lastRun());
         images << qMakePair(QStringLiteral("verification.png"),
                             renderStandalone(verification, QSize(1400, 700)));
+        addRunImages(window, images);
     }
     window.resize(1600, 1000);
     window.show();

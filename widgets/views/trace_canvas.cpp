@@ -49,7 +49,7 @@ QString durationText(double us) {
 TraceCanvas::TraceCanvas(PlanSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection) {
     setMouseTracking(true);
-    setMinimumSize(300, 160);
+    setMinimumSize(300, 120);
     setFocusPolicy(Qt::StrongFocus);
     if (selection_)
         connect(selection_, &PlanSelection::changed, this, &TraceCanvas::onSelectionChanged);

@@ -82,7 +82,7 @@ TrafficView::TrafficView(PlanSelection* selection, QWidget* parent)
       slowest_(makeTable({tr("step"), tr("seq"), tr("op"), tr("phase"), tr("ranks"), tr("size S"),
                           tr("time t"), tr("waited"), tr("params")},
                          this)) {
-    plot_->setMinimumHeight(180);
+    plot_->setMinimumHeight(120);
     table_->horizontalHeader()->setStretchLastSection(false);
     algBars_ = makeBars(plot_, kAlgColour, tr("algbw = S / t"));
     busBars_ = makeBars(plot_, kBusColour, tr("busbw = algbw × factor"));

@@ -1,0 +1,52 @@
+// MainWindow's run views: the trace timeline, the step-by-step panel, the
+// traffic charts, the buffer layout and the wrong-rows comparison. Each takes
+// every finished run (runReady) and follows the shared selection.
+#include <QDockWidget>
+
+#include "views/buffer_layout_view.h"
+#include "views/main_window.h"
+#include "views/mode_comparison_view.h"
+#include "views/step_panel.h"
+#include "views/trace_view.h"
+#include "views/traffic_view.h"
+
+namespace hsdp {
+
+void MainWindow::buildRunViews(QDockWidget* tabWith) {
+    traceView_ = new TraceView(selection_, this);
+    stepPanel_ = new StepPanel(selection_, this);
+    traffic_ = new TrafficView(selection_, this);
+    bufferLayout_ = new BufferLayoutView(selection_, this);
+    wrongRows_ = new ModeComparisonView(selection_, this);
+    // All in the bottom row with the diagnostics: wide pictures, and the step
+    // caption under the mesh it lights up.
+    const std::pair<QWidget*, const char*> wide[] = {{stepPanel_, "Steps"},
+                                                     {traceView_, "Trace"},
+                                                     {bufferLayout_, "Buffer layout"},
+                                                     {wrongRows_, "Wrong rows"},
+                                                     {traffic_, "Traffic"}};
+    for (const auto& [view, title] : wide) {
+        // The bottom row's height is the user's choice: the views' own
+        // minimums (a table under a chart) made the window taller than the screen.
+        view->setMinimumSize(240, 80);
+        QString name = QString::fromLatin1(title).remove(QLatin1Char(' ')) + QStringLiteral("Dock");
+        name[0] = name[0].toLower();
+        QDockWidget* dock = addViewDock(view, tr(title), name, Qt::BottomDockWidgetArea);
+        tabifyDockWidget(tabWith, dock);
+    }
+    tabWith->raise();
+    connect(this, &MainWindow::runReady, this, [this](const RunData& run) {
+        traceView_->setRun(run);
+        stepPanel_->setRun(run);
+        traffic_->setRun(run);
+        bufferLayout_->setRun(run);
+        wrongRows_->setRun(run);
+        // After a run, its timeline is what the bottom row shows first. (Not
+        // while hidden, e.g. screenshot mode: raising a never-shown tab there
+        // left the dock a few pixels wide.)
+        auto* dock = qobject_cast<QDockWidget*>(traceView_->parentWidget());
+        if (dock && isVisible()) dock->raise();
+    });
+}
+
+}  // namespace hsdp
