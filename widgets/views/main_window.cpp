@@ -43,8 +43,7 @@ MainWindow::MainWindow(QWidget* parent)
     tree_ = new PlanTreeWidget(selection_, this);
     diagnostics_ = new DiagnosticsWidget(selection_, this);
     balance_ = new OwnerBalanceView(selection_, this);
-    QDockWidget* treeDock =
-        addViewDock(tree_, tr("Plan tree"), QStringLiteral("planTreeDock"), Qt::LeftDockWidgetArea);
+    addViewDock(tree_, tr("Plan tree"), QStringLiteral("planTreeDock"), Qt::LeftDockWidgetArea);
     QDockWidget* diagnosticsDock =
         addViewDock(diagnostics_, tr("Diagnostics"), QStringLiteral("diagnosticsDock"),
                     Qt::BottomDockWidgetArea);
