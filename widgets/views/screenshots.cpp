@@ -33,30 +33,39 @@ QImage renderStandalone(View& view, const QSize& size) {
     return view.grab().toImage();
 }
 
-// The run views of the window's last run, and a few steps: the first, one a
-// quarter and one half-way through, the last (each with every view following).
+// The run views of the window's last run, each rendered on its own at a
+// picture's size (the docks' sizes in a hidden window mean nothing), and a
+// few steps: the first, a quarter and half-way through, the last.
 void addRunImages(MainWindow& window, QList<QPair<QString, QImage>>& images) {
+    const RunData& run = window.lastRun();
+    PlanSelection* selection = window.selection();
     const QSize wide(1600, 900);
-    images << qMakePair(QStringLiteral("trace.png"), window.traceView()->renderImage(wide));
-    images << qMakePair(QStringLiteral("traffic.png"), window.traffic()->renderImage(wide));
-    images << qMakePair(QStringLiteral("wrong-rows.png"),
-                        window.wrongRows()->renderImage(QSize(1200, 800)));
-    StepPanel* steps = window.stepPanel();
-    const int count = steps->stepCount();
-    if (count == 0) return;
+    TraceView trace(selection);
+    trace.setRun(run);
+    images << qMakePair(QStringLiteral("trace.png"), renderStandalone(trace, wide));
+    TrafficView traffic(selection);
+    traffic.setRun(run);
+    images << qMakePair(QStringLiteral("traffic.png"), renderStandalone(traffic, wide));
+    ModeComparisonView wrongRows(selection);
+    wrongRows.setRun(run);
+    images << qMakePair(QStringLiteral("wrong-rows.png"), wrongRows.renderImage(QSize(1200, 800)));
+    BufferLayoutView buffers(selection);
+    buffers.setRun(run);
+    StepPanel steps(selection);
+    steps.setRun(run);
+    const int count = steps.stepCount();
     std::vector<int> chosen = {0, count / 4, count / 2, count - 1};
     chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
     for (int step : chosen) {
-        steps->setStep(step);
-        QApplication::processEvents();
+        if (step < 0) continue;
+        steps.setStep(step);
         images << qMakePair(QStringLiteral("step-%1.png").arg(step + 1),
-                            steps->renderImage(QSize(1200, 420)));
+                            renderStandalone(steps, QSize(1200, 420)));
     }
-    // The buffer layout of the first gather's step: a batch fused and gathered.
-    steps->setStep(0);
-    QApplication::processEvents();
+    // The buffer layout of the first step's collective: a batch fused and gathered.
+    if (count > 0) steps.setStep(0);
     images << qMakePair(QStringLiteral("buffer-layout.png"),
-                        window.bufferLayout()->renderImage(QSize(1400, 900)));
+                        renderStandalone(buffers, QSize(1400, 900)));
 }
 
 }  // namespace
