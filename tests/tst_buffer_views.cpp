@@ -163,7 +163,10 @@ void TestBufferViews::gatheredBatchesShowEngineSegments() {
     for (size_t g = 0; g < plan.groups.size(); ++g)
         for (size_t b = 0; b < plan.groups[g].batches.size(); ++b) {
             if (!plan.groups[g].batches[b].isShard) continue;
-            selection.set({{}, int(g), int(b)});
+            SelectionState state;
+            state.group = int(g);
+            state.batch = int(b);
+            selection.set(state);
             const auto& layout = view.canvas()->layout();
             const bool gathered = std::any_of(
                 data.run->trace.events.begin(), data.run->trace.events.end(), [&](auto& e) {
