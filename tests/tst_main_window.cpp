@@ -15,6 +15,7 @@
 #include "models/model_roles.h"
 #include "models/plan_index.h"
 #include "scenario/reader.h"
+#include "studio_test_util.h"
 #include "views/diagnostics_widget.h"
 #include "views/main_window.h"
 #include "views/mesh_widget.h"
@@ -22,18 +23,10 @@
 #include "views/stale_banner.h"
 
 using namespace hsdp;
+using hsdp::testing::openAndWait;
+using hsdp::testing::samplePath;
 
 namespace {
-
-QString samplePath(const char* name) {
-    return QStringLiteral(HSDP_SOURCE_DIR "/samples/") + QLatin1String(name);
-}
-
-bool openAndWait(MainWindow& window, const QString& path) {
-    QSignalSpy ready(window.session(), &Session::planReady);
-    window.openScenario(path);
-    return ready.wait(20000);
-}
 
 std::vector<int> ownersFromPlan(const Plan& plan, int param) {
     std::vector<int> ranks;

@@ -15,23 +15,16 @@
 
 #include "models/plan_index.h"
 #include "models/run_status_text.h"
+#include "studio_test_util.h"
 #include "views/main_window.h"
 #include "views/stale_banner.h"
 #include "views/verification_widget.h"
 
 using namespace hsdp;
+using hsdp::testing::openAndWait;
+using hsdp::testing::samplePath;
 
 namespace {
-
-QString samplePath(const char* name) {
-    return QStringLiteral(HSDP_SOURCE_DIR "/samples/") + QLatin1String(name);
-}
-
-bool openAndWait(MainWindow& window, const QString& path) {
-    QSignalSpy ready(window.session(), &Session::planReady);
-    window.openScenario(path);
-    return ready.wait(20000);
-}
 
 // Starts `start` and waits for the window's runReady.
 RunData runAndWait(MainWindow& window, const std::function<void()>& start) {

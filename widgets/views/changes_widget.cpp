@@ -6,20 +6,13 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include "views/secondary_text.h"
 
 namespace hsdp {
 
 namespace {
 
 constexpr int kExpandedRows = 40;
-
-// Text a step quieter than the summary, in any colour scheme.
-QPalette secondaryText(QPalette palette) {
-    QColor text = palette.color(QPalette::WindowText);
-    text.setAlpha(170);
-    palette.setColor(QPalette::WindowText, text);
-    return palette;
-}
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "models/run_status_text.h"
+#include "views/secondary_text.h"
 
 namespace hsdp {
 
@@ -16,13 +17,6 @@ namespace {
 
 // Failure rows past this many stay collapsed: expanding is per row.
 constexpr int kExpandedFailures = 200;
-
-QPalette secondaryText(QPalette palette) {
-    QColor text = palette.color(QPalette::WindowText);
-    text.setAlpha(170);
-    palette.setColor(QPalette::WindowText, text);
-    return palette;
-}
 
 }  // namespace
 
