@@ -79,9 +79,9 @@ private:
     double paintGroupLegend(QPainter& painter, const QRectF& area, double reserve) const;
     struct Note {
         QString text;
-        QColor swatch;           // an outline swatch before the text
+        QColor swatch{};         // an outline swatch before the text
         double swatchWidth = 0;  // 0: no swatch
-        QColor color;            // invalid: the palette's text colour
+        QColor color{};          // invalid: the palette's text colour
     };
     std::vector<Note> notes() const;
     double paintNotes(QPainter& painter, const QRectF& area) const;
