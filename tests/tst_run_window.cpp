@@ -2,7 +2,9 @@
 // shortcuts; a reference run fills the Verification dock and the status
 // line, its filter keeps the mismatches, activating a mismatch selects its
 // param and rank; an injected fault puts the engine's error in the banner;
-// --screenshot --run writes verification.png.
+// --screenshot --run writes verification.png; File ▸ Open Run shows a saved
+// run (run --json and --trace) as the live one, and refuses a trace of
+// another scenario with the reason in the banner.
 #include <QAction>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -13,11 +15,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "export/chrome_trace.h"
+#include "export/run_json.h"
 #include "models/plan_index.h"
 #include "models/run_status_text.h"
 #include "studio_test_util.h"
 #include "views/main_window.h"
 #include "views/stale_banner.h"
+#include "views/step_panel.h"
 #include "views/verification_widget.h"
 
 using namespace hsdp;
@@ -32,6 +37,23 @@ RunData runAndWait(MainWindow& window, const std::function<void()>& start) {
     start();
     if (!ready.wait(60000)) return {};
     return ready.takeFirst().at(0).value<RunData>();
+}
+
+// Writes `text` to `name` in `dir`; returns the path.
+QString writeFile(const QTemporaryDir& dir, const char* name, const std::string& text) {
+    QFile file(dir.filePath(QLatin1String(name)));
+    if (!file.open(QIODevice::WriteOnly)) return {};
+    file.write(text.data(), static_cast<qint64>(text.size()));
+    return file.fileName();
+}
+
+// The files hsdp-inspect run --json --trace writes for `run` of `plan`.
+std::pair<QString, QString> saveRun(const QTemporaryDir& dir, const RunData& run) {
+    ChromeTraceOptions options;
+    options.worldSize = run.run->worldSize;
+    for (const auto& param : run.plan.scenario->params) options.paramNames.push_back(param.name);
+    return {writeFile(dir, "run.json", runToJson(*run.run).dump(1)),
+            writeFile(dir, "trace.json", traceToChromeJson(run.run->trace, options).dump())};
 }
 
 QStringList menuTitles(const MainWindow& window) {
@@ -50,6 +72,8 @@ private slots:
     void aReferenceRunFillsTheVerificationDock();
     void anInjectedFaultShowsTheEnginesError();
     void screenshotModeRuns();
+    void aSavedRunOpensAsTheLiveOne();
+    void aTraceOfAnotherScenarioIsRefused();
 };
 
 void TestRunWindow::runActionsHaveShortcuts() {
@@ -162,6 +186,75 @@ void TestRunWindow::screenshotModeRuns() {
                            samplePath("teaching_2x2.json")});
     QVERIFY(process.waitForFinished(30000));
     QCOMPARE(process.exitCode(), 2);
+}
+
+void TestRunWindow::aSavedRunOpensAsTheLiveOne() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, samplePath("diagnostics_tour.json")));
+    RunRequest reference;
+    reference.mode = RunMode::Reference;
+    RunData live = runAndWait(window, [&] { window.startRun(reference); });
+    QVERIFY(live.isValid());
+    const int liveRows = window.verification()->model()->rowCount();
+    std::vector<QString> liveCaptions;
+    StepPanel* steps = window.stepPanel();
+    for (int step = 0; step < steps->stepCount(); ++step) {
+        steps->setStep(step);
+        liveCaptions.push_back(steps->caption().headline + steps->caption().why);
+    }
+    QTemporaryDir dir;
+    const auto [runFile, traceFile] = saveRun(dir, live);
+
+    RunData saved = runAndWait(window, [&] { QVERIFY(window.openRun(runFile, traceFile)); });
+    QVERIFY(saved.isValid());
+    QCOMPARE(saved.source, runFile);
+    QCOMPARE(window.runStatusText(),
+             QStringLiteral("saved run run.json · ") + runStatusLine(*live.run));
+    QCOMPARE(saved.run->params.size(), live.run->params.size());
+    for (size_t i = 0; i < saved.run->params.size(); ++i) {
+        QCOMPARE(saved.run->params[i].gather, live.run->params[i].gather);
+        QCOMPARE(saved.run->params[i].mismatches.size(), live.run->params[i].mismatches.size());
+    }
+    QCOMPARE(saved.run->trace.events.size(), live.run->trace.events.size());
+    // The views show what they showed for the live run: the verification
+    // rows and every step's caption.
+    QCOMPARE(window.verification()->model()->rowCount(), liveRows);
+    QCOMPARE(steps->stepCount(), static_cast<int>(liveCaptions.size()));
+    for (int step = 0; step < steps->stepCount(); ++step) {
+        steps->setStep(step);
+        QCOMPARE(steps->caption().headline + steps->caption().why, liveCaptions[size_t(step)]);
+    }  // The same files from the command line, as screenshots of the saved run.
+    QProcess studio;
+    studio.start(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-studio"),
+                 {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("shots")),
+                  QStringLiteral("--open-run"), runFile, QStringLiteral("--trace"), traceFile,
+                  samplePath("diagnostics_tour.json")});
+    QVERIFY(studio.waitForFinished(60000));
+    QCOMPARE(studio.exitCode(), 0);
+    QVERIFY(studio.readAllStandardOutput().contains("run: saved run run.json · NOT verified"));
+    QVERIFY(!QImage(dir.filePath(QStringLiteral("shots/trace.png"))).isNull());
+}
+
+void TestRunWindow::aTraceOfAnotherScenarioIsRefused() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, samplePath("teaching_2x2.json")));
+    RunData teaching = runAndWait(window, [&] { window.startRun({}); });
+    QTemporaryDir teachingDir;
+    const QString teachingTrace = saveRun(teachingDir, teaching).second;
+
+    QVERIFY(openAndWait(window, samplePath("diagnostics_tour.json")));
+    RunData tour = runAndWait(window, [&] { window.startRun({}); });
+    QTemporaryDir tourDir;
+    const QString tourRun = saveRun(tourDir, tour).first;
+    QSignalSpy refused(window.runSession(), &RunSession::openFailed);
+    QVERIFY(window.openRun(tourRun, teachingTrace));
+    QVERIFY(refused.wait(20000));
+    const QString reason = refused.takeFirst().at(0).toString();
+    QVERIFY2(reason.startsWith(teachingTrace + QStringLiteral(": not the trace of this run")),
+             qPrintable(reason));
+    QVERIFY(window.banner()->showsRunError());
+    QCOMPARE(window.banner()->message(), reason);
+    QCOMPARE(window.lastRun().run, tour.run);  // the run on screen stays
 }
 
 QTEST_MAIN(TestRunWindow)

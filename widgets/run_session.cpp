@@ -1,11 +1,13 @@
 #include "run_session.h"
 
+#include <QFile>
 #include <algorithm>
 #include <mutex>
 #include <string>
 
 #include "run/runner.h"
 #include "runtime/allocator_policy.h"
+#include "saved/saved_run.h"
 
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>
@@ -115,6 +117,33 @@ bool RunSession::start(const PlanResult& plan, const RunRequest& request) {
     ticker_.start();
     emit busyChanged(true);
     reportProgress();
+    return true;
+}
+
+bool RunSession::open(const PlanResult& plan, const QString& runPath, const QString& tracePath) {
+    if (isBusy() || !plan.isValid()) return false;
+    using Outcome = std::pair<RunData, QString>;  // the run, or why it was refused
+    jobs_.startJob(
+        pool_,
+        [plan, runPath, tracePath]() -> Outcome {
+            try {
+                RunResult run = openSavedRun(*plan.scenario, *plan.plan,
+                                             QFile::encodeName(runPath).toStdString(),
+                                             QFile::encodeName(tracePath).toStdString());
+                return {RunData{plan, std::make_shared<const RunResult>(std::move(run)), runPath},
+                        {}};
+            } catch (const std::exception& error) {
+                return {RunData{}, QString::fromStdString(error.what())};
+            }
+        },
+        [this](Outcome outcome) {
+            emit busyChanged(false);
+            if (outcome.second.isEmpty())
+                emit finished(outcome.first);
+            else
+                emit openFailed(outcome.second);
+        });
+    emit busyChanged(true);
     return true;
 }
 

@@ -47,6 +47,11 @@ public:
     // Starts running `plan`; false (nothing happens) while a run is going or
     // for an invalid plan.
     bool start(const PlanResult& plan, const RunRequest& request = {});
+    // Opens a saved run of `plan` instead: the `run --json` result at
+    // `runPath` and its `--trace` file (may be empty), read and checked
+    // against the plan's scenario off the GUI thread. Delivers finished() or
+    // openFailed() with the reason; false while a run is going.
+    bool open(const PlanResult& plan, const QString& runPath, const QString& tracePath);
     void cancel();
     bool isBusy() const { return jobs_.isJobRunning(); }
     bool isCancelling() const;
@@ -58,6 +63,7 @@ signals:
     // completed so far (counted once per participating rank, as RunResult's).
     void progress(double fraction, const QString& phase, qint64 collectivesDone);
     void finished(const hsdp::RunData& data);
+    void openFailed(const QString& reason);  // names the file and what does not belong
     void busyChanged(bool busy);
 
 private:

@@ -42,24 +42,45 @@ bool waitForPlan(hsdp::MainWindow& window, QString* error) {
     return error->isEmpty();
 }
 
-// Runs the window's plan through its RunSession and waits for the result.
-void runAndWait(hsdp::MainWindow& window, const hsdp::RunRequest& request) {
+// What to show as the window's run: a run made now, or a saved one.
+struct RunChoice {
+    std::optional<hsdp::RunRequest> request;
+    QString savedRun;  // hsdp-inspect run --json output
+    QString savedTrace;
+};
+
+// Runs the window's plan through its RunSession (or opens the saved run)
+// and waits for the result; false with the reason when a saved run is refused.
+bool runAndWait(hsdp::MainWindow& window, const RunChoice& choice, QString* error) {
     QEventLoop loop;
     QObject::connect(&window, &hsdp::MainWindow::runReady, &loop, [&] { loop.quit(); });
-    if (!window.startRun(request)) return;
+    QObject::connect(window.runSession(), &hsdp::RunSession::openFailed, &loop,
+                     [&](const QString& reason) {
+                         *error = reason;
+                         loop.quit();
+                     });
+    const bool started = choice.savedRun.isEmpty()
+                             ? window.startRun(*choice.request)
+                             : window.openRun(choice.savedRun, choice.savedTrace);
+    if (!started) return true;
     loop.exec();
+    if (!error->isEmpty()) return false;
     std::printf("run: %s\n", qPrintable(window.runStatusText()));
+    return true;
 }
 
 int screenshots(hsdp::MainWindow& window, const QString& dir, const QString& scenario,
-                const std::optional<hsdp::RunRequest>& run) {
+                const RunChoice& run) {
     window.openScenario(scenario);
     QString error;
     if (!waitForPlan(window, &error)) {
         std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
         return 2;
     }
-    if (run) runAndWait(window, *run);
+    if ((run.request || !run.savedRun.isEmpty()) && !runAndWait(window, run, &error)) {
+        std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
+        return 2;
+    }
     QStringList written = hsdp::writeScreenshots(window, dir, &error);
     for (const QString& path : written) std::printf("wrote %s\n", qPrintable(path));
     if (!error.isEmpty()) std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
@@ -97,12 +118,35 @@ int main(int argc, char** argv) {
                             QStringLiteral("The mode of --run: corrected (default) or reference."),
                             QStringLiteral("MODE"), QStringLiteral("corrected"));
     parser.addOption(mode);
+    QCommandLineOption openRun(
+        QStringLiteral("open-run"),
+        QStringLiteral("Show a saved run of SCENARIO (the output of hsdp-inspect run --json) "
+                       "instead of running."),
+        QStringLiteral("RUN_JSON"));
+    parser.addOption(openRun);
+    QCommandLineOption trace(QStringLiteral("trace"),
+                             QStringLiteral("The saved run's trace (hsdp-inspect run --trace)."),
+                             QStringLiteral("TRACE_JSON"));
+    parser.addOption(trace);
     parser.addPositionalArgument(QStringLiteral("scenario"),
                                  QStringLiteral("An hsdp-scenario/1 JSON file to open."));
     parser.process(app);
     const QStringList files = parser.positionalArguments();
 
-    std::optional<hsdp::RunRequest> request;
+    RunChoice choice;
+    std::optional<hsdp::RunRequest>& request = choice.request;
+    choice.savedRun = parser.value(openRun);
+    choice.savedTrace = parser.value(trace);
+    if (parser.isSet(trace) && !parser.isSet(openRun)) {
+        std::fprintf(stderr, "hsdp-studio: --trace is the trace of --open-run; add --open-run\n");
+        return 2;
+    }
+    if (parser.isSet(openRun) && parser.isSet(run)) {
+        std::fprintf(stderr,
+                     "hsdp-studio: --open-run shows a saved run, --run makes one: "
+                     "choose one\n");
+        return 2;
+    }
     if (parser.isSet(run) || parser.isSet(mode)) {
         const QString name = parser.value(mode);
         if (name != QLatin1String("corrected") && name != QLatin1String("reference")) {
@@ -126,16 +170,19 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "hsdp-studio: --screenshot DIR needs exactly one SCENARIO\n");
             return 2;
         }
-        return screenshots(window, parser.value(screenshot), files.front(), request);
+        return screenshots(window, parser.value(screenshot), files.front(), choice);
     }
     window.show();
-    if (request) {
-        // The first plan of the file starts the run, once.
+    if (request || !choice.savedRun.isEmpty()) {
+        // The first plan of the file starts the run (or opens the saved one), once.
         auto started = std::make_shared<QMetaObject::Connection>();
         *started = QObject::connect(window.session(), &hsdp::Session::planReady, &window,
-                                    [&window, request, started] {
+                                    [&window, choice, started] {
                                         QObject::disconnect(*started);
-                                        window.startRun(*request);
+                                        if (choice.savedRun.isEmpty())
+                                            window.startRun(*choice.request);
+                                        else
+                                            window.openRun(choice.savedRun, choice.savedTrace);
                                     });
     }
     if (!files.isEmpty()) window.openScenario(files.front());

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QMetaType>
+#include <QString>
 #include <memory>
 
 #include "models/plan_result.h"
@@ -15,6 +16,7 @@ namespace hsdp {
 struct RunData {
     PlanResult plan;
     std::shared_ptr<const RunResult> run;
+    QString source{};  // the run --json file it was opened from; empty for a run made here
 
     bool isValid() const { return plan.isValid() && run != nullptr; }
 };

@@ -90,6 +90,13 @@ public:
     QAction* runAction() const { return runAction_; }
     QAction* runReferenceAction() const { return runReferenceAction_; }
     QAction* cancelRunAction() const { return cancelRunAction_; }
+    // Saved runs (main_window_saved_runs.cpp): File ▸ Open Run… shows a
+    // `hsdp-inspect run --json` result and its `--trace` file in the run
+    // views without running anything; a result or trace that does not belong
+    // to the scenario on screen is refused in the banner with the reason.
+    // False if there is no plan or a run is going.
+    bool openRun(const QString& runPath, const QString& tracePath = {});
+
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
     QList<QAction*> shortcutActions() const;
 
@@ -116,6 +123,9 @@ private:
     void buildRunViews(QDockWidget* tabWith);  // main_window_run_views.cpp
     void buildRunMenu();
     void runDialog();
+    void addOpenRunAction(QMenu* file);
+    void openRunDialog();
+    void onOpenRunFailed(const QString& reason);
     void onRunProgress(double fraction, const QString& phase, qint64 collectives);
     void onRunFinished(const RunData& run);
     void updateRunActions();

@@ -3,6 +3,7 @@
 // and the Verification dock.
 #include <QAction>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QProgressBar>
@@ -134,7 +135,11 @@ void MainWindow::onRunFinished(const RunData& run) {
 }
 
 QString MainWindow::runStatusText() const {
-    return lastRun_.isValid() ? runStatusLine(*lastRun_.run) : QString();
+    if (!lastRun_.isValid()) return {};
+    const QString line = runStatusLine(*lastRun_.run);
+    return lastRun_.source.isEmpty()
+               ? line
+               : tr("saved run %1 · %2").arg(QFileInfo(lastRun_.source).fileName(), line);
 }
 
 void MainWindow::updateRunActions() {
