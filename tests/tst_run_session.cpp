@@ -87,6 +87,7 @@ private slots:
     void finishedMatchesADirectRun();
     void verificationModelShowsEveryMismatch();
     void progressIsThrottledMonotoneAndCancelStopsTheRun();
+    void aCancelWhilePreparingStopsAtOnce();
     void anInjectedFaultComesBackAsTheEnginesError();
 };
 
@@ -202,6 +203,29 @@ void TestRunSession::progressIsThrottledMonotoneAndCancelStopsTheRun() {
     QVERIFY(notReached);
     QCOMPARE(runStatusLine(*data.run), QStringLiteral("run cancelled after %1 collectives")
                                            .arg(groupedNumber(data.run->collectives)));
+}
+
+// The first second of a 70B run is preparation (single-device results, the
+// Gloo world): a cancel then ends it too, before any collective.
+void TestRunSession::aCancelWhilePreparingStopsAtOnce() {
+    const PlanResult plan = samplePlan("llama3_70b_hsdp_tp_2x4x4.json");
+    RunSession session;
+    QSignalSpy finished(&session, &RunSession::finished);
+    QVERIFY(session.start(plan));
+    QTest::qWait(100);  // well inside the preparation
+    QElapsedTimer sinceCancel;
+    sinceCancel.start();
+    session.cancel();
+    QVERIFY(finished.wait(30000 * kSlowdown));
+    const qint64 stopMs = sinceCancel.elapsed();
+    qInfo("cancel while preparing -> finished: %lld ms", stopMs);
+    QVERIFY2(stopMs < 1000 * kSlowdown, qPrintable(QString::number(stopMs)));
+    RunData data = finished.takeFirst().at(0).value<RunData>();
+    QVERIFY(data.run->cancelled);
+    QCOMPARE(data.run->collectives, qint64(0));
+    QCOMPARE(data.run->error, std::string("run cancelled while preparing, before any collective"));
+    for (const ParamRunResult& p : data.run->params) QVERIFY(paramNotReached(p));
+    QCOMPARE(runStatusLine(*data.run), QStringLiteral("run cancelled after 0 collectives"));
 }
 
 void TestRunSession::anInjectedFaultComesBackAsTheEnginesError() {

@@ -34,10 +34,9 @@ struct RunRequest {
 // many collectives completed, so the GUI thread never waits on a rank and
 // never sees more than ~20 updates a second. cancel() stops the run at the
 // next collective (every rank checks before each one; measured on the 70B
-// sample: 0.1-0.5 s). The engine does not look at the flag while it
-// prepares (shrink, single-device results, the Gloo world: ~2 s on 32
-// ranks), so a cancel then takes effect when the ranks start. A cancelled
-// or failed run still delivers what it recorded.
+// sample: 0.1-0.5 s), or while it prepares at the next parameter's
+// single-device result. A cancelled or failed run still delivers what it
+// recorded.
 class RunSession : public QObject {
     Q_OBJECT
 public:
