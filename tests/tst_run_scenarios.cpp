@@ -109,6 +109,20 @@ private slots:
             structured =
                 structured || (m.what == "gather" && !m.rows.empty() && m.firstBadFlat >= 0);
         QVERIFY(structured);
+        // The rows in data: "expected rows 2..3 got rows 4..5" is the range
+        // [2, 4) holding the true rows [4, 6).
+        bool held = false;
+        for (const auto& m : r.params[1].mismatches) {
+            QCOMPARE(m.heldRows.size(), m.rows.size());
+            for (size_t i = 0; i < m.rows.size(); ++i)
+                held = held || (m.rows[i] == IndexRange{2, 4} && m.heldRows[i] == IndexRange{4, 6});
+        }
+        QVERIFY(held);
+        // The uneven param's rank 0 gathered row 5 from padding: it holds no row.
+        const Mismatch& padding = r.params[3].mismatches.front();
+        QCOMPARE(padding.rank, 0);
+        QVERIFY((padding.rows == std::vector<IndexRange>{IndexRange{5, 6}}));
+        QVERIFY(padding.heldRows == std::vector<IndexRange>{IndexRange{}});
     }
 
     void handBuilt_data() {

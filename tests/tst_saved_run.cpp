@@ -66,6 +66,7 @@ void compareMismatches(const std::vector<Mismatch>& got, const std::vector<Misma
         QCOMPARE(got[i].rank, want[i].rank);
         QCOMPARE(got[i].what, want[i].what);
         QVERIFY(got[i].rows == want[i].rows);
+        QVERIFY(got[i].heldRows == want[i].heldRows);
         QCOMPARE(got[i].firstBadFlat, want[i].firstBadFlat);
         QVERIFY(sameFloat(got[i].expected, want[i].expected));
         QVERIFY(sameFloat(got[i].got, want[i].got));

@@ -19,7 +19,10 @@ Json mismatchJson(const Mismatch& m) {
     j["what"] = m.what;
     Json rows = Json::array();
     for (const auto& r : m.rows) rows.push_back(Json::array({r.begin, r.end}));
-    j["rows"] = rows;  // half-open [begin, end) along tensor dim 0
+    j["rows"] = rows;           // half-open [begin, end) along tensor dim 0
+    Json held = Json::array();  // parallel to rows; [0, 0]: no row's values
+    for (const auto& r : m.heldRows) held.push_back(Json::array({r.begin, r.end}));
+    j["held_rows"] = held;
     j["first_bad_index"] = m.firstBadFlat;
     j["expected"] = number(m.expected);
     j["got"] = number(m.got);

@@ -176,13 +176,11 @@ void judgePartials(const ExecEnv& env, int t, const RunSink::TpRecords& rec,
         auto reduced = reducePartials(rec, mesh, spec.dst, pdims, 0, entry.first);
         const ShardLayout layout = shardLayout(shape, dstR, mesh.shape, entry.first);
         if (!reduced) {
-            out.push_back({rank,
-                           "tp",
-                           {},
-                           -1,
-                           0,
-                           0,
-                           "rank " + std::to_string(rank) + ": partial group incomplete"});
+            Mismatch incomplete;
+            incomplete.rank = rank;
+            incomplete.what = "tp";
+            incomplete.text = "rank " + std::to_string(rank) + ": partial group incomplete";
+            out.push_back(std::move(incomplete));
             continue;
         }
         if (auto m = compareLocal(rank, *reduced, truth, layout, "tp")) {

@@ -68,17 +68,28 @@ std::vector<int> smallIntList(const Json& value, const std::string& path) {
     return list;
 }
 
+std::vector<IndexRange> readRanges(const Json& value, const std::string& path) {
+    std::vector<IndexRange> ranges;
+    const Json& array = readArray(value, path, "[begin, end] pairs");
+    for (size_t i = 0; i < array.size(); ++i) {
+        std::vector<int64_t> pair = intList(array[i], childPath(path, i), 0);
+        if (pair.size() != 2 || pair[0] > pair[1])
+            failExpected(childPath(path, i), "[begin, end] with begin <= end", array[i]);
+        ranges.push_back({pair[0], pair[1]});
+    }
+    return ranges;
+}
+
 Mismatch readMismatch(const Json& j, const std::string& path) {
     Mismatch m;
     m.rank = static_cast<int>(intMember(j, path, "rank", -1));
     m.what = stringMember(j, path, "what");
-    const std::string rowsPath = childPath(path, "rows");
-    const Json& rows = readArray(requireMember(j, path, "rows"), rowsPath, "[begin, end] pairs");
-    for (size_t i = 0; i < rows.size(); ++i) {
-        std::vector<int64_t> pair = intList(rows[i], childPath(rowsPath, i), 0);
-        if (pair.size() != 2 || pair[0] > pair[1])
-            failExpected(childPath(rowsPath, i), "[begin, end] with begin <= end", rows[i]);
-        m.rows.push_back({pair[0], pair[1]});
+    m.rows = readRanges(requireMember(j, path, "rows"), childPath(path, "rows"));
+    if (const Json* held = findMember(j, "held_rows")) {
+        const std::string heldPath = childPath(path, "held_rows");
+        m.heldRows = readRanges(*held, heldPath);
+        if (m.heldRows.size() != m.rows.size())
+            failExpected(heldPath, "one range per range of rows", *held);
     }
     m.firstBadFlat = intMember(j, path, "first_bad_index", -1);
     m.expected = floatOrNaN(requireMember(j, path, "expected"), childPath(path, "expected"));

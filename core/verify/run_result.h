@@ -31,7 +31,11 @@ struct Mismatch {
     int rank = -1;
     std::string what;              // gather | step | tp
     std::vector<IndexRange> rows;  // wrong rows along tensor dim 0 (global numbering when local)
-    int64_t firstBadFlat = -1;     // flat index in the rank's tensor
+    // Parallel to `rows`: the true rows the wrong ones hold (or, for an
+    // update, the rows whose update they got); empty when they hold no row's
+    // values (padding, garbage, missing).
+    std::vector<IndexRange> heldRows;
+    int64_t firstBadFlat = -1;  // flat index in the rank's tensor
     float expected = 0;
     float got = 0;
     std::string text;  // "rank 2 expected rows 4..7 got rows 2..5"

@@ -187,7 +187,10 @@ Mismatch describe(int rank, const std::string& what, const std::string& verb, co
     if (sameTrailing) {
         for (const auto& r : wrongRows(got, expected, candidates)) {
             parts.push_back(runText(rank, what, verb, r));
-            if (r.kind != Kind::Extra) m.rows.push_back({r.from, r.to + 1});
+            if (r.kind == Kind::Extra) continue;
+            m.rows.push_back({r.from, r.to + 1});
+            m.heldRows.push_back(r.kind == Kind::Moved ? IndexRange{r.srcFrom, r.srcTo + 1}
+                                                       : IndexRange{});
         }
     }
     const int64_t n = std::min(got.t->numel(), expected.t->numel());
