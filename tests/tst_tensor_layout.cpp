@@ -12,6 +12,8 @@
 
 #include "model/geometry.h"
 #include "models/plan_index.h"
+#include "models/run_data.h"
+#include "run/runner.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
 #include "views/tensor_layout_view.h"
@@ -163,6 +165,7 @@ private slots:
     void otherDimsAreSliced();
     void clickPicksTheBlockRanks();
     void manyRanksStayExactOrSayMerged();
+    void wrongRowsOfAReferenceRunAreDrawn();
 };
 
 void TestTensorLayout::everyParamMatchesTheEngine() {
@@ -383,6 +386,77 @@ void TestTensorLayout::manyRanksStayExactOrSayMerged() {
     for (const ShardGroup& group : merged.groups) holding += group.isEmpty() ? 0 : 1;
     QCOMPARE(listed.size(), holding);  // no piece lost in merging
     qInfo("8,192 ranks: both layouts in %lld ms", static_cast<long long>(timer.elapsed()));
+}
+
+namespace {
+
+// Pixels of `rect` (shrunk by `inset`) that differ between two images.
+double changedShare(const QImage& a, const QImage& b, const QRectF& rect, double inset) {
+    const QRect r = rect.adjusted(inset, inset, -inset, -inset).toAlignedRect();
+    int changed = 0, all = 0;
+    for (int y = r.top(); y <= r.bottom(); ++y)
+        for (int x = r.left(); x <= r.right(); ++x, ++all)
+            changed += a.pixel(x, y) != b.pixel(x, y);
+    return all ? double(changed) / all : 0.0;
+}
+
+}  // namespace
+
+// Reference mode on the hazards: picking a rank with a mismatch draws
+// exactly the rows its Mismatch names, where the truth's rows belong and the
+// true rows they hold, and changes no pixel of the blocks elsewhere.
+void TestTensorLayout::wrongRowsOfAReferenceRunAreDrawn() {
+    PlanResult result = computePlanResult(
+        QStringLiteral(HSDP_SOURCE_DIR "/tests/data/examples/fsdp_tp_hazards.scenario.json"));
+    RunOptions options;
+    options.mode = RunMode::Reference;
+    auto run = std::make_shared<const RunResult>(runPlan(*result.scenario, *result.plan, options));
+    PlanSelection selection;
+    TensorLayoutView view(&selection);
+    view.setResult(result);
+    int checked = 0;
+    for (const ParamRunResult& param : run->params) {
+        for (const Mismatch& m : param.mismatches) {
+            if (m.what != "gather" || m.rows.empty()) continue;
+            selection.selectParam(param.index);
+            selection.selectRanks({m.rank});
+            view.setRun(RunData{});
+            QVERIFY(view.canvas()->wrongRows().isEmpty());
+            const QImage without = view.renderImage(kImageSize);
+            view.setRun(RunData{result, run});
+            const WrongRows& drawn = view.canvas()->wrongRows();
+            QCOMPARE(drawn.rank, m.rank);
+            QCOMPARE(drawn.what, std::string("gather"));
+            QCOMPARE(drawn.bands.size(), m.rows.size());
+            const QImage with = view.renderImage(kImageSize);
+            const TensorGrid grid = view.canvas()->grid(kImageSize);
+            QRegion marked;
+            for (size_t i = 0; i < m.rows.size(); ++i) {
+                QCOMPARE(drawn.bands[i].rows, m.rows[i]);
+                QCOMPARE(drawn.bands[i].held, m.heldRows[i]);
+                for (const IndexRange& rows : {m.rows[i], m.heldRows[i]}) {
+                    if (rows.size() == 0) continue;
+                    const QRectF rect = view.canvas()->wrongRowsRect(grid, rows);
+                    QVERIFY2(rect.height() >= 6, m.text.c_str());  // past the end too
+                    QVERIFY2(changedShare(with, without, rect, 2) > 0.1,
+                             m.text.c_str());  // hatched
+                    marked += rect.toAlignedRect().adjusted(-2, -2, 2, 2);
+                }
+            }
+            // Elsewhere over the blocks, nothing changed.
+            const QRect area = grid.area.toAlignedRect();
+            for (int y = area.top(); y < area.bottom(); y += 3)
+                for (int x = area.left(); x < area.right(); x += 3)
+                    if (!marked.contains(QPoint(x, y)))
+                        QVERIFY2(with.pixel(x, y) == without.pixel(x, y), m.text.c_str());
+            ++checked;
+        }
+    }
+    QVERIFY(checked >= 4);  // the nested and the uneven param, on several ranks
+    // A run of another plan (the scenario re-planned) draws nothing.
+    view.setResult(computePlanResult(
+        QStringLiteral(HSDP_SOURCE_DIR "/tests/data/examples/fsdp_tp_hazards.scenario.json")));
+    QVERIFY(view.canvas()->wrongRows().isEmpty());
 }
 
 QTEST_MAIN(TestTensorLayout)

@@ -7,6 +7,7 @@
 #include "views/main_window.h"
 #include "views/mode_comparison_view.h"
 #include "views/step_panel.h"
+#include "views/tensor_layout_view.h"
 #include "views/trace_view.h"
 #include "views/traffic_view.h"
 
@@ -41,6 +42,7 @@ void MainWindow::buildRunViews(QDockWidget* tabWith) {
         traffic_->setRun(run);
         bufferLayout_->setRun(run);
         wrongRows_->setRun(run);
+        tensorLayout_->setRun(run);
         // After a run, its timeline is what the bottom row shows first. (Not
         // while hidden, e.g. screenshot mode: raising a never-shown tab there
         // left the dock a few pixels wide.)

@@ -66,6 +66,28 @@ TensorLayoutCanvas::TensorLayoutCanvas(PlanSelection* selection, QWidget* parent
         connect(selection_, &PlanSelection::changed, this, qOverload<>(&QWidget::update));
 }
 
+double TensorGrid::pixelOf(const std::vector<double>& edges, const std::vector<int64_t>& cuts,
+                           double index) {
+    auto it = std::upper_bound(cuts.begin(), cuts.end(), index);
+    if (it == cuts.begin()) return edges.front();
+    if (it == cuts.end()) {
+        // Past the end (a gathered copy that came out longer): a short strip
+        // outside the blocks, so such rows stay visible without covering
+        // what lies beyond.
+        const double over = index - static_cast<double>(cuts.back());
+        return edges.back() + std::min(kOverhangPixels, over > 0 ? kOverhangPixels : 0.0);
+    }
+    const auto band = static_cast<size_t>(it - cuts.begin()) - 1;
+    const double share = (index - static_cast<double>(cuts[band])) /
+                         static_cast<double>(cuts[band + 1] - cuts[band]);
+    return edges[band] + share * (edges[band + 1] - edges[band]);
+}
+
+void TensorLayoutCanvas::setWrongRows(WrongRows rows) {
+    wrongRows_ = std::move(rows);
+    update();
+}
+
 void TensorLayoutCanvas::setBlocks(const PlanResult& result, TensorBlocks blocks) {
     result_ = result;
     blocks_ = std::move(blocks);

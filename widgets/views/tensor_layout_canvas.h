@@ -10,6 +10,7 @@
 #include "models/plan_result.h"
 #include "models/plan_selection.h"
 #include "models/tensor_blocks.h"
+#include "models/wrong_rows.h"
 
 namespace hsdp {
 
@@ -23,13 +24,22 @@ struct TensorGrid {
     QRectF legend;
 
     QRectF rectOf(const TensorBlock& block) const;
+    // Indices past the extent map into a strip this wide after the last edge.
+    static constexpr double kOverhangPixels = 10.0;
+    // The pixel of a global index along the rows or columns, between the
+    // band edges of `cuts` (whose edges these are).
+    static double pixelOf(const std::vector<double>& edges, const std::vector<int64_t>& cuts,
+                          double index);
 };
 
 // The tensor layout picture: title, the blocks of TensorBlocks coloured by
 // shard coordinate and labelled with their ranks (labels that do not fit
 // are dropped; the tooltip has the detail), hazard blocks outlined in the
 // warning colour, blocks of the picked ranks outlined in black, and a legend
-// with the empty shards. Clicking a block picks its ranks. Paints through
+// with the empty shards, and the wrong rows of the last run when it has any
+// for the param (WrongRows: where the truth's rows belong, filled red, and
+// the true rows they hold instead, outlined blue, both along dim 0). Clicking
+// a block picks its ranks. Paints through
 // paint() into any QPainter, so a QImage rendering is what the screen shows.
 class TensorLayoutCanvas : public QWidget {
     Q_OBJECT
@@ -42,6 +52,12 @@ public:
 
     void setBlocks(const PlanResult& result, TensorBlocks blocks);
     const TensorBlocks& blocks() const { return blocks_; }
+    void setWrongRows(WrongRows rows);
+    const WrongRows& wrongRows() const { return wrongRows_; }
+    // The rectangle of rows [begin, end) of the run (scaled to the real
+    // shape when the run was shrunk) across the blocks; empty when dim 0 is
+    // not shown.
+    QRectF wrongRowsRect(const TensorGrid& grid, const IndexRange& rows) const;
 
     static bool isNarrow(const QSize& size);
     static double titleHeight(const QSize& size);
@@ -56,6 +72,8 @@ public:
     static QColor mergedColor() { return QColor(0xb8, 0xb8, 0xbe); }
     static QColor hazardColor() { return QColor(0xd9, 0x48, 0x01); }
     static QColor pickColor() { return QColor(0x11, 0x11, 0x11); }
+    static QColor expectedRowsColor() { return QColor(0xc6, 0x1b, 0x1b); }
+    static QColor heldRowsColor() { return QColor(0x15, 0x5c, 0xc4); }
     static constexpr double kHazardInset = 3.0;  // outline band, pixels from the block edge
     static constexpr double kHazardWidth = 3.0;
 
@@ -75,6 +93,10 @@ private:
     void paintBlocks(QPainter& painter, const TensorGrid& grid) const;
     void paintLabel(QPainter& painter, const TensorBlock& block, const QRectF& box) const;
     void paintAxes(QPainter& painter, const TensorGrid& grid) const;
+    void paintWrongRows(QPainter& painter, const TensorGrid& grid) const;
+    QString wrongText(const WrongRowsBand& band) const;
+    void paintBandLabel(QPainter& painter, const QRectF& band, const QString& text,
+                        const QColor& color) const;
     void paintLegend(QPainter& painter, const QRectF& area, bool narrow) const;
     double paintGroupLegend(QPainter& painter, const QRectF& area, double reserve) const;
     struct Note {
@@ -84,12 +106,14 @@ private:
         QColor color{};          // invalid: the palette's text colour
     };
     std::vector<Note> notes() const;
+    void addWrongRowsNotes(std::vector<Note>& notes) const;
     double paintNotes(QPainter& painter, const QRectF& area) const;
     void paintMessage(QPainter& painter, const QRectF& area, const QString& text) const;
 
     QPointer<PlanSelection> selection_;
     PlanResult result_;
     TensorBlocks blocks_;
+    WrongRows wrongRows_;
 };
 
 }  // namespace hsdp

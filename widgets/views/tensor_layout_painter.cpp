@@ -76,6 +76,7 @@ void TensorLayoutCanvas::paint(QPainter& painter, const QSize& size) const {
         return paintMessage(painter, below, tr("This tensor has no elements"));
     TensorGrid g = grid(size);
     paintBlocks(painter, g);
+    paintWrongRows(painter, g);
     paintAxes(painter, g);
     paintLegend(painter, g.legend, isNarrow(size));
 }
@@ -290,6 +291,7 @@ std::vector<TensorLayoutCanvas::Note> TensorLayoutCanvas::notes() const {
     if (otherSlices > 0)
         notes.push_back(
             {tr("%1 more coordinates hold other slices of the dims not shown").arg(otherSlices)});
+    addWrongRowsNotes(notes);
     if (blocks_.merged)
         notes.push_back({tr("%1 blocks merged into %2 for drawing: the tooltip lists every "
                             "rank of a merged block")

@@ -5,6 +5,7 @@
 
 #include "models/plan_result.h"
 #include "models/plan_selection.h"
+#include "models/run_data.h"
 #include "views/tensor_layout_canvas.h"
 
 class QComboBox;
@@ -24,6 +25,10 @@ public:
     explicit TensorLayoutView(PlanSelection* selection, QWidget* parent = nullptr);
 
     void setResult(const PlanResult& result);
+    // The last run: its wrong rows for the focus param (on the picked rank,
+    // else the first rank with any) are drawn while it is a run of the plan
+    // on screen.
+    void setRun(const RunData& run);
     // Shows `axes` of the focus param (tests and the controls use this).
     void setAxes(const TensorAxes& axes);
     const TensorBlocks& blocks() const { return canvas_->blocks(); }
@@ -39,9 +44,11 @@ private:
     void applyControls();
     void applySlice(int dim, int index);
     void recompute();
+    void updateWrongRows();
 
     PlanSelection* selection_;
     PlanResult result_;
+    RunData run_;
     int param_ = -1;
     TensorAxes axes_;
     TensorLayoutCanvas* canvas_;
