@@ -2,6 +2,7 @@
 // traffic charts, the buffer layout and the wrong-rows comparison. Each takes
 // every finished run (runReady) and follows the shared selection.
 #include <QDockWidget>
+#include <QScrollArea>
 
 #include "views/buffer_layout_view.h"
 #include "views/main_window.h"
@@ -19,12 +20,18 @@ void MainWindow::buildRunViews(QDockWidget* tabWith) {
     traffic_ = new TrafficView(selection_, this);
     bufferLayout_ = new BufferLayoutView(selection_, this);
     wrongRows_ = new ModeComparisonView(selection_, this);
+    // A painted picture with text above its bars: in a short dock it scrolls
+    // rather than drawing the text over the bars.
+    auto* wrongRowsScroll = new QScrollArea(this);
+    wrongRowsScroll->setWidgetResizable(true);
+    wrongRowsScroll->setFrameShape(QFrame::NoFrame);
+    wrongRowsScroll->setWidget(wrongRows_);
     // All in the bottom row with the diagnostics: wide pictures, and the step
     // caption under the mesh it lights up.
     const std::pair<QWidget*, const char*> wide[] = {{stepPanel_, "Steps"},
                                                      {traceView_, "Trace"},
                                                      {bufferLayout_, "Buffer layout"},
-                                                     {wrongRows_, "Wrong rows"},
+                                                     {wrongRowsScroll, "Wrong rows"},
                                                      {traffic_, "Traffic"}};
     for (const auto& [view, title] : wide) {
         // The bottom row's height is the user's choice: the views' own
@@ -35,6 +42,7 @@ void MainWindow::buildRunViews(QDockWidget* tabWith) {
         QDockWidget* dock = addViewDock(view, tr(title), name, Qt::BottomDockWidgetArea);
         tabifyDockWidget(tabWith, dock);
     }
+    wrongRows_->setMinimumSize(560, 360);
     tabWith->raise();
     connect(this, &MainWindow::runReady, this, [this](const RunData& run) {
         traceView_->setRun(run);
