@@ -30,6 +30,9 @@ const std::map<QString, std::set<QString>>& allowed() {
           "run"}},
         // Plan comparison: reads two plans, compares TP decisions through their JSON.
         {"compare", {"model", "scenario", "plan", "export"}},
+        // Saved runs: reads what export wrote, checks it against the
+        // scenario's meshes (run's declared groups).
+        {"saved", {"model", "scenario", "plan", "runtime", "verify", "run"}},
     };
     return table;
 }
