@@ -310,7 +310,13 @@ private slots:
         QTest::newRow("wrong type")
             << "mistral_7b_v0_1"
             << "vocab_size"
-            << "\"32000\"" << mesh << "vocab_size: expected a positive integer, got \"32000\"";
+            << "\"32000\"" << mesh
+            << "vocab_size: expected a positive integer below 2^31, got \"32000\"";
+        QTest::newRow("too large")
+            << "llama3_8b"
+            << "vocab_size"
+            << "4294967296" << mesh
+            << "vocab_size: expected a positive integer below 2^31, got 4294967296";
         QTest::newRow("heads do not divide hidden")
             << "llama3_8b"
             << "hidden_size"
@@ -381,6 +387,54 @@ private slots:
         if (!message.startsWith("--mesh"))
             QVERIFY2(r.err.contains("config.json: "), r.err.constData());
         QVERIFY(!QFile::exists(out));
+    }
+
+    // Every size at its limit: the parameters' total overflows 64 bits, which the
+    // scenario format refuses; the command says so instead of writing the file.
+    void scenarioBeyondTheFormatExitsTwo() {
+        QTemporaryDir dir;
+        Json config = readJson(configPath("llama3_8b"));
+        for (const char* key : {"vocab_size", "hidden_size", "intermediate_size"})
+            config[key] = 2147483647;
+        config["num_attention_heads"] = 1;
+        config["num_key_value_heads"] = 1;
+        const QString file = dir.filePath("huge.json");
+        writeJson(file, config);
+        const QString out = dir.filePath("s.json");
+        const CliOutcome r =
+            inspect({"scenario", "--from-config", file, "--mesh", "dp_shard=2", "-o", out});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(
+            r.err.contains("huge.json: the model's scenario exceeds the scenario format's limits"),
+            r.err.constData());
+        QVERIFY(!QFile::exists(out));
+    }
+
+    // Llama's attention_bias and mlp_bias: biases follow their layer's TP split.
+    void llamaBiasesFollowTheirLayers() {
+        Json config = readJson(configPath("llama3_8b"));
+        config["attention_bias"] = true;
+        config["mlp_bias"] = true;
+        ConfigScenarioRequest request;
+        request.config = readModelConfig(config, "biased.json");
+        request.layout = parseParallelLayout("dp_shard=4,tp=2");
+        const Scenario s = readScenarioJson(scenarioFromModelConfig(request));
+        const std::pair<const char*, const char*> expected[] = {
+            {"model.layers.0.self_attn.k_proj.bias", "[SS(0,2), S(0)]"},
+            {"model.layers.0.self_attn.o_proj.bias", "[S(0), R]"},
+            {"model.layers.31.mlp.up_proj.bias", "[SS(0,2), S(0)]"},
+            {"model.layers.31.mlp.down_proj.bias", "[S(0), R]"},
+        };
+        for (const auto& [name, placements] : expected) {
+            const ParamSpec* p = findParam(s, name);
+            QVERIFY2(p, name);
+            QCOMPARE(p->ndim(), 1);
+            QCOMPARE(QString::fromStdString(placementsToString(*p->placements)),
+                     QString(placements));
+        }
+        QCOMPARE(findParam(s, "model.layers.0.mlp.up_proj.bias")->shape,
+                 std::vector<int64_t>{14336});
+        QVERIFY(!findParam(generate("llama3_8b", "dp_shard=2"), "model.layers.0.mlp.up_proj.bias"));
     }
 
     void unreadableConfigExitsTwo() {

@@ -110,8 +110,17 @@ int scenarioCommand(const std::vector<std::string>& args) {
         return 2;
     }
     const std::string text = scenarioJsonText(scenarioFromModelConfig(request));
-    // What we write must read back: a failure here is ours, not the user's.
-    const Scenario scenario = readScenario(text);
+    // What we write must read back (the reader's limits: 64-bit element counts,
+    // 10,000,000 entries); a config beyond them is refused, not written.
+    Scenario scenario;
+    try {
+        scenario = readScenario(text);
+    } catch (const ScenarioError& error) {
+        std::cerr << "hsdp-inspect: " << request.configSource
+                  << ": the model's scenario exceeds the scenario format's limits: " << error.what()
+                  << "\n";
+        return 2;
+    }
     if (out == "-") {
         std::cout << text;
         return 0;

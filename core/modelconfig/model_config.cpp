@@ -11,6 +11,10 @@ namespace hsdp {
 
 namespace {
 
+constexpr int64_t kMaxConfigInteger = (int64_t(1) << 31) - 1;
+// More layers than any model has; keeps a typo from expanding to millions of entries.
+constexpr int64_t kMaxLayers = 100000;
+
 // Typed access to the config's top-level fields with errors that name them.
 class Fields {
 public:
@@ -59,10 +63,12 @@ public:
     void setModelType(std::string type) { modelType_ = std::move(type); }
 
 private:
+    // Sizes stay below 2^31 so that no product of three overflows 64 bits.
     int64_t checkedPositive(const std::string& key) const {
         const Json& value = doc_[key];
-        if (!value.is_number_integer() || value.get<int64_t>() < 1)
-            fail(key, "expected a positive integer, got " + value.dump());
+        if (!value.is_number_integer() || value.get<int64_t>() < 1 ||
+            value.get<int64_t>() > kMaxConfigInteger)
+            fail(key, "expected a positive integer below 2^31, got " + value.dump());
         return value.get<int64_t>();
     }
 
@@ -179,9 +185,13 @@ ModelConfig readModelConfig(const Json& document, const std::string& source) {
     c.vocabSize = f.positive("vocab_size");
     c.hiddenSize = f.positive("hidden_size");
     c.numLayers = f.positive("num_hidden_layers");
+    if (c.numLayers > kMaxLayers)
+        f.fail("num_hidden_layers", "expected at most " + std::to_string(kMaxLayers) + ", got " +
+                                        std::to_string(c.numLayers));
     c.intermediateSize = f.positive("intermediate_size");
     c.tieWordEmbeddings = f.boolean("tie_word_embeddings", false);
     c.attentionBias = f.boolean("attention_bias", false);
+    c.mlpBias = f.boolean("mlp_bias", false);
     readAttention(f, c);
     readMoe(f, document, c);
     return c;

@@ -24,6 +24,7 @@ struct ModelConfig {
     int64_t intermediateSize = 0;
     bool tieWordEmbeddings = false;
     bool attentionBias = false;  // Llama's attention_bias: q/k/v/o biases
+    bool mlpBias = false;        // Llama's mlp_bias: gate/up/down biases (dense MLPs)
 
     // Mixture of experts (MoeKind != Dense).
     int64_t numExperts = 0;

@@ -48,11 +48,15 @@ void latentAttention(const ModelConfig& c, const std::string& p, Nodes& out) {
     add(out, a + "o_proj.weight", {c.hiddenSize, c.numHeads * c.vHeadDim}, ParamRole::RowWise);
 }
 
-// gate/up column-wise, down row-wise: the SwiGLU MLP of every family.
-void swiGlu(const std::string& p, int64_t hidden, int64_t width, Nodes& out) {
+// gate/up column-wise, down row-wise: the SwiGLU MLP of every family. A
+// column-wise bias is split with its outputs, the row-wise one added whole.
+void swiGlu(const std::string& p, int64_t hidden, int64_t width, Nodes& out, bool bias = false) {
     add(out, p + "gate_proj.weight", {width, hidden}, ParamRole::ColWise);
+    if (bias) add(out, p + "gate_proj.bias", {width}, ParamRole::ColWise);
     add(out, p + "up_proj.weight", {width, hidden}, ParamRole::ColWise);
+    if (bias) add(out, p + "up_proj.bias", {width}, ParamRole::ColWise);
     add(out, p + "down_proj.weight", {hidden, width}, ParamRole::RowWise);
+    if (bias) add(out, p + "down_proj.bias", {hidden}, ParamRole::Replicated);
 }
 
 void experts(const ModelConfig& c, const std::string& p, bool stacked, Nodes& out) {
@@ -100,7 +104,7 @@ Nodes layer(const ModelConfig& c, const std::string& index, bool isMoe, bool sta
     if (isMoe)
         moe(c, p, stacked, out);
     else
-        swiGlu(p + "mlp.", c.hiddenSize, c.intermediateSize, out);
+        swiGlu(p + "mlp.", c.hiddenSize, c.intermediateSize, out, c.mlpBias);
     add(out, p + "input_layernorm.weight", {c.hiddenSize}, ParamRole::Replicated);
     add(out, p + "post_attention_layernorm.weight", {c.hiddenSize}, ParamRole::Replicated);
     return out;
