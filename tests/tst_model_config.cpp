@@ -514,6 +514,17 @@ private slots:
         QTest::addColumn<QString>("mesh");
         QTest::newRow("Qwen2.5-0.5B dp_shard=2,tp=2") << "qwen2_5_0_5b"
                                                       << "dp_shard=2,tp=2";
+        QTest::newRow("Qwen2-7B dp_shard=2,tp=2") << "qwen2_7b"
+                                                  << "dp_shard=2,tp=2";
+        QTest::newRow("Mistral-7B dp_shard=2,tp=2") << "mistral_7b_v0_1"
+                                                    << "dp_shard=2,tp=2";
+        QTest::newRow("Llama-3-70B dp_replicate=2,dp_shard=2,tp=2")
+            << "llama3_70b"
+            << "dp_replicate=2,dp_shard=2,tp=2";
+        QTest::newRow("Qwen1.5-MoE per expert dp_shard=2,tp=2") << "qwen1_5_moe_a2_7b"
+                                                                << "dp_shard=2,tp=2";
+        QTest::newRow("Qwen1.5-MoE dp_shard=2,tp=2,ep=2") << "qwen1_5_moe_a2_7b"
+                                                          << "dp_shard=2,tp=2,ep=2";
         QTest::newRow("Mixtral-8x7B dp_shard=2,tp=2,ep=2") << "mixtral_8x7b"
                                                            << "dp_shard=2,tp=2,ep=2";
         QTest::newRow("DeepSeek-V3 dp_shard=2,tp=2,ep=2") << "deepseek_v3"
