@@ -79,8 +79,11 @@ private:
 
 const ArchitectureFamily& resolveFamily(const Json& doc, Fields& fields, std::string& label) {
     std::string modelType, archClass;
-    if (fields.has("model_type") && doc["model_type"].is_string())
+    if (fields.has("model_type")) {
+        if (!doc["model_type"].is_string())
+            fields.fail("model_type", "expected a string, got " + doc["model_type"].dump());
         modelType = doc["model_type"].get<std::string>();
+    }
     if (fields.has("architectures") && doc["architectures"].is_array() &&
         !doc["architectures"].empty() && doc["architectures"][0].is_string())
         archClass = doc["architectures"][0].get<std::string>();
@@ -125,7 +128,7 @@ void readAttention(const Fields& f, ModelConfig& c) {
                    " (each key/value head serves a whole group of query heads)");
 }
 
-void readQwen2Moe(const Fields& f, const Json& doc, ModelConfig& c) {
+void readQwen2Moe(const Fields& f, ModelConfig& c) {
     c.numExperts = f.positive("num_experts");
     c.moeIntermediateSize = f.positive("moe_intermediate_size");
     c.sharedExpertIntermediate = f.nonNegativeOr("shared_expert_intermediate_size", 0);
@@ -140,7 +143,6 @@ void readQwen2Moe(const Fields& f, const Json& doc, ModelConfig& c) {
     for (int64_t i = 0; i < c.numLayers; ++i)
         c.moeLayer[size_t(i)] =
             std::find(mlpOnly.begin(), mlpOnly.end(), i) == mlpOnly.end() && (i + 1) % step == 0;
-    (void)doc;
 }
 
 void readDeepSeekMoe(const Fields& f, ModelConfig& c) {
@@ -157,7 +159,7 @@ void readDeepSeekMoe(const Fields& f, ModelConfig& c) {
         c.moeLayer[size_t(i)] = i >= firstDense && i % freq == 0;
 }
 
-void readMoe(const Fields& f, const Json& doc, ModelConfig& c) {
+void readMoe(const Fields& f, ModelConfig& c) {
     c.moeLayer.assign(size_t(c.numLayers), false);
     switch (c.family->moe) {
         case MoeKind::Dense:
@@ -168,7 +170,7 @@ void readMoe(const Fields& f, const Json& doc, ModelConfig& c) {
             c.moeLayer.assign(size_t(c.numLayers), true);
             return;
         case MoeKind::Qwen2Moe:
-            return readQwen2Moe(f, doc, c);
+            return readQwen2Moe(f, c);
         case MoeKind::DeepSeek:
             return readDeepSeekMoe(f, c);
     }
@@ -193,7 +195,7 @@ ModelConfig readModelConfig(const Json& document, const std::string& source) {
     c.attentionBias = f.boolean("attention_bias", false);
     c.mlpBias = f.boolean("mlp_bias", false);
     readAttention(f, c);
-    readMoe(f, document, c);
+    readMoe(f, c);
     return c;
 }
 
