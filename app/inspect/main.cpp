@@ -36,7 +36,7 @@ diagnostics in the plan, failed verification), 2 unreadable input or bad usage.
 Documentation, in the source tree: docs/README.md (index),
 docs/scenario-format.md (the hsdp-scenario/1 input: every key, with complete
 examples in docs/examples/), docs/plan.md, docs/run.md, docs/trace-format.md,
-docs/glossary.md.
+docs/glossary.md, docs/model-config.md (scenario --from-config).
 )";
 
 bool wantsHelp(const std::vector<std::string>& args) {
