@@ -155,7 +155,8 @@ private slots:
     void helpPointsToExistingDocs() {
         const QRegularExpression docPath(QStringLiteral("docs/[A-Za-z0-9_/.-]*[A-Za-z0-9_/]"));
         for (const QStringList& args :
-             {QStringList{"--help"}, QStringList{"plan", "--help"}, QStringList{"run", "--help"}}) {
+             {QStringList{"--help"}, QStringList{"plan", "--help"}, QStringList{"run", "--help"},
+              QStringList{"scenario", "--help"}}) {
             auto r = inspect(args);
             QCOMPARE(r.exitCode, 0);
             const QString text = QString::fromUtf8(r.out);

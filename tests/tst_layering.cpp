@@ -33,6 +33,8 @@ const std::map<QString, std::set<QString>>& allowed() {
         // Saved runs: reads what export wrote, checks it against the
         // scenario's meshes (run's declared groups).
         {"saved", {"model", "scenario", "plan", "runtime", "verify", "run"}},
+        // Scenarios from a Hugging Face config: builds a scenario document.
+        {"modelconfig", {"model", "scenario"}},
     };
     return table;
 }

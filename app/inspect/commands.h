@@ -13,6 +13,8 @@ namespace hsdp::cli {
 int planCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
 int diffCommand(const std::vector<std::string>& args);
+// Writes a scenario from a Hugging Face config.json and a parallelism layout.
+int scenarioCommand(const std::vector<std::string>& args);
 
 // Reads SCENARIO; on failure prints the reader's message (file, JSON path,
 // what was expected) to stderr and returns nullopt: the caller exits 2.
@@ -21,5 +23,6 @@ std::optional<Scenario> loadScenario(const std::string& path);
 extern const char* const kPlanHelp;
 extern const char* const kRunHelp;
 extern const char* const kDiffHelp;
+extern const char* const kScenarioHelp;
 
 }  // namespace hsdp::cli
