@@ -43,6 +43,16 @@ void Session::open(const QString& path) {
     startFileJob();
 }
 
+void Session::openDocument(std::shared_ptr<const Json> document) {
+    path_.clear();
+    current_ = {};
+    stale_ = false;
+    if (!watcher_.files().isEmpty()) watcher_.removePaths(watcher_.files());
+    if (!watcher_.directories().isEmpty()) watcher_.removePaths(watcher_.directories());
+    startJob([document = std::move(document)] { return computePlanResult(document, QString()); },
+             /*fromEdit=*/false);
+}
+
 void Session::reload() {
     if (!path_.isEmpty()) startFileJob();
 }

@@ -25,6 +25,9 @@ public:
 
     void open(const QString& path);  // starts watching `path` and plans it
     void reload();                   // plans the current file again
+    // Plans a document that has no file yet (a scenario generated from a
+    // model config): no path, nothing watched; Save As gives it a file.
+    void openDocument(std::shared_ptr<const Json> document);
     // Plans an edited document of the current file (the edit panel's). The
     // file on disk is left alone; results and errors arrive as for a file.
     void planDocument(std::shared_ptr<const Json> document);

@@ -39,6 +39,8 @@ public:
     QUndoStack* undoStack() { return &undo_; }
     bool isModified() const { return !undo_.isClean(); }
     void markSaved() { undo_.setClean(); }
+    // A document that exists on no disk yet: modified until saved.
+    void markUnsaved() { undo_.resetClean(); }
 
     // Used by the undo commands: applies a value without recording it.
     void apply(const QString& pointer, const std::optional<Json>& value);

@@ -169,7 +169,9 @@ QString MainWindow::statusText() const {
 void MainWindow::updateTitle() {
     const PlanResult& result = session_->current();
     QString name = result.isValid() ? QString::fromStdString(result.scenario->name) : QString();
-    QString file = session_->path().isEmpty() ? QString() : QFileInfo(session_->path()).fileName();
+    QString file = session_->path().isEmpty()
+                       ? (document_ && document_->isLoaded() ? tr("untitled") : QString())
+                       : QFileInfo(session_->path()).fileName();
     QStringList parts;
     if (!name.isEmpty()) parts << name;
     if (!file.isEmpty())

@@ -97,6 +97,11 @@ public:
     // False if there is no plan or a run is going.
     bool openRun(const QString& runPath, const QString& tracePath = {});
 
+    // File ▸ New from Model Config… (main_window_new_from_config.cpp): a
+    // scenario generated from a Hugging Face config opens unsaved (Save asks
+    // where), planned like a file.
+    void openGeneratedScenario(std::shared_ptr<const Json> document);
+
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
     QList<QAction*> shortcutActions() const;
 
@@ -124,6 +129,7 @@ private:
     void buildRunMenu();
     void runDialog();
     void addOpenRunAction(QMenu* file);
+    void addNewFromConfigAction(QMenu* file);
     void openRunDialog();
     void onOpenRunFailed(const QString& reason);
     void onRunProgress(double fraction, const QString& phase, qint64 collectives);
