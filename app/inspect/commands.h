@@ -13,6 +13,7 @@ namespace hsdp::cli {
 int planCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
 int diffCommand(const std::vector<std::string>& args);
+int reportCommand(const std::vector<std::string>& args);  // report_command.cpp (Qt)
 
 // Reads SCENARIO; on failure prints the reader's message (file, JSON path,
 // what was expected) to stderr and returns nullopt: the caller exits 2.
@@ -21,5 +22,6 @@ std::optional<Scenario> loadScenario(const std::string& path);
 extern const char* const kPlanHelp;
 extern const char* const kRunHelp;
 extern const char* const kDiffHelp;
+extern const char* const kReportHelp;
 
 }  // namespace hsdp::cli
