@@ -127,22 +127,20 @@ int reportCommand(const std::vector<std::string>& given) {
     if (!scenario) return 2;
     auto app = makeApplication();
     ReportInput input;
-    input.plan = computePlanResult(std::move(*scenario),
-                                   QString::fromStdString(parser.positionals()[0]));
+    input.plan =
+        computePlanResult(std::move(*scenario), QString::fromStdString(parser.positionals()[0]));
     if (parser.has("--run"))
-        input.run = runForReport(input.plan, mode == "reference" ? RunMode::Reference
-                                                                 : RunMode::Corrected);
+        input.run =
+            runForReport(input.plan, mode == "reference" ? RunMode::Reference : RunMode::Corrected);
     input.title = QString::fromStdString(parser.value("--title").value_or(""));
     input.command = commandLine(given);
-    const ReportFileResult result =
-        writeReportFile(input, QString::fromStdString(*output), page);
+    const ReportFileResult result = writeReportFile(input, QString::fromStdString(*output), page);
     if (!result.error.isEmpty()) {
         std::cerr << "hsdp-inspect: " << result.error.toStdString() << "\n";
         return 2;
     }
     std::cerr << "hsdp-inspect: wrote " << *output << " (" << result.seconds << " s)"
-              << (result.findings ? "; the plan has errors or the run did not verify" : "")
-              << "\n";
+              << (result.findings ? "; the plan has errors or the run did not verify" : "") << "\n";
     return result.findings ? 1 : 0;
 }
 

@@ -88,7 +88,8 @@ QString listText(const std::vector<int>& values, int limit) {
 }
 
 QString paramLabel(const Scenario& scenario, int param) {
-    if (param < 0 || size_t(param) >= scenario.params.size()) return QStringLiteral("#%1").arg(param);
+    if (param < 0 || size_t(param) >= scenario.params.size())
+        return QStringLiteral("#%1").arg(param);
     return QStringLiteral("#%1 %2").arg(param).arg(
         QString::fromStdString(scenario.params[size_t(param)].name));
 }
@@ -104,8 +105,9 @@ QString meshesText(const Scenario& scenario) {
     for (const Mesh& m : scenario.meshes) {
         QStringList dims;
         for (size_t d = 0; d < m.shape.size(); ++d)
-            dims << QStringLiteral("%1=%2").arg(
-                d < m.dimNames.size() ? QString::fromStdString(m.dimNames[d]) : QString::number(d))
+            dims << QStringLiteral("%1=%2")
+                        .arg(d < m.dimNames.size() ? QString::fromStdString(m.dimNames[d])
+                                                   : QString::number(d))
                         .arg(m.shape[d]);
         meshes << QStringLiteral("%1 [%2]").arg(QString::fromStdString(m.name),
                                                 dims.join(QStringLiteral(", ")));
@@ -150,12 +152,12 @@ Facts summaryFacts(const ReportInput& input) {
                        plan.effectiveReplicaCount
                            ? QString::number(*plan.effectiveReplicaCount)
                            : QStringLiteral("none (every replicate coordinate owns)"));
-    facts.emplace_back(QStringLiteral("Worst owner imbalance (max/mean)"),
-                       ratio(input.plan.index->worstImbalance));
+    facts.emplace_back(QStringLiteral("Worst imbalance"),
+                       ratio(input.plan.index->worstImbalance) +
+                           QStringLiteral(" (max/mean owner load of a batch)"));
     facts.emplace_back(QStringLiteral("Backend"), QString::fromStdString(s.options.backend));
     QString verdict = planVerdict(*input.plan.index);
-    if (input.run.isValid())
-        verdict += QStringLiteral("; run: ") + runSummaryLine(*input.run.run);
+    if (input.run.isValid()) verdict += QStringLiteral("; run: ") + runSummaryLine(*input.run.run);
     facts.emplace_back(QStringLiteral("Verdict"), verdict);
     return facts;
 }
@@ -171,13 +173,17 @@ ReportDocument buildReport(const ReportInput& input) {
                                       : input.title;
     const QDateTime date = input.date.isValid() ? input.date : QDateTime::currentDateTime();
     doc.header.emplace_back(QStringLiteral("Scenario file"), input.plan.path);
-    doc.header.emplace_back(QStringLiteral("Date"),
-                            QLocale(QLocale::English).toString(date, QStringLiteral("yyyy-MM-dd HH:mm t")));
-    doc.header.emplace_back(QStringLiteral("Tool"),
-                            QStringLiteral("HSDP Studio / hsdp-inspect %1").arg(QStringLiteral(HSDP_VERSION)));
+    doc.header.emplace_back(
+        QStringLiteral("Date"),
+        QLocale(QLocale::English).toString(date, QStringLiteral("yyyy-MM-dd HH:mm t")));
+    doc.header.emplace_back(
+        QStringLiteral("Tool"),
+        QStringLiteral("HSDP Studio / hsdp-inspect %1").arg(QStringLiteral(HSDP_VERSION)));
     doc.command = input.command;
-    if (!input.commandNote.isEmpty()) doc.header.emplace_back(QStringLiteral("Note"), input.commandNote);
-    doc.findings = input.plan.plan->hasErrors() || (input.run.isValid() && !input.run.run->verified);
+    if (!input.commandNote.isEmpty())
+        doc.header.emplace_back(QStringLiteral("Note"), input.commandNote);
+    doc.findings =
+        input.plan.plan->hasErrors() || (input.run.isValid() && !input.run.run->verified);
 
     SectionList list;
     ReportSection& summary = list.add(QStringLiteral("summary"), QStringLiteral("Summary"));

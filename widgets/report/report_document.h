@@ -15,13 +15,13 @@ namespace hsdp {
 
 // What a picture shows; ReportPictures paints it from the plan and the run.
 enum class PictureKind {
-    Mesh,           // `index`: mesh position; owned numel as a heat map
-    CoordBalance,   // owner loads of batch (group, batch) per replicate coordinate
-    RankBalance,    // owned numel per rank over every batch
-    ShardBalance,   // Newton–Schulz numel per shard coordinate of batch (group, batch)
-    BufferLayout,   // the first gather of batch (group, batch) in the run
-    TensorLayout,   // param `index` as blocks of global indices and their ranks
-    WrongRows,      // param `index` gathered right and wrong (reference run)
+    Mesh,          // `index`: mesh position; owned numel as a heat map
+    CoordBalance,  // owner loads of batch (group, batch) per replicate coordinate
+    RankBalance,   // owned numel per rank over every batch
+    ShardBalance,  // Newton–Schulz numel per shard coordinate of batch (group, batch)
+    BufferLayout,  // the first gather of batch (group, batch) in the run
+    TensorLayout,  // param `index` as blocks of global indices and their ranks
+    WrongRows,     // param `index` gathered right and wrong (reference run)
 };
 
 struct ReportPicture {

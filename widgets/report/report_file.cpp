@@ -13,7 +13,8 @@ namespace hsdp {
 
 std::optional<ReportFormat> reportFormatFor(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("html") || suffix == QLatin1String("htm")) return ReportFormat::Html;
+    if (suffix == QLatin1String("html") || suffix == QLatin1String("htm"))
+        return ReportFormat::Html;
     if (suffix == QLatin1String("pdf")) return ReportFormat::Pdf;
     return std::nullopt;
 }

@@ -46,10 +46,10 @@ QString groupTitle(const Group& g, int position) {
 
 ReportTable batchTable(const Group& g) {
     ReportTable table;
-    table.header = {QStringLiteral("Batch"), QStringLiteral("Params"), QStringLiteral("Numel"),
-                    QStringLiteral("Gathered"), QStringLiteral("Coordinates"),
-                    QStringLiteral("Max load"), QStringLiteral("Min load"),
-                    QStringLiteral("Imbalance (max/mean)")};
+    table.header = {QStringLiteral("Batch"),       QStringLiteral("Params"),
+                    QStringLiteral("Numel"),       QStringLiteral("Gathered"),
+                    QStringLiteral("Coordinates"), QStringLiteral("Max load"),
+                    QStringLiteral("Min load"),    QStringLiteral("Imbalance (max/mean)")};
     std::vector<std::pair<double, QStringList>> rows;
     for (size_t b = 0; b < g.batches.size(); ++b) {
         const Batch& batch = g.batches[b];
@@ -59,11 +59,12 @@ ReportTable batchTable(const Group& g) {
             least = std::min(least, l.numel);
         }
         const std::optional<double> imbalance = loadImbalance(batch.loads);
-        rows.push_back({imbalance.value_or(0),
-                        {QString::number(b), number(qint64(batch.params.size())), number(batch.numel),
-                         batch.isShard ? QStringLiteral("yes") : QStringLiteral("no"),
-                         number(qint64(batch.loads.size())), number(most), number(least),
-                         imbalance ? ratio(*imbalance) : QStringLiteral("-")}});
+        rows.push_back(
+            {imbalance.value_or(0),
+             {QString::number(b), number(qint64(batch.params.size())), number(batch.numel),
+              batch.isShard ? QStringLiteral("yes") : QStringLiteral("no"),
+              number(qint64(batch.loads.size())), number(most), number(least),
+              imbalance ? ratio(*imbalance) : QStringLiteral("-")}});
     }
     std::stable_sort(rows.begin(), rows.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -82,11 +83,11 @@ ReportTable ownerTable(const Scenario& scenario, const PlanIndex& index, const G
     });
     for (int p : params) {
         const ParamPlace& place = index.params[size_t(p)];
-        table.rows.push_back({paramLabel(scenario, p), number(scenario.params[size_t(p)].numel()),
-                              QString::number(place.batch),
-                              place.owner.empty() ? QStringLiteral("none") : coordText(place.owner),
-                              place.ownerRanks.empty() ? QStringLiteral("-")
-                                                       : listText(place.ownerRanks, 16)});
+        table.rows.push_back(
+            {paramLabel(scenario, p), number(scenario.params[size_t(p)].numel()),
+             QString::number(place.batch),
+             place.owner.empty() ? QStringLiteral("none") : coordText(place.owner),
+             place.ownerRanks.empty() ? QStringLiteral("-") : listText(place.ownerRanks, 16)});
     }
     return table;
 }
@@ -103,9 +104,10 @@ ReportTable loadTable(const Plan& plan, const Group& g) {
             batch.loads.empty() ? 0 : double(batch.numel) / double(batch.loads.size());
         for (const CoordLoad& l : batch.loads) {
             const double share = mean > 0 ? double(l.numel) / mean : 0;
-            rows.push_back({share,
-                            {QString::number(b), coordText(l.coord), number(l.numel), ratio(share),
-                             listText(ranksAtCoordinate(g, l.coord, plan.effectiveReplicaCount), 16)}});
+            rows.push_back(
+                {share,
+                 {QString::number(b), coordText(l.coord), number(l.numel), ratio(share),
+                  listText(ranksAtCoordinate(g, l.coord, plan.effectiveReplicaCount), 16)}});
         }
     }
     std::stable_sort(rows.begin(), rows.end(),
@@ -123,10 +125,10 @@ QString shapeText(const std::vector<int64_t>& shape) {
 // Every parameter: those a diagnostic names first, then the largest.
 ReportTable paramTable(const Scenario& scenario, const PlanIndex& index) {
     ReportTable table;
-    table.header = {QStringLiteral("Parameter"), QStringLiteral("Shape"), QStringLiteral("Dtype"),
-                    QStringLiteral("Mesh"), QStringLiteral("Placements"), QStringLiteral("Group"),
-                    QStringLiteral("Batch"), QStringLiteral("Owner"),
-                    QStringLiteral("Diagnostics")};
+    table.header = {
+        QStringLiteral("Parameter"), QStringLiteral("Shape"),      QStringLiteral("Dtype"),
+        QStringLiteral("Mesh"),      QStringLiteral("Placements"), QStringLiteral("Group"),
+        QStringLiteral("Batch"),     QStringLiteral("Owner"),      QStringLiteral("Diagnostics")};
     std::vector<int> order(scenario.params.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
@@ -181,17 +183,18 @@ void addGroupSections(const ReportInput& input, SectionList& list) {
         const Group& g = plan.groups[i];
         const QString anchor = QStringLiteral("group-%1").arg(i);
         ReportSection& section = list.add(anchor, groupTitle(g, int(i)), 2);
-        section.factList({{QStringLiteral("Mesh ranks"), listText(g.meshRanks, 32)},
-                          {QStringLiteral("Replicate mesh dims"),
-                           dimsText(g, g.replicateMeshDims, scenario)},
-                          {QStringLiteral("Shard mesh dims"), dimsText(g, g.shardMeshDims, scenario)},
-                          {QStringLiteral("Layout"), layoutText(g.layout)},
-                          {QStringLiteral("Batches"), number(qint64(g.batches.size()))}});
+        section.factList(
+            {{QStringLiteral("Mesh ranks"), listText(g.meshRanks, 32)},
+             {QStringLiteral("Replicate mesh dims"), dimsText(g, g.replicateMeshDims, scenario)},
+             {QStringLiteral("Shard mesh dims"), dimsText(g, g.shardMeshDims, scenario)},
+             {QStringLiteral("Layout"), layoutText(g.layout)},
+             {QStringLiteral("Batches"), number(qint64(g.batches.size()))}});
         section.paragraph(QStringLiteral("Batches, the worst imbalance first:"));
         section.table(list.limited(batchTable(g), anchor + QStringLiteral("-batches"),
                                    QStringLiteral("Batches of group %1").arg(i), kReportBodyRows));
         section.paragraph(QStringLiteral("Owners, the largest parameters first:"));
-        section.table(list.limited(ownerTable(scenario, index, g), anchor + QStringLiteral("-owners"),
+        section.table(list.limited(ownerTable(scenario, index, g),
+                                   anchor + QStringLiteral("-owners"),
                                    QStringLiteral("Owners of group %1").arg(i), kReportBodyRows));
         section.paragraph(QStringLiteral("Loads per replicate coordinate, the heaviest first:"));
         section.table(list.limited(loadTable(plan, g), anchor + QStringLiteral("-loads"),

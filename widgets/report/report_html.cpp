@@ -25,13 +25,13 @@ dl.facts dt{font-weight:600;color:#424a53}dl.facts dd{margin:0;overflow-wrap:any
 pre{background:#f6f8fa;border:1px solid #d8dee4;border-radius:4px;padding:.5em .7em;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.9em}
 .scroll{overflow-x:auto;margin:.4em 0 .2em}
 table{border-collapse:collapse;font-size:.86em;min-width:40%}
-th,td{border:1px solid #d0d7de;padding:.22em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th,td{border:1px solid #d0d7de;padding:.22em .5em;text-align:left;vertical-align:top;overflow-wrap:break-word}
 th{background:#eef1f4;position:sticky;top:0}tbody tr:nth-child(even){background:#f9fafb}
 td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 p.note{font-size:.85em;color:#57606a;margin:.1em 0 .8em}
 figure{margin:.8em 0 1.2em}figure img{max-width:100%;height:auto;border:1px solid #d8dee4}
 figcaption{font-size:.88em;color:#424a53;margin-top:.25em}
-nav.toc{background:#f6f8fa;border:1px solid #d8dee4;border-radius:4px;padding:.4em 1em;margin:1em 0}
+nav.toc{background:#f6f8fa;border:1px solid #d8dee4;border-radius:4px;padding:.4em 1em;margin:1em 0}nav.toc h2{margin-top:.3em}
 nav.toc ol{margin:.2em 0;padding-left:1.4em}nav.toc a{text-decoration:none}
 .verdict-bad{color:#b42318;font-weight:600}
 @media (max-width:600px){body{padding:10px;font-size:14px}dl.facts{grid-template-columns:1fr}dl.facts dt{margin-top:.4em}}
@@ -55,8 +55,8 @@ public:
         : doc_(doc), pictures_(pictures), out_(&html_) {}
 
     QByteArray write() {
-        out_ << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-             << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        out_ << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>\n"
+             << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
              << "<title>" << esc(doc_.title) << "</title>\n<style>" << kStyle
              << "</style></head>\n<body>\n";
         header();
@@ -105,11 +105,21 @@ private:
 
     void block(const ReportBlock& b) {
         switch (b.kind) {
-            case ReportBlock::Paragraph: out_ << "<p>" << esc(b.text) << "</p>\n"; break;
-            case ReportBlock::Code: out_ << "<pre>" << esc(b.text) << "</pre>\n"; break;
-            case ReportBlock::FactList: facts(b.facts); break;
-            case ReportBlock::Table: table(b.table); break;
-            case ReportBlock::Picture: picture(b.picture); break;
+            case ReportBlock::Paragraph:
+                out_ << "<p>" << esc(b.text) << "</p>\n";
+                break;
+            case ReportBlock::Code:
+                out_ << "<pre>" << esc(b.text) << "</pre>\n";
+                break;
+            case ReportBlock::FactList:
+                facts(b.facts);
+                break;
+            case ReportBlock::Table:
+                table(b.table);
+                break;
+            case ReportBlock::Picture:
+                picture(b.picture);
+                break;
         }
     }
 
@@ -151,7 +161,7 @@ private:
         image.save(&buffer, "PNG");
         out_ << "<figure><img alt=\"" << esc(p.caption) << "\" width=\"" << p.size.width()
              << "\" height=\"" << p.size.height() << "\" src=\"data:image/png;base64,"
-             << png.toBase64() << "\"><figcaption>" << esc(p.caption)
+             << png.toBase64() << "\"/><figcaption>" << esc(p.caption)
              << "</figcaption></figure>\n";
     }
 

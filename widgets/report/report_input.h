@@ -12,11 +12,11 @@ namespace hsdp {
 // last run if any, and the words around them.
 struct ReportInput {
     PlanResult plan;
-    RunData run;        // invalid: a plan-only report
-    QString title;      // empty: "HSDP plan report: <scenario name>"
-    QString command;    // the hsdp-inspect command that reproduces the report
+    RunData run;          // invalid: a plan-only report
+    QString title;        // empty: "HSDP plan report: <scenario name>"
+    QString command;      // the hsdp-inspect command that reproduces the report
     QString commandNote;  // e.g. that the studio's document has unsaved edits
-    QDateTime date;     // invalid: now
+    QDateTime date;       // invalid: now
 };
 
 }  // namespace hsdp

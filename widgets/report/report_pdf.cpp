@@ -18,7 +18,13 @@ constexpr int kDpi = 96;  // layout units: the pixels the views are laid out in
 constexpr double kFooter = 26;
 constexpr double kCellPad = 4;
 constexpr double kGap = 8;
-constexpr int kWrap = Qt::TextWordWrap | Qt::TextWrapAnywhere;
+
+// Words wrap at spaces; a word wider than its column (a long path) breaks anywhere.
+QTextOption wrapping(Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignTop) {
+    QTextOption option(alignment);
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    return option;
+}
 
 QFont font(double points, bool bold = false, bool mono = false) {
     QFont f(mono ? QStringLiteral("DejaVu Sans Mono") : QStringLiteral("DejaVu Sans"));
@@ -75,9 +81,9 @@ private:
         if (y_ > 0 && y_ + height > bottom_) newPage();
     }
 
-    double textHeight(const QString& text, const QFont& f, double width, int flags = kWrap) {
+    double textHeight(const QString& text, const QFont& f, double width) {
         p_->setFont(f);
-        return p_->boundingRect(QRectF(0, 0, width, 1e6), flags, text).height();
+        return p_->boundingRect(QRectF(0, 0, width, 1e6), text, wrapping()).height();
     }
 
     void text(const QString& text, const QFont& f, const QColor& colour = QColor(0x1d, 0x23, 0x29),
@@ -86,7 +92,7 @@ private:
         ensure(h);
         p_->setFont(f);
         p_->setPen(colour);
-        p_->drawText(QRectF(indent, y_, width_ - indent, h), kWrap, text);
+        p_->drawText(QRectF(indent, y_, width_ - indent, h), text, wrapping());
         y_ += h + kGap / 2;
     }
 
@@ -101,7 +107,7 @@ private:
     }
 
     void contents(const QMap<QString, int>& pages) {
-        heading(QStringLiteral("Contents"), 1);
+        heading(QStringLiteral("Contents"), 1, 80);
         p_->setFont(font(10));
         const double line = QFontMetricsF(p_->font()).height() + 2;
         for (const ReportSection& s : doc_.sections) {
@@ -110,8 +116,8 @@ private:
             p_->setFont(font(s.level > 1 ? 9 : 10, s.level == 1));
             p_->setPen(Qt::black);
             const QRectF area(indent, y_, width_ - indent, line);
-            const QString page = pages.contains(s.anchor) ? QString::number(pages[s.anchor])
-                                                          : QStringLiteral("…");
+            const QString page =
+                pages.contains(s.anchor) ? QString::number(pages[s.anchor]) : QStringLiteral("…");
             p_->drawText(area.adjusted(0, 0, -40, 0), Qt::AlignLeft | Qt::AlignVCenter, s.title);
             p_->drawText(area, Qt::AlignRight | Qt::AlignVCenter, page);
             y_ += line;
@@ -119,10 +125,20 @@ private:
         newPage();
     }
 
-    void heading(const QString& title, int level) {
+    // What must follow a heading on its page: its first picture whole, or
+    // a few lines of anything else.
+    double leadHeight(const ReportSection& s) {
+        if (s.blocks.empty()) return 0;
+        const ReportBlock& first = s.blocks.front();
+        if (first.kind != ReportBlock::Picture) return 80;
+        const PictureBox box = pictureBox(first.picture);
+        return box.size.height() * box.scale + box.caption;
+    }
+
+    void heading(const QString& title, int level, double lead) {
         const QFont f = font(level == 1 ? 15 : 12, true);
         // A heading never ends a page: keep room for what follows it.
-        ensure(textHeight(title, f, width_) + 80);
+        ensure(textHeight(title, f, width_) + lead + kGap * 2);
         y_ += y_ > 0 ? kGap * (level == 1 ? 2 : 1) : 0;
         text(title, f);
         if (level == 1) {
@@ -134,15 +150,25 @@ private:
 
     void section(const ReportSection& s) {
         if (s.level == 1 && s.appendix == false && s.anchor == QLatin1String("appendix")) newPage();
-        heading(s.title, s.level);
+        heading(s.title, s.level, leadHeight(s));
         starts_[s.anchor] = page_;
         for (const ReportBlock& b : s.blocks) {
             switch (b.kind) {
-                case ReportBlock::Paragraph: text(b.text, font(10)); break;
-                case ReportBlock::Code: code(b.text); break;
-                case ReportBlock::FactList: facts(b.facts); break;
-                case ReportBlock::Table: table(b.table); break;
-                case ReportBlock::Picture: picture(b.picture); break;
+                case ReportBlock::Paragraph:
+                    text(b.text, font(10));
+                    break;
+                case ReportBlock::Code:
+                    code(b.text);
+                    break;
+                case ReportBlock::FactList:
+                    facts(b.facts);
+                    break;
+                case ReportBlock::Table:
+                    table(b.table);
+                    break;
+                case ReportBlock::Picture:
+                    picture(b.picture);
+                    break;
             }
         }
     }
@@ -156,7 +182,7 @@ private:
         p_->drawRect(QRectF(0, y_, width_, h));
         p_->setPen(Qt::black);
         p_->setFont(f);
-        p_->drawText(QRectF(kCellPad, y_ + kCellPad, width_ - 2 * kCellPad, h), kWrap, body);
+        p_->drawText(QRectF(kCellPad, y_ + kCellPad, width_ - 2 * kCellPad, h), body, wrapping());
         y_ += h + kGap;
     }
 
@@ -169,10 +195,10 @@ private:
             ensure(h);
             p_->setPen(QColor(0x42, 0x4a, 0x53));
             p_->setFont(label);
-            p_->drawText(QRectF(0, y_, labelWidth - 8, h), kWrap, l);
+            p_->drawText(QRectF(0, y_, labelWidth - 8, h), l, wrapping());
             p_->setPen(Qt::black);
             p_->setFont(value);
-            p_->drawText(QRectF(labelWidth, y_, width_ - labelWidth, h), kWrap, v);
+            p_->drawText(QRectF(labelWidth, y_, width_ - labelWidth, h), v, wrapping());
             y_ += h + 2;
         }
         y_ += kGap;
@@ -221,8 +247,8 @@ private:
         return h + 2 * kCellPad;
     }
 
-    void row(const QStringList& cells, const std::vector<double>& widths, const QFont& f,
-             double h, const QColor& fill) {
+    void row(const QStringList& cells, const std::vector<double>& widths, const QFont& f, double h,
+             const QColor& fill) {
         double x = 0;
         p_->setFont(f);
         for (size_t c = 0; c < widths.size(); ++c) {
@@ -232,8 +258,8 @@ private:
             p_->drawRect(cell);
             p_->setPen(Qt::black);
             if (c < size_t(cells.size()))
-                p_->drawText(cell.adjusted(kCellPad, kCellPad, -kCellPad, -kCellPad), kWrap,
-                             cells[int(c)]);
+                p_->drawText(cell.adjusted(kCellPad, kCellPad, -kCellPad, -kCellPad), cells[int(c)],
+                             wrapping());
             x += widths[c];
         }
         y_ += h;
@@ -261,17 +287,34 @@ private:
 
     // Laid out a little larger than the column and drawn scaled, so the
     // views' text stays readable; replayed as vectors.
-    void picture(const ReportPicture& pic) {
+    struct PictureBox {
+        QSize size;  // laid out at
+        double scale = 1;
+        double caption = 0;  // its height
+    };
+
+    PictureBox pictureBox(const ReportPicture& pic) {
+        PictureBox box;
         const double layoutWidth = std::min<double>(pic.size.width(), width_ * 1.3);
-        const QSize size(int(layoutWidth),
+        box.size = QSize(int(layoutWidth),
                          int(layoutWidth * pic.size.height() / std::max(1, pic.size.width())));
-        double scale = width_ / layoutWidth;
-        const double captionHeight = textHeight(pic.caption, font(8.5), width_);
-        const double room = bottom_ - captionHeight - kGap;
-        if (size.height() * scale > room) scale = room / size.height();
-        ensure(size.height() * scale + captionHeight + kGap);
-        const QString key = QStringLiteral("%1/%2/%3/%4").arg(int(pic.kind)).arg(pic.index).arg(
-            pic.group).arg(pic.batch);
+        box.scale = width_ / layoutWidth;
+        box.caption = textHeight(pic.caption, font(8.5), width_) + kGap;
+        const double room = bottom_ - box.caption;
+        if (box.size.height() * box.scale > room) box.scale = room / box.size.height();
+        return box;
+    }
+
+    void picture(const ReportPicture& pic) {
+        const PictureBox box = pictureBox(pic);
+        const QSize size = box.size;
+        const double scale = box.scale;
+        ensure(size.height() * scale + box.caption);
+        const QString key = QStringLiteral("%1/%2/%3/%4")
+                                .arg(int(pic.kind))
+                                .arg(pic.index)
+                                .arg(pic.group)
+                                .arg(pic.batch);
         if (!cache_.contains(key)) cache_.insert(key, pictures_.record(pic, size));
         p_->save();
         p_->translate(0, y_);

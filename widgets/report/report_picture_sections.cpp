@@ -1,6 +1,8 @@
 // Which pictures a report shows: the meshes with their owners, the owner
 // balance of the worst batch, the buffer layout of the largest gathered
 // batch (from the run), the tensor layout of each parameter with a hazard.
+#include <algorithm>
+
 #include "models/balance_data.h"
 #include "models/plan_index.h"
 #include "models/tensor_blocks.h"
@@ -65,19 +67,21 @@ void addBalance(const Plan& plan, ReportSection& section) {
                             QStringLiteral("Numel each rank owns over every batch."),
                             QSize(1000, 420), -1, worst));
     if (batchAt(plan, worst)->isShard)
-        section.picture(picture(PictureKind::ShardBalance,
-                                QStringLiteral("Newton–Schulz numel per shard coordinate (%1).")
-                                    .arg(where),
-                                QSize(1000, 420), -1, worst));
+        section.picture(
+            picture(PictureKind::ShardBalance,
+                    QStringLiteral("Newton–Schulz numel per shard coordinate (%1).").arg(where),
+                    QSize(1000, 420), -1, worst));
 }
 
 void addBufferLayout(const ReportInput& input, ReportSection& section) {
     const BatchRef largest = largestGatheredBatch(*input.plan.plan);
     if (!largest.isValid()) {
-        section.paragraph(QStringLiteral("No batch is gathered, so there is no fused buffer to draw."));
+        section.paragraph(
+            QStringLiteral("No batch is gathered, so there is no fused buffer to draw."));
         return;
     }
-    const QString where = QStringLiteral("group %1, batch %2").arg(largest.group).arg(largest.batch);
+    const QString where =
+        QStringLiteral("group %1, batch %2").arg(largest.group).arg(largest.batch);
     if (!input.run.isValid()) {
         section.paragraph(
             QStringLiteral("The buffer layout of the largest gathered batch (%1) is drawn from a "
@@ -92,32 +96,71 @@ void addBufferLayout(const ReportInput& input, ReportSection& section) {
                             QSize(1300, 820), -1, largest));
 }
 
+// Params with the same shape, placements, mesh and hazards look the same:
+// one picture each, naming every param it stands for.
+QString layoutSignature(const ParamSpec& spec, const std::vector<std::string>& codes) {
+    QStringList parts;
+    for (int64_t e : spec.shape) parts << QString::number(e);
+    for (const auto& c : codes) parts << QString::fromStdString(c);
+    parts << QString::fromStdString(spec.mesh)
+          << QString::fromStdString(spec.placements ? placementsToString(*spec.placements) : "");
+    return parts.join(QLatin1Char('|'));
+}
+
 void addTensorLayouts(const ReportInput& input, ReportSection& section) {
     const Scenario& scenario = *input.plan.scenario;
-    std::vector<int> hazards;
-    for (size_t p = 0; p < scenario.params.size(); ++p)
-        if (!layoutHazardCodes(*input.plan.plan, *input.plan.index, int(p)).empty())
-            hazards.push_back(int(p));
-    if (hazards.empty()) {
+    std::vector<QString> signatures;
+    std::vector<std::vector<int>> alike;  // per signature, its params
+    std::vector<QString> codeText;
+    for (size_t p = 0; p < scenario.params.size(); ++p) {
+        const auto codes = layoutHazardCodes(*input.plan.plan, *input.plan.index, int(p));
+        if (codes.empty()) continue;
+        const QString signature = layoutSignature(scenario.params[p], codes);
+        auto it = std::find(signatures.begin(), signatures.end(), signature);
+        if (it != signatures.end()) {
+            alike[size_t(it - signatures.begin())].push_back(int(p));
+            continue;
+        }
+        QStringList names;
+        for (const auto& c : codes) names << QString::fromStdString(c);
+        signatures.push_back(signature);
+        alike.push_back({int(p)});
+        codeText.push_back(names.join(QStringLiteral(", ")));
+    }
+    if (alike.empty()) {
         section.paragraph(QStringLiteral("No parameter has a layout hazard."));
         return;
     }
-    for (size_t i = 0; i < hazards.size() && i < size_t(kMaxTensorLayouts); ++i) {
-        const int p = hazards[i];
-        const auto codes = layoutHazardCodes(*input.plan.plan, *input.plan.index, p);
-        QStringList names;
-        for (const auto& c : codes) names << QString::fromStdString(c);
-        section.picture(picture(PictureKind::TensorLayout,
-                                QStringLiteral("Tensor layout of %1 (%2): blocks of global "
-                                               "indices and the ranks holding them.")
-                                    .arg(paramLabel(scenario, p), names.join(QStringLiteral(", "))),
-                                QSize(1100, 720), p));
+    section.paragraph(QStringLiteral(
+        "One picture per distinct layout (shape, placements, hazards); the caption names every "
+        "parameter that shares it. Marked pieces land in the wrong place of the reference's "
+        "gather."));
+    for (size_t i = 0; i < alike.size() && i < size_t(kMaxTensorLayouts); ++i) {
+        const int p = alike[i].front();
+        QString caption = QStringLiteral(
+                              "Tensor layout of %1 (%2): blocks of global indices and "
+                              "the ranks holding them.")
+                              .arg(paramLabel(scenario, p), codeText[i]);
+        if (alike[i].size() > 1) {
+            QStringList others;
+            for (size_t k = 1; k < alike[i].size() && k <= 40; ++k)
+                others << QStringLiteral("#%1").arg(alike[i][k]);
+            if (alike[i].size() > 41)
+                others << QStringLiteral("… %1 more").arg(alike[i].size() - 41);
+            caption += QStringLiteral(" The same layout: %1 more parameters, %2.")
+                           .arg(alike[i].size() - 1)
+                           .arg(others.join(QStringLiteral(", ")));
+        }
+        section.picture(picture(PictureKind::TensorLayout, caption, QSize(1100, 720), p));
     }
-    if (hazards.size() > size_t(kMaxTensorLayouts)) {
-        std::vector<int> rest(hazards.begin() + kMaxTensorLayouts, hazards.end());
-        section.paragraph(QStringLiteral("%1 more parameters with a layout hazard are not drawn: %2.")
+    if (alike.size() > size_t(kMaxTensorLayouts)) {
+        std::vector<int> rest;
+        for (size_t i = kMaxTensorLayouts; i < alike.size(); ++i)
+            rest.insert(rest.end(), alike[i].begin(), alike[i].end());
+        section.paragraph(QStringLiteral("%1 more parameters with other layouts and a hazard are "
+                                         "not drawn: %2.")
                               .arg(rest.size())
-                              .arg(listText(rest, 24)));
+                              .arg(listText(rest, 40)));
     }
 }
 
@@ -127,13 +170,16 @@ void addPictureSections(const ReportInput& input, SectionList& list) {
     const Scenario& scenario = *input.plan.scenario;
     list.add(QStringLiteral("pictures"), QStringLiteral("Pictures"))
         .paragraph(QStringLiteral("The studio's views of this plan, drawn for the report."));
-    addMeshes(scenario, list.add(QStringLiteral("pictures-mesh"), QStringLiteral("Mesh and owners"), 2));
+    addMeshes(scenario,
+              list.add(QStringLiteral("pictures-mesh"), QStringLiteral("Mesh and owners"), 2));
     addBalance(*input.plan.plan,
                list.add(QStringLiteral("pictures-balance"), QStringLiteral("Owner balance"), 2));
-    addBufferLayout(input, list.add(QStringLiteral("pictures-buffer"),
-                                    QStringLiteral("Buffer layout of the largest gathered batch"), 2));
-    addTensorLayouts(input, list.add(QStringLiteral("pictures-tensors"),
-                                     QStringLiteral("Tensor layouts of parameters with a hazard"), 2));
+    addBufferLayout(input,
+                    list.add(QStringLiteral("pictures-buffer"),
+                             QStringLiteral("Buffer layout of the largest gathered batch"), 2));
+    addTensorLayouts(input,
+                     list.add(QStringLiteral("pictures-tensors"),
+                              QStringLiteral("Tensor layouts of parameters with a hazard"), 2));
 }
 
 }  // namespace hsdp::report

@@ -1,7 +1,7 @@
 #include "report/report_pictures.h"
 
-#include <QPainter>
 #include <qcustomplot.h>
+#include <QPainter>
 
 #include "models/plan_index.h"
 #include "models/plan_selection.h"
@@ -97,10 +97,17 @@ void ReportPictures::paint(const ReportPicture& picture, QPicture& target, const
             mesh_->setMesh(picture.index);
             mesh_->paintMesh(painter, size, mesh_->fitTransform(size));
             break;
-        case PictureKind::BufferLayout: buffers_->canvas()->paint(painter, size); break;
-        case PictureKind::TensorLayout: tensors_->canvas()->paint(painter, size); break;
-        case PictureKind::WrongRows: wrongRows_->paint(painter, size); break;
-        default: break;
+        case PictureKind::BufferLayout:
+            buffers_->canvas()->paint(painter, size);
+            break;
+        case PictureKind::TensorLayout:
+            tensors_->canvas()->paint(painter, size);
+            break;
+        case PictureKind::WrongRows:
+            wrongRows_->paint(painter, size);
+            break;
+        default:
+            break;
     }
 }
 

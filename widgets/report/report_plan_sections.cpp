@@ -10,9 +10,12 @@ constexpr int kNamedParams = 8;  // a diagnostic's params named in the body
 
 QString severityTitle(Severity severity) {
     switch (severity) {
-        case Severity::Error: return QStringLiteral("Errors");
-        case Severity::Warning: return QStringLiteral("Warnings");
-        case Severity::Info: return QStringLiteral("Information");
+        case Severity::Error:
+            return QStringLiteral("Errors");
+        case Severity::Warning:
+            return QStringLiteral("Warnings");
+        case Severity::Info:
+            return QStringLiteral("Information");
     }
     return {};
 }
@@ -29,13 +32,19 @@ QString namedParams(const Scenario& scenario, const std::vector<int>& params, in
 
 ReportTable diagnosticTable(const Scenario& scenario, const Plan& plan, Severity severity) {
     ReportTable table;
-    table.header = {QStringLiteral("Code"), QStringLiteral("Message"),
-                    QStringLiteral("Parameters"), QStringLiteral("TP transitions")};
+    table.header = {QStringLiteral("Code"), QStringLiteral("Message"), QStringLiteral("Parameters"),
+                    QStringLiteral("TP transitions")};
+    bool transitions = false;
     for (const Diagnostic& d : plan.diagnostics) {
         if (d.severity != severity) continue;
+        transitions = transitions || !d.transitions.empty();
         table.rows.push_back({QString::fromStdString(d.code), QString::fromStdString(d.message),
                               namedParams(scenario, d.params, kNamedParams),
                               listText(d.transitions, kNamedParams)});
+    }
+    if (!transitions) {  // no diagnostic of this severity names one: no empty column
+        table.header.removeLast();
+        for (QStringList& row : table.rows) row.removeLast();
     }
     return table;
 }
@@ -43,9 +52,8 @@ ReportTable diagnosticTable(const Scenario& scenario, const Plan& plan, Severity
 // Every param of every diagnostic, one row each: the lists the body cuts short.
 void addDiagnosticParamsAppendix(const Scenario& scenario, const Plan& plan, SectionList& list) {
     ReportTable table;
-    table.header = {QStringLiteral("Code"), QStringLiteral("Severity"),
-                    QStringLiteral("Parameter"), QStringLiteral("Shape"),
-                    QStringLiteral("Placements")};
+    table.header = {QStringLiteral("Code"), QStringLiteral("Severity"), QStringLiteral("Parameter"),
+                    QStringLiteral("Shape"), QStringLiteral("Placements")};
     bool cut = false;
     for (const Diagnostic& d : plan.diagnostics) {
         cut = cut || d.params.size() > size_t(kNamedParams);
@@ -73,20 +81,22 @@ QString tpGroupRanks(const TpGroupDecision& g) {
 
 void addTransitionRows(const Scenario& scenario, const TpPlan& t, ReportTable& table) {
     const QString name = QStringLiteral("#%1 %2").arg(t.index).arg(QString::fromStdString(t.name));
-    const QString mesh =
-        QString::fromStdString(scenario.tpTransitions[size_t(t.index)].mesh);
-    const QString kind = t.classification ? QString::fromLatin1(tpKindName(t.classification->kind).data())
-                                          : QStringLiteral("unclassified");
+    const QString mesh = QString::fromStdString(scenario.tpTransitions[size_t(t.index)].mesh);
+    const QString kind = t.classification
+                             ? QString::fromLatin1(tpKindName(t.classification->kind).data())
+                             : QStringLiteral("unclassified");
     if (t.groups.empty()) {
-        table.rows.push_back({name, mesh, kind, QStringLiteral("whole mesh"), QStringLiteral("fallback"),
-                              QStringLiteral("-"), QStringLiteral("no tp dim"), QStringLiteral("fallback")});
+        table.rows.push_back({name, mesh, kind, QStringLiteral("whole mesh"),
+                              QStringLiteral("fallback"), QStringLiteral("-"),
+                              QStringLiteral("no tp dim"), QStringLiteral("fallback")});
         return;
     }
     for (const TpGroupDecision& g : t.groups) {
         table.rows.push_back(
             {name, mesh, kind, tpGroupRanks(g), QString::fromLatin1(tpPathName(g.path).data()),
              g.op ? QString::fromLatin1(tpLoweredOpName(*g.op).data()) : QStringLiteral("-"),
-             g.reason ? QString::fromLatin1(tpFallbackReasonName(*g.reason).data()) : QStringLiteral("-"),
+             g.reason ? QString::fromLatin1(tpFallbackReasonName(*g.reason).data())
+                      : QStringLiteral("-"),
              QString::fromLatin1(tpPathName(g.runs).data()) +
                  (t.widened(g) ? QStringLiteral(" (widened)") : QString())});
     }
@@ -120,8 +130,7 @@ void addDiagnosticSections(const ReportInput& input, SectionList& list) {
 void addTpSections(const ReportInput& input, SectionList& list) {
     const Scenario& scenario = *input.plan.scenario;
     const Plan& plan = *input.plan.plan;
-    ReportSection& section =
-        list.add(QStringLiteral("tp-lowering"), QStringLiteral("TP lowering"));
+    ReportSection& section = list.add(QStringLiteral("tp-lowering"), QStringLiteral("TP lowering"));
     if (plan.tpTransitions.empty()) {
         section.paragraph(QStringLiteral("The scenario has no TP transitions."));
         return;
@@ -131,14 +140,16 @@ void addTpSections(const ReportInput& input, SectionList& list) {
         "lowered collective, why a group falls back, and what the run does (a fallback that "
         "spans other mesh dims widens every group to it)."));
     ReportTable table;
-    table.header = {QStringLiteral("Transition"), QStringLiteral("Mesh"), QStringLiteral("Kind"),
-                    QStringLiteral("Group ranks"), QStringLiteral("Path"), QStringLiteral("Op"),
-                    QStringLiteral("Fallback reason"), QStringLiteral("Runs")};
+    table.header = {
+        QStringLiteral("Transition"),      QStringLiteral("Mesh"), QStringLiteral("Kind"),
+        QStringLiteral("Group ranks"),     QStringLiteral("Path"), QStringLiteral("Op"),
+        QStringLiteral("Fallback reason"), QStringLiteral("Runs")};
     for (const TpPlan& t : plan.tpTransitions) addTransitionRows(scenario, t, table);
     // Fallbacks first: they are what a reader looks for.
-    std::stable_sort(table.rows.begin(), table.rows.end(), [](const QStringList& a, const QStringList& b) {
-        return (a[4] == QLatin1String("fallback")) > (b[4] == QLatin1String("fallback"));
-    });
+    std::stable_sort(
+        table.rows.begin(), table.rows.end(), [](const QStringList& a, const QStringList& b) {
+            return (a[4] == QLatin1String("fallback")) > (b[4] == QLatin1String("fallback"));
+        });
     section.table(list.limited(std::move(table), QStringLiteral("appendix-tp-lowering"),
                                QStringLiteral("TP lowering, every group"), kReportBodyRows));
 }

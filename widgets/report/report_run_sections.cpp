@@ -27,19 +27,23 @@ QString verdictOf(const ParamRunResult& p) {
 
 ReportTable paramVerification(const RunResult& run) {
     ReportTable table;
-    table.header = {QStringLiteral("Parameter"), QStringLiteral("Verdict"), QStringLiteral("Gather"),
-                    QStringLiteral("Step"), QStringLiteral("Replicas"), QStringLiteral("Detail")};
+    table.header = {QStringLiteral("Parameter"), QStringLiteral("Verdict"),
+                    QStringLiteral("Gather"),    QStringLiteral("Step"),
+                    QStringLiteral("Replicas"),  QStringLiteral("Detail")};
     std::vector<const ParamRunResult*> order;
     for (const auto& p : run.params) order.push_back(&p);
-    auto rank = [](const ParamRunResult* p) { return paramFailed(*p) ? 0 : paramNotReached(*p) ? 1 : 2; };
+    auto rank = [](const ParamRunResult* p) {
+        return paramFailed(*p) ? 0 : paramNotReached(*p) ? 1 : 2;
+    };
     std::stable_sort(order.begin(), order.end(),
                      [&](auto* a, auto* b) { return rank(a) < rank(b); });
     for (const ParamRunResult* p : order)
-        table.rows.push_back({QStringLiteral("#%1 %2").arg(p->index).arg(QString::fromStdString(p->name)),
-                              verdictOf(*p), QString::fromLatin1(gatherVerdictName(p->gather).data()),
-                              QString::fromLatin1(checkVerdictName(p->step).data()),
-                              QString::fromLatin1(replicaVerdictName(p->replicas).data()),
-                              QString::fromStdString(p->detail)});
+        table.rows.push_back(
+            {QStringLiteral("#%1 %2").arg(p->index).arg(QString::fromStdString(p->name)),
+             verdictOf(*p), QString::fromLatin1(gatherVerdictName(p->gather).data()),
+             QString::fromLatin1(checkVerdictName(p->step).data()),
+             QString::fromLatin1(replicaVerdictName(p->replicas).data()),
+             QString::fromStdString(p->detail)});
     return table;
 }
 
@@ -58,8 +62,9 @@ ReportTable mismatchTable(const RunResult& run) {
         addMismatchRows(QStringLiteral("#%1 %2").arg(p.index).arg(QString::fromStdString(p.name)),
                         p.mismatches, table);
     for (const auto& t : run.tpTransitions)
-        addMismatchRows(QStringLiteral("tp #%1 %2").arg(t.index).arg(QString::fromStdString(t.name)),
-                        t.mismatches, table);
+        addMismatchRows(
+            QStringLiteral("tp #%1 %2").arg(t.index).arg(QString::fromStdString(t.name)),
+            t.mismatches, table);
     return table;
 }
 
@@ -68,10 +73,10 @@ ReportTable transitionTable(const RunResult& run) {
     table.header = {QStringLiteral("Transition"), QStringLiteral("Path"), QStringLiteral("Result"),
                     QStringLiteral("Detail")};
     for (const auto& t : run.tpTransitions)
-        table.rows.push_back({QStringLiteral("#%1 %2").arg(t.index).arg(QString::fromStdString(t.name)),
-                              QString::fromStdString(t.path),
-                              QString::fromLatin1(checkVerdictName(t.result).data()),
-                              QString::fromStdString(t.detail)});
+        table.rows.push_back(
+            {QStringLiteral("#%1 %2").arg(t.index).arg(QString::fromStdString(t.name)),
+             QString::fromStdString(t.path), QString::fromLatin1(checkVerdictName(t.result).data()),
+             QString::fromStdString(t.detail)});
     std::stable_sort(table.rows.begin(), table.rows.end(), [](const auto& a, const auto& b) {
         return (a[2] != QLatin1String("exact")) > (b[2] != QLatin1String("exact"));
     });
@@ -81,14 +86,15 @@ ReportTable transitionTable(const RunResult& run) {
 Facts runFacts(const RunResult& run) {
     Facts facts;
     facts.emplace_back(QStringLiteral("Mode"), QString::fromLatin1(runModeName(run.mode).data()));
-    facts.emplace_back(QStringLiteral("Verdict"), run.verified ? QStringLiteral("VERIFIED")
-                                                               : QStringLiteral("NOT VERIFIED"));
+    facts.emplace_back(QStringLiteral("Verdict"),
+                       run.verified ? QStringLiteral("VERIFIED") : QStringLiteral("NOT VERIFIED"));
     facts.emplace_back(QStringLiteral("Counts"), runSummaryLine(run));
     if (!run.error.empty()) facts.emplace_back(QStringLiteral("Error"), runErrorText(run));
     if (run.shrink)
         facts.emplace_back(QStringLiteral("Shrunk"),
-                           QStringLiteral("by %1: %2").arg(run.shrink->factor).arg(
-                               QString::fromStdString(run.shrink->reason)));
+                           QStringLiteral("by %1: %2")
+                               .arg(run.shrink->factor)
+                               .arg(QString::fromStdString(run.shrink->reason)));
     for (const auto& d : run.planErrors)
         facts.emplace_back(QStringLiteral("Plan error"), QString::fromStdString(d.code));
     facts.emplace_back(QStringLiteral("Totals"),
@@ -121,8 +127,9 @@ void addVerification(const RunResult& run, SectionList& list) {
         ReportTable notRun;
         notRun.header = {QStringLiteral("Parameter"), QStringLiteral("Why it did not run")};
         for (const auto& n : run.notRun)
-            notRun.rows.push_back({QStringLiteral("#%1 %2").arg(n.index).arg(QString::fromStdString(n.name)),
-                                   QString::fromStdString(n.reason)});
+            notRun.rows.push_back(
+                {QStringLiteral("#%1 %2").arg(n.index).arg(QString::fromStdString(n.name)),
+                 QString::fromStdString(n.reason)});
         section.paragraph(QStringLiteral("Parameters the planner rejected (not run):"));
         section.table(list.limited(std::move(notRun), QStringLiteral("appendix-not-run"),
                                    QStringLiteral("Parameters not run"), kReportBodyRows));
@@ -167,16 +174,16 @@ void addTraffic(const RunData& data, const std::vector<RunStep>& steps, const Tr
     ReportSection& slow =
         list.add(QStringLiteral("slowest"), QStringLiteral("Run: the slowest steps"), 2);
     ReportTable table;
-    table.header = {QStringLiteral("Step"), QStringLiteral("Collective"), QStringLiteral("Time (µs)"),
-                    QStringLiteral("Waited (µs)"), QStringLiteral("busbw (GB/s)")};
+    table.header = {QStringLiteral("Step"), QStringLiteral("Collective"),
+                    QStringLiteral("Time (µs)"), QStringLiteral("Waited (µs)"),
+                    QStringLiteral("busbw (GB/s)")};
     const Trace& trace = data.run->trace;
     for (int position : stats.slowest) {
         const RunStep& step = steps[size_t(position)];
         const TraceEvent& e = trace.events[size_t(step.events.front())];
         const double size = collectiveSize(step, trace);
         const double t = step.runUs() * 1e-6;
-        const double bus =
-            t > 0 ? size / t * busFactor(e.op, int(e.groupRanks.size())) : 0;
+        const double bus = t > 0 ? size / t * busFactor(e.op, int(e.groupRanks.size())) : 0;
         table.rows.push_back(
             {QString::number(position + 1),
              stepCaption(step, trace, *data.plan.scenario, *data.plan.plan).headline,
@@ -201,15 +208,17 @@ void addWrongRows(const RunResult& run, SectionList& list) {
         picture.kind = PictureKind::WrongRows;
         picture.index = wrong[i];
         picture.size = QSize(1100, 720);
-        picture.caption = QStringLiteral("Parameter #%1 as the reference run gathered it: the "
-                                         "rows it got wrong, per rank.")
+        picture.caption = QStringLiteral(
+                              "Parameter #%1 as the reference run gathered it: the "
+                              "rows it got wrong, per rank.")
                               .arg(wrong[i]);
         section.picture(std::move(picture));
     }
     if (wrong.size() > size_t(kMaxWrongRowPictures))
-        section.paragraph(QStringLiteral("%1 more parameters gathered wrong are not drawn: %2.")
-                              .arg(wrong.size() - size_t(kMaxWrongRowPictures))
-                              .arg(listText({wrong.begin() + kMaxWrongRowPictures, wrong.end()}, 24)));
+        section.paragraph(
+            QStringLiteral("%1 more parameters gathered wrong are not drawn: %2.")
+                .arg(wrong.size() - size_t(kMaxWrongRowPictures))
+                .arg(listText({wrong.begin() + kMaxWrongRowPictures, wrong.end()}, 24)));
 }
 
 }  // namespace
