@@ -18,6 +18,7 @@
 #include "report/report_builder.h"
 #include "report/report_html.h"
 #include "report/report_pictures.h"
+#include "studio_test_util.h"
 
 using nlohmann::json;
 using namespace hsdp;
@@ -121,6 +122,7 @@ private slots:
     void runReports_data();
     void runReports();
     void exitCodesAndAtomicWrite();
+    void studioExportsTheSameDocument();
 
 private:
     QTemporaryDir dir_;
@@ -359,6 +361,47 @@ void TestReport::exitCodesAndAtomicWrite() {
     QVERIFY(r.out.startsWith("usage: hsdp-inspect report"));
     QVERIFY(
         inspect({QStringLiteral("--help")}).out.contains("report SCENARIO -o FILE.html|FILE.pdf"));
+}
+
+// File ▸ Export Report writes what the CLI writes for the same file (all but
+// the header: date, command, file path), and then the run on screen.
+void TestReport::studioExportsTheSameDocument() {
+    MainWindow window;
+    QVERIFY(testing::openAndWait(window, sample("teaching_2x2.json")));
+    QVERIFY(window.reportAction());
+    QCOMPARE(window.reportAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+    QStringList keys;  // no shortcut is taken twice
+    for (QAction* a : window.shortcutActions())
+        for (const QKeySequence& k : a->shortcuts()) keys << k.toString();
+    QCOMPARE(keys.removeDuplicates(), 0);
+
+    const QString fromStudio = dir_.filePath(QStringLiteral("studio.html"));
+    QVERIFY(window.exportReport(fromStudio, true));
+    const QString fromCli = dir_.filePath(QStringLiteral("cli.html"));
+    QCOMPARE(inspect({QStringLiteral("report"), sample("teaching_2x2.json"), QStringLiteral("-o"),
+                      fromCli})
+                 .exitCode,
+             0);
+    auto body = [](const QString& path) {
+        const QString html = QString::fromUtf8(readAll(path));
+        return html.mid(html.indexOf(QStringLiteral("</header>")));
+    };
+    QVERIFY(!body(fromCli).isEmpty());
+    QCOMPARE(body(fromStudio), body(fromCli));
+    const QString studioHtml = QString::fromUtf8(readAll(fromStudio));
+    QVERIFY(
+        studioHtml.contains(QStringLiteral("hsdp-inspect report ") + sample("teaching_2x2.json")));
+    QVERIFY(!studioHtml.contains(QStringLiteral("unsaved edits")));
+
+    QSignalSpy ran(&window, &MainWindow::runReady);
+    QVERIFY(window.startRun(RunRequest{}));
+    QVERIFY(ran.wait(60000));
+    const QString withRun = dir_.filePath(QStringLiteral("studio-run.pdf"));
+    QVERIFY(window.exportReport(withRun, true));
+    const QString text = pdfText(withRun);
+    QVERIFY(text.contains(QStringLiteral("--run --mode corrected")));
+    QVERIFY(text.contains(QStringLiteral("Run: verification")));
+    QVERIFY(!window.exportReport(dir_.filePath(QStringLiteral("missing/x.html")), true));
 }
 
 QTEST_MAIN(TestReport)

@@ -31,6 +31,9 @@ QFont font(double points, bool bold = false, bool mono = false) {
     if (mono) f.setStyleHint(QFont::Monospace);
     f.setPointSizeF(points);
     f.setBold(bold);
+    // No ligatures: "fi" must stay two letters for search and copy (pdftotext
+    // otherwise reads U+FB01 in "verification").
+    f.setStyleStrategy(QFont::PreferNoShaping);
     return f;
 }
 

@@ -195,7 +195,7 @@ void addTraffic(const RunData& data, const std::vector<RunStep>& steps, const Tr
 
 void addWrongRows(const RunResult& run, SectionList& list) {
     ReportSection& section =
-        list.add(QStringLiteral("wrong-rows"), QStringLiteral("Run: the wrong rows"), 2);
+        list.add(QStringLiteral("wrong-rows"), QStringLiteral("Run: the wrong rows"));
     std::vector<int> wrong;
     for (const auto& p : run.params)
         if (p.gather == GatherVerdict::Mismatch) wrong.push_back(p.index);

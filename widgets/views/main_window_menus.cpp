@@ -46,6 +46,7 @@ void MainWindow::buildMenus() {
         addShortcutAction(file, tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)),
         &QAction::triggered, this, &MainWindow::saveAs);
     addCompareActions(file);
+    addReportAction(file);
     file->addSeparator();
     connect(addShortcutAction(file, tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q)),
             &QAction::triggered, this, &QWidget::close);
