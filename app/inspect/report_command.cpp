@@ -57,8 +57,18 @@ whole or not at all.
 
 namespace {
 
+QtMessageHandler qtHandler = nullptr;
+
+// Offscreen Qt warns that XDG_RUNTIME_DIR is unset on every headless
+// machine; a command-line tool keeps its stderr for what matters.
+void quietHandler(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))) return;
+    if (qtHandler) qtHandler(type, context, message);
+}
+
 // Widgets need a platform: without a display, draw offscreen.
 std::unique_ptr<QApplication> makeApplication() {
+    qtHandler = qInstallMessageHandler(quietHandler);
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") &&
         !std::getenv("QT_QPA_PLATFORM"))
         setenv("QT_QPA_PLATFORM", "offscreen", 1);

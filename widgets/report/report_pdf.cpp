@@ -56,7 +56,9 @@ public:
         starts_.clear();
         title();
         contents(sectionPages);
-        for (const ReportSection& s : doc_.sections) section(s);
+        for (size_t i = 0; i < doc_.sections.size(); ++i)
+            section(doc_.sections[i],
+                    i + 1 < doc_.sections.size() ? &doc_.sections[i + 1] : nullptr);
         footer();
         painter.end();
         return starts_;
@@ -128,14 +130,22 @@ private:
         newPage();
     }
 
-    // What must follow a heading on its page: its first picture whole, or
-    // a few lines of anything else.
-    double leadHeight(const ReportSection& s) {
-        if (s.blocks.empty()) return 0;
-        const ReportBlock& first = s.blocks.front();
-        if (first.kind != ReportBlock::Picture) return 80;
-        const PictureBox box = pictureBox(first.picture);
-        return box.size.height() * box.scale + box.caption;
+    // What must follow a heading on its page: its leading paragraphs and the
+    // first picture whole, or a few lines of a table; a section of
+    // paragraphs only keeps the next section's heading and lead with it too.
+    double leadHeight(const ReportSection& s, const ReportSection* next) {
+        double lead = 0;
+        for (const ReportBlock& b : s.blocks) {
+            if (b.kind == ReportBlock::Paragraph) {
+                lead += textHeight(b.text, font(10), width_) + kGap / 2;
+                continue;
+            }
+            if (b.kind != ReportBlock::Picture) return lead + 80;
+            const PictureBox box = pictureBox(b.picture);
+            return lead + box.size.height() * box.scale + box.caption;
+        }
+        if (next && next->level > s.level) return lead + 40 + leadHeight(*next, nullptr);
+        return lead;
     }
 
     void heading(const QString& title, int level, double lead) {
@@ -151,9 +161,9 @@ private:
         }
     }
 
-    void section(const ReportSection& s) {
+    void section(const ReportSection& s, const ReportSection* next) {
         if (s.level == 1 && s.appendix == false && s.anchor == QLatin1String("appendix")) newPage();
-        heading(s.title, s.level, leadHeight(s));
+        heading(s.title, s.level, std::min(leadHeight(s, next), bottom_ * 0.9));
         starts_[s.anchor] = page_;
         for (const ReportBlock& b : s.blocks) {
             switch (b.kind) {

@@ -151,7 +151,7 @@ void addTensorLayouts(const ReportInput& input, ReportSection& section) {
                            .arg(alike[i].size() - 1)
                            .arg(others.join(QStringLiteral(", ")));
         }
-        section.picture(picture(PictureKind::TensorLayout, caption, QSize(1100, 720), p));
+        section.picture(picture(PictureKind::TensorLayout, caption, QSize(1100, 640), p));
     }
     if (alike.size() > size_t(kMaxTensorLayouts)) {
         std::vector<int> rest;
