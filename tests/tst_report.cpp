@@ -18,7 +18,9 @@
 #include "report/report_builder.h"
 #include "report/report_html.h"
 #include "report/report_pictures.h"
+#include "run/runner.h"
 #include "studio_test_util.h"
+#include "views/mode_comparison_view.h"
 
 using nlohmann::json;
 using namespace hsdp;
@@ -123,6 +125,7 @@ private slots:
     void runReports();
     void exitCodesAndAtomicWrite();
     void studioExportsTheSameDocument();
+    void wrongRowsAreDrawn();
 
 private:
     QTemporaryDir dir_;
@@ -402,6 +405,43 @@ void TestReport::studioExportsTheSameDocument() {
     QVERIFY(text.contains(QStringLiteral("--run --mode corrected")));
     QVERIFY(text.contains(QStringLiteral("Run: verification")));
     QVERIFY(!window.exportReport(dir_.filePath(QStringLiteral("missing/x.html")), true));
+}
+
+// A reference run's wrong rows are drawn against a corrected run: red rows
+// in every picture; without the corrected run, a sentence and no picture.
+void TestReport::wrongRowsAreDrawn() {
+    const PlanResult plan = computePlanResult(sample("diagnostics_tour.json"));
+    auto runIn = [&](RunMode mode) {
+        RunOptions options;
+        options.mode = mode;
+        return RunData{plan,
+                       std::make_shared<RunResult>(runPlan(*plan.scenario, *plan.plan, options))};
+    };
+    ReportInput input;
+    input.plan = plan;
+    input.run = runIn(RunMode::Reference);
+    input.comparison = runIn(RunMode::Corrected);
+    auto wrongRowPictures = [](const ReportDocument& doc) {
+        std::vector<ReportPicture> pictures;
+        for (const ReportSection& s : doc.sections)
+            for (const ReportBlock& b : s.blocks)
+                if (b.kind == ReportBlock::Picture && b.picture.kind == PictureKind::WrongRows)
+                    pictures.push_back(b.picture);
+        return pictures;
+    };
+    const std::vector<ReportPicture> drawn = wrongRowPictures(buildReport(input));
+    QVERIFY(!drawn.empty());
+    ReportPictures pictures(input.plan, input.run, input.comparison);
+    const QRgb red = ModeComparisonView::wrongColor().rgb();
+    for (const ReportPicture& p : drawn) {
+        const QImage image = pictures.image(p, p.size).convertToFormat(QImage::Format_RGB32);
+        int wrong = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) wrong += image.pixel(x, y) == red;
+        QVERIFY2(wrong > 100, qPrintable(p.caption));
+    }
+    input.comparison = {};
+    QVERIFY(wrongRowPictures(buildReport(input)).empty());
 }
 
 QTEST_MAIN(TestReport)

@@ -43,7 +43,8 @@ options:
   -o, --output FILE   the report; .html or .pdf chooses the format (required)
   --run               also run the plan (as `hsdp-inspect run`) and report it
   --mode MODE         with --run: corrected (default) or reference (the
-                      reference implementation's algorithms, wrong rows drawn)
+                      reference implementation's algorithms; a corrected run
+                      follows, and the wrong rows are drawn against it)
   --title TEXT        the document's title (default: "HSDP plan report: NAME")
   --page SIZE         PDF page size: a4 (default) or letter
   --                  end of options (for a SCENARIO starting with '-')
@@ -139,9 +140,12 @@ int reportCommand(const std::vector<std::string>& given) {
     ReportInput input;
     input.plan =
         computePlanResult(std::move(*scenario), QString::fromStdString(parser.positionals()[0]));
-    if (parser.has("--run"))
-        input.run =
-            runForReport(input.plan, mode == "reference" ? RunMode::Reference : RunMode::Corrected);
+    if (parser.has("--run")) {
+        const bool reference = mode == "reference";
+        input.run = runForReport(input.plan, reference ? RunMode::Reference : RunMode::Corrected);
+        // The wrong rows are drawn against what a corrected run gathered.
+        if (reference) input.comparison = runForReport(input.plan, RunMode::Corrected);
+    }
     input.title = QString::fromStdString(parser.value("--title").value_or(""));
     input.command = commandLine(given);
     const ReportFileResult result = writeReportFile(input, QString::fromStdString(*output), page);

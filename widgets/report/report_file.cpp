@@ -31,7 +31,7 @@ ReportFileResult writeReportFile(const ReportInput& input, const QString& path,
     }
     const ReportDocument document = buildReport(input);
     result.findings = document.findings;
-    ReportPictures pictures(input.plan, input.run);
+    ReportPictures pictures(input.plan, input.run, input.comparison);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         result.error = QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());

@@ -12,7 +12,10 @@ namespace hsdp {
 // last run if any, and the words around them.
 struct ReportInput {
     PlanResult plan;
-    RunData run;          // invalid: a plan-only report
+    RunData run;  // invalid: a plan-only report
+    // For a reference run: the corrected run of the same plan, which the
+    // wrong-rows pictures draw it against (invalid: no pictures of them).
+    RunData comparison;
     QString title;        // empty: "HSDP plan report: <scenario name>"
     QString command;      // the hsdp-inspect command that reproduces the report
     QString commandNote;  // e.g. that the studio's document has unsaved edits

@@ -13,8 +13,11 @@
 
 namespace hsdp {
 
-ReportPictures::ReportPictures(PlanResult plan, RunData run)
-    : plan_(std::move(plan)), run_(std::move(run)), selection_(std::make_unique<PlanSelection>()) {}
+ReportPictures::ReportPictures(PlanResult plan, RunData run, RunData comparison)
+    : plan_(std::move(plan)),
+      run_(std::move(run)),
+      comparison_(std::move(comparison)),
+      selection_(std::make_unique<PlanSelection>()) {}
 
 ReportPictures::~ReportPictures() = default;
 
@@ -69,7 +72,7 @@ void ReportPictures::makeView(PictureKind kind) {
         case PictureKind::WrongRows:
             if (wrongRows_) return;
             wrongRows_ = std::make_unique<ModeComparisonView>(selection_.get());
-            wrongRows_->setRun(run_);
+            wrongRows_->setRuns(comparison_, run_);
             return;
     }
 }

@@ -24,7 +24,8 @@ class TensorLayoutView;
 // recording. Needs a QApplication; views are made on first use and reused.
 class ReportPictures {
 public:
-    ReportPictures(PlanResult plan, RunData run);
+    // `comparison`: the corrected run a reference `run` is drawn against.
+    ReportPictures(PlanResult plan, RunData run, RunData comparison = {});
     ~ReportPictures();
 
     // The picture laid out at `size` (its ReportPicture::size, or another
@@ -41,6 +42,7 @@ private:
 
     PlanResult plan_;
     RunData run_;
+    RunData comparison_;
     std::unique_ptr<PlanSelection> selection_;
     std::unique_ptr<MeshView> mesh_;
     std::unique_ptr<OwnerBalanceView> balance_;

@@ -193,7 +193,7 @@ void addTraffic(const RunData& data, const std::vector<RunStep>& steps, const Tr
     slow.table(std::move(table));
 }
 
-void addWrongRows(const RunResult& run, SectionList& list) {
+void addWrongRows(const RunResult& run, bool compared, SectionList& list) {
     ReportSection& section =
         list.add(QStringLiteral("wrong-rows"), QStringLiteral("Run: the wrong rows"));
     std::vector<int> wrong;
@@ -203,6 +203,15 @@ void addWrongRows(const RunResult& run, SectionList& list) {
         section.paragraph(QStringLiteral("The reference run gathered every parameter right."));
         return;
     }
+    if (!compared) {
+        section.paragraph(QStringLiteral(
+            "The rows are drawn against a corrected run of the same plan; there was none (the "
+            "verification above names every wrong row)."));
+        return;
+    }
+    section.paragraph(QStringLiteral(
+        "Per rank, the rows a corrected run gathered next to the rows the reference run "
+        "gathered; the rows it got wrong are red, with the run's own mismatch text."));
     for (size_t i = 0; i < wrong.size() && i < size_t(kMaxWrongRowPictures); ++i) {
         ReportPicture picture;
         picture.kind = PictureKind::WrongRows;
@@ -229,7 +238,7 @@ void addRunSections(const ReportInput& input, SectionList& list) {
     const std::vector<RunStep> steps = runSteps(run.trace);
     const TrafficStats stats = trafficStats(steps, run.trace, input.run.plan.scenario.get());
     addTraffic(input.run, steps, stats, list);
-    if (run.mode == RunMode::Reference) addWrongRows(run, list);
+    if (run.mode == RunMode::Reference) addWrongRows(run, input.comparison.isValid(), list);
 }
 
 }  // namespace hsdp::report

@@ -16,6 +16,7 @@
 #include "report/report_file.h"
 #include "run_session.h"
 #include "views/main_window.h"
+#include "views/mode_comparison_view.h"
 
 namespace hsdp {
 
@@ -65,6 +66,11 @@ bool MainWindow::exportReport(const QString& path, bool quiet) {
     input.plan = session_->current();
     if (!input.plan.isValid()) return false;
     if (lastRun_.isValid()) input.run = lastRun_;
+    // A reference run is drawn against the last corrected run of the same plan.
+    const RunData& corrected = wrongRows_->correctedRun();
+    if (lastRun_.isValid() && lastRun_.run->mode == RunMode::Reference && corrected.isValid() &&
+        corrected.plan.plan == lastRun_.plan.plan)
+        input.comparison = corrected;
     input.command = reportCommand(path);
     QStringList notes;
     if (document_->isModified())
