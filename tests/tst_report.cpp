@@ -119,6 +119,7 @@ private slots:
     void documentNamesEverything_data();
     void documentNamesEverything();
     void largePlanKeepsEveryParameter();
+    void appendixTablesAreCapped();
     void cliReports_data();
     void cliReports();
     void runReports_data();
@@ -217,6 +218,32 @@ void TestReport::largePlanKeepsEveryParameter() {
     QCOMPARE(every->blocks.front().table.rows.size(), size_t(4000));
     QCOMPARE(doc.find(QStringLiteral("parameters"))->blocks.back().table.rows.size(),
              size_t(kReportBodyRows));
+}
+
+// 4,000 batches x 8 coordinates of loads: the appendix keeps the worst
+// kReportAppendixRows and says where the rest are.
+void TestReport::appendixTablesAreCapped() {
+    const QString path = dir_.filePath(QStringLiteral("batches.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"json({"format": "hsdp-scenario/1", "name": "batches", "mesh": {"shape": [8, 2],
+      "dim_names": ["dp_replicate", "dp_shard"]}, "options": {"max_batch_numel": 100},
+      "params": [{"repeat": 4000, "var": "i", "params": [{"name": "p{i}", "shape": [16, 4],
+      "dtype": "f32", "placements": ["R", "S(0)"]}]}]})json");
+    file.close();
+    ReportInput input;
+    input.plan = computePlanResult(path);
+    size_t loads = 0;
+    for (const Batch& b : input.plan.plan->groups.front().batches) loads += b.loads.size();
+    QVERIFY(loads > size_t(kReportAppendixRows));
+    const ReportDocument doc = buildReport(input);
+    const ReportSection* all = doc.find(QStringLiteral("group-0-loads"));
+    QVERIFY(all && all->appendix);
+    QCOMPARE(all->blocks.front().table.rows.size(), size_t(kReportAppendixRows));
+    QVERIFY(all->blocks.front().table.note.contains(QStringLiteral("plan --json")));
+    // Every parameter still is in the appendix: 4,000 < the cap.
+    QCOMPARE(doc.find(QStringLiteral("appendix-parameters"))->blocks.front().table.rows.size(),
+             size_t(4000));
 }
 
 void TestReport::cliReports_data() {

@@ -36,6 +36,13 @@ ReportTable SectionList::limited(ReportTable table, const QString& anchor, const
                      .arg(number(total), title);
     shown.fullAnchor = anchor;
     shown.fullTitle = title;
+    if (total > kReportAppendixRows) {
+        table.rows.resize(size_t(kReportAppendixRows));
+        table.note = QStringLiteral(
+                         "The worst %1 of %2 rows; hsdp-inspect plan --json (and run "
+                         "--json) lists every one.")
+                         .arg(number(kReportAppendixRows), number(total));
+    }
     full.table(std::move(table));
     appendix_.push_back(std::move(full));
     return shown;

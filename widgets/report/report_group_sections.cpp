@@ -98,16 +98,27 @@ ReportTable loadTable(const Plan& plan, const Group& g) {
     table.header = {QStringLiteral("Batch"), QStringLiteral("Coordinate"), QStringLiteral("Numel"),
                     QStringLiteral("Share of the batch mean"), QStringLiteral("Ranks")};
     std::vector<std::pair<double, QStringList>> rows;
+    // A coordinate's ranks depend on the group, not the batch: found once each
+    // (a scan of the group's ranks; 4,000 batches would repeat it 4,000 times).
+    std::map<Coord, QString> ranks;
+    auto ranksOf = [&](const Coord& coord) {
+        auto it = ranks.find(coord);
+        if (it == ranks.end())
+            it = ranks
+                     .emplace(coord,
+                              listText(ranksAtCoordinate(g, coord, plan.effectiveReplicaCount), 16))
+                     .first;
+        return it->second;
+    };
     for (size_t b = 0; b < g.batches.size(); ++b) {
         const Batch& batch = g.batches[b];
         const double mean =
             batch.loads.empty() ? 0 : double(batch.numel) / double(batch.loads.size());
         for (const CoordLoad& l : batch.loads) {
             const double share = mean > 0 ? double(l.numel) / mean : 0;
-            rows.push_back(
-                {share,
-                 {QString::number(b), coordText(l.coord), number(l.numel), ratio(share),
-                  listText(ranksAtCoordinate(g, l.coord, plan.effectiveReplicaCount), 16)}});
+            rows.push_back({share,
+                            {QString::number(b), coordText(l.coord), number(l.numel), ratio(share),
+                             ranksOf(l.coord)}});
         }
     }
     std::stable_sort(rows.begin(), rows.end(),
