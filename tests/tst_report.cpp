@@ -15,6 +15,7 @@
 
 #include "cli_process.h"
 #include "models/plan_result.h"
+#include "models/scenario_document.h"
 #include "report/report_builder.h"
 #include "report/report_html.h"
 #include "report/report_pictures.h"
@@ -422,6 +423,17 @@ void TestReport::studioExportsTheSameDocument() {
     QVERIFY(
         studioHtml.contains(QStringLiteral("hsdp-inspect report ") + sample("teaching_2x2.json")));
     QVERIFY(!studioHtml.contains(QStringLiteral("unsaved edits")));
+
+    // What is on screen, edits included, with a note that the file lacks them.
+    QSignalSpy replanned(window.session(), &Session::planReady);
+    window.document()->setValue(QStringLiteral("/name"), Json("teaching, edited"),
+                                QStringLiteral("rename"));
+    QVERIFY(replanned.wait(20000));
+    const QString edited = dir_.filePath(QStringLiteral("studio-edited.html"));
+    QVERIFY(window.exportReport(edited, true));
+    const QString editedHtml = QString::fromUtf8(readAll(edited));
+    QVERIFY(editedHtml.contains(QStringLiteral("Scenario: teaching, edited")));
+    QVERIFY(editedHtml.contains(QStringLiteral("unsaved edits")));
 
     QSignalSpy ran(&window, &MainWindow::runReady);
     QVERIFY(window.startRun(RunRequest{}));
