@@ -15,6 +15,7 @@ int runCommand(const std::vector<std::string>& args);
 int diffCommand(const std::vector<std::string>& args);
 // Writes a scenario from a Hugging Face config.json and a parallelism layout.
 int scenarioCommand(const std::vector<std::string>& args);
+int reportCommand(const std::vector<std::string>& args);  // report_command.cpp (Qt)
 
 // Reads SCENARIO; on failure prints the reader's message (file, JSON path,
 // what was expected) to stderr and returns nullopt: the caller exits 2.
@@ -24,5 +25,6 @@ extern const char* const kPlanHelp;
 extern const char* const kRunHelp;
 extern const char* const kDiffHelp;
 extern const char* const kScenarioHelp;
+extern const char* const kReportHelp;
 
 }  // namespace hsdp::cli

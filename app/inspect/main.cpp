@@ -24,19 +24,22 @@ commands:
   scenario --from-config CONFIG.json --mesh dp_replicate=2,dp_shard=8,tp=4 -o FILE
                   write the scenario of a Hugging Face model config under a
                   parallelism layout (FSDP2 + torchtitan's TP plan)
+  report SCENARIO -o FILE.html|FILE.pdf
+                  one self-contained document: plan, pictures, and with --run
+                  the verification and traffic (docs/reports.md)
 
 options:
   -h, --help      show this help; `hsdp-inspect COMMAND --help` for a command
   --version       print the version
 
 Scenario format: hsdp-scenario/1 (docs/scenario-format.md); SCENARIO "-" reads
-standard input. Exit status, plan and run: 0 fine, 1 findings (error
+standard input. Exit status, plan, run and report: 0 fine, 1 findings (error
 diagnostics in the plan, failed verification), 2 unreadable input or bad usage.
 
 Documentation, in the source tree: docs/README.md (index),
 docs/scenario-format.md (the hsdp-scenario/1 input: every key, with complete
 examples in docs/examples/), docs/plan.md, docs/run.md, docs/trace-format.md,
-docs/glossary.md, docs/model-config.md (scenario --from-config).
+docs/glossary.md, docs/model-config.md (scenario --from-config), docs/reports.md.
 )";
 
 bool wantsHelp(const std::vector<std::string>& args) {
@@ -63,7 +66,12 @@ int dispatch(const std::string& command, const std::vector<std::string>& args) {
         if (wantsHelp(args)) return std::cout << kScenarioHelp, 0;
         return scenarioCommand(args);
     }
-    throw UsageError("unknown command '" + command + "' (expected plan, run, diff or scenario)");
+    if (command == "report") {
+        if (wantsHelp(args)) return std::cout << kReportHelp, 0;
+        return reportCommand(args);
+    }
+    throw UsageError("unknown command '" + command +
+                     "' (expected plan, run, diff, scenario or report)");
 }
 
 }  // namespace
@@ -82,8 +90,8 @@ int main(int argc, char** argv) {
         return dispatch(args[0], {args.begin() + 1, args.end()});
     } catch (const hsdp::cli::UsageError& error) {
         // Point at the help of the command that was given, where its options are.
-        const bool known =
-            args[0] == "plan" || args[0] == "run" || args[0] == "diff" || args[0] == "scenario";
+        const bool known = args[0] == "plan" || args[0] == "run" || args[0] == "diff" ||
+                           args[0] == "scenario" || args[0] == "report";
         std::cerr << "hsdp-inspect: " << error.what() << "\nTry 'hsdp-inspect "
                   << (known ? args[0] + " " : "") << "--help'.\n";
         return 2;

@@ -102,6 +102,11 @@ public:
     // where), planned like a file.
     void openGeneratedScenario(std::shared_ptr<const Json> document);
 
+    // File ▸ Export Report… (main_window_report.cpp): the plan on screen and
+    // its last run as HTML or PDF (by the suffix), as hsdp-inspect report
+    // writes it; false (with a message box unless quiet) on failure.
+    bool exportReport(const QString& path, bool quiet = false);
+    QAction* reportAction() const { return reportAction_; }
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
     QList<QAction*> shortcutActions() const;
 
@@ -135,6 +140,9 @@ private:
     void onRunProgress(double fraction, const QString& phase, qint64 collectives);
     void onRunFinished(const RunData& run);
     void updateRunActions();
+    void addReportAction(QMenu* file);
+    void exportReportDialog();
+    QString reportCommand(const QString& output) const;
     void buildViewMenu();
     void buildHelpMenu();
     void buildEditing();
@@ -181,6 +189,7 @@ private:
     QAction* runReferenceAction_ = nullptr;
     QAction* runDialogAction_ = nullptr;
     QAction* cancelRunAction_ = nullptr;
+    QAction* reportAction_ = nullptr;
     QProgressBar* runProgress_ = nullptr;
     QLabel* runPhase_ = nullptr;
     QToolButton* runCancelButton_ = nullptr;

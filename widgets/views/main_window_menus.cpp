@@ -48,6 +48,7 @@ void MainWindow::buildMenus() {
         &QAction::triggered, this, &MainWindow::saveAs);
     addCompareActions(file);
     addOpenRunAction(file);
+    addReportAction(file);
     file->addSeparator();
     connect(addShortcutAction(file, tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q)),
             &QAction::triggered, this, &QWidget::close);

@@ -46,6 +46,7 @@ public:
     void setRuns(const RunData& corrected, const RunData& reference);
     // One run at a time: it takes the place of the run of its mode.
     void setRun(const RunData& data);
+    const RunData& correctedRun() const { return corrected_; }
     const ModeComparison& comparison() const { return comparison_; }
 
     ComparisonGeometry geometry(const QSize& size) const;

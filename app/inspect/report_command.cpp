@@ -1,0 +1,161 @@
+// hsdp-inspect report SCENARIO -o FILE.html|FILE.pdf: the plan (and a run)
+// as one self-contained document, drawn with the studio's views offscreen.
+#include <QApplication>
+#include <QPageSize>
+#include <QRegularExpression>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "cli_args.h"
+#include "commands.h"
+#include "output_paths.h"
+#include "progress_line.h"
+#include "report/report_file.h"
+#include "run/runner.h"
+#include "runtime/allocator_policy.h"
+
+namespace hsdp::cli {
+
+const char* const kReportHelp =
+    R"(usage: hsdp-inspect report [options] SCENARIO -o FILE.html|FILE.pdf
+                                                 (SCENARIO "-": standard input)
+
+Writes one self-contained document about the scenario's plan, for design
+reviews, bug reports and hand-outs: title, scenario and description, date,
+tool version and the command that reproduces it; a summary (world size,
+meshes, parameters, numel and bytes, groups, batches, replica count,
+verdict); diagnostics by severity with their parameters; per HSDP group its
+layout, batches, owners, loads and imbalance; the mesh with owners, the
+owner-balance charts, the fused buffer of the largest gathered batch (with
+--run) and the tensor layout of each parameter with a hazard; the TP
+lowering table; with --run the verification (every mismatch text in full),
+collectives, bytes and NCCL-tests bandwidths per op and mesh dim, the
+slowest steps and, in reference mode, the wrong rows drawn. Long tables show
+their worst rows; the appendix holds them whole. The same document as the
+studio's File > Export Report.
+
+HTML: one file, pictures embedded, no script, no external reference,
+readable on a phone and printable. PDF: searchable text, vector pictures,
+numbered pages, table rows never split. No display needed (offscreen).
+
+options:
+  -o, --output FILE   the report; .html or .pdf chooses the format (required)
+  --run               also run the plan (as `hsdp-inspect run`) and report it
+  --mode MODE         with --run: corrected (default) or reference (the
+                      reference implementation's algorithms; a corrected run
+                      follows, and the wrong rows are drawn against it)
+  --title TEXT        the document's title (default: "HSDP plan report: NAME")
+  --page SIZE         PDF page size: a4 (default) or letter
+  --                  end of options (for a SCENARIO starting with '-')
+  -h, --help          show this help
+
+exit status: 0 written; 1 written, and the plan has error diagnostics or the
+run did not verify; 2 unreadable scenario, unwritable output (the message
+names the file) or bad usage. The file is written atomically: it appears
+whole or not at all.
+)";
+
+namespace {
+
+QtMessageHandler qtHandler = nullptr;
+
+// Offscreen Qt warns that XDG_RUNTIME_DIR is unset on every headless
+// machine; a command-line tool keeps its stderr for what matters.
+void quietHandler(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))) return;
+    if (qtHandler) qtHandler(type, context, message);
+}
+
+// Widgets need a platform: without a display, draw offscreen.
+std::unique_ptr<QApplication> makeApplication() {
+    qtHandler = qInstallMessageHandler(quietHandler);
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") &&
+        !std::getenv("QT_QPA_PLATFORM"))
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    static int argc = 1;
+    static char name[] = "hsdp-inspect";
+    static char* argv[] = {name, nullptr};
+    return std::make_unique<QApplication>(argc, argv);
+}
+
+// The command as typed, quoted for a POSIX shell where needed.
+QString commandLine(const std::vector<std::string>& args) {
+    QStringList words = {QStringLiteral("hsdp-inspect"), QStringLiteral("report")};
+    for (const std::string& a : args) {
+        QString word = QString::fromStdString(a);
+        static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./=:,+-]+$"));
+        if (!plain.match(word).hasMatch())
+            word = QLatin1Char('\'') + word.replace(QLatin1Char('\''), QStringLiteral("'\\''")) +
+                   QLatin1Char('\'');
+        words << word;
+    }
+    return words.join(QLatin1Char(' '));
+}
+
+QPageSize::PageSizeId pageSize(const ArgParser& parser) {
+    const std::string page = parser.value("--page").value_or("a4");
+    if (page == "a4" || page == "A4") return QPageSize::A4;
+    if (page == "letter" || page == "Letter") return QPageSize::Letter;
+    throw UsageError("--page expects 'a4' or 'letter', got '" + page + "'");
+}
+
+RunData runForReport(const PlanResult& plan, RunMode mode) {
+    RunOptions options;
+    options.mode = mode;
+    useCachingAllocator();
+    ProgressLine progress;
+    options.progress = [&](double f, const std::string& what) { progress.update(f, what); };
+    auto result = std::make_shared<RunResult>(runPlan(*plan.scenario, *plan.plan, options));
+    progress.finish();
+    return RunData{plan, std::move(result)};
+}
+
+}  // namespace
+
+int reportCommand(const std::vector<std::string>& given) {
+    std::vector<std::string> args = given;
+    for (auto& a : args)
+        if (a == "-o") a = "--output";  // the one short option of the tool
+    ArgParser parser;
+    parser.flag("--run").option("--output").option("--mode").option("--title").option("--page");
+    parser.parse(args);
+    if (parser.positionals().size() != 1)
+        throw UsageError("report takes exactly one SCENARIO file");
+    const std::optional<std::string> output = parser.value("--output");
+    if (!output) throw UsageError("report needs -o FILE.html or -o FILE.pdf");
+    if (!reportFormatFor(QString::fromStdString(*output)))
+        throw UsageError("-o '" + *output + "': the name must end in .html or .pdf");
+    checkOutputFile("-o", *output);
+    const std::string mode = parser.value("--mode").value_or("corrected");
+    if (mode != "corrected" && mode != "reference")
+        throw UsageError("--mode expects 'corrected' or 'reference', got '" + mode + "'");
+    if (parser.has("--mode") && !parser.has("--run"))
+        throw UsageError("--mode chooses how --run runs; give --run too");
+    const QPageSize::PageSizeId page = pageSize(parser);
+
+    std::optional<Scenario> scenario = loadScenario(parser.positionals()[0]);
+    if (!scenario) return 2;
+    auto app = makeApplication();
+    ReportInput input;
+    input.plan =
+        computePlanResult(std::move(*scenario), QString::fromStdString(parser.positionals()[0]));
+    if (parser.has("--run")) {
+        const bool reference = mode == "reference";
+        input.run = runForReport(input.plan, reference ? RunMode::Reference : RunMode::Corrected);
+        // The wrong rows are drawn against what a corrected run gathered.
+        if (reference) input.comparison = runForReport(input.plan, RunMode::Corrected);
+    }
+    input.title = QString::fromStdString(parser.value("--title").value_or(""));
+    input.command = commandLine(given);
+    const ReportFileResult result = writeReportFile(input, QString::fromStdString(*output), page);
+    if (!result.error.isEmpty()) {
+        std::cerr << "hsdp-inspect: " << result.error.toStdString() << "\n";
+        return 2;
+    }
+    std::cerr << "hsdp-inspect: wrote " << *output << " (" << result.seconds << " s)"
+              << (result.findings ? "; the plan has errors or the run did not verify" : "") << "\n";
+    return result.findings ? 1 : 0;
+}
+
+}  // namespace hsdp::cli

@@ -1,0 +1,46 @@
+#include "report/report_document.h"
+
+namespace hsdp {
+
+void ReportSection::paragraph(const QString& text) {
+    ReportBlock block;
+    block.kind = ReportBlock::Paragraph;
+    block.text = text;
+    blocks.push_back(std::move(block));
+}
+
+void ReportSection::code(const QString& text) {
+    ReportBlock block;
+    block.kind = ReportBlock::Code;
+    block.text = text;
+    blocks.push_back(std::move(block));
+}
+
+void ReportSection::factList(Facts facts) {
+    ReportBlock block;
+    block.kind = ReportBlock::FactList;
+    block.facts = std::move(facts);
+    blocks.push_back(std::move(block));
+}
+
+void ReportSection::table(ReportTable table) {
+    ReportBlock block;
+    block.kind = ReportBlock::Table;
+    block.table = std::move(table);
+    blocks.push_back(std::move(block));
+}
+
+void ReportSection::picture(ReportPicture picture) {
+    ReportBlock block;
+    block.kind = ReportBlock::Picture;
+    block.picture = std::move(picture);
+    blocks.push_back(std::move(block));
+}
+
+const ReportSection* ReportDocument::find(const QString& anchor) const {
+    for (const ReportSection& s : sections)
+        if (s.anchor == anchor) return &s;
+    return nullptr;
+}
+
+}  // namespace hsdp

@@ -1,0 +1,105 @@
+// File ▸ Export Report…: the plan on screen (edits included) and its last
+// run as one HTML or PDF document, the same hsdp-inspect report writes.
+// The views draw the pictures, so it renders on the GUI thread: measured at
+// 0.2 s for the teaching sample and 1.3-1.6 s for the 70B sample with its
+// run (PDF), under a busy cursor.
+#include <QAction>
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QStatusBar>
+
+#include "models/scenario_document.h"
+#include "report/report_file.h"
+#include "run_session.h"
+#include "views/main_window.h"
+#include "views/mode_comparison_view.h"
+
+namespace hsdp {
+
+namespace {
+
+QString quoted(const QString& word) {
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./=:,+-]+$"));
+    if (plain.match(word).hasMatch()) return word;
+    return QLatin1Char('\'') + QString(word).replace(QLatin1Char('\''), QStringLiteral("'\\''")) +
+           QLatin1Char('\'');
+}
+
+}  // namespace
+
+void MainWindow::addReportAction(QMenu* file) {
+    reportAction_ =
+        addShortcutAction(file, tr("&Export Report…"), QKeySequence(Qt::CTRL | Qt::Key_E));
+    connect(reportAction_, &QAction::triggered, this, &MainWindow::exportReportDialog);
+}
+
+void MainWindow::exportReportDialog() {
+    const PlanResult& result = session_->current();
+    if (!result.isValid()) {
+        QMessageBox::information(this, tr("Export Report"), tr("Open a scenario first."));
+        return;
+    }
+    const QFileInfo scenario(session_->path());
+    const QString start = scenario.absoluteDir().filePath(scenario.completeBaseName() +
+                                                          QStringLiteral("-report.html"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Report"), start, tr("HTML report (*.html);;PDF report (*.pdf)"));
+    if (!path.isEmpty()) exportReport(path);
+}
+
+// The hsdp-inspect command that writes the same report from the saved file.
+QString MainWindow::reportCommand(const QString& output) const {
+    QString command = QStringLiteral("hsdp-inspect report %1 -o %2")
+                          .arg(quoted(session_->path()), quoted(output));
+    if (lastRun_.isValid())
+        command += QStringLiteral(" --run --mode %1")
+                       .arg(QString::fromLatin1(runModeName(lastRun_.run->mode).data()));
+    return command;
+}
+
+bool MainWindow::exportReport(const QString& path, bool quiet) {
+    ReportInput input;
+    input.plan = session_->current();
+    if (!input.plan.isValid()) return false;
+    if (lastRun_.isValid()) input.run = lastRun_;
+    // A reference run is drawn against the last corrected run of the same plan.
+    const RunData& corrected = wrongRows_->correctedRun();
+    if (lastRun_.isValid() && lastRun_.run->mode == RunMode::Reference && corrected.isValid() &&
+        corrected.plan.plan == lastRun_.plan.plan)
+        input.comparison = corrected;
+    input.command = reportCommand(path);
+    QStringList notes;
+    if (document_->isModified())
+        notes << tr(
+            "The studio's scenario has unsaved edits: the command reproduces this report "
+            "once they are saved.");
+    if (input.run.isValid() && input.run.plan.plan != input.plan.plan)
+        notes << tr("The run was made on an earlier plan of this scenario.");
+    const RunRequest& ran = runSession_->request();
+    const RunRequest defaults;
+    if (input.run.isValid() &&
+        (ran.timeout != defaults.timeout || ran.maxBytes != defaults.maxBytes ||
+         ran.flopBudget != defaults.flopBudget || ran.fault))
+        notes << tr(
+            "The run used options of Run▸Run… (timeout, memory budget or an injected "
+            "fault) the command does not repeat.");
+    input.commandNote = notes.join(QLatin1Char(' '));
+    statusBar()->showMessage(tr("Writing the report to %1…").arg(path));
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const ReportFileResult written = writeReportFile(input, path);
+    QApplication::restoreOverrideCursor();
+    if (!written.error.isEmpty()) {
+        statusBar()->clearMessage();
+        if (!quiet) QMessageBox::warning(this, tr("Export Report failed"), written.error);
+        return false;
+    }
+    statusBar()->showMessage(
+        tr("Report written to %1 (%2 s)").arg(path).arg(written.seconds, 0, 'f', 1), 10000);
+    return true;
+}
+
+}  // namespace hsdp
