@@ -269,16 +269,35 @@ void OwnerBalanceView::fillShardPlot() {
     QStringList labels;
     QVector<double> values;
     for (const ShardLoad& load : shardLoads_) {
-        QString count = load.count == 1 ? tr("1 param") : tr("%1 params").arg(load.count);
-        labels << coordLabel(load.coord) + QStringLiteral(" · ") + count;
+        labels << coordLabel(load.coord);
         values << static_cast<double>(load.numel);
     }
     shardBars_->setData(indices(values.size()), values, true);
-    setKeyLabels(shardPlot_->xAxis, labels, tr("shard coordinate"));
+    setKeyLabels(shardPlot_->xAxis, labels, tr("shard coordinate · params on the bars"));
     double top = values.isEmpty() ? 0 : *std::max_element(values.begin(), values.end());
     fitRanges(shardPlot_, values.size(), top);
+    labelShardCounts(top);
     shardTitle_->setText(tr("Newton–Schulz numel per shard coordinate"));
     shardPlot_->replot();
+}
+
+// Each coordinate's parameter count on its bar: a short number fits where
+// "(0,1) · 20 params" under eight docked bars ran into its neighbours.
+void OwnerBalanceView::labelShardCounts(double top) {
+    shardPlot_->clearItems();
+    if (shardLoads_.size() > static_cast<size_t>(kMaxTextTicks)) return;
+    if (top > 0) shardPlot_->yAxis->setRangeUpper(top * 1.3);  // room for the numbers
+    for (size_t i = 0; i < shardLoads_.size(); ++i) {
+        auto* text = new QCPItemText(shardPlot_);
+        text->position->setCoords(static_cast<double>(i),
+                                  static_cast<double>(shardLoads_[i].numel) + top * 0.01);
+        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        text->setClipToAxisRect(false);
+        text->setText(QString::number(shardLoads_[i].count));
+        QFont font = text->font();
+        font.setPointSizeF(font.pointSizeF() * 0.85);
+        text->setFont(font);
+    }
 }
 
 void OwnerBalanceView::selectCoordinate(int index) {

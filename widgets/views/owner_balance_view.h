@@ -56,6 +56,7 @@ private:
     void fillCoordPlot();
     void fillRankPlot();
     void fillShardPlot();
+    void labelShardCounts(double top);
 
     PlanSelection* selection_;
     PlanResult result_;
