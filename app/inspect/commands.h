@@ -13,13 +13,17 @@ namespace hsdp::cli {
 int planCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
 int diffCommand(const std::vector<std::string>& args);
+int workerCommand(const std::vector<std::string>& args);
 
 // Reads SCENARIO; on failure prints the reader's message (file, JSON path,
 // what was expected) to stderr and returns nullopt: the caller exits 2.
 std::optional<Scenario> loadScenario(const std::string& path);
+// Same, keeping the text read (a split run hands it to its workers).
+std::optional<Scenario> loadScenario(const std::string& path, std::string& text);
 
 extern const char* const kPlanHelp;
 extern const char* const kRunHelp;
 extern const char* const kDiffHelp;
+extern const char* const kWorkerHelp;
 
 }  // namespace hsdp::cli

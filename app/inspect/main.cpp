@@ -56,6 +56,10 @@ int dispatch(const std::string& command, const std::vector<std::string>& args) {
         if (wantsHelp(args)) return std::cout << kDiffHelp, 0;
         return diffCommand(args);
     }
+    if (command == "worker") {  // started by `run --procs`: one share of a split run
+        if (wantsHelp(args)) return std::cout << kWorkerHelp, 0;
+        return workerCommand(args);
+    }
     throw UsageError("unknown command '" + command + "' (expected plan, run or diff)");
 }
 
@@ -75,7 +79,8 @@ int main(int argc, char** argv) {
         return dispatch(args[0], {args.begin() + 1, args.end()});
     } catch (const hsdp::cli::UsageError& error) {
         // Point at the help of the command that was given, where its options are.
-        const bool known = args[0] == "plan" || args[0] == "run" || args[0] == "diff";
+        const bool known =
+            args[0] == "plan" || args[0] == "run" || args[0] == "diff" || args[0] == "worker";
         std::cerr << "hsdp-inspect: " << error.what() << "\nTry 'hsdp-inspect "
                   << (known ? args[0] + " " : "") << "--help'.\n";
         return 2;
