@@ -21,8 +21,9 @@ namespace hsdp::cli {
 const char* const kRunHelp =
     R"(usage: hsdp-inspect run [options] SCENARIO     (SCENARIO "-": standard input)
 
-Executes the scenario's plan for real: one thread per rank in this process,
-every collective a real Gloo collective over loopback TCP (fused all-gather,
+Executes the scenario's plan for real: one thread per rank in this process
+(or in --procs worker processes), every collective a real Gloo collective
+over loopback TCP (fused all-gather,
 update broadcast, replicate broadcast, TP transitions), then verifies every
 byte: gathered tensors against the truth, each rank's final parameter against
 the single-device result, and replica agreement.
@@ -42,6 +43,10 @@ options:
                          possible run is refused and the minimum named
   --max-flops F          Newton-Schulz work budget; larger runs shrink (default 4e10)
   --inject-fault R:K     make rank R fail at its K-th collective
+  --procs N|auto         split the world over N worker processes (ranks in mesh
+                         order; Gloo FileStore rendezvous in a private temporary
+                         folder, loopback TCP); same output as in one process.
+                         auto: the fewest processes that fit the open-file limit
   --                     end of options (for a SCENARIO starting with '-')
   -h, --help             show this help
 
@@ -50,7 +55,9 @@ exact|mismatch|error|not-reached (not-reached: the run stopped before the
 check); parameters the plan rejects are listed as "not run".
 Output paths are checked before the run starts; outputs are written whole
 (a temporary file renamed into place).
-A progress line goes to stderr for runs longer than a second.
+Before connecting, the socket estimate goes to stderr (a run above the
+open-file limit is refused, naming the fixes); a progress line follows for
+runs longer than a second.
 
 exit status: 0 VERIFIED: every check passed and the plan has no error
 diagnostics; 1 NOT VERIFIED: a mismatch, a failed or stopped run, or error

@@ -72,9 +72,12 @@ RunResult mergeShares(const Scenario& scenario, const Plan& plan, const RunOptio
     prepareRun(scenario, plan, options, false, env, result);
     RunSink sink;
     for (const auto& s : shares) sink.absorb(s.params, s.transitions);
+    const ShareOutcome* failed = firstFailure(shares);
     if (!lost.empty()) {
+        // What the lost process was doing is what its peers saw fail first.
         result.error = lost;
-    } else if (const ShareOutcome* failed = firstFailure(shares)) {
+        if (failed) result.error += "; its peers first saw: " + failed->error;
+    } else if (failed) {
         result.error = failed->error;
         result.errorRank = failed->errorRank;
     }

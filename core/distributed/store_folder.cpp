@@ -30,7 +30,7 @@ std::string procList(const std::vector<int>& procs) {
 }  // namespace
 
 void StoreFolder::mark(const std::string& phase, int proc) const {
-    writeWhole(path(markerName(phase, proc)), "");
+    writeWhole(path(markerName(phase, proc)), std::to_string(getpid()));  // who, for a person
 }
 
 bool StoreFolder::marked(const std::string& phase, int proc) const {

@@ -11,7 +11,7 @@ namespace hsdp {
 //   scenario.json   the scenario text (written by a parent for its local workers)
 //   digest          the scenario's digest, written by the first worker to come
 //   gloo/           Gloo's FileStore, where the process groups rendezvous
-//   <phase>.<proc>  markers: connected, finished, failed
+//   <phase>.<proc>  markers: connected, finished, failed (each holds the pid)
 //   share.<proc>    each process's outcome, written whole then renamed
 // Markers are plain files rather than store keys so a waiting process can
 // look for "every process got there" and "one of them failed" at once.
