@@ -197,12 +197,21 @@ private slots:
     // no worker process, no store folder.
     void killedWorkerEndsTheRunCleanly_data() {
         QTest::addColumn<int>("delayMs");
-        QTest::addRow("at connect") << 0;
-        QTest::addRow("mid-run") << 700;
+        QTest::addColumn<int>("signal");
+        QTest::addColumn<QByteArray>("how");
+        QTest::addRow("kill -9 at connect") << 0 << SIGKILL << QByteArray("was killed by signal 9");
+        QTest::addRow("kill -9 mid-run") << 700 << SIGKILL << QByteArray("was killed by signal 9");
+        // A stopped worker hangs: its peers time out (--timeout 2), then it is killed.
+        QTest::addRow("hung mid-run") << 300 << SIGSTOP
+                                      << QByteArray(
+                                             "was still running 9 s after another worker "
+                                             "ended, and was killed");
     }
 
     void killedWorkerEndsTheRunCleanly() {
         QFETCH(int, delayMs);
+        QFETCH(int, signal);
+        QFETCH(QByteArray, how);
         QTemporaryDir tmp;
         QProcess run;
         auto env = QProcessEnvironment::systemEnvironment();
@@ -210,7 +219,7 @@ private slots:
         run.setProcessEnvironment(env);
         run.start(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect"),
                   QStringList{"run", sample("llama3_70b_hsdp_tp_2x4x4.json"), "--procs", "2",
-                              "--timeout", "20"} +
+                              "--timeout", "2"} +
                       budgetArgs());
         // Each worker writes its pid in its connected marker.
         std::map<int, qint64> pids;
@@ -227,12 +236,12 @@ private slots:
         }
         QCOMPARE(pids.size(), size_t(2));
         QTest::qWait(delayMs);
-        QCOMPARE(::kill(pid_t(pids[1]), SIGKILL), 0);
+        QCOMPARE(::kill(pid_t(pids[1]), signal), 0);
         QVERIFY(run.waitForFinished(60000));
-        const QByteArray out = run.readAllStandardOutput();
+        const QByteArray out = run.readAllStandardOutput() + run.readAllStandardError();
         QCOMPARE(run.exitCode(), 1);
         QVERIFY2(out.contains("error: worker process 1 (pid " + QByteArray::number(pids[1]) +
-                              ", ranks 16..31) was killed by signal 9"),
+                              ", ranks 16..31) " + how),
                  out.constData());
         QVERIFY2(out.contains("its peers first saw: rank ") && out.contains(" on group ["),
                  out.constData());
@@ -251,7 +260,60 @@ private slots:
                  bad.err.constData());
     }
 
+    // Workers started by hand with a shared store folder join one run;
+    // process 0 prints the merged result and empties the folder.
+    void handStartedWorkersJoinAndMerge() {
+        QTemporaryDir store;
+        QProcess one;  // process 1 first: it waits for process 0 to open the run
+        one.start(kInspect, workerArgs(sample("teaching_2x2.json"), store.path(), 1));
+        const auto zero = inspect(workerArgs(sample("teaching_2x2.json"), store.path(), 0) +
+                                  QStringList{"--merge", "--json"});
+        QVERIFY(one.waitForFinished(60000));
+        QCOMPARE(one.exitCode(), 0);
+        QCOMPARE(zero.exitCode, 0);
+        const auto inProcess = inspect({"run", sample("teaching_2x2.json"), "--json"});
+        QCOMPARE(withoutSeconds(zero.out), withoutSeconds(inProcess.out));
+        QVERIFY(emptyFolder(store.path()));
+    }
+
+    void scenarioDigestMismatchIsRefused() {
+        QTemporaryDir store;
+        QProcess zero;
+        zero.start(kInspect, workerArgs(sample("teaching_2x2.json"), store.path(), 0) +
+                                 QStringList{"--merge", "--timeout", "2"});
+        const auto one = inspect(workerArgs(hazards(), store.path(), 1));
+        QCOMPARE(one.exitCode, 2);
+        QVERIFY2(one.err.contains("refusing to mix") && one.err.contains("scenario digest"),
+                 one.err.constData());
+        QVERIFY(zero.waitForFinished(60000));
+        QCOMPARE(zero.exitCode(), 1);
+        QVERIFY(zero.readAllStandardOutput().contains("no result from process 1"));
+    }
+
+    void earlierRunsFolderIsRefusedUnlessFresh() {
+        QTemporaryDir store;
+        QFile stale(store.filePath("share.1"));
+        QVERIFY(stale.open(QIODevice::WriteOnly));
+        stale.close();
+        const auto refused = inspect(workerArgs(sample("teaching_2x2.json"), store.path(), 0));
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("holds an earlier run; start process 0 with --fresh"),
+                 refused.err.constData());
+        QProcess one;
+        one.start(kInspect, workerArgs(sample("teaching_2x2.json"), store.path(), 1));
+        const auto fresh = inspect(workerArgs(sample("teaching_2x2.json"), store.path(), 0) +
+                                   QStringList{"--fresh", "--merge"});
+        QVERIFY(one.waitForFinished(60000));
+        QCOMPARE(fresh.exitCode, 0);
+        QVERIFY(fresh.out.contains("VERIFIED"));
+    }
+
 private:
+    const QString kInspect = QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect");
+    static QStringList workerArgs(const QString& scenario, const QString& store, int proc) {
+        return {"worker",  scenario, "--store", store,
+                "--procs", "2",      "--proc",  QString::number(proc)};
+    }
     std::map<QString, std::pair<CliOutcome, QJsonArray>> inProcess_;
 };
 

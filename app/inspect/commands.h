@@ -14,6 +14,7 @@ int planCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
 int diffCommand(const std::vector<std::string>& args);
 int workerCommand(const std::vector<std::string>& args);
+int collectCommand(const std::vector<std::string>& args);
 
 // Reads SCENARIO; on failure prints the reader's message (file, JSON path,
 // what was expected) to stderr and returns nullopt: the caller exits 2.
@@ -25,5 +26,6 @@ extern const char* const kPlanHelp;
 extern const char* const kRunHelp;
 extern const char* const kDiffHelp;
 extern const char* const kWorkerHelp;
+extern const char* const kCollectHelp;
 
 }  // namespace hsdp::cli

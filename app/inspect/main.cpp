@@ -21,6 +21,9 @@ commands:
                   rank, and verify every byte (hsdp-run/1 JSON with --json)
   diff A B        what changed between the plans of two scenarios (exit 1 if
                   they differ; hsdp-plan-diff/1 JSON with --json)
+  worker SCENARIO --store DIR --procs N --proc I
+                  run one share of a run split over processes or hosts
+  collect DIR     merge and print the result the workers left in DIR
 
 options:
   -h, --help      show this help; `hsdp-inspect COMMAND --help` for a command
@@ -60,7 +63,12 @@ int dispatch(const std::string& command, const std::vector<std::string>& args) {
         if (wantsHelp(args)) return std::cout << kWorkerHelp, 0;
         return workerCommand(args);
     }
-    throw UsageError("unknown command '" + command + "' (expected plan, run or diff)");
+    if (command == "collect") {
+        if (wantsHelp(args)) return std::cout << kCollectHelp, 0;
+        return collectCommand(args);
+    }
+    throw UsageError("unknown command '" + command +
+                     "' (expected plan, run, diff, worker or collect)");
 }
 
 }  // namespace
@@ -79,8 +87,8 @@ int main(int argc, char** argv) {
         return dispatch(args[0], {args.begin() + 1, args.end()});
     } catch (const hsdp::cli::UsageError& error) {
         // Point at the help of the command that was given, where its options are.
-        const bool known =
-            args[0] == "plan" || args[0] == "run" || args[0] == "diff" || args[0] == "worker";
+        const bool known = args[0] == "plan" || args[0] == "run" || args[0] == "diff" ||
+                           args[0] == "worker" || args[0] == "collect";
         std::cerr << "hsdp-inspect: " << error.what() << "\nTry 'hsdp-inspect "
                   << (known ? args[0] + " " : "") << "--help'.\n";
         return 2;

@@ -173,6 +173,11 @@ int runCommand(const std::vector<std::string>& args) {
         progress.finish();
     }
 
+    return reportRun(parser, options, result, scenario);
+}
+
+int reportRun(const ArgParser& parser, const RunOptions& options, const RunResult& result,
+              const Scenario& scenario) {
     warnIfFaultNeverFired(options, result);
     if (parser.has("--json"))
         std::cout << runToJson(result).dump(1) << "\n";

@@ -16,4 +16,9 @@ RunOptions parseRunSettings(const ArgParser& parser);  // throws UsageError
 // The same options spelled again for a worker's command line.
 std::vector<std::string> runSettingsArgs(const ArgParser& parser);
 
+// Prints a finished run as `run` does (text or --json, then --trace FILE)
+// and returns the exit status: 0 verified, 1 not.
+int reportRun(const ArgParser& parser, const RunOptions& options, const RunResult& result,
+              const Scenario& scenario);
+
 }  // namespace hsdp::cli

@@ -8,8 +8,10 @@
 #include "cli_args.h"
 #include "distributed/local_workers.h"
 #include "distributed/rank_split.h"
+#include "distributed/run_join.h"
 #include "distributed/share_merge.h"
 #include "distributed/store_folder.h"
+#include "run_settings.h"
 
 namespace hsdp::cli {
 
@@ -84,6 +86,13 @@ std::vector<ShareOutcome> collectShares(const Scenario& scenario, const StoreFol
     return shares;
 }
 
+// Everything a run left in a folder the user gave (the folder stays).
+void emptyFolder(const StoreFolder& folder) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(folder.dir(), ec))
+        std::filesystem::remove_all(entry.path(), ec);
+}
+
 }  // namespace
 
 int parseProcs(const std::string& text, const Scenario& scenario, const Plan& plan,
@@ -130,6 +139,29 @@ RunResult runOverWorkers(const Scenario& scenario, const Plan& plan, const RunOp
     result.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;
+}
+
+int mergeFolder(const ArgParser& parser, const StoreFolder& folder, const Scenario& scenario,
+                const Plan& plan, const RunOptions& options, int procs) {
+    const auto started = std::chrono::steady_clock::now();
+    std::string lost;
+    try {
+        // The others end within moments of this one, or within the
+        // collective timeout when one of them died.
+        waitForShares(folder, procs, options.timeout * 3);
+    } catch (const std::runtime_error& error) {
+        lost = error.what();
+    }
+    std::vector<ShareOutcome> shares;
+    for (int p = 0; p < procs; ++p) try {
+            shares.push_back(decodeShare(readWhole(folder.sharePath(p))));
+        } catch (const std::exception&) {
+        }
+    RunResult result = mergeShares(scenario, plan, options, shares, lost);
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    emptyFolder(folder);
+    return reportRun(parser, options, result, scenario);
 }
 
 }  // namespace hsdp::cli

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "cli_args.h"
+#include "distributed/store_folder.h"
 #include "model/scenario.h"
 #include "plan/plan.h"
 #include "run/runner.h"
@@ -33,5 +35,11 @@ SocketEstimate splitEstimate(const Scenario& scenario, const Plan& plan, const R
 // worker outlives the call.
 RunResult runOverWorkers(const Scenario& scenario, const Plan& plan, const RunOptions& options,
                          const SplitRequest& request);
+
+// Waits for the shares of every process in `folder`, merges them, prints the
+// result as `run` does (parser: --json, --trace) and empties the folder.
+// Returns the exit status.
+int mergeFolder(const ArgParser& parser, const StoreFolder& folder, const Scenario& scenario,
+                const Plan& plan, const RunOptions& options, int procs);
 
 }  // namespace hsdp::cli

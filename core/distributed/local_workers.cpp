@@ -57,6 +57,7 @@ void LocalWorkers::start(const std::vector<std::vector<std::string>>& argvs) {
 
 std::vector<WorkerExit> LocalWorkers::wait(std::chrono::milliseconds grace) {
     std::vector<WorkerExit> exits(pids_.size());
+    std::vector<char> killed(pids_.size(), 0);
     size_t running = pids_.size();
     std::optional<std::chrono::steady_clock::time_point> deadline;
     while (running > 0) {
@@ -65,14 +66,21 @@ std::vector<WorkerExit> LocalWorkers::wait(std::chrono::milliseconds grace) {
             int status = 0;
             if (pids_[i] <= 0 || waitpid(pids_[i], &status, WNOHANG) != pids_[i]) continue;
             exits[i] = {int(i), pids_[i], WIFEXITED(status) && WEXITSTATUS(status) == 0,
-                        describeStatus(status)};
+                        killed[i] ? "was still running " + std::to_string(grace.count() / 1000) +
+                                        " s after another worker ended, and was killed"
+                                  : describeStatus(status)};
             pids_[i] = 0;
             --running;
-            if (!exits[i].clean && !deadline) deadline = std::chrono::steady_clock::now() + grace;
+            // The workers of a healthy run end together (they wait for each
+            // other at the end): one that outlives another by the grace hangs.
+            if (!deadline) deadline = std::chrono::steady_clock::now() + grace;
         }
         if (deadline && std::chrono::steady_clock::now() > *deadline)
-            for (int p : pids_)
-                if (p > 0) kill(p, SIGKILL);
+            for (size_t i = 0; i < pids_.size(); ++i)
+                if (pids_[i] > 0 && !killed[i]) {
+                    kill(pids_[i], SIGKILL);
+                    killed[i] = 1;
+                }
         if (running > 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     return exits;

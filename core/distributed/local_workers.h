@@ -28,9 +28,10 @@ public:
     // std::runtime_error when a process cannot be started.
     void start(const std::vector<std::vector<std::string>>& argvs);
 
-    // Waits for every worker. Once one ends other than cleanly, the others get
-    // `grace` to end on their own (their collectives with it fail within the
-    // collective timeout, and they write what they have), then are killed.
+    // Waits for every worker. Once one has ended, the others get `grace` to
+    // end too (a dead or hung worker's peers fail within the collective
+    // timeout and write what they have; healthy workers end together), then
+    // are killed: a worker that hangs (e.g. stopped) cannot hold the run.
     std::vector<WorkerExit> wait(std::chrono::milliseconds grace);
 
     std::vector<int> pids() const { return pids_; }

@@ -31,6 +31,7 @@ ProcessShare processShare(const ShareSpec& spec, const std::vector<int>& ranks,
     share.ranks = ranks;
     share.store = std::make_shared<gloo::rendezvous::FileStore>(spec.folder.glooDir());
     share.hostname = spec.hostname;
+    share.iface = spec.iface;
     const StoreFolder folder = spec.folder;
     const int procs = spec.procs, proc = spec.proc;
     const auto wait = barrierTimeout(options);

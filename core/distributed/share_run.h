@@ -16,6 +16,7 @@ struct ShareSpec {
     int procs = 1;
     int proc = 0;
     std::string hostname = "127.0.0.1";  // the address its sockets listen on
+    std::string iface;                   // or this network interface's (when given)
 };
 
 // Runs the ranks splitRanks gives process `spec.proc` (one thread each), the

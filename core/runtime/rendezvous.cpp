@@ -14,11 +14,15 @@
 namespace hsdp {
 
 Rendezvous::Rendezvous(std::chrono::milliseconds timeout,
-                       std::shared_ptr<gloo::rendezvous::Store> store, const std::string& hostname)
+                       std::shared_ptr<gloo::rendezvous::Store> store, const std::string& hostname,
+                       const std::string& iface)
     : timeout_(timeout),
       store_(store ? std::move(store) : std::make_shared<gloo::rendezvous::HashStore>()) {
     gloo::transport::tcp::attr attr;
-    attr.hostname = hostname;
+    if (iface.empty())
+        attr.hostname = hostname;
+    else
+        attr.iface = iface;
     device_ = gloo::transport::tcp::CreateDevice(attr);
 }
 

@@ -25,8 +25,10 @@ namespace hsdp {
 // processes share (ProcessShare::store); the device listens on `hostname`.
 class Rendezvous {
 public:
+    // `iface`, when not empty, replaces `hostname`: the device listens on
+    // that network interface's address.
     Rendezvous(std::chrono::milliseconds timeout, std::shared_ptr<gloo::rendezvous::Store> store,
-               const std::string& hostname);
+               const std::string& hostname, const std::string& iface = {});
     ~Rendezvous();
 
     // This rank's context for the group `sortedRanks` (size >= 2). Blocks until

@@ -104,7 +104,7 @@ std::unique_ptr<Rendezvous> startRendezvous(const WorldOptions& options) {
     } guard;
     if (!options.share) return std::make_unique<Rendezvous>(options.timeout, nullptr, "127.0.0.1");
     return std::make_unique<Rendezvous>(options.timeout, options.share->store,
-                                        options.share->hostname);
+                                        options.share->hostname, options.share->iface);
 }
 
 // Runs `fn`, turning anything it throws into this rank's noted failure.

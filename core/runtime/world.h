@@ -34,6 +34,7 @@ struct ProcessShare {
     // Where every process's contexts rendezvous (e.g. a FileStore in a shared folder).
     std::shared_ptr<gloo::rendezvous::Store> store;
     std::string hostname = "127.0.0.1";  // the address this process's sockets listen on
+    std::string iface;                   // or this network interface's, when given
     // Called on one thread once every rank here has connected, before any
     // body starts: returns when every process has (the run's clocks then
     // start together), throws when another process failed or never came.
