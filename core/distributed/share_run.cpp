@@ -2,8 +2,7 @@
 
 #include <chrono>
 
-#include <gloo/rendezvous/file_store.h>
-
+#include "distributed/locked_file_store.h"
 #include "distributed/rank_split.h"
 #include "run/run_parts.h"
 #include "run/used_groups.h"
@@ -29,7 +28,7 @@ ProcessShare processShare(const ShareSpec& spec, const std::vector<int>& ranks,
                           const RunOptions& options, double& startEpochUs) {
     ProcessShare share;
     share.ranks = ranks;
-    share.store = std::make_shared<gloo::rendezvous::FileStore>(spec.folder.glooDir());
+    share.store = std::make_shared<LockedFileStore>(spec.folder.glooDir());
     share.hostname = spec.hostname;
     share.iface = spec.iface;
     const StoreFolder folder = spec.folder;
