@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <tuple>
 
 #include "cli_args.h"
 #include "distributed/local_workers.h"
@@ -67,22 +68,28 @@ std::string rangesText(const std::vector<int>& ranks) {
     return text;
 }
 
-// The shares the workers wrote; a worker that wrote none is named in `lost`.
+// The shares the workers wrote. Of the workers that wrote none, `lost` names
+// the one that ended first on its own (the others were usually taken down
+// with it, or killed for hanging after it), else the first killed.
 std::vector<ShareOutcome> collectShares(const Scenario& scenario, const StoreFolder& folder,
                                         const std::vector<WorkerExit>& exits, int procs,
                                         std::string& lost) {
     const auto ranks = splitRanks(scenario, procs);
     std::vector<ShareOutcome> shares;
+    const WorkerExit* culprit = nullptr;
     for (int i = 0; i < procs; ++i) {
         try {
             shares.push_back(decodeShare(readWhole(folder.sharePath(i))));
         } catch (const std::exception&) {
-            if (lost.empty())
-                lost = "worker process " + std::to_string(i) + " (pid " +
-                       std::to_string(exits[size_t(i)].pid) + ", " + rangesText(ranks[size_t(i)]) +
-                       ") " + exits[size_t(i)].how + " before reporting";
+            const WorkerExit& e = exits[size_t(i)];
+            if (!culprit || std::tie(e.hung, e.order) < std::tie(culprit->hung, culprit->order))
+                culprit = &e;
         }
     }
+    if (culprit)
+        lost = "worker process " + std::to_string(culprit->proc) + " (pid " +
+               std::to_string(culprit->pid) + ", " + rangesText(ranks[size_t(culprit->proc)]) +
+               ") " + culprit->how + " before reporting";
     return shares;
 }
 

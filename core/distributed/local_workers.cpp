@@ -65,7 +65,11 @@ std::vector<WorkerExit> LocalWorkers::wait(std::chrono::milliseconds grace) {
         for (size_t i = 0; i < pids_.size(); ++i) {
             int status = 0;
             if (pids_[i] <= 0 || waitpid(pids_[i], &status, WNOHANG) != pids_[i]) continue;
-            exits[i] = {int(i), pids_[i], WIFEXITED(status) && WEXITSTATUS(status) == 0,
+            exits[i] = {int(i),
+                        pids_[i],
+                        WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                        killed[i] != 0,
+                        int(pids_.size() - running),
                         killed[i] ? "was still running " + std::to_string(grace.count() / 1000) +
                                         " s after another worker ended, and was killed"
                                   : describeStatus(status)};

@@ -11,6 +11,8 @@ struct WorkerExit {
     int proc = 0;
     int pid = 0;
     bool clean = false;  // exited with status 0
+    bool hung = false;   // still running after the grace, so killed by wait()
+    int order = 0;       // 0 for the first worker to end, 1 for the next...
     std::string how;     // "exited with status 3", "was killed by signal 9 (Killed)"
 };
 

@@ -17,9 +17,10 @@ double epochMicros() {
         .count();
 }
 
-// How long a process waits for the others at the start and the end: they
-// may still be connecting or running their last collectives, each of which
-// has the collective timeout; a failure elsewhere ends the wait at once.
+// How long a process waits for the others to connect, and for all at the
+// start and the end: they may still be preparing or connecting, or running
+// their last collectives, each of which has the collective timeout; a
+// failure elsewhere ends the barrier waits at once.
 std::chrono::milliseconds barrierTimeout(const RunOptions& options) {
     return options.timeout * 10;
 }
@@ -31,6 +32,7 @@ ProcessShare processShare(const ShareSpec& spec, const std::vector<int>& ranks,
     share.store = std::make_shared<LockedFileStore>(spec.folder.glooDir());
     share.hostname = spec.hostname;
     share.iface = spec.iface;
+    share.connectTimeout = barrierTimeout(options);
     const StoreFolder folder = spec.folder;
     const int procs = spec.procs, proc = spec.proc;
     const auto wait = barrierTimeout(options);

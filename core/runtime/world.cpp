@@ -103,8 +103,10 @@ std::unique_ptr<Rendezvous> startRendezvous(const WorldOptions& options) {
         ~Guard() { pthread_sigmask(SIG_SETMASK, &previous, nullptr); }
     } guard;
     if (!options.share) return std::make_unique<Rendezvous>(options.timeout, nullptr, "127.0.0.1");
-    return std::make_unique<Rendezvous>(options.timeout, options.share->store,
-                                        options.share->hostname, options.share->iface);
+    const auto connect =
+        options.share->connectTimeout.count() > 0 ? options.share->connectTimeout : options.timeout;
+    return std::make_unique<Rendezvous>(connect, options.share->store, options.share->hostname,
+                                        options.share->iface);
 }
 
 // Runs `fn`, turning anything it throws into this rank's noted failure.

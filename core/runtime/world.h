@@ -35,6 +35,9 @@ struct ProcessShare {
     std::shared_ptr<gloo::rendezvous::Store> store;
     std::string hostname = "127.0.0.1";  // the address this process's sockets listen on
     std::string iface;                   // or this network interface's, when given
+    // How long a context waits for its peers to connect (0: the collective
+    // timeout): processes started apart reach their groups apart.
+    std::chrono::milliseconds connectTimeout{0};
     // Called on one thread once every rank here has connected, before any
     // body starts: returns when every process has (the run's clocks then
     // start together), throws when another process failed or never came.
