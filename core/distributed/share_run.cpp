@@ -29,12 +29,18 @@ ProcessShare processShare(const ShareSpec& spec, const std::vector<int>& ranks,
                           const RunOptions& options, double& startEpochUs) {
     ProcessShare share;
     share.ranks = ranks;
-    share.store = std::make_shared<LockedFileStore>(spec.folder.glooDir());
+    const StoreFolder folder = spec.folder;
+    const int procs = spec.procs, proc = spec.proc;
+    share.store = std::make_shared<LockedFileStore>(
+        folder.glooDir(), barrierTimeout(options), [folder, procs]() -> std::string {
+            for (int p = 0; p < procs; ++p)
+                if (folder.marked("failed", p))  // this one too: its own ranks stop waiting
+                    return "process " + std::to_string(p) + " failed";
+            return {};
+        });
     share.hostname = spec.hostname;
     share.iface = spec.iface;
     share.connectTimeout = barrierTimeout(options);
-    const StoreFolder folder = spec.folder;
-    const int procs = spec.procs, proc = spec.proc;
     const auto wait = barrierTimeout(options);
     share.connected = [folder, procs, proc, wait, &startEpochUs] {
         folder.mark("connected", proc);
