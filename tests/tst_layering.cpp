@@ -28,11 +28,13 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"export",
          {"model", "scenario", "plan", "runtime", "tensor", "verify", "collectives", "redistribute",
           "run"}},
+        // A run split over processes: runs shares with run's own parts, merges their reports.
+        {"distributed",
+         {"model", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "run"}},
+        // Saved runs: reads run --json and --trace back, checked against the scenario's groups.
+        {"saved", {"model", "scenario", "plan", "runtime", "verify", "run"}},
         // Plan comparison: reads two plans, compares TP decisions through their JSON.
         {"compare", {"model", "scenario", "plan", "export"}},
-        // Saved runs: reads what export wrote, checks it against the
-        // scenario's meshes (run's declared groups).
-        {"saved", {"model", "scenario", "plan", "runtime", "verify", "run"}},
         // Scenarios from a Hugging Face config: builds a scenario document.
         {"modelconfig", {"model", "scenario"}},
     };

@@ -16,15 +16,21 @@ int diffCommand(const std::vector<std::string>& args);
 // Writes a scenario from a Hugging Face config.json and a parallelism layout.
 int scenarioCommand(const std::vector<std::string>& args);
 int reportCommand(const std::vector<std::string>& args);  // report_command.cpp (Qt)
+int workerCommand(const std::vector<std::string>& args);
+int collectCommand(const std::vector<std::string>& args);
 
 // Reads SCENARIO; on failure prints the reader's message (file, JSON path,
 // what was expected) to stderr and returns nullopt: the caller exits 2.
 std::optional<Scenario> loadScenario(const std::string& path);
+// Same, keeping the text read (a split run hands it to its workers).
+std::optional<Scenario> loadScenario(const std::string& path, std::string& text);
 
 extern const char* const kPlanHelp;
 extern const char* const kRunHelp;
 extern const char* const kDiffHelp;
 extern const char* const kScenarioHelp;
 extern const char* const kReportHelp;
+extern const char* const kWorkerHelp;
+extern const char* const kCollectHelp;
 
 }  // namespace hsdp::cli

@@ -1,4 +1,6 @@
 #include <iostream>
+#include <iterator>
+#include <sstream>
 
 #include "commands.h"
 #include "scenario/reader.h"
@@ -9,6 +11,22 @@ std::optional<Scenario> loadScenario(const std::string& path) {
     try {
         if (path == "-") return readScenarioStream(std::cin, "<stdin>");
         return readScenarioFile(path);
+    } catch (const ScenarioError& error) {
+        std::cerr << "hsdp-inspect: " << error.what() << "\n";
+        return std::nullopt;
+    }
+}
+
+std::optional<Scenario> loadScenario(const std::string& path, std::string& text) {
+    try {
+        if (path == "-") {
+            text.assign(std::istreambuf_iterator<char>(std::cin), {});
+            std::istringstream in(text);
+            return readScenarioStream(in, "<stdin>");
+        }
+        text = readScenarioFileText(path);
+        std::istringstream in(text);
+        return readScenarioStream(in, path);
     } catch (const ScenarioError& error) {
         std::cerr << "hsdp-inspect: " << error.what() << "\n";
         return std::nullopt;

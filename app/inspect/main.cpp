@@ -27,6 +27,9 @@ commands:
   report SCENARIO -o FILE.html|FILE.pdf
                   one self-contained document: plan, pictures, and with --run
                   the verification and traffic (docs/reports.md)
+  worker SCENARIO --store DIR --procs N --proc I
+                  run one share of a run split over processes or hosts
+  collect DIR     merge and print the result the workers left in DIR
 
 options:
   -h, --help      show this help; `hsdp-inspect COMMAND --help` for a command
@@ -70,8 +73,16 @@ int dispatch(const std::string& command, const std::vector<std::string>& args) {
         if (wantsHelp(args)) return std::cout << kReportHelp, 0;
         return reportCommand(args);
     }
+    if (command == "worker") {  // started by `run --procs`: one share of a split run
+        if (wantsHelp(args)) return std::cout << kWorkerHelp, 0;
+        return workerCommand(args);
+    }
+    if (command == "collect") {
+        if (wantsHelp(args)) return std::cout << kCollectHelp, 0;
+        return collectCommand(args);
+    }
     throw UsageError("unknown command '" + command +
-                     "' (expected plan, run, diff, scenario or report)");
+                     "' (expected plan, run, diff, scenario, report, worker or collect)");
 }
 
 }  // namespace
@@ -91,7 +102,8 @@ int main(int argc, char** argv) {
     } catch (const hsdp::cli::UsageError& error) {
         // Point at the help of the command that was given, where its options are.
         const bool known = args[0] == "plan" || args[0] == "run" || args[0] == "diff" ||
-                           args[0] == "scenario" || args[0] == "report";
+                           args[0] == "scenario" || args[0] == "report" || args[0] == "worker" ||
+                           args[0] == "collect";
         std::cerr << "hsdp-inspect: " << error.what() << "\nTry 'hsdp-inspect "
                   << (known ? args[0] + " " : "") << "--help'.\n";
         return 2;

@@ -11,16 +11,19 @@
 #include "progress_line.h"
 #include "run/runner.h"
 #include "run/shrink.h"
+#include "run_settings.h"
 #include "run_text.h"
 #include "runtime/allocator_policy.h"
+#include "split_run.h"
 
 namespace hsdp::cli {
 
 const char* const kRunHelp =
     R"(usage: hsdp-inspect run [options] SCENARIO     (SCENARIO "-": standard input)
 
-Executes the scenario's plan for real: one thread per rank in this process,
-every collective a real Gloo collective over loopback TCP (fused all-gather,
+Executes the scenario's plan for real: one thread per rank in this process
+(or in --procs worker processes), every collective a real Gloo collective
+over loopback TCP (fused all-gather,
 update broadcast, replicate broadcast, TP transitions), then verifies every
 byte: gathered tensors against the truth, each rank's final parameter against
 the single-device result, and replica agreement.
@@ -40,6 +43,10 @@ options:
                          possible run is refused and the minimum named
   --max-flops F          Newton-Schulz work budget; larger runs shrink (default 4e10)
   --inject-fault R:K     make rank R fail at its K-th collective
+  --procs N|auto         split the world over N worker processes (ranks in mesh
+                         order; Gloo FileStore rendezvous in a private temporary
+                         folder, loopback TCP); same output as in one process.
+                         auto: the fewest processes that fit the open-file limit
   --                     end of options (for a SCENARIO starting with '-')
   -h, --help             show this help
 
@@ -48,7 +55,9 @@ exact|mismatch|error|not-reached (not-reached: the run stopped before the
 check); parameters the plan rejects are listed as "not run".
 Output paths are checked before the run starts; outputs are written whole
 (a temporary file renamed into place).
-A progress line goes to stderr for runs longer than a second.
+Before connecting, the socket estimate goes to stderr (a run above the
+open-file limit is refused, naming the fixes); a progress line follows for
+runs longer than a second.
 
 exit status: 0 VERIFIED: every check passed and the plan has no error
 diagnostics; 1 NOT VERIFIED: a mismatch, a failed or stopped run, or error
@@ -65,28 +74,8 @@ namespace {
 // shrinkAtFactor at this factor gives every dim its smallest run size.
 constexpr int64_t kLargestShrink = int64_t(1) << 40;
 
-FaultSpec parseFault(const std::string& text) {
-    auto colon = text.find(':');
-    if (colon == std::string::npos)
-        throw UsageError("--inject-fault expects RANK:K (e.g. 3:5), got '" + text + "'");
-    return {static_cast<int>(parseInteger("--inject-fault rank", text.substr(0, colon), 0)),
-            parseInteger("--inject-fault collective", text.substr(colon + 1), 1)};
-}
-
 RunOptions parseRunOptions(const ArgParser& parser) {
-    RunOptions options;
-    std::string mode = parser.value("--mode").value_or("corrected");
-    if (mode == "reference")
-        options.mode = RunMode::Reference;
-    else if (mode != "corrected")
-        throw UsageError("--mode expects 'corrected' or 'reference', got '" + mode + "'");
-    if (auto s = parser.value("--timeout"))
-        options.timeout = std::chrono::milliseconds(
-            static_cast<int64_t>(parseNumber("--timeout", *s, 0.001) * 1000));
-    if (auto s = parser.value("--max-bytes")) options.maxBytes = parseByteSize("--max-bytes", *s);
-    if (auto s = parser.value("--max-flops"))
-        options.flopBudget = parseNumber("--max-flops", *s, 1);
-    if (auto s = parser.value("--inject-fault")) options.fault = parseFault(*s);
+    RunOptions options = parseRunSettings(parser);
     if (auto path = parser.value("--trace")) checkOutputFile("--trace", *path);
     if (auto dir = parser.value("--dump"); dir && !dir->empty()) checkDumpFolder("--dump", *dir);
     return options;
@@ -133,38 +122,62 @@ void warnIfFaultNeverFired(const RunOptions& options, const RunResult& result) {
               << " made only " << made << " collectives\n";
 }
 
+// Before any rank connects: what the run will open, in the progress line's
+// form, so a run that fails on the open-file limit was announced.
+void printSocketEstimate(const SocketEstimate& e, int procs) {
+    std::cerr << "[  0%]   0.0s  connecting " << e.groups << " process groups: about " << e.sockets
+              << " sockets"
+              << (procs > 1 ? " in the busiest of " + std::to_string(procs) + " worker processes"
+                            : "")
+              << " (open-file limit "
+              << (e.limit < 0 ? std::string("none") : std::to_string(e.limit)) << ")\n";
+}
+
 }  // namespace
 
 int runCommand(const std::vector<std::string>& args) {
     ArgParser parser;
-    parser.flag("--json")
-        .option("--mode")
-        .option("--trace")
-        .option("--dump")
-        .option("--timeout")
-        .option("--max-bytes")
-        .option("--max-flops")
-        .option("--inject-fault");
+    parser.flag("--json").option("--trace").option("--dump").option("--procs");
+    declareRunSettings(parser);
     parser.parse(args);
     if (parser.positionals().size() != 1) throw UsageError("run takes exactly one SCENARIO file");
     RunOptions options = parseRunOptions(parser);
 
-    std::optional<Scenario> loaded = loadScenario(parser.positionals()[0]);
+    std::string text;
+    std::optional<Scenario> loaded = loadScenario(parser.positionals()[0], text);
     if (!loaded) return 2;
     const Scenario& scenario = *loaded;
     Plan plan = makePlan(scenario);
     checkAgainstScenario(options, scenario, plan);
+    const int procs =
+        parser.value("--procs") ? parseProcs(*parser.value("--procs"), scenario, plan, options) : 0;
+    // `--procs auto` that fits one process runs in it.
+    const bool split = procs > 1 || (procs == 1 && *parser.value("--procs") != "auto");
     std::optional<NpyDump> dump;
+    SplitRequest request{procs, std::move(text), runSettingsArgs(parser)};
     if (auto dir = parser.value("--dump"); dir && !dir->empty()) {
         createDumpFolder("--dump", *dir);
         options.observer = &dump.emplace(*dir);
+        request.workerArgs.insert(request.workerArgs.end(), {"--dump-into", *dir});
     }
-    useCachingAllocator();  // rank threads free and re-fault whole gathered tensors per batch
-    ProgressLine progress;
-    options.progress = [&](double f, const std::string& what) { progress.update(f, what); };
-    RunResult result = runPlan(scenario, plan, options);
-    progress.finish();
+    RunResult result;
+    if (split) {
+        printSocketEstimate(splitEstimate(scenario, plan, options, procs), procs);
+        result = runOverWorkers(scenario, plan, options, request);
+    } else {
+        printSocketEstimate(runSocketEstimate(scenario, plan, options), 1);
+        useCachingAllocator();  // rank threads free and re-fault whole gathered tensors per batch
+        ProgressLine progress;
+        options.progress = [&](double f, const std::string& what) { progress.update(f, what); };
+        result = runPlan(scenario, plan, options);
+        progress.finish();
+    }
 
+    return reportRun(parser, options, result, scenario);
+}
+
+int reportRun(const ArgParser& parser, const RunOptions& options, const RunResult& result,
+              const Scenario& scenario) {
     warnIfFaultNeverFired(options, result);
     if (parser.has("--json"))
         std::cout << runToJson(result).dump(1) << "\n";

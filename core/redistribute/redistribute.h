@@ -36,6 +36,10 @@ struct RankRedistribution {
     CollectiveLabel label;  // phase "tp", transition, mesh; meshDim is filled in
 };
 
+// Whether executeSteps runs a collective for `op` (over the step's mesh dim
+// group, when that dim has more than one rank); the local ops never do.
+bool stepCommunicates(RedistributionOp op);
+
 // Runs `steps` on this rank's local tensor (laid out by steps.front().before).
 Tensor executeSteps(const RankRedistribution& redist, const std::vector<RedistributionStep>& steps,
                     Tensor local, OpForm form = OpForm::Geometric);

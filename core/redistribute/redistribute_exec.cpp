@@ -141,6 +141,10 @@ Tensor executeStep(const RedistributionStepRun& s, const Tensor& local, OpForm f
 
 }  // namespace
 
+bool stepCommunicates(RedistributionOp op) {
+    return op != Op::LocalChunk && op != Op::LocalSplit;  // executeStep's two local cases
+}
+
 Tensor executeSteps(const RankRedistribution& redist, const std::vector<RedistributionStep>& steps,
                     Tensor local, OpForm form) {
     for (const auto& step : steps) {

@@ -103,6 +103,29 @@ void applyChecked(RankOptimizerStep& rankStep, int p, const Tensor& part) {
 
 }  // namespace
 
+std::vector<int> gatherMeshDims(const Group& group) {
+    std::vector<int> dims;
+    for (const auto& [meshDim, tensorDim] : group.layout.shardAxes) dims.push_back(meshDim);
+    return dims;
+}
+
+const std::vector<int>& updateBroadcastDims(const Group& group) {
+    return group.shardMeshDims;
+}
+
+const std::vector<int>& replicaBroadcastDims(const Group& group) {
+    return group.replicateMeshDims;
+}
+
+std::vector<int> scheduleEntryMeshDims(const Group& group, const Batch& batch) {
+    std::vector<int> dims = replicaBroadcastDims(group);
+    if (batch.isShard) {  // runScheduleEntry gathers and broadcasts the update only then
+        for (int d : gatherMeshDims(group)) dims.push_back(d);
+        for (int d : updateBroadcastDims(group)) dims.push_back(d);
+    }
+    return dims;
+}
+
 Coord reducedReplicateCoord(const Group& group, const Batch& batch, const Coord& coord) {
     Coord replicateCoord;
     for (size_t j = 0; j < group.replicateMeshDims.size(); ++j)
@@ -184,7 +207,7 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
     const ShardCompute* computePlan = nullptr;
     for (const auto& entry : v.batch.shardCompute)
         if (entry.replicateCoord == replicateCoord) computePlan = &entry;
-    const auto& shardDims = v.group.shardMeshDims;
+    const auto& shardDims = updateBroadcastDims(v.group);
     const Coord myShard = subCoord(v.coord, shardDims);
     std::vector<std::vector<std::byte>> payloads(owned.size());
     std::vector<std::vector<int64_t>> updateShapes(owned.size());
@@ -236,7 +259,7 @@ void replicaBroadcast(RankOptimizerStep& rankStep, const BatchView& v) {
     BroadcastSetup broadcastSetup{
         &v.mesh,
         v.coord,
-        v.group.replicateMeshDims,
+        replicaBroadcastDims(v.group),
         env.plan->alignmentBytes,
         env.scenario->options.broadcastMaxBytes,
         labelFor("replica-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};

@@ -26,6 +26,17 @@ void runScheduleEntry(RankOptimizerStep& rankStep, int scheduleIndex, const Grou
 // Plain tensors (no_comm_params): every rank updates its own full copy.
 void runLocalParams(RankOptimizerStep& rankStep);
 
+// The mesh dims each phase of a schedule entry runs its collectives over
+// (the fused gather, the update broadcast, the replica broadcast): the step
+// below passes exactly these to the collectives, and a run connects only the
+// process groups along them (run/used_groups.h).
+std::vector<int> gatherMeshDims(const Group& group);
+const std::vector<int>& updateBroadcastDims(const Group& group);
+const std::vector<int>& replicaBroadcastDims(const Group& group);
+// Every mesh dim of group.mesh that schedule entry (group, batch) may run a
+// collective over.
+std::vector<int> scheduleEntryMeshDims(const Group& group, const Batch& batch);
+
 // The rank's coordinate over the group's replicate dims, reduced by the batch's sizes.
 Coord reducedReplicateCoord(const Group& group, const Batch& batch, const Coord& coord);
 

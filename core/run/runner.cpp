@@ -1,5 +1,7 @@
 #include "run/runner.h"
 
+#include "run/run_parts.h"
+
 #include <stdexcept>
 
 #include "collectives/newton_schulz.h"
@@ -8,6 +10,7 @@
 #include "run/run_summary.h"
 #include "run/shrink.h"
 #include "run/tp_transition.h"
+#include "run/used_groups.h"
 #include "verify/truth.h"
 
 namespace hsdp {
@@ -51,6 +54,18 @@ void checkCancel(const ExecEnv& env) {
     if (env.cancel && env.cancel->load()) throw std::runtime_error("run cancelled");
 }
 
+}  // namespace
+
+WorldOptions runWorldOptions(const Scenario& scenario, const RunOptions& options) {
+    WorldOptions world;
+    world.worldSize = scenario.worldSize;
+    world.timeout = options.timeout;
+    world.fault = options.fault;
+    world.cancel = options.cancel;
+    world.worldGroup = false;  // usedGroups: no phase runs on the world
+    return world;
+}
+
 void rankBody(RankContext& ctx, const ExecEnv& env) {
     std::vector<ParamState> state = initialState(env, ctx.rank());
     RankOptimizerStep rankStep{ctx, env, state};
@@ -75,42 +90,56 @@ void rankBody(RankContext& ctx, const ExecEnv& env) {
     report(total, "done");
 }
 
-}  // namespace
-
-RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& options) {
+void prepareRun(const Scenario& scenario, const Plan& plan, const RunOptions& options,
+                bool expected, ExecEnv& env, RunResult& result) {
     if (plan.worldSize != scenario.worldSize)
         throw std::invalid_argument("runPlan: the plan is not of this scenario");
-    const auto started = std::chrono::steady_clock::now();
-    RunResult result;
     result.mode = options.mode;
     result.worldSize = scenario.worldSize;
     ShrinkDecision shrink = decideShrink(scenario, plan, options.maxBytes, options.flopBudget);
     if (shrink.info) result.shrink = shrink.info;
-    RunSink sink;
-    ExecEnv env;
     env.scenario = &scenario;
     env.plan = &plan;
     env.mode = options.mode;
     env.paramShapes = shrink.paramShapes;
     env.tpShapes = shrink.tpShapes;
     env.cancel = options.cancel;
-    singleDeviceResults(scenario, plan, env);
-    env.sink = &sink;
+    if (expected) singleDeviceResults(scenario, plan, env);
     env.observer = options.observer;
     env.progress = options.progress;
+}
+
+void concludeRun(const ExecEnv& env, const RunSink& sink, Trace trace, RunResult& result) {
+    result.trace = std::move(trace);
+    for (const auto& e : result.trace.events) {
+        ++result.collectives;
+        result.bytes += e.bytes;
+    }
+    summarize(env, sink, result);
+}
+
+SocketEstimate runSocketEstimate(const Scenario& scenario, const Plan& plan,
+                                 const RunOptions& options) {
+    return socketEstimate(runWorldOptions(scenario, options),
+                          usedGroups(scenario, plan, options.mode));
+}
+
+RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& options) {
+    const auto started = std::chrono::steady_clock::now();
+    RunResult result;
+    ExecEnv env;
+    prepareRun(scenario, plan, options, true, env, result);
+    RunSink sink;
+    env.sink = &sink;
     TraceRecorder own;
-    WorldOptions world;
-    world.worldSize = scenario.worldSize;
-    world.timeout = options.timeout;
-    world.fault = options.fault;
+    WorldOptions world = runWorldOptions(scenario, options);
     world.trace = options.trace ? options.trace : &own;
-    world.cancel = options.cancel;
     try {
         // A cancel while preparing ends the run before any rank connects.
         if (options.cancel && options.cancel->load())
             result.error = "run cancelled while preparing, before any collective";
         else
-            runWorld(world, declaredGroups(scenario),
+            runWorld(world, usedGroups(scenario, plan, options.mode),
                      [&](RankContext& ctx) { rankBody(ctx, env); });
     } catch (const RunError& error) {
         result.error = error.what();
@@ -119,12 +148,7 @@ RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& 
         result.error = error.what();
     }
     result.cancelled = options.cancel && options.cancel->load();
-    result.trace = world.trace->take();
-    for (const auto& e : result.trace.events) {
-        ++result.collectives;
-        result.bytes += e.bytes;
-    }
-    summarize(env, sink, result);
+    concludeRun(env, sink, world.trace->take(), result);
     result.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;

@@ -36,8 +36,13 @@ struct RunOptions {
 // that does not belong to the scenario.
 RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& options);
 
-// Every process group a run of `scenario` may use: the world and each group
-// along each mesh dim of each mesh (size > 1).
+// What connecting the run's process groups (usedGroups) will take in open
+// files, for a front end to show before the run starts.
+SocketEstimate runSocketEstimate(const Scenario& scenario, const Plan& plan,
+                                 const RunOptions& options);
+
+// Every process group a run of `scenario` may use: each group along each
+// mesh dim of each mesh (size > 1). A run connects only those usedGroups names.
 std::vector<std::vector<int>> declaredGroups(const Scenario& scenario);
 
 }  // namespace hsdp

@@ -1,6 +1,7 @@
 #include "run/tp_transition.h"
 
 #include <algorithm>
+#include <set>
 
 #include "model/geometry.h"
 #include "verify/truth.h"
@@ -21,6 +22,24 @@ TpExecution tpExecutionFor(const TpPlan& tp, int rank, RunMode mode) {
     ex.widened = tp.widened(*mine);
     if (mine->runs == TpPath::Lowered && mode == RunMode::Reference) ex.form = OpForm::Seed;
     return ex;
+}
+
+std::vector<int> tpTransitionMeshDims(const TpPlan& tp, const Mesh& mesh, RunMode mode) {
+    // One member per TP group stands for it (its members run the same steps);
+    // without a TP path every rank of the mesh runs the fallback.
+    std::vector<int> members;
+    for (const auto& group : tp.groups)
+        if (!group.meshRanks.empty()) members.push_back(group.meshRanks.front());
+    if ((!tp.tpMeshDim || tp.groups.empty()) && !mesh.ranks.empty()) members = {mesh.ranks.front()};
+    std::set<int> dims;
+    for (int rank : members) {
+        const TpExecution ex = tpExecutionFor(tp, rank, mode);
+        if (!ex.steps) continue;
+        for (const auto& step : *ex.steps)
+            if (stepCommunicates(step.op) && mesh.shape[size_t(step.meshDim)] > 1)
+                dims.insert(step.meshDim);
+    }
+    return {dims.begin(), dims.end()};
 }
 
 namespace {

@@ -27,4 +27,8 @@ struct TpExecution {
 };
 TpExecution tpExecutionFor(const TpPlan& tp, int rank, RunMode mode);
 
+// The mesh dims whose groups transition `tp` runs collectives over, on any
+// rank of `mesh`: the communicating steps of tpExecutionFor, dims of size > 1.
+std::vector<int> tpTransitionMeshDims(const TpPlan& tp, const Mesh& mesh, RunMode mode);
+
 }  // namespace hsdp

@@ -81,6 +81,8 @@ GlooCommunicator::GlooCommunicator(RankState& state, std::vector<int> ranks,
       ranks_(std::move(ranks)),
       groupRank_(positionOf(ranks_, state.rank())),
       key_(groupKey(ranks_)),
+      localMembers_(static_cast<int>(std::count_if(ranks_.begin(), ranks_.end(),
+                                                   [&](int r) { return state.run().isLocal(r); }))),
       context_(std::move(context)) {}
 
 GlooCommunicator::~GlooCommunicator() = default;
@@ -98,9 +100,11 @@ void GlooCommunicator::run(std::string_view op, const std::string& signature, in
     const CollectiveCall call{op, ranks_, seq, label};
     state_.admit(call);
     if (closed_) state_.fail(closedGroupError(state_.rank(), call));
-    if (ranks_.size() > 1) {
+    // The check compares the members in this process (all of them unless the
+    // world is split over processes).
+    if (localMembers_ > 1) {
         const auto mismatch =
-            runState.calls().arrive(key_, size(), groupSeq_, state_.rank(), signature);
+            runState.calls().arrive(key_, localMembers_, groupSeq_, state_.rank(), signature);
         if (mismatch)
             state_.fail(mismatchError(state_.rank(), call, signature, mismatch->firstRank,
                                       mismatch->signature));

@@ -63,6 +63,7 @@ private:
     const std::vector<int> ranks_;
     const int groupRank_;
     const std::string key_;
+    const int localMembers_;  // members living in this process
     std::shared_ptr<gloo::Context> context_;
     bool closed_ = false;
     int64_t groupSeq_ = 0;

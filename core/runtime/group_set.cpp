@@ -21,10 +21,11 @@ std::vector<int> validated(std::vector<int> ranks, int worldSize) {
 }  // namespace
 
 std::vector<std::vector<int>> normalizeGroups(const std::vector<std::vector<int>>& declared,
-                                              int worldSize) {
+                                              int worldSize, bool withWorld) {
     std::vector<int> world(static_cast<size_t>(worldSize));
     std::iota(world.begin(), world.end(), 0);
-    std::vector<std::vector<int>> groups{world};
+    std::vector<std::vector<int>> groups;
+    if (withWorld) groups.push_back(world);
     for (const auto& group : declared) {
         auto ranks = validated(group, worldSize);
         if (std::find(groups.begin(), groups.end(), ranks) == groups.end())
@@ -40,13 +41,21 @@ std::string groupKey(const std::vector<int>& sortedRanks) {
     return key;
 }
 
-long estimateFileDescriptors(const std::vector<std::vector<int>>& groups) {
+long estimateFileDescriptors(const std::vector<std::vector<int>>& groups,
+                             const std::vector<int>& local) {
+    std::vector<int> sortedLocal = local;
+    std::sort(sortedLocal.begin(), sortedLocal.end());
     long connected = 0;
     long largestSetup = 0;
     for (const auto& group : groups) {
         const long n = static_cast<long>(group.size());
-        connected += n * (n - 1);
-        largestSetup = std::max(largestSetup, n * (n - 1));
+        long here = n;
+        if (!local.empty())
+            here = std::count_if(group.begin(), group.end(), [&](int r) {
+                return std::binary_search(sortedLocal.begin(), sortedLocal.end(), r);
+            });
+        connected += here * (n - 1);
+        largestSetup = std::max(largestSetup, here * (n - 1));
     }
     return connected + largestSetup;
 }

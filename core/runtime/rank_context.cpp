@@ -27,11 +27,15 @@ void RankContextImpl::connect(Rendezvous& rendezvous, const std::vector<std::vec
             std::make_unique<GlooCommunicator>(state_, ranks, std::move(context)));
         state_.addCommunicator(communicators_.back().get());
         byRanks_.emplace(ranks, communicators_.back().get());
+        if (static_cast<int>(ranks.size()) == worldSize_) world_ = communicators_.back().get();
     }
 }
 
 Communicator& RankContextImpl::world() {
-    return *communicators_.at(0);
+    if (!world_)
+        throw std::invalid_argument("rank " + std::to_string(state_.rank()) +
+                                    ": the run has no world group (WorldOptions::worldGroup)");
+    return *world_;
 }
 
 Communicator& RankContextImpl::group(const std::vector<int>& ranks) {

@@ -30,7 +30,8 @@ public:
 private:
     RankState& state_;
     const int worldSize_;
-    std::vector<std::unique_ptr<GlooCommunicator>> communicators_;  // [0] is the world
+    std::vector<std::unique_ptr<GlooCommunicator>> communicators_;
+    GlooCommunicator* world_ = nullptr;  // null when the run has no world group
     std::map<std::vector<int>, GlooCommunicator*> byRanks_;
 };
 

@@ -13,10 +13,16 @@
 
 namespace hsdp {
 
-Rendezvous::Rendezvous(std::chrono::milliseconds timeout)
-    : timeout_(timeout), store_(std::make_unique<gloo::rendezvous::HashStore>()) {
+Rendezvous::Rendezvous(std::chrono::milliseconds timeout,
+                       std::shared_ptr<gloo::rendezvous::Store> store, const std::string& hostname,
+                       const std::string& iface)
+    : timeout_(timeout),
+      store_(store ? std::move(store) : std::make_shared<gloo::rendezvous::HashStore>()) {
     gloo::transport::tcp::attr attr;
-    attr.hostname = "127.0.0.1";
+    if (iface.empty())
+        attr.hostname = hostname;
+    else
+        attr.iface = iface;
     device_ = gloo::transport::tcp::CreateDevice(attr);
 }
 

@@ -2,12 +2,13 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gloo {
 class Context;
 namespace rendezvous {
-class HashStore;
+class Store;
 }
 namespace transport {
 class Device;
@@ -16,13 +17,18 @@ class Device;
 
 namespace hsdp {
 
-// Meeting point of one run: one in-memory HashStore (each group rendezvouses
-// under a PrefixStore named after its sorted rank list) and one TCP device on
-// 127.0.0.1 shared by every context. One device means one event-loop thread
-// for the whole run, which is plenty on loopback and keeps thread counts low.
+// Meeting point of one run: one store (each group rendezvouses under a
+// PrefixStore named after its sorted rank list) and one TCP device shared by
+// every context of this process. One device means one event-loop thread for
+// the process, which is plenty and keeps thread counts low. The store is an
+// in-memory HashStore when every rank lives here, or the one a split run's
+// processes share (ProcessShare::store); the device listens on `hostname`.
 class Rendezvous {
 public:
-    explicit Rendezvous(std::chrono::milliseconds timeout);
+    // `iface`, when not empty, replaces `hostname`: the device listens on
+    // that network interface's address.
+    Rendezvous(std::chrono::milliseconds timeout, std::shared_ptr<gloo::rendezvous::Store> store,
+               const std::string& hostname, const std::string& iface = {});
     ~Rendezvous();
 
     // This rank's context for the group `sortedRanks` (size >= 2). Blocks until
@@ -31,7 +37,7 @@ public:
 
 private:
     std::chrono::milliseconds timeout_;
-    std::unique_ptr<gloo::rendezvous::HashStore> store_;
+    std::shared_ptr<gloo::rendezvous::Store> store_;
     std::shared_ptr<gloo::transport::Device> device_;
 };
 

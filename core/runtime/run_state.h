@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "runtime/call_registry.h"
 #include "runtime/trace.h"
@@ -20,6 +21,9 @@ public:
     explicit RunState(const WorldOptions& options);
 
     const WorldOptions& options() const { return options_; }
+    // The ranks this process runs (every rank of the world unless split), ascending.
+    const std::vector<int>& localRanks() const { return localRanks_; }
+    bool isLocal(int rank) const;
 
     // Global id of a group's `groupSeq`-th collective; from the caller's
     // recorder when there is one, else from a recorder private to this run,
@@ -41,7 +45,7 @@ public:
     std::optional<RunError> firstFailure() const;
     int failureCount() const;
 
-    // A rank whose body is over waits here until every rank is over or the
+    // A rank whose body is over waits here until every rank here is over or the
     // run has failed. Until then its sockets stay open (peers may still be
     // reading what it sent); after a failure they must close at once, since
     // ranks that stopped early leave their peers blocked on them.
@@ -49,6 +53,7 @@ public:
 
 private:
     const WorldOptions& options_;
+    std::vector<int> localRanks_;
     TraceRecorder ownSeqs_;
     CallRegistry calls_;
     std::chrono::steady_clock::time_point start_;

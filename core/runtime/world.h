@@ -14,6 +14,10 @@
 #include "model/placement.h"
 #include "runtime/trace.h"
 
+namespace gloo::rendezvous {
+class Store;
+}
+
 namespace hsdp {
 
 // Rank `rank` throws at its `collective`-th collective (1-based), for teaching
@@ -23,13 +27,59 @@ struct FaultSpec {
     int64_t collective = 1;
 };
 
+// One process's share of a world split over processes (core/distributed):
+// the ranks it runs, and how its contexts meet those of the other processes.
+struct ProcessShare {
+    std::vector<int> ranks;  // the world ranks this process runs
+    // Where every process's contexts rendezvous (e.g. a FileStore in a shared folder).
+    std::shared_ptr<gloo::rendezvous::Store> store;
+    std::string hostname = "127.0.0.1";  // the address this process's sockets listen on
+    std::string iface;                   // or this network interface's, when given
+    // How long a context waits for its peers to connect (0: the collective
+    // timeout): processes started apart reach their groups apart.
+    std::chrono::milliseconds connectTimeout{0};
+    // Called on one thread once every rank here has connected, before any
+    // body starts: returns when every process has (the run's clocks then
+    // start together), throws when another process failed or never came.
+    std::function<void()> connected;
+    // Called on one thread once every rank here is over in a healthy run:
+    // returns when every process is over or one has failed, so no process
+    // closes sockets its peers may still read from.
+    std::function<void()> finished;
+    // Called once, on the first failure noted here, so other processes
+    // waiting in connected() or finished() stop waiting. Must not throw.
+    std::function<void()> failed;
+};
+
 struct WorldOptions {
     int worldSize = 1;
     std::chrono::milliseconds timeout{60000};  // every collective
     std::optional<FaultSpec> fault;
     TraceRecorder* trace = nullptr;             // optional
     const std::atomic<bool>* cancel = nullptr;  // optional; checked between collectives
+    // Whether the world itself gets a process group (RankContext::world()).
+    // A plan's run never uses it: without it a world of n ranks saves n·(n−1)
+    // sockets, the largest share of most runs.
+    bool worldGroup = true;
+    // A share of a world split over processes; none: every rank runs here.
+    std::optional<ProcessShare> share;
 };
+
+// What connecting a run's process groups costs in open files, known before
+// any rank connects.
+struct SocketEstimate {
+    int groups = 0;    // process groups with a Gloo context (more than one rank)
+    long sockets = 0;  // sockets while connecting, plus what the process already holds
+    long limit = -1;   // the open-file limit once raised to the hard limit; -1: none
+    bool fits() const { return limit < 0 || sockets <= limit; }
+};
+// The estimate for runWorld(options, groups, ...). Raises the soft open-file
+// limit to the hard one (what runWorld would do anyway).
+SocketEstimate socketEstimate(const WorldOptions& options,
+                              const std::vector<std::vector<int>>& groups);
+// The error runWorld throws for an estimate that does not fit: both figures
+// and the fixes (a higher limit, or the run split over processes).
+std::string socketLimitMessage(const SocketEstimate& estimate);
 
 // The error of a failed run: names the rank, the collective, its group and
 // its sequence number (what() says all of it).
@@ -46,6 +96,9 @@ public:
     std::string op;
     std::vector<int> groupRanks;
     int64_t seq;
+    // When the failure was noted (CLOCK_REALTIME microseconds): orders the
+    // failures of processes, whose first one is the run's headline.
+    double epochUs = 0;
 };
 
 // One process group as seen by one rank: a real Gloo context over loopback
@@ -111,7 +164,8 @@ public:
 // - SIGPIPE is blocked in the rank threads and Gloo's loop thread (a write to
 //   a closed peer then fails with EPIPE instead of killing the process);
 // - the soft RLIMIT_NOFILE is raised to the hard limit; a run that would need
-//   more sockets than that is refused up front (std::runtime_error).
+//   more sockets than that is refused up front (std::runtime_error,
+//   socketLimitMessage).
 // Invalid options or groups throw std::invalid_argument before any thread starts.
 void runWorld(const WorldOptions& options, const std::vector<std::vector<int>>& groups,
               const std::function<void(RankContext&)>& body);

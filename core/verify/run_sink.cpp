@@ -53,6 +53,38 @@ void RunSink::tpError(int transition, int rank, const std::string& text) {
     r.errors.push_back({rank, text});
 }
 
+namespace {
+
+template <typename T>
+void append(std::vector<T>& into, const std::vector<T>& from) {
+    into.insert(into.end(), from.begin(), from.end());
+}
+
+}  // namespace
+
+void RunSink::absorb(const std::map<int, ParamRecords>& params,
+                     const std::map<int, TpRecords>& tp) {
+    for (const auto& [index, from] : params) {
+        auto& r = params_[index];
+        r.gatheredRanks += from.gatheredRanks;
+        append(r.gatherMismatches, from.gatherMismatches);
+        append(r.gatherErrors, from.gatherErrors);
+        r.finalRanks += from.finalRanks;
+        append(r.stepMismatches, from.stepMismatches);
+        append(r.stepErrors, from.stepErrors);
+        append(r.updateMismatches, from.updateMismatches);
+        for (const auto& [key, hashes] : from.replicaHashes) append(r.replicaHashes[key], hashes);
+    }
+    for (const auto& [index, from] : tp) {
+        auto& r = tp_[index];
+        r.ranks += from.ranks;
+        append(r.mismatches, from.mismatches);
+        append(r.errors, from.errors);
+        for (const auto& [rank, output] : from.outputs) r.outputs[rank] = output;
+        r.paths.insert(from.paths.begin(), from.paths.end());
+    }
+}
+
 void RunSink::tpOutput(int transition, int rank, const Coord& coord, const Tensor& out) {
     std::lock_guard lock(mutex_);
     tp_[transition].outputs[rank] = {coord, out};

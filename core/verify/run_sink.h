@@ -55,6 +55,10 @@ public:
         std::map<int, std::pair<Coord, Tensor>> outputs;  // rank -> (coord, output)
         std::set<std::string> paths;  // as executed: lowered | identity | fallback (+ note)
     };
+    // Adds what another process's ranks reported (a run split over processes):
+    // counts add up, lists append, maps merge. Not thread-safe: after the run.
+    void absorb(const std::map<int, ParamRecords>& params, const std::map<int, TpRecords>& tp);
+
     // Read after the run (no lock needed then).
     const std::map<int, ParamRecords>& params() const { return params_; }
     const std::map<int, TpRecords>& transitions() const { return tp_; }

@@ -1,0 +1,89 @@
+#include "distributed/share_merge.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include "run/run_parts.h"
+#include "runtime/group_set.h"
+
+namespace hsdp {
+
+namespace {
+
+// Each process numbered its collectives itself. The n-th collective a rank
+// makes on a group is the same call on every member (the runtime checks
+// it), so (group, n) names one collective across processes.
+void renumber(std::vector<TraceEvent>& events) {
+    std::stable_sort(events.begin(), events.end(), [](const TraceEvent& a, const TraceEvent& b) {
+        return std::tie(a.rank, a.startUs) < std::tie(b.rank, b.startUs);
+    });
+    using Key = std::pair<std::string, int64_t>;
+    std::map<std::pair<int, std::string>, int64_t> made;  // (rank, group) -> calls so far
+    std::map<Key, double> firstStart;
+    std::vector<Key> keys;
+    for (const auto& e : events) {
+        const std::string group = groupKey(e.groupRanks);
+        keys.push_back({group, ++made[{e.rank, group}]});
+        auto [it, inserted] = firstStart.try_emplace(keys.back(), e.startUs);
+        if (!inserted) it->second = std::min(it->second, e.startUs);
+    }
+    std::vector<std::pair<double, Key>> order;
+    for (const auto& [key, start] : firstStart) order.push_back({start, key});
+    std::sort(order.begin(), order.end());
+    std::map<Key, int64_t> ids;
+    for (size_t i = 0; i < order.size(); ++i) ids[order[i].second] = int64_t(i);
+    for (size_t i = 0; i < events.size(); ++i) events[i].seq = ids[keys[i]];
+}
+
+Trace mergedTrace(const std::vector<ShareOutcome>& shares) {
+    double origin = std::numeric_limits<double>::max();
+    for (const auto& s : shares) origin = std::min(origin, s.startEpochUs);
+    Trace trace;
+    for (const auto& s : shares)
+        for (TraceEvent e : s.trace.events) {
+            const double shift = s.startEpochUs - origin;
+            e.startUs += shift;
+            e.endUs += shift;
+            trace.events.push_back(std::move(e));
+        }
+    renumber(trace.events);
+    std::stable_sort(
+        trace.events.begin(), trace.events.end(), [](const TraceEvent& a, const TraceEvent& b) {
+            return std::tie(a.rank, a.startUs, a.seq) < std::tie(b.rank, b.startUs, b.seq);
+        });
+    return trace;
+}
+
+const ShareOutcome* firstFailure(const std::vector<ShareOutcome>& shares) {
+    const ShareOutcome* first = nullptr;
+    for (const auto& s : shares)
+        if (!s.error.empty() && (!first || s.errorEpochUs < first->errorEpochUs)) first = &s;
+    return first;
+}
+
+}  // namespace
+
+RunResult mergeShares(const Scenario& scenario, const Plan& plan, const RunOptions& options,
+                      const std::vector<ShareOutcome>& shares, const std::string& lost) {
+    RunResult result;
+    ExecEnv env;
+    prepareRun(scenario, plan, options, false, env, result);
+    RunSink sink;
+    for (const auto& s : shares) sink.absorb(s.params, s.transitions);
+    const ShareOutcome* failed = firstFailure(shares);
+    if (!lost.empty()) {
+        // What the lost process was doing is what its peers saw fail first.
+        result.error = lost;
+        if (failed) result.error += "; its peers first saw: " + failed->error;
+    } else if (failed) {
+        result.error = failed->error;
+        result.errorRank = failed->errorRank;
+    }
+    for (const auto& s : shares) result.cancelled = result.cancelled || s.cancelled;
+    concludeRun(env, sink, mergedTrace(shares), result);
+    return result;
+}
+
+}  // namespace hsdp
