@@ -11,18 +11,35 @@ using nlohmann::json;
 
 namespace {
 
+json rangesJson(const std::vector<IndexRange>& ranges) {
+    json out = json::array();
+    for (const auto& r : ranges) out.push_back({r.begin, r.end});
+    return out;
+}
+
+std::vector<IndexRange> rangesFrom(const json& j) {
+    std::vector<IndexRange> out;
+    for (const auto& r : j) out.push_back(IndexRange{r.at(0), r.at(1)});
+    return out;
+}
+
 json mismatchJson(const Mismatch& m) {
-    json rows = json::array();
-    for (const auto& r : m.rows) rows.push_back({r.begin, r.end});
-    return {{"rank", m.rank},         {"what", m.what}, {"rows", rows},  {"flat", m.firstBadFlat},
-            {"expected", m.expected}, {"got", m.got},   {"text", m.text}};
+    return {{"rank", m.rank},
+            {"what", m.what},
+            {"rows", rangesJson(m.rows)},
+            {"held", rangesJson(m.heldRows)},
+            {"flat", m.firstBadFlat},
+            {"expected", m.expected},
+            {"got", m.got},
+            {"text", m.text}};
 }
 
 Mismatch mismatchFrom(const json& j) {
     Mismatch m;
     m.rank = j.at("rank");
     m.what = j.at("what");
-    for (const auto& r : j.at("rows")) m.rows.push_back(IndexRange{r.at(0), r.at(1)});
+    m.rows = rangesFrom(j.at("rows"));
+    m.heldRows = rangesFrom(j.at("held"));
     m.firstBadFlat = j.at("flat");
     m.expected = j.at("expected");
     m.got = j.at("got");
