@@ -51,10 +51,13 @@ void broadcastFused(Communicator& comm, int rootGroupRank, const BroadcastSetup&
     if (pack.total == 0) return;
     auto fused = poisonBuffer(pack.total);
     const bool root = comm.rank() == rootGroupRank;
+    // An empty payload (an empty shard) may have no storage at all: memcpy
+    // from or to its null pointer is undefined even for zero bytes.
     if (root)
         for (size_t i = 0; i < group.size(); ++i)
-            std::memcpy(fused.data() + pack.offset[i], group[i]->payload->data(),
-                        size_t(pack.length[i]));
+            if (pack.length[i] > 0)
+                std::memcpy(fused.data() + pack.offset[i], group[i]->payload->data(),
+                            size_t(pack.length[i]));
     for (const auto& chunk : chunksOf(pack.total, setup.capBytes)) {
         CollectiveLabel label = setup.label;
         label.meshDim = dim;
@@ -64,8 +67,9 @@ void broadcastFused(Communicator& comm, int rootGroupRank, const BroadcastSetup&
     }
     if (!root)
         for (size_t i = 0; i < group.size(); ++i)
-            std::memcpy(group[i]->payload->data(), fused.data() + pack.offset[i],
-                        size_t(pack.length[i]));
+            if (pack.length[i] > 0)
+                std::memcpy(group[i]->payload->data(), fused.data() + pack.offset[i],
+                            size_t(pack.length[i]));
 }
 
 }  // namespace
