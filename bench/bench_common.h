@@ -33,5 +33,6 @@ inline std::vector<std::vector<double>> interleaved(
 int planBenchmark(const std::vector<std::string>& args);
 int gatherBenchmark(const std::vector<std::string>& args);
 int viewsBenchmark(const std::vector<std::string>& args);
+int scaleBenchmark(const std::vector<std::string>& args);
 
 }  // namespace hsdp::bench

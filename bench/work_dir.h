@@ -11,14 +11,15 @@ namespace hsdp::bench {
 // unless the user asked to keep them.
 class WorkDir {
 public:
-    explicit WorkDir(const std::string& keep) : keep_(!keep.empty()) {
+    explicit WorkDir(const std::string& keep, const std::string& prefix = "hsdp-bench-plan")
+        : keep_(!keep.empty()) {
         if (keep_) {
             path_ = keep;
             std::filesystem::create_directories(path_);
             return;
         }
         std::string pattern =
-            (std::filesystem::temp_directory_path() / "hsdp-bench-plan-XXXXXX").string();
+            (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
         if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create " + pattern);
         path_ = pattern;
     }

@@ -55,6 +55,9 @@ private slots:
         QCOMPARE(j["collectives"].get<int64_t>(), r.collectives);
         QVERIFY(j["bytes"].get<int64_t>() > 0);
         QVERIFY(j["seconds"].get<double>() > 0);
+        // Connecting is part of the run, never all of it.
+        QVERIFY(j["connect_seconds"].get<double>() > 0);
+        QVERIFY(j["connect_seconds"].get<double>() < j["seconds"].get<double>());
         if (mode == int(RunMode::Reference)) {
             QVERIFY(j["params"][1].contains("detail"));
             QVERIFY(j["params"][1]["mismatches"].size() > 0);

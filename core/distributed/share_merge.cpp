@@ -81,7 +81,11 @@ RunResult mergeShares(const Scenario& scenario, const Plan& plan, const RunOptio
         result.error = failed->error;
         result.errorRank = failed->errorRank;
     }
-    for (const auto& s : shares) result.cancelled = result.cancelled || s.cancelled;
+    for (const auto& s : shares) {
+        result.cancelled = result.cancelled || s.cancelled;
+        // Every process waited for all to connect: the slowest saw the whole.
+        result.connectSeconds = std::max(result.connectSeconds, s.connectSeconds);
+    }
     concludeRun(env, sink, mergedTrace(shares), result);
     return result;
 }

@@ -202,6 +202,7 @@ std::string encodeShare(const ShareOutcome& share) {
                     {"transitions", tps},
                     {"events", events},
                     {"start_epoch_us", share.startEpochUs},
+                    {"connect_seconds", share.connectSeconds},
                     {"error", share.error},
                     {"error_rank", share.errorRank},
                     {"error_epoch_us", share.errorEpochUs},
@@ -222,6 +223,7 @@ ShareOutcome decodeShare(const std::string& bytes) {
             share.transitions[t.at("index").get<int>()] = tpFrom(t);
         for (const auto& e : j.at("events")) share.trace.events.push_back(eventFrom(e));
         share.startEpochUs = j.at("start_epoch_us");
+        share.connectSeconds = j.at("connect_seconds");
         share.error = j.at("error");
         share.errorRank = j.at("error_rank");
         share.errorEpochUs = j.at("error_epoch_us");

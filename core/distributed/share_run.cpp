@@ -78,8 +78,8 @@ ShareOutcome runShare(const Scenario& scenario, const Plan& plan, const RunOptio
     out.startEpochUs = epochMicros();
     world.share = processShare(spec, out.ranks, options, out.startEpochUs);
     try {
-        runWorld(world, usedGroups(scenario, plan, options.mode),
-                 [&](RankContext& ctx) { rankBody(ctx, env); });
+        out.connectSeconds = runWorld(world, usedGroups(scenario, plan, options.mode),
+                                      [&](RankContext& ctx) { rankBody(ctx, env); });
     } catch (const RunError& error) {
         out.error = error.what();
         out.errorRank = error.rank;

@@ -85,6 +85,7 @@ nlohmann::ordered_json runToJson(const RunResult& r) {
     j["collectives"] = r.collectives;
     j["bytes"] = r.bytes;
     j["seconds"] = r.seconds;
+    j["connect_seconds"] = r.connectSeconds;
     j["not_run"] = Json::array();
     for (const auto& n : r.notRun)
         j["not_run"].push_back({{"index", n.index}, {"name", n.name}, {"reason", n.reason}});

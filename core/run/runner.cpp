@@ -139,8 +139,8 @@ RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& 
         if (options.cancel && options.cancel->load())
             result.error = "run cancelled while preparing, before any collective";
         else
-            runWorld(world, usedGroups(scenario, plan, options.mode),
-                     [&](RankContext& ctx) { rankBody(ctx, env); });
+            result.connectSeconds = runWorld(world, usedGroups(scenario, plan, options.mode),
+                                             [&](RankContext& ctx) { rankBody(ctx, env); });
     } catch (const RunError& error) {
         result.error = error.what();
         result.errorRank = error.rank;

@@ -31,7 +31,8 @@ double epochMicros() {
 RunState::RunState(const WorldOptions& options)
     : options_(options),
       localRanks_(ranksHere(options)),
-      start_(std::chrono::steady_clock::now()) {}
+      created_(std::chrono::steady_clock::now()),
+      start_(created_) {}
 
 bool RunState::isLocal(int rank) const {
     return std::binary_search(localRanks_.begin(), localRanks_.end(), rank);
@@ -48,6 +49,10 @@ void RunState::record(TraceEvent event) {
 
 void RunState::startClock() {
     start_ = std::chrono::steady_clock::now();
+}
+
+double RunState::connectSeconds() const {
+    return std::chrono::duration<double>(start_ - created_).count();
 }
 
 double RunState::nowUs() const {

@@ -34,6 +34,8 @@ public:
 
     void startClock();     // called once, when the bodies start
     double nowUs() const;  // microseconds since startClock()
+    // From this state's creation (before any rank connects) to startClock().
+    double connectSeconds() const;
 
     bool cancelRequested() const;
     // The rank whose failure was noted first, or -1 while the run is healthy.
@@ -56,6 +58,7 @@ private:
     std::vector<int> localRanks_;
     TraceRecorder ownSeqs_;
     CallRegistry calls_;
+    const std::chrono::steady_clock::time_point created_;
     std::chrono::steady_clock::time_point start_;
     std::atomic<int> failedRank_{-1};
     mutable std::mutex failureMutex_;

@@ -180,8 +180,8 @@ void rankMain(RunState& run, Rendezvous& rendezvous, const std::vector<std::vect
 
 }  // namespace
 
-void runWorld(const WorldOptions& options, const std::vector<std::vector<int>>& groups,
-              const std::function<void(RankContext&)>& body) {
+double runWorld(const WorldOptions& options, const std::vector<std::vector<int>>& groups,
+                const std::function<void(RankContext&)>& body) {
     validate(options);
     const auto allGroups = runGroups(options, groups);
     if (const auto estimate = estimateNormalized(allGroups, localRanksOf(options));
@@ -214,6 +214,7 @@ void runWorld(const WorldOptions& options, const std::vector<std::vector<int>>& 
     }
     for (auto& thread : threads) thread.join();
     if (auto failure = run.firstFailure()) throw *failure;
+    return run.connectSeconds();
 }
 
 }  // namespace hsdp

@@ -167,7 +167,9 @@ public:
 //   more sockets than that is refused up front (std::runtime_error,
 //   socketLimitMessage).
 // Invalid options or groups throw std::invalid_argument before any thread starts.
-void runWorld(const WorldOptions& options, const std::vector<std::vector<int>>& groups,
-              const std::function<void(RankContext&)>& body);
+// Returns the seconds from the call until every rank here had connected its
+// groups (split: until every process had): what the rendezvous cost.
+double runWorld(const WorldOptions& options, const std::vector<std::vector<int>>& groups,
+                const std::function<void(RankContext&)>& body);
 
 }  // namespace hsdp

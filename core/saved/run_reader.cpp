@@ -200,6 +200,7 @@ RunResult runFromJson(const Json& j) {
     r.collectives = intMember(j, "", "collectives", 0);
     r.bytes = intMember(j, "", "bytes", 0);
     r.seconds = numberMember(j, "", "seconds");
+    if (findMember(j, "connect_seconds")) r.connectSeconds = numberMember(j, "", "connect_seconds");
     r.notRun = readList(j, "not_run", "parameters not run", readNotRun);
     r.planErrors = readList(j, "plan_errors", "diagnostics", readPlanError);
     r.error = optionalString(j, "", "error");

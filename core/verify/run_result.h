@@ -93,6 +93,9 @@ struct RunResult {
     int64_t collectives = 0;
     int64_t bytes = 0;
     double seconds = 0;
+    // Of `seconds`, until every rank had connected its process groups (0 when
+    // the run never got that far).
+    double connectSeconds = 0;
     Trace trace;
     std::string error;  // the RunError text of a failed or cancelled run, empty otherwise
     int errorRank = -1;
