@@ -47,9 +47,35 @@ QStringList budgetArgs() {
             QString::number(4e10 / divisor)};
 }
 
+// Starts `run --procs 2 --timeout 2` of the 70B sample with TMPDIR at `tmp`;
+// returns the workers' pids once both have connected (each writes its pid in
+// its connected marker), fewer after a minute.
+std::map<int, qint64> startSplitRun(QProcess& run, const QString& tmp) {
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("TMPDIR", tmp);
+    run.setProcessEnvironment(env);
+    run.start(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect"),
+              QStringList{"run", sample("llama3_70b_hsdp_tp_2x4x4.json"), "--procs", "2",
+                          "--timeout", "2"} +
+                  budgetArgs());
+    std::map<int, qint64> pids;
+    QElapsedTimer waited;
+    waited.start();
+    while (pids.size() < 2 && waited.elapsed() < 60000) {
+        for (const QString& d : QDir(tmp).entryList({"hsdp-run-*"}, QDir::Dirs))
+            for (int proc : {0, 1}) {
+                QFile marker(tmp + "/" + d + "/connected." + QString::number(proc));
+                if (marker.open(QIODevice::ReadOnly)) pids[proc] = marker.readAll().toLongLong();
+            }
+        QTest::qWait(10);
+    }
+    return pids;
+}
+
 QJsonObject withoutSeconds(const QByteArray& json) {
     QJsonObject run = QJsonDocument::fromJson(json).object();
     run.remove("seconds");
+    run.remove("connect_seconds");
     return run;
 }
 
@@ -215,26 +241,7 @@ private slots:
         QFETCH(QByteArray, how);
         QTemporaryDir tmp;
         QProcess run;
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("TMPDIR", tmp.path());
-        run.setProcessEnvironment(env);
-        run.start(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect"),
-                  QStringList{"run", sample("llama3_70b_hsdp_tp_2x4x4.json"), "--procs", "2",
-                              "--timeout", "2"} +
-                      budgetArgs());
-        // Each worker writes its pid in its connected marker.
-        std::map<int, qint64> pids;
-        QElapsedTimer waited;
-        waited.start();
-        while (pids.size() < 2 && waited.elapsed() < 60000) {
-            for (const QString& d : QDir(tmp.path()).entryList({"hsdp-run-*"}, QDir::Dirs))
-                for (int proc : {0, 1}) {
-                    QFile marker(tmp.filePath(d + "/connected." + QString::number(proc)));
-                    if (marker.open(QIODevice::ReadOnly))
-                        pids[proc] = marker.readAll().toLongLong();
-                }
-            QTest::qWait(10);
-        }
+        auto pids = startSplitRun(run, tmp.path());
         QCOMPARE(pids.size(), size_t(2));
         QTest::qWait(delayMs);
         QCOMPARE(::kill(pid_t(pids[1]), signal), 0);
@@ -246,6 +253,33 @@ private slots:
                  out.constData());
         QVERIFY2(out.contains("its peers first saw: rank ") && out.contains(" on group ["),
                  out.constData());
+        for (const auto& [proc, pid] : pids)
+            QVERIFY2(::kill(pid_t(pid), 0) != 0, qPrintable(QString("worker %1 lives").arg(proc)));
+        QVERIFY(emptyFolder(tmp.path()));
+    }
+
+    // The user stops `run --procs` itself (kill, Ctrl+C, a closed terminal):
+    // it ends by that signal, its workers with it, and its store folder goes.
+    void stoppedParentLeavesNothingBehind_data() {
+        QTest::addColumn<int>("delayMs");
+        QTest::addColumn<int>("signal");
+        QTest::addRow("SIGTERM at connect") << 0 << SIGTERM;
+        QTest::addRow("SIGTERM mid-run") << 500 << SIGTERM;
+        QTest::addRow("SIGINT mid-run") << 500 << SIGINT;
+        QTest::addRow("SIGHUP mid-run") << 500 << SIGHUP;
+    }
+
+    void stoppedParentLeavesNothingBehind() {
+        QFETCH(int, delayMs);
+        QFETCH(int, signal);
+        QTemporaryDir tmp;
+        QProcess run;
+        const auto pids = startSplitRun(run, tmp.path());
+        QCOMPARE(pids.size(), size_t(2));
+        QTest::qWait(delayMs);
+        QCOMPARE(::kill(pid_t(run.processId()), signal), 0);
+        QVERIFY(run.waitForFinished(30000));
+        QCOMPARE(run.exitStatus(), QProcess::CrashExit);  // ended by the signal, as asked
         for (const auto& [proc, pid] : pids)
             QVERIFY2(::kill(pid_t(pid), 0) != 0, qPrintable(QString("worker %1 lives").arg(proc)));
         QVERIFY(emptyFolder(tmp.path()));

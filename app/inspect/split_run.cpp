@@ -13,6 +13,7 @@
 #include "distributed/share_merge.h"
 #include "distributed/store_folder.h"
 #include "run_settings.h"
+#include "stop_signals.h"
 
 namespace hsdp::cli {
 
@@ -126,6 +127,9 @@ SocketEstimate splitEstimate(const Scenario& scenario, const Plan& plan, const R
 RunResult runOverWorkers(const Scenario& scenario, const Plan& plan, const RunOptions& options,
                          const SplitRequest& request) {
     const auto started = std::chrono::steady_clock::now();
+    // Declared first, so it is over last: a stop signal kills the workers,
+    // the folder is removed below, then the signal ends this process.
+    StopSignals stopSignals;
     const StoreFolder folder = StoreFolder::createPrivate();
     struct Cleanup {
         const StoreFolder& folder;
@@ -136,9 +140,11 @@ RunResult runOverWorkers(const Scenario& scenario, const Plan& plan, const RunOp
     {
         LocalWorkers workers;
         workers.start(workerCommands(scenario, folder, request));
+        stopSignals.watch(workers.pids());
         // A worker that dies takes its peers' collectives down within the
         // collective timeout; past that (and the wait at the end) it is over.
         exits = workers.wait(options.timeout * 2 + std::chrono::seconds(5));
+        stopSignals.unwatch();
     }
     std::string lost;
     const auto shares = collectShares(scenario, folder, exits, request.procs, lost);
