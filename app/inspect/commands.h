@@ -15,7 +15,8 @@ int runCommand(const std::vector<std::string>& args);
 int diffCommand(const std::vector<std::string>& args);
 // Writes a scenario from a Hugging Face config.json and a parallelism layout.
 int scenarioCommand(const std::vector<std::string>& args);
-int reportCommand(const std::vector<std::string>& args);  // report_command.cpp (Qt)
+// Hands `report` to the sibling program hsdp-inspect-report (Qt) by exec.
+int reportCommand(const std::vector<std::string>& args);
 int workerCommand(const std::vector<std::string>& args);
 int collectCommand(const std::vector<std::string>& args);
 
@@ -29,7 +30,6 @@ extern const char* const kPlanHelp;
 extern const char* const kRunHelp;
 extern const char* const kDiffHelp;
 extern const char* const kScenarioHelp;
-extern const char* const kReportHelp;
 extern const char* const kWorkerHelp;
 extern const char* const kCollectHelp;
 

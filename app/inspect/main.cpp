@@ -69,10 +69,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& args) {
         if (wantsHelp(args)) return std::cout << kScenarioHelp, 0;
         return scenarioCommand(args);
     }
-    if (command == "report") {
-        if (wantsHelp(args)) return std::cout << kReportHelp, 0;
-        return reportCommand(args);
-    }
+    if (command == "report") return reportCommand(args);  // --help included
     if (command == "worker") {  // started by `run --procs`: one share of a split run
         if (wantsHelp(args)) return std::cout << kWorkerHelp, 0;
         return workerCommand(args);

@@ -102,8 +102,8 @@ std::string runToText(const RunResult& r) {
         << " not-reached, " << r.notRun.size() << " not run (" << gathered
         << " gathered bit-exact)\n"
         << "  tp transitions: " << tpExact << " of " << r.tpTransitions.size() << " exact\n"
-        << "  " << r.collectives << " collectives, " << r.bytes << " bytes, " << r.seconds
-        << " s\n";
+        << "  " << r.collectives << " collectives, " << r.bytes << " bytes, " << r.seconds << " s ("
+        << r.connectSeconds << " s of it connecting)\n";
     return out.str();
 }
 

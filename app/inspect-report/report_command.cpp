@@ -12,6 +12,7 @@
 #include "output_paths.h"
 #include "progress_line.h"
 #include "report/report_file.h"
+#include "report_command.h"
 #include "run/runner.h"
 #include "runtime/allocator_policy.h"
 
@@ -113,7 +114,7 @@ RunData runForReport(const PlanResult& plan, RunMode mode) {
 
 }  // namespace
 
-int reportCommand(const std::vector<std::string>& given) {
+int writeReportCommand(const std::vector<std::string>& given) {
     std::vector<std::string> args = given;
     for (auto& a : args)
         if (a == "-o") a = "--output";  // the one short option of the tool
