@@ -1,29 +1,67 @@
 #include "runtime/rendezvous.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 
 #include <gloo/rendezvous/context.h>
-#include <gloo/rendezvous/hash_store.h>
 #include <gloo/rendezvous/prefix_store.h>
 #include <gloo/transport/tcp/device.h>
 
 #include "runtime/group_set.h"
+#include "runtime/keyed_store.h"
 
 namespace hsdp {
+
+namespace {
+
+// Every Gloo pair binds a listening socket to an ephemeral port of its
+// device's address, and the kernel's search for a free port walks the
+// sockets already bound there: on one address, connecting grows with the
+// square of the sockets (three quarters of a 512-rank run's CPU time was that
+// search). A loopback run spreads its ranks over this many addresses of
+// 127.0.0.0/8, all of them this host, each with its own ports.
+constexpr int kLoopbackAddresses = 32;
+
+bool bindable(const std::string& address) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return false;
+    sockaddr_in in{};
+    in.sin_family = AF_INET;
+    const bool ok = inet_pton(AF_INET, address.c_str(), &in.sin_addr) == 1 &&
+                    bind(fd, reinterpret_cast<sockaddr*>(&in), sizeof in) == 0;
+    close(fd);
+    return ok;
+}
+
+std::vector<std::string> listenAddresses(const std::string& hostname) {
+    if (hostname != "127.0.0.1" || !bindable("127.77.1.1")) return {hostname};
+    std::vector<std::string> addresses;
+    for (int k = 1; k <= kLoopbackAddresses; ++k)
+        addresses.push_back("127.77." + std::to_string(k) + ".1");
+    return addresses;
+}
+
+}  // namespace
 
 Rendezvous::Rendezvous(std::chrono::milliseconds timeout,
                        std::shared_ptr<gloo::rendezvous::Store> store, const std::string& hostname,
                        const std::string& iface)
-    : timeout_(timeout),
-      store_(store ? std::move(store) : std::make_shared<gloo::rendezvous::HashStore>()) {
+    : timeout_(timeout), store_(store ? std::move(store) : std::make_shared<KeyedStore>()) {
     gloo::transport::tcp::attr attr;
-    if (iface.empty())
-        attr.hostname = hostname;
-    else
+    if (!iface.empty()) {
         attr.iface = iface;
-    device_ = gloo::transport::tcp::CreateDevice(attr);
+        devices_.push_back(gloo::transport::tcp::CreateDevice(attr));
+        return;
+    }
+    for (const auto& address : listenAddresses(hostname)) {
+        attr.hostname = address;
+        devices_.push_back(gloo::transport::tcp::CreateDevice(attr));
+    }
 }
 
 Rendezvous::~Rendezvous() = default;
@@ -36,7 +74,7 @@ std::shared_ptr<gloo::Context> Rendezvous::connect(const std::vector<int>& sorte
     auto context = std::make_shared<gloo::rendezvous::Context>(
         static_cast<int>(position), static_cast<int>(sortedRanks.size()));
     context->setTimeout(timeout_);
-    context->connectFullMesh(store, device_);
+    context->connectFullMesh(store, devices_[size_t(globalRank) % devices_.size()]);
     return context;
 }
 

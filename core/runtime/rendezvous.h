@@ -18,11 +18,12 @@ class Device;
 namespace hsdp {
 
 // Meeting point of one run: one store (each group rendezvouses under a
-// PrefixStore named after its sorted rank list) and one TCP device shared by
-// every context of this process. One device means one event-loop thread for
-// the process, which is plenty and keeps thread counts low. The store is an
-// in-memory HashStore when every rank lives here, or the one a split run's
-// processes share (ProcessShare::store); the device listens on `hostname`.
+// PrefixStore named after its sorted rank list) and the TCP devices the
+// contexts of this process share: one listening on `hostname`, or on
+// loopback (127.0.0.1) 32 of them on addresses of 127.0.0.0/8 (see
+// rendezvous.cpp). Each device has one event-loop thread, which keeps thread
+// counts low. The store is an in-memory KeyedStore when every rank lives
+// here, or the one a split run's processes share (ProcessShare::store).
 class Rendezvous {
 public:
     // `iface`, when not empty, replaces `hostname`: the device listens on
@@ -38,7 +39,9 @@ public:
 private:
     std::chrono::milliseconds timeout_;
     std::shared_ptr<gloo::rendezvous::Store> store_;
-    std::shared_ptr<gloo::transport::Device> device_;
+    // One TCP device (one event-loop thread) per listening address; rank r uses
+    // devices_[r % size].
+    std::vector<std::shared_ptr<gloo::transport::Device>> devices_;
 };
 
 // Raises the soft RLIMIT_NOFILE to the hard limit (a 64-rank world with its
