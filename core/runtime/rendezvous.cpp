@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <thread>
 
 #include <gloo/rendezvous/context.h>
 #include <gloo/rendezvous/prefix_store.h>
@@ -23,9 +24,12 @@ namespace {
 // device's address, and the kernel's search for a free port walks the
 // sockets already bound there: on one address, connecting grows with the
 // square of the sockets (three quarters of a 512-rank run's CPU time was that
-// search). A loopback run spreads its ranks over this many addresses of
-// 127.0.0.0/8, all of them this host, each with its own ports.
+// search). A loopback run spreads its ranks over up to this many addresses
+// of 127.0.0.0/8, all of them this host, each with its own ports: one address
+// per 16 ranks. (Each address is a device with its own event-loop thread,
+// whose shutdown takes a while: small runs keep one.)
 constexpr int kLoopbackAddresses = 32;
+constexpr int kRanksPerAddress = 16;
 
 bool bindable(const std::string& address) {
     const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -38,11 +42,11 @@ bool bindable(const std::string& address) {
     return ok;
 }
 
-std::vector<std::string> listenAddresses(const std::string& hostname) {
-    if (hostname != "127.0.0.1" || !bindable("127.77.1.1")) return {hostname};
+std::vector<std::string> listenAddresses(const std::string& hostname, int ranksHere) {
+    const int count = std::clamp(ranksHere / kRanksPerAddress, 1, kLoopbackAddresses);
+    if (hostname != "127.0.0.1" || count == 1 || !bindable("127.77.1.1")) return {hostname};
     std::vector<std::string> addresses;
-    for (int k = 1; k <= kLoopbackAddresses; ++k)
-        addresses.push_back("127.77." + std::to_string(k) + ".1");
+    for (int k = 1; k <= count; ++k) addresses.push_back("127.77." + std::to_string(k) + ".1");
     return addresses;
 }
 
@@ -50,7 +54,7 @@ std::vector<std::string> listenAddresses(const std::string& hostname) {
 
 Rendezvous::Rendezvous(std::chrono::milliseconds timeout,
                        std::shared_ptr<gloo::rendezvous::Store> store, const std::string& hostname,
-                       const std::string& iface)
+                       const std::string& iface, int ranksHere)
     : timeout_(timeout), store_(store ? std::move(store) : std::make_shared<KeyedStore>()) {
     gloo::transport::tcp::attr attr;
     if (!iface.empty()) {
@@ -58,13 +62,21 @@ Rendezvous::Rendezvous(std::chrono::milliseconds timeout,
         devices_.push_back(gloo::transport::tcp::CreateDevice(attr));
         return;
     }
-    for (const auto& address : listenAddresses(hostname)) {
+    for (const auto& address : listenAddresses(hostname, ranksHere)) {
         attr.hostname = address;
         devices_.push_back(gloo::transport::tcp::CreateDevice(attr));
     }
 }
 
-Rendezvous::~Rendezvous() = default;
+Rendezvous::~Rendezvous() {
+    // Each device stops its event-loop thread, which takes a moment: stop
+    // them side by side.
+    std::vector<std::thread> stopping;
+    for (auto& device : devices_)
+        if (device.use_count() == 1)
+            stopping.emplace_back([d = std::move(device)]() mutable { d.reset(); });
+    for (auto& t : stopping) t.join();
+}
 
 std::shared_ptr<gloo::Context> Rendezvous::connect(const std::vector<int>& sortedRanks,
                                                    int globalRank) {

@@ -20,16 +20,17 @@ namespace hsdp {
 // Meeting point of one run: one store (each group rendezvouses under a
 // PrefixStore named after its sorted rank list) and the TCP devices the
 // contexts of this process share: one listening on `hostname`, or on
-// loopback (127.0.0.1) 32 of them on addresses of 127.0.0.0/8 (see
-// rendezvous.cpp). Each device has one event-loop thread, which keeps thread
+// loopback (127.0.0.1) for many ranks up to 32 of them on addresses of
+// 127.0.0.0/8 (see rendezvous.cpp). Each device has one event-loop thread, which keeps thread
 // counts low. The store is an in-memory KeyedStore when every rank lives
 // here, or the one a split run's processes share (ProcessShare::store).
 class Rendezvous {
 public:
     // `iface`, when not empty, replaces `hostname`: the device listens on
-    // that network interface's address.
+    // that network interface's address. `ranksHere`: how many ranks of the
+    // run this process runs (a loopback run spreads many over addresses).
     Rendezvous(std::chrono::milliseconds timeout, std::shared_ptr<gloo::rendezvous::Store> store,
-               const std::string& hostname, const std::string& iface = {});
+               const std::string& hostname, const std::string& iface = {}, int ranksHere = 1);
     ~Rendezvous();
 
     // This rank's context for the group `sortedRanks` (size >= 2). Blocks until

@@ -102,11 +102,14 @@ std::unique_ptr<Rendezvous> startRendezvous(const WorldOptions& options) {
         Guard() { blockSigpipe(&previous); }
         ~Guard() { pthread_sigmask(SIG_SETMASK, &previous, nullptr); }
     } guard;
-    if (!options.share) return std::make_unique<Rendezvous>(options.timeout, nullptr, "127.0.0.1");
+    const int ranksHere =
+        options.share ? static_cast<int>(options.share->ranks.size()) : options.worldSize;
+    if (!options.share)
+        return std::make_unique<Rendezvous>(options.timeout, nullptr, "127.0.0.1", "", ranksHere);
     const auto connect =
         options.share->connectTimeout.count() > 0 ? options.share->connectTimeout : options.timeout;
     return std::make_unique<Rendezvous>(connect, options.share->store, options.share->hostname,
-                                        options.share->iface);
+                                        options.share->iface, ranksHere);
 }
 
 // Runs `fn`, turning anything it throws into this rank's noted failure.
