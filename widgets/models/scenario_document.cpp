@@ -83,12 +83,24 @@ void ScenarioDocument::setValue(const QString& pointer, std::optional<Json> valu
     if (before == value) return;
     const bool merges = pointer == lastPointer_ && editStep_ == lastStep_ &&
                         undo_.index() == lastIndex_ && undo_.index() == undo_.count();
-    if (!merges) emit editStepStarted();
+    if (!merges) {
+        emit editStepStarted();
+        stepBefore_ = before;
+        stepLabel_ = label;
+    }
     undo_.push(
         new SetValueCommand(this, pointer, std::move(before), std::move(value), editStep_, label));
     lastPointer_ = pointer;
     lastStep_ = editStep_;
     lastIndex_ = undo_.index();
+}
+
+// Within the open step this merges into its command, which, back at its old
+// value, is dropped from the history (SetValueCommand::mergeWith).
+void ScenarioDocument::revertOpenEdit(const QString& pointer) {
+    const bool open = pointer == lastPointer_ && editStep_ == lastStep_ &&
+                      undo_.index() == lastIndex_ && undo_.index() == undo_.count();
+    if (open) setValue(pointer, stepBefore_, stepLabel_);
 }
 
 void ScenarioDocument::apply(const QString& pointer, const std::optional<Json>& value) {

@@ -35,6 +35,11 @@ public:
     // is undone at once, and an edit back to the old value disappears.
     void setValue(const QString& pointer, std::optional<Json> value, const QString& label);
     void closeEditStep() { ++editStep_; }
+    // Puts `pointer` back to the value it had when the edit step still open
+    // on it began: a text that stops being a value ("8192," on the way to
+    // "8192, two") must not leave the scenario holding whatever prefix of it
+    // last read ([8192]). Nothing happens when no step is open on `pointer`.
+    void revertOpenEdit(const QString& pointer);
 
     QUndoStack* undoStack() { return &undo_; }
     bool isModified() const { return !undo_.isClean(); }
@@ -64,6 +69,8 @@ private:
     QString lastPointer_;
     int lastStep_ = -1;
     int lastIndex_ = -1;
+    std::optional<Json> stepBefore_;  // lastPointer_'s value when its step began
+    QString stepLabel_;
 };
 
 // "/meshes/a~1b" for the key "a/b": RFC 6901 escaping of one reference token.
