@@ -81,8 +81,7 @@ void ScenarioDocument::setValue(const QString& pointer, std::optional<Json> valu
                                 const QString& label) {
     std::optional<Json> before = this->value(pointer);
     if (before == value) return;
-    const bool merges = pointer == lastPointer_ && editStep_ == lastStep_ &&
-                        undo_.index() == lastIndex_ && undo_.index() == undo_.count();
+    const bool merges = stepOpenOn(pointer);
     if (!merges) {
         emit editStepStarted();
         stepBefore_ = before;
@@ -98,9 +97,12 @@ void ScenarioDocument::setValue(const QString& pointer, std::optional<Json> valu
 // Within the open step this merges into its command, which, back at its old
 // value, is dropped from the history (SetValueCommand::mergeWith).
 void ScenarioDocument::revertOpenEdit(const QString& pointer) {
-    const bool open = pointer == lastPointer_ && editStep_ == lastStep_ &&
-                      undo_.index() == lastIndex_ && undo_.index() == undo_.count();
-    if (open) setValue(pointer, stepBefore_, stepLabel_);
+    if (stepOpenOn(pointer)) setValue(pointer, stepBefore_, stepLabel_);
+}
+
+bool ScenarioDocument::stepOpenOn(const QString& pointer) const {
+    return pointer == lastPointer_ && editStep_ == lastStep_ && undo_.index() == lastIndex_ &&
+           undo_.index() == undo_.count();
 }
 
 void ScenarioDocument::apply(const QString& pointer, const std::optional<Json>& value) {

@@ -59,13 +59,17 @@ signals:
     void modifiedChanged(bool modified);
 
 private:
+    // The last setValue was on `pointer`, in this edit step, and nothing was
+    // undone or done since: the next edit of it merges into that command.
+    bool stepOpenOn(const QString& pointer) const;
+
     Json json_;
     bool loaded_ = false;
     mutable std::shared_ptr<const Json> snapshot_;  // cached until the next change
     QUndoStack undo_;
     int editStep_ = 0;
-    // The last setValue's pointer, edit step and the stack index after it:
-    // the next setValue merges into that command exactly when all still hold.
+    // The last setValue's pointer, edit step and the stack index after it
+    // (stepOpenOn).
     QString lastPointer_;
     int lastStep_ = -1;
     int lastIndex_ = -1;

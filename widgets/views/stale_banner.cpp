@@ -63,14 +63,16 @@ void StaleBanner::showRunError(const QString& headline, const QString& message) 
 }
 
 void StaleBanner::showTextError(const QString& message) {
-    showError(message, false, false);
     text_->setText(QStringLiteral("<b>%1</b><br><code>%2</code>")
                        .arg(tr("This text is not a value: the scenario keeps the field's value "
                                "from before the edit, and the plan on screen is the last valid "
                                "one. The field is marked."),
                             message.toHtmlEscaped()));
-    reload_->hide();
+    text_->setProperty("plainMessage", message);
+    reload_->hide();  // the file has nothing to do with it
+    showsRunError_ = false;
     showsTextError_ = true;
+    show();
 }
 
 QString StaleBanner::message() const {
