@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 
 #include "cli_process.h"
 
@@ -148,6 +149,72 @@ private slots:
         auto version = inspect({"--version"});
         QCOMPARE(version.exitCode, 0);
         QVERIFY(version.out.startsWith("hsdp-inspect "));
+    }
+
+    // Editing `tp` to 3 leaves _StridedShard(dim=0, sf=4) behind: the plan
+    // says so in text and JSON, naming the param, the factor and the mesh dim.
+    void aStaleSplitFactorIsFlagged() {
+        QTemporaryDir dir;
+        QFile in(sample("llama3_70b_hsdp_tp_2x4x4.json"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray text = in.readAll();
+        const QByteArray tp4 = R"("shape": [2, 4, 4], "dim_names")";
+        QVERIFY(text.contains(tp4));
+        text.replace(tp4, R"("shape": [2, 4, 3], "dim_names")");
+        const QString edited = dir.filePath("tp3.json");
+        QFile out(edited);
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text) == text.size());
+        out.close();
+
+        auto plain = inspect({"plan", edited});
+        QCOMPARE(plain.exitCode, 0);  // a warning: the plan still runs exactly
+        const QString printed = QString::fromUtf8(plain.out);
+        QVERIFY(printed.contains("warning split-factor-mismatch"));
+        QVERIFY(printed.contains("'layers.0.attention.wq.weight' [R, SS(0,4), S(0)]"));
+        QVERIFY(printed.contains("split factor 4"));
+        QVERIFY(printed.contains("mesh dim 2 'tp' (size 3)"));
+
+        auto json = inspect({"plan", edited, "--json"});
+        QCOMPARE(json.exitCode, 0);
+        bool found = false;
+        const QJsonArray diagnostics =
+            QJsonDocument::fromJson(json.out).object().value("diagnostics").toArray();
+        for (const QJsonValue& value : diagnostics) {
+            const QJsonObject d = value.toObject();
+            if (d["code"].toString() != "split-factor-mismatch") continue;
+            found = true;
+            QCOMPARE(d["severity"].toString(), QString("warning"));
+            QVERIFY(d["params"].toArray().contains(1));   // layers.0.attention.wq.weight
+            QVERIFY(!d["params"].toArray().contains(4));  // wo: a plain Shard(0)
+        }
+        QVERIFY(found);
+        QVERIFY(!inspect({"plan", sample("llama3_70b_hsdp_tp_2x4x4.json")})
+                     .out.contains("split-factor-mismatch"));
+    }
+
+    // The scenarios --from-config writes are what PyTorch makes: never flagged.
+    void generatedScenariosHaveNoSplitFactorMismatch_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("mesh");
+        for (const char* tp : {"2", "4", "8"}) {
+            QTest::addRow("llama3_70b tp=%s", tp)
+                << "llama3_70b.json" << QString("dp_replicate=2,dp_shard=2,tp=") + tp;
+            QTest::addRow("mixtral ep=2 tp=%s", tp)
+                << "mixtral_8x7b.json" << QString("dp_replicate=2,dp_shard=4,ep=2,tp=") + tp;
+        }
+    }
+    void generatedScenariosHaveNoSplitFactorMismatch() {
+        QFETCH(QString, config);
+        QFETCH(QString, mesh);
+        QTemporaryDir dir;
+        const QString file = dir.filePath("generated.json");
+        auto made = inspect({"scenario", "--from-config",
+                             HSDP_SOURCE_DIR "/tests/data/model_configs/" + config, "--mesh", mesh,
+                             "--tp-plan", "torchtitan", "-o", file});
+        QCOMPARE(made.exitCode, 0);
+        auto plan = inspect({"plan", file, "--json"});
+        QVERIFY(plan.out.contains("strided-shard-chunk"));  // it has strided shards
+        QVERIFY2(!plan.out.contains("split-factor-mismatch"), plan.out.left(3000).constData());
     }
 
     // Every help text sends readers to the docs/ pages of this repository, and

@@ -4,6 +4,7 @@
 // write atomically and read back to the same scenario, a change on disk never
 // replaces unsaved edits, closing with unsaved edits asks first.
 #include <QAbstractItemModelTester>
+#include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -18,12 +19,15 @@
 #include "change_tracker.h"
 #include "export/plan_json.h"
 #include "export/scenario_json_text.h"
+#include "models/diagnostics_model.h"
+#include "models/model_roles.h"
 #include "models/param_entries_model.h"
 #include "models/plan_change.h"
 #include "models/scenario_document.h"
 #include "plan/planner.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
+#include "views/diagnostics_widget.h"
 #include "views/edit_panel.h"
 #include "views/main_window.h"
 #include "views/stale_banner.h"
@@ -84,6 +88,10 @@ private slots:
     void typingRePlansAndUndoRestores();
     void aTextThatIsNoValueMarksTheFieldOnly();
     void aValueTheReaderRejectsKeepsTheLastPlan();
+    void aTextTypedPastAValueLeavesTheFieldAsItWas();
+    void aTableCellTypedPastAValueStaysMarked();
+    void aReaderErrorElsewhereNamesTheFieldEdited();
+    void aStaleSplitFactorShowsInTheDiagnostics();
     void whatChangedCountsFromTheStartOfTheEdit();
     void placementsEditInTheParamTable();
     void saveAsWritesAndReopens();
@@ -139,7 +147,10 @@ void TestWhatIfEditing::aTextThatIsNoValueMarksTheFieldOnly() {
     f.field(kShape)->setText(QStringLiteral("2, two"));
     emit f.field(kShape)->textEdited(f.field(kShape)->text());
     QCOMPARE(f.window.editPanel()->markedField(), kShape);
-    QVERIFY(f.field(kShape)->toolTip().contains(QStringLiteral("'two' is not an integer")));
+    QCOMPARE(f.field(kShape)->toolTip(),
+             QStringLiteral("Mesh main · Shape: item 2, 'two', is not an integer"));
+    QCOMPARE(f.window.banner()->message(), f.field(kShape)->toolTip());
+    QVERIFY(f.window.banner()->showsTextError());
     QVERIFY(!f.window.session()->isBusy());  // nothing to plan
     QCOMPARE(f.window.session()->current().plan, plan);
     QVERIFY(!f.window.document()->isModified());
@@ -148,6 +159,7 @@ void TestWhatIfEditing::aTextThatIsNoValueMarksTheFieldOnly() {
     QVERIFY(f.waitPlan());  // "2, 4": a valid value, the mark is gone
     QCOMPARE(f.window.session()->current().plan->worldSize, 8);
     QCOMPARE(f.window.editPanel()->markedField(), QString());
+    QVERIFY(f.window.banner()->isHidden());
 }
 
 void TestWhatIfEditing::aValueTheReaderRejectsKeepsTheLastPlan() {
@@ -161,8 +173,10 @@ void TestWhatIfEditing::aValueTheReaderRejectsKeepsTheLastPlan() {
     try {
         readScenarioJson(f.window.document()->json());
     } catch (const ScenarioError& error) {
-        expected = QString::fromStdString(error.inFile(f.path.toStdString()).what());
-        QVERIFY(QString::fromStdString(error.path).startsWith(kShape));
+        // The field edited, not the JSON path and not the file on disk.
+        expected =
+            QStringLiteral("Mesh main · Shape item 2: ") + QString::fromStdString(error.problem);
+        QCOMPARE(QString::fromStdString(error.path), kShape + QStringLiteral("/1"));
     }
     QVERIFY(!expected.isEmpty());
     QCOMPARE(f.window.editPanel()->markedField(), kShape);
@@ -174,6 +188,128 @@ void TestWhatIfEditing::aValueTheReaderRejectsKeepsTheLastPlan() {
     QVERIFY(f.waitPlan());
     QVERIFY(f.window.banner()->isHidden());
     QCOMPARE(f.window.editPanel()->markedField(), QString());
+}
+
+// Typed key by key, "2, two, 4" passes "2" and "2," on the way: the
+// document must not keep [2] (or, with lenient parsing, [2] from "2,"), and
+// the message must name the field, not /mesh/dim_names of the file on disk.
+void TestWhatIfEditing::aTextTypedPastAValueLeavesTheFieldAsItWas() {
+    EditFixture f;
+    QVERIFY(f.open("llama3_70b_hsdp_tp_2x4x4.json"));
+    auto plan = f.window.session()->current().plan;
+    const Json shape = *f.window.document()->value(kShape);
+    f.type(kShape, QStringLiteral("2, two, 4"));
+    QTRY_VERIFY_WITH_TIMEOUT(!f.window.session()->isBusy(), 20000);
+    const QString message = QStringLiteral("Mesh main · Shape: item 2, 'two', is not an integer");
+    QCOMPARE(f.window.editPanel()->markedField(), kShape);
+    QCOMPARE(f.field(kShape)->toolTip(), message);
+    QCOMPARE(f.window.banner()->message(), message);
+    QVERIFY(f.window.banner()->isVisibleTo(&f.window));
+    QCOMPARE(f.field(kShape)->text(), QStringLiteral("2, two, 4"));  // what was typed stays
+    QCOMPARE(*f.window.document()->value(kShape), shape);
+    QVERIFY(!f.window.document()->isModified());
+    const PlanResult& shown = f.window.session()->current();
+    QCOMPARE(planToJson(*shown.plan, *shown.scenario).dump(),
+             planToJson(*plan, *shown.scenario).dump());
+    QTest::keyClick(f.field(kShape), Qt::Key_Return);  // leaving the field keeps the mark
+    QCOMPARE(f.window.editPanel()->markedField(), kShape);
+}
+
+// The "8192, two" in a shape cell: typed into the table's editor
+// like a user, it must neither turn every wq 1-D (groups 3 -> 4) nor lose
+// its mark when the plan of the unchanged document arrives.
+void TestWhatIfEditing::aTableCellTypedPastAValueStaysMarked() {
+    EditFixture f;
+    QVERIFY(f.open("llama3_70b_hsdp_tp_2x4x4.json"));
+    f.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&f.window));
+    const size_t groups = f.window.session()->current().plan->groups.size();
+    ParamEntriesModel* model = f.window.editPanel()->paramModel();
+    const std::vector<ParamEntry> entries = paramEntries(f.window.document()->json());
+    int wq = -1;
+    for (size_t row = 0; row < entries.size(); ++row)
+        if (entries[row].name == QStringLiteral("layers.{i}.attention.wq.weight"))
+            wq = static_cast<int>(row);
+    QVERIFY(wq >= 0);
+    const QModelIndex cell = model->index(wq, ParamEntriesModel::Shape);
+    const QString pointer = model->pointerOf(cell);
+    const Json shape = *f.window.document()->value(pointer);
+    if (auto* dock = qobject_cast<QDockWidget*>(f.window.editPanel()->parentWidget()))
+        dock->raise();
+    QTableView* table = f.window.editPanel()->paramTable();
+    auto* proxy = table->model();
+    const QModelIndex shown = proxy->index(wq, ParamEntriesModel::Shape);
+    table->scrollTo(shown);
+    table->setCurrentIndex(shown);
+    table->edit(shown);
+    const auto editors = table->viewport()->findChildren<QLineEdit*>();
+    QCOMPARE(editors.size(), 1);
+    QLineEdit* editor = editors.front();
+    editor->selectAll();
+    QTest::keyClicks(editor, QStringLiteral("8192, two"));
+    QTRY_VERIFY_WITH_TIMEOUT(!f.window.session()->isBusy(), 20000);
+    QTest::qWait(100);  // any plan still queued arrives
+    QTRY_VERIFY_WITH_TIMEOUT(!f.window.session()->isBusy(), 20000);
+    QCOMPARE(*f.window.document()->value(pointer), shape);
+    QCOMPARE(f.window.session()->current().plan->groups.size(), groups);
+    const QString message =
+        QStringLiteral("layers.{i}.attention.wq.weight · Shape: item 2, 'two', is not an integer");
+    QCOMPARE(model->data(cell, Qt::ToolTipRole).toString(), message);
+    QVERIFY(model->data(cell, Qt::BackgroundRole).isValid());
+    QCOMPARE(f.window.banner()->message(), message);
+    QTest::keyClick(editor, Qt::Key_Return);
+    QCOMPARE(model->data(cell, Qt::ToolTipRole).toString(), message);  // still said
+    QVERIFY(!f.window.document()->isModified());
+}
+
+// A valid text the reader refuses because of another key: the message
+// starts with the field edited and says where the reader stopped, in the
+// panel's words; the field edited is the one marked.
+void TestWhatIfEditing::aReaderErrorElsewhereNamesTheFieldEdited() {
+    EditFixture f;
+    QVERIFY(f.open("llama3_70b_hsdp_tp_2x4x4.json"));
+    QSignalSpy failed(f.window.session(), &Session::readFailed);
+    f.type(kShape, QStringLiteral("2, 4"));  // three dim names stay
+    QVERIFY(failed.wait(20000));
+    QTRY_VERIFY_WITH_TIMEOUT(!f.window.session()->isBusy(), 20000);
+    const QString message = f.window.banner()->message();
+    QVERIFY2(message.startsWith(QStringLiteral("Mesh main · Shape: with this value, Mesh main · "
+                                               "Dim names: expected 2 dim names")),
+             qPrintable(message));
+    QVERIFY2(!message.contains(QStringLiteral("/mesh")), qPrintable(message));
+    QVERIFY2(!message.contains(f.path) && !message.contains(QStringLiteral("scenario.json")),
+             qPrintable(message));
+    QCOMPARE(f.window.editPanel()->markedField(), kShape);
+    QCOMPARE(f.field(kShape)->toolTip(), message);
+}
+
+// Editing tp to 3 leaves sf=4 behind: the Diagnostics dock says so.
+void TestWhatIfEditing::aStaleSplitFactorShowsInTheDiagnostics() {
+    EditFixture f;
+    QVERIFY(f.open("llama3_70b_hsdp_tp_2x4x4.json"));
+    auto hasRow = [&] {
+        DiagnosticsModel* model = f.window.diagnostics()->model();
+        for (int r = 0; r < model->rowCount(); ++r)
+            if (model->index(r, DiagnosticsModel::CodeColumn).data().toString() ==
+                QStringLiteral("split-factor-mismatch"))
+                return r;
+        return -1;
+    };
+    QCOMPARE(hasRow(), -1);
+    f.type(kShape, QStringLiteral("2, 4, 3"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !f.window.session()->isBusy() &&
+            f.window.session()->current().scenario->meshes[0].shape.back() == 3,
+        20000);
+    const int row = hasRow();
+    QVERIFY(row >= 0);
+    DiagnosticsModel* model = f.window.diagnostics()->model();
+    const QString text = model->index(row, DiagnosticsModel::MessageColumn).data().toString();
+    QVERIFY2(text.contains(QStringLiteral("split factor 4")) &&
+                 text.contains(QStringLiteral("mesh dim 2 'tp' (size 3)")),
+             qPrintable(text));
+    auto params = model->index(row, 0).data(ParamsRole).value<QList<int>>();
+    QVERIFY(params.contains(1));  // layers.0.attention.wq.weight
 }
 
 // Typing "300000000" plans "3", "30", ... on the way; the panel must compare

@@ -2,12 +2,21 @@
 
 #include <QDateTime>
 #include <QFileInfo>
+#include <stdexcept>
 
+#include "models/edit_error_text.h"
 #include "scenario/scenario_error.h"
 
 namespace hsdp {
 
 namespace {
+
+// A reader error of an edited document, told in terms of the field edited.
+struct EditError : std::runtime_error {
+    EditError(const QString& message, QString field)
+        : std::runtime_error(message.toStdString()), field(std::move(field)) {}
+    QString field;
+};
 
 qint64 fileFingerprint(const QString& path) {
     QFileInfo info(path);
@@ -57,10 +66,18 @@ void Session::reload() {
     if (!path_.isEmpty()) startFileJob();
 }
 
-void Session::planDocument(std::shared_ptr<const Json> document) {
-    startJob([document = std::move(document),
-              path = path_] { return computePlanResult(document, path); },
-             /*fromEdit=*/true);
+void Session::planDocument(std::shared_ptr<const Json> document, const QString& edited) {
+    startJob(
+        [document = std::move(document), path = path_, edited] {
+            try {
+                return computePlanResult(document, path);
+            } catch (const ScenarioError& error) {
+                throw EditError(editErrorText(*document, edited, QString::fromStdString(error.path),
+                                              QString::fromStdString(error.problem)),
+                                edited);
+            }
+        },
+        /*fromEdit=*/true);
 }
 
 void Session::watch() {
@@ -100,6 +117,9 @@ void Session::startJob(Compute compute, bool fromEdit) {
             outcome.fromEdit = fromEdit;
             try {
                 outcome.result = compute();
+            } catch (const EditError& error) {
+                outcome.error = QString::fromStdString(error.what());
+                outcome.errorPath = error.field;
             } catch (const ScenarioError& error) {
                 outcome.error = QString::fromStdString(error.what());
                 outcome.errorPath = QString::fromStdString(error.path);

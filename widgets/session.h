@@ -28,9 +28,11 @@ public:
     // Plans a document that has no file yet (a scenario generated from a
     // model config): no path, nothing watched; Save As gives it a file.
     void openDocument(std::shared_ptr<const Json> document);
-    // Plans an edited document of the current file (the edit panel's). The
-    // file on disk is left alone; results and errors arrive as for a file.
-    void planDocument(std::shared_ptr<const Json> document);
+    // Plans an edited document of the current file (the edit panel's), whose
+    // last change was at `edited` (a JSON pointer). The file on disk is left
+    // alone; results arrive as for a file, but an error names the field edited
+    // (edit_error_text.h), never the file, and lastErrorPath() is `edited`.
+    void planDocument(std::shared_ptr<const Json> document, const QString& edited = {});
     // While the user has unsaved edits, a change on disk must not replace
     // them: the session then only reports it (fileChangedOnDisk).
     void setFollowsFile(bool follows) { followsFile_ = follows; }

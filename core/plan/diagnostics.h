@@ -30,6 +30,7 @@ inline constexpr std::string_view TpInvalidShardDim = "tp-invalid-shard-dim";
 inline constexpr std::string_view ShardRankOrder = "shard-rank-order";
 inline constexpr std::string_view WorldRanksUnused = "world-ranks-unused";
 inline constexpr std::string_view NoParams = "no-params";
+inline constexpr std::string_view SplitFactorMismatch = "split-factor-mismatch";
 }  // namespace codes
 
 // Collects one diagnostic per code (the shape the worked examples use): the

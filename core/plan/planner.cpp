@@ -8,6 +8,7 @@
 #include "plan/rank_ownership.h"
 #include "plan/replica_count.h"
 #include "plan/scenario_checks.h"
+#include "plan/split_factors.h"
 #include "plan/tp_lowering.h"
 
 namespace hsdp {
@@ -57,6 +58,7 @@ Plan makePlan(const Scenario& scenario) {
     reportParamHazards(plan.groups, scenario.params, sink);
     plan.tpTransitions = planTpTransitions(scenario, sink);
     reportOwnerImbalance(plan.groups, sink);
+    reportSplitFactors(scenario, sink);
     reportScenarioShape(scenario, sink);
     plan.diagnostics = sink.take();
     return plan;

@@ -5,23 +5,14 @@
 #include <optional>
 #include <vector>
 
+#include "models/field_text.h"
 #include "scenario/json_text.h"
 
 namespace hsdp {
 
 // The scenario values the what-if panel edits, each addressed by the JSON
-// pointer the reader's errors use, and how each one reads and writes as text.
-enum class FieldKind {
-    Integers,     // "2, 4, 4" <-> [2, 4, 4]
-    Names,        // "dp_replicate, dp_shard" <-> ["dp_replicate", "dp_shard"]
-    Ranks,        // like Integers; empty text removes the key (default order)
-    Placements,   // "R, _StridedShard(dim=0, sf=4)" <-> ["R", "_StridedShard(dim=0, sf=4)"]
-    OptionalInt,  // "" removes the key (no cap / off), else an integer
-    Int,          // an integer
-    Flag,         // true / false
-    Choice,       // one of `choices`
-};
-
+// pointer the reader's errors use; field_text.h says how each reads and
+// writes as text.
 struct EditField {
     QString pointer;
     QString label;
@@ -29,17 +20,6 @@ struct EditField {
     QStringList choices;  // Choice only
     QString placeholder;  // what an empty field means
 };
-
-// A value as the panel shows it ("" for an absent key).
-QString fieldText(FieldKind kind, const std::optional<Json>& value);
-
-// The value a text stands for, or the reason it stands for none.
-struct ParsedField {
-    std::optional<Json> value;  // nullopt with an empty error: remove the key
-    QString error;
-    bool ok() const { return error.isEmpty(); }
-};
-ParsedField parseFieldText(FieldKind kind, const QString& text);
 
 // One mesh's editable values: shape, dim names, rank order.
 struct MeshFields {

@@ -3,6 +3,7 @@
 #include <QBrush>
 #include <QColor>
 
+#include "models/edit_error_text.h"
 #include "models/scenario_document.h"
 
 namespace hsdp {
@@ -27,7 +28,7 @@ FieldKind kindOf(int column) {
         case ParamEntriesModel::Shape:
             return FieldKind::Integers;
         case ParamEntriesModel::DType:
-            return FieldKind::Choice;
+            return FieldKind::DType;
         default:
             return FieldKind::Placements;
     }
@@ -46,7 +47,9 @@ void ParamEntriesModel::rebuild() {
     beginResetModel();
     entries_ = document_->isLoaded() ? paramEntries(document_->json()) : std::vector<ParamEntry>{};
     errorRow_ = -1;
+    textErrorRow_ = -1;
     endResetModel();
+    setTextError(-1, -1, {});
 }
 
 int ParamEntriesModel::rowCount(const QModelIndex& parent) const {
@@ -67,10 +70,9 @@ QString ParamEntriesModel::pointerOf(const QModelIndex& index) const {
 QVariant ParamEntriesModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const ParamEntry& entry = entries_[static_cast<size_t>(index.row())];
-    const bool marked =
-        index.row() == errorRow_ && (errorColumn_ < 0 || errorColumn_ == index.column());
-    if (role == Qt::BackgroundRole && marked) return QBrush(QColor(0xf8, 0xd7, 0xda));
-    if (role == Qt::ToolTipRole && marked) return errorMessage_;
+    const bool textMarked = index.row() == textErrorRow_ && index.column() == textErrorColumn_;
+    if (role == Qt::BackgroundRole && isMarked(index)) return QBrush(QColor(0xf8, 0xd7, 0xda));
+    if (role == Qt::ToolTipRole && isMarked(index)) return textMarked ? textError_ : errorMessage_;
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     switch (index.column()) {
         case Name:
@@ -93,6 +95,11 @@ QVariant ParamEntriesModel::headerData(int section, Qt::Orientation orientation,
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
+bool ParamEntriesModel::isMarked(const QModelIndex& index) const {
+    if (index.row() == textErrorRow_ && index.column() == textErrorColumn_) return true;
+    return index.row() == errorRow_ && (errorColumn_ < 0 || errorColumn_ == index.column());
+}
+
 Qt::ItemFlags ParamEntriesModel::flags(const QModelIndex& index) const {
     Qt::ItemFlags flags = QAbstractTableModel::flags(index);
     return keyOf(index.column()) ? flags | Qt::ItemIsEditable : flags;
@@ -102,10 +109,12 @@ bool ParamEntriesModel::setData(const QModelIndex& index, const QVariant& value,
     if (role != Qt::EditRole || !(flags(index) & Qt::ItemIsEditable)) return false;
     ParsedField parsed = parseFieldText(kindOf(index.column()), value.toString());
     if (!parsed.ok()) {
-        errorRow_ = index.row();
-        errorColumn_ = index.column();
-        errorMessage_ = parsed.error;
-        emit dataChanged(this->index(index.row(), 0), this->index(index.row(), ColumnCount - 1));
+        // Typed one key at a time, "8192, two" read as [8192] at "8192": a
+        // text that is no value leaves the cell's value from before the edit.
+        document_->revertOpenEdit(pointerOf(index));
+        setTextError(
+            index.row(), index.column(),
+            fieldLabel(document_->json(), pointerOf(index)) + QStringLiteral(": ") + parsed.error);
         return false;
     }
     // A plain tensor has no placements key: an empty cell keeps it one.
@@ -119,7 +128,21 @@ bool ParamEntriesModel::setData(const QModelIndex& index, const QVariant& value,
     return true;
 }
 
+void ParamEntriesModel::setTextError(int row, int column, const QString& message) {
+    const int previous = textErrorRow_;
+    const bool changed = message != textError_ || row != textErrorRow_;
+    textErrorRow_ = row;
+    textErrorColumn_ = column;
+    textError_ = message;
+    for (int r : {previous, row})
+        if (r >= 0) emit dataChanged(index(r, 0), index(r, ColumnCount - 1));
+    if (changed) emit textErrorChanged();
+}
+
+// Any change of the document (the next edit, an undo) ends a text error: the
+// cell then shows a value again.
 void ParamEntriesModel::onValueChanged(const QString& pointer) {
+    if (textErrorRow_ >= 0) setTextError(-1, -1, {});
     for (size_t row = 0; row < entries_.size(); ++row)
         if (pointer.startsWith(entries_[row].pointer + QLatin1Char('/'))) {
             emit dataChanged(index(static_cast<int>(row), 0),

@@ -81,14 +81,28 @@ void ScenarioDocument::setValue(const QString& pointer, std::optional<Json> valu
                                 const QString& label) {
     std::optional<Json> before = this->value(pointer);
     if (before == value) return;
-    const bool merges = pointer == lastPointer_ && editStep_ == lastStep_ &&
-                        undo_.index() == lastIndex_ && undo_.index() == undo_.count();
-    if (!merges) emit editStepStarted();
+    const bool merges = stepOpenOn(pointer);
+    if (!merges) {
+        emit editStepStarted();
+        stepBefore_ = before;
+        stepLabel_ = label;
+    }
     undo_.push(
         new SetValueCommand(this, pointer, std::move(before), std::move(value), editStep_, label));
     lastPointer_ = pointer;
     lastStep_ = editStep_;
     lastIndex_ = undo_.index();
+}
+
+// Within the open step this merges into its command, which, back at its old
+// value, is dropped from the history (SetValueCommand::mergeWith).
+void ScenarioDocument::revertOpenEdit(const QString& pointer) {
+    if (stepOpenOn(pointer)) setValue(pointer, stepBefore_, stepLabel_);
+}
+
+bool ScenarioDocument::stepOpenOn(const QString& pointer) const {
+    return pointer == lastPointer_ && editStep_ == lastStep_ && undo_.index() == lastIndex_ &&
+           undo_.index() == undo_.count();
 }
 
 void ScenarioDocument::apply(const QString& pointer, const std::optional<Json>& value) {

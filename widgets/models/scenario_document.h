@@ -35,6 +35,11 @@ public:
     // is undone at once, and an edit back to the old value disappears.
     void setValue(const QString& pointer, std::optional<Json> value, const QString& label);
     void closeEditStep() { ++editStep_; }
+    // Puts `pointer` back to the value it had when the edit step still open
+    // on it began: a text that stops being a value ("8192," on the way to
+    // "8192, two") must not leave the scenario holding whatever prefix of it
+    // last read ([8192]). Nothing happens when no step is open on `pointer`.
+    void revertOpenEdit(const QString& pointer);
 
     QUndoStack* undoStack() { return &undo_; }
     bool isModified() const { return !undo_.isClean(); }
@@ -54,16 +59,22 @@ signals:
     void modifiedChanged(bool modified);
 
 private:
+    // The last setValue was on `pointer`, in this edit step, and nothing was
+    // undone or done since: the next edit of it merges into that command.
+    bool stepOpenOn(const QString& pointer) const;
+
     Json json_;
     bool loaded_ = false;
     mutable std::shared_ptr<const Json> snapshot_;  // cached until the next change
     QUndoStack undo_;
     int editStep_ = 0;
-    // The last setValue's pointer, edit step and the stack index after it:
-    // the next setValue merges into that command exactly when all still hold.
+    // The last setValue's pointer, edit step and the stack index after it
+    // (stepOpenOn).
     QString lastPointer_;
     int lastStep_ = -1;
     int lastIndex_ = -1;
+    std::optional<Json> stepBefore_;  // lastPointer_'s value when its step began
+    QString stepLabel_;
 };
 
 // "/meshes/a~1b" for the key "a/b": RFC 6901 escaping of one reference token.

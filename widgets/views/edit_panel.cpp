@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -14,6 +15,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "models/edit_error_text.h"
 #include "models/param_entries_model.h"
 #include "models/scenario_document.h"
 
@@ -104,6 +106,8 @@ EditPanel::EditPanel(ScenarioDocument* document, QWidget* parent)
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(splitter);
 
+    connect(paramModel_, &ParamEntriesModel::textErrorChanged, this,
+            [this] { emit textErrorChanged(textError()); });
     connect(document_, &ScenarioDocument::documentReset, this, &EditPanel::rebuild);
     connect(document_, &ScenarioDocument::valueChanged, this, &EditPanel::showValue);
     rebuild();
@@ -117,7 +121,7 @@ void EditPanel::rebuild() {
     editors_.clear();
     fields_.clear();
     marked_.clear();
-    textError_.clear();
+    setTextError({}, {});
     lastEdited_.clear();
     if (!document_->isLoaded()) {
         fieldsLayout_->addWidget(new QLabel(tr("Open a scenario to edit it."), fieldsBox_));
@@ -174,13 +178,20 @@ QWidget* EditPanel::createEditor(const EditField& field) {
 
 void EditPanel::onTextEdited(const EditField& field, const QString& text) {
     lastEdited_ = field.pointer;
-    ParsedField parsed = parseFieldText(field.kind, text);
+    ParsedField parsed = parseFieldText(field.kind, text, field.choices);
     if (!parsed.ok()) {
-        setMark(field.pointer, parsed.error);
-        textError_ = field.pointer;
+        {
+            // "2," on the way to "2, two": the document must not keep [2].
+            QScopedValueRollback<QString> keep(keepText_, field.pointer);
+            document_->revertOpenEdit(field.pointer);
+        }
+        const QString message =
+            fieldLabel(document_->json(), field.pointer) + QStringLiteral(": ") + parsed.error;
+        setMark(field.pointer, message);
+        setTextError(field.pointer, message);
         return;
     }
-    if (textError_ == field.pointer) textError_.clear();
+    if (textError_ == field.pointer) setTextError({}, {});
     if (marked_ == field.pointer) setMark({}, {});
     document_->setValue(field.pointer, parsed.value,
                         tr("Edit %1 (%2)").arg(field.label.toLower(), field.pointer));
@@ -190,7 +201,7 @@ void EditPanel::onTextEdited(const EditField& field, const QString& text) {
 // user's own spelling ("2,4" for [2, 4]): an undo changes the text, typing not.
 void EditPanel::showValue(const QString& pointer) {
     QWidget* editor = editors_.value(pointer);
-    if (!editor) return;
+    if (!editor || pointer == keepText_) return;
     const EditField& field = fields_[pointer];
     std::optional<Json> value = document_->value(pointer);
     const QString text = fieldText(field.kind, value);
@@ -203,7 +214,7 @@ void EditPanel::showValue(const QString& pointer) {
         ParsedField shown = parseFieldText(field.kind, edit->text());
         if (!shown.ok() || shown.value != value) edit->setText(text);
     }
-    if (textError_ == pointer) textError_.clear();  // an undo replaced the text
+    if (textError_ == pointer) setTextError({}, {});  // an undo replaced the text
     if (marked_ == pointer) setMark({}, {});
 }
 
@@ -211,6 +222,7 @@ QString EditPanel::markReaderError(const QString& path, const QString& message) 
     // A field whose text is no value at all is the more urgent mark: the
     // reader's message is about a state the user has already typed past.
     if (!marked_.isEmpty() && marked_ == textError_) return marked_;
+    if (!paramModel_->textError().isEmpty()) return {};
     QString best;
     for (auto it = editors_.constBegin(); it != editors_.constEnd(); ++it) {
         const QString& pointer = it.key();
@@ -245,6 +257,17 @@ void EditPanel::setMark(const QString& pointer, const QString& message) {
         editor->setStyleSheet(QLatin1String(kErrorStyle));
         editor->setToolTip(message);
     }
+}
+
+void EditPanel::setTextError(const QString& pointer, const QString& message) {
+    if (pointer == textError_ && message == textErrorMessage_) return;
+    textError_ = pointer;
+    textErrorMessage_ = message;
+    emit textErrorChanged(textError());
+}
+
+QString EditPanel::textError() const {
+    return textError_.isEmpty() ? paramModel_->textError() : textErrorMessage_;
 }
 
 QWidget* EditPanel::fieldEditor(const QString& pointer) const {

@@ -20,25 +20,33 @@ class ScenarioDocument;
 // options and each param entry's shape, dtype and placements of the open
 // scenario, editable. Every keystroke that gives a well-formed value is an
 // edit of the ScenarioDocument (undoable; the window re-plans on it). A text
-// that is not a value (a letter in a shape) and a value the reader rejects are
-// both marked on the field with the message; the plan on screen stays the last
-// valid one.
+// that is not a value (a letter in a shape, "2,") leaves the field's value
+// from before the edit in the document; it and a value the reader rejects are
+// both marked on the field with a message naming the field; the plan on
+// screen stays the last valid one.
 class EditPanel : public QWidget {
     Q_OBJECT
 public:
     explicit EditPanel(ScenarioDocument* document, QWidget* parent = nullptr);
 
-    // Marks the field the reader's error points at (JSON pointer `path`); a
-    // path that names no field marks the last edited one. Returns the marked
-    // field's pointer ("" if none).
+    // Marks the field the reader's error points at (JSON pointer `path`; for
+    // an edit, the field edited); a path that names no field marks the last
+    // edited one. Returns the marked field's pointer ("" if none).
     QString markReaderError(const QString& path, const QString& message);
     void clearErrors();
+    // The message of the field or cell whose text is no value, naming it
+    // ("Mesh main · Shape: item 2, 'two', is not an integer"); "" if none.
+    QString textError() const;
 
     // For tests and the benchmark: the editor of the value at `pointer`.
     QWidget* fieldEditor(const QString& pointer) const;
     QTableView* paramTable() const { return params_; }
     ParamEntriesModel* paramModel() const { return paramModel_; }
     QString markedField() const { return marked_; }
+
+signals:
+    // A field's text stopped or started being a value (message "" then).
+    void textErrorChanged(const QString& message);
 
 private:
     void rebuild();
@@ -47,6 +55,7 @@ private:
     void onTextEdited(const EditField& field, const QString& text);
     void showValue(const QString& pointer);
     void setMark(const QString& pointer, const QString& message);
+    void setTextError(const QString& pointer, const QString& message);
 
     ScenarioDocument* document_;
     QVBoxLayout* fieldsLayout_ = nullptr;
@@ -60,6 +69,8 @@ private:
     QString lastEdited_;
     QString marked_;
     QString textError_;  // the field whose text is no value, if any
+    QString textErrorMessage_;
+    QString keepText_;  // the field whose text a revert must not replace
 };
 
 }  // namespace hsdp

@@ -114,6 +114,7 @@ void MainWindow::onPlanReady(const PlanResult& result) {
     banner_->hide();
     adoptDocument(result);
     editPanel_->clearErrors();
+    showEditTextError(editPanel_->textError());  // still no value: still said
     mesh_->setResult(result);
     tree_->setResult(result);
     diagnostics_->setResult(result);

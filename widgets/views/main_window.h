@@ -147,7 +147,8 @@ private:
     void buildHelpMenu();
     void buildEditing();
     void buildEditMenu(QMenu* edit);
-    void onDocumentEdited();
+    void onDocumentEdited(const QString& pointer);
+    void showEditTextError(const QString& message);
     void adoptDocument(const PlanResult& result);
     // Asks what to do with unsaved edits before they would be lost; false: cancel.
     bool maybeKeepEdits();

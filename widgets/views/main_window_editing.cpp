@@ -30,6 +30,7 @@ void MainWindow::buildEditing() {
         treeDock->raise();
     }
     connect(document_, &ScenarioDocument::valueChanged, this, &MainWindow::onDocumentEdited);
+    connect(editPanel_, &EditPanel::textErrorChanged, this, &MainWindow::showEditTextError);
     // A new edit step (not a keystroke merged into the current one), an undo
     // or a redo (buildEditMenu): "what changed" counts from the plan on screen
     // then. (QUndoStack::indexChanged would not do: it fires on merges too.)
@@ -64,9 +65,18 @@ void MainWindow::buildEditMenu(QMenu* edit) {
 }
 
 // Every edit, undo and redo re-plans the whole document off the GUI thread;
-// a newer edit replaces a plan still queued (JobTracker).
-void MainWindow::onDocumentEdited() {
-    session_->planDocument(document_->snapshot());
+// a newer edit replaces a plan still queued (JobTracker). An error then names
+// `pointer`, the field just changed.
+void MainWindow::onDocumentEdited(const QString& pointer) {
+    session_->planDocument(document_->snapshot(), pointer);
+}
+
+// A field whose text is no value: the banner says so until it is one again.
+void MainWindow::showEditTextError(const QString& message) {
+    if (!message.isEmpty())
+        banner_->showTextError(message);
+    else if (banner_->showsTextError())
+        banner_->hide();
 }
 
 // A plan read from disk brings the file's document. The panel adopts it unless

@@ -39,6 +39,7 @@ void StaleBanner::showError(const QString& message, bool keepsStalePlan, bool fr
     text_->setProperty("plainMessage", message);
     reload_->show();
     showsRunError_ = false;
+    showsTextError_ = false;
     show();
 }
 
@@ -47,6 +48,7 @@ void StaleBanner::showNotice(const QString& text) {
     text_->setProperty("plainMessage", text);
     reload_->show();
     showsRunError_ = false;
+    showsTextError_ = false;
     show();
 }
 
@@ -56,6 +58,20 @@ void StaleBanner::showRunError(const QString& headline, const QString& message) 
     text_->setProperty("plainMessage", message);
     reload_->hide();
     showsRunError_ = true;
+    showsTextError_ = false;
+    show();
+}
+
+void StaleBanner::showTextError(const QString& message) {
+    text_->setText(QStringLiteral("<b>%1</b><br><code>%2</code>")
+                       .arg(tr("This text is not a value: the scenario keeps the field's value "
+                               "from before the edit, and the plan on screen is the last valid "
+                               "one. The field is marked."),
+                            message.toHtmlEscaped()));
+    text_->setProperty("plainMessage", message);
+    reload_->hide();  // the file has nothing to do with it
+    showsRunError_ = false;
+    showsTextError_ = true;
     show();
 }
 

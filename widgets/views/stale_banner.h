@@ -18,11 +18,15 @@ public:
     // `fromEdit`: the message is about an edit in the what-if panel, not the file.
     void showError(const QString& message, bool keepsStalePlan, bool fromEdit = false);
     void showNotice(const QString& text);  // information, not an error
+    // A what-if field whose text is no value: `message` names the field and
+    // the bad part; the plan on screen stays that of the last valid document.
+    void showTextError(const QString& message);
     // A run that failed: `headline` in bold over the engine's error text
     // (rank, op, group, seq). Nothing to reload, so no Reload button.
     void showRunError(const QString& headline, const QString& message);
     QString message() const;
     bool showsRunError() const { return showsRunError_; }
+    bool showsTextError() const { return showsTextError_; }
 
 signals:
     void reloadRequested();
@@ -31,6 +35,7 @@ private:
     QLabel* text_;
     QToolButton* reload_;
     bool showsRunError_ = false;
+    bool showsTextError_ = false;
 };
 
 }  // namespace hsdp
