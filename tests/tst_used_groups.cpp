@@ -2,6 +2,8 @@
 // and says what that costs in sockets before it connects.
 #include <QtTest>
 
+#include <QTemporaryDir>
+
 #include <algorithm>
 #include <set>
 
@@ -115,6 +117,25 @@ private slots:
               QByteArray("what fits: --procs ")})
             QVERIFY2(r.err.contains(part), r.err.constData());
         QVERIFY2(!r.err.contains("ulimit -n " + needed), r.err.constData());
+    }
+
+    // Runs that connect without `run`'s check first (a worker started by
+    // hand, the studio, report --run) fail in runWorld; its message, too,
+    // never suggests a ulimit -n above the hard limit.
+    void workerOverTheLimitSuggestsNoImpossibleUlimit() {
+        QTemporaryDir store;
+        const QString command =
+            QStringLiteral("ulimit -n 300 && exec '" HSDP_BINARY_DIR
+                           "/bin/hsdp-inspect' worker '%1' --store '%2' --procs 1 --proc 0 "
+                           "--merge")
+                .arg(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json"),
+                     store.path());
+        const auto r = runProgram("/bin/sh", {"-c", command}, 60000);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("but the open-file limit is 300, the hard limit, which only root "
+                                "can raise: split the run over worker processes"),
+                 r.out.constData());
+        QVERIFY2(!r.out.contains("ulimit -n"), r.out.constData());
     }
 
     // ulimit -n is suggested only where a process can set it: at most the
