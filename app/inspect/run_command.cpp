@@ -136,6 +136,15 @@ void printSocketEstimate(const SocketEstimate& e, int procs) {
               << (e.limit < 0 ? std::string("none") : std::to_string(e.limit)) << ")\n";
 }
 
+// Too few open files is known before the run: bad usage, with what would fit
+// instead (the run used to connect nothing and end NOT VERIFIED).
+bool refusedOverFileLimit(const Scenario& scenario, const Plan& plan, const RunOptions& options,
+                          const SocketEstimate& estimate, int procs, const FileLimits& started) {
+    const auto shortfall = socketShortfall(scenario, plan, options, estimate, procs, started);
+    if (shortfall) std::cerr << "hsdp-inspect: " << socketShortfallText(*shortfall) << "\n";
+    return shortfall.has_value();
+}
+
 }  // namespace
 
 int runCommand(const std::vector<std::string>& args) {
@@ -160,12 +169,8 @@ int runCommand(const std::vector<std::string>& args) {
     const bool split = procs > 1 || (procs == 1 && *parser.value("--procs") != "auto");
     const SocketEstimate estimate = split ? splitEstimate(scenario, plan, options, procs)
                                           : runSocketEstimate(scenario, plan, options);
-    // Too few open files is known now: bad usage, with what would fit instead.
-    if (auto shortfall =
-            socketShortfall(scenario, plan, options, estimate, split ? procs : 1, started)) {
-        std::cerr << "hsdp-inspect: " << socketShortfallText(*shortfall) << "\n";
+    if (refusedOverFileLimit(scenario, plan, options, estimate, split ? procs : 1, started))
         return 2;
-    }
     printSocketEstimate(estimate, split ? procs : 1);
     std::optional<NpyDump> dump;
     SplitRequest request{procs, std::move(text), runSettingsArgs(parser)};
