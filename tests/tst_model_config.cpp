@@ -8,6 +8,7 @@
 
 #include <QTemporaryDir>
 #include <fstream>
+#include <map>
 
 #include "cli_process.h"
 #include "modelconfig/model_config.h"
@@ -547,6 +548,29 @@ private slots:
         QVERIFY(run.out.contains("VERIFIED"));
         QVERIFY(!run.out.contains("NOT VERIFIED"));
         QVERIFY(run.out.contains("tp transitions: 6 of 6 exact"));
+    }
+
+    // The configs shipped in samples/configs (the models' published
+    // config.json, every field) give the published parameter counts through
+    // the command the README shows; a shipped config without a count here fails.
+    void shippedSampleConfigsGiveThePublishedCounts() {
+        const std::map<QString, qint64> published = {{"qwen2.5-7b", 7615616512},
+                                                     {"mistral-7b-v0.1", 7241732096}};
+        QDir dir(QStringLiteral(HSDP_SOURCE_DIR "/samples/configs"));
+        const QStringList models = dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QVERIFY(models.size() >= 2);
+        QTemporaryDir out;
+        for (const QString& model : models) {
+            QVERIFY2(published.count(model), qPrintable(model + ": no published count"));
+            const QString scenario = out.filePath(model + ".json");
+            const CliOutcome r =
+                inspect({"scenario", "--from-config", dir.filePath(model + "/config.json"),
+                         "--mesh", "dp_replicate=2,dp_shard=8,tp=4", "-o", scenario});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            const Scenario s = readScenarioFile(scenario.toStdString());
+            QCOMPARE(qint64(totalNumel(s)), published.at(model));
+            QVERIFY2(!makePlan(s).hasErrors(), qPrintable(model + " plans with errors"));
+        }
     }
 
     void outputDashWritesStandardOutput() {

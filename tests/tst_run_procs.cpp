@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <set>
 
 #include "cli_process.h"
+#include "runtime/file_limits.h"
 
 namespace {
 
@@ -139,6 +141,25 @@ QStringList filesUnder(const QString& dir) {
 
 bool emptyFolder(const QString& dir) {
     return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty();
+}
+
+// hsdp-inspect under lowered open-file limits (the soft one first: a hard
+// limit below the soft one is refused).
+CliOutcome inspectWithFileLimits(int soft, int hard, const QStringList& args) {
+    const QString script =
+        QStringLiteral("ulimit -Sn %1 && ulimit -Hn %2 && exec \"$0\" \"$@\"").arg(soft).arg(hard);
+    return runProgram(
+        "/bin/sh",
+        QStringList{"-c", script, QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect")} + args);
+}
+
+// The numbers after `prefix` in `text`, e.g. every "ulimit -n N".
+QList<qint64> numbersAfter(const QByteArray& text, const QString& prefix) {
+    QList<qint64> numbers;
+    auto it = QRegularExpression(QRegularExpression::escape(prefix) + "(\\d+)")
+                  .globalMatch(QString::fromUtf8(text));
+    while (it.hasNext()) numbers << it.next().captured(1).toLongLong();
+    return numbers;
 }
 
 }  // namespace
@@ -293,6 +314,51 @@ private slots:
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("more processes than the world has ranks (4)"),
                  bad.err.constData());
+    }
+
+    // A run needing more open files than the hard limit allows is bad usage,
+    // found before anything runs (it used to connect, fail and end NOT
+    // VERIFIED, suggesting a ulimit -n above the hard limit): exit 2 naming
+    // the soft and hard limits and the --procs N that fits. That N verifies
+    // under the same limits, N - 1 is refused too, and no ulimit -n the
+    // message suggests is above the hard limit.
+    void tooFewOpenFilesSuggestsTheProcsThatFit_data() {
+        QTest::addColumn<int>("soft");
+        QTest::addColumn<int>("hard");
+        QTest::newRow("soft 300, hard 400 (the run raises the soft one)") << 300 << 400;
+        QTest::newRow("soft = hard = 300") << 300 << 300;
+    }
+    void tooFewOpenFilesSuggestsTheProcsThatFit() {
+        QFETCH(int, soft);
+        QFETCH(int, hard);
+        if (const long now = hsdp::openFileLimits().hard; now >= 0 && hard > now)
+            QSKIP("this process's hard open-file limit is below the test's");
+        const QStringList run =
+            QStringList{"run", sample("llama3_70b_hsdp_tp_2x4x4.json")} + budgetArgs();
+        const auto refused = inspectWithFileLimits(soft, hard, run);
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.out.isEmpty(), refused.out.constData());  // nothing ran
+        QVERIFY2(refused.err.contains(QString("soft %1, hard %2").arg(soft).arg(hard).toUtf8()),
+                 refused.err.constData());
+        const auto needed = numbersAfter(refused.err, "about ");
+        QVERIFY2(!needed.isEmpty() && needed.front() > hard, refused.err.constData());
+        for (qint64 limit : numbersAfter(refused.err, "ulimit -n "))
+            QVERIFY2(limit <= hard, refused.err.constData());
+        const auto fits = numbersAfter(refused.err, "what fits: --procs ");
+        QCOMPARE(fits.size(), 1);
+        const qint64 procs = fits.front();
+        QVERIFY(procs >= 2);
+        const auto verified =
+            inspectWithFileLimits(soft, hard, run + QStringList{"--procs", QString::number(procs)});
+        QVERIFY2(verified.exitCode == 0 && verified.out.contains("VERIFIED"),
+                 verified.err.constData());
+        if (procs > 2) {  // the fewest: one worker process less does not fit
+            const auto fewer = inspectWithFileLimits(
+                soft, hard, run + QStringList{"--procs", QString::number(procs - 1)});
+            QCOMPARE(fewer.exitCode, 2);
+            QVERIFY2(fewer.err.contains("what fits: --procs " + QByteArray::number(procs)),
+                     fewer.err.constData());
+        }
     }
 
     // Workers started by hand with a shared store folder join one run;

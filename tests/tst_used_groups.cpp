@@ -2,13 +2,17 @@
 // and says what that costs in sockets before it connects.
 #include <QtTest>
 
+#include <QTemporaryDir>
+
 #include <algorithm>
 #include <set>
 
 #include "cli_process.h"
+#include "distributed/socket_shortfall.h"
 #include "plan/planner.h"
 #include "run/runner.h"
 #include "run/used_groups.h"
+#include "runtime/file_limits.h"
 #include "runtime/group_set.h"
 #include "scenario/reader.h"
 
@@ -93,23 +97,66 @@ private slots:
         QVERIFY(runSocketEstimate(scenario, plan, {}).sockets < 20000);
     }
 
-    // Below the estimate the run is refused before connecting, naming both
-    // figures and both fixes.
+    // Below the estimate the run is refused before connecting, as bad usage
+    // (exit 2): both figures, the soft and hard limits, the --procs N that
+    // fits, and no ulimit -n above the hard limit (it cannot be set).
     void tooLowALimitNamesFiguresAndFixes() {
         const QString command =
             QStringLiteral("ulimit -n 1000 && exec '" HSDP_BINARY_DIR "/bin/hsdp-inspect' run '%1'")
                 .arg(scaleData("hsdp_2x64.json"));
         const auto r = runProgram("/bin/sh", {"-c", command}, 60000);
-        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.isEmpty(), r.out.constData());
         const Scenario scenario = readScenarioFile(scaleData("hsdp_2x64.json").toStdString());
-        const auto estimate = runSocketEstimate(scenario, makePlan(scenario), {});
+        const Plan plan = makePlan(scenario);
+        const auto estimate = runSocketEstimate(scenario, plan, {});
         const QByteArray needed = QByteArray::number(qlonglong(estimate.sockets));
-        QVERIFY2(r.err.contains("connecting 66 process groups: about " + needed + " sockets"),
-                 r.err.constData());
-        for (const QByteArray& part : {"about " + needed + " sockets needed for 66 process groups",
-                                       QByteArray("the open-file limit is 1000"),
-                                       "ulimit -n " + needed, QByteArray("--procs")})
-            QVERIFY2(r.out.contains(part), r.out.constData());
+        for (const QByteArray& part :
+             {"about " + needed + " sockets needed for 66 process groups",
+              QByteArray("over the open-file limit 1000"), QByteArray("soft 1000, hard 1000"),
+              QByteArray("what fits: --procs ")})
+            QVERIFY2(r.err.contains(part), r.err.constData());
+        QVERIFY2(!r.err.contains("ulimit -n " + needed), r.err.constData());
+    }
+
+    // Runs that connect without `run`'s check first (a worker started by
+    // hand, the studio, report --run) fail in runWorld; its message, too,
+    // never suggests a ulimit -n above the hard limit.
+    void workerOverTheLimitSuggestsNoImpossibleUlimit() {
+        QTemporaryDir store;
+        const QString command =
+            QStringLiteral("ulimit -n 300 && exec '" HSDP_BINARY_DIR
+                           "/bin/hsdp-inspect' worker '%1' --store '%2' --procs 1 --proc 0 "
+                           "--merge")
+                .arg(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json"),
+                     store.path());
+        const auto r = runProgram("/bin/sh", {"-c", command}, 60000);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("but the open-file limit is 300, the hard limit, which only root "
+                                "can raise: split the run over worker processes"),
+                 r.out.constData());
+        QVERIFY2(!r.out.contains("ulimit -n"), r.out.constData());
+    }
+
+    // ulimit -n is suggested only where a process can set it: at most the
+    // hard limit; above it the message says that only root can raise it.
+    void ulimitIsSuggestedOnlyUnderTheHardLimit() {
+        SocketShortfall s;
+        s.asked.sockets = 5000;
+        s.asked.groups = 12;
+        s.asked.limit = 1024;
+        s.started = s.now = FileLimits{1024, 8192, 1048576};
+        s.fittingProcs = 3;
+        s.fittingSockets = 1000;
+        const std::string under = socketShortfallText(s);
+        QVERIFY2(under.find("ulimit -n 5000 (under the hard limit 8192)") != std::string::npos,
+                 under.c_str());
+        QVERIFY2(under.find("what fits: --procs 3") != std::string::npos, under.c_str());
+        s.asked.sockets = 1659072;  // above Linux's usual fs.nr_open: no one can set it
+        const std::string above = socketShortfallText(s);
+        QVERIFY2(above.find("ulimit -n 1659072") == std::string::npos, above.c_str());
+        QVERIFY2(above.find("above the hard limit 8192") != std::string::npos, above.c_str());
+        QVERIFY2(above.find("above fs.nr_open (1048576)") != std::string::npos, above.c_str());
     }
 };
 

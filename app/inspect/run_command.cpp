@@ -3,6 +3,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "distributed/socket_shortfall.h"
 #include "export/chrome_trace.h"
 #include "export/npy_dump.h"
 #include "export/run_json.h"
@@ -55,15 +56,17 @@ exact|mismatch|error|not-reached (not-reached: the run stopped before the
 check); parameters the plan rejects are listed as "not run".
 Output paths are checked before the run starts; outputs are written whole
 (a temporary file renamed into place).
-Before connecting, the socket estimate goes to stderr (a run above the
-open-file limit is refused, naming the fixes); a progress line follows for
-runs longer than a second.
+Before connecting, the socket estimate goes to stderr; a run above the
+open-file limit (soft and hard) is refused with exit 2, naming the --procs N
+that fits, and ulimit -n only when the hard limit allows it. A progress line
+follows for runs longer than a second.
 
 exit status: 0 VERIFIED: every check passed and the plan has no error
 diagnostics; 1 NOT VERIFIED: a mismatch, a failed or stopped run, or error
 diagnostics in the plan (the same rule as `plan`), or the trace could not be
 written after the run; 2 the scenario could not be read or bad usage (bad
-options, unusable output paths, a budget too small), before anything runs.
+options, unusable output paths, a budget too small, more sockets than the
+open-file limit allows), before anything runs.
 
 docs/run.md (run, verification, hsdp-run/1), docs/trace-format.md (--trace),
 docs/glossary.md (owner, reference mode, hazard codes) in the source tree.
@@ -133,6 +136,15 @@ void printSocketEstimate(const SocketEstimate& e, int procs) {
               << (e.limit < 0 ? std::string("none") : std::to_string(e.limit)) << ")\n";
 }
 
+// Too few open files is known before the run: bad usage, with what would fit
+// instead (the run used to connect nothing and end NOT VERIFIED).
+bool refusedOverFileLimit(const Scenario& scenario, const Plan& plan, const RunOptions& options,
+                          const SocketEstimate& estimate, int procs, const FileLimits& started) {
+    const auto shortfall = socketShortfall(scenario, plan, options, estimate, procs, started);
+    if (shortfall) std::cerr << "hsdp-inspect: " << socketShortfallText(*shortfall) << "\n";
+    return shortfall.has_value();
+}
+
 }  // namespace
 
 int runCommand(const std::vector<std::string>& args) {
@@ -143,6 +155,8 @@ int runCommand(const std::vector<std::string>& args) {
     if (parser.positionals().size() != 1) throw UsageError("run takes exactly one SCENARIO file");
     RunOptions options = parseRunOptions(parser);
 
+    // Before any estimate raises the soft limit to the hard one.
+    const FileLimits started = openFileLimits();
     std::string text;
     std::optional<Scenario> loaded = loadScenario(parser.positionals()[0], text);
     if (!loaded) return 2;
@@ -153,6 +167,11 @@ int runCommand(const std::vector<std::string>& args) {
         parser.value("--procs") ? parseProcs(*parser.value("--procs"), scenario, plan, options) : 0;
     // `--procs auto` that fits one process runs in it.
     const bool split = procs > 1 || (procs == 1 && *parser.value("--procs") != "auto");
+    const SocketEstimate estimate = split ? splitEstimate(scenario, plan, options, procs)
+                                          : runSocketEstimate(scenario, plan, options);
+    if (refusedOverFileLimit(scenario, plan, options, estimate, split ? procs : 1, started))
+        return 2;
+    printSocketEstimate(estimate, split ? procs : 1);
     std::optional<NpyDump> dump;
     SplitRequest request{procs, std::move(text), runSettingsArgs(parser)};
     if (auto dir = parser.value("--dump"); dir && !dir->empty()) {
@@ -162,10 +181,8 @@ int runCommand(const std::vector<std::string>& args) {
     }
     RunResult result;
     if (split) {
-        printSocketEstimate(splitEstimate(scenario, plan, options, procs), procs);
         result = runOverWorkers(scenario, plan, options, request);
     } else {
-        printSocketEstimate(runSocketEstimate(scenario, plan, options), 1);
         useCachingAllocator();  // rank threads free and re-fault whole gathered tensors per batch
         ProgressLine progress;
         options.progress = [&](double f, const std::string& what) { progress.update(f, what); };

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "runtime/collective_error.h"
+#include "runtime/file_limits.h"
 #include "runtime/group_set.h"
 #include "runtime/rank_context.h"
 #include "runtime/rendezvous.h"
@@ -75,11 +76,20 @@ SocketEstimate socketEstimate(const WorldOptions& options,
 }
 
 std::string socketLimitMessage(const SocketEstimate& e) {
-    return "about " + std::to_string(e.sockets) + " sockets needed for " +
-           std::to_string(e.groups) + " process groups, but the open-file limit is " +
-           std::to_string(e.limit) + ": raise the limit (ulimit -n " + std::to_string(e.sockets) +
-           ", as root or through /etc/security/limits.conf) or split the run over worker "
-           "processes (hsdp-inspect run --procs N, or --procs auto)";
+    const FileLimits limits = openFileLimits();
+    std::string text = "about " + std::to_string(e.sockets) + " sockets needed for " +
+                       std::to_string(e.groups) + " process groups, but the open-file limit is " +
+                       std::to_string(e.limit);
+    const std::string split =
+        "split the run over worker processes (hsdp-inspect run --procs auto picks the fewest "
+        "that fit)";
+    // A soft limit above the hard one cannot be set: suggest it only below.
+    if (fitsHardLimit(e.sockets, limits))
+        return text + ": raise it (ulimit -n " + std::to_string(e.sockets) + ") or " + split;
+    const std::string hard = limits.hard == e.limit
+                                 ? ", the hard limit"
+                                 : " (hard limit " + std::to_string(limits.hard) + ")";
+    return text + hard + ", which only root can raise: " + split;
 }
 
 namespace {

@@ -78,7 +78,7 @@ struct SocketEstimate {
 SocketEstimate socketEstimate(const WorldOptions& options,
                               const std::vector<std::vector<int>>& groups);
 // The error runWorld throws for an estimate that does not fit: both figures
-// and the fixes (a higher limit, or the run split over processes).
+// and the fixes that can work (ulimit -n only up to the hard limit; a split).
 std::string socketLimitMessage(const SocketEstimate& estimate);
 
 // The error of a failed run: names the rank, the collective, its group and
