@@ -349,7 +349,7 @@ private slots:
             QCOMPARE(rowData[r], rankData(DType::BF16, r / 8, 16, 0, 1));
             QCOMPARE(columnData[r], rankData(DType::BF16, r % 8, 16, 0, 2));
         }
-        QCOMPARE(recorder.totals().collectives, int64_t(3 * worldSize));
+        QCOMPARE(recorder.totals().rankEvents, int64_t(3 * worldSize));
     }
 
     void runAfterFailureIsClean() {

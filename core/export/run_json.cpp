@@ -74,7 +74,8 @@ nlohmann::ordered_json runToJson(const RunResult& r) {
                        {"bytes_before", r.shrink->bytesBefore},
                        {"bytes_after", r.shrink->bytesAfter},
                        {"flops_before", r.shrink->flopsBefore},
-                       {"flops_after", r.shrink->flopsAfter}};
+                       {"flops_after", r.shrink->flopsAfter},
+                       {"real_bytes", r.shrink->realBytes}};
     } else {
         j["shrink"] = nullptr;
     }
@@ -82,7 +83,8 @@ nlohmann::ordered_json runToJson(const RunResult& r) {
     for (const auto& p : r.params) j["params"].push_back(paramJson(p));
     j["tp_transitions"] = Json::array();
     for (const auto& t : r.tpTransitions) j["tp_transitions"].push_back(transitionJson(t));
-    j["collectives"] = r.collectives;
+    j["collectives"] = r.collectives;  // each collective once, across its group
+    j["rank_events"] = r.rankEvents;   // one per member of each collective
     j["bytes"] = r.bytes;
     j["seconds"] = r.seconds;
     j["connect_seconds"] = r.connectSeconds;
