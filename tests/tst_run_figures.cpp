@@ -119,7 +119,7 @@ private slots:
             QVERIFY(got);
             QCOMPARE(std::llround(*got), real.at(key));
         }
-        QCOMPARE(realWireBytes(shrunk_.run.trace, realScale(real_.scenario, std::nullopt)),
+        QCOMPARE(realWireBytes(real_.run.trace, realScale(real_.scenario, std::nullopt)),
                  real_.run.bytes);  // an unshrunk run is its own real size
     }
 

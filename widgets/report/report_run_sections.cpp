@@ -2,6 +2,7 @@
 // per op and per mesh dim with NCCL-tests bandwidths, the slowest steps and,
 // for a reference run, the wrong rows drawn.
 #include "export/run_figures.h"
+#include "model/figures.h"
 #include "models/mode_comparison.h"
 #include "models/run_status_text.h"
 #include "models/run_steps.h"
