@@ -84,10 +84,10 @@ nlohmann::ordered_json runToJson(const RunResult& r) {
     j["tp_transitions"] = Json::array();
     for (const auto& t : r.tpTransitions) j["tp_transitions"].push_back(transitionJson(t));
     j["collectives"] = r.collectives;  // each collective once, across its group
-    j["rank_events"] = r.rankEvents;   // one per member of each collective
     j["bytes"] = r.bytes;
     j["seconds"] = r.seconds;
     j["connect_seconds"] = r.connectSeconds;
+    j["rank_events"] = r.rankEvents;  // one per member of each collective (after the pinned keys)
     j["not_run"] = Json::array();
     for (const auto& n : r.notRun)
         j["not_run"].push_back({{"index", n.index}, {"name", n.name}, {"reason", n.reason}});
