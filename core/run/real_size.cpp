@@ -33,12 +33,15 @@ RealScale realScale(const Scenario& scenario, const std::optional<ShrinkInfo>& s
 }
 
 std::optional<double> RealScale::realBytes(const CollectiveLabel& label, double runBytes) const {
-    double payload = 0, weighted = 0;
+    // A figure of a fused buffer is a multiple of its slot: payload, scaled
+    // per param, plus padding, kept (it is per segment, not per byte).
+    double payload = 0, weighted = 0, padding = 0;
     for (const BufferSegment& s : label.segments) {
         payload += static_cast<double>(s.length);
         weighted += static_cast<double>(s.length) * at(params, s.param);
+        padding += static_cast<double>(s.padding);
     }
-    if (payload > 0) return runBytes * weighted / payload;
+    if (payload + padding > 0) return runBytes * (weighted + padding) / (payload + padding);
     if (label.tpTransition >= 0) return runBytes * at(tps, label.tpTransition);
     if (label.params.empty()) return std::nullopt;
     double sum = 0;

@@ -244,24 +244,19 @@ void addTotals(BufferScene& scene, const BufferLayout& layout, const QRectF& lin
         for (const auto& s : slot.segments) payload += s.length, padding += s.padding;
     if (payload + padding == 0) return;
     const double share = 100.0 * double(padding) / double(payload + padding);
-    // Padding is per segment (at most the alignment), not per byte: it does
-    // not grow with the shapes, so a shrunk run overstates its share.
-    const QString text =
-        layout.shrunk() ? QStringLiteral(
-                              "All %1 slots of the shrunk run: %2 payload, %3 alignment padding "
-                              "(%4% of the bytes it moved; at real size the payload is ≈ %5 and "
-                              "the padding's share far smaller)")
-                              .arg(layout.memberSlots.size())
-                              .arg(bytes(payload), bytes(padding))
-                              .arg(share, 0, 'f', 1)
-                              .arg(QString::fromStdString(
-                                  humanBytes(double(payload) * layout.realRatio.value_or(1.0))))
-                        : QStringLiteral(
-                              "All %1 slots: %2 payload, %3 alignment padding (%4% of the bytes "
-                              "moved)")
-                              .arg(layout.memberSlots.size())
-                              .arg(bytes(payload), bytes(padding))
-                              .arg(share, 0, 'f', 1);
+    QString text = QStringLiteral("All %1 slots%2: %3 payload, %4 alignment padding (%5%)")
+                       .arg(layout.memberSlots.size())
+                       .arg(layout.shrunk() ? QStringLiteral(" of the shrunk run") : QString())
+                       .arg(bytes(payload), bytes(padding))
+                       .arg(share, 0, 'f', 1);
+    // Padding is per segment, not per byte: at the real shapes it stays
+    // about what it is while the payload grows (run/real_size.h).
+    if (layout.shrunk() && layout.realRatio) {
+        const double real = double(payload + padding) * *layout.realRatio - double(padding);
+        text += QStringLiteral("; at real size ≈ %1 payload, padding ≈ %2%")
+                    .arg(QString::fromStdString(humanBytes(real)))
+                    .arg(100.0 * double(padding) / (real + double(padding)), 0, 'g', 2);
+    }
     scene.texts.push_back({line, text});
 }
 
