@@ -303,15 +303,18 @@ std::string describe(const RunResult& r) {
 // Every seq is shared by exactly the members of its group, each once, all
 // agreeing on the group and the op.
 std::string traceProblem(const RunResult& r) {
-    if (int64_t(r.trace.events.size()) != r.collectives)
-        return "collectives " + std::to_string(r.collectives) + " != trace events " +
-               std::to_string(r.trace.events.size());
+    if (int64_t(r.trace.events.size()) != r.rankEvents)
+        return "collectives: per-rank events " + std::to_string(r.rankEvents) +
+               " != trace events " + std::to_string(r.trace.events.size());
     int64_t bytes = 0;
     for (const auto& e : r.trace.events) bytes += e.bytes;
     if (bytes != r.bytes)
         return "bytes " + std::to_string(r.bytes) + " != sum over events " + std::to_string(bytes);
     std::map<int64_t, std::vector<const TraceEvent*>> bySeq;
     for (const auto& e : r.trace.events) bySeq[e.seq].push_back(&e);
+    if (int64_t(bySeq.size()) != r.collectives)  // each collective once, across its group
+        return "collectives " + std::to_string(r.collectives) + " != distinct seqs " +
+               std::to_string(bySeq.size());
     for (const auto& [seq, events] : bySeq) {
         const auto& first = *events.front();
         std::multiset<int> ranks;

@@ -235,7 +235,7 @@ private slots:
         const auto r = inspectIn(tmp.path(), {"run", sample("teaching_2x2.json"), "--procs", "2",
                                               "--inject-fault", "3:2"});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.out.contains("error: injected fault on rank 3 at its collective #2"),
+        QVERIFY2(r.out.contains("error: injected fault on rank 3 at its collective 2 of the run"),
                  r.out.constData());
         QVERIFY(emptyFolder(tmp.path()));
     }

@@ -73,7 +73,10 @@ private slots:
         QVERIFY2(r.verified, qPrintable(describe(r)));
         QVERIFY(r.collectives > 0);
         QCOMPARE(int(r.params.size()), int(s.params.size()));
-        QCOMPARE(r.trace.events.size(), size_t(r.collectives));
+        QCOMPARE(r.trace.events.size(), size_t(r.rankEvents));  // one per member
+        std::set<int64_t> ids;
+        for (const TraceEvent& e : r.trace.events) ids.insert(e.seq);
+        QCOMPARE(ids.size(), size_t(r.collectives));  // each collective once
     }
 
     void referenceShowsTheHazards() {

@@ -44,7 +44,8 @@ RunResult runDirectly(const PlanResult& plan, const RunRequest& request) {
 }
 
 QString withoutSeq(const std::string& error) {
-    return QString::fromStdString(error).remove(QRegularExpression(QStringLiteral(", seq \\d+")));
+    return QString::fromStdString(error).remove(
+        QRegularExpression(QStringLiteral(", collective #\\d+")));
 }
 
 std::vector<std::string> texts(const std::vector<Mismatch>& mismatches) {

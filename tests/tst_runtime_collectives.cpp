@@ -377,7 +377,7 @@ private slots:
         const TraceTotals totals = recorder.totals();
         const Trace trace = recorder.take();
         QCOMPARE(static_cast<int>(trace.events.size()), worldSize * 4);
-        QCOMPARE(totals.collectives, static_cast<int64_t>(trace.events.size()));
+        QCOMPARE(totals.rankEvents, static_cast<int64_t>(trace.events.size()));
         std::map<int64_t, std::vector<const TraceEvent*>> bySeq;
         int64_t bytes = 0;
         for (const auto& event : trace.events) {
@@ -389,6 +389,7 @@ private slots:
         }
         QCOMPARE(totals.bytes, bytes);
         QCOMPARE(static_cast<int>(bySeq.size()), 2 + 2 * 2);  // 2 world ops, 2 ops on each pair
+        QCOMPARE(totals.collectives, static_cast<int64_t>(bySeq.size()));  // each once
         for (const auto& [seq, events] : bySeq) {
             std::set<int> participants;
             for (const TraceEvent* event : events) {

@@ -145,10 +145,12 @@ private slots:
         QCOMPARE(error.groupRanks, which == 1 ? pair : world);
         QVERIFY(error.seq >= 0);
         QVERIFY2(contains(message, "injected fault on rank " + std::to_string(faultRank) +
-                                       " at its collective #" + std::to_string(collective)),
+                                       " at its collective " + std::to_string(collective) +
+                                       " of the run"),
                  message.c_str());
-        QVERIFY2(contains(message, "seq " + std::to_string(error.seq)), message.c_str());
-        QVERIFY2(contains(message, "phase " + phases[which] + ", step " + std::to_string(step)),
+        QVERIFY2(contains(message, "collective #" + std::to_string(error.seq)), message.c_str());
+        QVERIFY2(contains(message,
+                          "phase " + phases[which] + ", schedule entry " + std::to_string(step)),
                  message.c_str());
         QCOMPARE(threadCount(),
                  threadsBefore);  // every rank thread and Gloo's loop thread are gone
@@ -349,7 +351,7 @@ private slots:
             QCOMPARE(rowData[r], rankData(DType::BF16, r / 8, 16, 0, 1));
             QCOMPARE(columnData[r], rankData(DType::BF16, r % 8, 16, 0, 2));
         }
-        QCOMPARE(recorder.totals().collectives, int64_t(3 * worldSize));
+        QCOMPARE(recorder.totals().rankEvents, int64_t(3 * worldSize));
     }
 
     void runAfterFailureIsClean() {

@@ -132,6 +132,7 @@ void compareRuns(const RunResult& got, const RunResult& want) {
     QCOMPARE(got.notRun.size(), want.notRun.size());
     QCOMPARE(got.planErrors.size(), want.planErrors.size());
     QCOMPARE(got.collectives, want.collectives);
+    QCOMPARE(got.rankEvents, want.rankEvents);
     QCOMPARE(got.bytes, want.bytes);
     QCOMPARE(got.error, want.error);
     QCOMPARE(got.errorRank, want.errorRank);
@@ -223,7 +224,7 @@ private slots:
         const std::string trace = writeTrace(dir, live);
         const QString why = refusal(live, run, trace);
         QVERIFY2(why.contains("the trace is of another run"), qPrintable(why));
-        QVERIFY2(why.contains(QString::number(live.run.collectives)), qPrintable(why));
+        QVERIFY2(why.contains(QString::number(live.run.rankEvents) + " moving"), qPrintable(why));
     }
     void runOfAnotherScenarioIsRefused() {
         Live teaching = runLive(sample("teaching_2x2.json"), RunMode::Corrected);

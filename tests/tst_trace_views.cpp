@@ -214,7 +214,10 @@ void TestTraceViews::everyStepsCaptionNamesOpRanksAndParams() {
         const TraceEvent& e = trace.events[static_cast<size_t>(step.events.front())];
         const StepCaption caption = panel.caption();
         const QString text = caption.headline + QLatin1Char(' ') + caption.why;
-        QVERIFY2(caption.headline.startsWith(QString::fromStdString(e.op)), qPrintable(text));
+        QVERIFY2(caption.headline.startsWith(QStringLiteral("collective #%1 · %2")
+                                                 .arg(step.seq)
+                                                 .arg(QString::fromStdString(e.op))),
+                 qPrintable(text));
         QVERIFY2(text.contains(ranksText(e.groupRanks)), qPrintable(text));
         QVERIFY(!e.label.params.empty());
         for (int p : e.label.params)
@@ -284,7 +287,9 @@ void TestTraceViews::stepNavigationDrivesTheSelection() {
     panel.last();
     QCOMPARE(panel.currentStep(), panel.stepCount() - 1);
     QCOMPARE(selection.collective(), steps.back().seq);
-    QCOMPARE(panel.positionText(), QStringLiteral("step %1 of %1").arg(panel.stepCount()));
+    QCOMPARE(panel.positionText(), QStringLiteral("step %1 of %1 · collective #%2")
+                                       .arg(panel.stepCount())
+                                       .arg(steps.back().seq));
     panel.next();  // stays on the last
     QCOMPARE(panel.currentStep(), panel.stepCount() - 1);
     panel.first();

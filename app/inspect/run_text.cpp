@@ -2,6 +2,9 @@
 
 #include <sstream>
 
+#include "export/run_figures.h"
+#include "model/figures.h"
+
 namespace hsdp::cli {
 
 namespace {
@@ -86,7 +89,7 @@ std::string runToText(const RunResult& r) {
         << (r.verified ? "VERIFIED" : "NOT VERIFIED") << "\n";
     if (!r.error.empty()) out << "  error: " << r.error << "\n";
     writePlanErrors(out, r);
-    if (r.shrink) out << "  shrunk by " << r.shrink->factor << ": " << r.shrink->reason << "\n";
+    if (r.shrink) out << "  " << runShrinkText(r) << "\n";
     writeFailures(out, r);
     writeNotReached(out, r);
     for (const auto& n : r.notRun)
@@ -102,8 +105,8 @@ std::string runToText(const RunResult& r) {
         << " not-reached, " << r.notRun.size() << " not run (" << gathered
         << " gathered bit-exact)\n"
         << "  tp transitions: " << tpExact << " of " << r.tpTransitions.size() << " exact\n"
-        << "  " << r.collectives << " collectives, " << r.bytes << " bytes, " << r.seconds << " s ("
-        << r.connectSeconds << " s of it connecting)\n";
+        << "  " << runTotalsText(r) << " (" << secondsText(r.connectSeconds)
+        << " of it connecting)\n";
     return out.str();
 }
 

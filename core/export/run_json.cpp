@@ -74,7 +74,8 @@ nlohmann::ordered_json runToJson(const RunResult& r) {
                        {"bytes_before", r.shrink->bytesBefore},
                        {"bytes_after", r.shrink->bytesAfter},
                        {"flops_before", r.shrink->flopsBefore},
-                       {"flops_after", r.shrink->flopsAfter}};
+                       {"flops_after", r.shrink->flopsAfter},
+                       {"real_bytes", r.shrink->realBytes}};
     } else {
         j["shrink"] = nullptr;
     }
@@ -82,10 +83,11 @@ nlohmann::ordered_json runToJson(const RunResult& r) {
     for (const auto& p : r.params) j["params"].push_back(paramJson(p));
     j["tp_transitions"] = Json::array();
     for (const auto& t : r.tpTransitions) j["tp_transitions"].push_back(transitionJson(t));
-    j["collectives"] = r.collectives;
+    j["collectives"] = r.collectives;  // each collective once, across its group
     j["bytes"] = r.bytes;
     j["seconds"] = r.seconds;
     j["connect_seconds"] = r.connectSeconds;
+    j["rank_events"] = r.rankEvents;  // one per member of each collective (after the pinned keys)
     j["not_run"] = Json::array();
     for (const auto& n : r.notRun)
         j["not_run"].push_back({{"index", n.index}, {"name", n.name}, {"reason", n.reason}});

@@ -3,10 +3,12 @@
 #include "run/run_parts.h"
 
 #include <stdexcept>
+#include <unordered_set>
 
 #include "collectives/newton_schulz.h"
 #include "run/exec_env.h"
 #include "run/optimizer_step.h"
+#include "run/real_size.h"
 #include "run/run_summary.h"
 #include "run/shrink.h"
 #include "run/tp_transition.h"
@@ -111,10 +113,16 @@ void prepareRun(const Scenario& scenario, const Plan& plan, const RunOptions& op
 
 void concludeRun(const ExecEnv& env, const RunSink& sink, Trace trace, RunResult& result) {
     result.trace = std::move(trace);
+    std::unordered_set<int64_t> ids;
     for (const auto& e : result.trace.events) {
-        ++result.collectives;
+        ids.insert(e.seq);
         result.bytes += e.bytes;
     }
+    result.collectives = static_cast<int64_t>(ids.size());
+    result.rankEvents = static_cast<int64_t>(result.trace.events.size());
+    if (result.shrink)
+        result.shrink->realBytes =
+            realWireBytes(result.trace, realScale(*env.scenario, result.shrink));
     summarize(env, sink, result);
 }
 

@@ -9,18 +9,6 @@
 
 namespace hsdp {
 
-std::string humanBytes(double bytes) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    int u = 0;
-    while (bytes >= 1024 && u < 5) {
-        bytes /= 1024;
-        ++u;
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-    return buf;
-}
-
 std::vector<std::vector<int64_t>> shardDivisors(const std::vector<Placement>& placements,
                                                 const std::vector<int64_t>& meshShape, int ndim) {
     std::vector<int64_t> meshProduct(size_t(ndim), 1), withSplit(size_t(ndim), 1);
@@ -167,6 +155,32 @@ Sized shapesAt(const Scenario& s, int64_t factor) {
     return out;
 }
 
+// Why the run shrank, in words a reader of the run line needs: what the real
+// shapes would hold in this one process (every rank's tensors) against which
+// budget, and what the shrink brought it to.
+std::string shrinkReason(const ShrinkInfo& info, int64_t maxBytes, double flopBudget) {
+    std::vector<std::string> why;
+    if (info.bytesBefore > maxBytes)
+        why.push_back("buffers " + humanBytes(double(info.bytesBefore)) +
+                      " (every rank's tensors at the real shapes, held in this one process) > "
+                      "--max-bytes " +
+                      humanBytes(double(maxBytes)));
+    if (info.flopsBefore > flopBudget) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf,
+                      "Newton-Schulz %.2g flop at the real shapes > --max-flops %.2g",
+                      info.flopsBefore, flopBudget);
+        why.push_back(buf);
+    }
+    std::string reason;
+    for (size_t i = 0; i < why.size(); ++i) reason += (i ? "; " : "") + why[i];
+    char after[96];
+    std::snprintf(after, sizeof after, "%s, %.2g flop", humanBytes(double(info.bytesAfter)).c_str(),
+                  info.flopsAfter);
+    return reason + ": every dim divided by " + std::to_string(info.factor) +
+           " (sharded dims keep their divisibility), so the run holds " + after;
+}
+
 }  // namespace
 
 ShrinkDecision shrinkAtFactor(const Scenario& scenario, int64_t factor) {
@@ -197,19 +211,7 @@ ShrinkDecision decideShrink(const Scenario& scenario, const Plan& plan, int64_t 
     info.bytesAfter = estimateRunBytes(scenario, plan, small.params, small.tps);
     info.flopsBefore = estimateRunFlops(scenario, plan, real.params);
     info.flopsAfter = estimateRunFlops(scenario, plan, small.params);
-    std::vector<std::string> why;
-    if (info.bytesBefore > maxBytes)
-        why.push_back("buffers " + humanBytes(double(info.bytesBefore)) + " > --max-bytes " +
-                      humanBytes(double(maxBytes)));
-    if (info.flopsBefore > flopBudget) {
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "Newton-Schulz %.2g flop > budget %.2g", info.flopsBefore,
-                      flopBudget);
-        why.push_back(buf);
-    }
-    for (size_t i = 0; i < why.size(); ++i) info.reason += (i ? "; " : "") + why[i];
-    info.reason +=
-        "; every dim divided by " + std::to_string(hi) + " (sharded dims keep their divisibility)";
+    info.reason = shrinkReason(info, maxBytes, flopBudget);
     d.paramShapes = small.params;
     d.tpShapes = small.tps;
     d.info = info;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/figures.h"
 #include "model/placement.h"
 #include "model/scenario.h"
 #include "plan/plan.h"
@@ -46,7 +47,5 @@ int64_t shrinkDim(int64_t size, int64_t factor, const std::vector<int64_t>& divi
 // the product of the mesh sizes sharding it, and that times the split factors.
 std::vector<std::vector<int64_t>> shardDivisors(const std::vector<Placement>& placements,
                                                 const std::vector<int64_t>& meshShape, int ndim);
-
-std::string humanBytes(double bytes);  // "2.1 GiB"
 
 }  // namespace hsdp

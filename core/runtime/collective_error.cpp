@@ -8,7 +8,8 @@ namespace {
 std::string labelText(const CollectiveLabel& label) {
     std::string text;
     if (!label.phase.empty()) text += ", phase " + label.phase;
-    if (label.scheduleIndex >= 0) text += ", step " + std::to_string(label.scheduleIndex);
+    // The plan's schedule position; "step" is the studio's walk through the run.
+    if (label.scheduleIndex >= 0) text += ", schedule entry " + std::to_string(label.scheduleIndex);
     if (label.tpTransition >= 0) text += ", tp transition " + std::to_string(label.tpTransition);
     if (!label.params.empty()) text += ", params " + groupRanksText(label.params);
     return text;
@@ -40,13 +41,16 @@ std::string groupRanksText(const std::vector<int>& ranks) {
 }
 
 std::string describeCall(const CollectiveCall& call) {
-    return std::string(call.op) + " on group " + groupRanksText(call.groupRanks) + ", seq " +
-           std::to_string(call.seq) + labelText(call.label);
+    // The collective's id as the trace, the studio and the report write it.
+    return std::string(call.op) + " on group " + groupRanksText(call.groupRanks) +
+           ", collective #" + std::to_string(call.seq) + labelText(call.label);
 }
 
 RunError injectedFaultError(int rank, int64_t collectiveIndex, const CollectiveCall& call) {
-    return errorFor("injected fault on rank " + std::to_string(rank) + " at its collective #" +
-                        std::to_string(collectiveIndex) + " (" + describeCall(call) + ")",
+    // "#N" is a collective's run-wide id: the rank's own count is said in words.
+    return errorFor("injected fault on rank " + std::to_string(rank) + " at its collective " +
+                        std::to_string(collectiveIndex) + " of the run (" + describeCall(call) +
+                        ")",
                     rank, call);
 }
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -64,7 +65,8 @@ struct Trace {
 
 // Run totals over every recorded event (all ranks).
 struct TraceTotals {
-    int64_t collectives = 0;  // collective calls, counted once per participating rank
+    int64_t collectives = 0;  // distinct seqs: each collective once, across its group
+    int64_t rankEvents = 0;   // events: one per participating rank of each collective
     int64_t bytes = 0;        // sum of TraceEvent::bytes
 };
 
@@ -82,6 +84,7 @@ private:
     mutable std::mutex mutex_;
     TraceTotals totals_;
     std::map<std::pair<std::string, int64_t>, int64_t> seqs_;
+    std::unordered_set<int64_t> recorded_;  // the seqs with an event
     int64_t nextSeq_ = 0;
     std::vector<TraceEvent> events_;
 };

@@ -13,7 +13,8 @@ int64_t TraceRecorder::globalSeq(const std::string& groupKey, int64_t groupSeq) 
 
 void TraceRecorder::record(TraceEvent event) {
     std::lock_guard lock(mutex_);
-    totals_.collectives += 1;
+    if (recorded_.insert(event.seq).second) totals_.collectives += 1;
+    totals_.rankEvents += 1;
     totals_.bytes += event.bytes;
     events_.push_back(std::move(event));
 }

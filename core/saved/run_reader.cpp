@@ -154,6 +154,7 @@ std::optional<ShrinkInfo> readShrink(const Json& j, const std::string& path) {
     s.bytesAfter = intMember(j, path, "bytes_after", 0);
     s.flopsBefore = numberMember(j, path, "flops_before");
     s.flopsAfter = numberMember(j, path, "flops_after");
+    if (findMember(j, "real_bytes")) s.realBytes = intMember(j, path, "real_bytes", 0);
     return s;
 }
 
@@ -198,6 +199,13 @@ RunResult runFromJson(const Json& j) {
     r.params = readList(j, "params", "parameter results", readParam);
     r.tpTransitions = readList(j, "tp_transitions", "transition results", readTransition);
     r.collectives = intMember(j, "", "collectives", 0);
+    // Before `rank_events` existed, `collectives` counted the per-rank events.
+    if (findMember(j, "rank_events")) {
+        r.rankEvents = intMember(j, "", "rank_events", 0);
+    } else {
+        r.rankEvents = r.collectives;
+        r.collectives = 0;  // unknown until a trace is opened with it
+    }
     r.bytes = intMember(j, "", "bytes", 0);
     r.seconds = numberMember(j, "", "seconds");
     if (findMember(j, "connect_seconds")) r.connectSeconds = numberMember(j, "", "connect_seconds");

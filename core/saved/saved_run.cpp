@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "run/real_size.h"
 #include "run/runner.h"
 #include "scenario/json_text.h"
 #include "scenario/reader.h"
@@ -128,10 +129,10 @@ std::string traceMismatch(const Scenario& scenario, const Plan& plan, const RunR
         bytes += e.bytes;
     }
     const auto events = static_cast<int64_t>(saved.trace.events.size());
-    if (events != run.collectives || bytes != run.bytes)
+    if (events != run.rankEvents || bytes != run.bytes)
         return "the trace is of another run: it has " + std::to_string(events) +
-               " collective events moving " + std::to_string(bytes) + " bytes, the run recorded " +
-               std::to_string(run.collectives) + " moving " + std::to_string(run.bytes);
+               " per-rank events moving " + std::to_string(bytes) + " bytes, the run recorded " +
+               std::to_string(run.rankEvents) + " moving " + std::to_string(run.bytes);
     return {};
 }
 
@@ -146,6 +147,11 @@ RunResult openSavedRun(const Scenario& scenario, const Plan& plan, const std::st
         refuse(tracePath,
                "not the trace of this run of scenario " + quoted(scenario.name) + ": " + why);
     run.trace = std::move(saved.trace);
+    std::set<int64_t> ids;  // a result older than `rank_events` did not count them
+    for (const TraceEvent& e : run.trace.events) ids.insert(e.seq);
+    run.collectives = static_cast<int64_t>(ids.size());
+    if (run.shrink && run.shrink->realBytes <= 0)
+        run.shrink->realBytes = realWireBytes(run.trace, realScale(scenario, run.shrink));
     return run;
 }
 

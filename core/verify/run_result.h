@@ -76,6 +76,10 @@ struct ShrinkInfo {
     int64_t bytesAfter = 0;
     double flopsBefore = 0;
     double flopsAfter = 0;
+    // The run's wire bytes (RunResult::bytes) at the real shapes: each
+    // event's bytes scaled by its parameters' real / run element counts, rounded
+    // (core/run/real_size.h); 0 when unknown (a saved run of an older version).
+    int64_t realBytes = 0;
 };
 
 // Everything the GUI and the CLI show about a run; nothing is recomputed downstream.
@@ -90,9 +94,13 @@ struct RunResult {
     // same rule as `plan`'s exit status), however well the bytes that ran check out.
     std::vector<Diagnostic> planErrors;
     std::vector<TpRunResult> tpTransitions;
+    // docs/glossary.md "Collective": one collective call across its group,
+    // counted once (distinct trace ids); a per-rank event is one member's part
+    // of it, so rankEvents >= collectives.
     int64_t collectives = 0;
-    int64_t bytes = 0;
-    double seconds = 0;
+    int64_t rankEvents = 0;
+    int64_t bytes = 0;   // wire bytes of the run as it ran (shrunk shapes when shrunk)
+    double seconds = 0;  // wall time of the run
     // Of `seconds`, until every rank had connected its process groups (0 when
     // the run never got that far).
     double connectSeconds = 0;

@@ -6,6 +6,7 @@
 #include "collectives/fused_gather.h"
 #include "model/scenario.h"
 #include "plan/plan.h"
+#include "run/real_size.h"
 
 namespace hsdp {
 
@@ -163,6 +164,10 @@ BufferLayout bufferLayout(const RunData& data, const BufferCollective& collectiv
     layout.send = slotOf(collective.members[size_t(member - e.groupRanks.begin())], layout.rank);
     for (size_t q = 0; q < e.groupRanks.size(); ++q)
         layout.memberSlots.push_back(slotOf(collective.members[q], e.groupRanks[q]));
+    if (data.run->shrink) {
+        layout.shrinkFactor = data.run->shrink->factor;
+        layout.realRatio = realScale(*data.plan.scenario, data.run->shrink).realBytes(e.label, 1.0);
+    }
     if (collective.isGather()) {
         if (!holds(layout.params, param))
             param = layout.params.empty() ? -1 : layout.params.front();

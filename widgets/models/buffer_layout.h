@@ -69,8 +69,13 @@ struct BufferLayout {
     SlotRow send;                      // that rank's packed buffer
     std::vector<SlotRow> memberSlots;  // gather: the rank-major buffer, one row per member
     std::optional<TensorCut> cut;
+    // Shrunk runs: every byte above is of the shrunk shapes; realRatio turns
+    // this buffer's bytes into the real shapes' (run/real_size.h), when known.
+    int64_t shrinkFactor = 1;  // 1: the run used the real shapes
+    std::optional<double> realRatio;
 
     int64_t widestSlot() const;
+    bool shrunk() const { return shrinkFactor > 1; }
     int colourOf(int param) const;  // position in `params`, -1 if absent
     std::string nameOf(int param) const;
 };

@@ -3,7 +3,7 @@
 #include <QCoreApplication>
 #include <QLocale>
 
-#include "run/shrink.h"
+#include "export/run_figures.h"
 
 namespace hsdp {
 
@@ -17,24 +17,22 @@ QString counted(qint64 count, const QString& one, const QString& many) {
     return groupedNumber(count) + QLatin1Char(' ') + (count == 1 ? one : many);
 }
 
-QString bytesText(int64_t bytes) {
-    return QString::fromStdString(humanBytes(static_cast<double>(bytes)));
-}
-
-QString seconds(double value) {
-    return QStringLiteral("%1 s").arg(value, 0, 'f', value < 10 ? 2 : 1);
-}
-
-// "737 params exact, 0 mismatches, 1,234 collectives, 3.1 MiB, 2.4 s"
+// "737 params exact, 0 mismatches, 1,234 collectives (4,936 per-rank events),
+// sent 3.1 MiB, 2.40 s wall" (export/run_figures.h: the CLI's words)
 QString countsText(const RunResult& run, const RunCounts& counts) {
     QStringList parts;
     parts << counted(counts.paramsExact, tr("param exact"), tr("params exact"));
     parts << counted(counts.mismatched, tr("mismatch"), tr("mismatches"));
     if (counts.paramsFailed > counts.mismatched)
         parts << counted(counts.paramsFailed, tr("param failed"), tr("params failed"));
-    parts << counted(run.collectives, tr("collective"), tr("collectives"));
-    parts << bytesText(run.bytes) << seconds(run.seconds);
+    parts << QString::fromStdString(runTotalsText(run));
     return parts.join(QStringLiteral(", "));
+}
+
+// " · shrunk run: buffers … > --max-bytes …" for a shrunk run, else empty.
+QString shrinkSuffix(const RunResult& run) {
+    return run.shrink ? QStringLiteral(" · ") + QString::fromStdString(runShrinkText(run))
+                      : QString();
 }
 
 }  // namespace
@@ -83,7 +81,7 @@ QString runStatusLine(const RunResult& run) {
     if (!run.error.empty() && run.errorRank >= 0)
         return tr("run failed on rank %1 after %2").arg(run.errorRank).arg(collectives);
     if (!run.error.empty()) return tr("run failed after %1").arg(collectives);
-    const QString counts = countsText(run, countRun(run));
+    const QString counts = countsText(run, countRun(run)) + shrinkSuffix(run);
     if (run.verified) return tr("verified: %1").arg(counts);
     if (!run.planErrors.empty() && countRun(run).paramsFailed == 0)
         return tr("NOT verified (the plan has %1): %2")
@@ -114,9 +112,8 @@ QString runSummaryLine(const RunResult& run) {
     if (!run.planErrors.empty())
         parts << counted(static_cast<qint64>(run.planErrors.size()), tr("plan error"),
                          tr("plan errors"));
-    parts << counted(run.collectives, tr("collective"), tr("collectives")) << bytesText(run.bytes)
-          << seconds(run.seconds);
-    if (run.shrink) parts << tr("shapes shrunk by %1").arg(run.shrink->factor);
+    parts << QString::fromStdString(runTotalsText(run));
+    if (run.shrink) parts << QString::fromStdString(runShrinkText(run));
     return parts.join(QStringLiteral(" · "));
 }
 

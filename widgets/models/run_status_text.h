@@ -23,8 +23,10 @@ bool paramNotReached(const ParamRunResult& param);  // and not failed
 bool paramMismatched(const ParamRunResult& param);
 
 // One line for the status bar: "verified: 737 params exact, 0 mismatches,
-// 1,234 collectives, 3.1 MiB, 2.4 s", "NOT verified: …", "run cancelled
-// after 812 collectives", "run failed on rank 3 after 40 collectives".
+// 1,234 collectives (4,936 per-rank events), sent 3.1 MiB, 2.40 s wall",
+// "NOT verified: …", "run cancelled after 812 collectives", "run failed on
+// rank 3 after 40 collectives"; a shrunk run's line says so and why, and its
+// bytes give the real-size figure beside them.
 QString runStatusLine(const RunResult& run);
 // The verification panel's headline: mode, verdict, every count.
 QString runSummaryLine(const RunResult& run);

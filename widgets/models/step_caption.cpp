@@ -16,8 +16,8 @@ QString sentenceStart(QString text) {
     return text;
 }
 
-QString bytesText(double bytes) {
-    return QString::fromStdString(humanBytes(bytes));
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
 }
 
 QString coordText(const Mesh& mesh, const Coord& coord, const std::vector<int>& dims) {
@@ -41,7 +41,19 @@ struct Context {
     QString dim;     // "dp_shard"
     QString params;  // "embed.weight, head.weight"
     double size = 0;
+    const RealScale* real = nullptr;
 };
+
+// A size inside a sentence: "184.0 KiB", shrunk "184.0 KiB in the shrunk
+// run, ≈ 9.7 GiB at real size".
+QString sizeText(const Context& c, double bytes) {
+    QString text = qs(humanBytes(bytes));
+    if (!c.real || !c.real->shrunk()) return text;
+    text += QStringLiteral(" in the shrunk run");
+    if (auto real = c.real->realBytes(c.event.label, bytes))
+        text += QStringLiteral(", ≈ %1 at real size").arg(qs(humanBytes(*real)));
+    return text;
+}
 
 const Group* groupById(const Plan& plan, int id) {
     for (const Group& g : plan.groups)
@@ -135,12 +147,12 @@ QString gatherWhy(const Context& c) {
     const auto n = static_cast<double>(c.event.groupRanks.size());
     QString why = QStringLiteral(
                       "The shard group along %1 (%2) all-gathers the owned shards of %3: "
-                      "each rank packs its shards of %4 into one %5 slot (each param aligned "
+                      "each rank packs its shards of %4 into one slot (%5; each param aligned "
                       "to %6 B) and receives the others' slots, so every rank of the group "
                       "ends up with the full tensors. %7 owns them in this batch, and "
                       "Newton–Schulz needs the whole matrix: ")
                       .arg(c.dim, ranksText(c.event.groupRanks), batchText(c), c.params,
-                           bytesText(n > 0 ? c.size / n : 0))
+                           sizeText(c, n > 0 ? c.size / n : 0))
                       .arg(c.plan.alignmentBytes)
                       .arg(sentenceStart(ownerText(c)));
     QString compute = computeText(c);
@@ -167,15 +179,15 @@ QString updateWhy(const Context& c, int root) {
         return QStringLiteral(
                    "Rank %1 holds the Newton–Schulz update of %2, computed in its shard "
                    "group and passed to it earlier in this hierarchical broadcast "
-                   "(innermost shard dim first), and forwards the %3 fp32 update")
+                   "(innermost shard dim first), and forwards the fp32 update (%3)")
                    .arg(root)
-                   .arg(c.params, bytesText(c.size)) +
+                   .arg(c.params, sizeText(c, c.size)) +
                tail;
     return QStringLiteral(
                "Rank %1 ran Newton–Schulz on the full %2 (the plan picked its shard "
-               "coordinate to compute it) and broadcasts the %3 fp32 update")
+               "coordinate to compute it) and broadcasts the fp32 update (%3)")
                .arg(root)
-               .arg(c.params, bytesText(c.size)) +
+               .arg(c.params, sizeText(c, c.size)) +
            tail;
 }
 
@@ -204,13 +216,13 @@ QString replicaWhy(const Context& c, int root) {
                    "hierarchical broadcast (innermost replicate dim first) and "
                    "forwards it (%4)")
                    .arg(root)
-                   .arg(c.params, ownerText(c), bytesText(c.size)) +
+                   .arg(c.params, ownerText(c), sizeText(c, c.size)) +
                tail;
     return QStringLiteral(
                "Rank %1, in %2, has applied the update to its piece of %3 and "
                "broadcasts the updated values (%4)")
                .arg(root)
-               .arg(ownerText(c), c.params, bytesText(c.size)) +
+               .arg(ownerText(c), c.params, sizeText(c, c.size)) +
            tail;
 }
 
@@ -246,11 +258,11 @@ QString tpWhy(const Context& c) {
                        .arg(QString::fromStdString(std::string(tpLoweredOpName(*g->op))));
     return QStringLiteral(
                "TP transition %1 \"%2\" turns [%3] into [%4]: the TP group along %5 "
-               "(%6) runs %7: %8 %9 (%10 buffer).")
+               "(%6) runs %7: %8 %9 (buffer: %10).")
         .arg(t)
         .arg(QString::fromStdString(spec.name), src.join(QStringLiteral(", ")),
              dst.join(QStringLiteral(", ")), c.dim, ranksText(c.event.groupRanks), path,
-             article(c.event.op), tpOpMeaning(c.event.op), bytesText(c.size));
+             article(c.event.op), tpOpMeaning(c.event.op), sizeText(c, c.size));
 }
 
 }  // namespace
@@ -273,11 +285,25 @@ QString paramNamesText(const std::vector<int>& params, const Scenario& scenario)
     return text.isEmpty() ? QStringLiteral("no params") : text;
 }
 
+QString collectiveIdText(int64_t seq) {
+    return qs(collectiveId(seq));
+}
+
+QString collectiveBytesText(double bytes, const CollectiveLabel& label, const RealScale* real,
+                            const QString& what) {
+    QString text = qs(humanBytes(bytes)) + what;
+    if (!real || !real->shrunk()) return text;
+    text += QStringLiteral(" in the shrunk run");
+    if (auto size = real->realBytes(label, bytes))
+        text += QStringLiteral(" (≈ %1%2 at real size)").arg(qs(humanBytes(*size)), what);
+    return text;
+}
+
 StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario& scenario,
-                        const Plan& plan) {
+                        const Plan& plan, const RealScale* real) {
     if (step.events.empty()) return {};
     const TraceEvent& e = trace.events[static_cast<size_t>(step.events.front())];
-    Context c{scenario, plan, e, step, nullptr, nullptr, nullptr, {}, {}, 0};
+    Context c{scenario, plan, e, step, nullptr, nullptr, nullptr, {}, {}, 0, real};
     c.mesh = scenario.findMesh(e.label.mesh);
     c.group = groupById(plan, e.label.group);
     if (c.group && e.label.batch >= 0 &&
@@ -292,12 +318,13 @@ StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario&
     const bool gather = e.op == "all_gather" || e.op == "all_gather_v";
     StepCaption caption;
     caption.headline =
-        QStringLiteral("%1 · %2 · %3 %4 (mesh dim %5) · %6 · %7")
-            .arg(QString::fromStdString(e.op), ranksText(e.groupRanks),
+        QStringLiteral("collective %1 · %2 · %3 · %4 %5 (mesh dim %6) · %7 · %8")
+            .arg(collectiveIdText(step.seq), QString::fromStdString(e.op), ranksText(e.groupRanks),
                  QString::fromStdString(e.label.mesh), c.dim)
             .arg(e.label.meshDim)
-            .arg(gather && n > 0 ? bytesText(c.size / n) + QStringLiteral(" per rank")
-                                 : bytesText(c.size) + QStringLiteral(" buffer"))
+            .arg(gather && n > 0
+                     ? collectiveBytesText(c.size / n, e.label, real, QStringLiteral(" per rank"))
+                     : collectiveBytesText(c.size, e.label, real, QStringLiteral(" buffer")))
             .arg(!e.label.params.empty() ? c.params
                  : e.label.tpTransition >= 0 &&
                          static_cast<size_t>(e.label.tpTransition) < scenario.tpTransitions.size()

@@ -9,15 +9,39 @@ namespace hsdp {
 
 namespace {
 
-void add(TrafficRow& row, const RunStep& step, const Trace& trace) {
+using Intervals = std::vector<std::pair<double, double>>;
+
+void add(TrafficRow& row, Intervals& busy, const RunStep& step, const Trace& trace,
+         const RealScale* real) {
     const TraceEvent& first = trace.events[static_cast<size_t>(step.events.front())];
     const double size = collectiveSize(step, trace);
     ++row.collectives;
     row.events += static_cast<int64_t>(step.events.size());
-    for (int e : step.events) row.wireBytes += trace.events[static_cast<size_t>(e)].bytes;
+    int64_t wire = 0;
+    for (int e : step.events) wire += trace.events[static_cast<size_t>(e)].bytes;
+    row.wireBytes += wire;
     row.sizeBytes += size;
     row.busBytes += size * busFactor(first.op, static_cast<int>(first.groupRanks.size()));
     row.seconds += step.runUs() * 1e-6;
+    busy.emplace_back(step.readyUs, step.endUs);
+    if (real) {
+        row.realWireBytes += real->realBytes(first.label, double(wire)).value_or(double(wire));
+        row.realSizeBytes += real->realBytes(first.label, size).value_or(size);
+    }
+}
+
+// The length of the union of `busy`, in seconds.
+double unionSeconds(Intervals busy) {
+    std::sort(busy.begin(), busy.end());
+    double total = 0, begin = 0, end = -1;
+    for (const auto& [b, e] : busy) {
+        if (b > end) {
+            total += std::max(0.0, end - begin);
+            begin = b;
+        }
+        end = std::max(end, e);
+    }
+    return (total + std::max(0.0, end - begin)) * 1e-6;
 }
 
 QString dimKey(const TraceEvent& e, const Scenario* scenario) {
@@ -53,25 +77,33 @@ double collectiveSize(const RunStep& step, const Trace& trace) {
 }
 
 TrafficStats trafficStats(const std::vector<RunStep>& steps, const Trace& trace,
-                          const Scenario* scenario, int slowestCount) {
+                          const Scenario* scenario, int slowestCount, const RealScale* real) {
     TrafficStats stats;
+    stats.shrunk = real && real->shrunk();
+    if (!stats.shrunk) real = nullptr;
     stats.total.key = QStringLiteral("all");
-    std::map<int, TrafficRow> byOp;
-    std::map<std::pair<std::string, int>, TrafficRow> byDim;
+    std::map<int, std::pair<TrafficRow, Intervals>> byOp;
+    std::map<std::pair<std::string, int>, std::pair<TrafficRow, Intervals>> byDim;
+    Intervals all;
     for (const RunStep& step : steps) {
         const TraceEvent& e = trace.events[static_cast<size_t>(step.events.front())];
         const auto& ops = traceOpNames();
         auto op = std::find(ops.begin(), ops.end(), QString::fromStdString(e.op)) - ops.begin();
-        TrafficRow& opRow = byOp[static_cast<int>(op)];
+        auto& [opRow, opBusy] = byOp[static_cast<int>(op)];
         opRow.key = QString::fromStdString(e.op);
-        add(opRow, step, trace);
-        TrafficRow& dimRow = byDim[{e.label.mesh, e.label.meshDim}];
+        add(opRow, opBusy, step, trace, real);
+        auto& [dimRow, dimBusy] = byDim[{e.label.mesh, e.label.meshDim}];
         dimRow.key = dimKey(e, scenario);
-        add(dimRow, step, trace);
-        add(stats.total, step, trace);
+        add(dimRow, dimBusy, step, trace, real);
+        add(stats.total, all, step, trace, real);
     }
-    for (auto& [op, row] : byOp) stats.byOp.push_back(row);
-    for (auto& [dim, row] : byDim) stats.byDim.push_back(row);
+    auto finish = [](std::pair<TrafficRow, Intervals>& entry) {
+        entry.first.wallSeconds = unionSeconds(std::move(entry.second));
+        return entry.first;
+    };
+    for (auto& [op, entry] : byOp) stats.byOp.push_back(finish(entry));
+    for (auto& [dim, entry] : byDim) stats.byDim.push_back(finish(entry));
+    stats.total.wallSeconds = unionSeconds(std::move(all));
     std::vector<int> order(steps.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
     const auto keep =

@@ -1,6 +1,8 @@
 // The run's sections: verification (every mismatch text in full), traffic
 // per op and per mesh dim with NCCL-tests bandwidths, the slowest steps and,
 // for a reference run, the wrong rows drawn.
+#include "export/run_figures.h"
+#include "model/figures.h"
 #include "models/mode_comparison.h"
 #include "models/run_status_text.h"
 #include "models/run_steps.h"
@@ -15,8 +17,13 @@ namespace {
 
 constexpr int kMaxWrongRowPictures = 4;
 
+// NCCL-tests GB/s (1e9 bytes/s), the unit in the column's header.
 QString gbps(double bytesPerSecond) {
     return QString::number(bytesPerSecond / 1e9, 'f', 3);
+}
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
 }
 
 QString verdictOf(const ParamRunResult& p) {
@@ -90,17 +97,12 @@ Facts runFacts(const RunResult& run) {
                        run.verified ? QStringLiteral("VERIFIED") : QStringLiteral("NOT VERIFIED"));
     facts.emplace_back(QStringLiteral("Counts"), runSummaryLine(run));
     if (!run.error.empty()) facts.emplace_back(QStringLiteral("Error"), runErrorText(run));
-    if (run.shrink)
-        facts.emplace_back(QStringLiteral("Shrunk"),
-                           QStringLiteral("by %1: %2")
-                               .arg(run.shrink->factor)
-                               .arg(QString::fromStdString(run.shrink->reason)));
+    if (run.shrink) facts.emplace_back(QStringLiteral("Shrunk"), qs(runShrinkText(run)));
     for (const auto& d : run.planErrors)
         facts.emplace_back(QStringLiteral("Plan error"), QString::fromStdString(d.code));
-    facts.emplace_back(QStringLiteral("Totals"),
-                       QStringLiteral("%1 collectives, %2 bytes on the wire, %3 s")
-                           .arg(number(run.collectives), number(run.bytes))
-                           .arg(run.seconds, 0, 'f', 3));
+    facts.emplace_back(
+        QStringLiteral("Totals"),
+        qs(runTotalsText(run)) + QStringLiteral(" (%1 bytes on the wire)").arg(number(run.bytes)));
     return facts;
 }
 
@@ -136,47 +138,83 @@ void addVerification(const RunResult& run, SectionList& list) {
     }
 }
 
-ReportTable trafficTable(const QString& key, const std::vector<TrafficRow>& rows,
-                         const TrafficRow& total) {
+ReportTable trafficTable(const QString& key, const TrafficStats& stats,
+                         const std::vector<TrafficRow>& rows) {
+    const QString of = stats.shrunk ? QStringLiteral(", shrunk run") : QString();
     ReportTable table;
     table.header = {key,
                     QStringLiteral("Collectives"),
-                    QStringLiteral("Wire bytes"),
-                    QStringLiteral("Size S"),
-                    QStringLiteral("Time (ms)"),
-                    QStringLiteral("algbw (GB/s)"),
-                    QStringLiteral("busbw (GB/s)")};
-    auto row = [](const TrafficRow& r) {
-        return QStringList{r.key,
-                           number(r.collectives),
-                           number(r.wireBytes),
-                           bytesText(r.sizeBytes),
-                           QString::number(r.seconds * 1e3, 'f', 3),
-                           gbps(r.algbw()),
-                           gbps(r.busbw())};
+                    QStringLiteral("Per-rank events"),
+                    QStringLiteral("Wire bytes%1").arg(of),
+                    QStringLiteral("Size S%1").arg(of),
+                    QStringLiteral("Σ t (ms, summed over collectives)"),
+                    QStringLiteral("Busy wall (ms)"),
+                    QStringLiteral("algbw (GB/s%1)").arg(of),
+                    QStringLiteral("busbw (GB/s%1)").arg(of)};
+    if (stats.shrunk) {
+        table.header.insert(4, QStringLiteral("Wire bytes, real size (≈)"));
+        table.header.insert(6, QStringLiteral("Size S, real size (≈)"));
+    }
+    auto row = [&](const TrafficRow& r) {
+        QStringList cells{r.key,
+                          number(r.collectives),
+                          number(r.events),
+                          bytesText(double(r.wireBytes)),
+                          bytesText(r.sizeBytes),
+                          QString::number(r.seconds * 1e3, 'f', 3),
+                          QString::number(r.wallSeconds * 1e3, 'f', 3),
+                          gbps(r.algbw()),
+                          gbps(r.busbw())};
+        if (stats.shrunk) {
+            cells.insert(4, bytesText(r.realWireBytes));
+            cells.insert(6, bytesText(r.realSizeBytes));
+        }
+        return cells;
     };
     for (const TrafficRow& r : rows) table.rows.push_back(row(r));
-    table.rows.push_back(row(total));
+    table.rows.push_back(row(stats.total));
     return table;
 }
 
+QString trafficConventions(const RunResult& run, const TrafficStats& stats) {
+    QString text =
+        QStringLiteral(
+            "NCCL-tests conventions: S is the collective's whole buffer, t its own time (last "
+            "arrival "
+            "to last finish), algbw = S / t, busbw = algbw × 2(n−1)/n for all_reduce, (n−1)/n for "
+            "all_gather, reduce_scatter and all_to_all, 1 for broadcast, in GB/s (1e9 bytes/s). "
+            "Wire "
+            "bytes: what the ranks sent under Gloo's algorithms. A collective is one call across "
+            "its "
+            "group, counted once; per-rank events count each member's part. Σ t sums the "
+            "collectives' "
+            "times: collectives of different groups run side by side, so it exceeds the run's wall "
+            "time (%1); busy wall is the time at least one collective of the row was running "
+            "(all: %2).")
+            .arg(qs(wallTimeText(run.seconds)), qs(wallTimeText(stats.total.wallSeconds)));
+    if (stats.shrunk)
+        text += QStringLiteral(
+                    " This is a shrunk run (every dim divided by %1): its bytes and bandwidths are "
+                    "of the shrunk shapes, the real-size bytes are given beside them; how fast "
+                    "the real sizes would move is not measured.")
+                    .arg(run.shrink->factor);
+    return text;
+}
+
 void addTraffic(const RunData& data, const std::vector<RunStep>& steps, const TrafficStats& stats,
-                SectionList& list) {
+                const RealScale& real, SectionList& list) {
     ReportSection& section =
         list.add(QStringLiteral("traffic"), QStringLiteral("Run: collectives and bandwidth"));
-    section.paragraph(QStringLiteral(
-        "NCCL-tests conventions: S is the collective's whole buffer, t its own time (last arrival "
-        "to last finish), algbw = S / t, busbw = algbw × 2(n−1)/n for all_reduce, (n−1)/n for "
-        "all_gather, reduce_scatter and all_to_all, 1 for broadcast. Wire bytes: what the ranks "
-        "sent under Gloo's algorithms."));
-    section.table(trafficTable(QStringLiteral("Op"), stats.byOp, stats.total));
-    section.table(trafficTable(QStringLiteral("Mesh dim"), stats.byDim, stats.total));
+    section.paragraph(trafficConventions(*data.run, stats));
+    section.table(trafficTable(QStringLiteral("Op"), stats, stats.byOp));
+    section.table(trafficTable(QStringLiteral("Mesh dim"), stats, stats.byDim));
     ReportSection& slow =
         list.add(QStringLiteral("slowest"), QStringLiteral("Run: the slowest steps"), 2);
     ReportTable table;
-    table.header = {QStringLiteral("Step"), QStringLiteral("Collective"),
-                    QStringLiteral("Time (µs)"), QStringLiteral("Waited (µs)"),
-                    QStringLiteral("busbw (GB/s)")};
+    table.header = {
+        QStringLiteral("Step"), QStringLiteral("Collective"), QStringLiteral("Time t (µs)"),
+        QStringLiteral("Waited (µs)"),
+        stats.shrunk ? QStringLiteral("busbw (GB/s, shrunk run)") : QStringLiteral("busbw (GB/s)")};
     const Trace& trace = data.run->trace;
     for (int position : stats.slowest) {
         const RunStep& step = steps[size_t(position)];
@@ -186,7 +224,7 @@ void addTraffic(const RunData& data, const std::vector<RunStep>& steps, const Tr
         const double bus = t > 0 ? size / t * busFactor(e.op, int(e.groupRanks.size())) : 0;
         table.rows.push_back(
             {QString::number(position + 1),
-             stepCaption(step, trace, *data.plan.scenario, *data.plan.plan).headline,
+             stepCaption(step, trace, *data.plan.scenario, *data.plan.plan, &real).headline,
              QString::number(step.runUs(), 'f', 1), QString::number(step.waitUs(), 'f', 1),
              gbps(bus)});
     }
@@ -236,8 +274,10 @@ void addRunSections(const ReportInput& input, SectionList& list) {
     const RunResult& run = *input.run.run;
     addVerification(run, list);
     const std::vector<RunStep> steps = runSteps(run.trace);
-    const TrafficStats stats = trafficStats(steps, run.trace, input.run.plan.scenario.get());
-    addTraffic(input.run, steps, stats, list);
+    const RealScale real = realScale(*input.run.plan.scenario, run.shrink);
+    const TrafficStats stats =
+        trafficStats(steps, run.trace, input.run.plan.scenario.get(), 12, &real);
+    addTraffic(input.run, steps, stats, real, list);
     if (run.mode == RunMode::Reference) addWrongRows(run, input.comparison.isValid(), list);
 }
 

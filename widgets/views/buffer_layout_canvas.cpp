@@ -101,10 +101,12 @@ void BufferLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area) cons
     double y = area.top();
     painter.setPen(palette().text().color());
     painter.setFont(bold);
-    painter.drawText(
-        QRectF(area.left(), y, area.width(), 18), Qt::AlignLeft | Qt::AlignVCenter,
-        painter.fontMetrics().elidedText(tr("Parameters (rank %1's bytes)").arg(layout_->rank),
-                                         Qt::ElideRight, int(area.width())));
+    painter.drawText(QRectF(area.left(), y, area.width(), 18), Qt::AlignLeft | Qt::AlignVCenter,
+                     painter.fontMetrics().elidedText(
+                         (layout_->shrunk() ? tr("Parameters (rank %1's bytes, shrunk run)")
+                                            : tr("Parameters (rank %1's bytes)"))
+                             .arg(layout_->rank),
+                         Qt::ElideRight, int(area.width())));
     painter.setFont(plain);
     y += 22;
     const double line = metrics.height() + 2;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/figures.h"
+
 namespace hsdp {
 
 namespace {
@@ -19,7 +21,18 @@ constexpr double kCutHeight = 52;
 constexpr double kLinkZone = 44;
 
 QString bytes(int64_t n) {
-    return QLocale(QLocale::English).toString(qint64(n)) + QStringLiteral(" B");
+    return QString::fromStdString(exactBytes(n));
+}
+
+// A total of the buffer: exact bytes, and for a shrunk run that they are of
+// the shrunk run, with the real-size figure when known.
+QString runBytes(const BufferLayout& layout, int64_t n) {
+    if (!layout.shrunk()) return bytes(n);
+    QString text = bytes(n) + QStringLiteral(" in the shrunk run");
+    if (layout.realRatio)
+        text += QStringLiteral(" (≈ %1 at real size)")
+                    .arg(QString::fromStdString(humanBytes(double(n) * *layout.realRatio)));
+    return text;
 }
 
 QString rowsText(const IndexSet& set) {
@@ -109,7 +122,7 @@ double addSend(BufferScene& scene, const BufferLayout& layout, const ByteScale& 
          (layout.phase == "gather" ? QStringLiteral("Send buffer packed by rank %1 · %2")
                                    : QStringLiteral("Fused buffer as rank %1 holds it · %2"))
              .arg(layout.rank)
-             .arg(bytes(layout.send.slotBytes)),
+             .arg(runBytes(layout, layout.send.slotBytes)),
          true});
     y += kHeader + 2;
     scene.texts.push_back({QRectF(kMargin, y, kLabelWidth - 6, kSendHeight),
@@ -138,9 +151,9 @@ double addSlots(BufferScene& scene, const BufferLayout& layout, const ByteScale&
     const QString heading =
         gather ? QStringLiteral("Gathered buffer, rank-major: %1 slots × %2 = %3")
                      .arg(layout.memberSlots.size())
-                     .arg(bytes(slot), bytes(slot * int64_t(layout.memberSlots.size())))
+                     .arg(bytes(slot), runBytes(layout, slot * int64_t(layout.memberSlots.size())))
                : QStringLiteral("Broadcast buffer: every member of the group ends with these %1")
-                     .arg(bytes(slot));
+                     .arg(runBytes(layout, slot));
     scene.texts.push_back({QRectF(kMargin, y, scale.x1 - kMargin, kHeader), heading, true});
     y += kHeader + 2;
     for (size_t q = 0; q < layout.memberSlots.size(); ++q) {
@@ -230,12 +243,21 @@ void addTotals(BufferScene& scene, const BufferLayout& layout, const QRectF& lin
     for (const auto& slot : layout.memberSlots)
         for (const auto& s : slot.segments) payload += s.length, padding += s.padding;
     if (payload + padding == 0) return;
-    scene.texts.push_back(
-        {line,
-         QStringLiteral("All %1 slots: %2 payload, %3 alignment padding (%4% of the bytes moved)")
-             .arg(layout.memberSlots.size())
-             .arg(bytes(payload), bytes(padding))
-             .arg(100.0 * double(padding) / double(payload + padding), 0, 'f', 1)});
+    const double share = 100.0 * double(padding) / double(payload + padding);
+    QString text = QStringLiteral("All %1 slots%2: %3 payload, %4 alignment padding (%5%)")
+                       .arg(layout.memberSlots.size())
+                       .arg(layout.shrunk() ? QStringLiteral(" of the shrunk run") : QString())
+                       .arg(bytes(payload), bytes(padding))
+                       .arg(share, 0, 'f', 1);
+    // Padding is per segment, not per byte: at the real shapes it stays
+    // about what it is while the payload grows (run/real_size.h).
+    if (layout.shrunk() && layout.realRatio) {
+        const double real = double(payload + padding) * *layout.realRatio - double(padding);
+        text += QStringLiteral("; at real size ≈ %1 payload, padding ≈ %2%")
+                    .arg(QString::fromStdString(humanBytes(real)))
+                    .arg(100.0 * double(padding) / (real + double(padding)), 0, 'g', 2);
+    }
+    scene.texts.push_back({line, text});
 }
 
 }  // namespace

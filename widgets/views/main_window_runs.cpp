@@ -120,6 +120,7 @@ void MainWindow::onRunFinished(const RunData& run) {
     lastRun_ = run;
     verification_->setRun(run);
     runStatus_->setText(runStatusText());
+    runStatus_->setToolTip(runStatusText());  // the whole line, where the bar elides it
     const RunResult& result = *run.run;
     if (!result.error.empty() && !result.cancelled)
         banner_->showRunError(result.errorRank >= 0 ? tr("The run failed on rank %1; the "

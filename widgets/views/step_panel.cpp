@@ -11,6 +11,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "models/run_status_text.h"
 #include "run/shrink.h"
 #include "views/trace_palette.h"
 
@@ -120,6 +121,7 @@ void StepPanel::addShortcuts() {
 void StepPanel::setRun(const RunData& run) {
     setPlaying(false);
     run_ = run;
+    real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
     steps_ = run.isValid() ? runSteps(run.run->trace) : std::vector<RunStep>{};
     current_ = -1;
     onSelectionChanged();
@@ -129,7 +131,10 @@ void StepPanel::setRun(const RunData& run) {
 QString StepPanel::positionText() const {
     if (steps_.empty()) return tr("no steps");
     if (current_ < 0) return tr("%1 steps").arg(stepCount());
-    return tr("step %1 of %2").arg(current_ + 1).arg(stepCount());
+    // The position in this walk, and the collective's id everywhere else.
+    return tr("step %1 of %2 · collective %3")
+        .arg(groupedNumber(current_ + 1), groupedNumber(stepCount()),
+             collectiveIdText(steps_[size_t(current_)].seq));
 }
 
 void StepPanel::setStep(int step) {
@@ -193,7 +198,7 @@ void StepPanel::showStep() {
         return;
     }
     const RunStep& step = steps_[static_cast<size_t>(current_)];
-    caption_ = stepCaption(step, run_.run->trace, *run_.plan.scenario, *run_.plan.plan);
+    caption_ = stepCaption(step, run_.run->trace, *run_.plan.scenario, *run_.plan.plan, &real_);
     const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events.front())];
     const QColor colour = tracePhaseColour(e.label.phase);
     badge_->setText(QString::fromStdString(e.label.phase));
@@ -211,7 +216,7 @@ void StepPanel::fillParticipants(const RunStep& step) {
     for (size_t i = 0; i < step.events.size(); ++i) {
         const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events[i])];
         const QStringList cells{QString::number(e.rank),
-                                QString::fromStdString(humanBytes(static_cast<double>(e.bytes))),
+                                collectiveBytesText(static_cast<double>(e.bytes), e.label, &real_),
                                 ms(e.startUs), ms(step.readyUs - e.startUs), ms(e.endUs)};
         for (int c = 0; c < cells.size(); ++c)
             participants_->setItem(static_cast<int>(i), c, new QTableWidgetItem(cells[c]));

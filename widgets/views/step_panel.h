@@ -32,7 +32,7 @@ public:
     int stepCount() const { return static_cast<int>(steps_.size()); }
     int currentStep() const { return current_; }  // -1: none
     StepCaption caption() const { return caption_; }
-    QString positionText() const;  // "step 3 of 32"
+    QString positionText() const;  // "step 3 of 32 · collective #12"
     bool isPlaying() const;
     void setSpeed(double stepsPerSecond);
     // The widget laid out at `size` and painted, never on screen.
@@ -55,6 +55,7 @@ private:
 
     QPointer<PlanSelection> selection_;
     RunData run_;
+    RealScale real_;  // the run's scale to the real shapes (shrunk runs)
     std::vector<RunStep> steps_;
     int current_ = -1;
     StepCaption caption_;

@@ -57,6 +57,7 @@ TraceCanvas::TraceCanvas(PlanSelection* selection, QWidget* parent)
 
 void TraceCanvas::setRun(const RunData& run) {
     run_ = run;
+    real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
     const Mesh* mesh = nullptr;
     if (run.isValid())
         for (const Mesh& m : run.plan.scenario->meshes)
@@ -284,13 +285,13 @@ QString TraceCanvas::toolTipFor(int index) const {
                          ? paramNamesText(e.label.params, *run_.plan.scenario).toHtmlEscaped()
                          : QString::number(e.label.params.size()) + QStringLiteral(" params");
     return QStringLiteral(
-               "<b>%1</b> (%2) &nbsp; seq %3<br>rank %4 of %5<br>"
+               "<b>%1</b> (%2) &nbsp; collective %3<br>rank %4 of %5<br>"
                "sent %6 &nbsp; %7<br>%8 %9<br>group %10 batch %11<br>%12")
         .arg(QString::fromStdString(e.op), QString::fromStdString(e.label.phase))
-        .arg(e.seq)
+        .arg(collectiveIdText(e.seq))
         .arg(e.rank)
         .arg(ranksText(e.groupRanks))
-        .arg(QString::fromStdString(humanBytes(static_cast<double>(e.bytes))),
+        .arg(collectiveBytesText(static_cast<double>(e.bytes), e.label, &real_).toHtmlEscaped(),
              durationText(e.endUs - e.startUs), QString::fromStdString(e.label.mesh))
         .arg(e.label.meshDim >= 0 ? QStringLiteral("mesh dim %1").arg(e.label.meshDim) : QString())
         .arg(e.label.group)

@@ -7,6 +7,7 @@
 #include "models/plan_selection.h"
 #include "models/run_data.h"
 #include "models/trace_bars.h"
+#include "run/real_size.h"
 
 namespace hsdp {
 
@@ -58,6 +59,9 @@ public slots:
     void zoomOut();
     void fit();
     void panBy(double fraction);  // of the window width; negative: earlier
+    // The tooltip of trace event `index` (rich text): op, collective id, rank,
+    // bytes sent (of the shrunk run, with the real size, when shrunk), time.
+    QString toolTipFor(int index) const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -73,7 +77,6 @@ private:
     void zoomAround(double factor, double x);
     void scrollRows(double pixels);
     void bringIntoView(int64_t seq);
-    QString toolTipFor(int index) const;
     QString rowLabel(int row) const;
     void paintRows(QPainter& painter, const QSize& size, int& bars) const;
     void paintHighlight(QPainter& painter, const QSize& size) const;
@@ -83,6 +86,7 @@ private:
 
     QPointer<PlanSelection> selection_;
     RunData run_;
+    RealScale real_;  // the run's scale to the real shapes (shrunk runs)
     std::shared_ptr<const TraceTimeline> timeline_;
     TraceColouring colouring_ = TraceColouring::Phase;
     int64_t seq_ = -1;

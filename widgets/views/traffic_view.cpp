@@ -18,10 +18,25 @@ namespace {
 
 const QColor kAlgColour(0x4c, 0x78, 0xa8);
 const QColor kBusColour(0xf5, 0x85, 0x18);
-constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kGB = 1e9;  // NCCL-tests: 1 GB/s = 1e9 bytes/s
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
 
 QString rateText(double bytesPerSecond) {
-    return QString::fromStdString(humanBytes(bytesPerSecond)) + QStringLiteral("/s");
+    return qs(bandwidthText(bytesPerSecond));
+}
+
+// A row's bytes: of the shrunk run, with the real-size figure beside them.
+QString rowBytes(double bytes, double real, bool shrunk) {
+    return shrunk
+               ? QStringLiteral("%1 (≈ %2 real)").arg(qs(humanBytes(bytes)), qs(humanBytes(real)))
+               : qs(humanBytes(bytes));
+}
+
+QString msText(double seconds) {
+    return QStringLiteral("%1 ms").arg(seconds * 1e3, 0, 'f', 2);
 }
 
 QCPBars* makeBars(QCustomPlot* plot, const QColor& colour, const QString& name) {
@@ -60,14 +75,25 @@ void setRow(QTableWidget* table, int row, const QStringList& cells,
     }
 }
 
-QStringList statCells(const TrafficRow& row) {
+QStringList statCells(const TrafficRow& row, bool shrunk) {
     return {row.key,
-            QString::number(row.collectives),
-            QString::fromStdString(humanBytes(static_cast<double>(row.wireBytes))),
-            QString::fromStdString(humanBytes(row.sizeBytes)),
-            QStringLiteral("%1 ms").arg(row.seconds * 1e3, 0, 'f', 2),
+            qs(groupedCount(row.collectives)),
+            qs(groupedCount(row.events)),
+            rowBytes(static_cast<double>(row.wireBytes), row.realWireBytes, shrunk),
+            rowBytes(row.sizeBytes, row.realSizeBytes, shrunk),
+            msText(row.seconds),
+            msText(row.wallSeconds),
             rateText(row.algbw()),
             rateText(row.busbw())};
+}
+
+QStringList statHeaders(bool shrunk) {
+    const QString of = shrunk ? QStringLiteral(", shrunk run") : QString();
+    return {QStringLiteral("op / mesh dim"),    QStringLiteral("collectives"),
+            QStringLiteral("per-rank events"),  QStringLiteral("sent (wire%1)").arg(of),
+            QStringLiteral("size S%1").arg(of), QStringLiteral("Σ t (summed over collectives)"),
+            QStringLiteral("busy wall"),        QStringLiteral("algbw S/t%1").arg(of),
+            QStringLiteral("busbw%1").arg(of)};
 }
 
 }  // namespace
@@ -76,12 +102,11 @@ TrafficView::TrafficView(PlanSelection* selection, QWidget* parent)
     : QWidget(parent),
       selection_(selection),
       plot_(new QCustomPlot(this)),
-      table_(makeTable({tr("op / mesh dim"), tr("collectives"), tr("sent (wire)"), tr("size S"),
-                        tr("time t"), tr("algbw S/t"), tr("busbw")},
-                       this)),
-      slowest_(makeTable({tr("step"), tr("seq"), tr("op"), tr("phase"), tr("ranks"), tr("size S"),
-                          tr("time t"), tr("waited"), tr("params")},
-                         this)) {
+      table_(makeTable(statHeaders(false), this)),
+      slowest_(makeTable({tr("step"), tr("collective"), tr("op"), tr("phase"), tr("ranks"),
+                          tr("size S"), tr("time t"), tr("waited"), tr("params")},
+                         this)),
+      note_(new QLabel(this)) {
     plot_->setMinimumHeight(120);
     table_->horizontalHeader()->setStretchLastSection(false);
     algBars_ = makeBars(plot_, kAlgColour, tr("algbw = S / t"));
@@ -90,15 +115,10 @@ TrafficView::TrafficView(PlanSelection* selection, QWidget* parent)
     plot_->legend->setFont(QFont(font().family(), 8));
     plot_->legend->setBrush(QColor(255, 255, 255, 220));
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    plot_->yAxis->setLabel(tr("MiB/s"));
+    plot_->yAxis->setLabel(tr("GB/s (NCCL-tests, 1e9 B/s)"));
     plot_->xAxis->setTickLabelRotation(20);
-    auto* note = new QLabel(
-        tr("NCCL-tests conventions. S = the collective's size (the whole gathered or "
-           "broadcast buffer), recovered from the trace's on-wire bytes: the participants "
-           "send (n−1)·S together (all_reduce: 2(n−1)·S). t = last arrival to last finish. "
-           "busbw factor: all_reduce 2(n−1)/n, all_gather / reduce_scatter / all_to_all "
-           "(n−1)/n, broadcast 1."),
-        this);
+    auto* note = note_;
+    note->setText(noteText(false));
     note->setWordWrap(true);
     note->setStyleSheet(QStringLiteral("color: #555;"));
     auto* slowTitle = new QLabel(tr("<b>Slowest collectives</b> (click to select)"), this);
@@ -117,11 +137,36 @@ TrafficView::TrafficView(PlanSelection* selection, QWidget* parent)
     });
 }
 
+QString TrafficView::noteText() const {
+    return note_->text();
+}
+
+QString TrafficView::noteText(bool shrunk) {
+    QString text = tr(
+        "NCCL-tests conventions, bandwidth in GB/s (1e9 bytes/s). S = the collective's size (the "
+        "whole gathered or broadcast buffer), recovered from the trace's on-wire bytes: the "
+        "participants send (n−1)·S together (all_reduce: 2(n−1)·S). t = last arrival to last "
+        "finish; Σ t sums it over the row's collectives, which overlap, so it can exceed the "
+        "run's wall time; busy wall is the time at least one of them ran. busbw factor: "
+        "all_reduce 2(n−1)/n, all_gather / reduce_scatter / all_to_all (n−1)/n, broadcast 1. "
+        "A collective is one call across its group, counted once; per-rank events count each "
+        "member's part.");
+    if (shrunk)
+        text +=
+            tr(" Shrunk run: bytes and bandwidths are of the shrunk shapes (the real-size "
+               "bytes beside them); how fast the real sizes would move is not measured.");
+    return text;
+}
+
 void TrafficView::setRun(const RunData& run) {
     run_ = run;
+    real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
     steps_ = run.isValid() ? runSteps(run.run->trace) : std::vector<RunStep>{};
-    stats_ = run.isValid() ? trafficStats(steps_, run.run->trace, run.plan.scenario.get())
-                           : TrafficStats{};
+    stats_ = run.isValid()
+                 ? trafficStats(steps_, run.run->trace, run.plan.scenario.get(), 12, &real_)
+                 : TrafficStats{};
+    table_->setHorizontalHeaderLabels(statHeaders(stats_.shrunk));
+    note_->setText(noteText(stats_.shrunk));
     fillPlot();
     fillTable();
     fillSlowest();
@@ -134,9 +179,9 @@ void TrafficView::fillPlot() {
     auto addRow = [&](const TrafficRow& row) {
         keysAlg << key - 0.18;
         keysBus << key + 0.18;
-        alg << row.algbw() / kMiB;
-        bus << row.busbw() / kMiB;
-        top = std::max({top, row.algbw() / kMiB, row.busbw() / kMiB});
+        alg << row.algbw() / kGB;
+        bus << row.busbw() / kGB;
+        top = std::max({top, row.algbw() / kGB, row.busbw() / kGB});
         ticker->addTick(key, row.key);
         key += 1;
     };
@@ -155,9 +200,9 @@ void TrafficView::fillTable() {
     const int rows = static_cast<int>(stats_.byOp.size() + stats_.byDim.size()) + 1;
     table_->setRowCount(rows);
     int r = 0;
-    for (const TrafficRow& row : stats_.byOp) setRow(table_, r++, statCells(row));
-    for (const TrafficRow& row : stats_.byDim) setRow(table_, r++, statCells(row));
-    setRow(table_, r, statCells(stats_.total));
+    for (const TrafficRow& row : stats_.byOp) setRow(table_, r++, statCells(row, stats_.shrunk));
+    for (const TrafficRow& row : stats_.byDim) setRow(table_, r++, statCells(row, stats_.shrunk));
+    setRow(table_, r, statCells(stats_.total, stats_.shrunk));
     QFont bold = table_->font();
     bold.setBold(true);
     for (int c = 0; c < table_->columnCount(); ++c)
@@ -174,15 +219,15 @@ void TrafficView::fillSlowest() {
         const int position = stats_.slowest[i];
         const RunStep& step = steps_[static_cast<size_t>(position)];
         const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events.front())];
-        setRow(
-            slowest_, static_cast<int>(i),
-            {QString::number(position + 1), QString::number(step.seq), QString::fromStdString(e.op),
-             QString::fromStdString(e.label.phase), ranksText(e.groupRanks),
-             QString::fromStdString(humanBytes(collectiveSize(step, run_.run->trace))),
-             QStringLiteral("%1 ms").arg(step.runUs() * 1e-3, 0, 'f', 3),
-             QStringLiteral("%1 ms").arg(step.waitUs() * 1e-3, 0, 'f', 3),
-             paramNamesText(e.label.params, *run_.plan.scenario)},
-            {2, 3, 4, 8});
+        setRow(slowest_, static_cast<int>(i),
+               {QString::number(position + 1), collectiveIdText(step.seq),
+                QString::fromStdString(e.op), QString::fromStdString(e.label.phase),
+                ranksText(e.groupRanks),
+                collectiveBytesText(collectiveSize(step, run_.run->trace), e.label, &real_),
+                QStringLiteral("%1 ms").arg(step.runUs() * 1e-3, 0, 'f', 3),
+                QStringLiteral("%1 ms").arg(step.waitUs() * 1e-3, 0, 'f', 3),
+                paramNamesText(e.label.params, *run_.plan.scenario)},
+               {2, 3, 4, 8});
     }
     slowest_->resizeColumnsToContents();
 }

@@ -1,0 +1,25 @@
+#include "export/run_figures.h"
+
+#include "model/figures.h"
+
+namespace hsdp {
+
+std::string runTotalsText(const RunResult& run) {
+    const bool shrunk = run.shrink.has_value();
+    std::optional<double> real;
+    if (shrunk && run.shrink->realBytes > 0) real = static_cast<double>(run.shrink->realBytes);
+    std::string text = groupedCount(run.collectives) +
+                       (run.collectives == 1 ? " collective (" : " collectives (") +
+                       groupedCount(run.rankEvents) +
+                       (run.rankEvents == 1 ? " per-rank event), " : " per-rank events), ");
+    return text + "sent " + runBytesText(static_cast<double>(run.bytes), shrunk, real) + ", " +
+           wallTimeText(run.seconds);
+}
+
+std::string runShrinkText(const RunResult& run) {
+    if (!run.shrink) return {};
+    return "shrunk run: " + run.shrink->reason +
+           "; its byte counts and bandwidths are of the shrunk shapes";
+}
+
+}  // namespace hsdp

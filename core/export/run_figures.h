@@ -1,0 +1,21 @@
+#pragma once
+
+#include <string>
+
+#include "verify/run_result.h"
+
+namespace hsdp {
+
+// A run's totals and its shrink in the words the CLI's run text, the
+// studio's run line and the report share (conventions: model/figures.h).
+
+// "2,816 collectives (8,960 per-rank events), sent 534.7 MiB in the shrunk
+// run (≈ 29.3 TiB at real size), 5.67 s wall"
+std::string runTotalsText(const RunResult& run);
+
+// "shrunk run: buffers 23.1 TiB (…) > --max-bytes 2.0 GiB: every dim divided
+// by 56 (…); its byte counts and bandwidths are of the shrunk shapes";
+// empty for a run of the real shapes.
+std::string runShrinkText(const RunResult& run);
+
+}  // namespace hsdp

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace hsdp {
+
+// How every view, report and CLI text writes a run's figures, one convention
+// each (docs/glossary.md "Figures"):
+//   byte sizes   IEC binary units, "184.0 KiB"; exact counts "10,240 B"
+//   bandwidth    NCCL-tests GB/s: 1 GB/s = 1e9 bytes/s ("0.016 GB/s")
+//   times        a wall time (elapsed once) or a sum over collectives (which
+//                overlap, so it can exceed the wall time), always named
+//   counts       grouped thousands, "8,960"
+//   collectives  one id per collective, the trace's run-wide seq: "#648"
+//   shrunk runs  a run's byte figure says it is of the shrunk run and gives
+//                the real-size figure beside it where it is known
+
+std::string humanBytes(double bytes);              // "2.1 GiB", "512 B"
+std::string exactBytes(int64_t bytes);             // "10,240 B"
+std::string groupedCount(int64_t count);           // "8,960"
+std::string bandwidthText(double bytesPerSecond);  // "0.016 GB/s"
+std::string secondsText(double seconds);           // "2.15 s"
+std::string wallTimeText(double seconds);          // "2.15 s wall"
+std::string summedTimeText(double seconds);        // "7.35 s summed over collectives"
+std::string collectiveId(int64_t seq);             // "#648"
+
+// A byte figure of a run: plain when the run used the real shapes, else
+// "184.0 KiB in the shrunk run (≈ 9.7 GiB at real size)", or without the
+// bracket when the real size is unknown.
+std::string runBytesText(double runBytes, bool shrunk, std::optional<double> realBytes);
+
+}  // namespace hsdp

@@ -1,0 +1,285 @@
+// The run views label their figures for what they are (issue 18, points 6
+// and 8): a shrunk run's sizes say "in the shrunk run" with the real-size
+// figure beside them (checked against a run of the real shapes), the run line
+// and Traffic count the same collectives, one id names a collective in the
+// trace, Steps, Buffer layout, Traffic and the report, bandwidth is NCCL-tests
+// GB/s, and summed times are told from wall times.
+#include <QTableWidget>
+#include <QtTest>
+#include <map>
+#include <tuple>
+
+#include <qcustomplot.h>
+
+#include "model/figures.h"
+#include "models/buffer_layout.h"
+#include "models/run_status_text.h"
+#include "models/run_steps.h"
+#include "models/step_caption.h"
+#include "models/traffic_stats.h"
+#include "report/report_builder.h"
+#include "run/runner.h"
+#include "run/shrink.h"
+#include "views/buffer_layout_view.h"
+#include "views/buffer_scene.h"
+#include "views/step_panel.h"
+#include "views/trace_canvas.h"
+#include "views/trace_view.h"
+#include "views/traffic_view.h"
+
+using namespace hsdp;
+
+namespace {
+
+const char* const kEven = HSDP_SOURCE_DIR "/tests/data/figures/even_2x4.json";
+
+// The even scenario on its real shapes, or shrunk by exactly 4 (its budget is
+// what the shapes at 4 need): every shard even, no padding, so the real-size
+// figures of the shrunk run are exactly the real run's.
+RunData runEven(bool shrunk) {
+    RunData data;
+    data.plan = computePlanResult(QString::fromUtf8(kEven));
+    const Scenario& s = *data.plan.scenario;
+    RunOptions options;
+    options.flopBudget = 1e18;
+    const ShrinkDecision at4 = shrinkAtFactor(s, 4);
+    options.maxBytes = shrunk ? estimateRunBytes(s, *data.plan.plan, at4.paramShapes, at4.tpShapes)
+                              : int64_t(1) << 40;
+    data.run = std::make_shared<const RunResult>(runPlan(s, *data.plan.plan, options));
+    return data;
+}
+
+using Key = std::tuple<std::string, int, int, int, std::vector<int>, std::vector<int>>;
+Key keyOf(const TraceEvent& e) {
+    return {e.label.phase,   e.label.group, e.label.batch,
+            e.label.meshDim, e.groupRanks,  e.label.params};
+}
+
+const TraceEvent& firstEvent(const RunData& data, const RunStep& step) {
+    return data.run->trace.events[size_t(step.events.front())];
+}
+
+// Every collective of a run by what it does: its size S.
+std::map<Key, double> sizes(const RunData& data) {
+    std::map<Key, double> out;
+    for (const RunStep& step : runSteps(data.run->trace))
+        out[keyOf(firstEvent(data, step))] = collectiveSize(step, data.run->trace);
+    return out;
+}
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+QString reportText(const RunData& run) {
+    ReportInput input;
+    input.plan = run.plan;
+    input.run = run;
+    input.command = QStringLiteral("hsdp-inspect report x --run -o y.html");
+    const ReportDocument doc = buildReport(input);
+    QString all;
+    for (const ReportSection& s : doc.sections)
+        for (const ReportBlock& b : s.blocks) {
+            all += b.text + QLatin1Char('\n');
+            for (const auto& [label, value] : b.facts) all += label + ": " + value + '\n';
+            all += b.table.header.join(QLatin1Char('|')) + '\n';
+            for (const QStringList& row : b.table.rows) all += row.join(QLatin1Char('|')) + '\n';
+        }
+    return all;
+}
+
+}  // namespace
+
+class TestFigureLabels : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        real_ = runEven(false);
+        shrunk_ = runEven(true);
+        QVERIFY2(real_.run->verified, real_.run->error.c_str());
+        QVERIFY2(shrunk_.run->verified, shrunk_.run->error.c_str());
+        QVERIFY(shrunk_.run->shrink && shrunk_.run->shrink->factor == 4);
+    }
+
+    // Steps: every caption's size is of the shrunk run, with the size the real
+    // shapes moved in the same collective beside it.
+    void stepCaptionsGiveTheRealSizeBeside() {
+        const auto real = sizes(real_);
+        const RealScale scale = realScale(*shrunk_.plan.scenario, shrunk_.run->shrink);
+        const auto steps = runSteps(shrunk_.run->trace);
+        QVERIFY(!steps.empty());
+        for (const RunStep& step : steps) {
+            const TraceEvent& e = firstEvent(shrunk_, step);
+            const StepCaption caption = stepCaption(
+                step, shrunk_.run->trace, *shrunk_.plan.scenario, *shrunk_.plan.plan, &scale);
+            const bool gather = e.op == "all_gather";
+            const double n = gather ? double(e.groupRanks.size()) : 1.0;
+            const QString what = gather ? QStringLiteral(" per rank") : QStringLiteral(" buffer");
+            const QString want = qs(humanBytes(collectiveSize(step, shrunk_.run->trace) / n)) +
+                                 what + QStringLiteral(" in the shrunk run (≈ ") +
+                                 qs(humanBytes(real.at(keyOf(e)) / n)) + what +
+                                 QStringLiteral(" at real size)");
+            QVERIFY2(caption.headline.contains(want),
+                     qPrintable(caption.headline + QStringLiteral("\nwant: ") + want));
+            QVERIFY2(caption.why.contains(QStringLiteral("in the shrunk run, ≈ ")),
+                     qPrintable(caption.why));
+        }
+        // A run of the real shapes says nothing of the kind.
+        const RealScale none = realScale(*real_.plan.scenario, real_.run->shrink);
+        for (const RunStep& step : runSteps(real_.run->trace)) {
+            const StepCaption c =
+                stepCaption(step, real_.run->trace, *real_.plan.scenario, *real_.plan.plan, &none);
+            QVERIFY2(!(c.headline + c.why).contains(QStringLiteral("shrunk")),
+                     qPrintable(c.headline));
+        }
+    }
+
+    // Buffer layout: the shrunk buffer's bytes times its real ratio are the
+    // real run's, and its headings say whose bytes they are.
+    void bufferLayoutSaysShrunkAndGivesTheRealSize() {
+        std::map<std::pair<Key, int>, int64_t> realPayload;  // (collective, rank) -> payload
+        const auto realCollectives = bufferCollectives(*real_.run);
+        for (const BufferCollective& c : realCollectives)
+            for (const TraceEvent* m : c.members)
+                if (m) {
+                    int64_t payload = 0;
+                    for (const BufferSegment& s : m->label.segments) payload += s.length;
+                    realPayload[{keyOf(*c.event), m->rank}] = payload;
+                }
+        const auto collectives = bufferCollectives(*shrunk_.run);
+        QVERIFY(!collectives.empty());
+        for (const BufferCollective& c : collectives) {
+            const int rank = c.event->groupRanks.back();
+            const BufferLayout layout = bufferLayout(shrunk_, c, rank, -1);
+            QVERIFY(layout.shrunk());
+            QVERIFY(layout.realRatio.has_value());
+            int64_t payload = 0;
+            for (const BufferSegment& s : layout.send.segments) payload += s.length;
+            QCOMPARE(std::llround(double(payload) * *layout.realRatio),
+                     realPayload.at({keyOf(*c.event), rank}));
+            QString texts;
+            for (const BufferText& t : buildBufferScene(layout, QSize(1200, 700)).texts)
+                texts += t.text + QLatin1Char('\n');
+            QVERIFY2(texts.contains(qs(exactBytes(layout.send.slotBytes)) +
+                                    QStringLiteral(" in the shrunk run (≈ ")),
+                     qPrintable(texts));
+            QVERIFY2(texts.contains(QStringLiteral("slots of the shrunk run")), qPrintable(texts));
+        }
+        // Of the real run, the layout has nothing to qualify.
+        const BufferLayout plain =
+            bufferLayout(real_, realCollectives.front(), realCollectives.front().event->rank, -1);
+        QVERIFY(!plain.shrunk());
+    }
+
+    // Traffic counts what the run line counts; its real-size bytes are the
+    // real run's; its bandwidth is GB/s; Σ t is told from the busy wall time.
+    void trafficAgreesWithTheRunLine() {
+        PlanSelection selection;
+        TrafficView view(&selection);
+        view.setRun(shrunk_);
+        const TrafficStats& stats = view.stats();
+        const RunResult& run = *shrunk_.run;
+        QCOMPARE(stats.total.collectives, run.collectives);
+        QCOMPARE(stats.total.events, run.rankEvents);
+        QVERIFY(stats.shrunk);
+        QCOMPARE(std::llround(stats.total.realWireBytes), real_.run->bytes);
+        const QString line = runStatusLine(run);
+        QVERIFY2(line.contains(groupedNumber(stats.total.collectives) + " collectives (" +
+                               groupedNumber(stats.total.events) + " per-rank events)"),
+                 qPrintable(line));
+        QVERIFY2(line.contains(QStringLiteral("shrunk run: buffers ")), qPrintable(line));
+        QVERIFY(view.plot()->yAxis->label().contains(QStringLiteral("GB/s")));
+        QStringList headers;
+        for (int c = 0; c < view.table()->columnCount(); ++c)
+            headers << view.table()->horizontalHeaderItem(c)->text();
+        const QString all = headers.join('|');
+        QVERIFY2(all.contains(QStringLiteral("summed over collectives")) &&
+                     all.contains(QStringLiteral("busy wall")) &&
+                     all.contains(QStringLiteral("shrunk run")),
+                 qPrintable(all));
+        const int last = view.table()->rowCount() - 1;
+        const int busbw = int(headers.size()) - 1;
+        QCOMPARE(view.table()->item(last, busbw)->text(), qs(bandwidthText(stats.total.busbw())));
+        double summed = 0;
+        for (const TrafficRow& row : stats.byOp) summed += row.seconds;
+        QVERIFY(std::abs(summed - stats.total.seconds) < 1e-9);
+        QVERIFY(stats.total.wallSeconds <= stats.total.seconds + 1e-9);
+        QVERIFY(stats.total.wallSeconds <= run.seconds);
+        QVERIFY(stats.total.wallSeconds > 0);
+    }
+
+    // One id per collective: "#<seq>" in the trace tooltip, Steps, Buffer
+    // layout and Traffic's slowest collectives.
+    void oneCollectiveOneIdEverywhere() {
+        PlanSelection selection;
+        TraceView trace(&selection);
+        StepPanel steps(&selection);
+        BufferLayoutView buffers(&selection);
+        TrafficView traffic(&selection);
+        trace.setRun(shrunk_);
+        steps.setRun(shrunk_);
+        buffers.setRun(shrunk_);
+        traffic.setRun(shrunk_);
+        const auto& events = shrunk_.run->trace.events;
+        int checked = 0;
+        for (const BufferCollective& c : buffers.collectives()) {
+            const QString id = QStringLiteral("collective #%1").arg(c.seq);
+            selection.selectCollective(c.seq, c.event->groupRanks, c.event->label.params);
+            QVERIFY2(steps.positionText().contains(id), qPrintable(steps.positionText()));
+            QVERIFY2(steps.caption().headline.startsWith(id), qPrintable(steps.caption().headline));
+            const auto layout = buffers.canvas()->layout();
+            QVERIFY(layout && layout->seq == c.seq);
+            QString title = buffers.canvas()->scene(QSize(1200, 700)).texts.front().text;
+            QVERIFY2(title.contains(id), qPrintable(title));
+            for (size_t i = 0; i < events.size(); ++i)
+                if (events[i].seq == c.seq) {
+                    const QString tip = trace.canvas()->toolTipFor(int(i));
+                    QVERIFY2(tip.contains(id), qPrintable(tip));
+                    QVERIFY2(!tip.contains(QStringLiteral("seq ")), qPrintable(tip));
+                }
+            ++checked;
+        }
+        QVERIFY(checked > 0);
+        QTableWidget* slowest = traffic.slowestTable();
+        QCOMPARE(slowest->horizontalHeaderItem(1)->text(), QStringLiteral("collective"));
+        for (int r = 0; r < slowest->rowCount(); ++r) {
+            const RunStep& step = traffic.steps()[size_t(traffic.stats().slowest[size_t(r)])];
+            QCOMPARE(slowest->item(r, 1)->text(), QStringLiteral("#%1").arg(step.seq));
+        }
+    }
+
+    // The report: the same counts as the run, times labelled summed or wall
+    // and consistent with the run's, bytes of the shrunk run beside the real.
+    void reportLabelsTimesAndSizes() {
+        const QString text = reportText(shrunk_);
+        const RunResult& run = *shrunk_.run;
+        const TrafficStats stats = [&] {
+            const RealScale scale = realScale(*shrunk_.plan.scenario, run.shrink);
+            return trafficStats(runSteps(run.trace), run.trace, shrunk_.plan.scenario.get(), 12,
+                                &scale);
+        }();
+        for (const QString& part :
+             {groupedNumber(run.collectives) + " collectives (" + groupedNumber(run.rankEvents) +
+                  " per-rank events)",
+              QStringLiteral("Σ t (ms, summed over collectives)"), QStringLiteral("Busy wall (ms)"),
+              QStringLiteral("algbw (GB/s, shrunk run)"),
+              QStringLiteral("Wire bytes, real size (≈)"),
+              qs(wallTimeText(run.seconds)) + QStringLiteral(")"),
+              QStringLiteral("shrunk run: buffers "),
+              QStringLiteral(" in the shrunk run (≈ ") + qs(humanBytes(double(real_.run->bytes))),
+              QStringLiteral("|collective #")})
+            QVERIFY2(text.contains(part), qPrintable(part));
+        // The op table's Σ t adds up to its total row, which is no wall time:
+        // the busy wall is, and it fits in the run.
+        QVERIFY(stats.total.wallSeconds <= run.seconds);
+        QVERIFY2(text.contains(QStringLiteral("all|") + groupedNumber(stats.total.collectives) +
+                               "|" + groupedNumber(stats.total.events) + "|"),
+                 qPrintable(text));
+    }
+
+private:
+    RunData real_, shrunk_;
+};
+
+QTEST_MAIN(TestFigureLabels)
+#include "tst_figure_labels.moc"
