@@ -1,7 +1,9 @@
 // The mesh view rendered into QImages for every sample and mesh: one cell per
-// rank, each cell painted in the heat colour of its rank's owned numel, the
-// selection's owner ranks outlined (and no others), labels dropped before
-// cells at 8,192 ranks.
+// rank, each cell painted in the heat colour of the Newton–Schulz numel its
+// rank computes, the selection's owner ranks outlined (and no others), the
+// ranks that run the selected param's Newton–Schulz flagged (and no others),
+// the tooltip naming what a rank holds, gathers and computes, labels dropped
+// before cells at 8,192 ranks.
 #include <QDir>
 #include <QPainter>
 #include <QtTest>
@@ -45,6 +47,36 @@ std::vector<int> ownersFromPlan(const Plan& plan, int param) {
     return ranks;
 }
 
+// The ranks that run `param`'s Newton–Schulz, from the plan's decisions and
+// the mesh coordinates: in a gathered batch the rank of each owning replica
+// at the param's shard-compute coordinate, else every rank of the owner.
+std::vector<int> newtonSchulzRanks(const Plan& plan, const Mesh& mesh, int param) {
+    const Group& group = *plan.groupOf(param);
+    std::vector<int> ranks;
+    for (const Batch& batch : group.batches) {
+        auto owner = batch.owner.find(param);
+        if (owner == batch.owner.end()) continue;
+        for (int rank : mesh.ranks) {
+            Coord coord = *mesh.coordinateOf(rank);
+            Coord replicate, shard;
+            for (size_t j = 0; j < group.replicateMeshDims.size(); ++j)
+                replicate.push_back(coord[static_cast<size_t>(group.replicateMeshDims[j])] %
+                                    batch.replicateSizes[j]);
+            for (int d : group.shardMeshDims) shard.push_back(coord[static_cast<size_t>(d)]);
+            if (replicate != owner->second) continue;
+            bool runs = !batch.isShard;
+            for (const ShardCompute& sc : batch.shardCompute)
+                runs =
+                    runs || (sc.replicateCoord == replicate && sc.computeCoord.at(param) == shard);
+            if (runs) ranks.push_back(rank);
+        }
+    }
+    std::sort(ranks.begin(), ranks.end());
+    return ranks;
+}
+
+const QColor kComputeColor(0xff, 0xc4, 0x00);
+
 }  // namespace
 
 class TestMeshView : public QObject {
@@ -55,6 +87,9 @@ private slots:
     void oneCellPerRankInItsHeatColour();
     void selectionOutlinesTheOwnerRanks_data() { samples_data(); }
     void selectionOutlinesTheOwnerRanks();
+    void newtonSchulzRanksAreFlagged_data() { samples_data(); }
+    void newtonSchulzRanksAreFlagged();
+    void toolTipNamesHeldGatheredComputed();
     void dimChoiceAndSmallMultiples();
     void labelsGoBeforeCellsAt8192Ranks();
     void heatScaleIsOrdered();
@@ -85,8 +120,8 @@ void TestMeshView::oneCellPerRankInItsHeatColour() {
             QRectF box = deviceRect(view, cell);
             QPoint probe =
                 (box.topLeft() + QPointF(box.width() * 0.15, box.height() * 0.15)).toPoint();
-            int64_t owned = result.plan->ranks.at(static_cast<size_t>(cell.rank)).ownedNumel;
-            QCOMPARE(image.pixelColor(probe), view.heatScale().colorFor(owned));
+            int64_t computed = result.plan->ranks.at(static_cast<size_t>(cell.rank)).computedNumel;
+            QCOMPARE(image.pixelColor(probe), view.heatScale().colorFor(computed));
         }
     }
 }
@@ -123,6 +158,54 @@ void TestMeshView::selectionOutlinesTheOwnerRanks() {
         for (int d : group.shardMeshDims)
             QCOMPARE((*mesh->coordinateOf(rank))[static_cast<size_t>(d)],
                      anchor[static_cast<size_t>(d)]);
+}
+
+void TestMeshView::newtonSchulzRanksAreFlagged() {
+    QFETCH(QString, path);
+    PlanResult result = computePlanResult(path);
+    PlanSelection selection;
+    MeshView view(&selection);
+    view.setResult(result);
+    int flagged = 0;
+    for (const Group& group : result.plan->groups)
+        for (int param : group.params) {
+            selection.selectParam(param);
+            const Mesh& mesh = *view.mesh();
+            std::vector<int> expected = newtonSchulzRanks(*result.plan, mesh, param);
+            QCOMPARE(view.overlay().computeRanks, expected);
+            if (expected.empty() || flagged >= 3) continue;  // frozen: nobody computes it
+            ++flagged;
+            QImage image = view.renderImage(kImageSize);
+            std::set<int> runs(expected.begin(), expected.end());
+            double cellPixels = MeshLayout::kCellSize * view.fitTransform(kImageSize).m11();
+            for (const MeshCell& cell : view.meshLayout().cells()) {
+                QRectF mark = MeshView::computeMarkRect(deviceRect(view, cell), cellPixels);
+                if (mark.width() < 10) continue;
+                QPoint inside = (mark.topRight() + QPointF(-0.3, 0.3) * mark.width()).toPoint();
+                QCOMPARE(image.pixelColor(inside) == kComputeColor, runs.count(cell.rank) == 1);
+            }
+        }
+    QVERIFY(flagged > 0);
+}
+
+void TestMeshView::toolTipNamesHeldGatheredComputed() {
+    PlanResult result =
+        computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json"));
+    PlanSelection selection;
+    MeshView view(&selection);
+    view.setResult(result);
+    const RankOwnership& r = result.plan->ranks[20];
+    QString tip = view.toolTipFor(20);
+    auto count = [](int64_t n) { return humanCount(static_cast<double>(n)); };
+    QVERIFY2(tip.contains(QStringLiteral("holds %1 elements").arg(count(r.heldNumel))),
+             qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("gathers %1 elements").arg(count(r.gatheredNumel))),
+             qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("runs Newton–Schulz on %1 params, %2 elements")
+                              .arg(r.computed.size())
+                              .arg(count(r.computedNumel))),
+             qPrintable(tip));
+    QVERIFY(!tip.contains(QStringLiteral("<br>owns")));  // owning is not a per-rank load
 }
 
 void TestMeshView::dimChoiceAndSmallMultiples() {
@@ -164,8 +247,8 @@ void TestMeshView::labelsGoBeforeCellsAt8192Ranks() {
     std::set<QRgb> colours;
     for (const MeshCell& cell : view.meshLayout().cells()) {
         QPoint centre = deviceRect(view, cell).center().toPoint();
-        int64_t owned = result.plan->ranks[static_cast<size_t>(cell.rank)].ownedNumel;
-        QCOMPARE(image.pixelColor(centre), view.heatScale().colorFor(owned));
+        int64_t computed = result.plan->ranks[static_cast<size_t>(cell.rank)].computedNumel;
+        QCOMPARE(image.pixelColor(centre), view.heatScale().colorFor(computed));
         colours.insert(image.pixel(centre));
     }
     QVERIFY(colours.size() > 1);  // owners and idle ranks differ

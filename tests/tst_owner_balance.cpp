@@ -1,9 +1,11 @@
 // The owner balance view over every sample: its coordinate bars are the
 // shown batch's Batch::loads, its mean and lower bound agree with numbers
 // computed here from the Scenario's param sizes, its rank bars are
-// Plan::ranks' owned numel, its shard bars the Batch::shardCompute counts;
-// clicking a coordinate bar (a real mouse click) selects exactly the ranks
-// at that replicate coordinate; screenshot mode writes owner-balance.png.
+// Plan::ranks' held, gathered and computed numel, its Newton–Schulz bars one
+// per replicate x shard coordinate (idle ones at zero, replicas never
+// summed); clicking a coordinate bar (a real mouse click) selects exactly the
+// ranks at that replicate coordinate; at the studio's dock sizes no two tick
+// labels overlap and every title fits; screenshot mode writes owner-balance.png.
 #include <qcustomplot.h>
 
 #include <QDir>
@@ -11,10 +13,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "models/plan_index.h"
 #include "sample_rows.h"
+#include "views/main_window.h"
 #include "views/owner_balance_view.h"
 
 using namespace hsdp;
@@ -50,6 +54,50 @@ std::vector<int> ranksAt(const Group& group, const Coord& coord, std::optional<i
     return ranks;
 }
 
+// The ranks at replicate coordinate `replicate` (reduced modulo the replica
+// count) and shard coordinate `shard`, from each rank's row-major position.
+std::vector<int> ranksComputing(const Group& group, const Coord& replicate, const Coord& shard,
+                                std::optional<int64_t> count) {
+    std::vector<int> ranks;
+    for (size_t position = 0; position < group.meshRanks.size(); ++position) {
+        Coord meshCoord(group.meshShape.size());
+        size_t rest = position;
+        for (size_t d = group.meshShape.size(); d-- > 0;) {
+            meshCoord[d] = static_cast<int64_t>(rest % static_cast<size_t>(group.meshShape[d]));
+            rest /= static_cast<size_t>(group.meshShape[d]);
+        }
+        Coord reduced, here;
+        for (int d : group.replicateMeshDims)
+            reduced.push_back(count ? meshCoord[static_cast<size_t>(d)] % *count
+                                    : meshCoord[static_cast<size_t>(d)]);
+        for (int d : group.shardMeshDims) here.push_back(meshCoord[static_cast<size_t>(d)]);
+        if (reduced == replicate && here == shard) ranks.push_back(group.meshRanks[position]);
+    }
+    std::sort(ranks.begin(), ranks.end());
+    return ranks;
+}
+
+// Where a tick label is drawn along the axis, and how much room it takes there.
+struct TickSpan {
+    double centre, half;
+    QString text;
+};
+
+// The non-empty tick labels inside the axis range, in key order.
+std::vector<TickSpan> tickSpans(QCPAxis* axis) {
+    const QFontMetrics metrics(axis->tickLabelFont());
+    const bool upright = std::abs(axis->tickLabelRotation()) > 45;
+    std::vector<TickSpan> spans;
+    const auto ticks = axis->tickVector();
+    const auto labels = axis->tickVectorLabels();
+    for (qsizetype i = 0; i < ticks.size() && i < labels.size(); ++i) {
+        if (labels[i].isEmpty() || !axis->range().contains(ticks[i])) continue;
+        const double extent = upright ? metrics.height() : metrics.horizontalAdvance(labels[i]);
+        spans.push_back({axis->coordToPixel(ticks[i]), extent / 2, labels[i]});
+    }
+    return spans;
+}
+
 QString studio() {
     return QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-studio");
 }
@@ -59,6 +107,7 @@ QString studio() {
 class TestOwnerBalance : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void samples_data();
     void barsAreThePlansLoads_data() { samples_data(); }
     void barsAreThePlansLoads();
@@ -66,6 +115,12 @@ private slots:
     void clickingABarSelectsItsRanks();
     void batchFollowsTheSelection();
     void screenshotModeWritesOwnerBalance();
+    void contentFitsTheDock_data();
+    void contentFitsTheDock();
+
+private:
+    void checkNewtonSchulzBars(const OwnerBalanceView& view, const PlanResult& result,
+                               const Group& group, const Batch& batch);
 };
 
 void TestOwnerBalance::samples_data() {
@@ -98,20 +153,64 @@ void TestOwnerBalance::barsAreThePlansLoads() {
     QCOMPARE(view.meanLine()->data()->at(0)->value, mean);
     QCOMPARE(view.lowerBoundLine()->data()->at(0)->value, bound);
     QVERIFY(view.lowerBoundLine()->data()->at(0)->value >= mean);
-    std::vector<double> owned;
-    for (const RankOwnership& rank : result.plan->ranks)
-        owned.push_back(static_cast<double>(rank.ownedNumel));
-    QCOMPARE(barValues(view.rankBars()), owned);
-    // Newton–Schulz load: params each shard coordinate computes, gathered only.
-    std::map<Coord, double> shardNumel;
+    std::vector<double> held, gathered, computed;
+    for (const RankOwnership& rank : result.plan->ranks) {
+        held.push_back(static_cast<double>(rank.heldNumel));
+        gathered.push_back(static_cast<double>(rank.gatheredNumel));
+        computed.push_back(static_cast<double>(rank.computedNumel));
+    }
+    QCOMPARE(barValues(view.heldBars()), held);
+    QCOMPARE(barValues(view.gatheredBars()), gathered);
+    QCOMPARE(barValues(view.computedBars()), computed);
+    checkNewtonSchulzBars(view, result, group, batch);
+}
+
+// Newton–Schulz numel at every (replicate, shard) coordinate, lexicographic:
+// what Batch::shardCompute gives that replicate coordinate at that shard
+// coordinate, zero where it gives nothing.
+void TestOwnerBalance::checkNewtonSchulzBars(const OwnerBalanceView& view, const PlanResult& result,
+                                             const Group& group, const Batch& batch) {
+    std::vector<int64_t> shardSizes;
+    for (int d : group.shardMeshDims) shardSizes.push_back(group.meshShape[static_cast<size_t>(d)]);
+    std::vector<std::pair<Coord, Coord>> cells;  // every replicate x shard coordinate
+    std::function<void(Coord, size_t, const std::vector<int64_t>&, std::vector<Coord>&)> all =
+        [&](Coord c, size_t d, const std::vector<int64_t>& sizes, std::vector<Coord>& out) {
+            if (d == sizes.size()) return out.push_back(c);
+            for (int64_t i = 0; i < sizes[d]; ++i) {
+                c.push_back(i);
+                all(c, d + 1, sizes, out);
+                c.pop_back();
+            }
+        };
+    std::vector<Coord> replicas, shards;
+    all({}, 0, batch.replicateSizes, replicas);
+    all({}, 0, shardSizes, shards);
+    std::map<std::pair<Coord, Coord>, double> numel;
     for (const ShardCompute& compute : batch.shardCompute)
         for (const auto& [param, coord] : compute.computeCoord)
-            shardNumel[coord] +=
+            numel[{compute.replicateCoord, coord}] +=
                 static_cast<double>(result.scenario->params[static_cast<size_t>(param)].numel());
-    std::vector<double> expectedShard;
-    for (const auto& [coord, numel] : shardNumel) expectedShard.push_back(numel);
-    QCOMPARE(barValues(view.shardBars()), expectedShard);
-    QCOMPARE(batch.isShard, !expectedShard.empty());
+    std::map<double, double> bars;  // key -> value, both colours
+    for (int parity : {0, 1})
+        for (auto it = view.shardBars(parity)->data()->constBegin();
+             it != view.shardBars(parity)->data()->constEnd(); ++it)
+            bars[it->key] = it->value;
+    if (!batch.isShard) {
+        QVERIFY(bars.empty());
+        return;
+    }
+    QCOMPARE(bars.size(), replicas.size() * shards.size());  // idle coordinates too
+    auto bar = bars.begin();
+    for (const Coord& replica : replicas)
+        for (const Coord& shard : shards) {
+            QCOMPARE(bar->second, (numel[{replica, shard}]));
+            ++bar;
+        }
+    const auto& loads = view.computeLoads();
+    QCOMPARE(loads.size(), bars.size());
+    for (size_t i = 0; i < loads.size(); ++i)
+        QCOMPARE(loads[i].ranks, ranksComputing(group, loads[i].replicateCoord, loads[i].shardCoord,
+                                                result.plan->effectiveReplicaCount));
 }
 
 void TestOwnerBalance::clickingABarSelectsItsRanks() {
@@ -186,6 +285,71 @@ void TestOwnerBalance::screenshotModeWritesOwnerBalance() {
     QImage image(dir.filePath(QStringLiteral("owner-balance.png")));
     QVERIFY(!image.isNull());
     QCOMPARE(image.size(), QSize(1200, 900));
+}
+
+// The owner balance view's size in a fresh main window of `window` pixels.
+QSize dockedSize(QSize window) {
+    MainWindow main;
+    main.setAttribute(Qt::WA_DontShowOnScreen);
+    main.resize(window);
+    main.show();
+    QApplication::processEvents();
+    return main.ownerBalance()->size();
+}
+
+void TestOwnerBalance::contentFitsTheDock_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QSize>("size");
+    // The dock of the default window (1440x900), of a 1366x768 one, a
+    // narrow and a roomy one.
+    const QSize docked = dockedSize(QSize(1440, 900)), small = dockedSize(QSize(1366, 768));
+    QVERIFY(docked.width() > 300 && small.width() > 300);
+    for (const QString& path : testing::samplePaths())
+        for (QSize size : {docked, small, QSize(380, 420), QSize(900, 700)})
+            QTest::newRow(qPrintable(QStringLiteral("%1 %2x%3")
+                                         .arg(QFileInfo(path).baseName())
+                                         .arg(size.width())
+                                         .arg(size.height())))
+                << path << size;
+}
+
+void TestOwnerBalance::contentFitsTheDock() {
+    QFETCH(QString, path);
+    QFETCH(QSize, size);
+    PlanResult result = computePlanResult(path);
+    PlanSelection selection;
+    OwnerBalanceView view(&selection);
+    view.setResult(result);
+    view.renderImage(size);
+    for (QCustomPlot* plot : view.plots()) {
+        if (plot->isHidden()) continue;  // the Newton–Schulz plot of an ungathered batch
+        auto spans = tickSpans(plot->xAxis);
+        QVERIFY2(plot->width() <= size.width(), "the plot is wider than the dock");
+        QVERIFY2(!spans.empty(), "a plot without any key label");
+        for (size_t i = 1; i < spans.size(); ++i)
+            QVERIFY2(spans[i].centre - spans[i - 1].centre >= spans[i].half + spans[i - 1].half,
+                     qPrintable(QStringLiteral("tick labels '%1' and '%2' overlap")
+                                    .arg(spans[i - 1].text, spans[i].text)));
+        for (int e = 0; e < plot->plotLayout()->elementCount(); ++e) {
+            auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(e));
+            if (!title) continue;
+            const QFontMetrics metrics(title->font());
+            for (const QString& line : title->text().split(QLatin1Char('\n')))
+                QVERIFY2(metrics.horizontalAdvance(line) <= plot->width(),
+                         qPrintable(QStringLiteral("title '%1' is wider than its plot").arg(line)));
+        }
+        const auto values = plot->yAxis->tickVector();
+        const double lineHeight = QFontMetrics(plot->yAxis->tickLabelFont()).height();
+        for (qsizetype i = 1; i < values.size(); ++i)
+            QVERIFY2(std::abs(plot->yAxis->coordToPixel(values[i]) -
+                              plot->yAxis->coordToPixel(values[i - 1])) >= lineHeight,
+                     "value tick labels overlap");
+        QVERIFY2(plot->axisRect()->height() >= 40, "no room left for the bars");
+        QVERIFY2(
+            plot->legend->visible() == false ||
+                plot->legend->outerRect().height() >= plot->legend->minimumOuterSizeHint().height(),
+            "the legend row is cut");
+    }
 }
 
 QTEST_MAIN(TestOwnerBalance)

@@ -263,7 +263,10 @@ Json pick(const Json& from, std::initializer_list<const char*> keys) {
 
 Json pinnedFields(const Json& plan) {
     Json out = pick(plan, {"world_size", "effective_hsdp_replica_count", "no_comm_params",
-                           "rejected_params", "schedule", "ranks"});
+                           "rejected_params", "schedule"});
+    out["ranks"] = Json::array();  // the reference's fields; held/gathered/computed are ours
+    for (const Json& r : plan["ranks"])
+        out["ranks"].push_back(pick(r, {"rank", "owned", "owned_numel"}));
     out["groups"] = Json::array();
     for (const Json& g : plan["groups"]) {
         Json group = pick(g, {"id", "mesh", "mesh_shape", "replicate_mesh_dims", "shard_mesh_dims",

@@ -195,10 +195,14 @@ Json diagnosticJson(const Diagnostic& d) {
 Json ranksJson(const Plan& plan) {
     Json ranks = arrayWithCapacity(plan.ranks.size());
     for (const auto& r : plan.ranks) {
-        Json entry = objectWithCapacity(3);
+        Json entry = objectWithCapacity(7);
         put(entry, "rank", r.rank);
         put(entry, "owned", array(r.owned));
         put(entry, "owned_numel", r.ownedNumel);
+        put(entry, "held_numel", r.heldNumel);
+        put(entry, "gathered_numel", r.gatheredNumel);
+        put(entry, "computed", array(r.computed));
+        put(entry, "computed_numel", r.computedNumel);
         ranks.get_ref<Json::array_t&>().push_back(std::move(entry));
     }
     return ranks;

@@ -57,7 +57,11 @@ const char* const kGlossary =
     "  schedule: the order batches run in, g<group>/b<batch>.\n"
     "  TP lowered: one collective does the transition; fallback: the generic\n"
     "    redistribution (rank-order: the TP group's ranks are not ascending).\n"
-    "  rank N owns: the params whose update rank N computes, by index (#i).\n";
+    "  rank N holds: elements of its own shards (plain params whole); gathers: elements\n"
+    "    the fused all-gathers bring it; computes: Newton-Schulz elements it runs itself\n"
+    "    (a gathered param's full matrix on its shard-compute rank only), on params #i.\n"
+    "  owner coordinate of: params its replicate coordinate owns, whole; every rank\n"
+    "    of the owning shard group lists them, so this is not a per-rank load.\n";
 
 class Writer {
 public:
@@ -260,45 +264,68 @@ private:
     }
 
     void ranks() {
-        out_ << "Ranks (" << plan_.ranks.size() << ", the params each rank owns)\n";
+        out_ << "Ranks (" << plan_.ranks.size()
+             << ": what each rank holds, gathers and computes; its owner coordinate's params)\n";
         if (plan_.ranks.size() <= options_.maxRanks) {
-            for (const auto& r : plan_.ranks) {
-                std::vector<std::string> owned;
-                for (int p : r.owned) owned.push_back("#" + std::to_string(p));
-                out_ << "  rank " << r.rank << ": owns " << r.owned.size() << " params, "
-                     << r.ownedNumel << " elements"
-                     << (owned.empty() ? "" : ": " + capped(owned, kRankParamsListed, " ")) << "\n";
-            }
+            for (const auto& r : plan_.ranks) out_ << rankLine(r, true) << "\n";
             return;
         }
         rankSummary();
     }
 
-    // Huge worlds: the spread of owned numel, the extreme ranks and how many
-    // distinct ownership sets there are, instead of one line per rank.
+    static std::string paramList(const std::vector<int>& params) {
+        std::vector<std::string> items;
+        for (int p : params) items.push_back("#" + std::to_string(p));
+        return capped(items, kRankParamsListed, " ");
+    }
+
+    // "rank 5: holds 96 elements, gathers 32, computes 64 (Newton-Schulz on 1
+    // param: #0); owner coordinate of 2 params (128 elements): #0 #1"
+    static std::string rankLine(const RankOwnership& r, bool lists) {
+        std::ostringstream line;
+        line << "  rank " << r.rank << ": holds " << r.heldNumel << " elements, gathers "
+             << r.gatheredNumel << ", computes " << r.computedNumel << " (Newton-Schulz on "
+             << r.computed.size() << (r.computed.size() == 1 ? " param" : " params")
+             << (lists && !r.computed.empty() ? ": " + paramList(r.computed) : "")
+             << "); owner coordinate of " << r.owned.size() << " params (" << r.ownedNumel
+             << " elements)" << (lists && !r.owned.empty() ? ": " + paramList(r.owned) : "");
+        return line.str();
+    }
+
+    // min, max (with their ranks) and mean of one per-rank figure.
+    void spread(const char* name, int64_t RankOwnership::*figure) {
+        const auto& rs = plan_.ranks;
+        auto [lo, hi] = std::minmax_element(
+            rs.begin(), rs.end(),
+            [&](const auto& a, const auto& b) { return a.*figure < b.*figure; });
+        double sum = 0;
+        for (const auto& r : rs) sum += static_cast<double>(r.*figure);
+        double mean = sum / static_cast<double>(rs.size());
+        out_ << "  " << name << ": min " << (*lo).*figure << " (rank " << lo->rank << "), max "
+             << (*hi).*figure << " (rank " << hi->rank << "), mean " << fixed2(mean)
+             << (mean > 0 ? ", max/mean " + fixed2(static_cast<double>((*hi).*figure) / mean) : "")
+             << "\n";
+    }
+
+    // Huge worlds: the spread of each per-rank figure, the ranks computing
+    // nothing and how many distinct ownership sets there are, instead of one
+    // line per rank.
     void rankSummary() {
         const auto& rs = plan_.ranks;
-        auto [lo, hi] = std::minmax_element(rs.begin(), rs.end(), [](const auto& a, const auto& b) {
-            return a.ownedNumel < b.ownedNumel;
-        });
-        int64_t sum = 0;
+        spread("held numel", &RankOwnership::heldNumel);
+        spread("gathered numel", &RankOwnership::gatheredNumel);
+        spread("computed (Newton-Schulz) numel", &RankOwnership::computedNumel);
+        spread("owner coordinate numel", &RankOwnership::ownedNumel);
         size_t idle = 0;
         std::map<std::vector<int>, size_t> distinct;
         for (const auto& r : rs) {
-            sum += r.ownedNumel;
-            idle += r.owned.empty() ? 1 : 0;
+            idle += r.computed.empty() ? 1 : 0;
             ++distinct[r.owned];
         }
-        double mean = static_cast<double>(sum) / static_cast<double>(rs.size());
-        out_ << "  owned numel: min " << lo->ownedNumel << " (rank " << lo->rank << "), max "
-             << hi->ownedNumel << " (rank " << hi->rank << "), mean " << fixed2(mean)
-             << (mean > 0 ? ", max/mean " + fixed2(static_cast<double>(hi->ownedNumel) / mean) : "")
-             << "\n"
-             << "  ranks owning nothing: " << idle
+        out_ << "  ranks computing nothing: " << idle
              << "; distinct ownership sets: " << distinct.size() << "\n";
         for (size_t i = 0; i < std::min(rs.size(), options_.maxItems); ++i)
-            out_ << "  rank " << rs[i].rank << ": owns " << rs[i].owned.size() << " params, "
-                 << rs[i].ownedNumel << " elements\n";
+            out_ << rankLine(rs[i], false) << "\n";
         out_ << "  ... " << rs.size() - std::min(rs.size(), options_.maxItems)
              << " more ranks (use --json for all)\n";
     }

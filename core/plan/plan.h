@@ -61,10 +61,18 @@ struct ScheduleEntry {
     int batch = 0;
 };
 
+// What one rank owns (the reference's select_owned_records) and the work
+// that follows from it (plan/rank_work.h). `ownedNumel` sums whole params
+// over a whole owning shard group, so it is not what the rank stores or
+// computes: those are the three figures below.
 struct RankOwnership {
     int rank = 0;
-    std::vector<int> owned;  // ascending param indices
-    int64_t ownedNumel = 0;  // global numel of owned params
+    std::vector<int> owned;     // ascending param indices
+    int64_t ownedNumel = 0;     // global numel of owned params
+    int64_t heldNumel = 0;      // elements of the shards it stores, every param it holds
+    int64_t gatheredNumel = 0;  // elements it receives in fused all-gathers
+    int64_t computedNumel = 0;  // Newton–Schulz elements it runs itself
+    std::vector<int> computed;  // ascending params it runs Newton–Schulz on
 };
 
 // The reference's classification of a transition (classify_tp_transition).

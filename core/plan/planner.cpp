@@ -6,6 +6,7 @@
 #include "plan/hazards.h"
 #include "plan/ownership.h"
 #include "plan/rank_ownership.h"
+#include "plan/rank_work.h"
 #include "plan/replica_count.h"
 #include "plan/scenario_checks.h"
 #include "plan/split_factors.h"
@@ -54,6 +55,8 @@ Plan makePlan(const Scenario& scenario) {
     assignOwnership(plan.groups, scenario.params, plan.effectiveReplicaCount);
     plan.ranks =
         rankOwnership(plan.groups, scenario.params, scenario.worldSize, plan.effectiveReplicaCount);
+    addRankWork(plan.ranks, plan.groups, plan.noCommParams, scenario.params,
+                plan.effectiveReplicaCount);
 
     reportParamHazards(plan.groups, scenario.params, sink);
     plan.tpTransitions = planTpTransitions(scenario, sink);

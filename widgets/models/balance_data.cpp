@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "plan/load_imbalance.h"
+#include "plan/ownership.h"
 #include "plan/replica_count.h"
 
 namespace hsdp {
@@ -61,18 +62,41 @@ CoordBalance coordBalance(const Scenario& scenario, const Batch& batch) {
     return out;
 }
 
-std::vector<ShardLoad> shardLoads(const Scenario& scenario, const Batch& batch) {
-    std::vector<ShardLoad> loads;
-    for (const ShardCompute& compute : batch.shardCompute) {
+std::vector<ComputeLoad> computeLoads(const Scenario& scenario, const Group& group,
+                                      const Batch& batch, std::optional<int64_t> replicaCount) {
+    if (!batch.isShard) return {};
+    std::vector<int64_t> shardSizes;
+    for (int d : group.shardMeshDims) shardSizes.push_back(group.meshShape[static_cast<size_t>(d)]);
+    const int64_t shards = coordinateCount(shardSizes);
+    std::vector<ComputeLoad> loads(
+        static_cast<size_t>(coordinateCount(batch.replicateSizes) * shards));
+    for (size_t i = 0; i < loads.size(); ++i) {
+        loads[i].replicateCoord =
+            coordinateAt(static_cast<int64_t>(i) / shards, batch.replicateSizes);
+        loads[i].shardCoord = coordinateAt(static_cast<int64_t>(i) % shards, shardSizes);
+    }
+    auto at = [&](const Coord& replicate, const Coord& shard) -> ComputeLoad& {
+        return loads[static_cast<size_t>(coordinateIndex(replicate, batch.replicateSizes) * shards +
+                                         coordinateIndex(shard, shardSizes))];
+    };
+    for (const ShardCompute& compute : batch.shardCompute)
         for (const auto& [param, coord] : compute.computeCoord) {
-            auto it = std::lower_bound(
-                loads.begin(), loads.end(), coord,
-                [](const ShardLoad& load, const Coord& c) { return load.coord < c; });
-            if (it == loads.end() || it->coord != coord) it = loads.insert(it, ShardLoad{coord});
-            ++it->count;
-            it->numel += paramNumel(scenario, param);
+            ComputeLoad& load = at(compute.replicateCoord, coord);
+            ++load.count;
+            load.numel += paramNumel(scenario, param);
+        }
+    Coord meshCoord(group.meshShape.size(), 0);
+    for (int rank : group.meshRanks) {  // row-major odometer: ascending per load
+        Coord shard;
+        for (int d : group.shardMeshDims) shard.push_back(meshCoord[static_cast<size_t>(d)]);
+        at(replicateCoordinate(meshCoord, group.replicateMeshDims, replicaCount), shard)
+            .ranks.push_back(rank);
+        for (size_t d = meshCoord.size(); d-- > 0;) {
+            if (++meshCoord[d] < group.meshShape[d]) break;
+            meshCoord[d] = 0;
         }
     }
+    for (ComputeLoad& load : loads) std::sort(load.ranks.begin(), load.ranks.end());
     return loads;
 }
 

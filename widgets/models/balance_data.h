@@ -32,17 +32,22 @@ struct CoordBalance {
     std::optional<double> imbalance;  // loadImbalance(Batch::loads)
 };
 
-// Newton–Schulz work of one shard coordinate of a gathered batch: the params
-// it computes (Batch::shardCompute), over every replicate coordinate.
-struct ShardLoad {
-    Coord coord;
+// Newton–Schulz work at one (replicate, shard) coordinate of a gathered
+// batch: what Batch::shardCompute gives that replicate coordinate's rank at
+// that shard coordinate, and those ranks (one per replica sub-group).
+struct ComputeLoad {
+    Coord replicateCoord;
+    Coord shardCoord;
+    std::vector<int> ranks;  // ascending
     int count = 0;
     int64_t numel = 0;  // global numel: the full matrix is computed
 };
 
 CoordBalance coordBalance(const Scenario& scenario, const Batch& batch);
-// Lexicographic by shard coordinate; empty for a batch that is not gathered.
-std::vector<ShardLoad> shardLoads(const Scenario& scenario, const Batch& batch);
+// Every replicate coordinate times every shard coordinate, idle ones at zero,
+// lexicographic by (replicate, shard); empty for a batch that is not gathered.
+std::vector<ComputeLoad> computeLoads(const Scenario& scenario, const Group& group,
+                                      const Batch& batch, std::optional<int64_t> replicaCount);
 // The global ranks of `group` whose replicate coordinate, reduced by the
 // replica count, is `coord`: the ranks that own what that coordinate owns.
 std::vector<int> ranksAtCoordinate(const Group& group, const Coord& coord,

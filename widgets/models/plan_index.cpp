@@ -24,13 +24,19 @@ void indexGroups(const Plan& plan, PlanIndex& index) {
 
 void indexRanks(const Plan& plan, PlanIndex& index) {
     index.ownedNumel.assign(plan.ranks.size(), 0);
+    index.computedNumel.assign(plan.ranks.size(), 0);
     for (const RankOwnership& rank : plan.ranks) {
         if (rank.rank < 0 || static_cast<size_t>(rank.rank) >= plan.ranks.size()) continue;
         index.ownedNumel[static_cast<size_t>(rank.rank)] = rank.ownedNumel;
         index.maxOwnedNumel = std::max(index.maxOwnedNumel, rank.ownedNumel);
+        index.computedNumel[static_cast<size_t>(rank.rank)] = rank.computedNumel;
+        index.maxComputedNumel = std::max(index.maxComputedNumel, rank.computedNumel);
         for (int p : rank.owned)
             if (p >= 0 && static_cast<size_t>(p) < index.params.size())
                 index.params[static_cast<size_t>(p)].ownerRanks.push_back(rank.rank);
+        for (int p : rank.computed)
+            if (p >= 0 && static_cast<size_t>(p) < index.params.size())
+                index.params[static_cast<size_t>(p)].computeRanks.push_back(rank.rank);
     }
 }
 

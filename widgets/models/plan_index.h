@@ -14,8 +14,9 @@ struct ParamPlace {
     int group = -1;  // position in Plan::groups
     int batch = -1;  // position in Group::batches
     Coord owner;
-    std::vector<int> ownerRanks;   // ascending: every rank whose Plan::ranks lists it
-    std::vector<int> diagnostics;  // positions in Plan::diagnostics naming it
+    std::vector<int> ownerRanks;    // ascending: every rank whose Plan::ranks lists it
+    std::vector<int> computeRanks;  // ascending: the ranks that run its Newton–Schulz
+    std::vector<int> diagnostics;   // positions in Plan::diagnostics naming it
 };
 
 // Lookups the views need, computed once per plan off the GUI thread so that
@@ -24,6 +25,8 @@ struct PlanIndex {
     std::vector<ParamPlace> params;   // by param index
     std::vector<int64_t> ownedNumel;  // by rank: Plan::ranks[r].ownedNumel
     int64_t maxOwnedNumel = 0;
+    std::vector<int64_t> computedNumel;  // by rank: Plan::ranks[r].computedNumel
+    int64_t maxComputedNumel = 0;
     double worstImbalance = 1.0;  // max over batches of max/mean owner load
     int errorCount = 0;
     int warningCount = 0;

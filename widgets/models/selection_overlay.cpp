@@ -19,6 +19,7 @@ void paramOverlay(const PlanResult& result, int param, SelectionOverlay& overlay
     const ParamPlace& place = result.index->params.at(static_cast<size_t>(param));
     overlay.mesh = result.scenario->findMesh(spec.mesh);
     overlay.ownerRanks = place.ownerRanks;
+    overlay.computeRanks = place.computeRanks;
     if (!overlay.mesh || place.group < 0 || place.ownerRanks.empty()) return;
     const Group& group = result.plan->groups[static_cast<size_t>(place.group)];
     auto anchor = overlay.mesh->coordinateOf(place.ownerRanks.front());

@@ -28,6 +28,14 @@ const QColor kShardColor(0x1a, 0x9e, 0x77);
 const QColor kReplicateColor(0xc2, 0x18, 0x8f);
 const QColor kTpColor(0x75, 0x3b, 0xbd);
 const QColor kPickColor(0x11, 0x11, 0x11);
+const QColor kComputeColor(0xff, 0xc4, 0x00);  // the Newton–Schulz mark, on every heat colour
+const QColor kComputeEdge(0x11, 0x11, 0x11);
+
+// The Newton–Schulz mark: a flag in the cell's top-right corner, `side` pixels.
+QPolygonF computeFlag(const QRectF& box, double side) {
+    return QPolygonF(
+        {box.topRight(), box.topRight() - QPointF(side, 0), box.topRight() + QPointF(0, side)});
+}
 
 std::vector<OverlayStyle> overlayStyles(const SelectionOverlay& overlay) {
     // Outer to inner, so nested sets (owner inside shard group) stay visible.
@@ -71,6 +79,7 @@ void MeshView::paintMesh(QPainter& painter, const QSize& size, const QTransform&
     paintCells(painter, toDevice, visible);
     double cellPixels = MeshLayout::kCellSize * toDevice.m11();
     paintOverlays(painter, toDevice, cellPixels);
+    paintComputeMarks(painter, toDevice, cellPixels);
     paintPanelTitles(painter, toDevice);
     paintLegend(painter, size);
 }
@@ -92,7 +101,7 @@ void MeshView::paintCells(QPainter& painter, const QTransform& toDevice,
     for (const MeshCell& cell : layout_.cells()) {
         if (!visible.intersects(cell.rect)) continue;
         QRectF box = toDevice.mapRect(cell.rect).adjusted(gap / 2, gap / 2, -gap / 2, -gap / 2);
-        QColor fill = heat_.colorFor(ownedNumelOf(cell.rank));
+        QColor fill = heat_.colorFor(computedNumelOf(cell.rank));
         painter.fillRect(box, fill);
         painter.setPen(HeatScale::textOn(fill));
         painter.setFont(rankFont);
@@ -108,10 +117,16 @@ void MeshView::paintCells(QPainter& painter, const QTransform& toDevice,
     }
 }
 
-int64_t MeshView::ownedNumelOf(int rank) const {
-    const auto& owned = result_.index->ownedNumel;
-    return rank >= 0 && static_cast<size_t>(rank) < owned.size() ? owned[static_cast<size_t>(rank)]
-                                                                 : 0;
+int64_t MeshView::computedNumelOf(int rank) const {
+    const auto& computed = result_.index->computedNumel;
+    return rank >= 0 && static_cast<size_t>(rank) < computed.size()
+               ? computed[static_cast<size_t>(rank)]
+               : 0;
+}
+
+QRectF MeshView::computeMarkRect(const QRectF& cellBox, double cellPixels) {
+    const double side = std::clamp(cellPixels * 0.3, 5.0, 24.0);
+    return QRectF(cellBox.right() - side, cellBox.top(), side, side);
 }
 
 // Small cells: each panel as an image with one pixel per cell, scaled up
@@ -128,7 +143,7 @@ void MeshView::paintCellBlocks(QPainter& painter, const QTransform& toDevice, do
         QImage image(columns, rows, QImage::Format_RGB32);
         for (size_t i = 0; i < perPanel; ++i)
             image.setPixel(static_cast<int>(i) % columns, static_cast<int>(i) / columns,
-                           heat_.colorFor(ownedNumelOf(cells[p * perPanel + i].rank)).rgb());
+                           heat_.colorFor(computedNumelOf(cells[p * perPanel + i].rank)).rgb());
         QRectF target = toDevice.mapRect(area);
         painter.drawImage(target, image);
         if (gap <= 0) continue;
@@ -164,6 +179,24 @@ void MeshView::paintOverlays(QPainter& painter, const QTransform& toDevice,
     }
 }
 
+// The ranks that run the focus param's Newton–Schulz, flagged on top of the outlines.
+void MeshView::paintComputeMarks(QPainter& painter, const QTransform& toDevice,
+                                 double cellPixels) const {
+    if (overlay_.computeRanks.empty() || cellPixels < 6) return;
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(QPen(kComputeEdge, 1));
+    painter.setBrush(kComputeColor);
+    for (int rank : overlay_.computeRanks) {
+        int cell = layout_.cellOfRank(rank);
+        if (cell < 0) continue;
+        QRectF box = toDevice.mapRect(layout_.cells()[static_cast<size_t>(cell)].rect);
+        QRectF mark = computeMarkRect(box, cellPixels);
+        painter.drawPolygon(computeFlag(mark, mark.width()));
+    }
+    painter.setBrush(Qt::NoBrush);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+}
+
 void MeshView::paintPanelTitles(QPainter& painter, const QTransform& toDevice) const {
     double titlePixels = MeshLayout::kTitleHeight * toDevice.m11();
     if (titlePixels < 10 || layout_.panels().size() < 2) return;
@@ -186,7 +219,7 @@ void MeshView::paintLegend(QPainter& painter, const QSize& size) const {
     painter.setFont(font);
     painter.setPen(palette().color(QPalette::Text));
     painter.drawText(QRectF(area.left(), area.top(), area.width(), 18), Qt::AlignLeft,
-                     tr("owned numel"));
+                     tr("Newton–Schulz numel"));
     QRectF bar(area.left(), area.top() + 24, 16, std::min(180.0, area.height() * 0.45));
     QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
     for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, HeatScale::ramp(i / 8.0));
@@ -203,7 +236,7 @@ void MeshView::paintLegend(QPainter& painter, const QSize& size) const {
     QRectF idle(area.left(), bar.bottom() + 12, 16, 12);
     painter.fillRect(idle, HeatScale::idleColor());
     painter.drawText(QRectF(idle.right() + 6, idle.top() - 2, area.width() - 22, 16),
-                     Qt::AlignLeft | Qt::AlignVCenter, tr("owns nothing"));
+                     Qt::AlignLeft | Qt::AlignVCenter, tr("computes nothing"));
     double y = idle.bottom() + 20;
     for (const OverlayStyle& style : overlayStyles(overlay_)) {
         if (style.ranks->empty()) continue;
@@ -213,6 +246,21 @@ void MeshView::paintLegend(QPainter& painter, const QSize& size) const {
         painter.drawText(QRectF(area.left() + 22, y - 2, area.width() - 22, 16),
                          Qt::AlignLeft | Qt::AlignVCenter, tr(style.label));
         y += 18;
+    }
+    if (!overlay_.computeRanks.empty()) {
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.setPen(QPen(kComputeEdge, 1));
+        painter.setBrush(kComputeColor);
+        painter.drawPolygon(computeFlag(QRectF(area.left() + 1, y, 14, 14), 14));
+        painter.setBrush(Qt::NoBrush);
+        painter.setRenderHint(QPainter::Antialiasing, false);
+        painter.setPen(palette().color(QPalette::Text));
+        // Two lines when one does not fit the legend's width.
+        const QString text = tr("runs Newton–Schulz");
+        const bool wraps = painter.fontMetrics().horizontalAdvance(text) > area.width() - 22;
+        painter.drawText(QRectF(area.left() + 22, y - 2, area.width() - 22, wraps ? 32 : 16),
+                         Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
+        y += wraps ? 34 : 18;
     }
     paintFocusName(painter, QRectF(area.left(), y + 8, area.width(), area.bottom() - y - 8));
 }

@@ -23,7 +23,7 @@ MeshView::MeshView(PlanSelection* selection, QWidget* parent)
 void MeshView::setResult(const PlanResult& result) {
     QString previousMesh = mesh() ? QString::fromStdString(mesh()->name) : QString();
     result_ = result;
-    heat_ = HeatScale(result.index ? result.index->maxOwnedNumel : 0);
+    heat_ = HeatScale(result.index ? result.index->maxComputedNumel : 0);
     mesh_ = -1;
     int keep = 0;
     for (size_t m = 0; result.scenario && m < result.scenario->meshes.size(); ++m)
@@ -157,17 +157,31 @@ QString MeshView::toolTipFor(int rank) const {
     QString text =
         QStringLiteral("<b>rank %1</b>  %2").arg(rank).arg(coord.join(QStringLiteral(", ")));
     if (!result_.plan || static_cast<size_t>(rank) >= result_.plan->ranks.size()) return text;
-    const RankOwnership& owned = result_.plan->ranks[static_cast<size_t>(rank)];
-    text += QStringLiteral("<br>owns %1 params, %2 elements")
-                .arg(owned.owned.size())
-                .arg(humanCount(static_cast<double>(owned.ownedNumel)));
-    for (size_t i = 0; i < owned.owned.size() && i < 12; ++i)
-        text += QStringLiteral("<br>&nbsp;&nbsp;") +
-                QString::fromStdString(
-                    result_.scenario->params[static_cast<size_t>(owned.owned[i])].name)
-                    .toHtmlEscaped();
-    if (owned.owned.size() > 12)
-        text += QStringLiteral("<br>&nbsp;&nbsp;… %1 more").arg(owned.owned.size() - 12);
+    const RankOwnership& r = result_.plan->ranks[static_cast<size_t>(rank)];
+    auto count = [](int64_t n) { return humanCount(static_cast<double>(n)); };
+    text += tr("<br>holds %1 elements (its shards)").arg(count(r.heldNumel));
+    text += tr("<br>gathers %1 elements (fused all-gathers)").arg(count(r.gatheredNumel));
+    text += tr("<br>runs Newton–Schulz on %1 params, %2 elements")
+                .arg(r.computed.size())
+                .arg(count(r.computedNumel));
+    text += paramNames(r.computed, 10);
+    text += tr("<br>its owner coordinate owns %1 params, %2 elements (whole, shared with "
+               "its shard group)")
+                .arg(r.owned.size())
+                .arg(count(r.ownedNumel));
+    return text;
+}
+
+// Up to `limit` param names, one per line, then "… N more".
+QString MeshView::paramNames(const std::vector<int>& params, size_t limit) const {
+    QString text;
+    for (size_t i = 0; i < params.size() && i < limit; ++i)
+        text +=
+            QStringLiteral("<br>&nbsp;&nbsp;") +
+            QString::fromStdString(result_.scenario->params[static_cast<size_t>(params[i])].name)
+                .toHtmlEscaped();
+    if (params.size() > limit)
+        text += QStringLiteral("<br>&nbsp;&nbsp;… %1 more").arg(params.size() - limit);
     return text;
 }
 

@@ -13,9 +13,10 @@
 
 namespace hsdp {
 
-// One mesh as a grid of rank cells (MeshLayout), coloured by owned numel
-// (HeatScale, legend at the right), with the shared selection's rank sets
-// outlined. Wheel or zoomIn/zoomOut zoom around the cursor, dragging pans,
+// One mesh as a grid of rank cells (MeshLayout), coloured by the Newton–Schulz
+// numel each rank computes (HeatScale, legend at the right), with the shared
+// selection's rank sets outlined and the ranks that run the selected param's
+// Newton–Schulz flagged. Wheel or zoomIn/zoomOut zoom around the cursor, dragging pans,
 // hovering shows the rank's ownership, clicking selects the rank. Paints
 // through paintMesh() into any QPainter, so a QImage rendering is exactly
 // what the screen shows. Level of detail: labels go before cells.
@@ -45,6 +46,9 @@ public:
     static Detail detailFor(double cellPixels);
     void paintMesh(QPainter& painter, const QSize& size, const QTransform& toDevice) const;
     QImage renderImage(const QSize& size) const;  // fitted, no zoom or pan
+    // Where the Newton–Schulz flag of a cell drawn at `cellBox` goes (its top-right corner).
+    static QRectF computeMarkRect(const QRectF& cellBox, double cellPixels);
+    QString toolTipFor(int rank) const;
 
     QSize sizeHint() const override { return {720, 480}; }
 
@@ -69,11 +73,12 @@ private:
     void rebuildLayout(int rowDim, int colDim);
     void zoomBy(double factor, const QPointF& anchor);
     int rankAtPixel(const QPointF& pos) const;
-    QString toolTipFor(int rank) const;
+    QString paramNames(const std::vector<int>& params, size_t limit) const;
     void paintCells(QPainter& painter, const QTransform& toDevice, const QRectF& visible) const;
     void paintCellBlocks(QPainter& painter, const QTransform& toDevice, double gap) const;
-    int64_t ownedNumelOf(int rank) const;
+    int64_t computedNumelOf(int rank) const;
     void paintOverlays(QPainter& painter, const QTransform& toDevice, double cellPixels) const;
+    void paintComputeMarks(QPainter& painter, const QTransform& toDevice, double cellPixels) const;
     void paintPanelTitles(QPainter& painter, const QTransform& toDevice) const;
     void paintLegend(QPainter& painter, const QSize& size) const;
     void paintFocusName(QPainter& painter, const QRectF& area) const;

@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QScrollArea>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -15,12 +16,13 @@ namespace hsdp {
 namespace {
 
 const QColor kBarColor(0x4c, 0x78, 0xa8);
-const QColor kRankColor(0x72, 0x9e, 0xce);
 const QColor kShardColor(0x59, 0xa1, 0x4f);
 const QColor kMeanColor(0x44, 0x44, 0x44);
 const QColor kBoundColor(0xe1, 0x57, 0x59);
+const QColor kShardColorOdd(0x8c, 0xc0, 0x7e);  // odd replicate coordinates' blocks
+const QColor kHeldColor(0xb0, 0xb8, 0xc4);
+const QColor kGatheredColor(0xf2, 0x8e, 0x2b);
 const QColor kPickColor(0x11, 0x11, 0x11);  // the mesh view's picked-rank outline
-constexpr int kMaxTextTicks = 32;           // more bars than this get numeric ticks
 
 QString coordLabel(const Coord& coord) {
     QStringList parts;
@@ -69,28 +71,27 @@ QCPGraph* makeLine(QCustomPlot* plot, const QColor& color, Qt::PenStyle style, c
     return line;
 }
 
-void setIndexTicks(QCPAxis* axis);
-
-// Bar labels under the bars while they fit, plain bar numbers beyond.
-void setKeyLabels(QCPAxis* axis, const QStringList& labels, const QString& label) {
-    axis->setLabel(label);
-    axis->setTickLabelRotation(0);
-    if (labels.size() > kMaxTextTicks) {
-        setIndexTicks(axis);
-        return;
-    }
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, labels[i]);
-    axis->setTicker(ticker);
+// Coordinates under their bars while there are few, bar numbers beyond.
+QStringList keyLabels(const QStringList& labels) {
+    if (labels.size() <= KeyTicks::kMaxMarkedTicks) return labels;
+    QStringList numbers;
+    for (qsizetype i = 0; i < labels.size(); ++i) numbers << QString::number(i);
+    return numbers;
 }
 
-// Whole-number ticks that thin out (1, 2, 5, 10, ...) when bars get narrow.
-void setIndexTicks(QCPAxis* axis) {
-    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
-    ticker->setTickStep(1);
-    ticker->setTickCount(12);
-    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-    axis->setTicker(ticker);
+// A legend as one row under the axes, not an inset: in a short dock an inset
+// legend covered the bars it explains.
+void addLegendRow(QCustomPlot* plot, const QFont& font) {
+    plot->legend->setVisible(true);
+    plot->legend->setFont(font);
+    plot->legend->setBrush(QColor(255, 255, 255, 220));
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    const int legendRow = plot->plotLayout()->rowCount();
+    plot->plotLayout()->addElement(legendRow, 0, plot->legend);
+    plot->plotLayout()->setRowStretchFactor(legendRow, 0.001);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->legend->setMargins(QMargins(4, 0, 4, 2));
 }
 
 // The bar under `pos` in a plot of `count` bars at keys 0..count-1: the
@@ -122,30 +123,44 @@ OwnerBalanceView::OwnerBalanceView(PlanSelection* selection, QWidget* parent)
         tr("lower bound = max(largest param, total / coordinates): no "
            "owner assignment of whole params does better"));
     meanLine_ = makeLine(coordPlot_, kMeanColor, Qt::DashLine, tr("mean"), 2);
-    coordPlot_->legend->setVisible(true);
-    coordPlot_->legend->setFont(QFont(font().family(), 8));
-    coordPlot_->legend->setBrush(QColor(255, 255, 255, 220));
-    // One row under the axes, not an inset: in a short dock an inset legend
-    // covered the bars it explains.
-    coordPlot_->axisRect()->insetLayout()->take(coordPlot_->legend);
-    const int legendRow = coordPlot_->plotLayout()->rowCount();
-    coordPlot_->plotLayout()->addElement(legendRow, 0, coordPlot_->legend);
-    coordPlot_->plotLayout()->setRowStretchFactor(legendRow, 0.001);
-    coordPlot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    coordPlot_->legend->setBorderPen(Qt::NoPen);
-    coordPlot_->legend->setMargins(QMargins(4, 0, 4, 2));
-    coordPlot_->setMinimumHeight(150);  // a two-line title and the legend row besides the bars
+    addLegendRow(coordPlot_, QFont(font().family(), 8));
+    coordPlot_->setMinimumHeight(160);  // the title and the legend row besides the bars
     pickedBars_ = makeBars(coordPlot_, kBarColor, tr("picked"));
     pickedBars_->setPen(QPen(kPickColor, 2));
     pickedBars_->removeFromLegend();
-    rankBars_ = makeBars(rankPlot_, kRankColor, tr("owned numel"));
+    heldBars_ = makeBars(rankPlot_, kHeldColor, tr("held"));
+    gatheredBars_ = makeBars(rankPlot_, kGatheredColor, tr("gathered"));
+    computedBars_ = makeBars(rankPlot_, kShardColor, tr("Newton–Schulz"));
+    auto* rankGroup = new QCPBarsGroup(rankPlot_);
+    rankGroup->setSpacing(0);
+    for (QCPBars* bars : {heldBars_, gatheredBars_, computedBars_}) {
+        bars->setWidth(0.27);
+        bars->setPen(Qt::NoPen);
+        rankGroup->append(bars);
+    }
+    addLegendRow(rankPlot_, QFont(font().family(), 8));
     shardBars_ = makeBars(shardPlot_, kShardColor, tr("Newton–Schulz numel"));
+    shardBarsOdd_ = makeBars(shardPlot_, kShardColorOdd, tr("Newton–Schulz numel"));
+    shardPlot_->legend->setVisible(false);
+    // Each plot keeps the height its titles, ticks and legend need; a dock
+    // shorter than all three scrolls instead of squashing the bars to slivers.
+    shardPlot_->setMinimumHeight(160);
+    rankPlot_->setMinimumHeight(150);
+    auto* content = new QWidget;
+    auto* column = new QVBoxLayout(content);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(2);
+    column->addWidget(coordPlot_, 3);
+    column->addWidget(shardPlot_, 2);
+    column->addWidget(rankPlot_, 2);
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll_->setWidget(content);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    layout->addWidget(coordPlot_, 3);
-    layout->addWidget(shardPlot_, 2);
-    layout->addWidget(rankPlot_, 2);
+    layout->addWidget(scroll_);
     shardPlot_->hide();
     connect(selection_, &PlanSelection::changed, this, &OwnerBalanceView::onSelectionChanged);
     connect(coordPlot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
@@ -169,6 +184,7 @@ QCustomPlot* OwnerBalanceView::makePlot(QCPTextElement** title) {
     plot->yAxis->setTicker(ticker);
     plot->xAxis->grid()->setVisible(false);
     plot->setAutoAddPlottableToLegend(true);
+    connect(plot, &QCustomPlot::afterLayout, this, [this, plot] { fitTicks(plot); });
     return plot;
 }
 
@@ -210,7 +226,10 @@ void OwnerBalanceView::showPickedCoordinate() {
 void OwnerBalanceView::showBatch() {
     const Batch* batch = batchAt(*result_.plan, batch_);
     balance_ = batch ? coordBalance(*result_.scenario, *batch) : CoordBalance{};
-    shardLoads_ = batch ? hsdp::shardLoads(*result_.scenario, *batch) : std::vector<ShardLoad>{};
+    const Group* group = batch ? &result_.plan->groups[static_cast<size_t>(batch_.group)] : nullptr;
+    computeLoads_ = group ? hsdp::computeLoads(*result_.scenario, *group, *batch,
+                                               result_.plan->effectiveReplicaCount)
+                          : std::vector<ComputeLoad>{};
     fillCoordPlot();
     fillShardPlot();
 }
@@ -226,7 +245,8 @@ void OwnerBalanceView::fillCoordPlot() {
     double right = std::max<double>(static_cast<double>(labels.size()), 1.0) - 0.4;
     meanLine_->setData({-0.6, right}, {balance_.mean, balance_.mean});
     lowerBoundLine_->setData({-0.6, right}, {balance_.lowerBound, balance_.lowerBound});
-    setKeyLabels(coordPlot_->xAxis, labels, tr("owner (replicate) coordinate"));
+    coordPlot_->xAxis->setLabel(tr("owner (replicate) coordinate"));
+    keyTicks_[coordPlot_].setLabels(indices(labels.size()), keyLabels(labels));
     double top = std::max(balance_.lowerBound, balance_.mean);
     for (double v : values) top = std::max(top, v);
     fitRanges(coordPlot_, labels.size(), top);
@@ -234,70 +254,137 @@ void OwnerBalanceView::fillCoordPlot() {
     if (batch_.isValid()) {
         const Group& group = result_.plan->groups[static_cast<size_t>(batch_.group)];
         const Batch& batch = group.batches[static_cast<size_t>(batch_.batch)];
-        title = tr("Group %1 · batch %2%3 · numel per owner coordinate\n"
-                   "max/mean %4 · mean %5 · lower bound %6")
+        // One line that fits a narrow dock; the mean and the bound name
+        // their values in the legend.
+        title = tr("Group %1 · batch %2%3 · max/mean %4")
                     .arg(group.id)
                     .arg(batch_.batch)
                     .arg(batch.isShard ? tr(" (gathered)") : QString())
                     .arg(balance_.imbalance ? QString::number(*balance_.imbalance, 'f', 2)
-                                            : QStringLiteral("—"))
-                    .arg(humanCount(balance_.mean), humanCount(balance_.lowerBound));
+                                            : QStringLiteral("—"));
     }
+    meanLine_->setName(tr("mean %1").arg(humanCount(balance_.mean)));
+    lowerBoundLine_->setName(tr("bound %1").arg(humanCount(balance_.lowerBound)));
     coordTitle_->setText(title);
     coordPlot_->replot();
 }
 
 void OwnerBalanceView::fillRankPlot() {
-    QVector<double> values;
+    QVector<double> held, gathered, computed;
+    QStringList labels;
+    std::vector<int64_t> computedNumel;
     if (result_.isValid())
-        for (const RankOwnership& rank : result_.plan->ranks)
-            values << static_cast<double>(rank.ownedNumel);
-    rankBars_->setData(indices(values.size()), values, true);
-    setIndexTicks(rankPlot_->xAxis);
+        for (const RankOwnership& rank : result_.plan->ranks) {
+            held << static_cast<double>(rank.heldNumel);
+            gathered << static_cast<double>(rank.gatheredNumel);
+            computed << static_cast<double>(rank.computedNumel);
+            computedNumel.push_back(rank.computedNumel);
+            labels << QString::number(rank.rank);
+        }
+    const QVector<double> keys = indices(held.size());
+    heldBars_->setData(keys, held, true);
+    gatheredBars_->setData(keys, gathered, true);
+    computedBars_->setData(keys, computed, true);
     rankPlot_->xAxis->setLabel(tr("rank"));
-    double top = values.isEmpty() ? 0 : *std::max_element(values.begin(), values.end());
-    fitRanges(rankPlot_, values.size(), top);
-    std::vector<int64_t> owned;
-    for (double v : values) owned.push_back(static_cast<int64_t>(v));
-    auto ratio = loadImbalanceText(owned);
-    rankTitle_->setText(tr("Owned numel per rank, all batches · max/mean %1").arg(ratio));
+    keyTicks_[rankPlot_].setLabels(keys, labels);
+    double top = 0;
+    for (const auto* values : {&held, &gathered, &computed})
+        for (double v : *values) top = std::max(top, v);
+    fitRanges(rankPlot_, held.size(), top);
+    rankTitle_->setText(
+        tr("Per rank, all batches · NS max/mean %1").arg(loadImbalanceText(computedNumel)));
     rankPlot_->replot();
 }
 
+size_t OwnerBalanceView::shardsPerReplicate() const {
+    size_t shards = 0;
+    while (shards < computeLoads_.size() &&
+           computeLoads_[shards].replicateCoord == computeLoads_.front().replicateCoord)
+        ++shards;
+    return std::max<size_t>(shards, 1);
+}
+
+double OwnerBalanceView::computeKey(size_t index) const {
+    const size_t shards = shardsPerReplicate();
+    return static_cast<double>(index / shards * (shards + 1) + index % shards);
+}
+
 void OwnerBalanceView::fillShardPlot() {
-    shardPlot_->setVisible(!shardLoads_.empty());
+    shardPlot_->setVisible(!computeLoads_.empty());
     QStringList labels;
-    QVector<double> values;
-    for (const ShardLoad& load : shardLoads_) {
-        labels << coordLabel(load.coord);
+    QVector<double> keys, values;
+    QVector<double> evenKeys, evenValues, oddKeys, oddValues;
+    Coord previous;
+    int block = -1;
+    for (size_t i = 0; i < computeLoads_.size(); ++i) {
+        const ComputeLoad& load = computeLoads_[i];
+        if (i == 0 || load.replicateCoord != previous) ++block;
+        previous = load.replicateCoord;
+        labels << coordLabel(load.shardCoord);
+        keys << computeKey(i);
         values << static_cast<double>(load.numel);
+        (block % 2 ? oddKeys : evenKeys) << keys.back();
+        (block % 2 ? oddValues : evenValues) << values.back();
     }
-    shardBars_->setData(indices(values.size()), values, true);
-    setKeyLabels(shardPlot_->xAxis, labels, tr("shard coordinate · params on the bars"));
+    shardBars_->setData(evenKeys, evenValues, true);
+    shardBarsOdd_->setData(oddKeys, oddValues, true);
+    shardPlot_->xAxis->setLabel(tr("shard coordinate · params on the bars"));
+    // Shard coordinates repeat per replicate: thin them the same way in every block.
+    const bool named = labels.size() <= KeyTicks::kMaxMarkedTicks;
+    keyTicks_[shardPlot_].setLabels(keys, keyLabels(labels),
+                                    named ? static_cast<int>(shardsPerReplicate()) : 0);
     double top = values.isEmpty() ? 0 : *std::max_element(values.begin(), values.end());
-    fitRanges(shardPlot_, values.size(), top);
+    fitRanges(shardPlot_, 0, top);
+    shardPlot_->xAxis->setRange(-0.6, keys.isEmpty() ? 1.0 : keys.back() + 0.6);
     labelShardCounts(top);
     shardTitle_->setText(tr("Newton–Schulz numel per shard coordinate"));
     shardPlot_->replot();
 }
 
-// Each coordinate's parameter count on its bar: a short number fits where
-// "(0,1) · 20 params" under eight docked bars ran into its neighbours.
+// Each bar's parameter count on it, and each replicate coordinate over its
+// block: the blocks are the ranks of different replicas, never summed.
 void OwnerBalanceView::labelShardCounts(double top) {
     shardPlot_->clearItems();
-    if (shardLoads_.size() > static_cast<size_t>(kMaxTextTicks)) return;
-    if (top > 0) shardPlot_->yAxis->setRangeUpper(top * 1.3);  // room for the numbers
-    for (size_t i = 0; i < shardLoads_.size(); ++i) {
-        auto* text = new QCPItemText(shardPlot_);
-        text->position->setCoords(static_cast<double>(i),
-                                  static_cast<double>(shardLoads_[i].numel) + top * 0.01);
-        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        text->setClipToAxisRect(false);
-        text->setText(QString::number(shardLoads_[i].count));
-        QFont font = text->font();
-        font.setPointSizeF(font.pointSizeF() * 0.85);
-        text->setFont(font);
+    if (computeLoads_.size() > static_cast<size_t>(KeyTicks::kMaxMarkedTicks)) return;
+    if (top > 0) shardPlot_->yAxis->setRangeUpper(top * 1.45);  // room for the numbers
+    auto addText = [this](double key, double value, const QString& text, double scale) {
+        auto* item = new QCPItemText(shardPlot_);
+        item->position->setCoords(key, value);
+        item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        item->setClipToAxisRect(false);
+        item->setText(text);
+        QFont font = item->font();
+        font.setPointSizeF(font.pointSizeF() * scale);
+        item->setFont(font);
+    };
+    const double height = top > 0 ? top : 1.0;
+    size_t first = 0;  // the block's first load
+    for (size_t i = 0; i < computeLoads_.size(); ++i) {
+        addText(computeKey(i), static_cast<double>(computeLoads_[i].numel) + height * 0.01,
+                QString::number(computeLoads_[i].count), 0.8);
+        const bool last = i + 1 == computeLoads_.size() ||
+                          computeLoads_[i + 1].replicateCoord != computeLoads_[i].replicateCoord;
+        if (!last) continue;
+        const QString coord = coordText(computeLoads_[i].replicateCoord);
+        addText((computeKey(first) + computeKey(i)) / 2, height * 1.22,
+                first == 0 ? tr("replicate %1").arg(coord) : coord, 0.8);
+        first = i + 1;
     }
+}
+
+// After each layout: key labels that fit the width, value ticks the height.
+void OwnerBalanceView::fitTicks(QCustomPlot* plot) {
+    bool changed = false;
+    // Value labels at least two text lines apart, two to four of them.
+    const int valueTicks = std::clamp(plot->axisRect()->height() / 36, 1, 3) + 1;
+    if (plot->yAxis->ticker()->tickCount() != valueTicks) {
+        plot->yAxis->ticker()->setTickCount(valueTicks);
+        changed = true;
+    }
+    auto it = keyTicks_.find(plot);
+    // Upright labels may take a fifth of the plot's height, no more.
+    if (it != keyTicks_.end()) changed = it->second.fit(plot->xAxis, plot->height() / 5) || changed;
+    if (changed) plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void OwnerBalanceView::selectCoordinate(int index) {
@@ -320,7 +407,10 @@ QImage OwnerBalanceView::renderImage(const QSize& size) {
     resize(size);
     show();
     QApplication::processEvents();
-    for (QCustomPlot* plot : {coordPlot_, rankPlot_, shardPlot_}) plot->replot();
+    // Twice: the first layout fits the tick labels to the width, the second
+    // lays the axes out around them.
+    for (int pass = 0; pass < 2; ++pass)
+        for (QCustomPlot* plot : {coordPlot_, rankPlot_, shardPlot_}) plot->replot();
     QImage image = grab().toImage();
     if (!wasVisible) hide();
     return image;

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "model/scenario.h"
+#include "plan/plan.h"
+
+namespace hsdp {
+
+// The work each rank of the world does in the optimizer step, as the run does
+// it (run/optimizer_step.cpp), filled into RankOwnership's three figures:
+//  - held: elements of its local shard of every param on a mesh it is on
+//    (DTensor layout, uneven shards as torch.chunk cuts them), plus every
+//    plain (no-comm) param whole; rejected params are never run, so not held.
+//  - gathered: in gathered batches, for every param its replicate coordinate
+//    owns, the elements the fused all-gather brings it (full numel minus its
+//    own shard).
+//  - computed: Newton–Schulz elements it runs itself. Gathered batch: the full
+//    param, only on the rank at the param's shard-compute coordinate of each
+//    owning replica's shard group. Other batches: every owning rank on its
+//    local piece. Trainable plain params: every rank, whole.
+// `ranks` must hold every rank of the world (rankOwnership). Cost: per group,
+// (distinct shape/placement pairs x shard coordinates) + params + mesh size.
+void addRankWork(std::vector<RankOwnership>& ranks, const std::vector<Group>& groups,
+                 const std::vector<int>& noCommParams, const std::vector<ParamSpec>& specs,
+                 std::optional<int64_t> replicaCount);
+
+}  // namespace hsdp
