@@ -61,6 +61,7 @@ void MainWindow::openRunDialog() {
 bool MainWindow::openRun(const QString& runPath, const QString& tracePath) {
     if (!session_->hasResult() || !runSession_->open(session_->current(), runPath, tracePath))
         return false;
+    runEpoch_ = fileEpoch_;
     if (banner_->showsRunError()) banner_->hide();
     runStatus_->setText(tr("opening %1…").arg(QFileInfo(runPath).fileName()));
     return true;

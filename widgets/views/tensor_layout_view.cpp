@@ -48,16 +48,14 @@ void TensorLayoutView::setRun(const RunData& run) {
 }
 
 void TensorLayoutView::onSelectionChanged() {
-    int param = result_.isValid() ? selection_->focusParam() : -1;
-    if (param >= static_cast<int>(result_.isValid() ? result_.scenario->params.size() : 0))
-        param = -1;
+    const int param = selection_->focusParamFor(result_);
     if (param != param_) showParam(param);  // a rank pick keeps the picture
     updateWrongRows();                      // which rank's rows follows the pick
 }
 
 void TensorLayoutView::updateWrongRows() {
     const bool ofThisPlan = run_.isValid() && result_.isValid() && run_.plan.plan == result_.plan;
-    std::vector<int> ranks = selection_->ranks();
+    std::vector<int> ranks = selection_->stateFor(result_).ranks;
     std::sort(ranks.begin(), ranks.end());
     canvas_->setWrongRows(ofThisPlan && param_ >= 0 ? wrongRowsOf(*run_.run, param_, ranks)
                                                     : WrongRows{});
