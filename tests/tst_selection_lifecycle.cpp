@@ -362,6 +362,8 @@ void TestSelectionLifecycle::everySelectionSurvivesEveryNextPlan() {
     QCOMPARE(window.lastRun().isValid(), needsRun && !newFile);
     QCOMPARE(window.verification()->model()->run().isValid(), needsRun && !newFile);
     if (newFile) QVERIFY(window.runStatusText().isEmpty());
+    if (needsRun && !newFile)
+        QVERIFY(window.runStatusText().endsWith(QStringLiteral(" · a run of an earlier plan")));
 }
 
 void TestSelectionLifecycle::anotherFilesRunIsNeverShown() {

@@ -162,6 +162,7 @@ void MainWindow::onReadFailed(const QString& message) {
 
 void MainWindow::updateStatus() {
     status_->setText(statusText());
+    if (!runSession_->isBusy()) runStatus_->setText(runStatusText());
 }
 
 QString MainWindow::statusText() const {

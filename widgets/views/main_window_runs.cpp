@@ -167,6 +167,9 @@ QString MainWindow::runStatusText() const {
                    ? runStatusLine(*lastRun_.run)
                    : tr("saved run %1 · %2")
                          .arg(QFileInfo(lastRun_.source).fileName(), runStatusLine(*lastRun_.run));
+    // Kept over a reload or an edit: the line says it is not this plan's.
+    if (lastRun_.isValid() && lastRun_.plan.plan != session_->current().plan)
+        line += tr(" · a run of an earlier plan");
     if (cancelledLine_.isEmpty()) return line;
     return tr("%1 · shown: the last complete run, %2").arg(cancelledLine_, line);
 }
