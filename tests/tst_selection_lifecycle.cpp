@@ -213,6 +213,7 @@ private slots:
     void cancelKeepsTheLastCompleteRun();
     void unreachedChecksReadNotReachedEverywhere();
     void aCancelledRunsReportDoesNotClaimAFullRun();
+    void viewsReadTheSelectionInTheirOwnPlan();
 
 private:
     void select(MainWindow& window, Kind kind);
@@ -353,10 +354,9 @@ void TestSelectionLifecycle::everySelectionSurvivesEveryNextPlan() {
 
     // The views follow the carried selection.
     const int focus = got.params.empty() ? -1 : got.params.front();
-    if (focus >= 0) {
-        QCOMPARE(window.tensorLayout()->blocks().param, focus);
+    QCOMPARE(window.tensorLayout()->blocks().param, focus);
+    if (focus >= 0)
         QCOMPARE(window.planTree()->treeView()->currentIndex().data(ParamRole).toInt(), focus);
-    }
     // A run is of the file it ran: kept (as an earlier plan's) only while
     // the same file is open.
     QCOMPARE(window.lastRun().isValid(), needsRun && !newFile);
@@ -511,6 +511,66 @@ void TestSelectionLifecycle::aCancelledRunsReportDoesNotClaimAFullRun() {
     for (const QStringList& cells : reportRows(report))
         if (cells.size() >= 6 && cells[1] == QLatin1String("not reached"))
             QCOMPARE(cells[4], QStringLiteral("not reached"));
+}
+
+// Every view validates the selection against the plan it holds: a
+// selection of the 70B plan (output.weight, #722; rank 31; its last
+// transition) read by views that hold the teaching plan (7 params, 4 ranks)
+// or its run.
+void TestSelectionLifecycle::viewsReadTheSelectionInTheirOwnPlan() {
+    const PlanResult large = computePlanResult(samplePath("llama3_70b_hsdp_tp_2x4x4.json"));
+    const PlanResult small = computePlanResult(samplePath("teaching_2x2.json"));
+    const int last = int(large.scenario->params.size()) - 1;
+    PlanSelection selection;
+    SelectionState state;
+    state.params = {last};
+    state.group = large.index->params[size_t(last)].group;
+    state.batch = large.index->params[size_t(last)].batch;
+    state.ranks = {large.plan->worldSize - 1};
+    state.transition = int(large.plan->tpTransitions.size()) - 1;
+    selection.set(state);
+
+    RunSession session;
+    QSignalSpy finished(&session, &RunSession::finished);
+    QVERIFY(session.start(small));
+    QVERIFY(finished.wait(60000));
+    const RunData run = finished.takeFirst().at(0).value<RunData>();
+
+    MeshWidget mesh(&selection);
+    PlanTreeWidget tree(&selection);
+    OwnerBalanceView balance(&selection);
+    TensorLayoutView layout(&selection);
+    TraceView trace(&selection);
+    StepPanel steps(&selection);
+    TrafficView traffic(&selection);
+    BufferLayoutView buffers(&selection);
+    ModeComparisonView wrongRows(&selection);
+    mesh.setResult(small);
+    tree.setResult(small);
+    balance.setResult(small);
+    layout.setResult(small);
+    for (auto* view : std::initializer_list<QWidget*>{&mesh, &tree, &balance, &layout}) {
+        view->resize(800, 500);
+        (void)view->grab();
+    }
+    trace.setRun(run);
+    steps.setRun(run);
+    traffic.setRun(run);
+    buffers.setRun(run);
+    layout.setRun(run);
+    wrongRows.setRun(run);
+    for (auto* view :
+         std::initializer_list<QWidget*>{&trace, &steps, &traffic, &buffers, &wrongRows, &layout}) {
+        view->resize(800, 500);
+        (void)view->grab();
+    }
+    QCOMPARE(layout.blocks().param, -1);  // the teaching plan has no #722
+    // A change of the selection reaches them all again.
+    state.ranks = {large.plan->worldSize - 2};
+    selection.set(state);
+    (void)mesh.grab();
+    (void)buffers.grab();
+    QCOMPARE(layout.blocks().param, -1);
 }
 
 QTEST_MAIN(TestSelectionLifecycle)

@@ -36,10 +36,12 @@ TensorLayoutView::TensorLayoutView(PlanSelection* selection, QWidget* parent)
     connect(selection_, &PlanSelection::changed, this, &TensorLayoutView::onSelectionChanged);
 }
 
+// The picture is redrawn from the new plan even when the focus param keeps
+// its position (or there is none): the old blocks are of the old plan.
 void TensorLayoutView::setResult(const PlanResult& result) {
     result_ = result;
-    param_ = -1;
-    onSelectionChanged();
+    showParam(selection_->focusParamFor(result_));
+    updateWrongRows();
 }
 
 void TensorLayoutView::setRun(const RunData& run) {
