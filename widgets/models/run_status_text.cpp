@@ -50,6 +50,26 @@ bool paramFailed(const ParamRunResult& p) {
            p.step == CheckVerdict::Error || p.replicas != ReplicaVerdict::Identical;
 }
 
+QString gatherVerdictText(GatherVerdict verdict) {
+    return verdict == GatherVerdict::NotReached
+               ? QStringLiteral("not reached")
+               : QString::fromLatin1(gatherVerdictName(verdict).data());
+}
+
+QString checkVerdictText(CheckVerdict verdict) {
+    return verdict == CheckVerdict::NotReached
+               ? QStringLiteral("not reached")
+               : QString::fromLatin1(checkVerdictName(verdict).data());
+}
+
+QString replicaVerdictText(const ParamRunResult& p) {
+    const bool unchecked =
+        p.gather == GatherVerdict::NotReached || p.step == CheckVerdict::NotReached;
+    return p.replicas == ReplicaVerdict::Identical && unchecked
+               ? QStringLiteral("not reached")
+               : QString::fromLatin1(replicaVerdictName(p.replicas).data());
+}
+
 bool paramNotReached(const ParamRunResult& p) {
     return !paramFailed(p) &&
            (p.gather == GatherVerdict::NotReached || p.step == CheckVerdict::NotReached);

@@ -21,6 +21,14 @@ RunCounts countRun(const RunResult& run);
 bool paramFailed(const ParamRunResult& param);
 bool paramNotReached(const ParamRunResult& param);  // and not failed
 bool paramMismatched(const ParamRunResult& param);
+// A check's verdict as every view and the report word it: "not reached"
+// where the run stopped before the check (the engine's not-reached), else
+// the engine's name. The replicas are compared only between holders that
+// reported: a param whose gather or step was not reached has no replica
+// verdict either, though the engine's default reads "identical".
+QString gatherVerdictText(GatherVerdict verdict);
+QString checkVerdictText(CheckVerdict verdict);
+QString replicaVerdictText(const ParamRunResult& param);
 
 // One line for the status bar: "verified: 737 params exact, 0 mismatches,
 // 1,234 collectives (4,936 per-rank events), sent 3.1 MiB, 2.40 s wall",

@@ -54,11 +54,6 @@ Tone verdictTone(const QString& verdict) {
     return Tone::Bad;
 }
 
-QString checkVerdict(CheckVerdict verdict) {
-    return verdict == CheckVerdict::NotReached ? QStringLiteral("not reached")
-                                               : text(checkVerdictName(verdict));
-}
-
 bool transitionFailed(const TpRunResult& t) {
     return t.result == CheckVerdict::Mismatch || t.result == CheckVerdict::Error;
 }
@@ -200,13 +195,11 @@ QVariant VerificationModel::paramData(const ParamRunResult& param, int column, i
                 case VerdictColumn:
                     return verdict;
                 case GatherColumn:
-                    return param.gather == GatherVerdict::NotReached
-                               ? QStringLiteral("not reached")
-                               : text(gatherVerdictName(param.gather));
+                    return gatherVerdictText(param.gather);
                 case StepColumn:
-                    return checkVerdict(param.step);
+                    return checkVerdictText(param.step);
                 case ReplicasColumn:
-                    return text(replicaVerdictName(param.replicas));
+                    return replicaVerdictText(param);
                 case DetailColumn:
                     return text(param.detail);
             }
@@ -231,7 +224,7 @@ QVariant VerificationModel::paramData(const ParamRunResult& param, int column, i
 
 QVariant VerificationModel::transitionData(const TpRunResult& transition, int column,
                                            int role) const {
-    const QString verdict = checkVerdict(transition.result);
+    const QString verdict = checkVerdictText(transition.result);
     switch (role) {
         case Qt::DisplayRole:
             switch (column) {

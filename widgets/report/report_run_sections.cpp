@@ -47,10 +47,8 @@ ReportTable paramVerification(const RunResult& run) {
     for (const ParamRunResult* p : order)
         table.rows.push_back(
             {QStringLiteral("#%1 %2").arg(p->index).arg(QString::fromStdString(p->name)),
-             verdictOf(*p), QString::fromLatin1(gatherVerdictName(p->gather).data()),
-             QString::fromLatin1(checkVerdictName(p->step).data()),
-             QString::fromLatin1(replicaVerdictName(p->replicas).data()),
-             QString::fromStdString(p->detail)});
+             verdictOf(*p), gatherVerdictText(p->gather), checkVerdictText(p->step),
+             replicaVerdictText(*p), QString::fromStdString(p->detail)});
     return table;
 }
 
@@ -82,7 +80,7 @@ ReportTable transitionTable(const RunResult& run) {
     for (const auto& t : run.tpTransitions)
         table.rows.push_back(
             {QStringLiteral("#%1 %2").arg(t.index).arg(QString::fromStdString(t.name)),
-             QString::fromStdString(t.path), QString::fromLatin1(checkVerdictName(t.result).data()),
+             QString::fromStdString(t.path), checkVerdictText(t.result),
              QString::fromStdString(t.detail)});
     std::stable_sort(table.rows.begin(), table.rows.end(), [](const auto& a, const auto& b) {
         return (a[2] != QLatin1String("exact")) > (b[2] != QLatin1String("exact"));

@@ -177,12 +177,13 @@ void BufferLayoutCanvas::mouseReleaseEvent(QMouseEvent* event) {
     const BufferScene s = scene(size());
     const BufferShape* shape = shapeAt(s, event->position());
     if (!shape) return;
-    SelectionState state = selection_->state();
+    // The layout's positions are of the plan its run ran.
+    SelectionState state = selection_->stateFor(plan_);
     state.params = {shape->param};
     state.group = groupPosition_;
     state.batch = layout_->batch;
     state.collective = layout_->seq;
-    selection_->set(state);
+    selection_->set(state, plan_);
 }
 
 bool BufferLayoutCanvas::event(QEvent* event) {

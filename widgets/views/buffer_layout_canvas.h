@@ -27,6 +27,8 @@ public:
     const std::optional<BufferLayout>& layout() const { return layout_; }
     // Maps the layout's plan group id to a selection group position.
     void setGroupPosition(int position) { groupPosition_ = position; }
+    // The plan the layouts' run ran: what a click's positions refer to.
+    void setPlan(const PlanResult& plan) { plan_ = plan; }
 
     BufferScene scene(const QSize& size) const;
     void paint(QPainter& painter, const QSize& size) const;
@@ -48,6 +50,7 @@ private:
     std::optional<BufferLayout> layout_;
     QString message_;
     int groupPosition_ = -1;
+    PlanResult plan_;
 };
 
 }  // namespace hsdp

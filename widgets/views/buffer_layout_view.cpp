@@ -34,6 +34,7 @@ BufferLayoutView::BufferLayoutView(PlanSelection* selection, QWidget* parent)
 
 void BufferLayoutView::setRun(const RunData& data) {
     data_ = data;
+    canvas_->setPlan(data.plan);
     collectives_ = data.isValid() ? bufferCollectives(*data.run) : std::vector<BufferCollective>{};
     current_ = -1;
     fillCollectives();
@@ -62,7 +63,7 @@ void BufferLayoutView::onSelectionChanged() {
         return;
     }
     // The selection holds a group's position, the trace its plan id.
-    SelectionState state = selection_->state();
+    SelectionState state = selection_->stateFor(data_.plan);
     const auto& groups = data_.plan.plan->groups;
     if (state.group >= 0)
         state.group = size_t(state.group) < groups.size() ? groups[size_t(state.group)].id : -1;
@@ -85,7 +86,7 @@ int BufferLayoutView::defaultRank(const BufferCollective& c) const {
     auto isMember = [&](int r) {
         return std::find(members.begin(), members.end(), r) != members.end();
     };
-    for (int r : selection_->ranks())
+    for (int r : selection_->stateFor(data_.plan).ranks)
         if (isMember(r)) return r;
     if (isMember(rank_)) return rank_;
     return members.empty() ? -1 : members.front();
@@ -101,8 +102,8 @@ int BufferLayoutView::groupPosition(int id) const {
 void BufferLayoutView::showCollective(int index, int rank) {
     if (index < 0 || size_t(index) >= collectives_.size()) return;
     current_ = index;
-    BufferLayout layout =
-        bufferLayout(data_, collectives_[size_t(index)], rank, selection_->focusParam());
+    BufferLayout layout = bufferLayout(data_, collectives_[size_t(index)], rank,
+                                       selection_->focusParamFor(data_.plan));
     rank_ = layout.rank;
     {
         const QSignalBlocker block(collectiveBox_);

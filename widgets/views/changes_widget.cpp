@@ -147,7 +147,7 @@ bool ChangesWidget::activate(const QModelIndex& index) {
     state.batch = index.data(BatchRole).toInt();
     state.transition = index.data(TransitionRole).toInt();
     if (state.isEmpty()) return false;
-    selection_->set(state);
+    selection_->set(state, tracker_->current());
     return true;
 }
 

@@ -53,7 +53,7 @@ void DiagnosticsWidget::activateRow(int row) {
         state.group = place.group;
         state.batch = place.batch;
     }
-    selection_->set(state);
+    selection_->set(state, result_);
 }
 
 }  // namespace hsdp

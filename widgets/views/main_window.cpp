@@ -94,7 +94,9 @@ QDockWidget* MainWindow::addViewDock(QWidget* view, const QString& title, const 
 }
 
 void MainWindow::openScenario(const QString& path) {
-    if (QFileInfo(path).absoluteFilePath() != session_->path() && !maybeKeepEdits()) return;
+    const bool otherFile = QFileInfo(path).absoluteFilePath() != session_->path();
+    if (otherFile && !maybeKeepEdits()) return;
+    if (otherFile) forgetRun();  // a run belongs to the file it ran
     session_->open(path);
     recent_->add(path);
     updateTitle();
@@ -108,8 +110,14 @@ void MainWindow::openDialog() {
     if (!path.isEmpty()) openScenario(path);
 }
 
+// The selection is carried to the new plan before any view sees it, and
+// moves only after every view holds the plan: in between, views read it
+// through stateFor(their plan), so no view indexes one plan with another's
+// positions, whatever the order of the signals.
 void MainWindow::onPlanReady(const PlanResult& result) {
-    bool sameFile = result.path == shownPath_;
+    const bool sameFile = result.path == shownPath_;
+    if (!sameFile) forgetRun();
+    const SelectionState selection = reconciledSelection(result, sameFile);
     shownPath_ = result.path;
     banner_->hide();
     adoptDocument(result);
@@ -120,22 +128,28 @@ void MainWindow::onPlanReady(const PlanResult& result) {
     diagnostics_->setResult(result);
     balance_->setResult(result);
     tensorLayout_->setResult(result);
-    reconcileSelection(result, sameFile);
+    selection_->setPlan(result, selection);
     updateStatus();
     updateTitle();
 }
 
-// Positions in the selection refer to the plan they were made on: a reload
-// keeps the selected params (their indices are stable) and looks up their
-// group again; a new file starts with its most interesting param.
-void MainWindow::reconcileSelection(const PlanResult& result, bool sameFile) {
-    int param = sameFile ? selection_->focusParam() : -1;
-    if (param >= static_cast<int>(result.scenario->params.size())) param = -1;
-    if (param < 0 && !sameFile) param = mostInterestingParam(*result.scenario, *result.plan);
-    selection_->clear();
-    if (param < 0) return;
+// What the selection becomes on `result`: what it picked, carried by name
+// (params, transitions; groups and batches by the params they hold; ranks
+// while the world has them), the rest dropped. A new file has no run, so
+// no step; when nothing of the old selection is in it, it starts from its
+// most interesting param.
+SelectionState MainWindow::reconciledSelection(const PlanResult& result, bool sameFile) const {
+    SelectionState state = selection_->stateFor(result);
+    if (sameFile) return state;
+    state.collective = -1;
+    if (!state.params.empty() || state.group >= 0 || state.transition >= 0) return state;
+    const int param = mostInterestingParam(*result.scenario, *result.plan);
+    if (param < 0) return state;
     const ParamPlace& place = result.index->params[static_cast<size_t>(param)];
-    selection_->selectParam(param, place.group, place.batch);
+    state.params = {param};
+    state.group = place.group;
+    state.batch = place.batch;
+    return state;
 }
 
 void MainWindow::onReadFailed(const QString& message) {
@@ -149,6 +163,7 @@ void MainWindow::onReadFailed(const QString& message) {
 
 void MainWindow::updateStatus() {
     status_->setText(statusText());
+    if (!runSession_->isBusy()) updateRunStatus();
 }
 
 QString MainWindow::statusText() const {

@@ -139,10 +139,17 @@ private:
     void onOpenRunFailed(const QString& reason);
     void onRunProgress(double fraction, const QString& phase, qint64 collectives);
     void onRunFinished(const RunData& run);
+    // Shows `run` (invalid: none) in the Verification dock and every run view.
+    void showRun(const RunData& run);
+    // Another file is coming: its runs start from nothing, and a run still
+    // going is of the file that leaves.
+    void forgetRun();
     void updateRunActions();
+    // The status bar's run line, its tooltip the whole line where the bar elides it.
+    void updateRunStatus();
     void addReportAction(QMenu* file);
     void exportReportDialog();
-    QString reportCommand(const QString& output) const;
+    QString reportCommand(const QString& output, const RunData& run) const;
     void buildViewMenu();
     void buildHelpMenu();
     void buildEditing();
@@ -156,7 +163,7 @@ private:
     void openDialog();
     void onPlanReady(const PlanResult& result);
     void onReadFailed(const QString& message);
-    void reconcileSelection(const PlanResult& result, bool sameFile);
+    SelectionState reconciledSelection(const PlanResult& result, bool sameFile) const;
     void updateStatus();
     void updateTitle();
     void showShortcuts();
@@ -185,6 +192,14 @@ private:
     RunSession* runSession_ = nullptr;
     VerificationWidget* verification_ = nullptr;
     RunData lastRun_;
+    // The status line of a run cancelled while lastRun_ (the last complete
+    // run, which stays) was shown; "" otherwise.
+    QString cancelledLine_;
+    RunRequest lastRunRequest_;  // what made lastRun_ (a saved run: the defaults)
+    // Counts the files shown: a run started (or a saved run opened) for one
+    // file and finishing after another opened is dropped.
+    int fileEpoch_ = 0;
+    int runEpoch_ = 0;
     RunRequest lastRequest_;  // what Run… starts from
     QAction* runAction_ = nullptr;
     QAction* runReferenceAction_ = nullptr;

@@ -51,13 +51,15 @@ void MainWindow::exportReportDialog() {
     if (!path.isEmpty()) exportReport(path);
 }
 
-// The hsdp-inspect command that writes the same report from the saved file.
-QString MainWindow::reportCommand(const QString& output) const {
+// The hsdp-inspect command that writes the same report from the saved file:
+// with --run only for a run it repeats. A cancelled run is not one: the
+// command writes the plan's report and the note says so.
+QString MainWindow::reportCommand(const QString& output, const RunData& run) const {
     QString command = QStringLiteral("hsdp-inspect report %1 -o %2")
                           .arg(quoted(session_->path()), quoted(output));
-    if (lastRun_.isValid())
+    if (run.isValid() && !run.run->cancelled)
         command += QStringLiteral(" --run --mode %1")
-                       .arg(QString::fromLatin1(runModeName(lastRun_.run->mode).data()));
+                       .arg(QString::fromLatin1(runModeName(run.run->mode).data()));
     return command;
 }
 
@@ -71,7 +73,7 @@ bool MainWindow::exportReport(const QString& path, bool quiet) {
     if (lastRun_.isValid() && lastRun_.run->mode == RunMode::Reference && corrected.isValid() &&
         corrected.plan.plan == lastRun_.plan.plan)
         input.comparison = corrected;
-    input.command = reportCommand(path);
+    input.command = reportCommand(path, input.run);
     QStringList notes;
     if (document_->isModified())
         notes << tr(
@@ -79,7 +81,11 @@ bool MainWindow::exportReport(const QString& path, bool quiet) {
             "once they are saved.");
     if (input.run.isValid() && input.run.plan.plan != input.plan.plan)
         notes << tr("The run was made on an earlier plan of this scenario.");
-    const RunRequest& ran = runSession_->request();
+    if (input.run.isValid() && input.run.run->cancelled)
+        notes << tr(
+            "The run was cancelled: the command writes the plan's report without it (add --run "
+            "to run it to the end).");
+    const RunRequest& ran = lastRunRequest_;
     const RunRequest defaults;
     if (input.run.isValid() &&
         (ran.timeout != defaults.timeout || ran.maxBytes != defaults.maxBytes ||

@@ -11,6 +11,7 @@
 #include "views/tensor_layout_view.h"
 #include "views/trace_view.h"
 #include "views/traffic_view.h"
+#include "views/verification_widget.h"
 
 namespace hsdp {
 
@@ -44,19 +45,29 @@ void MainWindow::buildRunViews(QDockWidget* tabWith) {
     }
     wrongRows_->setMinimumSize(560, 360);
     tabWith->raise();
-    connect(this, &MainWindow::runReady, this, [this](const RunData& run) {
-        traceView_->setRun(run);
-        stepPanel_->setRun(run);
-        traffic_->setRun(run);
-        bufferLayout_->setRun(run);
-        wrongRows_->setRun(run);
-        tensorLayout_->setRun(run);
+    connect(this, &MainWindow::runReady, this, [this] {
         // After a run, its timeline is what the bottom row shows first. (Not
         // while hidden, e.g. screenshot mode: raising a never-shown tab there
         // left the dock a few pixels wide.)
         auto* dock = qobject_cast<QDockWidget*>(traceView_->parentWidget());
         if (dock && isVisible()) dock->raise();
     });
+}
+
+// Every view of runs at once, so that none shows a run the others dropped.
+// The wrong-rows view keeps a corrected and a reference run: no run clears
+// both.
+void MainWindow::showRun(const RunData& run) {
+    verification_->setRun(run);
+    traceView_->setRun(run);
+    stepPanel_->setRun(run);
+    traffic_->setRun(run);
+    bufferLayout_->setRun(run);
+    if (run.isValid())
+        wrongRows_->setRun(run);
+    else
+        wrongRows_->setRuns({}, {});
+    tensorLayout_->setRun(run);
 }
 
 }  // namespace hsdp

@@ -102,6 +102,7 @@ void MainWindow::runDialog() {
 
 bool MainWindow::startRun(const RunRequest& request) {
     if (!session_->hasResult() || !runSession_->start(session_->current(), request)) return false;
+    runEpoch_ = fileEpoch_;
     if (banner_->showsRunError()) banner_->hide();
     runPhase_->clear();
     runProgress_->setValue(0);
@@ -116,12 +117,25 @@ void MainWindow::onRunProgress(double fraction, const QString& phase, qint64 col
         tr("%1 · %2 collectives").arg(phase, groupedNumber(static_cast<qint64>(collectives))));
 }
 
+// A cancelled run does not replace the last complete run: the views keep
+// showing what was verified, the status line says what was cancelled. A run
+// of a file no longer open is dropped.
 void MainWindow::onRunFinished(const RunData& run) {
-    lastRun_ = run;
-    verification_->setRun(run);
-    runStatus_->setText(runStatusText());
-    runStatus_->setToolTip(runStatusText());  // the whole line, where the bar elides it
+    if (runEpoch_ != fileEpoch_) {
+        updateRunStatus();
+        return;
+    }
     const RunResult& result = *run.run;
+    if (result.cancelled && lastRun_.isValid() && !lastRun_.run->cancelled) {
+        cancelledLine_ = runStatusLine(result);
+        updateRunStatus();
+        return;
+    }
+    cancelledLine_.clear();
+    lastRun_ = run;
+    lastRunRequest_ = run.source.isEmpty() ? runSession_->request() : RunRequest{};
+    showRun(run);
+    updateRunStatus();
     if (!result.error.empty() && !result.cancelled)
         banner_->showRunError(result.errorRank >= 0 ? tr("The run failed on rank %1; the "
                                                          "Verification panel shows what was "
@@ -135,12 +149,35 @@ void MainWindow::onRunFinished(const RunData& run) {
     emit runReady(lastRun_);
 }
 
+void MainWindow::forgetRun() {
+    ++fileEpoch_;
+    if (runSession_->isBusy()) runSession_->cancel();
+    cancelledLine_.clear();
+    if (!lastRun_.isValid()) return;
+    lastRun_ = {};
+    showRun({});
+    updateRunStatus();
+    if (banner_->showsRunError()) banner_->hide();
+}
+
 QString MainWindow::runStatusText() const {
-    if (!lastRun_.isValid()) return {};
-    const QString line = runStatusLine(*lastRun_.run);
-    return lastRun_.source.isEmpty()
-               ? line
-               : tr("saved run %1 · %2").arg(QFileInfo(lastRun_.source).fileName(), line);
+    QString line;
+    if (lastRun_.isValid())
+        line = lastRun_.source.isEmpty()
+                   ? runStatusLine(*lastRun_.run)
+                   : tr("saved run %1 · %2")
+                         .arg(QFileInfo(lastRun_.source).fileName(), runStatusLine(*lastRun_.run));
+    // Kept over a reload or an edit: the line says it is not this plan's.
+    if (lastRun_.isValid() && lastRun_.plan.plan != session_->current().plan)
+        line += tr(" · a run of an earlier plan");
+    if (cancelledLine_.isEmpty()) return line;
+    return tr("%1 · shown: the last complete run, %2").arg(cancelledLine_, line);
+}
+
+void MainWindow::updateRunStatus() {
+    const QString line = runStatusText();
+    runStatus_->setText(line);
+    runStatus_->setToolTip(line);
 }
 
 void MainWindow::updateRunActions() {

@@ -61,13 +61,14 @@ void MainWindow::openRunDialog() {
 bool MainWindow::openRun(const QString& runPath, const QString& tracePath) {
     if (!session_->hasResult() || !runSession_->open(session_->current(), runPath, tracePath))
         return false;
+    runEpoch_ = fileEpoch_;
     if (banner_->showsRunError()) banner_->hide();
     runStatus_->setText(tr("opening %1…").arg(QFileInfo(runPath).fileName()));
     return true;
 }
 
 void MainWindow::onOpenRunFailed(const QString& reason) {
-    runStatus_->setText(runStatusText());  // the run on screen stays
+    updateRunStatus();  // the run on screen stays
     banner_->showRunError(tr("The saved run was not opened."), reason);
 }
 

@@ -267,7 +267,7 @@ void MeshView::paintLegend(QPainter& painter, const QSize& size) const {
 
 // The focused param's name under the legend, wrapped, so a screenshot says what is outlined.
 void MeshView::paintFocusName(QPainter& painter, const QRectF& area) const {
-    int param = selection_ ? selection_->focusParam() : -1;
+    int param = selection_ ? selection_->focusParamFor(result_) : -1;
     if (param < 0 || !result_.scenario || area.height() < 30) return;
     QString name =
         QString::fromStdString(result_.scenario->params.at(static_cast<size_t>(param)).name);

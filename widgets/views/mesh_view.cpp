@@ -56,7 +56,8 @@ void MeshView::rebuildLayout(int rowDim, int colDim) {
 }
 
 void MeshView::onSelectionChanged() {
-    overlay_ = selection_ ? selectionOverlay(result_, selection_->state()) : SelectionOverlay();
+    overlay_ =
+        selection_ ? selectionOverlay(result_, selection_->stateFor(result_)) : SelectionOverlay();
     // Follow the selection to its mesh (an expert param lives on the expert mesh).
     if (overlay_.mesh && overlay_.mesh != mesh() && result_.scenario) {
         auto position = overlay_.mesh - result_.scenario->meshes.data();

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "models/run_status_text.h"
+
 namespace hsdp {
 
 namespace {
@@ -22,7 +24,7 @@ QString rangeText(const IndexRange& r) {
 }
 
 QString verdict(GatherVerdict v) {
-    return QString::fromStdString(std::string(gatherVerdictName(v)));
+    return gatherVerdictText(v);
 }
 
 }  // namespace
@@ -45,18 +47,20 @@ void ModeComparisonView::setRuns(const RunData& corrected, const RunData& refere
     recompute();
 }
 
+// The two runs compare param by param index: they must be of one plan, so a
+// run of another plan drops the other mode's run.
 void ModeComparisonView::setRun(const RunData& data) {
-    if (data.isValid() && data.run->mode == RunMode::Reference)
-        reference_ = data;
-    else
-        corrected_ = data;
+    const bool reference = data.isValid() && data.run->mode == RunMode::Reference;
+    (reference ? reference_ : corrected_) = data;
+    RunData& other = reference ? corrected_ : reference_;
+    if (other.isValid() && data.isValid() && other.plan.plan != data.plan.plan) other = {};
     recompute();
 }
 
 void ModeComparisonView::recompute() {
     comparison_ = {};
     if (corrected_.isValid() && reference_.isValid()) {
-        int param = selection_ ? selection_->focusParam() : -1;
+        int param = selection_ ? selection_->focusParamFor(reference_.plan) : -1;
         if (param < 0) param = firstReferenceMismatch(*reference_.run);
         if (param >= 0) comparison_ = modeComparison(*corrected_.run, *reference_.run, param);
     }

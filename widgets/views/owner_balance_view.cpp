@@ -197,7 +197,7 @@ void OwnerBalanceView::setResult(const PlanResult& result) {
 
 void OwnerBalanceView::onSelectionChanged() {
     if (!result_.isValid()) return;
-    BatchRef batch = balanceBatch(*result_.plan, selection_->state());
+    BatchRef batch = balanceBatch(*result_.plan, selection_->stateFor(result_));
     if (batch != batch_ || !batch.isValid()) {  // a rank pick keeps the chart
         batch_ = batch;
         showBatch();
@@ -208,11 +208,12 @@ void OwnerBalanceView::onSelectionChanged() {
 // Outlines the coordinate whose ranks are exactly the picked ones.
 void OwnerBalanceView::showPickedCoordinate() {
     pickedCoordinate_ = -1;
-    if (batch_.isValid() && !selection_->ranks().empty()) {
+    const std::vector<int> picked = selection_->stateFor(result_).ranks;
+    if (batch_.isValid() && !picked.empty()) {
         const Group& group = result_.plan->groups[static_cast<size_t>(batch_.group)];
         for (size_t i = 0; i < balance_.coords.size() && pickedCoordinate_ < 0; ++i)
             if (ranksAtCoordinate(group, balance_.coords[i], result_.plan->effectiveReplicaCount) ==
-                selection_->ranks())
+                picked)
                 pickedCoordinate_ = static_cast<int>(i);
     }
     pickedBars_->data()->clear();

@@ -40,6 +40,7 @@ PlanTreeWidget::PlanTreeWidget(PlanSelection* selection, QWidget* parent)
 }
 
 void PlanTreeWidget::setResult(const PlanResult& result) {
+    result_ = result;
     model_->setResult(result);
     tree_->expandToDepth(1);
     onSelectionChanged();
@@ -63,12 +64,12 @@ void PlanTreeWidget::onCurrentChanged(const QModelIndex& current) {
     state.group = current.data(GroupRole).toInt();
     state.batch = current.data(BatchRole).toInt();
     state.transition = current.data(TransitionRole).toInt();
-    state.ranks = selection_->ranks();  // a picked rank stays picked
-    selection_->set(state);
+    state.ranks = selection_->stateFor(result_).ranks;  // a picked rank stays picked
+    selection_->set(state, result_);
 }
 
 void PlanTreeWidget::onSelectionChanged() {
-    int param = selection_->focusParam();
+    int param = selection_->focusParamFor(result_);
     QModelIndex current = tree_->currentIndex();
     if (param < 0 || (current.isValid() && current.data(ParamRole).toInt() == param)) return;
     QModelIndex row = proxy_->mapFromSource(model_->indexOfParam(param));

@@ -31,6 +31,7 @@ private:
     void sizeColumns();
 
     PlanSelection* selection_;
+    PlanResult result_;  // the plan the rows show
     PlanTreeModel* model_;
     PlanFilterProxy* proxy_;
     QLineEdit* filter_;

@@ -143,7 +143,7 @@ void StepPanel::setStep(int step) {
     current_ = step;
     const RunStep& s = steps_[static_cast<size_t>(step)];
     const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(s.events.front())];
-    if (selection_) selection_->selectCollective(s.seq, e.groupRanks, e.label.params);
+    if (selection_) selection_->selectCollective(s.seq, e.groupRanks, e.label.params, run_.plan);
     showStep();
 }
 

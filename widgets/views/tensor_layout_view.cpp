@@ -36,10 +36,12 @@ TensorLayoutView::TensorLayoutView(PlanSelection* selection, QWidget* parent)
     connect(selection_, &PlanSelection::changed, this, &TensorLayoutView::onSelectionChanged);
 }
 
+// The picture is redrawn from the new plan even when the focus param keeps
+// its position (or there is none): the old blocks are of the old plan.
 void TensorLayoutView::setResult(const PlanResult& result) {
     result_ = result;
-    param_ = -1;
-    onSelectionChanged();
+    showParam(selection_->focusParamFor(result_));
+    updateWrongRows();
 }
 
 void TensorLayoutView::setRun(const RunData& run) {
@@ -48,16 +50,14 @@ void TensorLayoutView::setRun(const RunData& run) {
 }
 
 void TensorLayoutView::onSelectionChanged() {
-    int param = result_.isValid() ? selection_->focusParam() : -1;
-    if (param >= static_cast<int>(result_.isValid() ? result_.scenario->params.size() : 0))
-        param = -1;
+    const int param = selection_->focusParamFor(result_);
     if (param != param_) showParam(param);  // a rank pick keeps the picture
     updateWrongRows();                      // which rank's rows follows the pick
 }
 
 void TensorLayoutView::updateWrongRows() {
     const bool ofThisPlan = run_.isValid() && result_.isValid() && run_.plan.plan == result_.plan;
-    std::vector<int> ranks = selection_->ranks();
+    std::vector<int> ranks = selection_->stateFor(result_).ranks;
     std::sort(ranks.begin(), ranks.end());
     canvas_->setWrongRows(ofThisPlan && param_ >= 0 ? wrongRowsOf(*run_.run, param_, ranks)
                                                     : WrongRows{});

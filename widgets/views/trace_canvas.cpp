@@ -213,7 +213,7 @@ void TraceCanvas::mouseReleaseEvent(QMouseEvent* event) {
     const int index = eventAt(event->position(), size());
     if (index < 0) return;
     const TraceEvent& e = timeline_->event(index);
-    selection_->selectCollective(e.seq, e.groupRanks, e.label.params);
+    selection_->selectCollective(e.seq, e.groupRanks, e.label.params, run_.plan);
 }
 
 void TraceCanvas::keyPressEvent(QKeyEvent* event) {

@@ -133,7 +133,7 @@ TrafficView::TrafficView(PlanSelection* selection, QWidget* parent)
         if (!selection_ || row < 0 || static_cast<size_t>(row) >= stats_.slowest.size()) return;
         const RunStep& step = steps_[static_cast<size_t>(stats_.slowest[static_cast<size_t>(row)])];
         const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events.front())];
-        selection_->selectCollective(step.seq, e.groupRanks, e.label.params);
+        selection_->selectCollective(step.seq, e.groupRanks, e.label.params, run_.plan);
     });
 }
 

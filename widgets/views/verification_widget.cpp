@@ -165,7 +165,7 @@ bool VerificationWidget::activate(const QModelIndex& index) {
     const int rank = index.data(VerificationModel::RankRole).toInt();
     if (rank >= 0) state.ranks.push_back(rank);
     if (state.isEmpty()) return false;
-    selection_->set(state);
+    selection_->set(state, model_->run().plan);
     return true;
 }
 
