@@ -160,6 +160,7 @@ private:
     void updateTitle();
     void showShortcuts();
     void restoreSettings();
+    QSize defaultSize() const;
 
     Session* session_;
     PlanSelection* selection_;
