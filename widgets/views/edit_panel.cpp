@@ -32,6 +32,14 @@ class LiveEditDelegate : public WordElideDelegate {
 public:
     using WordElideDelegate::WordElideDelegate;
 
+protected:
+    // A long name keeps its last words, which tell a repeat block's params
+    // apart ("….wq.weight"); placements keep their first.
+    Qt::TextElideMode elideModeFor(const QModelIndex& index, Qt::TextElideMode) const override {
+        return index.column() == ParamEntriesModel::Name ? Qt::ElideLeft : Qt::ElideRight;
+    }
+
+public:
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option,
                           const QModelIndex& index) const override {
         auto* editor = new QLineEdit(parent);
@@ -78,7 +86,6 @@ EditPanel::EditPanel(ScenarioDocument* document, QWidget* parent)
     params_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                              QAbstractItemView::AnyKeyPressed);
     params_->verticalHeader()->hide();
-    params_->setTextElideMode(Qt::ElideMiddle);  // "layers.{i}.….wq.weight"
     // The short columns fit their contents; names and placements share the
     // rest, so the placements stay in view in a narrow dock.
     QHeaderView* header = params_->horizontalHeader();

@@ -27,7 +27,7 @@ constexpr int kFitted[] = {kOwner, kNumel, kPlacements};
 constexpr int kMinNameWidth = 120;
 
 // Draws PlanTreeWidget::shownText, shortened between words where a column
-// is narrower (names in the middle, lists of owner ranks at the end).
+// is narrower.
 class ShownTextDelegate : public WordElideDelegate {
 public:
     using WordElideDelegate::WordElideDelegate;
@@ -37,7 +37,10 @@ protected:
         return PlanTreeWidget::shownText(index);
     }
     Qt::TextElideMode elideModeFor(const QModelIndex& index, Qt::TextElideMode) const override {
-        return index.column() == 0 ? Qt::ElideMiddle : Qt::ElideRight;
+        // A param's last words tell repeated layers apart ("….wq.weight");
+        // a batch's or group's first say which it is.
+        const bool param = index.data(ParamRole).toInt() >= 0;
+        return index.column() == 0 && param ? Qt::ElideLeft : Qt::ElideRight;
     }
 };
 
@@ -84,10 +87,9 @@ PlanTreeWidget::PlanTreeWidget(PlanSelection* selection, QWidget* parent)
     tree_->setAlternatingRowColors(true);
     tree_->header()->setStretchLastSection(true);
     // Owner, numel and placements right after the name, sized to their
-    // contents, the name taking the rest (shortened in the middle, where
-    // repeated layers differ least): all four in view in a narrow dock.
+    // contents, the name taking the rest (shortened between words by the
+    // delegate): all four in view in a narrow dock.
     tree_->header()->moveSection(tree_->header()->visualIndex(kPlacements), kNumel + 1);
-    tree_->setTextElideMode(Qt::ElideMiddle);
     tree_->setIndentation(14);  // params sit three levels deep: room for their names
     tree_->setItemDelegate(new ShownTextDelegate(tree_));
     tree_->viewport()->installEventFilter(this);

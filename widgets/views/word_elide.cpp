@@ -36,6 +36,17 @@ QString elideRight(const QString& text, const std::vector<qsizetype>& cuts,
     return best;
 }
 
+QString elideLeft(const QString& text, const std::vector<qsizetype>& cuts,
+                  const QFontMetrics& metrics, int width) {
+    QString best = kEllipsis;
+    for (auto cut = cuts.rbegin(); cut != cuts.rend(); ++cut) {
+        QString candidate = kEllipsis + text.mid(*cut);
+        if (metrics.horizontalAdvance(candidate) > width) break;
+        best = candidate;
+    }
+    return best;
+}
+
 // Words from both ends: the head grows while the tail keeps as many words as
 // fit beside it; the candidate keeping most characters wins.
 QString elideMiddle(const QString& text, const std::vector<qsizetype>& cuts,
@@ -76,8 +87,9 @@ QString elideAtWords(const QString& text, const QFontMetrics& metrics, int width
                      Qt::TextElideMode mode) {
     if (mode == Qt::ElideNone || metrics.horizontalAdvance(text) <= width) return text;
     const std::vector<qsizetype> cuts = cutPoints(text);
-    return mode == Qt::ElideMiddle ? elideMiddle(text, cuts, metrics, width)
-                                   : elideRight(text, cuts, metrics, width);
+    if (mode == Qt::ElideMiddle) return elideMiddle(text, cuts, metrics, width);
+    if (mode == Qt::ElideLeft) return elideLeft(text, cuts, metrics, width);
+    return elideRight(text, cuts, metrics, width);
 }
 
 void WordElideDelegate::initStyleOption(QStyleOptionViewItem* option,
