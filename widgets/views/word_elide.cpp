@@ -97,9 +97,8 @@ void WordElideDelegate::initStyleOption(QStyleOptionViewItem* option,
     QStyledItemDelegate::initStyleOption(option, index);
     option->text = fullText(index, option->text);
     if (option->text.isEmpty() || option->rect.width() <= 0) return;
-    const Qt::TextElideMode mode = elideModeFor(index, option->textElideMode) == Qt::ElideMiddle
-                                       ? Qt::ElideMiddle
-                                       : Qt::ElideRight;
+    Qt::TextElideMode mode = elideModeFor(index, option->textElideMode);
+    if (mode == Qt::ElideNone) mode = Qt::ElideRight;
     option->text =
         elideAtWords(option->text, QFontMetrics(option->font), textWidthOf(*option), mode);
 }
