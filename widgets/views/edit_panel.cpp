@@ -34,9 +34,10 @@ public:
 
 protected:
     // A long name keeps its last words, which tell a repeat block's params
-    // apart ("….wq.weight"); placements keep their first.
+    // apart ("….wq.weight"); placements and shapes keep both ends
+    // ("R, …Shard(0)").
     Qt::TextElideMode elideModeFor(const QModelIndex& index, Qt::TextElideMode) const override {
-        return index.column() == ParamEntriesModel::Name ? Qt::ElideLeft : Qt::ElideRight;
+        return index.column() == ParamEntriesModel::Name ? Qt::ElideLeft : Qt::ElideMiddle;
     }
 
 public:
