@@ -18,6 +18,7 @@
 #include "models/edit_error_text.h"
 #include "models/param_entries_model.h"
 #include "models/scenario_document.h"
+#include "views/word_elide.h"
 
 namespace hsdp {
 
@@ -28,10 +29,20 @@ const char* kErrorStyle = "background: #f8d7da; border: 1px solid #c0392b;";
 // Table cells commit on every keystroke, like the fields, so the plan follows
 // the typing; the editor keeps what the user typed (the model's own spelling
 // of the value would move the cursor).
-class LiveEditDelegate : public QStyledItemDelegate {
+// Cells that do not fit are shortened between words (WordElideDelegate).
+class LiveEditDelegate : public WordElideDelegate {
 public:
-    using QStyledItemDelegate::QStyledItemDelegate;
+    using WordElideDelegate::WordElideDelegate;
 
+protected:
+    // A long name keeps its last words, which tell a repeat block's params
+    // apart ("….wq.weight"); placements and shapes keep both ends
+    // ("R, …Shard(0)").
+    Qt::TextElideMode elideModeFor(const QModelIndex& index, Qt::TextElideMode) const override {
+        return index.column() == ParamEntriesModel::Name ? Qt::ElideLeft : Qt::ElideMiddle;
+    }
+
+public:
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option,
                           const QModelIndex& index) const override {
         auto* editor = new QLineEdit(parent);
@@ -78,12 +89,14 @@ EditPanel::EditPanel(ScenarioDocument* document, QWidget* parent)
     params_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                              QAbstractItemView::AnyKeyPressed);
     params_->verticalHeader()->hide();
-    params_->horizontalHeader()->setStretchLastSection(true);
-    params_->setTextElideMode(Qt::ElideMiddle);  // "layers.{i}.…wq.weight"
-    params_->setColumnWidth(ParamEntriesModel::Name, 190);
-    params_->setColumnWidth(ParamEntriesModel::Repeats, 48);
-    params_->setColumnWidth(ParamEntriesModel::Shape, 96);
-    params_->setColumnWidth(ParamEntriesModel::DType, 44);
+    // The short columns fit their contents; names and placements share the
+    // rest, so the placements stay in view in a narrow dock.
+    QHeaderView* header = params_->horizontalHeader();
+    for (int column :
+         {ParamEntriesModel::Repeats, ParamEntriesModel::Shape, ParamEntriesModel::DType})
+        header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(ParamEntriesModel::Name, QHeaderView::Stretch);
+    header->setSectionResizeMode(ParamEntriesModel::Placements, QHeaderView::Stretch);
     params_->verticalHeader()->setDefaultSectionSize(params_->fontMetrics().height() + 6);
     params_->setWordWrap(false);
     connect(params_->itemDelegate(), &QAbstractItemDelegate::closeEditor, document_,
@@ -100,8 +113,13 @@ EditPanel::EditPanel(ScenarioDocument* document, QWidget* parent)
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(scroll);
     splitter->addWidget(paramsBox);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({330, 400});  // the fields without scrolling for one mesh
+    // The fields without scrolling for one mesh on a tall screen. A short
+    // dock takes from both, twice as much from the fields (they scroll) as
+    // from the table, and never shrinks the table below its minimum.
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+    splitter->setSizes({330, 400});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(splitter);

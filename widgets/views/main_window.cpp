@@ -6,9 +6,11 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QVBoxLayout>
@@ -66,12 +68,21 @@ MainWindow::MainWindow(QWidget* parent)
     connect(banner_, &StaleBanner::reloadRequested, this, [this] {
         if (maybeKeepEdits()) session_->reload();
     });
-    resize(1440, 900);
+    resize(defaultSize());
     restoreSettings();
     updateTitle();
 }
 
 MainWindow::~MainWindow() = default;
+
+// 1440x900, or the screen's available area when that is smaller: a window
+// larger than a 1366x768 screen hides its docks' edges (and their content
+// is laid out for space nobody sees).
+QSize MainWindow::defaultSize() const {
+    const QSize wanted(1440, 900);
+    const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    return screen ? wanted.boundedTo(screen->availableSize()) : wanted;
+}
 
 void MainWindow::buildCentral() {
     auto* central = new QWidget(this);
@@ -204,8 +215,11 @@ void MainWindow::restoreSettings() {
 
 // Dock proportions only take once the window has its size (resizeDocks()
 // before the first show is lost), so a first run sets them on first show:
-// the plan tree a quarter of the width, the right column a third, the
-// diagnostics a sixth of the height; the user's own layout wins afterwards.
+// the plan tree 32% of the width (its name, owner, numel and placements
+// columns side by side) and the right column 30% (the owner balance's
+// charts and the tensor layout's blocks need that much), the bottom row a fifth of the height, the
+// owner balance and the tensor layout half the right column each; the user's own layout wins
+// afterwards.
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (!firstRunLayout_) return;
@@ -214,9 +228,10 @@ void MainWindow::showEvent(QShowEvent* event) {
         return findChild<QDockWidget*>(QLatin1String(name), Qt::FindDirectChildrenOnly);
     };
     const int w = width(), h = height();
-    resizeDocks({dock("planTreeDock"), dock("ownerBalanceDock")}, {w / 4, w / 3}, Qt::Horizontal);
-    resizeDocks({dock("diagnosticsDock")}, {h / 6}, Qt::Vertical);
-    resizeDocks({dock("ownerBalanceDock"), dock("tensorLayoutDock")}, {h / 2, h / 3}, Qt::Vertical);
+    resizeDocks({dock("planTreeDock"), dock("ownerBalanceDock")}, {w * 32 / 100, w * 30 / 100},
+                Qt::Horizontal);
+    resizeDocks({dock("diagnosticsDock")}, {h / 5}, Qt::Vertical);
+    resizeDocks({dock("ownerBalanceDock"), dock("tensorLayoutDock")}, {h / 2, h / 2}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -168,6 +168,7 @@ private:
     void updateTitle();
     void showShortcuts();
     void restoreSettings();
+    QSize defaultSize() const;
 
     Session* session_;
     PlanSelection* selection_;

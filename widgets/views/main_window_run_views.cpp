@@ -21,26 +21,26 @@ void MainWindow::buildRunViews(QDockWidget* tabWith) {
     traffic_ = new TrafficView(selection_, this);
     bufferLayout_ = new BufferLayoutView(selection_, this);
     wrongRows_ = new ModeComparisonView(selection_, this);
-    // A painted picture with text above its bars: in a short dock it scrolls
-    // rather than drawing the text over the bars.
-    auto* wrongRowsScroll = new QScrollArea(this);
-    wrongRowsScroll->setWidgetResizable(true);
-    wrongRowsScroll->setFrameShape(QFrame::NoFrame);
-    wrongRowsScroll->setWidget(wrongRows_);
-    // All in the bottom row with the diagnostics: wide pictures, and the step
-    // caption under the mesh it lights up.
+    // The bottom row's height is the user's choice, so every view sits in a
+    // scroll area: a short dock scrolls the view rather than squeezing it
+    // below its layout's minimum, where a chart, its caption and its tables
+    // were drawn over each other. (A minimum set on the view itself would
+    // override its layout's and let that happen.)
     const std::pair<QWidget*, const char*> wide[] = {{stepPanel_, "Steps"},
                                                      {traceView_, "Trace"},
                                                      {bufferLayout_, "Buffer layout"},
-                                                     {wrongRowsScroll, "Wrong rows"},
+                                                     {wrongRows_, "Wrong rows"},
                                                      {traffic_, "Traffic"}};
     for (const auto& [view, title] : wide) {
-        // The bottom row's height is the user's choice: the views' own
-        // minimums (a table under a chart) made the window taller than the screen.
-        view->setMinimumSize(240, 80);
+        auto* scroll = new QScrollArea(this);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setWidget(view);
+        // Small enough that the window fits a 1366x768 screen.
+        scroll->setMinimumSize(240, 80);
         QString name = QString::fromLatin1(title).remove(QLatin1Char(' ')) + QStringLiteral("Dock");
         name[0] = name[0].toLower();
-        QDockWidget* dock = addViewDock(view, tr(title), name, Qt::BottomDockWidgetArea);
+        QDockWidget* dock = addViewDock(scroll, tr(title), name, Qt::BottomDockWidgetArea);
         tabifyDockWidget(tabWith, dock);
     }
     wrongRows_->setMinimumSize(560, 360);
@@ -49,7 +49,7 @@ void MainWindow::buildRunViews(QDockWidget* tabWith) {
         // After a run, its timeline is what the bottom row shows first. (Not
         // while hidden, e.g. screenshot mode: raising a never-shown tab there
         // left the dock a few pixels wide.)
-        auto* dock = qobject_cast<QDockWidget*>(traceView_->parentWidget());
+        auto* dock = findChild<QDockWidget*>(QStringLiteral("traceDock"));
         if (dock && isVisible()) dock->raise();
     });
 }

@@ -75,12 +75,18 @@ MeshView::Detail MeshView::detailFor(double cellPixels) {
 void MeshView::paintMesh(QPainter& painter, const QSize& size, const QTransform& toDevice) const {
     painter.fillRect(QRect(QPoint(), size), palette().color(QPalette::Base));
     if (layout_.cells().empty()) return paintEmpty(painter, size);
-    QRectF visible = toDevice.inverted().mapRect(QRectF(QPointF(), QSizeF(size)));
+    // The legend's strip is outside the cell area: cells zoomed or panned
+    // under it are clipped, never drawn beneath its text.
+    const QRectF cellArea(0, 0, std::max(0.0, size.width() - kLegendWidth), size.height());
+    painter.save();
+    painter.setClipRect(cellArea);
+    QRectF visible = toDevice.inverted().mapRect(cellArea);
     paintCells(painter, toDevice, visible);
     double cellPixels = MeshLayout::kCellSize * toDevice.m11();
     paintOverlays(painter, toDevice, cellPixels);
     paintComputeMarks(painter, toDevice, cellPixels);
     paintPanelTitles(painter, toDevice);
+    painter.restore();
     paintLegend(painter, size);
 }
 
@@ -98,22 +104,29 @@ void MeshView::paintCells(QPainter& painter, const QTransform& toDevice,
     QFont coordFont = rankFont;
     coordFont.setBold(false);
     coordFont.setPixelSize(std::max(8, rankFont.pixelSize() * 2 / 3));
+    const QFontMetricsF rankMetrics(rankFont), coordMetrics(coordFont);
     for (const MeshCell& cell : layout_.cells()) {
         if (!visible.intersects(cell.rect)) continue;
         QRectF box = toDevice.mapRect(cell.rect).adjusted(gap / 2, gap / 2, -gap / 2, -gap / 2);
         QColor fill = heat_.colorFor(computedNumelOf(cell.rank));
         painter.fillRect(box, fill);
+        const QString rank = QString::number(cell.rank);
+        // A label wider than its cell would run into the next one's (five-
+        // digit ranks of a 128x128 mesh): such a cell goes without.
+        if (rankMetrics.horizontalAdvance(rank) > box.width() - 2) continue;
         painter.setPen(HeatScale::textOn(fill));
         painter.setFont(rankFont);
         if (detail == Detail::Rank) {
-            painter.drawText(box, Qt::AlignCenter, QString::number(cell.rank));
+            painter.drawText(box, Qt::AlignCenter, rank);
             continue;
         }
         QRectF top(box.left(), box.top(), box.width(), box.height() * 0.55);
         QRectF bottom(box.left(), box.top() + box.height() * 0.55, box.width(), box.height() * 0.4);
-        painter.drawText(top, Qt::AlignHCenter | Qt::AlignBottom, QString::number(cell.rank));
+        painter.drawText(top, Qt::AlignHCenter | Qt::AlignBottom, rank);
+        const QString coordinate = coordinateText(cell.coord);
+        if (coordMetrics.horizontalAdvance(coordinate) > box.width() - 2) continue;
         painter.setFont(coordFont);
-        painter.drawText(bottom, Qt::AlignHCenter | Qt::AlignTop, coordinateText(cell.coord));
+        painter.drawText(bottom, Qt::AlignHCenter | Qt::AlignTop, coordinate);
     }
 }
 
@@ -161,6 +174,7 @@ void MeshView::paintCellBlocks(QPainter& painter, const QTransform& toDevice, do
 
 void MeshView::paintOverlays(QPainter& painter, const QTransform& toDevice,
                              double cellPixels) const {
+    if (cellPixels < kCellOutlinePixels) return paintSetOutlines(painter, toDevice);
     const double scale = std::clamp(cellPixels / 48.0, 0.35, 1.5);
     painter.setRenderHint(QPainter::Antialiasing, false);
     painter.setBrush(Qt::NoBrush);
@@ -195,6 +209,59 @@ void MeshView::paintComputeMarks(QPainter& painter, const QTransform& toDevice,
     }
     painter.setBrush(Qt::NoBrush);
     painter.setRenderHint(QPainter::Antialiasing, false);
+}
+
+// Cells too small for an outline inside each: every rank set is outlined
+// as a whole, along the edges of its cells that border cells outside it,
+// at least kMinOutlineWidth pixels wide whatever the zoom. Outer sets stand
+// further out, so nested ones (the owner inside its shard group) stay apart.
+void MeshView::paintSetOutlines(QPainter& painter, const QTransform& toDevice) const {
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    std::vector<OverlayStyle> styles;
+    for (const OverlayStyle& style : overlayStyles(overlay_))
+        if (!style.ranks->empty()) styles.push_back(style);
+    const size_t cells = layout_.cells().size();
+    std::vector<char> inSet(cells);
+    for (size_t s = 0; s < styles.size(); ++s) {
+        std::fill(inSet.begin(), inSet.end(), 0);
+        for (int rank : *styles[s].ranks)
+            if (int cell = layout_.cellOfRank(rank); cell >= 0)
+                inSet[static_cast<size_t>(cell)] = 1;
+        // The innermost set sits on its cells' edge, each one further out a
+        // width beyond the one inside it.
+        const double offset = static_cast<double>(styles.size() - 1 - s) * kMinOutlineWidth;
+        for (size_t c = 0; c < cells; ++c)
+            if (inSet[c])
+                paintCellBorder(painter, toDevice, inSet, c, kMinOutlineWidth, offset,
+                                styles[s].color);
+    }
+}
+
+// The sides of cell `c` whose neighbour (in the same panel) is not in the set.
+void MeshView::paintCellBorder(QPainter& painter, const QTransform& toDevice,
+                               const std::vector<char>& inSet, size_t c, double width,
+                               double offset, const QColor& color) const {
+    const MeshCell& cell = layout_.cells()[c];
+    // On whole pixels: fills at fractional edges round to one pixel or three.
+    const QRectF box = QRectF(toDevice.mapRect(cell.rect).toRect());
+    const double step = MeshLayout::kCellSize;
+    auto outside = [&](double dx, double dy) {
+        int n = layout_.cellAt(cell.rect.center() + QPointF(dx * step, dy * step));
+        return n < 0 || !inSet[static_cast<size_t>(n)];
+    };
+    const double out = offset + width;  // from the cell edge outwards
+    if (outside(0, -1))
+        painter.fillRect(QRectF(box.left() - out, box.top() - out, box.width() + 2 * out, width),
+                         color);
+    if (outside(0, 1))
+        painter.fillRect(
+            QRectF(box.left() - out, box.bottom() + offset, box.width() + 2 * out, width), color);
+    if (outside(-1, 0))
+        painter.fillRect(QRectF(box.left() - out, box.top() - out, width, box.height() + 2 * out),
+                         color);
+    if (outside(1, 0))
+        painter.fillRect(
+            QRectF(box.right() + offset, box.top() - out, width, box.height() + 2 * out), color);
 }
 
 void MeshView::paintPanelTitles(QPainter& painter, const QTransform& toDevice) const {

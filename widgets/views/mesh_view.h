@@ -38,6 +38,10 @@ public:
     const HeatScale& heatScale() const { return heat_; }
 
     static constexpr double kLegendWidth = 150.0;
+    // Below this many pixels a cell, selections are outlined as whole sets
+    // (paintSetOutlines) rather than inside each cell.
+    static constexpr double kCellOutlinePixels = 22.0;
+    static constexpr double kMinOutlineWidth = 2.0;
 
     // Canvas (layout units) to device pixels: fitted to `size`, then the
     // user's zoom and pan (canvasTransform) or not (fitTransform).
@@ -79,6 +83,10 @@ private:
     int64_t computedNumelOf(int rank) const;
     void paintOverlays(QPainter& painter, const QTransform& toDevice, double cellPixels) const;
     void paintComputeMarks(QPainter& painter, const QTransform& toDevice, double cellPixels) const;
+    void paintSetOutlines(QPainter& painter, const QTransform& toDevice) const;
+    void paintCellBorder(QPainter& painter, const QTransform& toDevice,
+                         const std::vector<char>& inSet, size_t c, double width, double offset,
+                         const QColor& color) const;
     void paintPanelTitles(QPainter& painter, const QTransform& toDevice) const;
     void paintLegend(QPainter& painter, const QSize& size) const;
     void paintFocusName(QPainter& painter, const QRectF& area) const;

@@ -85,13 +85,37 @@ double TensorGrid::pixelOf(const std::vector<double>& edges, const std::vector<i
 
 void TensorLayoutCanvas::setWrongRows(WrongRows rows) {
     wrongRows_ = std::move(rows);
+    updateMinimumHeight();  // the notes under the blocks change
     update();
 }
 
 void TensorLayoutCanvas::setBlocks(const PlanResult& result, TensorBlocks blocks) {
     result_ = result;
     blocks_ = std::move(blocks);
+    updateMinimumHeight();
     update();
+}
+
+void TensorLayoutCanvas::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    updateMinimumHeight();  // the legend wraps differently at another width
+}
+
+// Only the height follows the content: the width is the dock's.
+void TensorLayoutCanvas::updateMinimumHeight() {
+    const int height = contentHeight(width());
+    if (height != minimumHeight()) setMinimumHeight(height);
+}
+
+int TensorLayoutCanvas::contentHeight(int width) const {
+    constexpr int kFloor = 240;
+    const QSize size(width, kFloor);
+    if (blocks_.blocks.empty() || !result_.isValid()) return kFloor;
+    const double freeWidth = std::max(40.0, width - 2 * kMargin - kRowAxisWidth);
+    const double blocks = std::min(freeWidth, kMinBlocksWidth) * aspectOf(blocks_);
+    double height = titleHeight(size) + kColAxisHeight + blocks + kMargin;
+    if (isNarrow(size)) height += 16 + narrowLegendHeight(width - 2 * kMargin);
+    return std::max(kFloor, static_cast<int>(std::ceil(height)));
 }
 
 bool TensorLayoutCanvas::isNarrow(const QSize& size) {
@@ -109,10 +133,13 @@ TensorGrid TensorLayoutCanvas::grid(const QSize& size) const {
     const double top = titleHeight(size);
     const bool narrow = isNarrow(size);
     const double legendWidth = narrow ? 0.0 : std::clamp(size.width() * 0.3, 180.0, kLegendWidth);
-    const double height = size.height() - top - kColAxisHeight - kMargin;
+    double height = size.height() - top - kColAxisHeight - kMargin;
+    // Narrow: the blocks take what the legend under them leaves (not a
+    // fixed share, which left a 90-pixel sliver in a short dock).
+    if (narrow) height -= 16 + narrowLegendHeight(size.width() - 2 * kMargin);
     QRectF free(kMargin + kRowAxisWidth, top + kColAxisHeight,
                 std::max(40.0, size.width() - legendWidth - 2 * kMargin - kRowAxisWidth),
-                std::max(40.0, narrow ? height * 0.62 : height));
+                std::max(40.0, height));
     double aspect = aspectOf(blocks_);
     double width = std::min(free.width(), free.height() / aspect);
     grid.area = QRectF(free.left(), free.top(), width, width * aspect);

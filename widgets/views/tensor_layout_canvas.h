@@ -59,6 +59,16 @@ public:
     // not shown.
     QRectF wrongRowsRect(const TensorGrid& grid, const IndexRange& rows) const;
 
+    // Narrow, the legend goes under the blocks: the height it needs at
+    // `width` (its notes wrapped, then the shard coordinates).
+    double narrowLegendHeight(double width) const;
+    // The height at which the title, blocks at least kMinBlocksWidth wide
+    // (or the whole width) and the legend under them fit at `width`; the
+    // canvas keeps it as its minimum height, so a short dock scrolls it
+    // instead of shrinking the blocks to a sliver.
+    int contentHeight(int width) const;
+    static constexpr double kMinBlocksWidth = 260.0;
+
     static bool isNarrow(const QSize& size);
     static double titleHeight(const QSize& size);
     TensorGrid grid(const QSize& size) const;
@@ -81,6 +91,7 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     bool event(QEvent* event) override;
 
@@ -109,6 +120,8 @@ private:
     void addWrongRowsNotes(std::vector<Note>& notes) const;
     double paintNotes(QPainter& painter, const QRectF& area) const;
     void paintMessage(QPainter& painter, const QRectF& area, const QString& text) const;
+    void updateMinimumHeight();
+    int legendEntries() const;  // coordinates listed, "… more" line included
 
     QPointer<PlanSelection> selection_;
     PlanResult result_;

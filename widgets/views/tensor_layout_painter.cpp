@@ -206,6 +206,33 @@ void TensorLayoutCanvas::paintAxes(QPainter& painter, const TensorGrid& grid) co
     }
 }
 
+// Notes are set in this size wherever the legend is, so that measuring
+// them (narrowLegendHeight) and painting them agree.
+constexpr int kNotePixels = 11;
+constexpr double kLegendTitle = 22.0, kLegendLine = 17.0, kNoteGap = 8.0;
+
+int TensorLayoutCanvas::legendEntries() const {
+    int inSlice = 0;
+    for (const ShardGroup& group : blocks_.groups)
+        if (group.inSlice && !group.isEmpty()) ++inSlice;
+    return std::min(inSlice, kLegendEntries) + (inSlice > kLegendEntries ? 1 : 0);
+}
+
+double TensorLayoutCanvas::narrowLegendHeight(double width) const {
+    if (blocks_.param < 0 || !result_.isValid()) return 0;
+    const QFontMetricsF metrics(pixelFont(font(), kNotePixels));
+    double height = 0;
+    for (const Note& note : notes()) {
+        const double indent = note.swatchWidth > 0 ? 20.0 : 0.0;
+        const QRectF area(0, 0, std::max(1.0, width - indent), 1e6);
+        height +=
+            metrics.boundingRect(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, note.text)
+                .height() +
+            kNoteGap;
+    }
+    return height + 4 + kLegendTitle + kLegendLine * legendEntries();
+}
+
 // Wide: the coordinates, then the notes. Narrow (little height left): the
 // notes first, as the block labels already name the ranks.
 void TensorLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area, bool narrow) const {
@@ -302,6 +329,7 @@ std::vector<TensorLayoutCanvas::Note> TensorLayoutCanvas::notes() const {
 
 // Each note wrapped, after its outline swatch if it has one; returns the bottom.
 double TensorLayoutCanvas::paintNotes(QPainter& painter, const QRectF& area) const {
+    painter.setFont(pixelFont(painter.font(), kNotePixels));
     double y = area.top();
     for (const Note& note : notes()) {
         double indent = note.swatchWidth > 0 ? 20.0 : 0.0;
@@ -310,7 +338,7 @@ double TensorLayoutCanvas::paintNotes(QPainter& painter, const QRectF& area) con
                         note.swatch);
         painter.setPen(note.color.isValid() ? note.color : palette().color(QPalette::Text));
         QRectF text(area.left() + indent, y, area.width() - indent, area.bottom() - y);
-        y += drawWrapped(painter, text, note.text) + 8;
+        y += drawWrapped(painter, text, note.text) + kNoteGap;
     }
     return y;
 }

@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -30,7 +31,13 @@ TensorLayoutView::TensorLayoutView(PlanSelection* selection, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
-    layout->addWidget(canvas_, 1);
+    // The canvas keeps the height its blocks and legend need at the dock's
+    // width: a short dock scrolls it rather than shrinking the blocks.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(canvas_);
+    layout->addWidget(scroll, 1);
     connect(rows_, &QComboBox::activated, this, &TensorLayoutView::applyControls);
     connect(columns_, &QComboBox::activated, this, &TensorLayoutView::applyControls);
     connect(selection_, &PlanSelection::changed, this, &TensorLayoutView::onSelectionChanged);
