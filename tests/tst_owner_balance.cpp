@@ -348,7 +348,10 @@ void TestOwnerBalance::contentFitsTheDock() {
         QVERIFY2(
             plot->legend->visible() == false ||
                 plot->legend->outerRect().height() >= plot->legend->minimumOuterSizeHint().height(),
-            "the legend row is cut");
+            qPrintable(QStringLiteral("the legend row is cut: %1 px of %2 in a %3 px plot")
+                           .arg(plot->legend->outerRect().height())
+                           .arg(plot->legend->minimumOuterSizeHint().height())
+                           .arg(plot->height())));
     }
 }
 

@@ -83,8 +83,11 @@ void MeshView::paintMesh(QPainter& painter, const QSize& size, const QTransform&
     QRectF visible = toDevice.inverted().mapRect(cellArea);
     paintCells(painter, toDevice, visible);
     double cellPixels = MeshLayout::kCellSize * toDevice.m11();
+    // Outlines of small cells run along the cells' outer edges, where a
+    // compute flag's corner would cover them: the flags go first there.
+    if (cellPixels < kCellOutlinePixels) paintComputeMarks(painter, toDevice, cellPixels);
     paintOverlays(painter, toDevice, cellPixels);
-    paintComputeMarks(painter, toDevice, cellPixels);
+    if (cellPixels >= kCellOutlinePixels) paintComputeMarks(painter, toDevice, cellPixels);
     paintPanelTitles(painter, toDevice);
     painter.restore();
     paintLegend(painter, size);

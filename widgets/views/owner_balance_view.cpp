@@ -145,7 +145,7 @@ OwnerBalanceView::OwnerBalanceView(PlanSelection* selection, QWidget* parent)
     // Each plot keeps the height its titles, ticks and legend need; a dock
     // shorter than all three scrolls instead of squashing the bars to slivers.
     shardPlot_->setMinimumHeight(160);
-    rankPlot_->setMinimumHeight(150);
+    rankPlot_->setMinimumHeight(170);
     auto* content = new QWidget;
     auto* column = new QVBoxLayout(content);
     column->setContentsMargins(0, 0, 0, 0);
