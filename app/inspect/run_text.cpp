@@ -12,13 +12,14 @@ namespace {
 bool paramFailed(const ParamRunResult& p) {
     return p.gather == GatherVerdict::Mismatch || p.gather == GatherVerdict::Error ||
            p.step == CheckVerdict::Mismatch || p.step == CheckVerdict::Error ||
-           p.replicas != ReplicaVerdict::Identical;
+           p.replicas == ReplicaVerdict::Diverged;
 }
 
 // Never checked because the run stopped first: not a finding about this param.
 bool paramNotReached(const ParamRunResult& p) {
     return !paramFailed(p) &&
-           (p.gather == GatherVerdict::NotReached || p.step == CheckVerdict::NotReached);
+           (p.gather == GatherVerdict::NotReached || p.step == CheckVerdict::NotReached ||
+            p.replicas == ReplicaVerdict::NotReached);
 }
 
 bool transitionFailed(const TpRunResult& t) {

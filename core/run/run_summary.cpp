@@ -116,6 +116,11 @@ ParamRunResult summarizeParam(const ExecEnv& env, const RunSink& sink, const Par
                                 " differs from rank " + std::to_string(hashes.front().first));
                 break;
             }
+    // Replicas compared over the ranks that got that far say nothing of the
+    // rest: identical so far is not identical.
+    if (r.replicas == ReplicaVerdict::Identical &&
+        (r.gather == GatherVerdict::NotReached || r.step == CheckVerdict::NotReached))
+        r.replicas = ReplicaVerdict::NotReached;
     appendMismatches(r.mismatches, byRank(rec.gatherMismatches));
     appendMismatches(r.mismatches, byRank(rec.updateMismatches));
     appendMismatches(r.mismatches, byRank(rec.stepMismatches));

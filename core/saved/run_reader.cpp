@@ -127,7 +127,8 @@ ParamRunResult readParam(const Json& j, const std::string& path) {
     p.step = readCheck(j, path, "step");
     p.replicas =
         readEnum(requireMember(j, path, "replicas"), childPath(path, "replicas"),
-                 {ReplicaVerdict::Identical, ReplicaVerdict::Diverged}, replicaVerdictName);
+                 {ReplicaVerdict::Identical, ReplicaVerdict::Diverged, ReplicaVerdict::NotReached},
+                 replicaVerdictName);
     p.detail = optionalString(j, path, "detail");
     p.shapeRun = intList(requireMember(j, path, "shape_run"), childPath(path, "shape_run"), 0);
     p.mismatches = readMismatches(j, path);

@@ -37,7 +37,15 @@ std::string_view checkVerdictName(CheckVerdict v) {
 }
 
 std::string_view replicaVerdictName(ReplicaVerdict v) {
-    return v == ReplicaVerdict::Diverged ? "diverged" : "identical";
+    switch (v) {
+        case ReplicaVerdict::Identical:
+            return "identical";
+        case ReplicaVerdict::Diverged:
+            return "diverged";
+        case ReplicaVerdict::NotReached:
+            return "not-reached";
+    }
+    return "?";
 }
 
 }  // namespace hsdp

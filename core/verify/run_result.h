@@ -18,13 +18,14 @@ enum class RunMode { Corrected, Reference };
 enum class GatherVerdict { Exact, Mismatch, NotGathered, Error, NotReached };
 // The verdict of a check against the truth: the optimizer step, a TP transition.
 enum class CheckVerdict { Exact, Mismatch, Error, NotReached };
-enum class ReplicaVerdict { Identical, Diverged };
+// NotReached: the run stopped before every replica reported its final parameter.
+enum class ReplicaVerdict { Identical, Diverged, NotReached };
 
 std::string_view runModeName(RunMode mode);  // corrected | reference
 // exact | mismatch | not-gathered | error | not-reached
 std::string_view gatherVerdictName(GatherVerdict v);
 std::string_view checkVerdictName(CheckVerdict v);      // exact | mismatch | error | not-reached
-std::string_view replicaVerdictName(ReplicaVerdict v);  // identical | diverged
+std::string_view replicaVerdictName(ReplicaVerdict v);  // identical | diverged | not-reached
 
 // Where one rank's tensor differs from what it should hold.
 struct Mismatch {

@@ -47,7 +47,7 @@ bool paramMismatched(const ParamRunResult& p) {
 
 bool paramFailed(const ParamRunResult& p) {
     return paramMismatched(p) || p.gather == GatherVerdict::Error ||
-           p.step == CheckVerdict::Error || p.replicas != ReplicaVerdict::Identical;
+           p.step == CheckVerdict::Error || p.replicas == ReplicaVerdict::Diverged;
 }
 
 QString gatherVerdictText(GatherVerdict verdict) {
@@ -63,9 +63,7 @@ QString checkVerdictText(CheckVerdict verdict) {
 }
 
 QString replicaVerdictText(const ParamRunResult& p) {
-    const bool unchecked =
-        p.gather == GatherVerdict::NotReached || p.step == CheckVerdict::NotReached;
-    return p.replicas == ReplicaVerdict::Identical && unchecked
+    return p.replicas == ReplicaVerdict::NotReached
                ? QStringLiteral("not reached")
                : QString::fromLatin1(replicaVerdictName(p.replicas).data());
 }

@@ -42,7 +42,7 @@ QString paramVerdict(const ParamRunResult& p) {
     if (paramMismatched(p)) return QStringLiteral("mismatch");
     if (p.gather == GatherVerdict::Error || p.step == CheckVerdict::Error)
         return QStringLiteral("error");
-    if (p.replicas != ReplicaVerdict::Identical) return QStringLiteral("diverged");
+    if (p.replicas == ReplicaVerdict::Diverged) return QStringLiteral("diverged");
     if (paramNotReached(p)) return QStringLiteral("not reached");
     return QStringLiteral("exact");
 }
