@@ -109,6 +109,8 @@ public:
     // writes it; false (with a message box unless quiet) on failure.
     bool exportReport(const QString& path, bool quiet = false);
     QAction* reportAction() const { return reportAction_; }
+    // Where Export Report… proposes to write: beside the scenario, named after it.
+    QString suggestedReportPath() const;
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
     QList<QAction*> shortcutActions() const;
 
@@ -152,6 +154,7 @@ private:
     void addReportAction(QMenu* file);
     void exportReportDialog();
     QString reportCommand(const QString& output, const RunData& run) const;
+    QStringList reportPlanNotes(bool runLeftOut) const;
     void buildViewMenu();
     void buildHelpMenu();
     void buildEditing();
