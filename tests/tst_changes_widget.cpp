@@ -5,6 +5,8 @@
 // diagnostic or a load row selects it everywhere.
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabBar>
@@ -12,6 +14,7 @@
 #include <QThread>
 #include <QTreeView>
 #include <QtTest>
+#include <array>
 
 #include "change_tracker.h"
 #include "models/plan_index.h"
@@ -72,6 +75,9 @@ private slots:
     void compareWithAnotherFile();
     void activatingRowsSelectsEverywhere();
     void compareShortcutIsListed();
+    void aFileThatDoesNotReadIsSaid();
+    void summaryAndHeadingCountTheSame_data();
+    void summaryAndHeadingCountTheSame();
 
 private:
     bool openAndSettle(MainWindow& window);
@@ -208,6 +214,99 @@ void TestChangesWidget::compareShortcutIsListed() {
         found |= action->shortcut() == QKeySequence(QStringLiteral("Ctrl+Shift+D"));
     QVERIFY(found);
     QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("changesDock")));
+}
+
+// The panel's error line, as the user sees it ("" when hidden).
+QString shownError(MainWindow& window) {
+    for (QLabel* label : window.changes()->findChildren<QLabel*>())
+        if (label->text().startsWith(QStringLiteral("Cannot compare")) &&
+            label->isVisibleTo(&window))
+            return label->text();
+    return {};
+}
+
+// Compare with… a file that does not read says why, naming the file, and
+// keeps saying it after the panel went back to "since the last change".
+void TestChangesWidget::aFileThatDoesNotReadIsSaid() {
+    MainWindow window;
+    QVERIFY(openAndSettle(window));
+    const QString broken = dir_.filePath(QStringLiteral("broken.json"));
+    QVERIFY(writeFile(broken, sample("teaching_2x2.json").left(52)));
+    const QString missing = dir_.filePath(QStringLiteral("missing.json"));
+    for (const QString& path : {broken, missing}) {
+        QSignalSpy failed(window.changeTracker(), &ChangeTracker::compareFailed);
+        window.compareWith(path);
+        QVERIFY(failed.wait(20000));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.changeTracker()->isBusy(), 20000);
+        QCoreApplication::processEvents();
+        const QString error = shownError(window);
+        QVERIFY2(error.contains(path), qPrintable(error));
+        QVERIFY2(error.contains(path == broken ? QStringLiteral("line ")
+                                               : QStringLiteral("cannot open")),
+                 qPrintable(error));
+        QCOMPARE(window.changes()->errorText(), error);
+    }
+    // A comparison that works clears it.
+    const QString other = dir_.filePath(QStringLiteral("four_replicas.json"));
+    QVERIFY(writeFile(other, fourReplicas()));
+    window.compareWith(other);
+    QVERIFY(nextChange(window).isValid());
+    QCOMPARE(shownError(window), QString());
+}
+
+void TestChangesWidget::summaryAndHeadingCountTheSame_data() {
+    QTest::addColumn<QString>("before");
+    QTest::addColumn<QString>("after");
+    QTest::newRow("mixtral vs tour") << "mixtral_8x7b_expert_mesh.json"
+                                     << "diagnostics_tour.json";
+    QTest::newRow("tour vs mixtral") << "diagnostics_tour.json"
+                                     << "mixtral_8x7b_expert_mesh.json";
+    QTest::newRow("diff pair") << "diff/before.json"
+                               << "diff/after.json";
+    QTest::newRow("8b vs teaching") << "llama3_8b_hsdp_2x4.json"
+                                    << "teaching_2x2.json";
+    QTest::newRow("teaching vs 4 replicas") << "teaching_2x2.json"
+                                            << "";
+}
+
+// "N moved", "A added", "R removed" as a text says them (0 when it does not).
+std::array<int, 3> saidCounts(const QString& text) {
+    std::array<int, 3> counts{0, 0, 0};
+    const char* kinds[] = {"moved", "added", "removed"};
+    for (int k = 0; k < 3; ++k) {
+        const QRegularExpression said(QStringLiteral("(\\d+) (?:params? )?%1").arg(kinds[k]));
+        if (auto match = said.match(text); match.hasMatch())
+            counts[size_t(k)] = match.captured(1).toInt();
+    }
+    // The heading without a breakdown: every row moved.
+    const QRegularExpression plain(QStringLiteral("^Parameters moved \\((\\d+)\\)$"));
+    if (auto match = plain.match(text); match.hasMatch()) counts[0] = match.captured(1).toInt();
+    return counts;
+}
+
+void TestChangesWidget::summaryAndHeadingCountTheSame() {
+    QFETCH(QString, before);
+    QFETCH(QString, after);
+    const QString samples = QStringLiteral(HSDP_SOURCE_DIR "/samples/");
+    QVERIFY(writeFile(path_, sample(qPrintable(before))));
+    const QString other = dir_.filePath(QStringLiteral("other.json"));
+    QVERIFY(writeFile(other, after.isEmpty() ? fourReplicas() : sample(qPrintable(after))));
+    MainWindow window;
+    QVERIFY(openAndSettle(window));
+    window.compareWith(other);
+    const PlanChange change = nextChange(window);
+    QVERIFY(change.isValid());
+    const PlanDiff& diff = *change.diff;
+    const std::array<int, 3> truth{int(diff.changedParams.size()), int(diff.addedParams.size()),
+                                   int(diff.removedParams.size())};
+    const QString summary = window.changes()->summaryText();
+    const QModelIndex section = window.changes()->model()->sectionIndex(ChangeSection::Params);
+    const QString heading = section.data().toString();
+    QCOMPARE(saidCounts(summary), truth);
+    QVERIFY2(saidCounts(heading) == truth, qPrintable(heading + QStringLiteral(" | ") + summary));
+    QVERIFY2(heading.contains(QStringLiteral("(%1)").arg(truth[0] + truth[1] + truth[2])),
+             qPrintable(heading));
+    QCOMPARE(window.changes()->model()->rowCount(section), truth[0] + truth[1] + truth[2]);
 }
 
 QTEST_MAIN(TestChangesWidget)

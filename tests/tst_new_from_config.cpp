@@ -5,10 +5,13 @@
 // options, and it opens unsaved in the window with its plan.
 #include <QDialogButtonBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
 
+#include "change_tracker.h"
 #include "cli_process.h"
 #include "export/scenario_json_text.h"
 #include "models/plan_selection.h"
@@ -86,6 +89,61 @@ private slots:
         QVERIFY(window.windowTitle().contains(QStringLiteral("untitled")));
         QCOMPARE(window.document()->json(), *dialog.document());
         QVERIFY(window.selection()->focusParam() >= 0);  // a new document's first picture
+    }
+
+    // A generated scenario is another document: the run and "what changed"
+    // of the one before are gone, and every text that names a file says
+    // "untitled" (or the scenario's name), never "".
+    void anUntitledScenarioIsAnotherDocument() {
+        QTemporaryDir dir;
+        MainWindow window;
+        QSignalSpy opened(window.session(), &Session::planReady);
+        window.openScenario(QStringLiteral(HSDP_SOURCE_DIR "/samples/diagnostics_tour.json"));
+        QVERIFY(opened.wait(20000));
+        QSignalSpy finished(window.runSession(), &RunSession::finished);
+        QVERIFY(window.startRun(RunRequest{RunMode::Reference}));
+        QVERIFY(finished.wait(120000));
+        QVERIFY(window.lastRun().isValid());
+
+        for (int degree : {2, 4}) {  // a second generated scenario is another one again
+            NewFromConfigDialog dialog(kLlama3);
+            dialog.setDegrees(1, degree, 2, 1);
+            QVERIFY(waitForPreview(dialog) || dialog.document());
+            QVERIFY(dialog.document());
+            window.document()->markSaved();  // as if "Discard" was answered
+            QSignalSpy planned(window.session(), &Session::planReady);
+            QSignalSpy compared(window.changeTracker(), &ChangeTracker::changeReady);
+            window.openGeneratedScenario(dialog.document());
+            QVERIFY(planned.wait(30000));
+            QVERIFY(compared.wait(20000) || !compared.isEmpty());
+            QVERIFY(!window.lastRun().isValid());
+            QCOMPARE(window.runStatusText(), QString());
+            const PlanChange& change = window.changeTracker()->change();
+            QVERIFY(!change.isValid());  // nothing compared with the scenario before
+            QVERIFY2(change.note.startsWith(QStringLiteral("No change since untitled was")),
+                     qPrintable(change.note));
+        }
+        const QString suggested = QFileInfo(window.suggestedReportPath()).fileName();
+        QVERIFY2(!suggested.startsWith(QLatin1Char('-')) && suggested.endsWith("-report.html"),
+                 qPrintable(suggested));
+
+        const QString path = dir.filePath(QStringLiteral("report.html"));
+        QVERIFY(window.exportReport(path, /*quiet=*/true));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(file.readAll());
+        QVERIFY(html.contains(QStringLiteral("untitled (not saved)")));
+        QVERIFY(!html.contains(QStringLiteral("earlier plan")));
+        QVERIFY(!html.contains(QStringLiteral("VERIFIED")));
+        QVERIFY(!html.contains(QStringLiteral("colwise.strided")));  // the tour's params
+        QVERIFY(!html.contains(QStringLiteral("hsdp-inspect report &#39;&#39;")));
+        QVERIFY(!html.contains(QStringLiteral("hsdp-inspect report ''")));
+        QVERIFY(html.contains(QStringLiteral("save it first")));
+        const QRegularExpression command(QStringLiteral("<pre>(hsdp-inspect report [^<]*)</pre>"));
+        const QString ran = command.match(html).captured(1);
+        QVERIFY2(ran.startsWith(QStringLiteral("hsdp-inspect report SAVED_SCENARIO.json -o ")),
+                 qPrintable(ran));
+        QVERIFY(!ran.contains(QStringLiteral("--run")));
     }
 };
 

@@ -214,6 +214,7 @@ private slots:
     void unreachedChecksReadNotReachedEverywhere();
     void aCancelledRunsReportDoesNotClaimAFullRun();
     void viewsReadTheSelectionInTheirOwnPlan();
+    void aReportHoldsOnlyARunOfItsPlan();
 
 private:
     void select(MainWindow& window, Kind kind);
@@ -571,6 +572,53 @@ void TestSelectionLifecycle::viewsReadTheSelectionInTheirOwnPlan() {
     (void)mesh.grab();
     (void)buffers.grab();
     QCOMPARE(layout.blocks().param, -1);
+}
+
+// The file on screen becomes another scenario (an `mv` over it), then stops
+// reading: the views keep the run marked as an earlier plan's, the report
+// never holds it, says a run of an earlier plan was left out, and says the
+// plan is stale.
+void TestSelectionLifecycle::aReportHoldsOnlyARunOfItsPlan() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("x.json"));
+    const QString next = dir.filePath(QStringLiteral("next.json"));
+    QVERIFY(writeAll(path, readAll(samplePath("teaching_2x2.json"))));
+    QVERIFY(writeAll(next, readAll(samplePath("llama3_8b_hsdp_2x4.json"))));
+    MainWindow window;
+    window.session()->setDebounceMilliseconds(20);
+    QVERIFY(openAndWait(window, path));
+    QVERIFY(runAndWait(window, [&] { window.runAction()->trigger(); }));
+    QVERIFY(window.lastRun().run->verified);
+    QVERIFY(exportedReport(window, dir).contains(QStringLiteral("VERIFIED")));
+
+    QSignalSpy ready(window.session(), &Session::planReady);
+    QCOMPARE(std::rename(QFile::encodeName(next).constData(), QFile::encodeName(path).constData()),
+             0);
+    QVERIFY(ready.wait(20000));
+    QCOMPARE(window.session()->current().plan->worldSize, 8);
+    QVERIFY(window.lastRun().isValid());  // the views' design: kept, marked
+    QVERIFY(window.runStatusText().endsWith(QStringLiteral(" · a run of an earlier plan")));
+    QString report = exportedReport(window, dir);
+    QVERIFY(report.contains(QStringLiteral("Llama")));
+    QVERIFY2(!report.contains(QStringLiteral("VERIFIED")), qPrintable(report.left(3000)));
+    QVERIFY(!report.contains(QStringLiteral("run: ")));
+    QVERIFY(!report.contains(QStringLiteral("Run: verification")));
+    QVERIFY(!report.contains(QStringLiteral("The run was made on an earlier plan")));
+    QVERIFY(
+        report.contains(QStringLiteral("A run of an earlier plan of this scenario exists and "
+                                       "was not included")));
+    QVERIFY(!reproduceCommand(report).contains(QStringLiteral("--run")));
+    QVERIFY(!report.contains(QStringLiteral("no longer reads")));
+
+    QSignalSpy failed(window.session(), &Session::readFailed);
+    QVERIFY(writeAll(path, QByteArray("{\"format\": \"hsdp-scenario/1\", \"name\": ")));
+    QVERIFY(failed.wait(20000));
+    QVERIFY(window.session()->isStale());
+    report = exportedReport(window, dir);
+    QVERIFY2(report.contains(QStringLiteral("The scenario file no longer reads")),
+             qPrintable(report.left(3000)));
+    QVERIFY(report.contains(QStringLiteral("line 1, column")));
+    QVERIFY(!report.contains(QStringLiteral("VERIFIED")));
 }
 
 QTEST_MAIN(TestSelectionLifecycle)

@@ -96,6 +96,7 @@ private slots:
     void placementsEditInTheParamTable();
     void saveAsWritesAndReopens();
     void aFailedSaveKeepsTheEdits();
+    void anEditThatDoesNotReadIsNotSavedQuietly();
     void aChangeOnDiskNeverReplacesUnsavedEdits();
     void closingWithUnsavedEditsAsks();
 };
@@ -391,6 +392,30 @@ void TestWhatIfEditing::aFailedSaveKeepsTheEdits() {
     QVERIFY(!f.window.saveTo(f.dir.filePath(QStringLiteral("missing/dir/x.json")), true));
     QVERIFY(f.window.document()->isModified());
     QCOMPARE(f.window.session()->path(), QFileInfo(f.path).absoluteFilePath());
+}
+
+// Ctrl+S on an edit the reader rejects asks first (a message box naming the
+// reader's error); the quiet path refuses, so the file on disk still reads.
+void TestWhatIfEditing::anEditThatDoesNotReadIsNotSavedQuietly() {
+    EditFixture f;
+    QVERIFY(f.open("teaching_2x2.json"));
+    const QByteArray onDisk = [&] {
+        QFile file(f.path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }();
+    QSignalSpy failed(f.window.session(), &Session::readFailed);
+    f.type(kShape, QStringLiteral("-2, 2"));
+    QVERIFY(failed.wait(20000));
+    QVERIFY(f.window.document()->isModified());
+    QVERIFY(!f.window.saveTo(f.path, /*quiet=*/true));
+    QVERIFY(!f.window.saveTo(f.dir.filePath(QStringLiteral("copy.json")), true));
+    QVERIFY(!QFile::exists(f.dir.filePath(QStringLiteral("copy.json"))));
+    QFile file(f.path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), onDisk);
+    QVERIFY(f.window.document()->isModified());  // the edits stay, unsaved
+    QVERIFY(!f.window.session()->isStale() || f.window.session()->lastErrorFromEdit());
+    readScenarioFile(f.path.toStdString());  // still reads (throws otherwise)
 }
 
 void TestWhatIfEditing::aChangeOnDiskNeverReplacesUnsavedEdits() {

@@ -23,7 +23,7 @@ struct ChangeTracker::Outcome {
 namespace {
 
 QString fileName(const QString& path) {
-    return QFileInfo(path).fileName();
+    return documentName(path);
 }
 
 }  // namespace
@@ -40,7 +40,10 @@ ChangeTracker::~ChangeTracker() {
 void ChangeTracker::planArrived(const PlanResult& result) {
     if (!result.isValid()) return;
     bool sameDocument = current_.isValid() && result.path == current_.path;
-    if (!sameDocument) pinned_ = false;
+    if (!sameDocument) {
+        pinned_ = false;
+        compareError_.clear();  // said of the document that left
+    }
     if (!pinned_) {
         previous_ = sameDocument ? current_ : PlanResult{};
         previousTime_ = sameDocument ? currentTime_ : QDateTime();
@@ -57,7 +60,14 @@ void ChangeTracker::pinBaseline() {
     pinned_ = true;
 }
 
+void ChangeTracker::startAfresh() {
+    current_ = {};
+    previous_ = {};
+    pinned_ = false;
+}
+
 void ChangeTracker::compareWith(const QString& path) {
+    compareError_.clear();
     mode_ = Mode::AgainstFile;
     referencePath_ = QFileInfo(path).absoluteFilePath();
     reference_ = {};
@@ -127,6 +137,9 @@ void ChangeTracker::startJob() {
 void ChangeTracker::finishJob(Outcome outcome) {
     if (!jobs_.isJobRunning()) emit busyChanged(false);
     if (!outcome.error.isEmpty()) {
+        // Kept until the next comparison asked for: the re-comparison
+        // started below must not wipe it.
+        compareError_ = outcome.error;
         mode_ = Mode::SinceLastChange;
         referencePath_.clear();
         emit modeChanged();

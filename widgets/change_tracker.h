@@ -32,6 +32,9 @@ public:
     const PlanResult& current() const { return current_; }
     const PlanChange& change() const { return change_; }
     bool isBusy() const { return jobs_.isJobRunning(); }
+    // Why the last Compare with… failed (the reader's message, which names
+    // the file), until the next one or another document; "" otherwise.
+    QString compareError() const { return compareError_; }
 
 public slots:
     // A new plan for the studio's document: a plan of the same path replaces
@@ -47,6 +50,9 @@ public slots:
     // last keystroke's plan.
     void pinBaseline();
     void unpinBaseline() { pinned_ = false; }
+    // The next plan is of another document even if its path is the same (two
+    // generated scenarios have none): it is not compared with this one.
+    void startAfresh();
 
 signals:
     void changeReady(const hsdp::PlanChange& change);
@@ -70,6 +76,7 @@ private:
     QString referencePath_;
     PlanResult reference_;  // the planned reference file, once read
     PlanChange change_;
+    QString compareError_;
     QThreadPool pool_;
     JobTracker jobs_{this};
 };

@@ -55,6 +55,17 @@ QString ChangesModel::sectionTitle(ChangeSection section) {
     return {};
 }
 
+// "Title (rows)"; the parameters' rows are of three kinds, counted as the
+// summary counts them (paramCountsText), so the two never disagree.
+QString ChangesModel::sectionHeading(ChangeSection section, size_t count) const {
+    if (section == ChangeSection::Params && change_.diff) {
+        const PlanDiff& diff = *change_.diff;
+        if (!diff.addedParams.empty() || !diff.removedParams.empty())
+            return tr("Parameters (%1): %2").arg(count).arg(paramCountsText(diff));
+    }
+    return QStringLiteral("%1 (%2)").arg(sectionTitle(section)).arg(count);
+}
+
 QModelIndex ChangesModel::sectionIndex(ChangeSection section) const {
     return index(static_cast<int>(section), 0);
 }
@@ -84,9 +95,7 @@ QVariant ChangesModel::sectionData(ChangeSection section, int column, int role) 
     const size_t count = change_.rows(section).size();
     switch (role) {
         case Qt::DisplayRole:
-            return column == ItemColumn
-                       ? QStringLiteral("%1 (%2)").arg(sectionTitle(section)).arg(count)
-                       : QVariant();
+            return column == ItemColumn ? sectionHeading(section, count) : QVariant();
         case Qt::FontRole: {
             QFont font;
             font.setBold(count > 0);

@@ -35,6 +35,9 @@ public:
                         int role = Qt::DisplayRole) const override;
 
     static QString sectionTitle(ChangeSection section);
+    // What a section's row says: its title and row count, for the
+    // parameters also how many moved, were added and removed.
+    QString sectionHeading(ChangeSection section, size_t count) const;
 
 private:
     QVariant sectionData(ChangeSection section, int column, int role) const;

@@ -100,17 +100,30 @@ QString counted(size_t count, const char* noun) {
                                                     count == 1 ? QString() : QStringLiteral("s"));
 }
 
+}  // namespace
+
+QString paramCountsText(const PlanDiff& diff) {
+    const std::pair<size_t, const char*> counts[] = {{diff.changedParams.size(), "moved"},
+                                                     {diff.addedParams.size(), "added"},
+                                                     {diff.removedParams.size(), "removed"}};
+    QStringList parts;
+    for (const auto& [count, what] : counts) {
+        if (count == 0) continue;
+        // The noun once, on the first count: "1 param moved · 14 added".
+        parts << (parts.isEmpty() ? counted(count, "param") : QString::number(count)) +
+                     QLatin1Char(' ') + QLatin1String(what);
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
+namespace {
+
 // "12 params moved · worst imbalance 1.31 → 1.05 · +2 −1 diagnostics", most important first.
 QString summaryText(const PlanChange& change) {
     const PlanDiff& diff = *change.diff;
     if (diff.same()) return QObject::tr("Same plan");
     QStringList parts;
-    if (!diff.changedParams.empty())
-        parts << counted(diff.changedParams.size(), "param") + " moved";
-    if (!diff.addedParams.empty() || !diff.removedParams.empty())
-        parts << QStringLiteral("+%1 −%2 params")
-                     .arg(diff.addedParams.size())
-                     .arg(diff.removedParams.size());
+    if (const QString params = paramCountsText(diff); !params.isEmpty()) parts << params;
     if (ratioText(change.worstBefore) != ratioText(change.worstAfter))
         parts << QStringLiteral("worst imbalance %1 → %2")
                      .arg(ratioText(change.worstBefore), ratioText(change.worstAfter));

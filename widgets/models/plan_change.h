@@ -76,6 +76,12 @@ struct PlanChange {
 PlanChange computePlanChange(const PlanResult& before, const PlanResult& after, CurrentSide current,
                              const QString& beforeLabel, const QString& afterLabel);
 
+// The param counts of `diff`, each defined once: moved (in both plans,
+// something changed), added (after only), removed (before only); e.g.
+// "1 param moved · 14 added · 322 removed", "" when none. The summary and the
+// tree's parameter heading both say it.
+QString paramCountsText(const PlanDiff& diff);
+
 // The ratio as the CLI's diff and the status bar print it ("1.31"), "—" if none.
 QString ratioText(std::optional<double> ratio);
 

@@ -1,11 +1,18 @@
 #include "models/plan_result.h"
 
+#include <QFileInfo>
+#include <QObject>
+
 #include "models/plan_index.h"
 #include "models/plan_tree_rows.h"
 #include "plan/planner.h"
 #include "scenario/reader.h"
 
 namespace hsdp {
+
+QString documentName(const QString& path) {
+    return path.isEmpty() ? QObject::tr("untitled") : QFileInfo(path).fileName();
+}
 
 PlanResult computePlanResult(const QString& path) {
     const std::string file = path.toStdString();

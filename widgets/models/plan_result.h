@@ -28,6 +28,10 @@ struct PlanResult {
     bool isValid() const { return scenario && plan && index && tree; }
 };
 
+// How texts name the document of `path`: its file name, or "untitled" for a
+// document with no file yet (a generated scenario), never "".
+QString documentName(const QString& path);
+
 // Reads and plans `path` exactly as hsdp-inspect does (same reader, same
 // planner, so the same errors), then precomputes the index and the tree rows.
 // Throws ScenarioError for a file the reader rejects. Runs on any thread.

@@ -179,7 +179,9 @@ ReportDocument buildReport(const ReportInput& input) {
     doc.title = input.title.isEmpty() ? QStringLiteral("HSDP plan report: %1").arg(doc.scenarioName)
                                       : input.title;
     const QDateTime date = input.date.isValid() ? input.date : QDateTime::currentDateTime();
-    doc.header.emplace_back(QStringLiteral("Scenario file"), input.plan.path);
+    doc.header.emplace_back(
+        QStringLiteral("Scenario file"),
+        input.plan.path.isEmpty() ? QStringLiteral("untitled (not saved)") : input.plan.path);
     doc.header.emplace_back(
         QStringLiteral("Date"),
         QLocale(QLocale::English).toString(date, QStringLiteral("yyyy-MM-dd HH:mm t")));

@@ -79,7 +79,6 @@ ChangesWidget::ChangesWidget(ChangeTracker* tracker, PlanSelection* selection, Q
 }
 
 void ChangesWidget::setChange(const PlanChange& change) {
-    error_->hide();
     hint_->setWordWrap(true);
     hint_->setAlignment(Qt::AlignCenter);
     hint_->setPalette(secondaryText(hint_->palette()));
@@ -100,9 +99,13 @@ void ChangesWidget::setChange(const PlanChange& change) {
     updateHeader();
 }
 
-void ChangesWidget::showError(const QString& message) {
-    error_->setText(tr("Cannot compare: %1").arg(message));
-    error_->show();
+void ChangesWidget::showError(const QString&) {
+    updateHeader();
+}
+
+QString ChangesWidget::errorText() const {
+    const QString error = tracker_->compareError();
+    return error.isEmpty() ? QString() : tr("Cannot compare: %1").arg(error);
 }
 
 QString ChangesWidget::titleText() const {
@@ -124,6 +127,8 @@ QString ChangesWidget::summaryText() const {
 
 void ChangesWidget::updateHeader() {
     const PlanChange& change = model_->change();
+    error_->setText(errorText());
+    error_->setVisible(!error_->text().isEmpty());
     summary_->setText(summaryText());
     title_->setText(titleText());
     title_->setToolTip(titleText());  // the line may be cut short in a narrow dock

@@ -26,6 +26,9 @@ public:
     QTreeView* view() const { return view_; }
     QString titleText() const;
     QString summaryText() const;
+    // The reader's message of a file Compare with… could not read, naming
+    // it; "" when the last comparison asked for worked.
+    QString errorText() const;
     // What activating `index` (an index of model()) selects; false if nothing.
     bool activate(const QModelIndex& index);
 

@@ -65,7 +65,9 @@ public:
     ModeComparisonView* wrongRows() const { return wrongRows_; }
     ScenarioDocument* document() const { return document_; }
     // Writes the edited scenario to `path` atomically (QSaveFile) and makes it
-    // the open file; false (with a message box unless quiet) on failure.
+    // the open file; false (with a message box unless quiet) on failure. A
+    // document the reader rejects is written only if the user says so
+    // (never when quiet).
     bool saveTo(const QString& path, bool quiet = false);
     bool save();
     bool saveAs();
@@ -107,6 +109,8 @@ public:
     // writes it; false (with a message box unless quiet) on failure.
     bool exportReport(const QString& path, bool quiet = false);
     QAction* reportAction() const { return reportAction_; }
+    // Where Export Report… proposes to write: beside the scenario, named after it.
+    QString suggestedReportPath() const;
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
     QList<QAction*> shortcutActions() const;
 
@@ -150,6 +154,7 @@ private:
     void addReportAction(QMenu* file);
     void exportReportDialog();
     QString reportCommand(const QString& output, const RunData& run) const;
+    QStringList reportPlanNotes(bool runLeftOut) const;
     void buildViewMenu();
     void buildHelpMenu();
     void buildEditing();
@@ -157,6 +162,9 @@ private:
     void onDocumentEdited(const QString& pointer);
     void showEditTextError(const QString& message);
     void adoptDocument(const PlanResult& result);
+    // Whether to write a document the reader rejects: asks (Save anyway /
+    // Cancel) naming the reader's error; quiet: never. True when it reads.
+    bool confirmSavingUnreadable(const QString& path, bool quiet);
     // Asks what to do with unsaved edits before they would be lost; false: cancel.
     bool maybeKeepEdits();
     QAction* addShortcutAction(QMenu* menu, const QString& text, const QKeySequence& shortcut);

@@ -11,6 +11,7 @@
 #include "change_tracker.h"
 #include "export/scenario_json_text.h"
 #include "models/scenario_document.h"
+#include "scenario/reader.h"
 #include "views/edit_panel.h"
 #include "views/main_window.h"
 #include "views/plan_tree_widget.h"
@@ -88,7 +89,37 @@ void MainWindow::adoptDocument(const PlanResult& result) {
     document_->reset(result.document);
 }
 
+namespace {
+
+// The reader's message for `document`, "" when it reads. Reading without
+// planning is quick, so the GUI thread may ask before it writes.
+QString readerError(const Json& document) {
+    try {
+        readScenarioJson(document);
+    } catch (const std::exception& error) {
+        return QString::fromStdString(error.what());
+    }
+    return {};
+}
+
+}  // namespace
+
+// A document that does not read would leave a file nothing opens: the user
+// decides; quietly (tests, scripts) it is refused.
+bool MainWindow::confirmSavingUnreadable(const QString& path, bool quiet) {
+    const QString error = readerError(document_->json());
+    if (error.isEmpty()) return true;
+    if (quiet) return false;
+    const auto answer =
+        QMessageBox::warning(this, tr("The scenario does not read"),
+                             tr("Saved as it is, %1 would no longer read:\n\n%2\n\nSave it anyway?")
+                                 .arg(QFileInfo(path).fileName(), error),
+                             QMessageBox::Save | QMessageBox::Cancel, QMessageBox::Cancel);
+    return answer == QMessageBox::Save;
+}
+
 bool MainWindow::saveTo(const QString& path, bool quiet) {
+    if (!confirmSavingUnreadable(path, quiet)) return false;
     QSaveFile file(path);
     const std::string text = scenarioJsonText(document_->json());
     bool ok = file.open(QIODevice::WriteOnly) &&

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QMenu>
 
+#include "change_tracker.h"
 #include "models/scenario_document.h"
 #include "views/main_window.h"
 #include "views/new_from_config_dialog.h"
@@ -25,6 +26,10 @@ void MainWindow::addNewFromConfigAction(QMenu* file) {
 
 void MainWindow::openGeneratedScenario(std::shared_ptr<const Json> document) {
     if (!document || !maybeKeepEdits()) return;
+    // Another document: a run of the one on screen, or its "what changed",
+    // is not this one's.
+    forgetRun();
+    changeTracker_->startAfresh();
     banner_->hide();
     document_->reset(document);  // the plan's document is this one: adopted as is
     document_->markUnsaved();
