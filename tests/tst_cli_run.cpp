@@ -46,6 +46,7 @@ std::set<int> failingParams(const QJsonObject& run) {
 class TestCliRun : public QObject {
     Q_OBJECT
 private slots:
+    void timesAreRoundedAndNamed();
     void correctedRunVerifiesWithTheJsonContract() {
         auto r = inspect({"run", sample("teaching_2x2.json"), "--json"});
         QCOMPARE(r.exitCode, 0);
@@ -330,6 +331,36 @@ private slots:
         QVERIFY(!r.err.isEmpty());
     }
 };
+
+// Every time in the run's text, three significant figures.
+static bool threeFigures(const QString& number) {
+    QString digits = number;
+    digits.remove(QLatin1Char('.'));
+    while (digits.startsWith(QLatin1Char('0'))) digits.remove(0, 1);
+    return digits.size() == 3 || (!number.contains(QLatin1Char('.')) && number.toDouble() >= 100);
+}
+
+void TestCliRun::timesAreRoundedAndNamed() {
+    auto r = inspect({"run", sample("teaching_2x2.json")});
+    QCOMPARE(r.exitCode, 0);
+    const QString text = QString::fromUtf8(r.out);
+    // Where the wall time went, each part named: the truth before any rank
+    // connects, the rendezvous, then the collectives and the checks.
+    static const QRegularExpression line(
+        QStringLiteral(", ([0-9.]+) s wall \\(computing the single-device truth ([0-9.]+) s, "
+                       "connecting the groups ([0-9.]+) s, the collectives and checks ([0-9.]+) "
+                       "s\\)\n$"));
+    const QRegularExpressionMatch m = line.match(text);
+    QVERIFY2(m.hasMatch(), qPrintable(text));
+    double parts = 0;
+    for (int i = 1; i <= 4; ++i) {
+        QVERIFY2(threeFigures(m.captured(i)), qPrintable(m.captured(i)));
+        if (i > 1) parts += m.captured(i).toDouble();
+    }
+    QVERIFY(std::abs(parts - m.captured(1).toDouble()) <= 0.01 * m.captured(1).toDouble() + 1e-3);
+    // The progress line announces the truth before the groups, as they come.
+    QVERIFY2(r.err.contains("preparing: the single-device truth, then "), r.err.constData());
+}
 
 QTEST_GUILESS_MAIN(TestCliRun)
 #include "tst_cli_run.moc"

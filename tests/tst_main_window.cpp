@@ -177,7 +177,7 @@ void TestMainWindow::screenshotModeWritesEveryView() {
                              dir.filePath(QStringLiteral("missing.json"))});
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 2);  // like hsdp-inspect: unreadable scenario
-    QVERIFY(process.readAllStandardError().contains("cannot open the scenario"));
+    QVERIFY(process.readAllStandardError().contains("cannot read the scenario"));
 }
 
 void TestMainWindow::helpAndVersion() {

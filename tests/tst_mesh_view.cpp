@@ -92,6 +92,8 @@ private slots:
     void toolTipNamesHeldGatheredComputed();
     void dimChoiceAndSmallMultiples();
     void labelsGoBeforeCellsAt8192Ranks();
+    void longThinMeshesWrap_data();
+    void longThinMeshesWrap();
     void heatScaleIsOrdered();
 };
 
@@ -252,6 +254,79 @@ void TestMeshView::labelsGoBeforeCellsAt8192Ranks() {
         colours.insert(image.pixel(centre));
     }
     QVERIFY(colours.size() > 1);  // owners and idle ranks differ
+}
+
+namespace {
+
+// A scenario of 16,384 ranks on `shape`: one sharded matrix that divides
+// evenly on every dim, so the plan is valid and has owners to outline.
+PlanResult planOnMesh(const QList<int>& shape) {
+    QStringList dims, names, placements;
+    for (int i = 0; i < shape.size(); ++i) {
+        dims << QString::number(shape[i]);
+        names << QStringLiteral("\"d%1\"").arg(i);
+        placements << (i + 1 == shape.size() ? QStringLiteral("\"S(0)\"")
+                                             : QStringLiteral("\"R\""));
+    }
+    const QString json = QStringLiteral(R"({"format": "hsdp-scenario/1", "name": "thin",
+      "mesh": {"shape": [%1], "dim_names": [%2]},
+      "params": [{"name": "w", "shape": [16384, 64], "dtype": "bf16", "placements": [%3]}]})")
+                             .arg(dims.join(','), names.join(','), placements.join(','));
+    return computePlanResult(readScenario(json.toStdString()));
+}
+
+}  // namespace
+
+void TestMeshView::longThinMeshesWrap_data() {
+    QTest::addColumn<QList<int>>("shape");
+    QTest::newRow("4x4096") << QList<int>{4, 4096};
+    QTest::newRow("2x8192") << QList<int>{2, 8192};
+    QTest::newRow("16384") << QList<int>{16384};
+    QTest::newRow("4096x4") << QList<int>{4096, 4};
+}
+
+// At fit zoom a long, thin mesh shows cells of a few pixels (not a hairline):
+// most of the cell area is painted, every cell in its heat colour, and, with
+// a param selected, every owner rank has the owner outline beside its cell.
+void TestMeshView::longThinMeshesWrap() {
+    QFETCH(QList<int>, shape);
+    PlanResult result = planOnMesh(shape);
+    QVERIFY(result.plan && result.plan->worldSize == 16384);
+    PlanSelection selection;
+    MeshView view(&selection);
+    view.setResult(result);
+    QCOMPARE(view.meshLayout().cells().size(), size_t(16384));
+    const double cellPixels = MeshLayout::kCellSize * view.fitTransform(kImageSize).m11();
+    QVERIFY2(cellPixels >= 4, qPrintable(QStringLiteral("cells of %1 px").arg(cellPixels)));
+    QImage image = view.renderImage(kImageSize);
+    const QColor base = view.palette().color(QPalette::Base);
+    const int areaWidth = kImageSize.width() - static_cast<int>(MeshView::kLegendWidth);
+    int64_t painted = 0;
+    for (int y = 0; y < kImageSize.height(); ++y)
+        for (int x = 0; x < areaWidth; ++x) painted += image.pixelColor(x, y) != base;
+    QVERIFY2(painted * 5 > int64_t(areaWidth) * kImageSize.height(),
+             qPrintable(QStringLiteral("%1 painted pixels").arg(painted)));
+    for (const MeshCell& cell : view.meshLayout().cells()) {
+        const QPoint centre = deviceRect(view, cell).center().toPoint();
+        const int64_t computed = result.plan->ranks[static_cast<size_t>(cell.rank)].computedNumel;
+        QCOMPARE(image.pixelColor(centre), view.heatScale().colorFor(computed));
+    }
+    // Selected, set outlines run around the owner cells.
+    selection.selectParam(0);
+    image = view.renderImage(kImageSize);
+    const std::vector<int>& owners = view.overlay().ownerRanks;
+    QVERIFY(!owners.empty());
+    for (size_t i = 0; i < owners.size(); i += std::max<size_t>(1, owners.size() / 64)) {
+        const int cell = view.meshLayout().cellOfRank(owners[i]);
+        const QRect near = deviceRect(view, view.meshLayout().cells()[static_cast<size_t>(cell)])
+                               .toAlignedRect()
+                               .adjusted(-4, -4, 4, 4);
+        bool outlined = false;
+        for (int y = near.top(); y <= near.bottom() && !outlined; ++y)
+            for (int x = near.left(); x <= near.right() && !outlined; ++x)
+                outlined = image.valid(x, y) && image.pixelColor(x, y) == kOwnerColor;
+        QVERIFY2(outlined, qPrintable(QStringLiteral("owner rank %1 not outlined").arg(owners[i])));
+    }
 }
 
 void TestMeshView::heatScaleIsOrdered() {

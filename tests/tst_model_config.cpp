@@ -452,7 +452,9 @@ private slots:
         const CliOutcome missing = inspect({"scenario", "--from-config", dir.filePath("none.json"),
                                             "--mesh", "dp_shard=2", "-o", dir.filePath("s.json")});
         QCOMPARE(missing.exitCode, 2);
-        QVERIFY(missing.err.contains("none.json: cannot be read"));
+        QVERIFY2(missing.err.contains(
+                     "none.json: cannot read the model config: No such file or directory"),
+                 missing.err.constData());
     }
 
     void usageErrorsExitTwo_data() {

@@ -197,7 +197,7 @@ void TestPlanEdgeCases::brokenInputsExitTwo_data() {
     QTest::newRow("NUL then garbage")
         << scenario(R"j("mesh": {"shape": [2]})j") + QByteArray(1, '\0') + "garbage"
         << "NUL byte";
-    QTest::newRow("empty file") << QByteArray() << "line 1, column 1: invalid JSON";
+    QTest::newRow("empty file") << QByteArray() << "cannot read the scenario: it is empty";
 }
 
 void TestPlanEdgeCases::brokenInputsExitTwo() {
@@ -217,7 +217,7 @@ void TestPlanEdgeCases::unreadableFiles() {
     QString regular = write("regular.json", scenario(R"j("mesh": {"shape": [2]})j"));
     QList<QPair<QString, QString>> cases = {
         {dir_.path(), "it is a directory"},
-        {regular + "/x.json", "cannot open the scenario: Not a directory"},
+        {regular + "/x.json", "cannot read the scenario: Not a directory"},
         {dir_.filePath("missing.json"), "No such file"}};
     // A read error after a successful open used to look like an empty file.
     if (QFile::exists("/proc/self/mem"))

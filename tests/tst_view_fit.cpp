@@ -14,6 +14,7 @@
 #include <QStandardPaths>
 #include <QStyleOptionViewItem>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTreeView>
 #include <QtTest>
 #include <set>
@@ -27,6 +28,7 @@
 #include "views/mesh_view.h"
 #include "views/mesh_widget.h"
 #include "views/plan_tree_widget.h"
+#include "views/shortcuts_dialog.h"
 #include "views/tensor_layout_view.h"
 
 using namespace hsdp;
@@ -133,6 +135,8 @@ private slots:
     void outlinesStayVisibleAt16384Ranks();
     void rankLabelsNeverRunTogether();
     void legendNeverCoversZoomedCells();
+    void windowMinimumFitsASmallScreen();
+    void shortcutNamesAreWhole();
 };
 
 void TestViewFit::defaultWindowFitsTheScreen() {
@@ -393,6 +397,57 @@ void TestViewFit::legendNeverCoversZoomedCells() {
         for (int x = 1200 - static_cast<int>(MeshView::kLegendWidth) + 2; x < 1198; x += 8)
             QVERIFY2(image.pixelColor(x, y) == base,
                      qPrintable(QStringLiteral("a cell under the legend at %1,%2").arg(x).arg(y)));
+}
+
+// With its docks where they open, the window can shrink to a 1366x768
+// screen less its panels: docks whose content needs more scroll instead.
+void TestViewFit::windowMinimumFitsASmallScreen() {
+    for (const QSize& size : {kSmallScreen, kDefaultSize}) {
+        MainWindow window;
+        showAt(window, size);
+        openAndWait(window, samplePath("llama3_70b_hsdp_tp_2x4x4.json"));
+        const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+        QVERIFY2(minimum.width() <= 1366 && minimum.height() <= 700,
+                 qPrintable(QStringLiteral("at %1x%2: minimum %3x%4")
+                                .arg(size.width())
+                                .arg(size.height())
+                                .arg(minimum.width())
+                                .arg(minimum.height())));
+        window.resize(1366, 700);
+        QApplication::processEvents();
+        QVERIFY2(window.height() <= 700, qPrintable(QString::number(window.height())));
+    }
+}
+
+// Help ▸ Keyboard shortcuts: every action's name and keys show whole, inside
+// the table's viewport, never elided ("New from Model Config" was cut).
+void TestViewFit::shortcutNamesAreWhole() {
+    MainWindow window;
+    std::unique_ptr<QDialog> dialog(makeShortcutsDialog(window.shortcutActions(), &window));
+    dialog->show();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
+    auto* table = dialog->findChild<QTableWidget*>(QStringLiteral("shortcutTable"));
+    QVERIFY(table);
+    QCOMPARE(table->rowCount(), static_cast<int>(window.shortcutActions().size()));
+    const int margin =
+        table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1;
+    const QFontMetrics metrics(table->font());
+    int checked = 0;
+    for (int row = 0; row < table->rowCount(); ++row)
+        for (int column = 0; column < 2; ++column) {
+            const QTableWidgetItem* item = table->item(row, column);
+            const QRect rect = table->visualItemRect(item);
+            const int needed = metrics.horizontalAdvance(item->text()) + 2 * margin;
+            QVERIFY2(rect.width() >= needed && rect.right() < table->viewport()->width(),
+                     qPrintable(QStringLiteral("'%1': %2 px of %3, right edge %4 of %5")
+                                    .arg(item->text())
+                                    .arg(rect.width())
+                                    .arg(needed)
+                                    .arg(rect.right())
+                                    .arg(table->viewport()->width())));
+            ++checked;
+        }
+    QVERIFY(checked > 20);
 }
 
 QTEST_MAIN(TestViewFit)

@@ -128,8 +128,8 @@ void warnIfFaultNeverFired(const RunOptions& options, const RunResult& result) {
 // Before any rank connects: what the run will open, in the progress line's
 // form, so a run that fails on the open-file limit was announced.
 void printSocketEstimate(const SocketEstimate& e, int procs) {
-    std::cerr << "[  0%]   0.0s  connecting " << e.groups << " process groups: about " << e.sockets
-              << " sockets"
+    std::cerr << "[  0%]   0.0s  preparing: the single-device truth, then " << e.groups
+              << " process groups to connect: about " << e.sockets << " sockets"
               << (procs > 1 ? " in the busiest of " + std::to_string(procs) + " worker processes"
                             : "")
               << " (open-file limit "

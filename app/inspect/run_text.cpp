@@ -106,8 +106,7 @@ std::string runToText(const RunResult& r) {
         << " not-reached, " << r.notRun.size() << " not run (" << gathered
         << " gathered bit-exact)\n"
         << "  tp transitions: " << tpExact << " of " << r.tpTransitions.size() << " exact\n"
-        << "  " << runTotalsText(r) << " (" << secondsText(r.connectSeconds)
-        << " of it connecting)\n";
+        << "  " << runTotalsText(r) << " (" << runTimesText(r) << ")\n";
     return out.str();
 }
 

@@ -16,6 +16,17 @@ std::string runTotalsText(const RunResult& run) {
            wallTimeText(run.seconds);
 }
 
+std::string runTimesText(const RunResult& run) {
+    std::string text;
+    if (run.prepareSeconds > 0)
+        text = "computing the single-device truth " + secondsText(run.prepareSeconds) + ", ";
+    text += "connecting the groups " + secondsText(run.connectSeconds);
+    const double rest = run.seconds - run.prepareSeconds - run.connectSeconds;
+    if (run.prepareSeconds > 0 && rest > 0)
+        text += ", the collectives and checks " + secondsText(rest);
+    return text;
+}
+
 std::string runShrinkText(const RunResult& run) {
     if (!run.shrink) return {};
     return "shrunk run: " + run.shrink->reason +

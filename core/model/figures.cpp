@@ -1,5 +1,7 @@
 #include "model/figures.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace hsdp {
@@ -32,9 +34,20 @@ std::string bandwidthText(double bytesPerSecond) {
     return buf;
 }
 
+// Three significant figures ("0.0336 s", "4.91 s", "12.3 s", "123 s"): a
+// connect time of 34 ms no longer reads "0.03 s" beside a wall time of "4.91 s".
 std::string secondsText(double seconds) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, seconds < 10 ? "%.2f s" : "%.1f s", seconds);
+    char buf[48];
+    if (!(seconds > 0) || seconds >= 100) {
+        std::snprintf(buf, sizeof buf, "%.0f s", std::max(0.0, seconds));
+        return buf;
+    }
+    const int exponent = static_cast<int>(std::floor(std::log10(seconds)));
+    int decimals = 2 - exponent;
+    // 9.996 rounds to "10.0", not "10.00".
+    if (std::round(seconds * std::pow(10.0, decimals)) >= std::pow(10.0, decimals + exponent + 1))
+        --decimals;
+    std::snprintf(buf, sizeof buf, "%.*f s", std::max(0, decimals), seconds);
     return buf;
 }
 

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "modelconfig/model_config_error.h"
+#include "scenario/input_file.h"
+#include "scenario/reader.h"
 #include "scenario/scenario_error.h"
 
 namespace hsdp {
@@ -200,12 +202,14 @@ ModelConfig readModelConfig(const Json& document, const std::string& source) {
 }
 
 ModelConfig readModelConfigFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ModelConfigError(path + ": cannot be read");
-    std::ostringstream text;
-    text << in.rdbuf();
+    std::string text;
     try {
-        return readModelConfig(parseStrictJson(text.str()), path);
+        text = readInputFile(path, kMaxScenarioBytes);
+    } catch (const InputFileError& error) {
+        throw ModelConfigError(inputFileMessage(path, "model config", error));
+    }
+    try {
+        return readModelConfig(parseStrictJson(text), path);
     } catch (const ScenarioError& error) {
         throw ModelConfigError(path + ": not valid JSON: " + error.problem);
     }

@@ -136,7 +136,11 @@ RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& 
     const auto started = std::chrono::steady_clock::now();
     RunResult result;
     ExecEnv env;
+    if (options.progress) options.progress(0, "computing the single-device truth");
     prepareRun(scenario, plan, options, true, env, result);
+    result.prepareSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (options.progress) options.progress(0, "connecting the process groups");
     RunSink sink;
     env.sink = &sink;
     TraceRecorder own;

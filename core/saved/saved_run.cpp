@@ -6,6 +6,7 @@
 
 #include "run/real_size.h"
 #include "run/runner.h"
+#include "scenario/input_file.h"
 #include "scenario/json_text.h"
 #include "scenario/reader.h"
 #include "scenario/scenario_error.h"
@@ -75,11 +76,18 @@ std::string eventMismatch(const Scenario& scenario, const Plan& plan,
     throw std::runtime_error(file + ": " + reason);
 }
 
-// The file's JSON, errors naming the file (and the JSON path).
+// The file's JSON, errors naming the file, what it should be ("run result",
+// "trace") and the reason or the JSON path.
 template <typename Read>
-auto readJsonFile(const std::string& path, Read read) {
+auto readJsonFile(const std::string& path, const std::string& what, Read read) {
+    std::string text;
     try {
-        return read(parseStrictJson(readScenarioFileText(path)));
+        text = readInputFile(path, kMaxScenarioBytes);
+    } catch (const InputFileError& e) {
+        throw std::runtime_error(inputFileMessage(path, what, e));
+    }
+    try {
+        return read(parseStrictJson(text));
     } catch (const ScenarioError& e) {
         throw std::runtime_error(e.inFile(path).what());
     }
@@ -138,11 +146,11 @@ std::string traceMismatch(const Scenario& scenario, const Plan& plan, const RunR
 
 RunResult openSavedRun(const Scenario& scenario, const Plan& plan, const std::string& runPath,
                        const std::string& tracePath) {
-    RunResult run = readJsonFile(runPath, runFromJson);
+    RunResult run = readJsonFile(runPath, "run result", runFromJson);
     if (auto why = runMismatch(scenario, plan, run); !why.empty())
         refuse(runPath, "not a run of scenario " + quoted(scenario.name) + ": " + why);
     if (tracePath.empty()) return run;
-    SavedTrace saved = readJsonFile(tracePath, traceFromChromeJson);
+    SavedTrace saved = readJsonFile(tracePath, "trace", traceFromChromeJson);
     if (auto why = traceMismatch(scenario, plan, run, saved); !why.empty())
         refuse(tracePath,
                "not the trace of this run of scenario " + quoted(scenario.name) + ": " + why);

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "scenario/entry_reader.h"
+#include "scenario/input_file.h"
 #include "scenario/json_fields.h"
 #include "scenario/mesh_reader.h"
 #include "scenario/options_reader.h"
@@ -89,18 +90,13 @@ std::string readAll(std::istream& in, const std::string& name) {
     return text;
 }
 
+// The shared reader's refusals, in the scenario's words (and its file).
 std::string readWholeFile(const std::string& filePath) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(filePath, ec))
-        throw ScenarioError("", "cannot read the scenario: it is a directory", filePath);
-    if (std::filesystem::is_regular_file(filePath, ec) &&
-        std::filesystem::file_size(filePath, ec) > kMaxScenarioBytes && !ec)
-        throw ScenarioError("", tooLarge(), filePath);
-    std::ifstream in(filePath, std::ios::binary);
-    if (!in)
-        throw ScenarioError("", std::string("cannot open the scenario: ") + std::strerror(errno),
-                            filePath);
-    return readAll(in, filePath);
+    try {
+        return readInputFile(filePath, kMaxScenarioBytes);
+    } catch (const InputFileError& error) {
+        throw ScenarioError("", "cannot read the scenario: " + error.reason, filePath);
+    }
 }
 
 }  // namespace

@@ -105,6 +105,10 @@ struct RunResult {
     // Of `seconds`, until every rank had connected its process groups (0 when
     // the run never got that far).
     double connectSeconds = 0;
+    // Of `seconds`, before any rank connected: shrinking the shapes and
+    // computing the single-device truth (0 when not measured: a run split
+    // over worker processes, a saved run).
+    double prepareSeconds = 0;
     Trace trace;
     std::string error;  // the RunError text of a failed or cancelled run, empty otherwise
     int errorRank = -1;

@@ -15,6 +15,7 @@
 #include "views/mesh_widget.h"
 #include "views/plan_tree_widget.h"
 #include "views/recent_files.h"
+#include "views/shortcuts_dialog.h"
 
 namespace hsdp {
 
@@ -99,31 +100,9 @@ void MainWindow::buildHelpMenu() {
 }
 
 void MainWindow::showShortcuts() {
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Keyboard shortcuts"));
-    auto* table = new QTableWidget(static_cast<int>(shortcutActions_.size()), 2, &dialog);
-    table->setHorizontalHeaderLabels({tr("Action"), tr("Shortcut")});
-    for (int i = 0; i < shortcutActions_.size(); ++i) {
-        QAction* action = shortcutActions_[i];
-        table->setItem(i, 0,
-                       new QTableWidgetItem(
-                           action->text().remove(QLatin1Char('&')).remove(QStringLiteral("…"))));
-        QStringList keys;
-        for (const QKeySequence& key : action->shortcuts())
-            keys << key.toString(QKeySequence::NativeText);
-        table->setItem(i, 1, new QTableWidgetItem(keys.join(QStringLiteral(", "))));
-    }
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->verticalHeader()->hide();
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->resizeColumnsToContents();
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    auto* layout = new QVBoxLayout(&dialog);
-    layout->addWidget(table);
-    layout->addWidget(buttons);
-    dialog.resize(420, 380);
-    dialog.exec();
+    QDialog* dialog = makeShortcutsDialog(shortcutActions_, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->exec();
 }
 
 }  // namespace hsdp

@@ -146,24 +146,24 @@ QRectF MeshView::computeMarkRect(const QRectF& cellBox, double cellPixels) {
 }
 
 // Small cells: each panel as an image with one pixel per cell, scaled up
-// without smoothing, then the gaps drawn as lines. 8,192 cells cost sixteen
-// blits instead of 8,192 rectangle fills.
+// without smoothing, then the gaps drawn as lines. 8,192 cells cost one blit
+// per panel instead of 8,192 rectangle fills.
 void MeshView::paintCellBlocks(QPainter& painter, const QTransform& toDevice, double gap) const {
     const auto& cells = layout_.cells();
-    const size_t perPanel = cells.size() / layout_.panels().size();
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    for (size_t p = 0; p < layout_.panels().size(); ++p) {
-        const QRectF& area = layout_.panels()[p].rect;
-        int columns = static_cast<int>(std::lround(area.width() / MeshLayout::kCellSize));
-        int rows = static_cast<int>(std::lround(area.height() / MeshLayout::kCellSize));
+    const QColor background = palette().color(QPalette::Base);
+    for (const MeshPanel& panel : layout_.panels()) {
+        const int columns = static_cast<int>(panel.cols), rows = static_cast<int>(panel.rows);
         QImage image(columns, rows, QImage::Format_RGB32);
-        for (size_t i = 0; i < perPanel; ++i)
-            image.setPixel(static_cast<int>(i) % columns, static_cast<int>(i) / columns,
-                           heat_.colorFor(computedNumelOf(cells[p * perPanel + i].rank)).rgb());
-        QRectF target = toDevice.mapRect(area);
+        for (int i = 0; i < columns * rows; ++i)
+            image.setPixel(
+                i % columns, i / columns,
+                heat_
+                    .colorFor(computedNumelOf(cells[panel.firstCell + static_cast<size_t>(i)].rank))
+                    .rgb());
+        QRectF target = toDevice.mapRect(panel.rect);
         painter.drawImage(target, image);
         if (gap <= 0) continue;
-        const QColor background = palette().color(QPalette::Base);
         for (int c = 0; c <= columns; ++c) {
             double x = target.left() + target.width() * c / columns;
             painter.fillRect(QRectF(x - gap / 2, target.top(), gap, target.height()), background);
@@ -247,9 +247,10 @@ void MeshView::paintCellBorder(QPainter& painter, const QTransform& toDevice,
     const MeshCell& cell = layout_.cells()[c];
     // On whole pixels: fills at fractional edges round to one pixel or three.
     const QRectF box = QRectF(toDevice.mapRect(cell.rect).toRect());
-    const double step = MeshLayout::kCellSize;
-    auto outside = [&](double dx, double dy) {
-        int n = layout_.cellAt(cell.rect.center() + QPointF(dx * step, dy * step));
+    // The neighbour in the same panel: a wrapped segment's last column is
+    // outlined even though the next segment continues the dim.
+    auto outside = [&](int dx, int dy) {
+        int n = layout_.neighbour(static_cast<int>(c), dy, dx);
         return n < 0 || !inSet[static_cast<size_t>(n)];
     };
     const double out = offset + width;  // from the cell edge outwards
