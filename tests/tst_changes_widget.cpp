@@ -242,7 +242,7 @@ void TestChangesWidget::aFileThatDoesNotReadIsSaid() {
         const QString error = shownError(window);
         QVERIFY2(error.contains(path), qPrintable(error));
         QVERIFY2(error.contains(path == broken ? QStringLiteral("line ")
-                                               : QStringLiteral("cannot open")),
+                                               : QStringLiteral("No such file")),
                  qPrintable(error));
         QCOMPARE(window.changes()->errorText(), error);
     }
