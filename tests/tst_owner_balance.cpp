@@ -32,17 +32,22 @@ std::vector<double> barValues(QCPBars* bars) {
     return values;
 }
 
+// The mesh coordinate of the rank at row-major `position` of the group's mesh.
+Coord rowMajorCoord(const Group& group, size_t position) {
+    Coord meshCoord(group.meshShape.size());
+    for (size_t d = group.meshShape.size(); d-- > 0;) {
+        meshCoord[d] = static_cast<int64_t>(position % static_cast<size_t>(group.meshShape[d]));
+        position /= static_cast<size_t>(group.meshShape[d]);
+    }
+    return meshCoord;
+}
+
 // The ranks at replicate coordinate `coord` of `group`, from the row-major
 // position of each rank in the group's mesh, reduced modulo the replica count.
 std::vector<int> ranksAt(const Group& group, const Coord& coord, std::optional<int64_t> count) {
     std::vector<int> ranks;
     for (size_t position = 0; position < group.meshRanks.size(); ++position) {
-        Coord meshCoord(group.meshShape.size());
-        size_t rest = position;
-        for (size_t d = group.meshShape.size(); d-- > 0;) {
-            meshCoord[d] = static_cast<int64_t>(rest % static_cast<size_t>(group.meshShape[d]));
-            rest /= static_cast<size_t>(group.meshShape[d]);
-        }
+        const Coord meshCoord = rowMajorCoord(group, position);
         Coord reduced;
         for (int d : group.replicateMeshDims) {
             int64_t c = meshCoord[static_cast<size_t>(d)];
@@ -60,12 +65,7 @@ std::vector<int> ranksComputing(const Group& group, const Coord& replicate, cons
                                 std::optional<int64_t> count) {
     std::vector<int> ranks;
     for (size_t position = 0; position < group.meshRanks.size(); ++position) {
-        Coord meshCoord(group.meshShape.size());
-        size_t rest = position;
-        for (size_t d = group.meshShape.size(); d-- > 0;) {
-            meshCoord[d] = static_cast<int64_t>(rest % static_cast<size_t>(group.meshShape[d]));
-            rest /= static_cast<size_t>(group.meshShape[d]);
-        }
+        const Coord meshCoord = rowMajorCoord(group, position);
         Coord reduced, here;
         for (int d : group.replicateMeshDims)
             reduced.push_back(count ? meshCoord[static_cast<size_t>(d)] % *count
