@@ -173,8 +173,8 @@ private slots:
         QTemporaryDir dir;
         const CliOutcome r =
             inspect({"report", kEven, "--run", "-o", dir.filePath(QStringLiteral("r.html"))});
-        QCOMPARE(r.exitCode, 0);
         const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(r.exitCode == 0, qPrintable(err));
         static const QRegularExpression line(
             QStringLiteral("wrote .* in ([0-9.]+) s wall for the whole command \\(the run "
                            "([0-9.]+) s wall, writing the file ([0-9.]+) s\\)"));

@@ -4,6 +4,7 @@
 #include <QStringList>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "model/figures.h"
 
@@ -197,11 +198,12 @@ double addCut(BufferScene& scene, const BufferLayout& layout, const ByteScale& s
     const size_t n = cut.members.size();
     for (size_t q = 0; q < n; ++q) {
         const RowCut& member = cut.members[q];
-        const BufferShape* from = nullptr;
+        // A copy, not a pointer: the shapes pushed below may move the vector.
+        std::optional<QRectF> from;
         for (const auto& s : scene.shapes)
             if (s.section == 1 && s.kind == BufferShape::Payload && s.rank == member.rank &&
                 s.param == cut.param)
-                from = &s;
+                from = s.rect;
         for (const auto& r : member.rows) {
             const QRectF rect(xAt(r.begin), y, std::max(xAt(r.end) - xAt(r.begin), 2.0), h);
             const QStringList labels{
@@ -223,7 +225,7 @@ double addCut(BufferScene& scene, const BufferLayout& layout, const ByteScale& s
                 {BufferShape::Rows, rect, cut.param, member.rank, 2, labels, tip});
             if (from) {  // under the heading, member q's point along its segment
                 const double x =
-                    from->rect.left() + from->rect.width() * (double(q) + 0.5) / double(n);
+                    from->left() + from->width() * (double(q) + 0.5) / double(n);
                 scene.links.push_back(QLineF(x, linkTop, rect.center().x(), rect.top()));
             }
         }
