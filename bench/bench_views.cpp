@@ -23,18 +23,18 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.h"
-#include "models/plan_filter_proxy.h"
-#include "models/plan_index.h"
-#include "models/plan_tree_model.h"
-#include "models/plan_tree_rows.h"
-#include "models/scenario_document.h"
+#include "mesh/mesh_canvas.h"
+#include "plan_tree/plan_filter_proxy.h"
+#include "plan_tree/plan_tree_model.h"
+#include "plan_tree/plan_tree_rows.h"
 #include "run_stall.h"
 #include "scale_scenario.h"
 #include "scenario/reader.h"
-#include "session.h"
+#include "shared/plan_index.h"
+#include "shared/scenario_document.h"
+#include "shared/session.h"
 #include "trace_bench.h"
-#include "views/main_window.h"
-#include "views/mesh_view.h"
+#include "window/main_window.h"
 
 namespace hsdp::bench {
 
@@ -202,7 +202,7 @@ int viewsBenchmark(const std::vector<std::string>& rawArgs) {
         return 2;
     }
     PlanSelection selection;
-    MeshView mesh(&selection);
+    MeshCanvas mesh(&selection);
     mesh.setResult(result);
     int param = mostInterestingParam(*result.scenario, *result.plan);
     const ParamPlace& place = result.index->params[static_cast<size_t>(param)];

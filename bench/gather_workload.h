@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/dtype.h"
-#include "model/mesh.h"
-#include "model/placement.h"
+#include "types/dtype.h"
+#include "types/mesh.h"
+#include "types/placement.h"
 
 namespace hsdp::bench {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "views/main_window.h"
+#include "window/main_window.h"
 
 namespace hsdp::bench {
 

@@ -8,10 +8,10 @@
 #include <memory>
 
 #include "bench_common.h"
+#include "mesh/mesh_canvas.h"
 #include "run/runner.h"
-#include "views/mesh_view.h"
-#include "views/step_panel.h"
-#include "views/trace_view.h"
+#include "steps/step_widget.h"
+#include "trace/trace_widget.h"
 
 namespace hsdp::bench {
 
@@ -73,9 +73,9 @@ std::pair<double, int> stepChangeSeconds(const QString& scenario, int rounds) {
         runPlan(*run.plan.scenario, *run.plan.plan, RunOptions{}));
     PlanSelection selection;
     QWidget window;
-    auto* steps = new StepPanel(&selection, &window);
-    auto* trace = new TraceView(&selection, &window);
-    auto* mesh = new MeshView(&selection, &window);
+    auto* steps = new StepWidget(&selection, &window);
+    auto* trace = new TraceWidget(&selection, &window);
+    auto* mesh = new MeshCanvas(&selection, &window);
     auto* layout = new QHBoxLayout(&window);
     layout->addWidget(steps);
     layout->addWidget(trace, 2);

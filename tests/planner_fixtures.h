@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "model/placement.h"
-#include "model/scenario.h"
+#include "types/placement.h"
+#include "types/scenario.h"
 
 namespace hsdp::testing {
 

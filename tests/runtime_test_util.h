@@ -9,8 +9,8 @@
 #include <set>
 #include <vector>
 
-#include "model/dtype.h"
-#include "model/float16.h"
+#include "types/dtype.h"
+#include "types/float16.h"
 #include "verify/run_result.h"
 
 namespace hsdp::testutil {

@@ -5,7 +5,7 @@
 #include <QSignalSpy>
 #include <QString>
 
-#include "views/main_window.h"
+#include "window/main_window.h"
 
 namespace hsdp::testing {
 

@@ -13,11 +13,11 @@
 #include <map>
 #include <set>
 
-#include "models/buffer_layout.h"
-#include "models/mode_comparison.h"
+#include "buffer_layout/buffer_layout.h"
+#include "buffer_layout/buffer_layout_widget.h"
 #include "run/runner.h"
-#include "views/buffer_layout_view.h"
-#include "views/mode_comparison_view.h"
+#include "wrong_rows/wrong_rows.h"
+#include "wrong_rows/wrong_rows_widget.h"
 
 namespace hsdp {
 bool operator==(const BufferSegment& a, const BufferSegment& b) {
@@ -90,7 +90,7 @@ void checkCut(const BufferLayout& layout) {
 }
 
 // Hatch pixels inside every padding rectangle, one rectangle per padded segment.
-void checkPadding(const BufferLayoutView& view) {
+void checkPadding(const BufferLayoutWidget& view) {
     const QImage image = view.renderImage(kImageSize);
     const BufferScene scene = view.canvas()->scene(kImageSize);
     const BufferLayout& layout = *view.canvas()->layout();
@@ -156,7 +156,7 @@ void TestBufferViews::gatheredBatchesShowEngineSegments() {
     QFETCH(QString, run);
     const RunData& data = runs_.at(run);
     PlanSelection selection;
-    BufferLayoutView view(&selection);
+    BufferLayoutWidget view(&selection);
     view.setRun(data);
     const Plan& plan = *data.plan.plan;
     int batches = 0;
@@ -207,7 +207,7 @@ void TestBufferViews::gatheredBatchesShowEngineSegments() {
 void TestBufferViews::replicaBroadcastShowsItsBuffer() {
     const RunData& data = runs_.at("tour");
     PlanSelection selection;
-    BufferLayoutView view(&selection);
+    BufferLayoutWidget view(&selection);
     view.setRun(data);
     int seen = 0;
     for (const auto& c : view.collectives()) {
@@ -226,7 +226,7 @@ void TestBufferViews::replicaBroadcastShowsItsBuffer() {
 void TestBufferViews::rankComboPicksTheSendBuffer() {
     const RunData& data = runs_.at("teaching");
     PlanSelection selection;
-    BufferLayoutView view(&selection);
+    BufferLayoutWidget view(&selection);
     view.setRun(data);
     const auto it = std::find_if(view.collectives().begin(), view.collectives().end(),
                                  [](auto& c) { return c.isGather(); });
@@ -251,7 +251,7 @@ void TestBufferViews::referenceMarksExactlyTheMismatchRows() {
     const RunData& corrected = runs_.at("tour");
     const RunData& reference = runs_.at("tour-reference");
     PlanSelection selection;
-    ModeComparisonView view(&selection);
+    WrongRowsWidget view(&selection);
     view.setRuns(corrected, reference);
     int compared = 0;
     for (const auto& p : reference.run->params) {
@@ -260,7 +260,7 @@ void TestBufferViews::referenceMarksExactlyTheMismatchRows() {
             if (m.what == "gather")
                 expected[m.rank].insert(expected[m.rank].end(), m.rows.begin(), m.rows.end());
         selection.selectParam(p.index);
-        const ModeComparison& c = view.comparison();
+        const WrongRows& c = view.comparison();
         QCOMPARE(c.param, p.index);
         std::map<int, std::vector<IndexRange>> marked;
         for (const auto& copy : c.referenceCopies)
@@ -278,10 +278,10 @@ void TestBufferViews::referenceMarksExactlyTheMismatchRows() {
                 const QRectF cor = g.band(g.pairs[i].corrected, r);
                 if (ref.height() < 3) continue;  // sub-pixel bands: the model check above holds
                 QCOMPARE(QColor(image.pixel(ref.center().toPoint())),
-                         ModeComparisonView::wrongColor());
+                         WrongRowsWidget::wrongColor());
                 if (r.end <= c.rows)  // the corrected copy has the tensor's rows only
                     QCOMPARE(QColor(image.pixel(cor.center().toPoint())),
-                             ModeComparisonView::exactColor());
+                             WrongRowsWidget::exactColor());
             }
     }
     QVERIFY(compared > 0);  // the tour's hazards do mismatch
@@ -291,7 +291,7 @@ void TestBufferViews::screenshots() {
     if (qEnvironmentVariableIsEmpty("HSDP_BUFFER_SHOTS")) QSKIP("HSDP_BUFFER_SHOTS not set");
     auto shoot = [&](const RunData& data, const QString& name, int param) {
         PlanSelection selection;
-        BufferLayoutView view(&selection);
+        BufferLayoutWidget view(&selection);
         view.setRun(data);
         selection.selectParam(param);
         saveShot(view.renderImage(kImageSize), name);
@@ -299,7 +299,7 @@ void TestBufferViews::screenshots() {
     shoot(runs_.at("teaching"), "buffers-teaching.png", 1);
     {
         PlanSelection selection;
-        BufferLayoutView view(&selection);
+        BufferLayoutWidget view(&selection);
         view.setRun(runs_.at("tour"));
         selection.selectParam(firstReferenceMismatch(*runs_.at("tour-reference").run));
         saveShot(view.renderImage(QSize(640, 480)), "buffers-tour-small.png");
@@ -310,7 +310,7 @@ void TestBufferViews::screenshots() {
           firstReferenceMismatch(*runs_.at("tour-reference").run));
     {
         PlanSelection selection;
-        BufferLayoutView view(&selection);
+        BufferLayoutWidget view(&selection);
         view.setRun(runs_.at("tour"));
         for (const auto& c : view.collectives())
             if (c.event->label.phase == "replica-broadcast") {
@@ -322,7 +322,7 @@ void TestBufferViews::screenshots() {
     RunData big = runSample(sample("llama3_70b_hsdp_tp_2x4x4.json"), RunMode::Corrected);
     shoot(big, "buffers-70b.png", 0);
     PlanSelection selection;
-    ModeComparisonView modes(&selection);
+    WrongRowsWidget modes(&selection);
     modes.setRuns(runs_.at("tour"), runs_.at("tour-reference"));
     saveShot(modes.renderImage(kImageSize), "modes-tour.png");
     for (const auto& p : runs_.at("tour").plan.scenario->params)

@@ -1,6 +1,6 @@
 // The "What changed" model side: computePlanChange's rows against the
 // engine's PlanDiff (every expectation read off the diff or the plans, never
-// typed in), QAbstractItemModelTester on ChangesModel, and the ChangeTracker's
+// typed in), QAbstractItemModelTester on PlanDiffModel, and the PlanDiffTracker's
 // two modes (since the last change, against a file) off the GUI thread.
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -9,10 +9,10 @@
 #include <QtTest>
 #include <map>
 
-#include "change_tracker.h"
-#include "models/changes_model.h"
-#include "models/plan_index.h"
+#include "plan_diff/plan_diff_model.h"
+#include "plan_diff/plan_diff_tracker.h"
 #include "scenario/reader.h"
+#include "shared/plan_index.h"
 
 using namespace hsdp;
 
@@ -63,11 +63,11 @@ QByteArray edited(const Variant& v) {
     return json.replace(v.from, v.to);
 }
 
-QString section(const ChangesModel& model, ChangeSection s, int row, int column) {
+QString section(const PlanDiffModel& model, PlanDiffSection s, int row, int column) {
     return model.index(row, column, model.sectionIndex(s)).data().toString();
 }
 
-int rows(const ChangesModel& model, ChangeSection s) {
+int rows(const PlanDiffModel& model, PlanDiffSection s) {
     return model.rowCount(model.sectionIndex(s));
 }
 
@@ -105,7 +105,7 @@ std::map<LoadKey, std::pair<QString, QString>> expectedLoads(const PlanDiff& dif
 class TestChangesModel : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { qRegisterMetaType<PlanChange>(); }
+    void initTestCase() { qRegisterMetaType<PlanDiffTable>(); }
     void variants_data();
     void rowsMatchTheEnginesDiff_data() { variants_data(); }
     void rowsMatchTheEnginesDiff();
@@ -129,10 +129,10 @@ void TestChangesModel::rowsMatchTheEnginesDiff() {
     QFETCH(int, variant);
     const Variant& v = variants()[static_cast<size_t>(variant)];
     PlanResult before = planOf(sample(v.sample)), after = planOf(edited(v));
-    PlanChange change = computePlanChange(before, after, CurrentSide::After, "a", "b");
+    PlanDiffTable change = computePlanChange(before, after, CurrentSide::After, "a", "b");
     const PlanDiff& diff = *change.diff;
     QVERIFY(!diff.same());
-    ChangesModel model;
+    PlanDiffModel model;
     model.setChange(change);
     QCOMPARE(model.rowCount(), kChangeSectionCount);
 
@@ -141,62 +141,62 @@ void TestChangesModel::rowsMatchTheEnginesDiff() {
     for (const auto& p : diff.changedParams) names << QString::fromStdString(p.name);
     for (const auto& p : diff.addedParams) names << QString::fromStdString(p.name);
     for (const auto& p : diff.removedParams) names << QString::fromStdString(p.name);
-    QCOMPARE(rows(model, ChangeSection::Params), names.size());
+    QCOMPARE(rows(model, PlanDiffSection::Params), names.size());
     for (int r = 0; r < names.size(); ++r)
-        QCOMPARE(section(model, ChangeSection::Params, r, ChangesModel::ItemColumn), names[r]);
+        QCOMPARE(section(model, PlanDiffSection::Params, r, PlanDiffModel::ItemColumn), names[r]);
     for (size_t r = 0; r < diff.changedParams.size(); ++r) {
         const ParamDiff& d = diff.changedParams[r];
         QString what =
-            section(model, ChangeSection::Params, static_cast<int>(r), ChangesModel::WhatColumn);
+            section(model, PlanDiffSection::Params, static_cast<int>(r), PlanDiffModel::WhatColumn);
         QCOMPARE(what.contains(QStringLiteral("owner")), d.changes.owner);
         QCOMPARE(what.contains(QStringLiteral("batch")), d.changes.batch);
         if (d.changes.owner && d.before.owner && d.after.owner) {
             QStringList b, a;
             for (auto c : *d.before.owner) b << QString::number(c);
             for (auto c : *d.after.owner) a << QString::number(c);
-            QVERIFY(section(model, ChangeSection::Params, static_cast<int>(r),
-                            ChangesModel::BeforeColumn)
+            QVERIFY(section(model, PlanDiffSection::Params, static_cast<int>(r),
+                            PlanDiffModel::BeforeColumn)
                         .contains(QLatin1Char('(') + b.join(QLatin1Char(',')) + QLatin1Char(')')));
-            QVERIFY(section(model, ChangeSection::Params, static_cast<int>(r),
-                            ChangesModel::AfterColumn)
+            QVERIFY(section(model, PlanDiffSection::Params, static_cast<int>(r),
+                            PlanDiffModel::AfterColumn)
                         .contains(QLatin1Char('(') + a.join(QLatin1Char(',')) + QLatin1Char(')')));
         }
     }
 
     // Loads: every coordinate whose summed owner load differs, before and after.
     auto loads = expectedLoads(diff);
-    QCOMPARE(rows(model, ChangeSection::Loads), static_cast<int>(loads.size()));
-    for (int r = 0; r < rows(model, ChangeSection::Loads); ++r) {
-        LoadKey key{section(model, ChangeSection::Loads, r, ChangesModel::ItemColumn),
-                    section(model, ChangeSection::Loads, r, ChangesModel::WhatColumn)};
+    QCOMPARE(rows(model, PlanDiffSection::Loads), static_cast<int>(loads.size()));
+    for (int r = 0; r < rows(model, PlanDiffSection::Loads); ++r) {
+        LoadKey key{section(model, PlanDiffSection::Loads, r, PlanDiffModel::ItemColumn),
+                    section(model, PlanDiffSection::Loads, r, PlanDiffModel::WhatColumn)};
         QVERIFY2(loads.count(key), qPrintable(key.first + " " + key.second));
-        QCOMPARE(section(model, ChangeSection::Loads, r, ChangesModel::BeforeColumn),
+        QCOMPARE(section(model, PlanDiffSection::Loads, r, PlanDiffModel::BeforeColumn),
                  loads[key].first);
-        QCOMPARE(section(model, ChangeSection::Loads, r, ChangesModel::AfterColumn),
+        QCOMPARE(section(model, PlanDiffSection::Loads, r, PlanDiffModel::AfterColumn),
                  loads[key].second);
     }
 
     // Diagnostics, one row per subject, with the message on its side.
-    QCOMPARE(rows(model, ChangeSection::DiagnosticsAppeared),
+    QCOMPARE(rows(model, PlanDiffSection::DiagnosticsAppeared),
              static_cast<int>(diff.appearedDiagnostics.size()));
-    QCOMPARE(rows(model, ChangeSection::DiagnosticsDisappeared),
+    QCOMPARE(rows(model, PlanDiffSection::DiagnosticsDisappeared),
              static_cast<int>(diff.disappearedDiagnostics.size()));
     for (size_t r = 0; r < diff.appearedDiagnostics.size(); ++r)
-        QCOMPARE(section(model, ChangeSection::DiagnosticsAppeared, static_cast<int>(r),
-                         ChangesModel::AfterColumn),
+        QCOMPARE(section(model, PlanDiffSection::DiagnosticsAppeared, static_cast<int>(r),
+                         PlanDiffModel::AfterColumn),
                  QString::fromStdString(diff.appearedDiagnostics[r].message));
     for (size_t r = 0; r < diff.disappearedDiagnostics.size(); ++r)
-        QCOMPARE(section(model, ChangeSection::DiagnosticsDisappeared, static_cast<int>(r),
-                         ChangesModel::BeforeColumn),
+        QCOMPARE(section(model, PlanDiffSection::DiagnosticsDisappeared, static_cast<int>(r),
+                         PlanDiffModel::BeforeColumn),
                  QString::fromStdString(diff.disappearedDiagnostics[r].message));
 
     // Imbalance: the worst batch as the status bar measures it, when it moved.
     QString worstBefore = QString::number(before.index->worstImbalance, 'f', 2);
     QString worstAfter = QString::number(after.index->worstImbalance, 'f', 2);
     if (worstBefore != worstAfter) {
-        QCOMPARE(section(model, ChangeSection::Imbalance, 0, ChangesModel::BeforeColumn),
+        QCOMPARE(section(model, PlanDiffSection::Imbalance, 0, PlanDiffModel::BeforeColumn),
                  worstBefore);
-        QCOMPARE(section(model, ChangeSection::Imbalance, 0, ChangesModel::AfterColumn),
+        QCOMPARE(section(model, PlanDiffSection::Imbalance, 0, PlanDiffModel::AfterColumn),
                  worstAfter);
         QVERIFY(change.summary.contains(worstBefore + QStringLiteral(" → ") + worstAfter));
     }
@@ -213,9 +213,9 @@ void TestChangesModel::rowsCarryTheCurrentPlansPositions() {
     // After an edit the current plan is "after"; compared with a file it is "before".
     for (CurrentSide side : {CurrentSide::After, CurrentSide::Before}) {
         const PlanResult& shown = side == CurrentSide::After ? edit : original;
-        PlanChange change = computePlanChange(original, edit, side, "a", "b");
+        PlanDiffTable change = computePlanChange(original, edit, side, "a", "b");
         QCOMPARE(change.currentPlan, shown.plan);
-        const auto& params = change.rows(ChangeSection::Params);
+        const auto& params = change.rows(PlanDiffSection::Params);
         for (size_t r = 0; r < change.diff->changedParams.size(); ++r) {
             const ParamDiff& d = change.diff->changedParams[r];
             int index = side == CurrentSide::After ? d.after.index : d.before.index;
@@ -224,7 +224,7 @@ void TestChangesModel::rowsCarryTheCurrentPlansPositions() {
             QCOMPARE(params[r].batch, shown.index->params[static_cast<size_t>(index)].batch);
             QCOMPARE(shown.scenario->params[static_cast<size_t>(index)].name, d.name);
         }
-        for (const ChangeRow& row : change.rows(ChangeSection::Loads))
+        for (const PlanDiffRow& row : change.rows(PlanDiffSection::Loads))
             QVERIFY(row.group < static_cast<int>(shown.plan->groups.size()));
     }
 }
@@ -235,8 +235,8 @@ void TestChangesModel::diagnosticRowsSelectTheirParams() {
     size_t appeared = 0, disappeared = 0;
     for (const Variant& v : variants()) {
         PlanResult before = planOf(sample(v.sample)), after = planOf(edited(v));
-        PlanChange change = computePlanChange(before, after, CurrentSide::After, "a", "b");
-        auto check = [&](ChangeSection section, const std::vector<DiagnosticItem>& items) {
+        PlanDiffTable change = computePlanChange(before, after, CurrentSide::After, "a", "b");
+        auto check = [&](PlanDiffSection section, const std::vector<DiagnosticItem>& items) {
             const auto& rows = change.rows(section);
             QCOMPARE(rows.size(), items.size());
             for (size_t r = 0; r < items.size(); ++r) {
@@ -249,8 +249,8 @@ void TestChangesModel::diagnosticRowsSelectTheirParams() {
                 QCOMPARE(rows[r].param, rows[r].params.front());
             }
         };
-        check(ChangeSection::DiagnosticsAppeared, change.diff->appearedDiagnostics);
-        check(ChangeSection::DiagnosticsDisappeared, change.diff->disappearedDiagnostics);
+        check(PlanDiffSection::DiagnosticsAppeared, change.diff->appearedDiagnostics);
+        check(PlanDiffSection::DiagnosticsDisappeared, change.diff->disappearedDiagnostics);
         appeared += change.diff->appearedDiagnostics.size();
         disappeared += change.diff->disappearedDiagnostics.size();
     }
@@ -260,19 +260,19 @@ void TestChangesModel::diagnosticRowsSelectTheirParams() {
 
 void TestChangesModel::samePlanHasEmptySections() {
     for (const Variant& v : variants()) {
-        PlanChange change = computePlanChange(planOf(sample(v.sample)), planOf(sample(v.sample)),
-                                              CurrentSide::After, "a", "b");
+        PlanDiffTable change = computePlanChange(planOf(sample(v.sample)), planOf(sample(v.sample)),
+                                                 CurrentSide::After, "a", "b");
         QVERIFY(change.same());
         QCOMPARE(change.summary, QStringLiteral("Same plan"));
-        ChangesModel model;
+        PlanDiffModel model;
         model.setChange(change);
         for (int s = 0; s < kChangeSectionCount; ++s)
-            QCOMPARE(rows(model, static_cast<ChangeSection>(s)), 0);
+            QCOMPARE(rows(model, static_cast<PlanDiffSection>(s)), 0);
     }
 }
 
 void TestChangesModel::modelUnderTester() {
-    ChangesModel model;
+    PlanDiffModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     for (const Variant& v : variants()) {
         model.setChange(computePlanChange(planOf(sample(v.sample)), planOf(edited(v)),
@@ -287,17 +287,17 @@ void TestChangesModel::modelUnderTester() {
 
 void TestChangesModel::trackerComparesWithThePlanItReplaces() {
     const Variant& v = variants().front();
-    ChangeTracker tracker;
-    QSignalSpy ready(&tracker, &ChangeTracker::changeReady);
+    PlanDiffTracker tracker;
+    QSignalSpy ready(&tracker, &PlanDiffTracker::changeReady);
     PlanResult first = planOf(sample(v.sample), QStringLiteral("/doc.json"));
     tracker.planArrived(first);
     QVERIFY(tracker.isBusy());
     QVERIFY(ready.wait(20000));
-    QVERIFY(!ready.last().at(0).value<PlanChange>().isValid());  // nothing to compare yet
+    QVERIFY(!ready.last().at(0).value<PlanDiffTable>().isValid());  // nothing to compare yet
     PlanResult second = planOf(edited(v), QStringLiteral("/doc.json"));
     tracker.planArrived(second);
     QVERIFY(ready.wait(20000));
-    PlanChange change = ready.last().at(0).value<PlanChange>();
+    PlanDiffTable change = ready.last().at(0).value<PlanDiffTable>();
     PlanDiff expected = diffPlans(*first.scenario, *first.plan, *second.scenario, *second.plan);
     QCOMPARE(change.diff->changedParams.size(), expected.changedParams.size());
     QCOMPARE(change.currentPlan, second.plan);
@@ -318,15 +318,15 @@ void TestChangesModel::trackerComparesWithAFile() {
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(edited(v));
     }
-    ChangeTracker tracker;
-    QSignalSpy ready(&tracker, &ChangeTracker::changeReady);
+    PlanDiffTracker tracker;
+    QSignalSpy ready(&tracker, &PlanDiffTracker::changeReady);
     PlanResult current = planOf(sample(v.sample), QStringLiteral("/doc.json"));
     tracker.planArrived(current);
     QVERIFY(ready.wait(20000));
     tracker.compareWith(other);
-    QCOMPARE(tracker.mode(), ChangeTracker::Mode::AgainstFile);
+    QCOMPARE(tracker.mode(), PlanDiffTracker::Mode::AgainstFile);
     QVERIFY(ready.wait(20000));
-    PlanChange change = tracker.change();
+    PlanDiffTable change = tracker.change();
     QCOMPARE(change.current, CurrentSide::Before);
     QCOMPARE(change.currentPlan, current.plan);
     QCOMPARE(change.afterLabel, QStringLiteral("other.json"));
@@ -343,8 +343,8 @@ void TestChangesModel::trackerComparesWithAFile() {
 
 void TestChangesModel::trackerReportsAnUnreadableFile() {
     QTemporaryDir dir;
-    ChangeTracker tracker;
-    QSignalSpy failed(&tracker, &ChangeTracker::compareFailed);
+    PlanDiffTracker tracker;
+    QSignalSpy failed(&tracker, &PlanDiffTracker::compareFailed);
     tracker.planArrived(planOf(sample("teaching_2x2.json"), QStringLiteral("/doc.json")));
     QString missing = dir.filePath(QStringLiteral("missing.json"));
     tracker.compareWith(missing);
@@ -356,7 +356,7 @@ void TestChangesModel::trackerReportsAnUnreadableFile() {
         expected = QString::fromStdString(error.what());
     }
     QCOMPARE(failed.last().at(0).toString(), expected);
-    QCOMPARE(tracker.mode(), ChangeTracker::Mode::SinceLastChange);
+    QCOMPARE(tracker.mode(), PlanDiffTracker::Mode::SinceLastChange);
 }
 
 QTEST_MAIN(TestChangesModel)

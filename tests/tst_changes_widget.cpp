@@ -16,10 +16,10 @@
 #include <QtTest>
 #include <array>
 
-#include "change_tracker.h"
-#include "models/plan_index.h"
-#include "views/changes_widget.h"
-#include "views/main_window.h"
+#include "plan_diff/plan_diff_tracker.h"
+#include "plan_diff/plan_diff_widget.h"
+#include "shared/plan_index.h"
+#include "window/main_window.h"
 
 using namespace hsdp;
 
@@ -43,14 +43,14 @@ bool writeFile(const QString& path, const QByteArray& bytes) {
 }
 
 // Waits for the tracker's next comparison.
-PlanChange nextChange(MainWindow& window) {
-    QSignalSpy ready(window.changeTracker(), &ChangeTracker::changeReady);
+PlanDiffTable nextChange(MainWindow& window) {
+    QSignalSpy ready(window.changeTracker(), &PlanDiffTracker::changeReady);
     if (!ready.wait(20000)) return {};
-    return ready.last().at(0).value<PlanChange>();
+    return ready.last().at(0).value<PlanDiffTable>();
 }
 
-QModelIndex rowOf(ChangesWidget* changes, ChangeSection section, int row) {
-    ChangesModel* model = changes->model();
+QModelIndex rowOf(PlanDiffWidget* changes, PlanDiffSection section, int row) {
+    PlanDiffModel* model = changes->model();
     return model->index(row, 0, model->sectionIndex(section));
 }
 
@@ -92,7 +92,7 @@ void TestChangesWidget::init() {
 
 bool TestChangesWidget::openAndSettle(MainWindow& window) {
     window.session()->setDebounceMilliseconds(50);
-    QSignalSpy ready(window.changeTracker(), &ChangeTracker::changeReady);
+    QSignalSpy ready(window.changeTracker(), &PlanDiffTracker::changeReady);
     window.openScenario(path_);
     return ready.wait(20000) && !window.changeTracker()->change().isValid();
 }
@@ -101,13 +101,13 @@ void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
     MainWindow window;
     window.show();
     QVERIFY(openAndSettle(window));
-    ChangesWidget* changes = window.changes();
+    PlanDiffWidget* changes = window.changes();
     QCOMPARE(changes->summaryText(), QStringLiteral("Nothing to compare yet"));
     QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing to show yet
     PlanResult before = window.session()->current();
 
     QSignalSpy planned(window.session(), &Session::planReady);
-    QSignalSpy compared(window.changeTracker(), &ChangeTracker::changeReady);
+    QSignalSpy compared(window.changeTracker(), &PlanDiffTracker::changeReady);
     QThread::msleep(20);
     QVERIFY(writeFile(path_, fourReplicas()));
     QVERIFY(planned.wait(20000));
@@ -117,12 +117,12 @@ void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
 
     PlanDiff diff = diffPlans(*before.scenario, *before.plan, *after.scenario, *after.plan);
     QVERIFY(!diff.changedParams.empty());
-    ChangesModel* model = changes->model();
-    QCOMPARE(model->rowCount(model->sectionIndex(ChangeSection::Params)),
+    PlanDiffModel* model = changes->model();
+    QCOMPARE(model->rowCount(model->sectionIndex(PlanDiffSection::Params)),
              static_cast<int>(diff.changedParams.size() + diff.addedParams.size() +
                               diff.removedParams.size()));
     for (size_t r = 0; r < diff.changedParams.size(); ++r)
-        QCOMPARE(rowOf(changes, ChangeSection::Params, static_cast<int>(r)).data().toString(),
+        QCOMPARE(rowOf(changes, PlanDiffSection::Params, static_cast<int>(r)).data().toString(),
                  QString::fromStdString(diff.changedParams[r].name));
     QVERIFY2(changes->summaryText().startsWith(
                  QStringLiteral("%1 param").arg(diff.changedParams.size())),
@@ -137,13 +137,13 @@ void TestChangesWidget::reloadOfTheSameFileIsTheSamePlan() {
     window.show();
     QVERIFY(openAndSettle(window));
     window.session()->reload();
-    PlanChange change = nextChange(window);
+    PlanDiffTable change = nextChange(window);
     QVERIFY(change.isValid());
     QCOMPARE(window.changes()->summaryText(), QStringLiteral("Same plan"));
-    ChangesModel* model = window.changes()->model();
+    PlanDiffModel* model = window.changes()->model();
     QCOMPARE(model->rowCount(), kChangeSectionCount);
     for (int s = 0; s < kChangeSectionCount; ++s)
-        QCOMPARE(model->rowCount(model->sectionIndex(static_cast<ChangeSection>(s))), 0);
+        QCOMPARE(model->rowCount(model->sectionIndex(static_cast<PlanDiffSection>(s))), 0);
     QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing moved: not raised
 }
 
@@ -153,7 +153,7 @@ void TestChangesWidget::compareWithAnotherFile() {
     QString other = dir_.filePath(QStringLiteral("four_replicas.json"));
     QVERIFY(writeFile(other, fourReplicas()));
     window.compareWith(other);
-    PlanChange change = nextChange(window);
+    PlanDiffTable change = nextChange(window);
     QVERIFY(change.isValid());
     QCOMPARE(change.current, CurrentSide::Before);
     PlanResult current = window.session()->current();
@@ -170,7 +170,7 @@ void TestChangesWidget::compareWithAnotherFile() {
     QCOMPARE(window.changes()->summaryText(), QStringLiteral("Same plan"));
     // Back to "since the last change".
     window.changeTracker()->compareSinceLastChange();
-    PlanChange since = nextChange(window);
+    PlanDiffTable since = nextChange(window);
     QVERIFY(since.isValid());  // the rewrite replaced the first plan
     QVERIFY(window.changes()->titleText().startsWith(QStringLiteral("since the last change")));
 }
@@ -182,11 +182,11 @@ void TestChangesWidget::activatingRowsSelectsEverywhere() {
     QVERIFY(writeFile(path_, fourReplicas()));
     QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().isValid(), 20000);
     const PlanResult& current = window.session()->current();
-    const PlanChange& change = window.changeTracker()->change();
-    ChangesWidget* changes = window.changes();
+    const PlanDiffTable& change = window.changeTracker()->change();
+    PlanDiffWidget* changes = window.changes();
     int checked = 0;
     for (size_t r = 0; r < change.diff->changedParams.size(); ++r) {
-        QVERIFY(changes->activate(rowOf(changes, ChangeSection::Params, static_cast<int>(r))));
+        QVERIFY(changes->activate(rowOf(changes, PlanDiffSection::Params, static_cast<int>(r))));
         int param = change.diff->changedParams[r].after.index;
         const ParamPlace& place = current.index->params[static_cast<size_t>(param)];
         QCOMPARE(window.selection()->params(), std::vector<int>{param});
@@ -196,14 +196,14 @@ void TestChangesWidget::activatingRowsSelectsEverywhere() {
     }
     QVERIFY(checked > 0);
     // A load row selects its group in the current plan.
-    ChangesModel* model = changes->model();
-    if (model->rowCount(model->sectionIndex(ChangeSection::Loads)) > 0) {
-        QVERIFY(changes->activate(rowOf(changes, ChangeSection::Loads, 0)));
-        QCOMPARE(window.selection()->group(), change.rows(ChangeSection::Loads)[0].group);
+    PlanDiffModel* model = changes->model();
+    if (model->rowCount(model->sectionIndex(PlanDiffSection::Loads)) > 0) {
+        QVERIFY(changes->activate(rowOf(changes, PlanDiffSection::Loads, 0)));
+        QCOMPARE(window.selection()->group(), change.rows(PlanDiffSection::Loads)[0].group);
     }
     // Section titles select nothing.
     auto before = window.selection()->state();
-    QVERIFY(!changes->activate(model->sectionIndex(ChangeSection::Params)));
+    QVERIFY(!changes->activate(model->sectionIndex(PlanDiffSection::Params)));
     QCOMPARE(window.selection()->state(), before);
 }
 
@@ -234,7 +234,7 @@ void TestChangesWidget::aFileThatDoesNotReadIsSaid() {
     QVERIFY(writeFile(broken, sample("teaching_2x2.json").left(52)));
     const QString missing = dir_.filePath(QStringLiteral("missing.json"));
     for (const QString& path : {broken, missing}) {
-        QSignalSpy failed(window.changeTracker(), &ChangeTracker::compareFailed);
+        QSignalSpy failed(window.changeTracker(), &PlanDiffTracker::compareFailed);
         window.compareWith(path);
         QVERIFY(failed.wait(20000));
         QTRY_VERIFY_WITH_TIMEOUT(!window.changeTracker()->isBusy(), 20000);
@@ -294,13 +294,13 @@ void TestChangesWidget::summaryAndHeadingCountTheSame() {
     MainWindow window;
     QVERIFY(openAndSettle(window));
     window.compareWith(other);
-    const PlanChange change = nextChange(window);
+    const PlanDiffTable change = nextChange(window);
     QVERIFY(change.isValid());
     const PlanDiff& diff = *change.diff;
     const std::array<int, 3> truth{int(diff.changedParams.size()), int(diff.addedParams.size()),
                                    int(diff.removedParams.size())};
     const QString summary = window.changes()->summaryText();
-    const QModelIndex section = window.changes()->model()->sectionIndex(ChangeSection::Params);
+    const QModelIndex section = window.changes()->model()->sectionIndex(PlanDiffSection::Params);
     const QString heading = section.data().toString();
     QCOMPARE(saidCounts(summary), truth);
     QVERIFY2(saidCounts(heading) == truth, qPrintable(heading + QStringLiteral(" | ") + summary));

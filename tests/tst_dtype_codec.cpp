@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "model/float16.h"
 #include "tensor/dtype_codec.h"
+#include "types/float16.h"
 
 using namespace hsdp;
 

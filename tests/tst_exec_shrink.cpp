@@ -1,9 +1,9 @@
 #include <QtTest>
 
-#include "model/geometry.h"
 #include "plan/planner.h"
 #include "run/shrink.h"
 #include "scenario/reader.h"
+#include "types/geometry.h"
 
 using namespace hsdp;
 

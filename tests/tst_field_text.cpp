@@ -3,7 +3,7 @@
 // not [0, 10] (nor 16), and every kind round-trips the text it shows.
 #include <QtTest>
 
-#include "models/field_text.h"
+#include "editing/field_text.h"
 
 using namespace hsdp;
 

@@ -11,21 +11,21 @@
 
 #include <qcustomplot.h>
 
-#include "model/figures.h"
-#include "models/buffer_layout.h"
-#include "models/run_status_text.h"
-#include "models/run_steps.h"
-#include "models/step_caption.h"
-#include "models/traffic_stats.h"
+#include "buffer_layout/buffer_layout.h"
+#include "buffer_layout/buffer_layout_widget.h"
+#include "buffer_layout/buffer_scene.h"
 #include "report/report_builder.h"
 #include "run/runner.h"
 #include "run/shrink.h"
-#include "views/buffer_layout_view.h"
-#include "views/buffer_scene.h"
-#include "views/step_panel.h"
-#include "views/trace_canvas.h"
-#include "views/trace_view.h"
-#include "views/traffic_view.h"
+#include "shared/run_status_text.h"
+#include "steps/run_steps.h"
+#include "steps/step_caption.h"
+#include "steps/step_widget.h"
+#include "trace/trace_canvas.h"
+#include "trace/trace_widget.h"
+#include "traffic/traffic_stats.h"
+#include "traffic/traffic_widget.h"
+#include "types/figures.h"
 
 using namespace hsdp;
 
@@ -175,7 +175,7 @@ private slots:
     // real run's; its bandwidth is GB/s; Σ t is told from the busy wall time.
     void trafficAgreesWithTheRunLine() {
         PlanSelection selection;
-        TrafficView view(&selection);
+        TrafficWidget view(&selection);
         view.setRun(shrunk_);
         const TrafficStats& stats = view.stats();
         const RunResult& run = *shrunk_.run;
@@ -212,10 +212,10 @@ private slots:
     // layout and Traffic's slowest collectives.
     void oneCollectiveOneIdEverywhere() {
         PlanSelection selection;
-        TraceView trace(&selection);
-        StepPanel steps(&selection);
-        BufferLayoutView buffers(&selection);
-        TrafficView traffic(&selection);
+        TraceWidget trace(&selection);
+        StepWidget steps(&selection);
+        BufferLayoutWidget buffers(&selection);
+        TrafficWidget traffic(&selection);
         trace.setRun(shrunk_);
         steps.setRun(shrunk_);
         buffers.setRun(shrunk_);

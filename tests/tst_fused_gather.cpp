@@ -6,8 +6,8 @@
 #include <mutex>
 
 #include "collectives/fused_gather.h"
-#include "model/geometry.h"
 #include "runtime/world.h"
+#include "types/geometry.h"
 #include "verify/truth.h"
 
 using namespace hsdp;

@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "model/geometry.h"
+#include "types/geometry.h"
 
 using namespace hsdp;
 

@@ -10,8 +10,8 @@
 #include <functional>
 
 #include "cli_process.h"
-#include "modelconfig/model_config.h"
-#include "modelconfig/model_config_error.h"
+#include "hf_config/model_config.h"
+#include "hf_config/model_config_error.h"
 #include "plan/planner.h"
 #include "saved/saved_run.h"
 #include "scenario/reader.h"

@@ -15,28 +15,28 @@ const QString kCore = HSDP_SOURCE_DIR "/core/";
 // Module -> the modules it may include (besides itself).
 const std::map<QString, std::set<QString>>& allowed() {
     static const std::map<QString, std::set<QString>> table = {
-        {"model", {}},
-        {"scenario", {"model"}},
-        {"plan", {"model"}},
-        {"runtime", {"model"}},
-        {"tensor", {"model", "runtime"}},
+        {"types", {}},
+        {"scenario", {"types"}},
+        {"plan", {"types"}},
+        {"runtime", {"types"}},
+        {"tensor", {"types", "runtime"}},
         // A run result carries the plan's error diagnostics.
-        {"verify", {"model", "plan", "runtime", "tensor"}},
-        {"collectives", {"model", "runtime", "tensor", "verify"}},
-        {"redistribute", {"model", "plan", "runtime", "tensor", "verify"}},
-        {"run", {"model", "plan", "runtime", "tensor", "verify", "collectives", "redistribute"}},
+        {"verify", {"types", "plan", "runtime", "tensor"}},
+        {"collectives", {"types", "runtime", "tensor", "verify"}},
+        {"redistribute", {"types", "plan", "runtime", "tensor", "verify"}},
+        {"run", {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute"}},
         {"export",
-         {"model", "scenario", "plan", "runtime", "tensor", "verify", "collectives", "redistribute",
+         {"types", "scenario", "plan", "runtime", "tensor", "verify", "collectives", "redistribute",
           "run"}},
         // A run split over processes: runs shares with run's own parts, merges their reports.
         {"distributed",
-         {"model", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "run"}},
+         {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "run"}},
         // Saved runs: reads run --json and --trace back, checked against the scenario's groups.
-        {"saved", {"model", "scenario", "plan", "runtime", "verify", "run"}},
+        {"saved", {"types", "scenario", "plan", "runtime", "verify", "run"}},
         // Plan comparison: reads two plans, compares TP decisions through their JSON.
-        {"compare", {"model", "scenario", "plan", "export"}},
+        {"plan_diff", {"types", "scenario", "plan", "export"}},
         // Scenarios from a Hugging Face config: builds a scenario document.
-        {"modelconfig", {"model", "scenario"}},
+        {"hf_config", {"types", "scenario"}},
     };
     return table;
 }

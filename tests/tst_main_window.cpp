@@ -12,15 +12,15 @@
 #include <QtTest>
 #include <algorithm>
 
-#include "models/model_roles.h"
-#include "models/plan_index.h"
+#include "diagnostics/diagnostics_widget.h"
+#include "mesh/mesh_widget.h"
+#include "plan_tree/plan_tree_widget.h"
 #include "scenario/reader.h"
+#include "shared/model_roles.h"
+#include "shared/plan_index.h"
 #include "studio_test_util.h"
-#include "views/diagnostics_widget.h"
-#include "views/main_window.h"
-#include "views/mesh_widget.h"
-#include "views/plan_tree_widget.h"
-#include "views/stale_banner.h"
+#include "window/main_window.h"
+#include "window/stale_banner.h"
 
 using namespace hsdp;
 using hsdp::testing::openAndWait;

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "model/mesh.h"
+#include "types/mesh.h"
 
 using namespace hsdp;
 

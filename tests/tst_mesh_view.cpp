@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <set>
 
-#include "models/plan_index.h"
+#include "mesh/mesh_canvas.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
-#include "views/mesh_view.h"
+#include "shared/plan_index.h"
 
 using namespace hsdp;
 
@@ -22,7 +22,7 @@ namespace {
 const QSize kImageSize(1200, 800);
 const QColor kOwnerColor(0xe6, 0x61, 0x00);
 
-QRectF deviceRect(const MeshView& view, const MeshCell& cell) {
+QRectF deviceRect(const MeshCanvas& view, const MeshCell& cell) {
     return view.fitTransform(kImageSize).mapRect(cell.rect);
 }
 
@@ -105,7 +105,7 @@ void TestMeshView::oneCellPerRankInItsHeatColour() {
     QFETCH(QString, path);
     PlanResult result = computePlanResult(path);
     PlanSelection selection;
-    MeshView view(&selection);
+    MeshCanvas view(&selection);
     view.setResult(result);
     for (size_t m = 0; m < result.scenario->meshes.size(); ++m) {
         const Mesh& mesh = result.scenario->meshes[m];
@@ -132,7 +132,7 @@ void TestMeshView::selectionOutlinesTheOwnerRanks() {
     QFETCH(QString, path);
     PlanResult result = computePlanResult(path);
     PlanSelection selection;
-    MeshView view(&selection);
+    MeshCanvas view(&selection);
     view.setResult(result);
     int param = mostInterestingParam(*result.scenario, *result.plan);
     QVERIFY(param >= 0);
@@ -166,7 +166,7 @@ void TestMeshView::newtonSchulzRanksAreFlagged() {
     QFETCH(QString, path);
     PlanResult result = computePlanResult(path);
     PlanSelection selection;
-    MeshView view(&selection);
+    MeshCanvas view(&selection);
     view.setResult(result);
     int flagged = 0;
     for (const Group& group : result.plan->groups)
@@ -181,7 +181,7 @@ void TestMeshView::newtonSchulzRanksAreFlagged() {
             std::set<int> runs(expected.begin(), expected.end());
             double cellPixels = MeshLayout::kCellSize * view.fitTransform(kImageSize).m11();
             for (const MeshCell& cell : view.meshLayout().cells()) {
-                QRectF mark = MeshView::computeMarkRect(deviceRect(view, cell), cellPixels);
+                QRectF mark = MeshCanvas::computeMarkRect(deviceRect(view, cell), cellPixels);
                 if (mark.width() < 10) continue;
                 QPoint inside = (mark.topRight() + QPointF(-0.3, 0.3) * mark.width()).toPoint();
                 QCOMPARE(image.pixelColor(inside) == kComputeColor, runs.count(cell.rank) == 1);
@@ -194,7 +194,7 @@ void TestMeshView::toolTipNamesHeldGatheredComputed() {
     PlanResult result =
         computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json"));
     PlanSelection selection;
-    MeshView view(&selection);
+    MeshCanvas view(&selection);
     view.setResult(result);
     const RankOwnership& r = result.plan->ranks[20];
     QString tip = view.toolTipFor(20);
@@ -214,7 +214,7 @@ void TestMeshView::dimChoiceAndSmallMultiples() {
     PlanResult result =
         computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json"));
     PlanSelection selection;
-    MeshView view(&selection);
+    MeshCanvas view(&selection);
     view.setResult(result);
     QCOMPARE(view.meshLayout().panels().size(), size_t(2));  // dp_replicate as small multiples
     view.setDims(0, 1);                                      // rows dp_replicate, columns dp_shard
@@ -239,11 +239,11 @@ void TestMeshView::labelsGoBeforeCellsAt8192Ranks() {
          "placements": ["R", "Shard(0)", "Shard(1)"]}]}]})json";
     PlanResult result = computePlanResult(readScenario(json));
     PlanSelection selection;
-    MeshView view(&selection);
+    MeshCanvas view(&selection);
     view.setResult(result);
     QCOMPARE(view.meshLayout().cells().size(), size_t(8192));
     double cellPixels = MeshLayout::kCellSize * view.fitTransform(kImageSize).m11();
-    QCOMPARE(MeshView::detailFor(cellPixels), MeshView::Detail::Cells);  // cells, no labels
+    QCOMPARE(MeshCanvas::detailFor(cellPixels), MeshCanvas::Detail::Cells);  // cells, no labels
     QVERIFY(cellPixels >= 4);
     QImage image = view.renderImage(kImageSize);
     std::set<QRgb> colours;
@@ -293,14 +293,14 @@ void TestMeshView::longThinMeshesWrap() {
     PlanResult result = planOnMesh(shape);
     QVERIFY(result.plan && result.plan->worldSize == 16384);
     PlanSelection selection;
-    MeshView view(&selection);
+    MeshCanvas view(&selection);
     view.setResult(result);
     QCOMPARE(view.meshLayout().cells().size(), size_t(16384));
     const double cellPixels = MeshLayout::kCellSize * view.fitTransform(kImageSize).m11();
     QVERIFY2(cellPixels >= 4, qPrintable(QStringLiteral("cells of %1 px").arg(cellPixels)));
     QImage image = view.renderImage(kImageSize);
     const QColor base = view.palette().color(QPalette::Base);
-    const int areaWidth = kImageSize.width() - static_cast<int>(MeshView::kLegendWidth);
+    const int areaWidth = kImageSize.width() - static_cast<int>(MeshCanvas::kLegendWidth);
     int64_t painted = 0;
     for (int y = 0; y < kImageSize.height(); ++y)
         for (int x = 0; x < areaWidth; ++x) painted += image.pixelColor(x, y) != base;

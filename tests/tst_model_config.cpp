@@ -11,9 +11,9 @@
 #include <map>
 
 #include "cli_process.h"
-#include "modelconfig/model_config.h"
-#include "modelconfig/parallel_layout.h"
-#include "modelconfig/scenario_from_config.h"
+#include "hf_config/model_config.h"
+#include "hf_config/parallel_layout.h"
+#include "hf_config/scenario_from_config.h"
 #include "plan/planner.h"
 #include "scenario/reader.h"
 

@@ -11,13 +11,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "change_tracker.h"
 #include "cli_process.h"
 #include "export/scenario_json_text.h"
-#include "models/plan_selection.h"
-#include "models/scenario_document.h"
-#include "views/main_window.h"
-#include "views/new_from_config_dialog.h"
+#include "plan_diff/plan_diff_tracker.h"
+#include "shared/plan_selection.h"
+#include "shared/scenario_document.h"
+#include "window/main_window.h"
+#include "window/new_from_config_dialog.h"
 
 using namespace hsdp;
 
@@ -112,13 +112,13 @@ private slots:
             QVERIFY(dialog.document());
             window.document()->markSaved();  // as if "Discard" was answered
             QSignalSpy planned(window.session(), &Session::planReady);
-            QSignalSpy compared(window.changeTracker(), &ChangeTracker::changeReady);
+            QSignalSpy compared(window.changeTracker(), &PlanDiffTracker::changeReady);
             window.openGeneratedScenario(dialog.document());
             QVERIFY(planned.wait(30000));
             QVERIFY(compared.wait(20000) || !compared.isEmpty());
             QVERIFY(!window.lastRun().isValid());
             QCOMPARE(window.runStatusText(), QString());
-            const PlanChange& change = window.changeTracker()->change();
+            const PlanDiffTable& change = window.changeTracker()->change();
             QVERIFY(!change.isValid());  // nothing compared with the scenario before
             QVERIFY2(change.note.startsWith(QStringLiteral("No change since untitled was")),
                      qPrintable(change.note));

@@ -16,10 +16,10 @@
 #include <functional>
 #include <map>
 
-#include "models/plan_index.h"
+#include "owner_balance/owner_balance_widget.h"
 #include "sample_rows.h"
-#include "views/main_window.h"
-#include "views/owner_balance_view.h"
+#include "shared/plan_index.h"
+#include "window/main_window.h"
 
 using namespace hsdp;
 
@@ -119,7 +119,7 @@ private slots:
     void contentFitsTheDock();
 
 private:
-    void checkNewtonSchulzBars(const OwnerBalanceView& view, const PlanResult& result,
+    void checkNewtonSchulzBars(const OwnerBalanceWidget& view, const PlanResult& result,
                                const Group& group, const Batch& batch);
 };
 
@@ -131,7 +131,7 @@ void TestOwnerBalance::barsAreThePlansLoads() {
     QFETCH(QString, path);
     PlanResult result = computePlanResult(path);
     PlanSelection selection;
-    OwnerBalanceView view(&selection);
+    OwnerBalanceWidget view(&selection);
     view.setResult(result);
     // No selection: the worst batch by max/mean, as the status bar reports it.
     BatchRef shown = view.shownBatch();
@@ -168,8 +168,9 @@ void TestOwnerBalance::barsAreThePlansLoads() {
 // Newton–Schulz numel at every (replicate, shard) coordinate, lexicographic:
 // what Batch::shardCompute gives that replicate coordinate at that shard
 // coordinate, zero where it gives nothing.
-void TestOwnerBalance::checkNewtonSchulzBars(const OwnerBalanceView& view, const PlanResult& result,
-                                             const Group& group, const Batch& batch) {
+void TestOwnerBalance::checkNewtonSchulzBars(const OwnerBalanceWidget& view,
+                                             const PlanResult& result, const Group& group,
+                                             const Batch& batch) {
     std::vector<int64_t> shardSizes;
     for (int d : group.shardMeshDims) shardSizes.push_back(group.meshShape[static_cast<size_t>(d)]);
     std::vector<std::pair<Coord, Coord>> cells;  // every replicate x shard coordinate
@@ -217,7 +218,7 @@ void TestOwnerBalance::clickingABarSelectsItsRanks() {
     QFETCH(QString, path);
     PlanResult result = computePlanResult(path);
     PlanSelection selection;
-    OwnerBalanceView view(&selection);
+    OwnerBalanceWidget view(&selection);
     view.setResult(result);
     view.renderImage(QSize(900, 700));  // lays the plots out
     const Group& group = result.plan->groups[static_cast<size_t>(view.shownBatch().group)];
@@ -259,7 +260,7 @@ void TestOwnerBalance::batchFollowsTheSelection() {
     PlanResult result =
         computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json"));
     PlanSelection selection;
-    OwnerBalanceView view(&selection);
+    OwnerBalanceWidget view(&selection);
     view.setResult(result);
     for (size_t p = 0; p < result.scenario->params.size(); ++p) {
         const ParamPlace& place = result.index->params[p];
@@ -318,7 +319,7 @@ void TestOwnerBalance::contentFitsTheDock() {
     QFETCH(QSize, size);
     PlanResult result = computePlanResult(path);
     PlanSelection selection;
-    OwnerBalanceView view(&selection);
+    OwnerBalanceWidget view(&selection);
     view.setResult(result);
     view.renderImage(size);
     for (QCustomPlot* plot : view.plots()) {

@@ -1,6 +1,6 @@
 #include <QtTest>
 
-#include "model/placement.h"
+#include "types/placement.h"
 
 using namespace hsdp;
 

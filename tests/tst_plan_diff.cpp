@@ -10,12 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/plan_diff.h"
-#include "compare/plan_diff_json.h"
-#include "compare/plan_diff_text.h"
 #include "export/plan_json.h"
 #include "plan/load_imbalance.h"
 #include "plan/planner.h"
+#include "plan_diff/plan_diff.h"
+#include "plan_diff/plan_diff_json.h"
+#include "plan_diff/plan_diff_text.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;

@@ -8,13 +8,13 @@
 #include <limits>
 #include <set>
 
-#include "models/diagnostics_model.h"
-#include "models/model_roles.h"
-#include "models/plan_filter_proxy.h"
-#include "models/plan_index.h"
-#include "models/plan_tree_model.h"
-#include "models/plan_tree_rows.h"
+#include "diagnostics/diagnostics_model.h"
+#include "plan_tree/plan_filter_proxy.h"
+#include "plan_tree/plan_tree_model.h"
+#include "plan_tree/plan_tree_rows.h"
 #include "sample_rows.h"
+#include "shared/model_roles.h"
+#include "shared/plan_index.h"
 
 using namespace hsdp;
 

@@ -1,4 +1,4 @@
-// Exported reports (hsdp-inspect report, widgets/report): every sample in
+// Exported reports (hsdp-inspect report, report/): every sample in
 // both formats through the CLI, checked against the plan's and the run's
 // JSON; the document model on its own; a 4,000-parameter plan's appendix;
 // exit codes and the atomic write. The HTML must parse as XML and reference
@@ -14,14 +14,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_process.h"
-#include "models/plan_result.h"
-#include "models/scenario_document.h"
 #include "report/report_builder.h"
 #include "report/report_html.h"
 #include "report/report_pictures.h"
 #include "run/runner.h"
+#include "shared/plan_result.h"
+#include "shared/scenario_document.h"
 #include "studio_test_util.h"
-#include "views/mode_comparison_view.h"
+#include "wrong_rows/wrong_rows_widget.h"
 
 using nlohmann::json;
 using namespace hsdp;
@@ -465,14 +465,15 @@ void TestReport::wrongRowsAreDrawn() {
         std::vector<ReportPicture> pictures;
         for (const ReportSection& s : doc.sections)
             for (const ReportBlock& b : s.blocks)
-                if (b.kind == ReportBlock::Picture && b.picture.kind == PictureKind::WrongRows)
+                if (b.kind == ReportBlock::Picture &&
+                    b.picture.kind == PictureKind::WrongRowOverlay)
                     pictures.push_back(b.picture);
         return pictures;
     };
     const std::vector<ReportPicture> drawn = wrongRowPictures(buildReport(input));
     QVERIFY(!drawn.empty());
     ReportPictures pictures(input.plan, input.run, input.comparison);
-    const QRgb red = ModeComparisonView::wrongColor().rgb();
+    const QRgb red = WrongRowsWidget::wrongColor().rgb();
     for (const ReportPicture& p : drawn) {
         const QImage image = pictures.image(p, p.size).convertToFormat(QImage::Format_RGB32);
         int wrong = 0;

@@ -16,12 +16,12 @@
 #include "cli_process.h"
 #include "export/run_figures.h"
 #include "export/run_json.h"
-#include "model/figures.h"
 #include "plan/planner.h"
 #include "run/real_size.h"
 #include "run/runner.h"
 #include "run/shrink.h"
 #include "scenario/reader.h"
+#include "types/figures.h"
 
 using namespace hsdp;
 

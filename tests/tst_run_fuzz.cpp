@@ -13,11 +13,11 @@
 #include <set>
 #include <sstream>
 
-#include "model/geometry.h"
 #include "plan/planner.h"
 #include "run/runner.h"
 #include "runtime_test_util.h"
 #include "scenario/reader.h"
+#include "types/geometry.h"
 
 using namespace hsdp;
 using hsdp::testutil::failedParams;

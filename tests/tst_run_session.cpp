@@ -9,11 +9,11 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "models/plan_index.h"
-#include "models/run_status_text.h"
-#include "models/verification_model.h"
 #include "run/runner.h"
-#include "run_session.h"
+#include "shared/plan_index.h"
+#include "shared/run_session.h"
+#include "shared/run_status_text.h"
+#include "verification/verification_model.h"
 
 using namespace hsdp;
 

@@ -17,13 +17,13 @@
 
 #include "export/chrome_trace.h"
 #include "export/run_json.h"
-#include "models/plan_index.h"
-#include "models/run_status_text.h"
+#include "shared/plan_index.h"
+#include "shared/run_status_text.h"
+#include "steps/step_widget.h"
 #include "studio_test_util.h"
-#include "views/main_window.h"
-#include "views/stale_banner.h"
-#include "views/step_panel.h"
-#include "views/verification_widget.h"
+#include "verification/verification_widget.h"
+#include "window/main_window.h"
+#include "window/stale_banner.h"
 
 using namespace hsdp;
 using hsdp::testing::openAndWait;
@@ -197,7 +197,7 @@ void TestRunWindow::aSavedRunOpensAsTheLiveOne() {
     QVERIFY(live.isValid());
     const int liveRows = window.verification()->model()->rowCount();
     std::vector<QString> liveCaptions;
-    StepPanel* steps = window.stepPanel();
+    StepWidget* steps = window.stepPanel();
     for (int step = 0; step < steps->stepCount(); ++step) {
         steps->setStep(step);
         liveCaptions.push_back(steps->caption().headline + steps->caption().why);

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "model/float16.h"
 #include "runtime/reduce_kernels.h"
 #include "runtime/wire_bytes.h"
+#include "types/float16.h"
 
 using namespace hsdp;
 

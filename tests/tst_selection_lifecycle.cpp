@@ -20,21 +20,21 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "models/model_roles.h"
-#include "models/plan_index.h"
-#include "models/run_status_text.h"
+#include "buffer_layout/buffer_layout_widget.h"
+#include "mesh/mesh_widget.h"
+#include "owner_balance/owner_balance_widget.h"
+#include "plan_tree/plan_tree_widget.h"
+#include "shared/model_roles.h"
+#include "shared/plan_index.h"
+#include "shared/run_status_text.h"
+#include "steps/step_widget.h"
 #include "studio_test_util.h"
-#include "views/buffer_layout_view.h"
-#include "views/main_window.h"
-#include "views/mesh_widget.h"
-#include "views/mode_comparison_view.h"
-#include "views/owner_balance_view.h"
-#include "views/plan_tree_widget.h"
-#include "views/step_panel.h"
-#include "views/tensor_layout_view.h"
-#include "views/trace_view.h"
-#include "views/traffic_view.h"
-#include "views/verification_widget.h"
+#include "tensor_layout/tensor_layout_widget.h"
+#include "trace/trace_widget.h"
+#include "traffic/traffic_widget.h"
+#include "verification/verification_widget.h"
+#include "window/main_window.h"
+#include "wrong_rows/wrong_rows_widget.h"
 
 using namespace hsdp;
 using hsdp::testing::openAndWait;
@@ -268,7 +268,7 @@ void TestSelectionLifecycle::select(MainWindow& window, Kind kind) {
             break;
         case Kind::Step: {
             // The step panel picks the run's last step that moved params.
-            StepPanel* steps = window.stepPanel();
+            StepWidget* steps = window.stepPanel();
             QVERIFY(steps->stepCount() > 0);
             for (int s = steps->stepCount() - 1; s >= 0; --s) {
                 steps->setStep(s);
@@ -539,13 +539,13 @@ void TestSelectionLifecycle::viewsReadTheSelectionInTheirOwnPlan() {
 
     MeshWidget mesh(&selection);
     PlanTreeWidget tree(&selection);
-    OwnerBalanceView balance(&selection);
-    TensorLayoutView layout(&selection);
-    TraceView trace(&selection);
-    StepPanel steps(&selection);
-    TrafficView traffic(&selection);
-    BufferLayoutView buffers(&selection);
-    ModeComparisonView wrongRows(&selection);
+    OwnerBalanceWidget balance(&selection);
+    TensorLayoutWidget layout(&selection);
+    TraceWidget trace(&selection);
+    StepWidget steps(&selection);
+    TrafficWidget traffic(&selection);
+    BufferLayoutWidget buffers(&selection);
+    WrongRowsWidget wrongRows(&selection);
     mesh.setResult(small);
     tree.setResult(small);
     balance.setResult(small);

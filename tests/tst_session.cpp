@@ -9,9 +9,9 @@
 #include <QtTest>
 #include <cstdio>
 
-#include "models/plan_index.h"
 #include "scenario/reader.h"
-#include "session.h"
+#include "shared/plan_index.h"
+#include "shared/session.h"
 
 using namespace hsdp;
 

@@ -10,13 +10,13 @@
 #include <algorithm>
 #include <set>
 
-#include "model/geometry.h"
-#include "models/plan_index.h"
-#include "models/run_data.h"
 #include "run/runner.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
-#include "views/tensor_layout_view.h"
+#include "shared/plan_index.h"
+#include "shared/run_data.h"
+#include "tensor_layout/tensor_layout_widget.h"
+#include "types/geometry.h"
 
 using namespace hsdp;
 
@@ -127,7 +127,7 @@ QPoint hazardProbe(const QRectF& rect) {
     return QPointF(rect.left() + 5.5, rect.center().y()).toPoint();
 }
 
-void checkRendering(const TensorLayoutView& view) {
+void checkRendering(const TensorLayoutWidget& view) {
     QImage image = view.renderImage(kImageSize);
     TensorGrid grid = view.canvas()->grid(kImageSize);
     const TensorBlocks& blocks = view.blocks();
@@ -186,7 +186,7 @@ void TestTensorLayout::focusParamRendersInShardColours() {
     QFETCH(QString, path);
     PlanResult result = computePlanResult(path);
     PlanSelection selection;
-    TensorLayoutView view(&selection);
+    TensorLayoutWidget view(&selection);
     view.setResult(result);
     int param = mostInterestingParam(*result.scenario, *result.plan);
     selection.selectParam(param);
@@ -203,7 +203,7 @@ void TestTensorLayout::unevenShardsListTheEmptyRanks() {
         {"name": "five", "shape": [5, 6], "dtype": "f32", "placements": ["S(0)", "R"]},
         {"name": "two", "shape": [2, 8], "dtype": "f32", "placements": ["S(0)", "S(1)"]}]})json");
     PlanSelection selection;
-    TensorLayoutView view(&selection);
+    TensorLayoutWidget view(&selection);
     view.setResult(result);
     for (int param : {0, 1}) {
         selection.selectParam(param);
@@ -257,7 +257,7 @@ void TestTensorLayout::stridedShardsInterleave() {
         if (spec.name == "colwise.strided") param = spec.index;
     QVERIFY(param >= 0);
     PlanSelection selection;
-    TensorLayoutView view(&selection);
+    TensorLayoutWidget view(&selection);
     view.setResult(result);
     selection.selectParam(param);
     const TensorBlocks& blocks = view.blocks();
@@ -280,7 +280,7 @@ void TestTensorLayout::stridedPiecesRepeat() {
       "params": [{"name": "w", "shape": [12, 4], "dtype": "f32",
                   "placements": ["_StridedShard(dim=0, sf=3)", "R"]}]})json");
     PlanSelection selection;
-    TensorLayoutView view(&selection);
+    TensorLayoutWidget view(&selection);
     view.setResult(result);
     selection.selectParam(0);
     const TensorBlocks& blocks = view.blocks();
@@ -303,7 +303,7 @@ void TestTensorLayout::otherDimsAreSliced() {
       "params": [{"name": "experts", "shape": [4, 6, 8], "dtype": "f32",
                   "placements": ["S(0)", "S(2)"]}]})json");
     PlanSelection selection;
-    TensorLayoutView view(&selection);
+    TensorLayoutWidget view(&selection);
     view.setResult(result);
     selection.selectParam(0);
     QCOMPARE(view.blocks().axes.rowDim, 1);
@@ -343,7 +343,7 @@ void TestTensorLayout::clickPicksTheBlockRanks() {
     PlanResult result =
         computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/teaching_2x2.json"));
     PlanSelection selection;
-    TensorLayoutView view(&selection);
+    TensorLayoutWidget view(&selection);
     view.setResult(result);
     selection.selectParam(0);  // embed.weight [32, 8], [R, S(0)]: two replicas per block
     TensorLayoutCanvas* canvas = view.canvas();
@@ -412,7 +412,7 @@ void TestTensorLayout::wrongRowsOfAReferenceRunAreDrawn() {
     options.mode = RunMode::Reference;
     auto run = std::make_shared<const RunResult>(runPlan(*result.scenario, *result.plan, options));
     PlanSelection selection;
-    TensorLayoutView view(&selection);
+    TensorLayoutWidget view(&selection);
     view.setResult(result);
     int checked = 0;
     for (const ParamRunResult& param : run->params) {
@@ -424,7 +424,7 @@ void TestTensorLayout::wrongRowsOfAReferenceRunAreDrawn() {
             QVERIFY(view.canvas()->wrongRows().isEmpty());
             const QImage without = view.renderImage(kImageSize);
             view.setRun(RunData{result, run});
-            const WrongRows& drawn = view.canvas()->wrongRows();
+            const WrongRowOverlay& drawn = view.canvas()->wrongRows();
             QCOMPARE(drawn.rank, m.rank);
             QCOMPARE(drawn.what, std::string("gather"));
             QCOMPARE(drawn.bands.size(), m.rows.size());

@@ -10,14 +10,14 @@
 #include <map>
 #include <set>
 
-#include "models/run_steps.h"
-#include "models/trace_bars.h"
-#include "models/traffic_stats.h"
 #include "run/optimizer_step.h"
 #include "run/runner.h"
-#include "views/step_panel.h"
-#include "views/trace_view.h"
-#include "views/traffic_view.h"
+#include "steps/run_steps.h"
+#include "steps/step_widget.h"
+#include "trace/trace_bars.h"
+#include "trace/trace_widget.h"
+#include "traffic/traffic_stats.h"
+#include "traffic/traffic_widget.h"
 
 using namespace hsdp;
 
@@ -162,7 +162,7 @@ void TestTraceViews::zoomedInEveryEventIsItsOwnBar() {
 
 void TestTraceViews::clickingABarSelectsItsCollectiveOnEveryParticipant() {
     PlanSelection selection;
-    TraceView view(&selection);
+    TraceWidget view(&selection);
     view.setRun(teaching_);
     view.resize(1200, 500);
     view.show();
@@ -201,7 +201,7 @@ void TestTraceViews::clickingABarSelectsItsCollectiveOnEveryParticipant() {
 
 void TestTraceViews::everyStepsCaptionNamesOpRanksAndParams() {
     PlanSelection selection;
-    StepPanel panel(&selection);
+    StepWidget panel(&selection);
     panel.setRun(teaching_);
     const Trace& trace = teaching_.run->trace;
     std::set<int64_t> seqs;
@@ -269,7 +269,7 @@ void TestTraceViews::everyStepsCaptionNamesOpRanksAndParams() {
 
 void TestTraceViews::stepNavigationDrivesTheSelection() {
     PlanSelection selection;
-    StepPanel panel(&selection);
+    StepWidget panel(&selection);
     panel.setRun(teaching_);
     const auto& steps = panel.steps();
     QVERIFY(steps.size() > 3);
@@ -310,7 +310,7 @@ void TestTraceViews::stepNavigationDrivesTheSelection() {
 
 void TestTraceViews::trafficFiguresAreSumsOverTheTrace() {
     PlanSelection selection;
-    TrafficView view(&selection);
+    TrafficWidget view(&selection);
     view.setRun(teaching_);
     const Trace& trace = teaching_.run->trace;
     const TrafficStats& stats = view.stats();
@@ -362,9 +362,9 @@ void TestTraceViews::trafficFiguresAreSumsOverTheTrace() {
 
 void TestTraceViews::withoutARunTheViewsAreEmpty() {
     PlanSelection selection;
-    TraceView trace(&selection);
-    StepPanel steps(&selection);
-    TrafficView traffic(&selection);
+    TraceWidget trace(&selection);
+    StepWidget steps(&selection);
+    TrafficWidget traffic(&selection);
     for (int round = 0; round < 2; ++round) {  // before any run, and after one is dropped
         trace.setRun(RunData{});
         steps.setRun(RunData{});
@@ -392,9 +392,9 @@ void TestTraceViews::renderImages() {
                           runSample(QStringLiteral("llama3_70b_hsdp_tp_2x4x4.json")));
     for (auto& [name, run] : runs) {
         PlanSelection selection;
-        TraceView trace(&selection);
-        StepPanel steps(&selection);
-        TrafficView traffic(&selection);
+        TraceWidget trace(&selection);
+        StepWidget steps(&selection);
+        TrafficWidget traffic(&selection);
         trace.setRun(run);
         steps.setRun(run);
         traffic.setRun(run);

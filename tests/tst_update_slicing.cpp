@@ -3,7 +3,7 @@
 #include "planner_fixtures.h"
 
 #include "collectives/update_slicing.h"
-#include "model/geometry.h"
+#include "types/geometry.h"
 #include "verify/truth.h"
 
 using namespace hsdp;

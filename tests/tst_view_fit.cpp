@@ -19,17 +19,17 @@
 #include <QtTest>
 #include <set>
 
-#include "models/plan_index.h"
-#include "models/plan_result.h"
+#include "editing/edit_widget.h"
+#include "mesh/mesh_canvas.h"
+#include "mesh/mesh_widget.h"
+#include "plan_tree/plan_tree_widget.h"
 #include "scenario/reader.h"
+#include "shared/plan_index.h"
+#include "shared/plan_result.h"
 #include "studio_test_util.h"
+#include "tensor_layout/tensor_layout_widget.h"
 #include "view_fit.h"
-#include "views/edit_panel.h"
-#include "views/mesh_view.h"
-#include "views/mesh_widget.h"
-#include "views/plan_tree_widget.h"
-#include "views/shortcuts_dialog.h"
-#include "views/tensor_layout_view.h"
+#include "window/shortcuts_dialog.h"
 
 using namespace hsdp;
 using hsdp::testing::fitProblems;
@@ -284,7 +284,7 @@ void TestViewFit::outlinesStayVisibleAt16384Ranks() {
     PlanResult result = planOf128x128();
     QCOMPARE(result.plan->worldSize, 16384);
     PlanSelection selection;
-    MeshView view(&selection);
+    MeshCanvas view(&selection);
     view.setResult(result);
     selection.selectParam(0, result.index->params[0].group, result.index->params[0].batch);
     const std::vector<int>& owners = view.overlay().ownerRanks;
@@ -341,11 +341,11 @@ void TestViewFit::outlinesStayVisibleAt16384Ranks() {
 void TestViewFit::rankLabelsNeverRunTogether() {
     PlanResult result = planOf128x128();
     PlanSelection selection;
-    MeshView view(&selection);
+    MeshCanvas view(&selection);
     view.setResult(result);
     const QSize size(1200, 800);
     const double cell = 24.0, scale = cell / MeshLayout::kCellSize;
-    QVERIFY(MeshView::detailFor(cell) == MeshView::Detail::Rank);
+    QVERIFY(MeshCanvas::detailFor(cell) == MeshCanvas::Detail::Rank);
     const QTransform zoomed(scale, 0, 0, scale, 0, -100 * cell);  // rows 100+: ranks 12,800+
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     {
@@ -357,7 +357,7 @@ void TestViewFit::rankLabelsNeverRunTogether() {
     for (const MeshCell& c : view.meshLayout().cells()) {
         const QRectF box = zoomed.mapRect(c.rect);
         if (box.top() < 0 || box.bottom() > size.height() || box.left() < 2 ||
-            box.right() > size.width() - MeshView::kLegendWidth)
+            box.right() > size.width() - MeshCanvas::kLegendWidth)
             continue;
         const QColor fill = view.heatScale().colorFor(result.index->ownedNumel[c.rank]);
         const int left = static_cast<int>(std::ceil(box.left())) + 1;
@@ -381,7 +381,7 @@ void TestViewFit::rankLabelsNeverRunTogether() {
 void TestViewFit::legendNeverCoversZoomedCells() {
     PlanResult result = planOf128x128();
     PlanSelection selection;
-    MeshView view(&selection);
+    MeshCanvas view(&selection);
     view.setResult(result);
     view.resize(1200, 800);
     for (int i = 0; i < 12; ++i) view.zoomIn();
@@ -394,7 +394,7 @@ void TestViewFit::legendNeverCoversZoomedCells() {
     QCOMPARE(image.pixelColor(100, 400) != base, true);  // cells fill the area left of it
     // Below the legend's text, down its strip: background only.
     for (int y = 600; y < 790; y += 10)
-        for (int x = 1200 - static_cast<int>(MeshView::kLegendWidth) + 2; x < 1198; x += 8)
+        for (int x = 1200 - static_cast<int>(MeshCanvas::kLegendWidth) + 2; x < 1198; x += 8)
             QVERIFY2(image.pixelColor(x, y) == base,
                      qPrintable(QStringLiteral("a cell under the legend at %1,%2").arg(x).arg(y)));
 }

@@ -16,21 +16,21 @@
 #include <QTimer>
 #include <QtTest>
 
-#include "change_tracker.h"
+#include "diagnostics/diagnostics_model.h"
+#include "diagnostics/diagnostics_widget.h"
+#include "editing/edit_widget.h"
+#include "editing/param_entries_model.h"
 #include "export/plan_json.h"
 #include "export/scenario_json_text.h"
-#include "models/diagnostics_model.h"
-#include "models/model_roles.h"
-#include "models/param_entries_model.h"
-#include "models/plan_change.h"
-#include "models/scenario_document.h"
 #include "plan/planner.h"
+#include "plan_diff/plan_diff_table.h"
+#include "plan_diff/plan_diff_tracker.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
-#include "views/diagnostics_widget.h"
-#include "views/edit_panel.h"
-#include "views/main_window.h"
-#include "views/stale_banner.h"
+#include "shared/model_roles.h"
+#include "shared/scenario_document.h"
+#include "window/main_window.h"
+#include "window/stale_banner.h"
 
 using namespace hsdp;
 
@@ -332,7 +332,7 @@ void TestWhatIfEditing::whatChangedCountsFromTheStartOfTheEdit() {
     };
     QTRY_VERIFY_WITH_TIMEOUT(settled(), 20000);
     QTRY_VERIFY_WITH_TIMEOUT(!f.window.changeTracker()->isBusy(), 20000);
-    const PlanChange expected =
+    const PlanDiffTable expected =
         computePlanChange(original, f.window.session()->current(), CurrentSide::After, {}, {});
     QCOMPARE(f.window.changeTracker()->change().summary, expected.summary);
 }

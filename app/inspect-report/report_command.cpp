@@ -10,13 +10,13 @@
 
 #include "cli_args.h"
 #include "commands.h"
-#include "model/figures.h"
 #include "output_paths.h"
 #include "progress_line.h"
 #include "report/report_file.h"
 #include "report_command.h"
 #include "run/runner.h"
 #include "runtime/allocator_policy.h"
+#include "types/figures.h"
 
 namespace hsdp::cli {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "model/scenario.h"
+#include "types/scenario.h"
 
 namespace hsdp::cli {
 

@@ -3,10 +3,10 @@
 
 #include "cli_args.h"
 #include "commands.h"
-#include "compare/plan_diff.h"
-#include "compare/plan_diff_json.h"
-#include "compare/plan_diff_text.h"
 #include "plan/planner.h"
+#include "plan_diff/plan_diff.h"
+#include "plan_diff/plan_diff_json.h"
+#include "plan_diff/plan_diff_text.h"
 
 namespace hsdp::cli {
 

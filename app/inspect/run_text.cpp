@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "export/run_figures.h"
-#include "model/figures.h"
+#include "types/figures.h"
 
 namespace hsdp::cli {
 

@@ -3,8 +3,8 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "export/scenario_json_text.h"
-#include "modelconfig/model_config_error.h"
-#include "modelconfig/scenario_from_config.h"
+#include "hf_config/model_config_error.h"
+#include "hf_config/scenario_from_config.h"
 #include "output_paths.h"
 #include "scenario/reader.h"
 

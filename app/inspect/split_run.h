@@ -5,10 +5,10 @@
 
 #include "cli_args.h"
 #include "distributed/store_folder.h"
-#include "model/scenario.h"
 #include "plan/plan.h"
 #include "run/runner.h"
 #include "runtime/world.h"
+#include "types/scenario.h"
 
 namespace hsdp::cli {
 

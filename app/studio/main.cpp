@@ -10,9 +10,9 @@
 #include <memory>
 #include <optional>
 
-#include "models/run_status_text.h"
-#include "views/main_window.h"
-#include "views/screenshots.h"
+#include "shared/run_status_text.h"
+#include "window/main_window.h"
+#include "window/screenshots.h"
 
 namespace {
 

@@ -6,10 +6,10 @@
 #include <optional>
 
 #include "collectives/gather_buffer_pool.h"
-#include "model/geometry.h"
-#include "model/scenario.h"
 #include "tensor/dtype_codec.h"
 #include "tensor/packing.h"
+#include "types/geometry.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

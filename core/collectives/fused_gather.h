@@ -4,13 +4,13 @@
 #include <utility>
 #include <vector>
 
-#include "model/dtype.h"
-#include "model/geometry.h"
-#include "model/mesh.h"
-#include "model/placement.h"
 #include "runtime/world.h"
 #include "tensor/gathered_tensor.h"
 #include "tensor/tensor.h"
+#include "types/dtype.h"
+#include "types/geometry.h"
+#include "types/mesh.h"
+#include "types/placement.h"
 
 namespace hsdp {
 

@@ -2,9 +2,9 @@
 #include <sstream>
 
 #include "collectives/fused_gather.h"
-#include "model/geometry.h"
-#include "model/scenario.h"
 #include "tensor/packing.h"
+#include "types/geometry.h"
+#include "types/scenario.h"
 #include "verify/verify.h"
 
 namespace hsdp {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/dtype.h"
 #include "tensor/tensor.h"
+#include "types/dtype.h"
 
 namespace hsdp {
 

@@ -3,8 +3,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "model/mesh.h"
 #include "runtime/world.h"
+#include "types/mesh.h"
 
 namespace hsdp {
 

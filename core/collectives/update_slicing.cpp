@@ -1,6 +1,6 @@
 #include "collectives/update_slicing.h"
 
-#include "model/geometry.h"
+#include "types/geometry.h"
 #include "verify/truth.h"
 
 namespace hsdp {

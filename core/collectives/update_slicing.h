@@ -4,9 +4,9 @@
 #include <utility>
 #include <vector>
 
-#include "model/mesh.h"
-#include "model/placement.h"
 #include "tensor/tensor.h"
+#include "types/mesh.h"
+#include "types/placement.h"
 
 namespace hsdp {
 

@@ -2,10 +2,10 @@
 
 #include <vector>
 
-#include "model/scenario.h"
 #include "plan/plan.h"
 #include "run/runner.h"
 #include "runtime/world.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

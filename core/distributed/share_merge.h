@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "distributed/share_outcome.h"
-#include "model/scenario.h"
 #include "plan/plan.h"
 #include "run/runner.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

@@ -3,11 +3,11 @@
 #include <optional>
 #include <string>
 
-#include "model/scenario.h"
 #include "plan/plan.h"
 #include "run/runner.h"
 #include "runtime/file_limits.h"
 #include "runtime/world.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

@@ -2,8 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/scenario.h"
 #include "plan/plan.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

@@ -3,8 +3,8 @@
 #include <cstddef>
 #include <string>
 
-#include "model/scenario.h"
 #include "plan/plan.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

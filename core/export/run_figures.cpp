@@ -1,6 +1,6 @@
 #include "export/run_figures.h"
 
-#include "model/figures.h"
+#include "types/figures.h"
 
 namespace hsdp {
 

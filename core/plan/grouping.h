@@ -4,9 +4,9 @@
 #include <variant>
 #include <vector>
 
-#include "model/scenario.h"
 #include "plan/diagnostics.h"
 #include "plan/plan.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

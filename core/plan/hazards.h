@@ -2,9 +2,9 @@
 
 #include <vector>
 
-#include "model/scenario.h"
 #include "plan/diagnostics.h"
 #include "plan/plan.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

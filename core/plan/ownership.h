@@ -4,9 +4,9 @@
 #include <utility>
 #include <vector>
 
-#include "model/mesh.h"
-#include "model/scenario.h"
 #include "plan/plan.h"
+#include "types/mesh.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "model/mesh.h"
-#include "model/placement.h"
 #include "plan/redistribution.h"
+#include "types/mesh.h"
+#include "types/placement.h"
 
 namespace hsdp {
 

@@ -4,8 +4,8 @@
 #include <optional>
 #include <vector>
 
-#include "model/scenario.h"
 #include "plan/plan.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

@@ -4,9 +4,9 @@
 #include <map>
 #include <string>
 
-#include "model/geometry.h"
 #include "plan/ownership.h"
 #include "plan/replica_count.h"
+#include "types/geometry.h"
 
 namespace hsdp {
 

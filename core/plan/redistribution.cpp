@@ -1,6 +1,6 @@
 #include "plan/redistribution.h"
 
-#include "model/geometry.h"
+#include "types/geometry.h"
 
 namespace hsdp {
 

@@ -3,7 +3,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/placement.h"
+#include "types/placement.h"
 
 namespace hsdp {
 

@@ -4,10 +4,10 @@
 #include <optional>
 #include <vector>
 
-#include "model/mesh.h"
-#include "model/scenario.h"
 #include "plan/diagnostics.h"
 #include "plan/plan.h"
+#include "types/mesh.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/scenario.h"
 #include "plan/diagnostics.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

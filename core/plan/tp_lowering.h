@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include "model/mesh.h"
-#include "model/placement.h"
-#include "model/scenario.h"
 #include "plan/diagnostics.h"
 #include "plan/plan.h"
 #include "plan/redistribution.h"
+#include "types/mesh.h"
+#include "types/placement.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

@@ -3,12 +3,12 @@
 #include <stdexcept>
 #include <vector>
 
-#include "model/dtype.h"
-#include "model/mesh.h"
-#include "model/placement.h"
 #include "plan/redistribution.h"
 #include "runtime/world.h"
 #include "tensor/tensor.h"
+#include "types/dtype.h"
+#include "types/mesh.h"
+#include "types/placement.h"
 
 namespace hsdp {
 

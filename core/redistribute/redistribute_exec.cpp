@@ -1,11 +1,11 @@
 // Executes the plan's redistribution steps on one rank.
 #include <algorithm>
 
-#include "model/geometry.h"
 #include "redistribute/redistribute.h"
 #include "redistribute/redistribute_step.h"
 #include "tensor/dtype_codec.h"
 #include "tensor/packing.h"
+#include "types/geometry.h"
 #include "verify/truth.h"
 #include "verify/verify.h"
 

@@ -2,9 +2,9 @@
 
 // Internal to redistribute_*.cpp: one step as one rank runs it.
 
-#include "model/geometry.h"
 #include "redistribute/redistribute.h"
 #include "tensor/tensor.h"
+#include "types/geometry.h"
 
 namespace hsdp::detail {
 

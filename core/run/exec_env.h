@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "model/scenario.h"
 #include "plan/plan.h"
 #include "run/run_observer.h"
 #include "tensor/tensor.h"
+#include "types/scenario.h"
 #include "verify/run_result.h"
 #include "verify/run_sink.h"
 

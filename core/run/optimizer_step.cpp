@@ -6,9 +6,9 @@
 #include "collectives/newton_schulz.h"
 #include "collectives/replicate_broadcast.h"
 #include "collectives/update_slicing.h"
-#include "model/geometry.h"
 #include "tensor/dtype_codec.h"
 #include "tensor/packing.h"
+#include "types/geometry.h"
 #include "verify/truth.h"
 #include "verify/verify.h"
 

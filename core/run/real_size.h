@@ -4,8 +4,8 @@
 #include <optional>
 #include <vector>
 
-#include "model/scenario.h"
 #include "runtime/trace.h"
+#include "types/scenario.h"
 #include "verify/run_result.h"
 
 namespace hsdp {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/scenario.h"
 #include "tensor/tensor.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "model/scenario.h"
 #include "plan/plan.h"
 #include "run/exec_env.h"
 #include "run/runner.h"
 #include "runtime/world.h"
+#include "types/scenario.h"
 #include "verify/run_result.h"
 #include "verify/run_sink.h"
 

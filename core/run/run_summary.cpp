@@ -4,8 +4,8 @@
 #include <map>
 #include <set>
 
-#include "model/geometry.h"
 #include "runtime/reduce_kernels.h"
+#include "types/geometry.h"
 #include "verify/truth.h"
 #include "verify/verify.h"
 

@@ -7,10 +7,10 @@
 #include <optional>
 #include <string>
 
-#include "model/scenario.h"
 #include "plan/plan.h"
 #include "run/run_observer.h"
 #include "runtime/world.h"
+#include "types/scenario.h"
 #include "verify/run_result.h"
 
 namespace hsdp {

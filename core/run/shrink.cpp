@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "collectives/newton_schulz.h"
-#include "model/geometry.h"
+#include "types/geometry.h"
 
 namespace hsdp {
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "model/figures.h"
-#include "model/placement.h"
-#include "model/scenario.h"
 #include "plan/plan.h"
+#include "types/figures.h"
+#include "types/placement.h"
+#include "types/scenario.h"
 #include "verify/run_result.h"
 
 namespace hsdp {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "model/geometry.h"
+#include "types/geometry.h"
 #include "verify/truth.h"
 #include "verify/verify.h"
 

@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "model/scenario.h"
 #include "plan/plan.h"
+#include "types/scenario.h"
 #include "verify/run_result.h"
 
 namespace hsdp {

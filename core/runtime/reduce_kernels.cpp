@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/float16.h"
+#include "types/float16.h"
 
 namespace hsdp {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <cstddef>
 
-#include "model/dtype.h"
-#include "model/placement.h"
+#include "types/dtype.h"
+#include "types/placement.h"
 
 namespace hsdp {
 

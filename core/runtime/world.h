@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "model/dtype.h"
-#include "model/placement.h"
 #include "runtime/trace.h"
+#include "types/dtype.h"
+#include "types/placement.h"
 
 namespace gloo::rendezvous {
 class Store;

@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "model/scenario.h"
 #include "plan/plan.h"
 #include "saved/run_reader.h"
+#include "types/scenario.h"
 #include "verify/run_result.h"
 
 namespace hsdp {

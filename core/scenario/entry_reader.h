@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "model/mesh.h"
-#include "model/scenario.h"
 #include "scenario/json_text.h"
+#include "types/mesh.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "model/mesh.h"
 #include "scenario/json_text.h"
+#include "types/mesh.h"
 
 namespace hsdp {
 

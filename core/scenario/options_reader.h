@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/scenario.h"
 #include "scenario/json_text.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

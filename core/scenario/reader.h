@@ -6,8 +6,8 @@
 #include <string_view>
 
 #include <nlohmann/json.hpp>
-#include "model/scenario.h"
 #include "scenario/scenario_error.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

@@ -1,6 +1,6 @@
 #include "tensor/dtype_codec.h"
 
-#include "model/float16.h"
+#include "types/float16.h"
 
 #include <bit>
 #include <cmath>

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/dtype.h"
+#include "types/dtype.h"
 
 namespace hsdp {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "model/scenario.h"
 #include "tensor/dtype_codec.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/dtype.h"
 #include "runtime/trace.h"
 #include "tensor/tensor.h"
+#include "types/dtype.h"
 
 namespace hsdp {
 

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "model/scenario.h"
+#include "types/scenario.h"
 
 namespace hsdp {
 

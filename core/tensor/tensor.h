@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/geometry.h"
+#include "types/geometry.h"
 
 namespace hsdp {
 

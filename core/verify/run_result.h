@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "model/geometry.h"
 #include "plan/plan.h"
 #include "runtime/trace.h"
+#include "types/geometry.h"
 
 namespace hsdp {
 

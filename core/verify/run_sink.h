@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "model/mesh.h"
 #include "tensor/tensor.h"
+#include "types/mesh.h"
 #include "verify/run_result.h"
 
 namespace hsdp {

@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/dtype.h"
-#include "model/mesh.h"
-#include "model/placement.h"
 #include "tensor/tensor.h"
+#include "types/dtype.h"
+#include "types/mesh.h"
+#include "types/placement.h"
 
 namespace hsdp {
 
@@ -44,7 +44,7 @@ float partialShare(float x, int64_t k, int64_t r, int64_t n, ReduceOp op);
 Tensor globalTensor(const Truth& truth, const std::vector<int64_t>& shape);
 
 // The local tensor of the rank at `coord`: the geometry of `placements`
-// (core/model/geometry.h), Partial dims split left to right, values rounded to `dtype`.
+// (types/geometry.h), Partial dims split left to right, values rounded to `dtype`.
 Tensor localTensor(const Truth& truth, const std::vector<int64_t>& globalShape,
                    const std::vector<Placement>& placements, const std::vector<int64_t>& meshShape,
                    const Coord& coord, DType dtype);

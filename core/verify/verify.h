@@ -3,8 +3,8 @@
 #include <optional>
 #include <string>
 
-#include "model/geometry.h"
 #include "tensor/tensor.h"
+#include "types/geometry.h"
 #include "verify/run_result.h"
 
 namespace hsdp {

@@ -1,0 +1,74 @@
+#include "types/figures.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace hsdp {
+
+std::string humanBytes(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 5) {
+        bytes /= 1024;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return buf;
+}
+
+std::string groupedCount(int64_t count) {
+    std::string digits = std::to_string(count < 0 ? -count : count);
+    for (int i = int(digits.size()) - 3; i > 0; i -= 3) digits.insert(size_t(i), ",");
+    return count < 0 ? "-" + digits : digits;
+}
+
+std::string exactBytes(int64_t bytes) {
+    return groupedCount(bytes) + " B";
+}
+
+std::string bandwidthText(double bytesPerSecond) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f GB/s", bytesPerSecond / 1e9);
+    return buf;
+}
+
+// Three significant figures ("0.0336 s", "4.91 s", "12.3 s", "123 s"): a
+// connect time of 34 ms no longer reads "0.03 s" beside a wall time of "4.91 s".
+std::string secondsText(double seconds) {
+    char buf[48];
+    if (!(seconds > 0) || seconds >= 100) {
+        std::snprintf(buf, sizeof buf, "%.0f s", std::max(0.0, seconds));
+        return buf;
+    }
+    const int exponent = static_cast<int>(std::floor(std::log10(seconds)));
+    int decimals = 2 - exponent;
+    // 9.996 rounds to "10.0", not "10.00".
+    if (std::round(seconds * std::pow(10.0, decimals)) >= std::pow(10.0, decimals + exponent + 1))
+        --decimals;
+    std::snprintf(buf, sizeof buf, "%.*f s", std::max(0, decimals), seconds);
+    return buf;
+}
+
+std::string wallTimeText(double seconds) {
+    return secondsText(seconds) + " wall";
+}
+
+std::string summedTimeText(double seconds) {
+    return secondsText(seconds) + " summed over collectives";
+}
+
+std::string collectiveId(int64_t seq) {
+    return "#" + std::to_string(seq);
+}
+
+std::string runBytesText(double runBytes, bool shrunk, std::optional<double> realBytes) {
+    std::string text = humanBytes(runBytes);
+    if (!shrunk) return text;
+    text += " in the shrunk run";
+    if (realBytes && *realBytes > 0) text += " (≈ " + humanBytes(*realBytes) + " at real size)";
+    return text;
+}
+
+}  // namespace hsdp

@@ -1,0 +1,31 @@
+#include "types/scenario.h"
+
+#include <stdexcept>
+
+namespace hsdp {
+
+int64_t shapeNumel(const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (auto s : shape) n *= s;
+    return n;
+}
+
+int64_t ParamSpec::numel() const {
+    return shapeNumel(shape);
+}
+int64_t TpTransition::numel() const {
+    return shapeNumel(shape);
+}
+
+const Mesh* Scenario::findMesh(const std::string& meshName) const {
+    for (const auto& m : meshes)
+        if (m.name == meshName) return &m;
+    return nullptr;
+}
+
+const Mesh& Scenario::mesh(const std::string& meshName) const {
+    if (auto* m = findMesh(meshName)) return *m;
+    throw std::out_of_range("no mesh named '" + meshName + "'");
+}
+
+}  // namespace hsdp

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "types/dtype.h"
+#include "types/mesh.h"
+#include "types/placement.h"
+
+namespace hsdp {
+
+struct PlanOptions {
+    int64_t alignmentBytes = 512;
+    std::optional<int64_t> maxBatchNumel;
+    std::optional<int64_t> hsdpReplicaCount;
+    bool autoReplicaCount = false;
+    int64_t devicesPerNode = 8;
+    std::string backend = "gloo";  // gloo | nccl | hccl
+    int64_t broadcastMaxBytes = 536870912;
+    double lr = 0.02;
+};
+
+struct ParamSpec {
+    int index = 0;  // position in the expanded list
+    std::string name;
+    std::vector<int64_t> shape;
+    DType dtype = DType::F32;
+    std::string mesh;                                  // mesh name
+    std::optional<std::vector<Placement>> placements;  // nullopt: a plain local tensor
+    bool requiresGrad = true;
+
+    int64_t numel() const;
+    int ndim() const { return static_cast<int>(shape.size()); }
+    bool isDTensor() const { return placements.has_value(); }
+};
+
+struct TpTransition {
+    int index = 0;
+    std::string name;
+    std::string mesh;
+    std::vector<int64_t> shape;
+    DType dtype = DType::F32;
+    std::vector<Placement> src;
+    std::vector<Placement> dst;
+
+    int64_t numel() const;
+};
+
+// A whole scenario file, repeat blocks expanded. Meshes keep file order.
+struct Scenario {
+    std::string name;
+    std::string description;
+    std::vector<Mesh> meshes;
+    int worldSize = 0;
+    PlanOptions options;
+    std::vector<ParamSpec> params;
+    std::vector<TpTransition> tpTransitions;
+
+    const Mesh& mesh(const std::string& meshName) const;  // throws std::out_of_range
+    const Mesh* findMesh(const std::string& meshName) const;
+};
+
+int64_t shapeNumel(const std::vector<int64_t>& shape);
+
+}  // namespace hsdp

@@ -1,0 +1,84 @@
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <utility>
+#include <vector>
+
+namespace hsdp {
+
+// An exported report as plain data: what it says, in which order, with
+// which tables and pictures. Built from a plan (and a run) by buildReport(),
+// written by the HTML and PDF writers; nothing here renders, so tests read
+// the content without a display.
+
+// What a picture shows; ReportPictures paints it from the plan and the run.
+enum class PictureKind {
+    Mesh,             // `index`: mesh position; owned numel as a heat map
+    CoordBalance,     // owner loads of batch (group, batch) per replicate coordinate
+    RankBalance,      // owned numel per rank over every batch
+    ShardBalance,     // Newton–Schulz numel per shard coordinate of batch (group, batch)
+    BufferLayout,     // the first gather of batch (group, batch) in the run
+    TensorLayout,     // param `index` as blocks of global indices and their ranks
+    WrongRowOverlay,  // param `index` gathered right and wrong (reference run)
+};
+
+struct ReportPicture {
+    PictureKind kind = PictureKind::Mesh;
+    int index = -1;
+    int group = -1;  // position in Plan::groups
+    int batch = -1;
+    QString caption;
+    QSize size;  // the size the view is laid out at: aspect ratio and text scale
+};
+
+using Facts = std::vector<std::pair<QString, QString>>;  // label, value
+
+struct ReportTable {
+    QStringList header;
+    std::vector<QStringList> rows;
+    // Said under the table: e.g. that it shows the worst rows of many and
+    // where the whole table is (`fullAnchor`, an appendix section).
+    QString note;
+    QString fullAnchor;
+    QString fullTitle;
+};
+
+struct ReportBlock {
+    enum Kind { Paragraph, FactList, Table, Picture, Code };
+    Kind kind = Paragraph;
+    QString text;  // Paragraph, Code
+    Facts facts;
+    ReportTable table;
+    ReportPicture picture;
+};
+
+struct ReportSection {
+    QString anchor;  // unique, [a-z0-9-]
+    QString title;
+    int level = 1;  // 1: a section of the table of contents, 2: under one
+    bool appendix = false;
+    std::vector<ReportBlock> blocks;
+
+    void paragraph(const QString& text);
+    void code(const QString& text);
+    void factList(Facts facts);
+    void table(ReportTable table);
+    void picture(ReportPicture picture);
+};
+
+struct ReportDocument {
+    QString title;
+    QString scenarioName;
+    QString description;
+    Facts header;  // date, tool version, the command that reproduces the report
+    QString command;
+    std::vector<ReportSection> sections;  // the body, then the appendix
+    // Exit status 1: the plan has error diagnostics or the run did not verify.
+    bool findings = false;
+
+    const ReportSection* find(const QString& anchor) const;
+};
+
+}  // namespace hsdp

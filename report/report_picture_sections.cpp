@@ -1,0 +1,185 @@
+// Which pictures a report shows: the meshes with their owners, the owner
+// balance of the worst batch, the buffer layout of the largest gathered
+// batch (from the run), the tensor layout of each parameter with a hazard.
+#include <algorithm>
+
+#include "owner_balance/balance_data.h"
+#include "report/report_builder.h"
+#include "report/report_sections.h"
+#include "shared/plan_index.h"
+#include "tensor_layout/tensor_blocks.h"
+
+namespace hsdp::report {
+
+namespace {
+
+constexpr int kMaxMeshes = 6;
+constexpr int kMaxTensorLayouts = 12;
+
+ReportPicture picture(PictureKind kind, const QString& caption, QSize size, int index = -1,
+                      BatchRef batch = {}) {
+    ReportPicture p;
+    p.kind = kind;
+    p.caption = caption;
+    p.size = size;
+    p.index = index;
+    p.group = batch.group;
+    p.batch = batch.batch;
+    return p;
+}
+
+BatchRef largestGatheredBatch(const Plan& plan) {
+    BatchRef best;
+    int64_t most = -1;
+    for (size_t g = 0; g < plan.groups.size(); ++g)
+        for (size_t b = 0; b < plan.groups[g].batches.size(); ++b) {
+            const Batch& batch = plan.groups[g].batches[b];
+            if (batch.isShard && batch.numel > most) {
+                most = batch.numel;
+                best = {int(g), int(b)};
+            }
+        }
+    return best;
+}
+
+void addMeshes(const Scenario& scenario, ReportSection& section) {
+    for (size_t m = 0; m < scenario.meshes.size() && m < size_t(kMaxMeshes); ++m)
+        section.picture(picture(
+            PictureKind::Mesh,
+            QStringLiteral("Mesh “%1”: each rank coloured by the numel it owns (all batches).")
+                .arg(QString::fromStdString(scenario.meshes[m].name)),
+            QSize(1100, 640), int(m)));
+    if (scenario.meshes.size() > size_t(kMaxMeshes))
+        section.paragraph(QStringLiteral("%1 more meshes are not drawn.")
+                              .arg(scenario.meshes.size() - size_t(kMaxMeshes)));
+}
+
+void addBalance(const Plan& plan, ReportSection& section) {
+    const BatchRef worst = worstBatch(plan);
+    if (!worst.isValid()) return;
+    const QString where = QStringLiteral("group %1, batch %2").arg(worst.group).arg(worst.batch);
+    section.picture(picture(PictureKind::CoordBalance,
+                            QStringLiteral("Owner loads of the worst batch (%1) per replicate "
+                                           "coordinate, against the mean and the lower bound.")
+                                .arg(where),
+                            QSize(1000, 420), -1, worst));
+    section.picture(picture(PictureKind::RankBalance,
+                            QStringLiteral("Numel each rank owns over every batch."),
+                            QSize(1000, 420), -1, worst));
+    if (batchAt(plan, worst)->isShard)
+        section.picture(
+            picture(PictureKind::ShardBalance,
+                    QStringLiteral("Newton–Schulz numel per shard coordinate (%1).").arg(where),
+                    QSize(1000, 420), -1, worst));
+}
+
+void addBufferLayout(const ReportInput& input, ReportSection& section) {
+    const BatchRef largest = largestGatheredBatch(*input.plan.plan);
+    if (!largest.isValid()) {
+        section.paragraph(
+            QStringLiteral("No batch is gathered, so there is no fused buffer to draw."));
+        return;
+    }
+    const QString where =
+        QStringLiteral("group %1, batch %2").arg(largest.group).arg(largest.batch);
+    if (!input.run.isValid()) {
+        section.paragraph(
+            QStringLiteral("The buffer layout of the largest gathered batch (%1) is drawn from a "
+                           "run's trace: make the report with --run to see it.")
+                .arg(where));
+        return;
+    }
+    section.picture(picture(PictureKind::BufferLayout,
+                            QStringLiteral("Fused buffer of the largest gathered batch (%1), as "
+                                           "the run's first gather of it recorded it.")
+                                .arg(where),
+                            QSize(1300, 820), -1, largest));
+}
+
+// Params with the same shape, placements, mesh and hazards look the same:
+// one picture each, naming every param it stands for.
+QString layoutSignature(const ParamSpec& spec, const std::vector<std::string>& codes) {
+    QStringList parts;
+    for (int64_t e : spec.shape) parts << QString::number(e);
+    for (const auto& c : codes) parts << QString::fromStdString(c);
+    parts << QString::fromStdString(spec.mesh)
+          << QString::fromStdString(spec.placements ? placementsToString(*spec.placements) : "");
+    return parts.join(QLatin1Char('|'));
+}
+
+void addTensorLayouts(const ReportInput& input, ReportSection& section) {
+    const Scenario& scenario = *input.plan.scenario;
+    std::vector<QString> signatures;
+    std::vector<std::vector<int>> alike;  // per signature, its params
+    std::vector<QString> codeText;
+    for (size_t p = 0; p < scenario.params.size(); ++p) {
+        const auto codes = layoutHazardCodes(*input.plan.plan, *input.plan.index, int(p));
+        if (codes.empty()) continue;
+        const QString signature = layoutSignature(scenario.params[p], codes);
+        auto it = std::find(signatures.begin(), signatures.end(), signature);
+        if (it != signatures.end()) {
+            alike[size_t(it - signatures.begin())].push_back(int(p));
+            continue;
+        }
+        QStringList names;
+        for (const auto& c : codes) names << QString::fromStdString(c);
+        signatures.push_back(signature);
+        alike.push_back({int(p)});
+        codeText.push_back(names.join(QStringLiteral(", ")));
+    }
+    if (alike.empty()) {
+        section.paragraph(QStringLiteral("No parameter has a layout hazard."));
+        return;
+    }
+    section.paragraph(QStringLiteral(
+        "One picture per distinct layout (shape, placements, hazards); the caption names every "
+        "parameter that shares it. Marked pieces land in the wrong place of the reference's "
+        "gather."));
+    for (size_t i = 0; i < alike.size() && i < size_t(kMaxTensorLayouts); ++i) {
+        const int p = alike[i].front();
+        QString caption = QStringLiteral(
+                              "Tensor layout of %1 (%2): blocks of global indices and "
+                              "the ranks holding them.")
+                              .arg(paramLabel(scenario, p), codeText[i]);
+        if (alike[i].size() > 1) {
+            QStringList others;
+            for (size_t k = 1; k < alike[i].size() && k <= 40; ++k)
+                others << QStringLiteral("#%1").arg(alike[i][k]);
+            if (alike[i].size() > 41)
+                others << QStringLiteral("… %1 more").arg(alike[i].size() - 41);
+            caption += QStringLiteral(" The same layout: %1 more parameters, %2.")
+                           .arg(alike[i].size() - 1)
+                           .arg(others.join(QStringLiteral(", ")));
+        }
+        section.picture(picture(PictureKind::TensorLayout, caption, QSize(1100, 640), p));
+    }
+    if (alike.size() > size_t(kMaxTensorLayouts)) {
+        std::vector<int> rest;
+        for (size_t i = kMaxTensorLayouts; i < alike.size(); ++i)
+            rest.insert(rest.end(), alike[i].begin(), alike[i].end());
+        section.paragraph(QStringLiteral("%1 more parameters with other layouts and a hazard are "
+                                         "not drawn: %2.")
+                              .arg(rest.size())
+                              .arg(listText(rest, 40)));
+    }
+}
+
+}  // namespace
+
+void addPictureSections(const ReportInput& input, SectionList& list) {
+    const Scenario& scenario = *input.plan.scenario;
+    list.add(QStringLiteral("pictures"), QStringLiteral("Pictures"))
+        .paragraph(QStringLiteral("The studio's views of this plan, drawn for the report."));
+    addMeshes(scenario,
+              list.add(QStringLiteral("pictures-mesh"), QStringLiteral("Mesh and owners"), 2));
+    addBalance(*input.plan.plan,
+               list.add(QStringLiteral("pictures-balance"), QStringLiteral("Owner balance"), 2));
+    addBufferLayout(input,
+                    list.add(QStringLiteral("pictures-buffer"),
+                             QStringLiteral("Buffer layout of the largest gathered batch"), 2));
+    addTensorLayouts(input,
+                     list.add(QStringLiteral("pictures-tensors"),
+                              QStringLiteral("Tensor layouts of parameters with a hazard"), 2));
+}
+
+}  // namespace hsdp::report

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+#include "buffer_layout/buffer_layout.h"
+#include "buffer_layout/buffer_layout_canvas.h"
+#include "shared/plan_selection.h"
+#include "shared/run_data.h"
+
+class QComboBox;
+
+namespace hsdp {
+
+// The fused buffers of a run: for the selected collective (or the first
+// gather of the selected batch / param) and a chosen member rank, the packed
+// send buffer, the rank-major gathered buffer and how the selected param is
+// cut out of it, or a broadcast's buffer (BufferLayoutCanvas). Segments are
+// the trace's, as the engine recorded them.
+class BufferLayoutWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit BufferLayoutWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    void setRun(const RunData& data);
+    // Shows collective `index` of collectives() as seen by `rank` (tests, combos).
+    void showCollective(int index, int rank);
+    const std::vector<BufferCollective>& collectives() const { return collectives_; }
+    BufferLayoutCanvas* canvas() const { return canvas_; }
+    QComboBox* rankBox() const { return ranks_; }
+    QImage renderImage(const QSize& size) const { return canvas_->renderImage(size); }
+
+private:
+    void onSelectionChanged();
+    void fillCollectives();
+    void fillRanks(int rank);
+    int defaultRank(const BufferCollective& c) const;
+    int groupPosition(int id) const;
+
+    PlanSelection* selection_;
+    RunData data_;
+    std::vector<BufferCollective> collectives_;
+    int current_ = -1;
+    int rank_ = -1;
+    BufferLayoutCanvas* canvas_;
+    QComboBox* collectiveBox_;
+    QComboBox* ranks_;
+};
+
+}  // namespace hsdp

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <QColor>
+#include <QLineF>
+#include <QRectF>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+#include "buffer_layout/buffer_layout.h"
+
+namespace hsdp {
+
+// What a fused-buffer picture is made of, in pixels for one size: built once
+// per paint, so painting, tooltips, clicks and tests agree on every rectangle.
+struct BufferShape {
+    enum Kind { Payload, Padding, Rows };
+    Kind kind = Payload;
+    QRectF rect;
+    int param = -1;
+    int rank = -1;       // whose slot (Payload, Padding) or whose rows (Rows)
+    int section = 0;     // 0 send buffer, 1 gathered / broadcast buffer, 2 tensor cut
+    QStringList labels;  // longest first: the first that fits is drawn inside
+    QString tip;
+};
+
+struct BufferText {
+    QRectF rect;
+    QString text;
+    bool bold = false;
+    int align = 0;  // Qt::Alignment; 0: left, vertically centred
+};
+
+struct BufferScene {
+    std::vector<BufferShape> shapes;
+    std::vector<BufferText> texts;
+    std::vector<QLineF> links;  // slot segment -> the rows it becomes
+    QRectF legend;
+};
+
+// Lays out `layout` in a picture of `size` (legend at the right).
+BufferScene buildBufferScene(const BufferLayout& layout, const QSize& size);
+
+// The fill of a param's payload by its position in the buffer, and the
+// padding hatch: exactly what is painted (tests compare pixels).
+QColor bufferParamColor(int position);
+QColor bufferPaddingBase();
+QColor bufferHatchColor();
+
+}  // namespace hsdp

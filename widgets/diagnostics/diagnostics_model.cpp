@@ -1,0 +1,91 @@
+#include "diagnostics/diagnostics_model.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include "shared/model_roles.h"
+
+namespace hsdp {
+
+namespace {
+
+QList<int> toList(const std::vector<int>& values) {
+    return QList<int>(values.begin(), values.end());
+}
+
+QColor severityColor(Severity severity) {
+    switch (severity) {
+        case Severity::Error:
+            return QColor(0xc0, 0x1c, 0x28);
+        case Severity::Warning:
+            return QColor(0xa8, 0x5a, 0x00);
+        case Severity::Info:
+            break;
+    }
+    return QColor(0x1c, 0x71, 0xd8);
+}
+
+}  // namespace
+
+DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void DiagnosticsModel::setResult(const PlanResult& result) {
+    beginResetModel();
+    plan_ = result.plan;
+    endResetModel();
+}
+
+int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !plan_ ? 0 : static_cast<int>(plan_->diagnostics.size());
+}
+
+int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant DiagnosticsModel::display(const Diagnostic& diagnostic, int column) const {
+    switch (column) {
+        case SeverityColumn:
+            return QString::fromStdString(std::string(severityName(diagnostic.severity)));
+        case CodeColumn:
+            return QString::fromStdString(diagnostic.code);
+        case MessageColumn:
+            return QString::fromStdString(diagnostic.message);
+    }
+    return {};
+}
+
+QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Diagnostic& diagnostic = plan_->diagnostics[static_cast<size_t>(index.row())];
+    switch (role) {
+        case Qt::DisplayRole:
+        case SortRole:
+            return display(diagnostic, index.column());
+        case Qt::ToolTipRole:
+            return index.column() == MessageColumn ? display(diagnostic, MessageColumn)
+                                                   : QVariant();
+        case Qt::ForegroundRole:
+            return index.column() == SeverityColumn
+                       ? QVariant(QBrush(severityColor(diagnostic.severity)))
+                       : QVariant();
+        case FilterRole:
+            return QString::fromStdString(diagnostic.code + " " + diagnostic.message).toLower();
+        case ParamsRole:
+            return QVariant::fromValue(toList(diagnostic.params));
+        case TransitionsRole:
+            return QVariant::fromValue(toList(diagnostic.transitions));
+    }
+    return {};
+}
+
+QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    static const char* const titles[] = {"Severity", "Code", "Message"};
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+        section >= ColumnCount)
+        return {};
+    return tr(titles[section]);
+}
+
+}  // namespace hsdp

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QWidget>
+
+#include "diagnostics/diagnostics_model.h"
+#include "shared/plan_selection.h"
+
+class QSortFilterProxyModel;
+class QTreeView;
+
+namespace hsdp {
+
+// The plan's diagnostics (severity, code, message), sortable. Activating one
+// (double click, Enter) selects what it names everywhere: its params (the
+// first one in focus, with its group and batch), its TP transition.
+class DiagnosticsWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit DiagnosticsWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    void setResult(const PlanResult& result);
+    QTreeView* view() const { return view_; }
+    DiagnosticsModel* model() const { return model_; }
+    // What activating `row` (a row of model()) selects.
+    void activateRow(int row);
+
+private:
+    PlanSelection* selection_;
+    PlanResult result_;
+    DiagnosticsModel* model_;
+    QSortFilterProxyModel* proxy_;
+    QTreeView* view_;
+};
+
+}  // namespace hsdp

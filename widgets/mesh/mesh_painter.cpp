@@ -1,0 +1,357 @@
+// MeshCanvas's painting: cells, labels by level of detail, selection overlays,
+// panel titles and the legend. Cells are filled without antialiasing so each
+// cell's pixels are exactly its HeatScale colour.
+#include <QLinearGradient>
+#include <QPainter>
+#include <QPainterPath>
+#include <QStringList>
+#include <algorithm>
+#include <cmath>
+
+#include "mesh/mesh_canvas.h"
+#include "shared/plan_index.h"
+
+namespace hsdp {
+
+namespace {
+
+struct OverlayStyle {
+    const std::vector<int>* ranks;
+    QColor color;
+    double inset;  // in pixels, from the cell edge
+    double width;
+    const char* label;
+};
+
+const QColor kOwnerColor(0xe6, 0x61, 0x00);
+const QColor kShardColor(0x1a, 0x9e, 0x77);
+const QColor kReplicateColor(0xc2, 0x18, 0x8f);
+const QColor kTpColor(0x75, 0x3b, 0xbd);
+const QColor kPickColor(0x11, 0x11, 0x11);
+const QColor kComputeColor(0xff, 0xc4, 0x00);  // the Newton–Schulz mark, on every heat colour
+const QColor kComputeEdge(0x11, 0x11, 0x11);
+
+// The Newton–Schulz mark: a flag in the cell's top-right corner, `side` pixels.
+QPolygonF computeFlag(const QRectF& box, double side) {
+    return QPolygonF(
+        {box.topRight(), box.topRight() - QPointF(side, 0), box.topRight() + QPointF(0, side)});
+}
+
+std::vector<OverlayStyle> overlayStyles(const SelectionOverlay& overlay) {
+    // Outer to inner, so nested sets (owner inside shard group) stay visible.
+    return {{&overlay.shardGroup, kShardColor, 1, 2, "shard group"},
+            {&overlay.groupRanks, kShardColor, 1, 2, "group ranks"},
+            {&overlay.tpRanks, kTpColor, 1, 2, "TP groups"},
+            {&overlay.replicateGroup, kReplicateColor, 4, 2, "replicate group"},
+            {&overlay.ownerRanks, kOwnerColor, 7, 3, "owner ranks"},
+            {&overlay.pickedRanks, kPickColor, 0, 2, "picked rank"}};
+}
+
+QString coordinateText(const Coord& coord) {
+    QStringList parts;
+    for (int64_t c : coord) parts << QString::number(c);
+    return QLatin1Char('(') + parts.join(QLatin1Char(',')) + QLatin1Char(')');
+}
+
+// A rectangle's outline centred on `box`'s edges, as four fills: stroking
+// wide pens goes through the path stroker, thousands of times too slow here.
+void fillOutline(QPainter& painter, const QRectF& box, double width, const QColor& color) {
+    double h = width / 2;
+    painter.fillRect(QRectF(box.left() - h, box.top() - h, box.width() + width, width), color);
+    painter.fillRect(QRectF(box.left() - h, box.bottom() - h, box.width() + width, width), color);
+    painter.fillRect(QRectF(box.left() - h, box.top() + h, width, box.height() - width), color);
+    painter.fillRect(QRectF(box.right() - h, box.top() + h, width, box.height() - width), color);
+}
+
+}  // namespace
+
+MeshCanvas::Detail MeshCanvas::detailFor(double cellPixels) {
+    if (cellPixels >= 56) return Detail::RankAndCoordinate;
+    if (cellPixels >= 22) return Detail::Rank;
+    if (cellPixels >= 4) return Detail::Cells;
+    return Detail::DenseCells;
+}
+
+void MeshCanvas::paintMesh(QPainter& painter, const QSize& size, const QTransform& toDevice) const {
+    painter.fillRect(QRect(QPoint(), size), palette().color(QPalette::Base));
+    if (layout_.cells().empty()) return paintEmpty(painter, size);
+    // The legend's strip is outside the cell area: cells zoomed or panned
+    // under it are clipped, never drawn beneath its text.
+    const QRectF cellArea(0, 0, std::max(0.0, size.width() - kLegendWidth), size.height());
+    painter.save();
+    painter.setClipRect(cellArea);
+    QRectF visible = toDevice.inverted().mapRect(cellArea);
+    paintCells(painter, toDevice, visible);
+    double cellPixels = MeshLayout::kCellSize * toDevice.m11();
+    // Outlines of small cells run along the cells' outer edges, where a
+    // compute flag's corner would cover them: the flags go first there.
+    if (cellPixels < kCellOutlinePixels) paintComputeMarks(painter, toDevice, cellPixels);
+    paintOverlays(painter, toDevice, cellPixels);
+    if (cellPixels >= kCellOutlinePixels) paintComputeMarks(painter, toDevice, cellPixels);
+    paintPanelTitles(painter, toDevice);
+    painter.restore();
+    paintLegend(painter, size);
+}
+
+void MeshCanvas::paintCells(QPainter& painter, const QTransform& toDevice,
+                            const QRectF& visible) const {
+    const double cellPixels = MeshLayout::kCellSize * toDevice.m11();
+    const Detail detail = detailFor(cellPixels);
+    const double gap = detail == Detail::DenseCells ? 0.0 : std::clamp(cellPixels * 0.04, 1.0, 3.0);
+    if (detail == Detail::Cells || detail == Detail::DenseCells)
+        return paintCellBlocks(painter, toDevice, gap);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    QFont rankFont = painter.font();
+    rankFont.setPixelSize(std::clamp(static_cast<int>(cellPixels * 0.28), 9, 22));
+    rankFont.setBold(true);
+    QFont coordFont = rankFont;
+    coordFont.setBold(false);
+    coordFont.setPixelSize(std::max(8, rankFont.pixelSize() * 2 / 3));
+    const QFontMetricsF rankMetrics(rankFont), coordMetrics(coordFont);
+    for (const MeshCell& cell : layout_.cells()) {
+        if (!visible.intersects(cell.rect)) continue;
+        QRectF box = toDevice.mapRect(cell.rect).adjusted(gap / 2, gap / 2, -gap / 2, -gap / 2);
+        QColor fill = heat_.colorFor(computedNumelOf(cell.rank));
+        painter.fillRect(box, fill);
+        const QString rank = QString::number(cell.rank);
+        // A label wider than its cell would run into the next one's (five-
+        // digit ranks of a 128x128 mesh): such a cell goes without.
+        if (rankMetrics.horizontalAdvance(rank) > box.width() - 2) continue;
+        painter.setPen(HeatScale::textOn(fill));
+        painter.setFont(rankFont);
+        if (detail == Detail::Rank) {
+            painter.drawText(box, Qt::AlignCenter, rank);
+            continue;
+        }
+        QRectF top(box.left(), box.top(), box.width(), box.height() * 0.55);
+        QRectF bottom(box.left(), box.top() + box.height() * 0.55, box.width(), box.height() * 0.4);
+        painter.drawText(top, Qt::AlignHCenter | Qt::AlignBottom, rank);
+        const QString coordinate = coordinateText(cell.coord);
+        if (coordMetrics.horizontalAdvance(coordinate) > box.width() - 2) continue;
+        painter.setFont(coordFont);
+        painter.drawText(bottom, Qt::AlignHCenter | Qt::AlignTop, coordinate);
+    }
+}
+
+int64_t MeshCanvas::computedNumelOf(int rank) const {
+    const auto& computed = result_.index->computedNumel;
+    return rank >= 0 && static_cast<size_t>(rank) < computed.size()
+               ? computed[static_cast<size_t>(rank)]
+               : 0;
+}
+
+QRectF MeshCanvas::computeMarkRect(const QRectF& cellBox, double cellPixels) {
+    const double side = std::clamp(cellPixels * 0.3, 5.0, 24.0);
+    return QRectF(cellBox.right() - side, cellBox.top(), side, side);
+}
+
+// Small cells: each panel as an image with one pixel per cell, scaled up
+// without smoothing, then the gaps drawn as lines. 8,192 cells cost one blit
+// per panel instead of 8,192 rectangle fills.
+void MeshCanvas::paintCellBlocks(QPainter& painter, const QTransform& toDevice, double gap) const {
+    const auto& cells = layout_.cells();
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    const QColor background = palette().color(QPalette::Base);
+    for (const MeshPanel& panel : layout_.panels()) {
+        const int columns = static_cast<int>(panel.cols), rows = static_cast<int>(panel.rows);
+        QImage image(columns, rows, QImage::Format_RGB32);
+        for (int i = 0; i < columns * rows; ++i)
+            image.setPixel(
+                i % columns, i / columns,
+                heat_
+                    .colorFor(computedNumelOf(cells[panel.firstCell + static_cast<size_t>(i)].rank))
+                    .rgb());
+        QRectF target = toDevice.mapRect(panel.rect);
+        painter.drawImage(target, image);
+        if (gap <= 0) continue;
+        for (int c = 0; c <= columns; ++c) {
+            double x = target.left() + target.width() * c / columns;
+            painter.fillRect(QRectF(x - gap / 2, target.top(), gap, target.height()), background);
+        }
+        for (int r = 0; r <= rows; ++r) {
+            double y = target.top() + target.height() * r / rows;
+            painter.fillRect(QRectF(target.left(), y - gap / 2, target.width(), gap), background);
+        }
+    }
+}
+
+void MeshCanvas::paintOverlays(QPainter& painter, const QTransform& toDevice,
+                               double cellPixels) const {
+    if (cellPixels < kCellOutlinePixels) return paintSetOutlines(painter, toDevice);
+    const double scale = std::clamp(cellPixels / 48.0, 0.35, 1.5);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setBrush(Qt::NoBrush);
+    for (const OverlayStyle& style : overlayStyles(overlay_)) {
+        if (style.ranks->empty()) continue;
+        double width = std::max(1.0, style.width * scale);
+        double inset = style.inset * scale + width / 2;
+        for (int rank : *style.ranks) {
+            int cell = layout_.cellOfRank(rank);
+            if (cell < 0) continue;
+            QRectF box = toDevice.mapRect(layout_.cells()[static_cast<size_t>(cell)].rect);
+            if (box.width() > 2 * inset + 2)
+                fillOutline(painter, box.adjusted(inset, inset, -inset, -inset), width,
+                            style.color);
+        }
+    }
+}
+
+// The ranks that run the focus param's Newton–Schulz, flagged on top of the outlines.
+void MeshCanvas::paintComputeMarks(QPainter& painter, const QTransform& toDevice,
+                                   double cellPixels) const {
+    if (overlay_.computeRanks.empty() || cellPixels < 6) return;
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(QPen(kComputeEdge, 1));
+    painter.setBrush(kComputeColor);
+    for (int rank : overlay_.computeRanks) {
+        int cell = layout_.cellOfRank(rank);
+        if (cell < 0) continue;
+        QRectF box = toDevice.mapRect(layout_.cells()[static_cast<size_t>(cell)].rect);
+        QRectF mark = computeMarkRect(box, cellPixels);
+        painter.drawPolygon(computeFlag(mark, mark.width()));
+    }
+    painter.setBrush(Qt::NoBrush);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+}
+
+// Cells too small for an outline inside each: every rank set is outlined
+// as a whole, along the edges of its cells that border cells outside it,
+// at least kMinOutlineWidth pixels wide whatever the zoom. Outer sets stand
+// further out, so nested ones (the owner inside its shard group) stay apart.
+void MeshCanvas::paintSetOutlines(QPainter& painter, const QTransform& toDevice) const {
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    std::vector<OverlayStyle> styles;
+    for (const OverlayStyle& style : overlayStyles(overlay_))
+        if (!style.ranks->empty()) styles.push_back(style);
+    const size_t cells = layout_.cells().size();
+    std::vector<char> inSet(cells);
+    for (size_t s = 0; s < styles.size(); ++s) {
+        std::fill(inSet.begin(), inSet.end(), 0);
+        for (int rank : *styles[s].ranks)
+            if (int cell = layout_.cellOfRank(rank); cell >= 0)
+                inSet[static_cast<size_t>(cell)] = 1;
+        // The innermost set sits on its cells' edge, each one further out a
+        // width beyond the one inside it.
+        const double offset = static_cast<double>(styles.size() - 1 - s) * kMinOutlineWidth;
+        for (size_t c = 0; c < cells; ++c)
+            if (inSet[c])
+                paintCellBorder(painter, toDevice, inSet, c, kMinOutlineWidth, offset,
+                                styles[s].color);
+    }
+}
+
+// The sides of cell `c` whose neighbour (in the same panel) is not in the set.
+void MeshCanvas::paintCellBorder(QPainter& painter, const QTransform& toDevice,
+                                 const std::vector<char>& inSet, size_t c, double width,
+                                 double offset, const QColor& color) const {
+    const MeshCell& cell = layout_.cells()[c];
+    // On whole pixels: fills at fractional edges round to one pixel or three.
+    const QRectF box = QRectF(toDevice.mapRect(cell.rect).toRect());
+    // The neighbour in the same panel: a wrapped segment's last column is
+    // outlined even though the next segment continues the dim.
+    auto outside = [&](int dx, int dy) {
+        int n = layout_.neighbour(static_cast<int>(c), dy, dx);
+        return n < 0 || !inSet[static_cast<size_t>(n)];
+    };
+    const double out = offset + width;  // from the cell edge outwards
+    if (outside(0, -1))
+        painter.fillRect(QRectF(box.left() - out, box.top() - out, box.width() + 2 * out, width),
+                         color);
+    if (outside(0, 1))
+        painter.fillRect(
+            QRectF(box.left() - out, box.bottom() + offset, box.width() + 2 * out, width), color);
+    if (outside(-1, 0))
+        painter.fillRect(QRectF(box.left() - out, box.top() - out, width, box.height() + 2 * out),
+                         color);
+    if (outside(1, 0))
+        painter.fillRect(
+            QRectF(box.right() + offset, box.top() - out, width, box.height() + 2 * out), color);
+}
+
+void MeshCanvas::paintPanelTitles(QPainter& painter, const QTransform& toDevice) const {
+    double titlePixels = MeshLayout::kTitleHeight * toDevice.m11();
+    if (titlePixels < 10 || layout_.panels().size() < 2) return;
+    QFont font = painter.font();
+    font.setPixelSize(std::clamp(static_cast<int>(titlePixels * 0.6), 8, 14));
+    painter.setFont(font);
+    painter.setPen(palette().color(QPalette::Text));
+    for (const MeshPanel& panel : layout_.panels()) {
+        QRectF area = toDevice.mapRect(panel.rect);
+        QRectF title(area.left(), area.top() - titlePixels, area.width(), titlePixels);
+        painter.drawText(title, Qt::AlignLeft | Qt::AlignVCenter, panel.title);
+    }
+}
+
+void MeshCanvas::paintLegend(QPainter& painter, const QSize& size) const {
+    QRectF area(size.width() - kLegendWidth + 16, 16, kLegendWidth - 28, size.height() - 32);
+    QFont font = painter.font();
+    font.setPixelSize(11);
+    font.setBold(false);
+    painter.setFont(font);
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(QRectF(area.left(), area.top(), area.width(), 18), Qt::AlignLeft,
+                     tr("Newton–Schulz numel"));
+    QRectF bar(area.left(), area.top() + 24, 16, std::min(180.0, area.height() * 0.45));
+    QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
+    for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, HeatScale::ramp(i / 8.0));
+    painter.fillRect(bar, gradient);
+    painter.setPen(palette().color(QPalette::Mid));
+    painter.drawRect(bar);
+    painter.setPen(palette().color(QPalette::Text));
+    for (int i = 0; i <= 2; ++i) {
+        double y = bar.bottom() - bar.height() * i / 2.0;
+        painter.drawText(QRectF(bar.right() + 6, y - 8, area.width() - 22, 16),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         humanCount(static_cast<double>(heat_.maxValue()) * i / 2.0));
+    }
+    QRectF idle(area.left(), bar.bottom() + 12, 16, 12);
+    painter.fillRect(idle, HeatScale::idleColor());
+    painter.drawText(QRectF(idle.right() + 6, idle.top() - 2, area.width() - 22, 16),
+                     Qt::AlignLeft | Qt::AlignVCenter, tr("computes nothing"));
+    double y = idle.bottom() + 20;
+    for (const OverlayStyle& style : overlayStyles(overlay_)) {
+        if (style.ranks->empty()) continue;
+        painter.setPen(QPen(style.color, 3));
+        painter.drawRect(QRectF(area.left() + 1, y + 1, 14, 10));
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QRectF(area.left() + 22, y - 2, area.width() - 22, 16),
+                         Qt::AlignLeft | Qt::AlignVCenter, tr(style.label));
+        y += 18;
+    }
+    if (!overlay_.computeRanks.empty()) {
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.setPen(QPen(kComputeEdge, 1));
+        painter.setBrush(kComputeColor);
+        painter.drawPolygon(computeFlag(QRectF(area.left() + 1, y, 14, 14), 14));
+        painter.setBrush(Qt::NoBrush);
+        painter.setRenderHint(QPainter::Antialiasing, false);
+        painter.setPen(palette().color(QPalette::Text));
+        // Two lines when one does not fit the legend's width.
+        const QString text = tr("runs Newton–Schulz");
+        const bool wraps = painter.fontMetrics().horizontalAdvance(text) > area.width() - 22;
+        painter.drawText(QRectF(area.left() + 22, y - 2, area.width() - 22, wraps ? 32 : 16),
+                         Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
+        y += wraps ? 34 : 18;
+    }
+    paintFocusName(painter, QRectF(area.left(), y + 8, area.width(), area.bottom() - y - 8));
+}
+
+// The focused param's name under the legend, wrapped, so a screenshot says what is outlined.
+void MeshCanvas::paintFocusName(QPainter& painter, const QRectF& area) const {
+    int param = selection_ ? selection_->focusParamFor(result_) : -1;
+    if (param < 0 || !result_.scenario || area.height() < 30) return;
+    QString name =
+        QString::fromStdString(result_.scenario->params.at(static_cast<size_t>(param)).name);
+    name.replace(QLatin1Char('.'), QStringLiteral(".\u200b"));  // allow breaks after dots
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                     tr("selected:\n") + name);
+}
+
+void MeshCanvas::paintEmpty(QPainter& painter, const QSize& size) const {
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.drawText(QRect(QPoint(), size), Qt::AlignCenter,
+                     tr("Open a scenario (File ▸ Open, or drop a file here)"));
+}
+
+}  // namespace hsdp

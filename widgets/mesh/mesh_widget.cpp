@@ -1,0 +1,92 @@
+#include "mesh/mesh_widget.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace hsdp {
+
+MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
+    : QWidget(parent),
+      view_(new MeshCanvas(selection, this)),
+      meshes_(new QComboBox(this)),
+      rows_(new QComboBox(this)),
+      columns_(new QComboBox(this)) {
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Mesh"), this));
+    controls->addWidget(meshes_);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Rows"), this));
+    controls->addWidget(rows_);
+    controls->addWidget(new QLabel(tr("Columns"), this));
+    controls->addWidget(columns_);
+    controls->addStretch();
+    auto* fit = new QToolButton(this);
+    fit->setText(tr("Fit"));
+    fit->setToolTip(tr("Zoom to fit (Ctrl+0)"));
+    controls->addWidget(fit);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(view_, 1);
+    connect(fit, &QToolButton::clicked, view_, &MeshCanvas::resetZoom);
+    connect(meshes_, &QComboBox::activated, view_, &MeshCanvas::setMesh);
+    connect(rows_, &QComboBox::activated, this, &MeshWidget::applyDims);
+    connect(columns_, &QComboBox::activated, this, &MeshWidget::applyDims);
+    connect(view_, &MeshCanvas::meshChanged, this, [this](int mesh) {
+        QSignalBlocker block(meshes_);
+        meshes_->setCurrentIndex(mesh);
+        fillDims();
+    });
+}
+
+void MeshWidget::setResult(const PlanResult& result) {
+    result_ = result;
+    fillMeshes();
+    view_->setResult(result);
+    fillDims();
+}
+
+void MeshWidget::fillMeshes() {
+    QSignalBlocker block(meshes_);
+    meshes_->clear();
+    if (!result_.scenario) return;
+    for (const Mesh& mesh : result_.scenario->meshes)
+        meshes_->addItem(QStringLiteral("%1 (%2 ranks)")
+                             .arg(QString::fromStdString(mesh.name))
+                             .arg(mesh.size()));
+}
+
+void MeshWidget::fillDims() {
+    QSignalBlocker blockRows(rows_), blockColumns(columns_);
+    rows_->clear();
+    columns_->clear();
+    const Mesh* mesh = view_->mesh();
+    if (!mesh) return;
+    rows_->addItem(tr("(none)"), -1);
+    columns_->addItem(tr("(none)"), -1);
+    for (int d = 0; d < mesh->ndim(); ++d) {
+        QString name = QStringLiteral("%1 (%2)")
+                           .arg(QString::fromStdString(mesh->dimNames[d]))
+                           .arg(mesh->shape[d]);
+        rows_->addItem(name, d);
+        columns_->addItem(name, d);
+    }
+    rows_->setCurrentIndex(rows_->findData(view_->meshLayout().rowDim()));
+    columns_->setCurrentIndex(columns_->findData(view_->meshLayout().colDim()));
+}
+
+void MeshWidget::applyDims() {
+    int row = rows_->currentData().toInt(), column = columns_->currentData().toInt();
+    if (row == column && row >= 0) {  // one dim cannot be both: the other one gives way
+        row = -1;
+        QSignalBlocker block(rows_);
+        rows_->setCurrentIndex(0);
+    }
+    view_->setDims(row, column);
+}
+
+}  // namespace hsdp

@@ -1,0 +1,146 @@
+#include "owner_balance/balance_data.h"
+
+#include <algorithm>
+
+#include "plan/load_imbalance.h"
+#include "plan/ownership.h"
+#include "plan/replica_count.h"
+
+namespace hsdp {
+
+namespace {
+
+int64_t paramNumel(const Scenario& scenario, int param) {
+    return scenario.params.at(static_cast<size_t>(param)).numel();
+}
+
+BatchRef batchOfParam(const Plan& plan, int param) {
+    for (size_t g = 0; g < plan.groups.size(); ++g) {
+        const auto& batches = plan.groups[g].batches;
+        for (size_t b = 0; b < batches.size(); ++b)
+            if (std::find(batches[b].params.begin(), batches[b].params.end(), param) !=
+                batches[b].params.end())
+                return {static_cast<int>(g), static_cast<int>(b)};
+    }
+    return {};
+}
+
+// The worst batch of groups [first, last).
+BatchRef worstBatchIn(const Plan& plan, size_t first, size_t last) {
+    BatchRef worst;
+    double worstRatio = -1;
+    for (size_t g = first; g < last; ++g) {
+        const auto& batches = plan.groups[g].batches;
+        for (size_t b = 0; b < batches.size(); ++b) {
+            double ratio = loadImbalance(batches[b].loads).value_or(1.0);
+            if (ratio > worstRatio) {
+                worstRatio = ratio;
+                worst = {static_cast<int>(g), static_cast<int>(b)};
+            }
+        }
+    }
+    return worst;
+}
+
+}  // namespace
+
+CoordBalance coordBalance(const Scenario& scenario, const Batch& batch) {
+    CoordBalance out;
+    for (const CoordLoad& load : batch.loads) {
+        out.coords.push_back(load.coord);
+        out.numel.push_back(load.numel);
+    }
+    for (int p : batch.params) {
+        int64_t numel = paramNumel(scenario, p);
+        out.total += numel;
+        out.largestParam = std::max(out.largestParam, numel);
+    }
+    if (!out.coords.empty())
+        out.mean = static_cast<double>(out.total) / static_cast<double>(out.coords.size());
+    out.lowerBound = std::max(static_cast<double>(out.largestParam), out.mean);
+    out.imbalance = loadImbalance(batch.loads);
+    return out;
+}
+
+std::vector<ComputeLoad> computeLoads(const Scenario& scenario, const Group& group,
+                                      const Batch& batch, std::optional<int64_t> replicaCount) {
+    if (!batch.isShard) return {};
+    std::vector<int64_t> shardSizes;
+    for (int d : group.shardMeshDims) shardSizes.push_back(group.meshShape[static_cast<size_t>(d)]);
+    const int64_t shards = coordinateCount(shardSizes);
+    std::vector<ComputeLoad> loads(
+        static_cast<size_t>(coordinateCount(batch.replicateSizes) * shards));
+    for (size_t i = 0; i < loads.size(); ++i) {
+        loads[i].replicateCoord =
+            coordinateAt(static_cast<int64_t>(i) / shards, batch.replicateSizes);
+        loads[i].shardCoord = coordinateAt(static_cast<int64_t>(i) % shards, shardSizes);
+    }
+    auto at = [&](const Coord& replicate, const Coord& shard) -> ComputeLoad& {
+        return loads[static_cast<size_t>(coordinateIndex(replicate, batch.replicateSizes) * shards +
+                                         coordinateIndex(shard, shardSizes))];
+    };
+    for (const ShardCompute& compute : batch.shardCompute)
+        for (const auto& [param, coord] : compute.computeCoord) {
+            ComputeLoad& load = at(compute.replicateCoord, coord);
+            ++load.count;
+            load.numel += paramNumel(scenario, param);
+        }
+    Coord meshCoord(group.meshShape.size(), 0);
+    for (int rank : group.meshRanks) {  // row-major odometer: ascending per load
+        Coord shard;
+        for (int d : group.shardMeshDims) shard.push_back(meshCoord[static_cast<size_t>(d)]);
+        at(replicateCoordinate(meshCoord, group.replicateMeshDims, replicaCount), shard)
+            .ranks.push_back(rank);
+        for (size_t d = meshCoord.size(); d-- > 0;) {
+            if (++meshCoord[d] < group.meshShape[d]) break;
+            meshCoord[d] = 0;
+        }
+    }
+    for (ComputeLoad& load : loads) std::sort(load.ranks.begin(), load.ranks.end());
+    return loads;
+}
+
+std::vector<int> ranksAtCoordinate(const Group& group, const Coord& coord,
+                                   std::optional<int64_t> replicaCount) {
+    std::vector<int> ranks;
+    Coord meshCoord(group.meshShape.size(), 0);
+    for (int rank : group.meshRanks) {
+        if (replicateCoordinate(meshCoord, group.replicateMeshDims, replicaCount) == coord)
+            ranks.push_back(rank);
+        for (size_t d = meshCoord.size(); d-- > 0;) {  // row-major odometer
+            if (++meshCoord[d] < group.meshShape[d]) break;
+            meshCoord[d] = 0;
+        }
+    }
+    std::sort(ranks.begin(), ranks.end());
+    return ranks;
+}
+
+BatchRef worstBatch(const Plan& plan) {
+    return worstBatchIn(plan, 0, plan.groups.size());
+}
+
+const Batch* batchAt(const Plan& plan, BatchRef ref) {
+    if (!ref.isValid() || static_cast<size_t>(ref.group) >= plan.groups.size()) return nullptr;
+    const auto& batches = plan.groups[static_cast<size_t>(ref.group)].batches;
+    if (static_cast<size_t>(ref.batch) >= batches.size()) return nullptr;
+    return &batches[static_cast<size_t>(ref.batch)];
+}
+
+BatchRef balanceBatch(const Plan& plan, const SelectionState& selection) {
+    BatchRef picked{selection.group, selection.batch};
+    if (batchAt(plan, picked)) return picked;
+    if (!selection.params.empty()) {
+        BatchRef ofParam = batchOfParam(plan, selection.params.front());
+        if (ofParam.isValid()) return ofParam;
+    }
+    if (selection.group >= 0 && static_cast<size_t>(selection.group) < plan.groups.size()) {
+        // A group alone: its worst batch.
+        auto group = static_cast<size_t>(selection.group);
+        BatchRef inGroup = worstBatchIn(plan, group, group + 1);
+        if (inGroup.isValid()) return inGroup;
+    }
+    return worstBatch(plan);
+}
+
+}  // namespace hsdp

@@ -1,0 +1,420 @@
+#include "owner_balance/owner_balance_widget.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QScrollArea>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "plan/load_imbalance.h"
+#include "shared/heat_scale.h"
+
+namespace hsdp {
+
+namespace {
+
+const QColor kBarColor(0x4c, 0x78, 0xa8);
+const QColor kShardColor(0x59, 0xa1, 0x4f);
+const QColor kMeanColor(0x44, 0x44, 0x44);
+const QColor kBoundColor(0xe1, 0x57, 0x59);
+const QColor kShardColorOdd(0x8c, 0xc0, 0x7e);  // odd replicate coordinates' blocks
+const QColor kHeldColor(0xb0, 0xb8, 0xc4);
+const QColor kGatheredColor(0xf2, 0x8e, 0x2b);
+const QColor kPickColor(0x11, 0x11, 0x11);  // the mesh view's picked-rank outline
+
+QString coordLabel(const Coord& coord) {
+    QStringList parts;
+    for (int64_t c : coord) parts << QString::number(c);
+    return QStringLiteral("(%1)").arg(parts.join(QLatin1Char(',')));
+}
+
+// Value ticks in the mesh legend's units (250 M, 1.25 G), not 2.5·10^8.
+class CountTicker : public QCPAxisTicker {
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        return humanCount(tick);
+    }
+};
+
+QString coordText(const Coord& coord) {
+    return coord.empty() ? QObject::tr("() single owner") : coordLabel(coord);
+}
+
+QString loadImbalanceText(const std::vector<int64_t>& numels) {
+    auto ratio = loadImbalance(numels);
+    return ratio ? QString::number(*ratio, 'f', 2) : QStringLiteral("—");
+}
+
+QVector<double> indices(size_t count) {
+    QVector<double> keys(static_cast<qsizetype>(count));
+    for (size_t i = 0; i < count; ++i) keys[static_cast<qsizetype>(i)] = static_cast<double>(i);
+    return keys;
+}
+
+QCPBars* makeBars(QCustomPlot* plot, const QColor& color, const QString& name) {
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setName(name);
+    bars->setPen(QPen(color.darker(130)));
+    bars->setBrush(color);
+    bars->setWidthType(QCPBars::wtPlotCoords);
+    bars->setWidth(0.75);
+    return bars;
+}
+
+QCPGraph* makeLine(QCustomPlot* plot, const QColor& color, Qt::PenStyle style, const QString& name,
+                   int width) {
+    QCPGraph* line = plot->addGraph();
+    line->setName(name);
+    line->setPen(QPen(color, width, style));
+    return line;
+}
+
+// Coordinates under their bars while there are few, bar numbers beyond.
+QStringList keyLabels(const QStringList& labels) {
+    if (labels.size() <= KeyTicks::kMaxMarkedTicks) return labels;
+    QStringList numbers;
+    for (qsizetype i = 0; i < labels.size(); ++i) numbers << QString::number(i);
+    return numbers;
+}
+
+// A legend as one row under the axes, not an inset: in a short dock an inset
+// legend covered the bars it explains.
+void addLegendRow(QCustomPlot* plot, const QFont& font) {
+    plot->legend->setVisible(true);
+    plot->legend->setFont(font);
+    plot->legend->setBrush(QColor(255, 255, 255, 220));
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    const int legendRow = plot->plotLayout()->rowCount();
+    plot->plotLayout()->addElement(legendRow, 0, plot->legend);
+    plot->plotLayout()->setRowStretchFactor(legendRow, 0.001);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->legend->setMargins(QMargins(4, 0, 4, 2));
+}
+
+// The bar under `pos` in a plot of `count` bars at keys 0..count-1: the
+// whole column counts, so a coordinate that owns nothing is clickable too.
+int barIndexAt(QCustomPlot* plot, const QPoint& pos, size_t count) {
+    if (!plot->axisRect()->rect().contains(pos)) return -1;
+    double key = plot->xAxis->pixelToCoord(pos.x());
+    long index = std::lround(key);
+    if (index < 0 || static_cast<size_t>(index) >= count) return -1;
+    return static_cast<int>(index);
+}
+
+void fitRanges(QCustomPlot* plot, size_t count, double top) {
+    plot->xAxis->setRange(-0.6, std::max<double>(static_cast<double>(count), 1.0) - 0.4);
+    plot->yAxis->setRange(0, top > 0 ? top * 1.12 : 1.0);
+}
+
+}  // namespace
+
+OwnerBalanceWidget::OwnerBalanceWidget(PlanSelection* selection, QWidget* parent)
+    : QWidget(parent), selection_(selection) {
+    coordPlot_ = makePlot(&coordTitle_);
+    rankPlot_ = makePlot(&rankTitle_);
+    shardPlot_ = makePlot(&shardTitle_);
+    coordBars_ = makeBars(coordPlot_, kBarColor, tr("numel"));
+    // The bound first, so the dashed mean stays visible where they meet.
+    lowerBoundLine_ = makeLine(coordPlot_, kBoundColor, Qt::SolidLine, tr("lower bound"), 3);
+    coordPlot_->setToolTip(
+        tr("lower bound = max(largest param, total / coordinates): no "
+           "owner assignment of whole params does better"));
+    meanLine_ = makeLine(coordPlot_, kMeanColor, Qt::DashLine, tr("mean"), 2);
+    addLegendRow(coordPlot_, QFont(font().family(), 8));
+    coordPlot_->setMinimumHeight(160);  // the title and the legend row besides the bars
+    pickedBars_ = makeBars(coordPlot_, kBarColor, tr("picked"));
+    pickedBars_->setPen(QPen(kPickColor, 2));
+    pickedBars_->removeFromLegend();
+    heldBars_ = makeBars(rankPlot_, kHeldColor, tr("held"));
+    gatheredBars_ = makeBars(rankPlot_, kGatheredColor, tr("gathered"));
+    computedBars_ = makeBars(rankPlot_, kShardColor, tr("Newton–Schulz"));
+    auto* rankGroup = new QCPBarsGroup(rankPlot_);
+    rankGroup->setSpacing(0);
+    for (QCPBars* bars : {heldBars_, gatheredBars_, computedBars_}) {
+        bars->setWidth(0.27);
+        bars->setPen(Qt::NoPen);
+        rankGroup->append(bars);
+    }
+    addLegendRow(rankPlot_, QFont(font().family(), 8));
+    shardBars_ = makeBars(shardPlot_, kShardColor, tr("Newton–Schulz numel"));
+    shardBarsOdd_ = makeBars(shardPlot_, kShardColorOdd, tr("Newton–Schulz numel"));
+    shardPlot_->legend->setVisible(false);
+    // Each plot keeps the height its titles, ticks and legend need; a dock
+    // shorter than all three scrolls instead of squashing the bars to slivers.
+    shardPlot_->setMinimumHeight(160);
+    rankPlot_->setMinimumHeight(170);
+    auto* content = new QWidget;
+    auto* column = new QVBoxLayout(content);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(2);
+    column->addWidget(coordPlot_, 3);
+    column->addWidget(shardPlot_, 2);
+    column->addWidget(rankPlot_, 2);
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll_->setWidget(content);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll_);
+    shardPlot_->hide();
+    connect(selection_, &PlanSelection::changed, this, &OwnerBalanceWidget::onSelectionChanged);
+    connect(coordPlot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
+        selectCoordinate(barIndexAt(coordPlot_, event->pos(), balance_.coords.size()));
+    });
+    connect(rankPlot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
+        if (result_.isValid())
+            selectRank(barIndexAt(rankPlot_, event->pos(), result_.plan->ranks.size()));
+    });
+}
+
+QCustomPlot* OwnerBalanceWidget::makePlot(QCPTextElement** title) {
+    auto* plot = new QCustomPlot(this);
+    plot->setMinimumHeight(90);
+    plot->plotLayout()->insertRow(0);
+    *title = new QCPTextElement(plot, QString(), QFont(font().family(), 9, QFont::Bold));
+    plot->plotLayout()->addElement(0, 0, *title);
+    plot->yAxis->setLabel(tr("numel"));
+    QSharedPointer<QCPAxisTicker> ticker(new CountTicker);
+    ticker->setTickCount(4);
+    plot->yAxis->setTicker(ticker);
+    plot->xAxis->grid()->setVisible(false);
+    plot->setAutoAddPlottableToLegend(true);
+    connect(plot, &QCustomPlot::afterLayout, this, [this, plot] { fitTicks(plot); });
+    return plot;
+}
+
+void OwnerBalanceWidget::setResult(const PlanResult& result) {
+    result_ = result;
+    batch_ = {};
+    fillRankPlot();
+    onSelectionChanged();
+}
+
+void OwnerBalanceWidget::onSelectionChanged() {
+    if (!result_.isValid()) return;
+    BatchRef batch = balanceBatch(*result_.plan, selection_->stateFor(result_));
+    if (batch != batch_ || !batch.isValid()) {  // a rank pick keeps the chart
+        batch_ = batch;
+        showBatch();
+    }
+    showPickedCoordinate();
+}
+
+// Outlines the coordinate whose ranks are exactly the picked ones.
+void OwnerBalanceWidget::showPickedCoordinate() {
+    pickedCoordinate_ = -1;
+    const std::vector<int> picked = selection_->stateFor(result_).ranks;
+    if (batch_.isValid() && !picked.empty()) {
+        const Group& group = result_.plan->groups[static_cast<size_t>(batch_.group)];
+        for (size_t i = 0; i < balance_.coords.size() && pickedCoordinate_ < 0; ++i)
+            if (ranksAtCoordinate(group, balance_.coords[i], result_.plan->effectiveReplicaCount) ==
+                picked)
+                pickedCoordinate_ = static_cast<int>(i);
+    }
+    pickedBars_->data()->clear();
+    if (pickedCoordinate_ >= 0)
+        pickedBars_->addData(
+            pickedCoordinate_,
+            static_cast<double>(balance_.numel[static_cast<size_t>(pickedCoordinate_)]));
+    coordPlot_->replot();
+}
+
+void OwnerBalanceWidget::showBatch() {
+    const Batch* batch = batchAt(*result_.plan, batch_);
+    balance_ = batch ? coordBalance(*result_.scenario, *batch) : CoordBalance{};
+    const Group* group = batch ? &result_.plan->groups[static_cast<size_t>(batch_.group)] : nullptr;
+    computeLoads_ = group ? hsdp::computeLoads(*result_.scenario, *group, *batch,
+                                               result_.plan->effectiveReplicaCount)
+                          : std::vector<ComputeLoad>{};
+    fillCoordPlot();
+    fillShardPlot();
+}
+
+void OwnerBalanceWidget::fillCoordPlot() {
+    QStringList labels;
+    QVector<double> values;
+    for (size_t i = 0; i < balance_.coords.size(); ++i) {
+        labels << coordText(balance_.coords[i]);
+        values << static_cast<double>(balance_.numel[i]);
+    }
+    coordBars_->setData(indices(labels.size()), values, true);
+    double right = std::max<double>(static_cast<double>(labels.size()), 1.0) - 0.4;
+    meanLine_->setData({-0.6, right}, {balance_.mean, balance_.mean});
+    lowerBoundLine_->setData({-0.6, right}, {balance_.lowerBound, balance_.lowerBound});
+    coordPlot_->xAxis->setLabel(tr("owner (replicate) coordinate"));
+    keyTicks_[coordPlot_].setLabels(indices(labels.size()), keyLabels(labels));
+    double top = std::max(balance_.lowerBound, balance_.mean);
+    for (double v : values) top = std::max(top, v);
+    fitRanges(coordPlot_, labels.size(), top);
+    QString title = tr("No batch");
+    if (batch_.isValid()) {
+        const Group& group = result_.plan->groups[static_cast<size_t>(batch_.group)];
+        const Batch& batch = group.batches[static_cast<size_t>(batch_.batch)];
+        // One line that fits a narrow dock; the mean and the bound name
+        // their values in the legend.
+        title = tr("Group %1 · batch %2%3 · max/mean %4")
+                    .arg(group.id)
+                    .arg(batch_.batch)
+                    .arg(batch.isShard ? tr(" (gathered)") : QString())
+                    .arg(balance_.imbalance ? QString::number(*balance_.imbalance, 'f', 2)
+                                            : QStringLiteral("—"));
+    }
+    meanLine_->setName(tr("mean %1").arg(humanCount(balance_.mean)));
+    lowerBoundLine_->setName(tr("bound %1").arg(humanCount(balance_.lowerBound)));
+    coordTitle_->setText(title);
+    coordPlot_->replot();
+}
+
+void OwnerBalanceWidget::fillRankPlot() {
+    QVector<double> held, gathered, computed;
+    QStringList labels;
+    std::vector<int64_t> computedNumel;
+    if (result_.isValid())
+        for (const RankOwnership& rank : result_.plan->ranks) {
+            held << static_cast<double>(rank.heldNumel);
+            gathered << static_cast<double>(rank.gatheredNumel);
+            computed << static_cast<double>(rank.computedNumel);
+            computedNumel.push_back(rank.computedNumel);
+            labels << QString::number(rank.rank);
+        }
+    const QVector<double> keys = indices(held.size());
+    heldBars_->setData(keys, held, true);
+    gatheredBars_->setData(keys, gathered, true);
+    computedBars_->setData(keys, computed, true);
+    rankPlot_->xAxis->setLabel(tr("rank"));
+    keyTicks_[rankPlot_].setLabels(keys, labels);
+    double top = 0;
+    for (const auto* values : {&held, &gathered, &computed})
+        for (double v : *values) top = std::max(top, v);
+    fitRanges(rankPlot_, held.size(), top);
+    rankTitle_->setText(
+        tr("Per rank, all batches · NS max/mean %1").arg(loadImbalanceText(computedNumel)));
+    rankPlot_->replot();
+}
+
+size_t OwnerBalanceWidget::shardsPerReplicate() const {
+    size_t shards = 0;
+    while (shards < computeLoads_.size() &&
+           computeLoads_[shards].replicateCoord == computeLoads_.front().replicateCoord)
+        ++shards;
+    return std::max<size_t>(shards, 1);
+}
+
+double OwnerBalanceWidget::computeKey(size_t index) const {
+    const size_t shards = shardsPerReplicate();
+    return static_cast<double>(index / shards * (shards + 1) + index % shards);
+}
+
+void OwnerBalanceWidget::fillShardPlot() {
+    shardPlot_->setVisible(!computeLoads_.empty());
+    QStringList labels;
+    QVector<double> keys, values;
+    QVector<double> evenKeys, evenValues, oddKeys, oddValues;
+    Coord previous;
+    int block = -1;
+    for (size_t i = 0; i < computeLoads_.size(); ++i) {
+        const ComputeLoad& load = computeLoads_[i];
+        if (i == 0 || load.replicateCoord != previous) ++block;
+        previous = load.replicateCoord;
+        labels << coordLabel(load.shardCoord);
+        keys << computeKey(i);
+        values << static_cast<double>(load.numel);
+        (block % 2 ? oddKeys : evenKeys) << keys.back();
+        (block % 2 ? oddValues : evenValues) << values.back();
+    }
+    shardBars_->setData(evenKeys, evenValues, true);
+    shardBarsOdd_->setData(oddKeys, oddValues, true);
+    shardPlot_->xAxis->setLabel(tr("shard coordinate · params on the bars"));
+    // Shard coordinates repeat per replicate: thin them the same way in every block.
+    const bool named = labels.size() <= KeyTicks::kMaxMarkedTicks;
+    keyTicks_[shardPlot_].setLabels(keys, keyLabels(labels),
+                                    named ? static_cast<int>(shardsPerReplicate()) : 0);
+    double top = values.isEmpty() ? 0 : *std::max_element(values.begin(), values.end());
+    fitRanges(shardPlot_, 0, top);
+    shardPlot_->xAxis->setRange(-0.6, keys.isEmpty() ? 1.0 : keys.back() + 0.6);
+    labelShardCounts(top);
+    shardTitle_->setText(tr("Newton–Schulz numel per shard coordinate"));
+    shardPlot_->replot();
+}
+
+// Each bar's parameter count on it, and each replicate coordinate over its
+// block: the blocks are the ranks of different replicas, never summed.
+void OwnerBalanceWidget::labelShardCounts(double top) {
+    shardPlot_->clearItems();
+    if (computeLoads_.size() > static_cast<size_t>(KeyTicks::kMaxMarkedTicks)) return;
+    if (top > 0) shardPlot_->yAxis->setRangeUpper(top * 1.45);  // room for the numbers
+    auto addText = [this](double key, double value, const QString& text, double scale) {
+        auto* item = new QCPItemText(shardPlot_);
+        item->position->setCoords(key, value);
+        item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        item->setClipToAxisRect(false);
+        item->setText(text);
+        QFont font = item->font();
+        font.setPointSizeF(font.pointSizeF() * scale);
+        item->setFont(font);
+    };
+    const double height = top > 0 ? top : 1.0;
+    size_t first = 0;  // the block's first load
+    for (size_t i = 0; i < computeLoads_.size(); ++i) {
+        addText(computeKey(i), static_cast<double>(computeLoads_[i].numel) + height * 0.01,
+                QString::number(computeLoads_[i].count), 0.8);
+        const bool last = i + 1 == computeLoads_.size() ||
+                          computeLoads_[i + 1].replicateCoord != computeLoads_[i].replicateCoord;
+        if (!last) continue;
+        const QString coord = coordText(computeLoads_[i].replicateCoord);
+        addText((computeKey(first) + computeKey(i)) / 2, height * 1.22,
+                first == 0 ? tr("replicate %1").arg(coord) : coord, 0.8);
+        first = i + 1;
+    }
+}
+
+// After each layout: key labels that fit the width, value ticks the height.
+void OwnerBalanceWidget::fitTicks(QCustomPlot* plot) {
+    bool changed = false;
+    // Value labels at least two text lines apart, two to four of them.
+    const int valueTicks = std::clamp(plot->axisRect()->height() / 36, 1, 3) + 1;
+    if (plot->yAxis->ticker()->tickCount() != valueTicks) {
+        plot->yAxis->ticker()->setTickCount(valueTicks);
+        changed = true;
+    }
+    auto it = keyTicks_.find(plot);
+    // Upright labels may take a fifth of the plot's height, no more.
+    if (it != keyTicks_.end()) changed = it->second.fit(plot->xAxis, plot->height() / 5) || changed;
+    if (changed) plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void OwnerBalanceWidget::selectCoordinate(int index) {
+    if (!batch_.isValid() || index < 0 || static_cast<size_t>(index) >= balance_.coords.size())
+        return;
+    const Group& group = result_.plan->groups[static_cast<size_t>(batch_.group)];
+    selection_->selectRanks(ranksAtCoordinate(group, balance_.coords[static_cast<size_t>(index)],
+                                              result_.plan->effectiveReplicaCount));
+}
+
+void OwnerBalanceWidget::selectRank(int index) {
+    if (!result_.isValid() || index < 0 || static_cast<size_t>(index) >= result_.plan->ranks.size())
+        return;
+    selection_->selectRanks({result_.plan->ranks[static_cast<size_t>(index)].rank});
+}
+
+QImage OwnerBalanceWidget::renderImage(const QSize& size) {
+    bool wasVisible = isVisible();
+    if (!wasVisible) setAttribute(Qt::WA_DontShowOnScreen);
+    resize(size);
+    show();
+    QApplication::processEvents();
+    // Twice: the first layout fits the tick labels to the width, the second
+    // lays the axes out around them.
+    for (int pass = 0; pass < 2; ++pass)
+        for (QCustomPlot* plot : {coordPlot_, rankPlot_, shardPlot_}) plot->replot();
+    QImage image = grab().toImage();
+    if (!wasVisible) hide();
+    return image;
+}
+
+}  // namespace hsdp

@@ -1,0 +1,99 @@
+#pragma once
+
+#include <QWidget>
+#include <map>
+
+#include "owner_balance/balance_data.h"
+#include "shared/key_ticks.h"
+#include "shared/plan_result.h"
+#include "shared/plan_selection.h"
+
+class QCPBars;
+class QCPGraph;
+class QCustomPlot;
+class QScrollArea;
+class QCPTextElement;
+
+namespace hsdp {
+
+// Owner load balance of the plan, as the plan states it (never recomputed):
+// numel per owner coordinate of one batch (Batch::loads) against its mean
+// and the lower bound max(largest param, total / coordinates), the
+// imbalance in the title; per rank over all batches what it holds, gathers
+// and computes (Plan::ranks' held, gathered and computed numel); and for a
+// gathered batch the Newton–Schulz numel at every shard coordinate, one block
+// per replicate coordinate, idle coordinates at zero (computeLoads). The batch
+// follows the selection (its group/batch, else its param's), else the worst
+// batch. Clicking a coordinate bar selects that coordinate's ranks, a rank
+// bar that rank. Tick labels thin out or turn upright so they never overlap.
+class OwnerBalanceWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit OwnerBalanceWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    void setResult(const PlanResult& result);
+    BatchRef shownBatch() const { return batch_; }
+    const CoordBalance& balance() const { return balance_; }
+    const std::vector<ComputeLoad>& computeLoads() const { return computeLoads_; }
+    // The key of computeLoads()[i]'s bar: blocks of shard coordinates, a gap between replicates.
+    double computeKey(size_t index) const;
+
+    QCustomPlot* coordPlot() const { return coordPlot_; }
+    QCustomPlot* rankPlot() const { return rankPlot_; }
+    QCustomPlot* shardPlot() const { return shardPlot_; }
+    QCPBars* coordBars() const { return coordBars_; }
+    QCPBars* heldBars() const { return heldBars_; }
+    QCPBars* gatheredBars() const { return gatheredBars_; }
+    QCPBars* computedBars() const { return computedBars_; }
+    // Newton–Schulz bars of even and odd replicate coordinates (two colours).
+    QCPBars* shardBars(int parity) const { return parity ? shardBarsOdd_ : shardBars_; }
+    QList<QCustomPlot*> plots() const { return {coordPlot_, shardPlot_, rankPlot_}; }
+    QCPGraph* meanLine() const { return meanLine_; }
+    // The coordinate bar whose ranks are exactly the picked ranks, or -1.
+    int pickedCoordinate() const { return pickedCoordinate_; }
+    QCPGraph* lowerBoundLine() const { return lowerBoundLine_; }
+
+    // What clicking coordinate bar `index` selects: that coordinate's ranks.
+    void selectCoordinate(int index);
+    void selectRank(int rank);
+    // The widget laid out at `size` and painted, never on screen.
+    QImage renderImage(const QSize& size);
+
+private:
+    QCustomPlot* makePlot(QCPTextElement** title);
+    void onSelectionChanged();
+    void showBatch();
+    void showPickedCoordinate();
+    void fillCoordPlot();
+    void fillRankPlot();
+    void fillShardPlot();
+    void labelShardCounts(double top);
+    void fitTicks(QCustomPlot* plot);
+    size_t shardsPerReplicate() const;
+
+    PlanSelection* selection_;
+    PlanResult result_;
+    BatchRef batch_;
+    CoordBalance balance_;
+    std::vector<ComputeLoad> computeLoads_;
+    std::map<QCustomPlot*, KeyTicks> keyTicks_;
+    QCustomPlot* coordPlot_;
+    QCustomPlot* rankPlot_;
+    QCustomPlot* shardPlot_;
+    QCPTextElement* coordTitle_ = nullptr;
+    QCPTextElement* rankTitle_ = nullptr;
+    QCPTextElement* shardTitle_ = nullptr;
+    QCPBars* coordBars_;
+    QCPBars* pickedBars_;
+    int pickedCoordinate_ = -1;
+    QCPBars* heldBars_;
+    QCPBars* gatheredBars_;
+    QCPBars* computedBars_;
+    QCPBars* shardBars_;
+    QCPBars* shardBarsOdd_;
+    QScrollArea* scroll_;
+    QCPGraph* meanLine_;
+    QCPGraph* lowerBoundLine_;
+};
+
+}  // namespace hsdp

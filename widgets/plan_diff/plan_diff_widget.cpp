@@ -1,0 +1,160 @@
+#include "plan_diff/plan_diff_widget.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include "shared/secondary_text.h"
+
+namespace hsdp {
+
+namespace {
+
+constexpr int kExpandedRows = 40;
+
+}  // namespace
+
+PlanDiffWidget::PlanDiffWidget(PlanDiffTracker* tracker, PlanSelection* selection, QWidget* parent)
+    : QWidget(parent),
+      tracker_(tracker),
+      selection_(selection),
+      model_(new PlanDiffModel(this)),
+      title_(new QLabel(this)),
+      summary_(new QLabel(this)),
+      error_(new QLabel(this)),
+      hint_(new QLabel(this)),
+      compareButton_(new QToolButton(this)),
+      sinceButton_(new QToolButton(this)),
+      view_(new QTreeView(this)) {
+    QFont bold = summary_->font();
+    bold.setBold(true);
+    summary_->setFont(bold);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    error_->setStyleSheet(QStringLiteral("color: #c01c28;"));
+    error_->setWordWrap(true);
+    error_->hide();
+    hint_->setWordWrap(true);
+    hint_->setAlignment(Qt::AlignCenter);
+    hint_->setPalette(secondaryText(hint_->palette()));
+    hint_->setMargin(12);
+    compareButton_->setText(tr("Compare with…"));
+    compareButton_->setToolTip(tr("Compare the current plan with another scenario file"));
+    sinceButton_->setText(tr("Since last change"));
+    sinceButton_->setToolTip(tr("Compare each new plan of this file with the one it replaces"));
+    view_->setModel(model_);
+    view_->setUniformRowHeights(true);
+    view_->setAlternatingRowColors(true);
+    view_->setWordWrap(false);
+    view_->header()->setStretchLastSection(true);
+    view_->header()->setSectionResizeMode(QHeaderView::Interactive);
+
+    // One header line (summary, what is compared, buttons): the dock is often short.
+    title_->setPalette(secondaryText(title_->palette()));
+    title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    auto* header = new QHBoxLayout;
+    header->setSpacing(12);
+    header->addWidget(summary_);
+    header->addWidget(title_, 1);
+    header->addWidget(compareButton_);
+    header->addWidget(sinceButton_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(2);
+    layout->addLayout(header);
+    layout->addWidget(error_);
+    layout->addWidget(view_, 1);
+    layout->addWidget(hint_, 1);
+
+    connect(compareButton_, &QToolButton::clicked, this, &PlanDiffWidget::compareRequested);
+    connect(sinceButton_, &QToolButton::clicked, tracker_,
+            &PlanDiffTracker::compareSinceLastChange);
+    connect(tracker_, &PlanDiffTracker::changeReady, this, &PlanDiffWidget::setChange);
+    connect(tracker_, &PlanDiffTracker::compareFailed, this, &PlanDiffWidget::showError);
+    connect(tracker_, &PlanDiffTracker::modeChanged, this, &PlanDiffWidget::updateHeader);
+    connect(tracker_, &PlanDiffTracker::busyChanged, this, &PlanDiffWidget::updateHeader);
+    connect(view_, &QTreeView::activated, this, &PlanDiffWidget::activate);
+    updateHeader();
+}
+
+void PlanDiffWidget::setChange(const PlanDiffTable& change) {
+    hint_->setWordWrap(true);
+    hint_->setAlignment(Qt::AlignCenter);
+    hint_->setPalette(secondaryText(hint_->palette()));
+    hint_->setMargin(12);
+    model_->setChange(change);
+    for (int s = 0; s < kChangeSectionCount; ++s)
+        view_->setFirstColumnSpanned(s, {}, true);  // section titles read across the columns
+    // Long sections start collapsed so that every section title stays in view.
+    for (int s = 0; s < kChangeSectionCount; ++s) {
+        QModelIndex section = model_->index(s, 0);
+        view_->setExpanded(section, model_->rowCount(section) <= kExpandedRows);
+    }
+    view_->setColumnWidth(PlanDiffModel::ItemColumn, 260);
+    for (int c = PlanDiffModel::WhatColumn; c < PlanDiffModel::ColumnCount; ++c)
+        view_->resizeColumnToContents(c);
+    for (int c : {PlanDiffModel::BeforeColumn, PlanDiffModel::AfterColumn})
+        view_->setColumnWidth(c, qBound(90, view_->columnWidth(c), 340));
+    updateHeader();
+}
+
+void PlanDiffWidget::showError(const QString&) {
+    updateHeader();
+}
+
+QString PlanDiffWidget::errorText() const {
+    const QString error = tracker_->compareError();
+    return error.isEmpty() ? QString() : tr("Cannot compare: %1").arg(error);
+}
+
+QString PlanDiffWidget::titleText() const {
+    const PlanDiffTable& change = model_->change();
+    if (tracker_->mode() == PlanDiffTracker::Mode::AgainstFile)
+        return change.isValid() ? tr("compared with another file · before: %1 · after: %2")
+                                      .arg(change.beforeLabel, change.afterLabel)
+                                : tr("Reading %1…").arg(tracker_->referencePath());
+    if (!change.isValid()) return tr("since the last change of this file");
+    return tr("since the last change · before: %1 · after: %2")
+        .arg(change.beforeLabel, change.afterLabel);
+}
+
+QString PlanDiffWidget::summaryText() const {
+    const PlanDiffTable& change = model_->change();
+    if (change.isValid()) return change.summary;
+    return tracker_->isBusy() ? tr("Comparing…") : tr("Nothing to compare yet");
+}
+
+void PlanDiffWidget::updateHeader() {
+    const PlanDiffTable& change = model_->change();
+    error_->setText(errorText());
+    error_->setVisible(!error_->text().isEmpty());
+    summary_->setText(summaryText());
+    title_->setText(titleText());
+    title_->setToolTip(titleText());  // the line may be cut short in a narrow dock
+    hint_->setText(change.note.isEmpty() ? tr("Comparing…") : change.note);
+    hint_->setVisible(!change.isValid());
+    view_->setVisible(change.isValid());
+    sinceButton_->setVisible(tracker_->mode() == PlanDiffTracker::Mode::AgainstFile);
+}
+
+bool PlanDiffWidget::activate(const QModelIndex& index) {
+    if (!index.isValid() || index.model() != model_) return false;
+    // Positions refer to the plan the change was computed on: after a newer
+    // plan arrived (and before its comparison did) they may point elsewhere.
+    if (!model_->change().isValid() || model_->change().currentPlan != tracker_->current().plan)
+        return false;
+    SelectionState state;
+    for (int p : index.data(ParamsRole).value<QList<int>>()) state.params.push_back(p);
+    int param = index.data(ParamRole).toInt();
+    if (state.params.empty() && param >= 0) state.params.push_back(param);
+    state.group = index.data(GroupRole).toInt();
+    state.batch = index.data(BatchRole).toInt();
+    state.transition = index.data(TransitionRole).toInt();
+    if (state.isEmpty()) return false;
+    selection_->set(state, tracker_->current());
+    return true;
+}
+
+}  // namespace hsdp

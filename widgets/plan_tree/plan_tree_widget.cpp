@@ -1,0 +1,195 @@
+#include "plan_tree/plan_tree_widget.h"
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QScopedValueRollback>
+#include <QStyle>
+#include <QStyledItemDelegate>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <iterator>
+
+#include "plan_tree/plan_tree_rows.h"
+#include "shared/heat_scale.h"
+#include "shared/model_roles.h"
+#include "shared/word_elide.h"
+
+namespace hsdp {
+
+namespace {
+
+constexpr int kOwner = static_cast<int>(PlanTreeColumn::Owner);
+constexpr int kNumel = static_cast<int>(PlanTreeColumn::Numel);
+constexpr int kPlacements = static_cast<int>(PlanTreeColumn::Placements);
+constexpr int kFitted[] = {kOwner, kNumel, kPlacements};
+constexpr int kMinNameWidth = 120;
+
+// Draws PlanTreeWidget::shownText, shortened between words where a column
+// is narrower.
+class ShownTextDelegate : public WordElideDelegate {
+public:
+    using WordElideDelegate::WordElideDelegate;
+
+protected:
+    QString fullText(const QModelIndex& index, const QString&) const override {
+        return PlanTreeWidget::shownText(index);
+    }
+    Qt::TextElideMode elideModeFor(const QModelIndex& index, Qt::TextElideMode) const override {
+        // A param's last words tell repeated layers apart ("….wq.weight");
+        // a batch's or group's first say which it is.
+        const bool param = index.data(ParamRole).toInt() >= 0;
+        return index.column() == 0 && param ? Qt::ElideLeft : Qt::ElideRight;
+    }
+};
+
+const PlanTreeModel* sourceModel(const QModelIndex& index, QModelIndex* source) {
+    *source = index;
+    while (auto* proxy = qobject_cast<const QAbstractProxyModel*>(source->model()))
+        *source = proxy->mapToSource(*source);
+    return qobject_cast<const PlanTreeModel*>(source->model());
+}
+
+}  // namespace
+
+QString PlanTreeWidget::shownText(const QModelIndex& index) {
+    const QString text = index.data(Qt::DisplayRole).toString();
+    if (index.column() == kNumel) {
+        const qint64 numel = index.data(SortRole).toLongLong();
+        return text.isEmpty() || numel < 10000 ? text : humanCount(static_cast<double>(numel));
+    }
+    if (index.column() == kOwner)
+        return QString(text).replace(QStringLiteral(" → ranks "), QStringLiteral(" → "));
+    if (index.column() != kPlacements) return text;
+    QModelIndex source;
+    const PlanTreeModel* model = sourceModel(index, &source);
+    const int param = index.data(ParamRole).toInt();
+    if (!model || param < 0 || !model->result().isValid()) return text;
+    const ParamSpec& spec = model->result().scenario->params.at(static_cast<size_t>(param));
+    return spec.placements ? QString::fromStdString(placementsToString(*spec.placements)) : text;
+}
+
+PlanTreeWidget::PlanTreeWidget(PlanSelection* selection, QWidget* parent)
+    : QWidget(parent),
+      selection_(selection),
+      model_(new PlanTreeModel(this)),
+      proxy_(new PlanFilterProxy(this)),
+      filter_(new QLineEdit(this)),
+      tree_(new QTreeView(this)) {
+    proxy_->setSourceModel(model_);
+    filter_->setPlaceholderText(tr("Filter: name, diagnostic code, or \"rank 5\" (Ctrl+F)"));
+    filter_->setClearButtonEnabled(true);
+    tree_->setModel(proxy_);
+    tree_->setSortingEnabled(true);
+    tree_->sortByColumn(-1, Qt::AscendingOrder);  // plan order until the user sorts
+    tree_->setUniformRowHeights(true);
+    tree_->setAlternatingRowColors(true);
+    tree_->header()->setStretchLastSection(true);
+    // Owner, numel and placements right after the name, sized to their
+    // contents, the name taking the rest (shortened between words by the
+    // delegate): all four in view in a narrow dock.
+    tree_->header()->moveSection(tree_->header()->visualIndex(kPlacements), kNumel + 1);
+    tree_->setIndentation(14);  // params sit three levels deep: room for their names
+    tree_->setItemDelegate(new ShownTextDelegate(tree_));
+    tree_->viewport()->installEventFilter(this);
+    connect(tree_->header(), &QHeaderView::sectionResized, this, [this](int column) {
+        if (!fitting_ && (column == 0 || std::find(std::begin(kFitted), std::end(kFitted),
+                                                   column) != std::end(kFitted)))
+            userSized_ = true;
+    });
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(filter_);
+    layout->addWidget(tree_);
+    connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        proxy_->setFilter(text);
+        if (!text.isEmpty()) tree_->expandAll();
+    });
+    connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &PlanTreeWidget::onCurrentChanged);
+    connect(selection_, &PlanSelection::changed, this, &PlanTreeWidget::onSelectionChanged);
+}
+
+void PlanTreeWidget::setResult(const PlanResult& result) {
+    result_ = result;
+    model_->setResult(result);
+    tree_->expandToDepth(1);
+    onSelectionChanged();
+    measureColumns();
+    fitColumns();
+}
+
+bool PlanTreeWidget::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == tree_->viewport() && event->type() == QEvent::Resize) fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+// The widest owner, numel and placements of any row (collapsed ones too:
+// expanding a batch must not cut its params' text).
+void PlanTreeWidget::measureColumns() {
+    const QFontMetrics metrics(tree_->font());
+    std::fill(std::begin(contentWidths_), std::end(contentWidths_), 0);
+    std::vector<QModelIndex> pending{QModelIndex()};
+    while (!pending.empty()) {
+        const QModelIndex parent = pending.back();
+        pending.pop_back();
+        for (int row = 0; row < proxy_->rowCount(parent); ++row) {
+            const QModelIndex first = proxy_->index(row, 0, parent);
+            if (proxy_->hasChildren(first)) pending.push_back(first);
+            if (first.data(ParamRole).toInt() < 0 && !proxy_->hasChildren(first)) continue;
+            for (int i = 0; i < 3; ++i) {
+                const QModelIndex cell = proxy_->index(row, kFitted[i], parent);
+                if (kFitted[i] == kPlacements && cell.data(ParamRole).toInt() < 0) continue;
+                contentWidths_[i] =
+                    std::max(contentWidths_[i], metrics.horizontalAdvance(shownText(cell)));
+            }
+        }
+    }
+}
+
+// Until the user sizes a column: owner, numel and placements as wide as
+// their contents, the name the rest of the viewport.
+void PlanTreeWidget::fitColumns() {
+    if (userSized_) return;
+    QScopedValueRollback guard(fitting_, true);
+    const int padding = 2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 8;
+    const int viewport = tree_->viewport()->width();
+    int used = 0;
+    for (int i = 0; i < 3; ++i) {
+        const int header = tree_->header()->sectionSizeHint(kFitted[i]);
+        // Owner rank lists can run long: at most a quarter of the viewport
+        // (shortened after a whole rank run; the tooltip has them all).
+        int width = std::max(header, contentWidths_[i] + padding);
+        if (kFitted[i] == kOwner) width = std::min(width, std::max(header, viewport / 4));
+        tree_->setColumnWidth(kFitted[i], width);
+        used += width;
+    }
+    tree_->setColumnWidth(0, std::max(kMinNameWidth, viewport - used));
+}
+
+void PlanTreeWidget::onCurrentChanged(const QModelIndex& current) {
+    if (!current.isValid() || syncing_) return;
+    SelectionState state;
+    int param = current.data(ParamRole).toInt();
+    if (param >= 0) state.params = {param};
+    state.group = current.data(GroupRole).toInt();
+    state.batch = current.data(BatchRole).toInt();
+    state.transition = current.data(TransitionRole).toInt();
+    state.ranks = selection_->stateFor(result_).ranks;  // a picked rank stays picked
+    selection_->set(state, result_);
+}
+
+void PlanTreeWidget::onSelectionChanged() {
+    int param = selection_->focusParamFor(result_);
+    QModelIndex current = tree_->currentIndex();
+    if (param < 0 || (current.isValid() && current.data(ParamRole).toInt() == param)) return;
+    QModelIndex row = proxy_->mapFromSource(model_->indexOfParam(param));
+    if (!row.isValid()) return;  // filtered out
+    syncing_ = true;
+    tree_->setCurrentIndex(row);
+    syncing_ = false;
+    tree_->scrollTo(row, QAbstractItemView::PositionAtCenter);
+}
+
+}  // namespace hsdp

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "plan/plan.h"
+#include "types/scenario.h"
+
+namespace hsdp {
+
+// Where one parameter sits in the plan. group/batch are -1 for a no-comm or
+// rejected parameter; `owner` is its replicate coordinate inside the group.
+struct ParamPlace {
+    int group = -1;  // position in Plan::groups
+    int batch = -1;  // position in Group::batches
+    Coord owner;
+    std::vector<int> ownerRanks;    // ascending: every rank whose Plan::ranks lists it
+    std::vector<int> computeRanks;  // ascending: the ranks that run its Newton–Schulz
+    std::vector<int> diagnostics;   // positions in Plan::diagnostics naming it
+};
+
+// Lookups the views need, computed once per plan off the GUI thread so that
+// models and views only read.
+struct PlanIndex {
+    std::vector<ParamPlace> params;   // by param index
+    std::vector<int64_t> ownedNumel;  // by rank: Plan::ranks[r].ownedNumel
+    int64_t maxOwnedNumel = 0;
+    std::vector<int64_t> computedNumel;  // by rank: Plan::ranks[r].computedNumel
+    int64_t maxComputedNumel = 0;
+    double worstImbalance = 1.0;  // max over batches of max/mean owner load
+    int errorCount = 0;
+    int warningCount = 0;
+};
+
+PlanIndex buildPlanIndex(const Scenario& scenario, const Plan& plan);
+
+// The parameter a screenshot or a first look should show: the first grouped
+// one an error or warning names (a hazard), else the largest grouped one,
+// else the first one a diagnostic names or the first param; -1 if none.
+int mostInterestingParam(const Scenario& scenario, const Plan& plan);
+
+}  // namespace hsdp

@@ -1,0 +1,53 @@
+#include "shared/plan_result.h"
+
+#include <QFileInfo>
+#include <QObject>
+
+#include "plan/planner.h"
+#include "plan_tree/plan_tree_rows.h"
+#include "scenario/reader.h"
+#include "shared/plan_index.h"
+
+namespace hsdp {
+
+QString documentName(const QString& path) {
+    return path.isEmpty() ? QObject::tr("untitled") : QFileInfo(path).fileName();
+}
+
+PlanResult computePlanResult(const QString& path) {
+    const std::string file = path.toStdString();
+    std::shared_ptr<const Json> document;
+    try {
+        document = std::make_shared<const Json>(parseStrictJson(readScenarioFileText(file)));
+    } catch (const ScenarioError& error) {
+        throw error.inFile(file);
+    }
+    return computePlanResult(std::move(document), path);
+}
+
+PlanResult computePlanResult(std::shared_ptr<const Json> document, const QString& path) {
+    Scenario scenario;
+    try {
+        scenario = readScenarioJson(*document);
+    } catch (const ScenarioError& error) {
+        throw error.inFile(path.toStdString());
+    }
+    PlanResult result = computePlanResult(std::move(scenario), path);
+    result.document = std::move(document);
+    return result;
+}
+
+PlanResult computePlanResult(Scenario scenario, const QString& path) {
+    PlanResult result;
+    result.path = path;
+    auto shared = std::make_shared<const Scenario>(std::move(scenario));
+    auto plan = std::make_shared<const Plan>(makePlan(*shared));
+    auto index = std::make_shared<const PlanIndex>(buildPlanIndex(*shared, *plan));
+    result.tree = std::make_shared<const PlanTreeRows>(buildPlanTreeRows(*shared, *plan, *index));
+    result.scenario = std::move(shared);
+    result.plan = std::move(plan);
+    result.index = std::move(index);
+    return result;
+}
+
+}  // namespace hsdp

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+#include <memory>
+
+#include "plan/plan.h"
+#include "scenario/json_text.h"
+#include "types/scenario.h"
+
+namespace hsdp {
+
+struct PlanIndex;
+struct PlanTreeRows;
+
+// Everything the views need about one planned scenario, built off the GUI
+// thread and shared read-only: models copy the pointers, never recompute.
+struct PlanResult {
+    QString path;
+    std::shared_ptr<const Scenario> scenario;
+    std::shared_ptr<const Plan> plan;
+    std::shared_ptr<const PlanIndex> index;    // lookups: owners, loads, counts
+    std::shared_ptr<const PlanTreeRows> tree;  // display rows of the plan tree
+    // The JSON document the scenario was read from (what the edit panel edits);
+    // null for a result built from a Scenario in memory.
+    std::shared_ptr<const Json> document;
+
+    bool isValid() const { return scenario && plan && index && tree; }
+};
+
+// How texts name the document of `path`: its file name, or "untitled" for a
+// document with no file yet (a generated scenario), never "".
+QString documentName(const QString& path);
+
+// Reads and plans `path` exactly as hsdp-inspect does (same reader, same
+// planner, so the same errors), then precomputes the index and the tree rows.
+// Throws ScenarioError for a file the reader rejects. Runs on any thread.
+PlanResult computePlanResult(const QString& path);
+// The same from an edited document of the file `path`: errors name `path`.
+PlanResult computePlanResult(std::shared_ptr<const Json> document, const QString& path);
+// The same from a scenario already in memory (benchmarks, tests).
+PlanResult computePlanResult(Scenario scenario, const QString& path = {});
+
+}  // namespace hsdp
+
+Q_DECLARE_METATYPE(hsdp::PlanResult)

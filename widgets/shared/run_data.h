@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+#include <memory>
+
+#include "shared/plan_result.h"
+#include "verify/run_result.h"
+
+namespace hsdp {
+
+// One finished (or failed, or cancelled) run as the run views show it: the
+// plan that ran and the engine's RunResult with its trace. Built off the GUI
+// thread and shared read-only, like PlanResult: views keep the pointers and
+// never recompute what the engine recorded (verdicts, events, segments).
+struct RunData {
+    PlanResult plan;
+    std::shared_ptr<const RunResult> run;
+    QString source{};  // the run --json file it was opened from; empty for a run made here
+
+    bool isValid() const { return plan.isValid() && run != nullptr; }
+};
+
+}  // namespace hsdp
+
+Q_DECLARE_METATYPE(hsdp::RunData)

@@ -1,0 +1,72 @@
+#pragma once
+
+#include <QPointer>
+#include <QWidget>
+
+#include "shared/plan_selection.h"
+#include "shared/run_data.h"
+#include "steps/run_steps.h"
+#include "steps/step_caption.h"
+
+class QDoubleSpinBox;
+class QLabel;
+class QTableWidget;
+class QTimer;
+class QToolButton;
+
+namespace hsdp {
+
+// The run told one collective at a time (RunStep order: when the collective
+// could run). First / previous / next / last, Play at a speed in steps per
+// second; Alt+Left / Alt+Right / Alt+Home / Alt+End anywhere in the window,
+// PgUp / PgDn / Home / End / Space with the focus here. The current step is
+// the shared selection's collective, so every view follows, and a bar picked
+// in the trace moves the step. The caption says what moves and why.
+class StepWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit StepWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    void setRun(const RunData& run);
+    const std::vector<RunStep>& steps() const { return steps_; }
+    int stepCount() const { return static_cast<int>(steps_.size()); }
+    int currentStep() const { return current_; }  // -1: none
+    StepCaption caption() const { return caption_; }
+    QString positionText() const;  // "step 3 of 32 · collective #12"
+    bool isPlaying() const;
+    void setSpeed(double stepsPerSecond);
+    // The widget laid out at `size` and painted, never on screen.
+    QImage renderImage(QSize size);
+
+public slots:
+    void setStep(int step);
+    void first() { setStep(0); }
+    void previous() { setStep(std::max(0, current_ - 1)); }
+    void next() { setStep(std::min(stepCount() - 1, current_ + 1)); }
+    void last() { setStep(stepCount() - 1); }
+    void setPlaying(bool playing);
+
+private:
+    void addShortcuts();
+    void onSelectionChanged();
+    void onTick();
+    void showStep();
+    void fillParticipants(const RunStep& step);
+
+    QPointer<PlanSelection> selection_;
+    RunData run_;
+    RealScale real_;  // the run's scale to the real shapes (shrunk runs)
+    std::vector<RunStep> steps_;
+    int current_ = -1;
+    StepCaption caption_;
+    QToolButton* play_;
+    QDoubleSpinBox* speed_;
+    QLabel* position_;
+    QLabel* badge_;
+    QLabel* headline_;
+    QLabel* why_;
+    QTableWidget* participants_;
+    QTimer* timer_;
+};
+
+}  // namespace hsdp

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+#include "shared/plan_result.h"
+#include "shared/plan_selection.h"
+#include "shared/run_data.h"
+#include "tensor_layout/tensor_layout_canvas.h"
+
+class QComboBox;
+class QHBoxLayout;
+
+namespace hsdp {
+
+// The tensor layout dock: the selection's focus param as blocks of global
+// indices labelled with the ranks holding them (TensorLayoutCanvas), with
+// controls for which tensor dims run down the rows and across the columns
+// and, for every other dim, the index the picture slices at. The blocks
+// are computed on the GUI thread: they cost shard coordinates x ranges
+// (8,192 coordinates lay out in milliseconds), never elements.
+class TensorLayoutWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit TensorLayoutWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    void setResult(const PlanResult& result);
+    // The last run: its wrong rows for the focus param (on the picked rank,
+    // else the first rank with any) are drawn while it is a run of the plan
+    // on screen.
+    void setRun(const RunData& run);
+    // Shows `axes` of the focus param (tests and the controls use this).
+    void setAxes(const TensorAxes& axes);
+    const TensorBlocks& blocks() const { return canvas_->blocks(); }
+    TensorLayoutCanvas* canvas() const { return canvas_; }
+    QImage renderImage(const QSize& size) const { return canvas_->renderImage(size); }
+
+private:
+    void onSelectionChanged();
+    void showParam(int param);
+    void fillControls();
+    void fillDimChoices(const ParamSpec* spec);
+    void fillSliceBoxes(const ParamSpec* spec);
+    void applyControls();
+    void applySlice(int dim, int index);
+    void recompute();
+    void updateWrongRows();
+
+    PlanSelection* selection_;
+    PlanResult result_;
+    RunData run_;
+    int param_ = -1;
+    TensorAxes axes_;
+    TensorLayoutCanvas* canvas_;
+    QComboBox* rows_;
+    QComboBox* columns_;
+    QHBoxLayout* sliceControls_;
+};
+
+}  // namespace hsdp

@@ -1,0 +1,491 @@
+#include "trace/trace_canvas.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "run/shrink.h"
+#include "steps/step_caption.h"
+#include "trace/trace_palette.h"
+
+namespace hsdp {
+
+namespace {
+
+const QColor kBand(0xf4, 0xf5, 0xf7);
+const QColor kRule(0xc8, 0xcc, 0xd2);
+const QColor kText(0x33, 0x33, 0x33);
+const QColor kHighlight(0x11, 0x11, 0x11);
+constexpr double kPickPixels = 3.0;
+
+// 1, 2, 5 x 10^k microseconds: about one tick per `pixels`.
+double niceStep(double range, double width, double pixels) {
+    double raw = range / std::max(1.0, width / pixels);
+    double magnitude = std::pow(10.0, std::floor(std::log10(std::max(raw, 1e-9))));
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (raw <= m * magnitude) return m * magnitude;
+    return 10 * magnitude;
+}
+
+QString timeText(double us, double step) {
+    if (step >= 1e5) return QStringLiteral("%1 s").arg(us * 1e-6, 0, 'f', step >= 1e6 ? 0 : 1);
+    if (step >= 100) return QStringLiteral("%1 ms").arg(us * 1e-3, 0, 'f', step >= 1e3 ? 0 : 1);
+    return QStringLiteral("%1 µs").arg(us, 0, 'f', step >= 1 ? 0 : 2);
+}
+
+QString durationText(double us) {
+    if (us >= 1e6) return QStringLiteral("%1 s").arg(us * 1e-6, 0, 'f', 3);
+    if (us >= 1e3) return QStringLiteral("%1 ms").arg(us * 1e-3, 0, 'f', 3);
+    return QStringLiteral("%1 µs").arg(us, 0, 'f', 1);
+}
+
+}  // namespace
+
+TraceCanvas::TraceCanvas(PlanSelection* selection, QWidget* parent)
+    : QWidget(parent), selection_(selection) {
+    setMouseTracking(true);
+    setMinimumSize(300, 120);
+    setFocusPolicy(Qt::StrongFocus);
+    if (selection_)
+        connect(selection_, &PlanSelection::changed, this, &TraceCanvas::onSelectionChanged);
+}
+
+void TraceCanvas::setRun(const RunData& run) {
+    run_ = run;
+    real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
+    const Mesh* mesh = nullptr;
+    if (run.isValid())
+        for (const Mesh& m : run.plan.scenario->meshes)
+            if (m.size() == run.run->worldSize && !mesh) mesh = &m;
+    setTimeline(run.isValid()
+                    ? std::make_shared<const TraceTimeline>(run.run, run.run->worldSize, mesh)
+                    : nullptr);
+}
+
+void TraceCanvas::setTimeline(std::shared_ptr<const TraceTimeline> timeline) {
+    timeline_ = std::move(timeline);
+    scrollY_ = 0;
+    fit();
+    onSelectionChanged();
+}
+
+void TraceCanvas::setColouring(TraceColouring colouring) {
+    colouring_ = colouring;
+    update();
+}
+
+void TraceCanvas::setWindow(double t0, double t1) {
+    const double begin = timeline_ ? timeline_->beginUs() : 0;
+    const double end = timeline_ ? std::max(timeline_->endUs(), begin + 1) : 1;
+    const double span = std::clamp(t1 - t0, 0.05, (end - begin) * 1.02);
+    t0 = std::clamp(t0, begin - span * 0.5, end - span * 0.5);
+    t0_ = t0;
+    t1_ = t0 + span;
+    update();
+}
+
+void TraceCanvas::fit() {
+    const double begin = timeline_ ? timeline_->beginUs() : 0;
+    const double end = timeline_ ? std::max(timeline_->endUs(), begin + 1) : 1;
+    const double pad = (end - begin) * 0.01;
+    t0_ = begin - pad;
+    t1_ = end + pad;
+    update();
+}
+
+void TraceCanvas::zoomIn() {
+    zoomAround(1.5, kGutter + (width() - kGutter) / 2.0);
+}
+
+void TraceCanvas::zoomOut() {
+    zoomAround(1 / 1.5, kGutter + (width() - kGutter) / 2.0);
+}
+
+void TraceCanvas::zoomAround(double factor, double x) {
+    const TimeAxis axis = axisFor(size());
+    const double anchor = axis.time(x);
+    const double span = (t1_ - t0_) / factor;
+    const double before = (anchor - t0_) / (t1_ - t0_);
+    setWindow(anchor - before * span, anchor - before * span + span);
+}
+
+void TraceCanvas::panBy(double fraction) {
+    const double shift = (t1_ - t0_) * fraction;
+    setWindow(t0_ + shift, t1_ + shift);
+}
+
+void TraceCanvas::scrollRows(double pixels) {
+    if (!timeline_) return;
+    const double total = timeline_->rowCount() * rowHeight(size());
+    const double room = std::max(0.0, total - (height() - kHeader));
+    scrollY_ = std::clamp(scrollY_ + pixels, 0.0, room);
+    update();
+}
+
+TimeAxis TraceCanvas::axisFor(const QSize& size) const {
+    return TimeAxis{t0_, t1_, static_cast<double>(kGutter),
+                    std::max(1.0, static_cast<double>(size.width() - kGutter - 8))};
+}
+
+double TraceCanvas::rowHeight(const QSize& size) const {
+    const int rows = timeline_ ? std::max(1, timeline_->rowCount()) : 1;
+    const double fitted = static_cast<double>(size.height() - kHeader - 4) / rows;
+    return std::clamp(fitted, 3.0, static_cast<double>(kMaxRowHeight));
+}
+
+double TraceCanvas::rowTop(int row, const QSize& size) const {
+    return kHeader + row * rowHeight(size) - scrollY_;
+}
+
+int TraceCanvas::eventAt(const QPointF& pos, const QSize& size) const {
+    if (!timeline_ || pos.x() < kGutter || pos.y() < kHeader) return -1;
+    const int row = static_cast<int>(std::floor((pos.y() - kHeader + scrollY_) / rowHeight(size)));
+    const TimeAxis axis = axisFor(size);
+    return timeline_->eventNear(row, axis.time(pos.x()), kPickPixels * axis.usPerPixel());
+}
+
+QPointF TraceCanvas::eventCentre(int index, const QSize& size) const {
+    const TraceEvent& e = timeline_->event(index);
+    const TimeAxis axis = axisFor(size);
+    const int row = timeline_->rowOfRank(e.rank);
+    return {axis.x((e.startUs + e.endUs) / 2), rowTop(row, size) + rowHeight(size) / 2};
+}
+
+void TraceCanvas::onSelectionChanged() {
+    const int64_t seq = selection_ ? selection_->collective() : -1;
+    if (seq == seq_) return;
+    seq_ = seq;
+    bringIntoView(seq_);
+    update();
+}
+
+// A step chosen elsewhere (the step panel) must be on screen: pan, keep the zoom.
+void TraceCanvas::bringIntoView(int64_t seq) {
+    if (!timeline_ || seq < 0) return;
+    const auto& events = timeline_->eventsOfSeq(seq);
+    if (events.empty()) return;
+    double begin = timeline_->event(events.front()).startUs, end = begin;
+    for (int e : events) {
+        begin = std::min(begin, timeline_->event(e).startUs);
+        end = std::max(end, timeline_->event(e).endUs);
+    }
+    if (begin >= t0_ && end <= t1_) return;
+    const double span = t1_ - t0_;
+    const double centre = (begin + end) / 2;
+    setWindow(centre - span / 2, centre + span / 2);
+}
+
+void TraceCanvas::wheelEvent(QWheelEvent* event) {
+    if (event->modifiers() & Qt::ShiftModifier)
+        scrollRows(-event->angleDelta().y() / 4.0);
+    else
+        zoomAround(event->angleDelta().y() > 0 ? 1.25 : 1 / 1.25, event->position().x());
+    event->accept();
+}
+
+void TraceCanvas::mousePressEvent(QMouseEvent* event) {
+    dragStart_ = event->position();
+    t0AtDrag_ = t0_;
+    scrollAtDrag_ = scrollY_;
+    dragging_ = false;
+}
+
+void TraceCanvas::mouseMoveEvent(QMouseEvent* event) {
+    if (!(event->buttons() & Qt::LeftButton)) return;
+    const QPointF delta = event->position() - dragStart_;
+    dragging_ = dragging_ || delta.manhattanLength() > 4;
+    if (!dragging_) return;
+    const double shift = -delta.x() * axisFor(size()).usPerPixel();
+    setWindow(t0AtDrag_ + shift, t0AtDrag_ + shift + (t1_ - t0_));
+    scrollY_ = scrollAtDrag_;
+    scrollRows(-delta.y());
+    setCursor(Qt::ClosedHandCursor);
+}
+
+void TraceCanvas::mouseReleaseEvent(QMouseEvent* event) {
+    unsetCursor();
+    if (dragging_ || !selection_ || !timeline_) return;
+    const int index = eventAt(event->position(), size());
+    if (index < 0) return;
+    const TraceEvent& e = timeline_->event(index);
+    selection_->selectCollective(e.seq, e.groupRanks, e.label.params, run_.plan);
+}
+
+void TraceCanvas::keyPressEvent(QKeyEvent* event) {
+    const bool ctrl = event->modifiers() & Qt::ControlModifier;
+    switch (event->key()) {
+        case Qt::Key_Left:
+            panBy(-0.1);
+            break;
+        case Qt::Key_Right:
+            panBy(0.1);
+            break;
+        case Qt::Key_Up:
+            scrollRows(-rowHeight(size()) * 2);
+            break;
+        case Qt::Key_Down:
+            scrollRows(rowHeight(size()) * 2);
+            break;
+        case Qt::Key_Equal:
+        case Qt::Key_Plus:
+            if (ctrl)
+                zoomIn();
+            else
+                QWidget::keyPressEvent(event);
+            break;
+        case Qt::Key_Minus:
+            if (ctrl)
+                zoomOut();
+            else
+                QWidget::keyPressEvent(event);
+            break;
+        case Qt::Key_0:
+            if (ctrl)
+                fit();
+            else
+                QWidget::keyPressEvent(event);
+            break;
+        default:
+            QWidget::keyPressEvent(event);
+    }
+}
+
+bool TraceCanvas::event(QEvent* event) {
+    // The window's View menu zooms the mesh with Ctrl+=/-/0; with the focus
+    // here they zoom the timeline instead.
+    if (event->type() == QEvent::ShortcutOverride) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        const bool zoomKey = key->key() == Qt::Key_Equal || key->key() == Qt::Key_Plus ||
+                             key->key() == Qt::Key_Minus || key->key() == Qt::Key_0;
+        if ((key->modifiers() & Qt::ControlModifier) && zoomKey) {
+            event->accept();
+            return true;
+        }
+    }
+    if (event->type() != QEvent::ToolTip) return QWidget::event(event);
+    auto* help = static_cast<QHelpEvent*>(event);
+    const int index = eventAt(help->pos(), size());
+    if (index < 0) {
+        QToolTip::hideText();
+        event->ignore();
+    } else {
+        QToolTip::showText(help->globalPos(), toolTipFor(index), this);
+    }
+    return true;
+}
+
+QString TraceCanvas::toolTipFor(int index) const {
+    const TraceEvent& e = timeline_->event(index);
+    QString params = run_.plan.scenario
+                         ? paramNamesText(e.label.params, *run_.plan.scenario).toHtmlEscaped()
+                         : QString::number(e.label.params.size()) + QStringLiteral(" params");
+    return QStringLiteral(
+               "<b>%1</b> (%2) &nbsp; collective %3<br>rank %4 of %5<br>"
+               "sent %6 &nbsp; %7<br>%8 %9<br>group %10 batch %11<br>%12")
+        .arg(QString::fromStdString(e.op), QString::fromStdString(e.label.phase))
+        .arg(collectiveIdText(e.seq))
+        .arg(e.rank)
+        .arg(ranksText(e.groupRanks))
+        .arg(collectiveBytesText(static_cast<double>(e.bytes), e.label, &real_).toHtmlEscaped(),
+             durationText(e.endUs - e.startUs), QString::fromStdString(e.label.mesh))
+        .arg(e.label.meshDim >= 0 ? QStringLiteral("mesh dim %1").arg(e.label.meshDim) : QString())
+        .arg(e.label.group)
+        .arg(e.label.batch)
+        .arg(params);
+}
+
+QString TraceCanvas::rowLabel(int row) const {
+    const int rank = timeline_->row(row).rank;
+    const Scenario* scenario = run_.plan.scenario.get();
+    if (!scenario || scenario->meshes.empty()) return QStringLiteral("rank %1").arg(rank);
+    auto coord = scenario->meshes.front().coordinateOf(rank);
+    QStringList parts;
+    for (int64_t c : coord.value_or(Coord{})) parts << QString::number(c);
+    return parts.isEmpty() ? QStringLiteral("rank %1").arg(rank)
+                           : QStringLiteral("rank %1  (%2)").arg(rank).arg(parts.join(','));
+}
+
+void TraceCanvas::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    lastBars_ = paintTimeline(painter, size());
+}
+
+QImage TraceCanvas::renderImage(const QSize& size) const {
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    lastBars_ = paintTimeline(painter, size);
+    return image;
+}
+
+int TraceCanvas::paintTimeline(QPainter& painter, const QSize& size) const {
+    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    if (!timeline_ || timeline_->isEmpty()) {
+        painter.setPen(kText);
+        painter.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter,
+                         tr("No run yet: run the plan to see its collectives per rank."));
+        return 0;
+    }
+    int bars = 0;
+    painter.save();
+    painter.setClipRect(QRect(kGutter, kHeader, size.width() - kGutter, size.height() - kHeader));
+    paintRows(painter, size, bars);
+    paintHighlight(painter, size);
+    painter.restore();
+    paintGutter(painter, size);
+    paintAxis(painter, size);
+    paintLegend(painter, size);
+    return bars;
+}
+
+void TraceCanvas::paintRows(QPainter& painter, const QSize& size, int& bars) const {
+    const double h = rowHeight(size);
+    const TimeAxis axis = axisFor(size);
+    const int first = std::max(0, static_cast<int>(std::floor(scrollY_ / h)));
+    const int last =
+        std::min(timeline_->rowCount(),
+                 static_cast<int>(std::ceil((scrollY_ + size.height() - kHeader) / h)));
+    const double gap = h >= 8 ? 2 : h >= 5 ? 1 : 0;
+    for (int row = first; row < last; ++row) {
+        const double top = rowTop(row, size);
+        if (row % 2) painter.fillRect(QRectF(kGutter, top, size.width() - kGutter, h), kBand);
+        rowBars(*timeline_, row, axis, colouring_, bars_);
+        const int y = static_cast<int>(std::round(top + gap));
+        const int barHeight = std::max(1, static_cast<int>(std::round(h - 2 * gap)));
+        // A one-pixel gap after each wide bar keeps back-to-back collectives apart.
+        for (const BarSpan& bar : bars_)
+            painter.fillRect(
+                QRect(bar.x0, y, bar.x1 - bar.x0 - (bar.x1 - bar.x0 >= 5), barHeight),
+                traceCategoryColour(timeline_->categoryOf(bar.event, colouring_), colouring_));
+        bars += static_cast<int>(bars_.size());
+    }
+    painter.setPen(kRule);
+    for (const auto& group : timeline_->rowGroups())
+        if (group.firstRow > 0) {
+            const double y = rowTop(group.firstRow, size);
+            painter.drawLine(QPointF(0, y), QPointF(size.width(), y));
+        }
+}
+
+// The selected collective on every participant: a dark frame at least a few
+// pixels wide, and a thin line joining the participants.
+void TraceCanvas::paintHighlight(QPainter& painter, const QSize& size) const {
+    if (seq_ < 0) return;
+    const auto& events = timeline_->eventsOfSeq(seq_);
+    if (events.empty()) return;
+    const TimeAxis axis = axisFor(size);
+    const double h = rowHeight(size);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    double top = 1e18, bottom = -1e18, centre = 0;
+    for (int index : events) {
+        const TraceEvent& e = timeline_->event(index);
+        const double y = rowTop(timeline_->rowOfRank(e.rank), size);
+        double x0 = axis.x(e.startUs), x1 = axis.x(e.endUs);
+        if (x1 - x0 < 6) {
+            const double mid = (x0 + x1) / 2;
+            x0 = mid - 3;
+            x1 = mid + 3;
+        }
+        painter.setPen(QPen(kHighlight, 2));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(QRectF(x0, y + 0.5, x1 - x0, std::max(2.0, h - 1)));
+        top = std::min(top, y + h / 2);
+        bottom = std::max(bottom, y + h / 2);
+        centre = std::max(centre, axis.x(e.startUs));
+    }
+    painter.setPen(QPen(kHighlight, 1, Qt::DashLine));
+    painter.drawLine(QPointF(centre, top), QPointF(centre, bottom));
+    painter.setRenderHint(QPainter::Antialiasing, false);
+}
+
+void TraceCanvas::paintGutter(QPainter& painter, const QSize& size) const {
+    painter.fillRect(QRect(0, kHeader, kGutter, size.height() - kHeader), QColor(0xfa, 0xfa, 0xfb));
+    painter.setPen(kRule);
+    painter.drawLine(kGutter - 1, kHeader, kGutter - 1, size.height());
+    const double h = rowHeight(size);
+    QFont font = painter.font();
+    font.setPointSizeF(std::clamp(h * 0.45, 6.0, 9.0));
+    painter.setFont(font);
+    const int step = std::max(1, static_cast<int>(std::ceil(11.0 / h)));  // labels never overlap
+    painter.setPen(kText);
+    for (int row = 0; row < timeline_->rowCount(); row += step) {
+        const double top = rowTop(row, size);
+        if (top + h < kHeader || top > size.height()) continue;
+        painter.drawText(QRectF(20, top, kGutter - 26, std::max(h, 11.0)),
+                         Qt::AlignRight | Qt::AlignVCenter, rowLabel(row));
+    }
+    QFont bold = painter.font();
+    bold.setBold(true);
+    bold.setPointSizeF(7);
+    painter.setFont(bold);
+    painter.setPen(QColor(0x55, 0x55, 0x55));
+    // Group titles run upwards in a band at the left, along their rows.
+    const auto& groups = timeline_->rowGroups();
+    const QFontMetricsF metrics(bold);
+    for (size_t g = 0; g < groups.size(); ++g) {
+        const int end = g + 1 < groups.size() ? groups[g + 1].firstRow : timeline_->rowCount();
+        const double top = std::max<double>(kHeader, rowTop(groups[g].firstRow, size));
+        const double bottom = std::min<double>(size.height(), rowTop(end, size));
+        if (bottom - top < 12) continue;
+        painter.save();
+        painter.translate(4, bottom);
+        painter.rotate(-90);
+        painter.drawText(QRectF(0, 0, bottom - top, 12), Qt::AlignCenter,
+                         metrics.elidedText(groups[g].title, Qt::ElideRight, bottom - top));
+        painter.restore();
+    }
+}
+
+void TraceCanvas::paintAxis(QPainter& painter, const QSize& size) const {
+    painter.fillRect(QRect(0, 22, size.width(), kHeader - 22), Qt::white);
+    const TimeAxis axis = axisFor(size);
+    const double step = niceStep(axis.t1 - axis.t0, axis.width, 110);
+    QFont font = painter.font();
+    font.setPointSizeF(8);
+    font.setBold(false);
+    painter.setFont(font);
+    painter.setPen(kRule);
+    painter.drawLine(kGutter, kHeader - 1, size.width(), kHeader - 1);
+    for (double t = std::ceil(axis.t0 / step) * step; t <= axis.t1; t += step) {
+        const double x = axis.x(t);
+        painter.setPen(kRule);
+        painter.drawLine(QPointF(x, 24), QPointF(x, kHeader - 1));
+        painter.setPen(kText);
+        if (x + 3 >= kGutter)
+            painter.drawText(QRectF(x + 3, 24, 100, 14), Qt::AlignLeft | Qt::AlignVCenter,
+                             timeText(t, step));
+    }
+    painter.setPen(kText);
+    painter.drawText(QRectF(8, 24, kGutter - 14, 16), Qt::AlignRight | Qt::AlignVCenter,
+                     tr("time since run start"));
+}
+
+void TraceCanvas::paintLegend(QPainter& painter, const QSize& size) const {
+    painter.fillRect(QRect(0, 0, size.width(), 22), Qt::white);
+    const auto& names = colouring_ == TraceColouring::Phase ? tracePhaseNames() : traceOpNames();
+    QFont font = painter.font();
+    font.setPointSizeF(8.5);
+    painter.setFont(font);
+    const QFontMetricsF metrics(font);
+    double x = kGutter;
+    painter.setPen(kText);
+    painter.drawText(QRectF(8, 3, kGutter - 14, 16), Qt::AlignRight | Qt::AlignVCenter,
+                     colouring_ == TraceColouring::Phase ? tr("phase") : tr("op"));
+    for (size_t i = 0; i < names.size(); ++i) {
+        painter.fillRect(QRectF(x, 6, 12, 10),
+                         traceCategoryColour(static_cast<int>(i), colouring_));
+        painter.drawText(QPointF(x + 16, 15), names[i]);
+        x += 16 + metrics.horizontalAdvance(names[i]) + 14;
+    }
+    const QString summary =
+        tr("%1 ranks · %2 events").arg(timeline_->rowCount()).arg(timeline_->eventCount());
+    painter.setPen(QColor(0x77, 0x77, 0x77));
+    painter.drawText(QRectF(x, 3, size.width() - x - 8, 16), Qt::AlignRight | Qt::AlignVCenter,
+                     summary);
+}
+
+}  // namespace hsdp

@@ -1,0 +1,30 @@
+#include "trace/trace_palette.h"
+
+#include <algorithm>
+#include <array>
+
+namespace hsdp {
+
+namespace {
+
+// Tableau 10: distinct at a glance, readable on white.
+constexpr std::array<QRgb, 5> kPhase{0x4c78a8, 0xf58518, 0x54a24b, 0xb279a2, 0x9d9d9d};
+constexpr std::array<QRgb, 8> kOp{0x4c78a8, 0x72b7b2, 0xf58518, 0xe45756,
+                                  0xeeca3b, 0xb279a2, 0x9d755d, 0xbab0ac};
+
+}  // namespace
+
+QColor traceCategoryColour(int category, TraceColouring colouring) {
+    if (colouring == TraceColouring::Phase)
+        return QColor(kPhase[static_cast<size_t>(std::clamp<int>(category, 0, kPhase.size() - 1))]);
+    return QColor(kOp[static_cast<size_t>(std::clamp<int>(category, 0, kOp.size() - 1))]);
+}
+
+QColor tracePhaseColour(const std::string& phase) {
+    const auto& names = tracePhaseNames();
+    auto it = std::find(names.begin(), names.end(), QString::fromStdString(phase));
+    int category = static_cast<int>(it == names.end() ? names.size() - 1 : it - names.begin());
+    return traceCategoryColour(category, TraceColouring::Phase);
+}
+
+}  // namespace hsdp

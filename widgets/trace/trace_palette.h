@@ -1,0 +1,14 @@
+#pragma once
+
+#include <QColor>
+
+#include "trace/trace_timeline.h"
+
+namespace hsdp {
+
+// The colour of a phase or op category (tracePhaseNames / traceOpNames):
+// one palette for the trace's bars, its legend and the step panel's badge.
+QColor traceCategoryColour(int category, TraceColouring colouring);
+QColor tracePhaseColour(const std::string& phase);
+
+}  // namespace hsdp

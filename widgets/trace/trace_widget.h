@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QWidget>
+
+#include "shared/plan_selection.h"
+#include "shared/run_data.h"
+#include "trace/trace_canvas.h"
+
+class QComboBox;
+
+namespace hsdp {
+
+// The run's trace: a small toolbar (colour by phase or op, zoom, fit) over
+// the TraceCanvas timeline. Everything it shows comes from RunData's trace.
+class TraceWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit TraceWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    void setRun(const RunData& run);
+    TraceCanvas* canvas() const { return canvas_; }
+    void setColouring(TraceColouring colouring);
+    // The widget laid out at `size` and painted, never on screen.
+    QImage renderImage(QSize size);
+
+private:
+    TraceCanvas* canvas_;
+    QComboBox* colouring_;
+};
+
+}  // namespace hsdp

@@ -1,0 +1,247 @@
+#include "traffic/traffic_widget.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "run/shrink.h"
+#include "steps/step_caption.h"
+
+namespace hsdp {
+
+namespace {
+
+const QColor kAlgColour(0x4c, 0x78, 0xa8);
+const QColor kBusColour(0xf5, 0x85, 0x18);
+constexpr double kGB = 1e9;  // NCCL-tests: 1 GB/s = 1e9 bytes/s
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+QString rateText(double bytesPerSecond) {
+    return qs(bandwidthText(bytesPerSecond));
+}
+
+// A row's bytes: of the shrunk run, with the real-size figure beside them.
+QString rowBytes(double bytes, double real, bool shrunk) {
+    return shrunk
+               ? QStringLiteral("%1 (≈ %2 real)").arg(qs(humanBytes(bytes)), qs(humanBytes(real)))
+               : qs(humanBytes(bytes));
+}
+
+QString msText(double seconds) {
+    return QStringLiteral("%1 ms").arg(seconds * 1e3, 0, 'f', 2);
+}
+
+QCPBars* makeBars(QCustomPlot* plot, const QColor& colour, const QString& name) {
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setName(name);
+    bars->setPen(QPen(colour.darker(130)));
+    bars->setBrush(colour);
+    bars->setWidth(0.36);
+    return bars;
+}
+
+QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
+    auto* table = new QTableWidget(parent);
+    table->setColumnCount(static_cast<int>(headers.size()));
+    table->setHorizontalHeaderLabels(headers);
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->setWordWrap(false);
+    table->setAlternatingRowColors(true);
+    return table;
+}
+
+// Numbers right-aligned, words (column 0 and `textColumns`) left.
+void setRow(QTableWidget* table, int row, const QStringList& cells,
+            std::initializer_list<int> textColumns = {}) {
+    for (int c = 0; c < cells.size(); ++c) {
+        auto* item = new QTableWidgetItem(cells[c]);
+        item->setToolTip(cells[c]);
+        const bool text =
+            c == 0 || std::find(textColumns.begin(), textColumns.end(), c) != textColumns.end();
+        if (!text) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        table->setItem(row, c, item);
+    }
+}
+
+QStringList statCells(const TrafficRow& row, bool shrunk) {
+    return {row.key,
+            qs(groupedCount(row.collectives)),
+            qs(groupedCount(row.events)),
+            rowBytes(static_cast<double>(row.wireBytes), row.realWireBytes, shrunk),
+            rowBytes(row.sizeBytes, row.realSizeBytes, shrunk),
+            msText(row.seconds),
+            msText(row.wallSeconds),
+            rateText(row.algbw()),
+            rateText(row.busbw())};
+}
+
+QStringList statHeaders(bool shrunk) {
+    const QString of = shrunk ? QStringLiteral(", shrunk run") : QString();
+    return {QStringLiteral("op / mesh dim"),    QStringLiteral("collectives"),
+            QStringLiteral("per-rank events"),  QStringLiteral("sent (wire%1)").arg(of),
+            QStringLiteral("size S%1").arg(of), QStringLiteral("Σ t (summed over collectives)"),
+            QStringLiteral("busy wall"),        QStringLiteral("algbw S/t%1").arg(of),
+            QStringLiteral("busbw%1").arg(of)};
+}
+
+}  // namespace
+
+TrafficWidget::TrafficWidget(PlanSelection* selection, QWidget* parent)
+    : QWidget(parent),
+      selection_(selection),
+      plot_(new QCustomPlot(this)),
+      table_(makeTable(statHeaders(false), this)),
+      slowest_(makeTable({tr("step"), tr("collective"), tr("op"), tr("phase"), tr("ranks"),
+                          tr("size S"), tr("time t"), tr("waited"), tr("params")},
+                         this)),
+      note_(new QLabel(this)) {
+    plot_->setMinimumHeight(120);
+    table_->horizontalHeader()->setStretchLastSection(false);
+    algBars_ = makeBars(plot_, kAlgColour, tr("algbw = S / t"));
+    busBars_ = makeBars(plot_, kBusColour, tr("busbw = algbw × factor"));
+    plot_->legend->setVisible(true);
+    plot_->legend->setFont(QFont(font().family(), 8));
+    plot_->legend->setBrush(QColor(255, 255, 255, 220));
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plot_->yAxis->setLabel(tr("GB/s (NCCL-tests, 1e9 B/s)"));
+    plot_->xAxis->setTickLabelRotation(20);
+    auto* note = note_;
+    note->setText(noteText(false));
+    note->setWordWrap(true);
+    note->setStyleSheet(QStringLiteral("color: #555;"));
+    auto* slowTitle = new QLabel(tr("<b>Slowest collectives</b> (click to select)"), this);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(plot_, 3);
+    layout->addWidget(note);
+    layout->addWidget(table_);
+    layout->addWidget(slowTitle);
+    layout->addWidget(slowest_, 2);
+    connect(slowest_, &QTableWidget::cellClicked, this, [this](int row, int) {
+        if (!selection_ || row < 0 || static_cast<size_t>(row) >= stats_.slowest.size()) return;
+        const RunStep& step = steps_[static_cast<size_t>(stats_.slowest[static_cast<size_t>(row)])];
+        const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events.front())];
+        selection_->selectCollective(step.seq, e.groupRanks, e.label.params, run_.plan);
+    });
+}
+
+QString TrafficWidget::noteText() const {
+    return note_->text();
+}
+
+QString TrafficWidget::noteText(bool shrunk) {
+    QString text = tr(
+        "NCCL-tests conventions, bandwidth in GB/s (1e9 bytes/s). S = the collective's size (the "
+        "whole gathered or broadcast buffer), recovered from the trace's on-wire bytes: the "
+        "participants send (n−1)·S together (all_reduce: 2(n−1)·S). t = last arrival to last "
+        "finish; Σ t sums it over the row's collectives, which overlap, so it can exceed the "
+        "run's wall time; busy wall is the time at least one of them ran. busbw factor: "
+        "all_reduce 2(n−1)/n, all_gather / reduce_scatter / all_to_all (n−1)/n, broadcast 1. "
+        "A collective is one call across its group, counted once; per-rank events count each "
+        "member's part.");
+    if (shrunk)
+        text +=
+            tr(" Shrunk run: bytes and bandwidths are of the shrunk shapes (the real-size "
+               "bytes beside them); how fast the real sizes would move is not measured.");
+    return text;
+}
+
+void TrafficWidget::setRun(const RunData& run) {
+    run_ = run;
+    real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
+    steps_ = run.isValid() ? runSteps(run.run->trace) : std::vector<RunStep>{};
+    stats_ = run.isValid()
+                 ? trafficStats(steps_, run.run->trace, run.plan.scenario.get(), 12, &real_)
+                 : TrafficStats{};
+    table_->setHorizontalHeaderLabels(statHeaders(stats_.shrunk));
+    note_->setText(noteText(stats_.shrunk));
+    fillPlot();
+    fillTable();
+    fillSlowest();
+}
+
+void TrafficWidget::fillPlot() {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QVector<double> keysAlg, keysBus, alg, bus;
+    double key = 0, top = 0;
+    auto addRow = [&](const TrafficRow& row) {
+        keysAlg << key - 0.18;
+        keysBus << key + 0.18;
+        alg << row.algbw() / kGB;
+        bus << row.busbw() / kGB;
+        top = std::max({top, row.algbw() / kGB, row.busbw() / kGB});
+        ticker->addTick(key, row.key);
+        key += 1;
+    };
+    for (const TrafficRow& row : stats_.byOp) addRow(row);
+    key += 0.5;  // a gap between the op bars and the mesh-dim bars
+    for (const TrafficRow& row : stats_.byDim) addRow(row);
+    algBars_->setData(keysAlg, alg);
+    busBars_->setData(keysBus, bus);
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setRange(-0.7, std::max(1.0, key - 0.3));
+    plot_->yAxis->setRange(0, top > 0 ? top * 1.25 : 1);
+    plot_->replot();
+}
+
+void TrafficWidget::fillTable() {
+    const int rows = static_cast<int>(stats_.byOp.size() + stats_.byDim.size()) + 1;
+    table_->setRowCount(rows);
+    int r = 0;
+    for (const TrafficRow& row : stats_.byOp) setRow(table_, r++, statCells(row, stats_.shrunk));
+    for (const TrafficRow& row : stats_.byDim) setRow(table_, r++, statCells(row, stats_.shrunk));
+    setRow(table_, r, statCells(stats_.total, stats_.shrunk));
+    QFont bold = table_->font();
+    bold.setBold(true);
+    for (int c = 0; c < table_->columnCount(); ++c)
+        if (auto* item = table_->item(r, c)) item->setFont(bold);
+    table_->resizeColumnsToContents();
+    // Every row visible: the table is the figures' legend.
+    table_->setFixedHeight(table_->horizontalHeader()->height() +
+                           rows * table_->verticalHeader()->defaultSectionSize() + 4);
+}
+
+void TrafficWidget::fillSlowest() {
+    slowest_->setRowCount(static_cast<int>(stats_.slowest.size()));
+    for (size_t i = 0; i < stats_.slowest.size(); ++i) {
+        const int position = stats_.slowest[i];
+        const RunStep& step = steps_[static_cast<size_t>(position)];
+        const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events.front())];
+        setRow(slowest_, static_cast<int>(i),
+               {QString::number(position + 1), collectiveIdText(step.seq),
+                QString::fromStdString(e.op), QString::fromStdString(e.label.phase),
+                ranksText(e.groupRanks),
+                collectiveBytesText(collectiveSize(step, run_.run->trace), e.label, &real_),
+                QStringLiteral("%1 ms").arg(step.runUs() * 1e-3, 0, 'f', 3),
+                QStringLiteral("%1 ms").arg(step.waitUs() * 1e-3, 0, 'f', 3),
+                paramNamesText(e.label.params, *run_.plan.scenario)},
+               {2, 3, 4, 8});
+    }
+    slowest_->resizeColumnsToContents();
+}
+
+QImage TrafficWidget::renderImage(QSize size) {
+    const bool wasVisible = isVisible();
+    if (!wasVisible) setAttribute(Qt::WA_DontShowOnScreen);
+    resize(size);
+    show();
+    QApplication::processEvents();
+    plot_->replot();
+    QImage image = grab().toImage();
+    if (!wasVisible) hide();
+    return image;
+}
+
+}  // namespace hsdp

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QPointer>
+#include <QWidget>
+
+#include "shared/plan_selection.h"
+#include "shared/run_data.h"
+#include "steps/run_steps.h"
+#include "traffic/traffic_stats.h"
+
+class QCPBars;
+class QCustomPlot;
+class QLabel;
+class QTableWidget;
+
+namespace hsdp {
+
+// The run's traffic (TrafficStats, NCCL-tests conventions): algorithm and
+// bus bandwidth per op and per mesh dim as bars, the figures behind them in
+// a table (collectives, per-rank events, on-wire bytes, size S, summed and
+// busy wall time, algbw, busbw; a shrunk run's bytes with their real size),
+// and the slowest collectives; clicking one selects it everywhere.
+class TrafficWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrafficWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    void setRun(const RunData& run);
+    const TrafficStats& stats() const { return stats_; }
+    const std::vector<RunStep>& steps() const { return steps_; }
+    QCustomPlot* plot() const { return plot_; }
+    QTableWidget* table() const { return table_; }
+    QTableWidget* slowestTable() const { return slowest_; }
+    QString noteText() const;  // the conventions the figures follow, as shown
+    // The widget laid out at `size` and painted, never on screen.
+    QImage renderImage(QSize size);
+
+private:
+    static QString noteText(bool shrunk);
+    void fillPlot();
+    void fillTable();
+    void fillSlowest();
+
+    QPointer<PlanSelection> selection_;
+    RunData run_;
+    RealScale real_;
+    std::vector<RunStep> steps_;
+    TrafficStats stats_;
+    QCustomPlot* plot_;
+    QCPBars* algBars_;
+    QCPBars* busBars_;
+    QTableWidget* table_;
+    QTableWidget* slowest_;
+    QLabel* note_;
+};
+
+}  // namespace hsdp

@@ -1,0 +1,260 @@
+#include "window/main_window.h"
+
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QScreen>
+#include <QSettings>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include "diagnostics/diagnostics_widget.h"
+#include "editing/edit_widget.h"
+#include "mesh/mesh_widget.h"
+#include "owner_balance/owner_balance_widget.h"
+#include "plan_tree/plan_tree_widget.h"
+#include "shared/plan_index.h"
+#include "shared/scenario_document.h"
+#include "tensor_layout/tensor_layout_widget.h"
+#include "window/recent_files.h"
+#include "window/stale_banner.h"
+
+namespace hsdp {
+
+namespace {
+
+QString counted(int count, const char* noun) {
+    return QStringLiteral("%1 %2%3").arg(count).arg(QLatin1String(noun),
+                                                    count == 1 ? QString() : QStringLiteral("s"));
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), session_(new Session(this)), selection_(new PlanSelection(this)) {
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    buildCentral();
+    tree_ = new PlanTreeWidget(selection_, this);
+    diagnostics_ = new DiagnosticsWidget(selection_, this);
+    balance_ = new OwnerBalanceWidget(selection_, this);
+    addViewDock(tree_, tr("Plan tree"), QStringLiteral("planTreeDock"), Qt::LeftDockWidgetArea);
+    QDockWidget* diagnosticsDock =
+        addViewDock(diagnostics_, tr("Diagnostics"), QStringLiteral("diagnosticsDock"),
+                    Qt::BottomDockWidgetArea);
+    QDockWidget* balanceDock = addViewDock(
+        balance_, tr("Owner balance"), QStringLiteral("ownerBalanceDock"), Qt::RightDockWidgetArea);
+    tensorLayout_ = new TensorLayoutWidget(selection_, this);
+    QDockWidget* layoutDock =
+        addViewDock(tensorLayout_, tr("Tensor layout"), QStringLiteral("tensorLayoutDock"),
+                    Qt::RightDockWidgetArea);
+    splitDockWidget(balanceDock, layoutDock, Qt::Vertical);
+    buildCompare(diagnosticsDock);
+    buildEditing();  // after buildCompare: edit steps pin the comparison's baseline
+    status_ = new QLabel(tr("No scenario open"), this);
+    statusBar()->addPermanentWidget(status_, 1);
+    buildRuns(diagnosticsDock);
+    buildRunViews(diagnosticsDock);
+    buildMenus();
+    connect(session_, &Session::planReady, this, &MainWindow::onPlanReady);
+    connect(session_, &Session::readFailed, this, &MainWindow::onReadFailed);
+    connect(banner_, &StaleBanner::reloadRequested, this, [this] {
+        if (maybeKeepEdits()) session_->reload();
+    });
+    resize(defaultSize());
+    restoreSettings();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+// 1440x900, or the screen's available area when that is smaller: a window
+// larger than a 1366x768 screen hides its docks' edges (and their content
+// is laid out for space nobody sees).
+QSize MainWindow::defaultSize() const {
+    const QSize wanted(1440, 900);
+    const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    return screen ? wanted.boundedTo(screen->availableSize()) : wanted;
+}
+
+void MainWindow::buildCentral() {
+    auto* central = new QWidget(this);
+    banner_ = new StaleBanner(central);
+    mesh_ = new MeshWidget(selection_, central);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->addWidget(banner_);
+    layout->addWidget(mesh_, 1);
+    setCentralWidget(central);
+}
+
+QDockWidget* MainWindow::addViewDock(QWidget* view, const QString& title, const QString& objectName,
+                                     Qt::DockWidgetArea area) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);  // saveState() keys on it
+    dock->setWidget(view);
+    addDockWidget(area, dock);
+    return dock;
+}
+
+void MainWindow::openScenario(const QString& path) {
+    const bool otherFile = QFileInfo(path).absoluteFilePath() != session_->path();
+    if (otherFile && !maybeKeepEdits()) return;
+    if (otherFile) forgetRun();  // a run belongs to the file it ran
+    session_->open(path);
+    recent_->add(path);
+    updateTitle();
+}
+
+void MainWindow::openDialog() {
+    QString start =
+        session_->path().isEmpty() ? QString() : QFileInfo(session_->path()).absolutePath();
+    QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), start,
+                                                tr("Scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty()) openScenario(path);
+}
+
+// The selection is carried to the new plan before any view sees it, and
+// moves only after every view holds the plan: in between, views read it
+// through stateFor(their plan), so no view indexes one plan with another's
+// positions, whatever the order of the signals.
+void MainWindow::onPlanReady(const PlanResult& result) {
+    const bool sameFile = result.path == shownPath_;
+    if (!sameFile) forgetRun();
+    const SelectionState selection = reconciledSelection(result, sameFile);
+    shownPath_ = result.path;
+    banner_->hide();
+    adoptDocument(result);
+    editPanel_->clearErrors();
+    showEditTextError(editPanel_->textError());  // still no value: still said
+    mesh_->setResult(result);
+    tree_->setResult(result);
+    diagnostics_->setResult(result);
+    balance_->setResult(result);
+    tensorLayout_->setResult(result);
+    selection_->setPlan(result, selection);
+    updateStatus();
+    updateTitle();
+}
+
+// What the selection becomes on `result`: what it picked, carried by name
+// (params, transitions; groups and batches by the params they hold; ranks
+// while the world has them), the rest dropped. A new file has no run, so
+// no step; when nothing of the old selection is in it, it starts from its
+// most interesting param.
+SelectionState MainWindow::reconciledSelection(const PlanResult& result, bool sameFile) const {
+    SelectionState state = selection_->stateFor(result);
+    if (sameFile) return state;
+    state.collective = -1;
+    if (!state.params.empty() || state.group >= 0 || state.transition >= 0) return state;
+    const int param = mostInterestingParam(*result.scenario, *result.plan);
+    if (param < 0) return state;
+    const ParamPlace& place = result.index->params[static_cast<size_t>(param)];
+    state.params = {param};
+    state.group = place.group;
+    state.batch = place.batch;
+    return state;
+}
+
+void MainWindow::onReadFailed(const QString& message) {
+    bool stale = session_->hasResult() && shownPath_ == session_->path();
+    const bool fromEdit = session_->lastErrorFromEdit();
+    banner_->showError(message, stale, fromEdit);
+    if (fromEdit) editPanel_->markReaderError(session_->lastErrorPath(), message);
+    updateStatus();
+    updateTitle();
+}
+
+void MainWindow::updateStatus() {
+    status_->setText(statusText());
+    if (!runSession_->isBusy()) updateRunStatus();
+}
+
+QString MainWindow::statusText() const {
+    const PlanResult& result = session_->current();
+    if (!result.isValid())
+        return session_->lastError().isEmpty() ? tr("No scenario open") : tr("Scenario unreadable");
+    QString text = tr("world %1 · meshes %2 · groups %3 · worst imbalance %4 · %5 · %6")
+                       .arg(result.plan->worldSize)
+                       .arg(result.scenario->meshes.size())
+                       .arg(result.plan->groups.size())
+                       .arg(result.index->worstImbalance, 0, 'f', 2)
+                       .arg(counted(result.index->errorCount, "error"),
+                            counted(result.index->warningCount, "warning"));
+    if (!session_->isStale()) return text;
+    return text + (session_->lastErrorFromEdit() ? tr(" · STALE (the edit does not read)")
+                                                 : tr(" · STALE (file no longer reads)"));
+}
+
+void MainWindow::updateTitle() {
+    const PlanResult& result = session_->current();
+    QString name = result.isValid() ? QString::fromStdString(result.scenario->name) : QString();
+    QString file = session_->path().isEmpty()
+                       ? (document_ && document_->isLoaded() ? tr("untitled") : QString())
+                       : QFileInfo(session_->path()).fileName();
+    QStringList parts;
+    if (!name.isEmpty()) parts << name;
+    if (!file.isEmpty())
+        parts << file + QStringLiteral("[*]") + (session_->isStale() ? tr(" [stale]") : QString());
+    parts << QStringLiteral("HSDP Studio");
+    setWindowTitle(parts.join(QStringLiteral(" — ")));
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    firstRunLayout_ = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+// Dock proportions only take once the window has its size (resizeDocks()
+// before the first show is lost), so a first run sets them on first show:
+// the plan tree 32% of the width (its name, owner, numel and placements
+// columns side by side) and the right column 30% (the owner balance's
+// charts and the tensor layout's blocks need that much), the bottom row a fifth of the height, the
+// owner balance and the tensor layout half the right column each; the user's own layout wins
+// afterwards.
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (!firstRunLayout_) return;
+    firstRunLayout_ = false;
+    auto dock = [this](const char* name) {
+        return findChild<QDockWidget*>(QLatin1String(name), Qt::FindDirectChildrenOnly);
+    };
+    const int w = width(), h = height();
+    resizeDocks({dock("planTreeDock"), dock("ownerBalanceDock")}, {w * 32 / 100, w * 30 / 100},
+                Qt::Horizontal);
+    resizeDocks({dock("diagnosticsDock")}, {h / 5}, Qt::Vertical);
+    resizeDocks({dock("ownerBalanceDock"), dock("tensorLayoutDock")}, {h / 2, h / 2}, Qt::Vertical);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeKeepEdits()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.front().isLocalFile()) return;
+    openScenario(urls.front().toLocalFile());
+    event->acceptProposedAction();
+}
+
+}  // namespace hsdp

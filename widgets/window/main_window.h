@@ -1,0 +1,228 @@
+#pragma once
+
+#include <QKeySequence>
+#include <QMainWindow>
+
+#include "shared/plan_selection.h"
+#include "shared/run_data.h"
+#include "shared/run_session.h"
+#include "shared/session.h"
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QToolBar;
+class QToolButton;
+
+namespace hsdp {
+
+class PlanDiffTracker;
+class PlanDiffWidget;
+class BufferLayoutWidget;
+class DiagnosticsWidget;
+class WrongRowsWidget;
+class StepWidget;
+class TraceWidget;
+class TrafficWidget;
+class EditWidget;
+class ScenarioDocument;
+class MeshWidget;
+class OwnerBalanceWidget;
+class PlanTreeWidget;
+class RecentFiles;
+class StaleBanner;
+class TensorLayoutWidget;
+class VerificationWidget;
+
+// The studio window: the session, the one selection, and the views around
+// them. The mesh view is the central picture; every other view is a dock
+// (add one with addViewDock). Layout, geometry and recent files persist in
+// QSettings. A scenario that stops reading never clears the views: the
+// banner shows the reader's message over the last good plan, marked stale.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openScenario(const QString& path);
+
+    Session* session() const { return session_; }
+    PlanSelection* selection() const { return selection_; }
+    MeshWidget* meshWidget() const { return mesh_; }
+    PlanTreeWidget* planTree() const { return tree_; }
+    DiagnosticsWidget* diagnostics() const { return diagnostics_; }
+    OwnerBalanceWidget* ownerBalance() const { return balance_; }
+    TensorLayoutWidget* tensorLayout() const { return tensorLayout_; }
+    StaleBanner* banner() const { return banner_; }
+    EditWidget* editPanel() const { return editPanel_; }
+    TraceWidget* traceView() const { return traceView_; }
+    StepWidget* stepPanel() const { return stepPanel_; }
+    TrafficWidget* traffic() const { return traffic_; }
+    BufferLayoutWidget* bufferLayout() const { return bufferLayout_; }
+    WrongRowsWidget* wrongRows() const { return wrongRows_; }
+    ScenarioDocument* document() const { return document_; }
+    // Writes the edited scenario to `path` atomically (QSaveFile) and makes it
+    // the open file; false (with a message box unless quiet) on failure. A
+    // document the reader rejects is written only if the user says so
+    // (never when quiet).
+    bool saveTo(const QString& path, bool quiet = false);
+    bool save();
+    bool saveAs();
+    PlanDiffWidget* changes() const { return changes_; }
+    // Compares every new plan of the open document with the one it replaces
+    // (Session::planReady feeds it); a plan made elsewhere, e.g. by an
+    // in-memory edit, goes to its planArrived() slot.
+    PlanDiffTracker* changeTracker() const { return changeTracker_; }
+    // File ▸ Compare with…: the current plan (before) against `path` (after).
+    void compareWith(const QString& path);
+    QString statusText() const;
+
+    // Runs (main_window_runs.cpp): Run ▸ Run / Run reference / Run… run the
+    // plan on screen through runSession() off the GUI thread; the status
+    // bar shows the progress while it runs and the run's line after it.
+    RunSession* runSession() const { return runSession_; }
+    VerificationWidget* verification() const { return verification_; }
+    // Runs the current plan; false if there is none or a run is going.
+    bool startRun(const RunRequest& request);
+    const RunData& lastRun() const { return lastRun_; }
+    QString runStatusText() const;  // the status bar's run line ("" before any run)
+    QAction* runAction() const { return runAction_; }
+    QAction* runReferenceAction() const { return runReferenceAction_; }
+    QAction* cancelRunAction() const { return cancelRunAction_; }
+    // Saved runs (main_window_saved_runs.cpp): File ▸ Open Run… shows a
+    // `hsdp-inspect run --json` result and its `--trace` file in the run
+    // views without running anything; a result or trace that does not belong
+    // to the scenario on screen is refused in the banner with the reason.
+    // False if there is no plan or a run is going.
+    bool openRun(const QString& runPath, const QString& tracePath = {});
+
+    // File ▸ New from Model Config… (main_window_new_from_config.cpp): a
+    // scenario generated from a Hugging Face config opens unsaved (Save asks
+    // where), planned like a file.
+    void openGeneratedScenario(std::shared_ptr<const Json> document);
+
+    // File ▸ Export Report… (main_window_report.cpp): the plan on screen and
+    // its last run as HTML or PDF (by the suffix), as hsdp-inspect report
+    // writes it; false (with a message box unless quiet) on failure.
+    bool exportReport(const QString& path, bool quiet = false);
+    QAction* reportAction() const { return reportAction_; }
+    // Where Export Report… proposes to write: beside the scenario, named after it.
+    QString suggestedReportPath() const;
+    // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
+    QList<QAction*> shortcutActions() const;
+
+signals:
+    // A run finished, failed or was cancelled: the run views (trace, step,
+    // buffers) take it through their setRun(const RunData&).
+    void runReady(const hsdp::RunData& run);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildCentral();
+    QDockWidget* addViewDock(QWidget* view, const QString& title, const QString& objectName,
+                             Qt::DockWidgetArea area);
+    void buildMenus();
+    void buildCompare(QDockWidget* tabWith);  // main_window_compare.cpp
+    void addCompareActions(QMenu* file);
+    void compareDialog();
+    void buildRuns(QDockWidget* tabWith);      // main_window_runs.cpp
+    void buildRunViews(QDockWidget* tabWith);  // main_window_run_views.cpp
+    void buildRunMenu();
+    void runDialog();
+    void addOpenRunAction(QMenu* file);
+    void addNewFromConfigAction(QMenu* file);
+    void openRunDialog();
+    void onOpenRunFailed(const QString& reason);
+    void onRunProgress(double fraction, const QString& phase, qint64 collectives);
+    void onRunFinished(const RunData& run);
+    // Shows `run` (invalid: none) in the Verification dock and every run view.
+    void showRun(const RunData& run);
+    // Another file is coming: its runs start from nothing, and a run still
+    // going is of the file that leaves.
+    void forgetRun();
+    void updateRunActions();
+    // The status bar's run line, its tooltip the whole line where the bar elides it.
+    void updateRunStatus();
+    void addReportAction(QMenu* file);
+    void exportReportDialog();
+    QString reportCommand(const QString& output, const RunData& run) const;
+    QStringList reportPlanNotes(bool runLeftOut) const;
+    void buildViewMenu();
+    void buildHelpMenu();
+    void buildEditing();
+    void buildEditMenu(QMenu* edit);
+    void onDocumentEdited(const QString& pointer);
+    void showEditTextError(const QString& message);
+    void adoptDocument(const PlanResult& result);
+    // Whether to write a document the reader rejects: asks (Save anyway /
+    // Cancel) naming the reader's error; quiet: never. True when it reads.
+    bool confirmSavingUnreadable(const QString& path, bool quiet);
+    // Asks what to do with unsaved edits before they would be lost; false: cancel.
+    bool maybeKeepEdits();
+    QAction* addShortcutAction(QMenu* menu, const QString& text, const QKeySequence& shortcut);
+    void openDialog();
+    void onPlanReady(const PlanResult& result);
+    void onReadFailed(const QString& message);
+    SelectionState reconciledSelection(const PlanResult& result, bool sameFile) const;
+    void updateStatus();
+    void updateTitle();
+    void showShortcuts();
+    void restoreSettings();
+    QSize defaultSize() const;
+
+    Session* session_;
+    PlanSelection* selection_;
+    StaleBanner* banner_ = nullptr;
+    MeshWidget* mesh_ = nullptr;
+    PlanTreeWidget* tree_ = nullptr;
+    DiagnosticsWidget* diagnostics_ = nullptr;
+    OwnerBalanceWidget* balance_ = nullptr;
+    PlanDiffTracker* changeTracker_ = nullptr;
+    PlanDiffWidget* changes_ = nullptr;
+    TensorLayoutWidget* tensorLayout_ = nullptr;
+    RecentFiles* recent_ = nullptr;
+    ScenarioDocument* document_ = nullptr;
+    TraceWidget* traceView_ = nullptr;
+    StepWidget* stepPanel_ = nullptr;
+    TrafficWidget* traffic_ = nullptr;
+    BufferLayoutWidget* bufferLayout_ = nullptr;
+    WrongRowsWidget* wrongRows_ = nullptr;
+    EditWidget* editPanel_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+    QLabel* status_ = nullptr;
+    RunSession* runSession_ = nullptr;
+    VerificationWidget* verification_ = nullptr;
+    RunData lastRun_;
+    // The status line of a run cancelled while lastRun_ (the last complete
+    // run, which stays) was shown; "" otherwise.
+    QString cancelledLine_;
+    RunRequest lastRunRequest_;  // what made lastRun_ (a saved run: the defaults)
+    // Counts the files shown: a run started (or a saved run opened) for one
+    // file and finishing after another opened is dropped.
+    int fileEpoch_ = 0;
+    int runEpoch_ = 0;
+    RunRequest lastRequest_;  // what Run… starts from
+    QAction* runAction_ = nullptr;
+    QAction* runReferenceAction_ = nullptr;
+    QAction* runDialogAction_ = nullptr;
+    QAction* cancelRunAction_ = nullptr;
+    QAction* reportAction_ = nullptr;
+    QProgressBar* runProgress_ = nullptr;
+    QLabel* runPhase_ = nullptr;
+    QToolButton* runCancelButton_ = nullptr;
+    QLabel* runStatus_ = nullptr;
+    QList<QAction*> shortcutActions_;
+    QString shownPath_;
+    bool firstRunLayout_ = true;  // no saved layout: set the docks' proportions on first show  //
+                                  // the file whose plan is on screen
+};
+
+}  // namespace hsdp

@@ -1,0 +1,59 @@
+// MainWindow's "What changed" dock: the PlanDiffTracker fed by the session,
+// the panel, and File ▸ Compare with….
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+
+#include "plan_diff/plan_diff_tracker.h"
+#include "plan_diff/plan_diff_widget.h"
+#include "window/main_window.h"
+
+namespace hsdp {
+
+void MainWindow::buildCompare(QDockWidget* tabWith) {
+    changeTracker_ = new PlanDiffTracker(this);
+    changes_ = new PlanDiffWidget(changeTracker_, selection_, this);
+    QDockWidget* dock = addViewDock(changes_, tr("What changed"), QStringLiteral("changesDock"),
+                                    Qt::BottomDockWidgetArea);
+    tabifyDockWidget(tabWith, dock);
+    tabWith->raise();
+    connect(session_, &Session::planReady, changeTracker_, &PlanDiffTracker::planArrived);
+    connect(changes_, &PlanDiffWidget::compareRequested, this, &MainWindow::compareDialog);
+    // A plan that moved something brings the panel to the front of its tabs,
+    // unless the user closed it (a tab behind another is not visible, yet open).
+    connect(changeTracker_, &PlanDiffTracker::changeReady, dock,
+            [dock](const PlanDiffTable& change) {
+                if (change.isValid() && !change.same() && dock->toggleViewAction()->isChecked())
+                    dock->raise();
+            });
+    connect(changeTracker_, &PlanDiffTracker::compareFailed, dock, [dock] {
+        dock->show();
+        dock->raise();
+    });
+}
+
+void MainWindow::addCompareActions(QMenu* file) {
+    connect(addShortcutAction(file, tr("&Compare with…"),
+                              QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D)),
+            &QAction::triggered, this, &MainWindow::compareDialog);
+    connect(file->addAction(tr("Compare with the &previous plan")), &QAction::triggered,
+            changeTracker_, &PlanDiffTracker::compareSinceLastChange);
+}
+
+void MainWindow::compareDialog() {
+    QString start =
+        session_->path().isEmpty() ? QString() : QFileInfo(session_->path()).absolutePath();
+    QString path = QFileDialog::getOpenFileName(this, tr("Compare the current plan with"), start,
+                                                tr("Scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty()) compareWith(path);
+}
+
+void MainWindow::compareWith(const QString& path) {
+    changeTracker_->compareWith(path);
+    changes_->parentWidget()->show();
+    changes_->parentWidget()->raise();
+}
+
+}  // namespace hsdp

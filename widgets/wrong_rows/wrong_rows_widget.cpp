@@ -1,0 +1,261 @@
+#include "wrong_rows/wrong_rows_widget.h"
+
+#include <QPainter>
+#include <QStringList>
+#include <algorithm>
+#include <set>
+
+#include "shared/run_status_text.h"
+
+namespace hsdp {
+
+namespace {
+
+constexpr double kMargin = 12;
+constexpr double kTitle = 58;
+constexpr double kAxis = 56;  // row numbers left of the first bar
+constexpr double kBarWidth = 46;
+constexpr double kPairGap = 110;  // room for "rows a–b" labels right of a reference bar
+constexpr double kLegendWidth = 230;
+
+QString rangeText(const IndexRange& r) {
+    return r.size() == 1 ? QString::number(r.begin)
+                         : QStringLiteral("%1–%2").arg(r.begin).arg(r.end - 1);
+}
+
+QString verdict(GatherVerdict v) {
+    return gatherVerdictText(v);
+}
+
+}  // namespace
+
+QRectF ComparisonGeometry::band(const QRectF& bar, const IndexRange& r) const {
+    const double top = bar.top() + rowPitch * double(r.begin);
+    const double bottom = bar.top() + rowPitch * double(r.end);
+    return QRectF(bar.left(), top, bar.width(), std::max(bottom - top, 1.0));
+}
+
+WrongRowsWidget::WrongRowsWidget(PlanSelection* selection, QWidget* parent)
+    : QWidget(parent), selection_(selection) {
+    setMinimumSize(320, 160);
+    connect(selection_, &PlanSelection::changed, this, &WrongRowsWidget::recompute);
+}
+
+void WrongRowsWidget::setRuns(const RunData& corrected, const RunData& reference) {
+    corrected_ = corrected;
+    reference_ = reference;
+    recompute();
+}
+
+// The two runs compare param by param index: they must be of one plan, so a
+// run of another plan drops the other mode's run.
+void WrongRowsWidget::setRun(const RunData& data) {
+    const bool reference = data.isValid() && data.run->mode == RunMode::Reference;
+    (reference ? reference_ : corrected_) = data;
+    RunData& other = reference ? corrected_ : reference_;
+    if (other.isValid() && data.isValid() && other.plan.plan != data.plan.plan) other = {};
+    recompute();
+}
+
+void WrongRowsWidget::recompute() {
+    comparison_ = {};
+    if (corrected_.isValid() && reference_.isValid()) {
+        int param = selection_ ? selection_->focusParamFor(reference_.plan) : -1;
+        if (param < 0) param = firstReferenceMismatch(*reference_.run);
+        if (param >= 0) comparison_ = compareWrongRows(*corrected_.run, *reference_.run, param);
+    }
+    update();
+}
+
+ComparisonGeometry WrongRowsWidget::geometry(const QSize& size) const {
+    ComparisonGeometry g;
+    g.rows = comparison_.extent();
+    const double legendWidth = std::min(kLegendWidth, size.width() * 0.3);
+    const double right = size.width() - kMargin - legendWidth;
+    g.legend =
+        QRectF(right + kMargin, kTitle, legendWidth - kMargin, size.height() - kTitle - kMargin);
+    const double noteLines = double(std::min<size_t>(comparison_.ranks.size(), 6)) + 1;
+    const double notesHeight = 18 * noteLines + 8;
+    const double top = kTitle + 22, bottom = size.height() - kMargin - notesHeight;
+    g.notes = QRectF(kMargin, bottom + 8, right - kMargin, notesHeight - 8);
+    const double room = right - kMargin - kAxis;
+    const size_t fit = size_t(std::max(1.0, room / (2 * kBarWidth + 8 + kPairGap)));
+    const size_t shown = std::min(fit, comparison_.ranks.size());
+    g.hiddenRanks = int(comparison_.ranks.size() - shown);
+    // Bars widen to use the room, up to twice the minimum.
+    const double pairWidth =
+        std::min(room / double(std::max<size_t>(shown, 1)), 2 * (2 * kBarWidth + 8) + kPairGap);
+    const double bar = (pairWidth - kPairGap - 8) / 2;
+    const double height = bottom - top - 16;
+    g.rowPitch = height / double(std::max<int64_t>(g.rows, 1));
+    const double truth = g.rowPitch * double(comparison_.rows);
+    double x = kMargin + kAxis;
+    for (size_t i = 0; i < shown; ++i) {
+        g.pairs.push_back({comparison_.ranks[i], QRectF(x, top, bar, truth),
+                           QRectF(x + bar + 8, top, bar, height)});
+        x += pairWidth;
+    }
+    return g;
+}
+
+void WrongRowsWidget::paint(QPainter& painter, const QSize& size) const {
+    painter.fillRect(QRect(QPoint(0, 0), size), palette().base());
+    painter.setPen(palette().text().color());
+    if (!comparison_.isValid() || comparison_.ranks.empty()) {
+        QString text =
+            !corrected_.isValid() || !reference_.isValid()
+                ? tr("Run the plan in both modes (corrected and reference) to compare "
+                     "the gathered rows.")
+            : !comparison_.isValid()
+                ? tr("Select a parameter: the reference run gathers every parameter "
+                     "exactly.")
+                : tr("%1: no gathered row differs (corrected %2, reference %3). %4")
+                      .arg(QString::fromStdString(comparison_.name), verdict(comparison_.corrected),
+                           verdict(comparison_.reference),
+                           QString::fromStdString(comparison_.referenceDetail));
+        painter.drawText(QRect(QPoint(0, 0), size).adjusted(20, 20, -20, -20),
+                         Qt::AlignCenter | Qt::TextWordWrap, text);
+        return;
+    }
+    QFont bold = painter.font();
+    bold.setBold(true);
+    const QFont plain = painter.font();
+    painter.setFont(bold);
+    painter.drawText(QRectF(kMargin, 6, size.width() - 2 * kMargin, 20),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     tr("%1: gathered rows of dim 0, corrected (%2) vs reference (%3)")
+                         .arg(QString::fromStdString(comparison_.name),
+                              verdict(comparison_.corrected), verdict(comparison_.reference)));
+    painter.setFont(plain);
+    painter.drawText(QRectF(kMargin, 26, size.width() - 2 * kMargin, 30),
+                     Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                     tr("Each rank's gathered copy, row 0 at the top: in red the rows the run "
+                        "results' mismatches name (their text below); a reference copy taller "
+                        "than the tensor holds rows read from padding."));
+    const ComparisonGeometry g = geometry(size);
+    paintAxis(painter, g);
+    for (size_t i = 0; i < g.pairs.size(); ++i) paintPair(painter, g, i);
+    paintNotes(painter, g);
+    paintLegend(painter, g.legend);
+}
+
+void WrongRowsWidget::paintPair(QPainter& painter, const ComparisonGeometry& g, size_t i) const {
+    const auto& pair = g.pairs[i];
+    const auto& metrics = painter.fontMetrics();
+    painter.setPen(palette().text().color());
+    painter.drawText(
+        QRectF(pair.corrected.left() - 4, pair.corrected.top() - 20, 2 * kBarWidth + 16, 16),
+        Qt::AlignHCenter | Qt::AlignVCenter, tr("rank %1").arg(pair.rank));
+    auto bar = [&](const QRectF& rect, const GatheredCopy& copy, const QString& caption) {
+        // Rows past the tensor exist only where a mismatch names them.
+        const IndexRange truth{0, comparison_.rows};
+        painter.fillRect(g.band(rect, truth).intersected(rect), exactColor());
+        for (const auto& r : copy.wrongRows) {
+            const QRectF b = g.band(rect, r);
+            painter.fillRect(b, wrongColor());
+            painter.setPen(QPen(wrongColor().darker(160), 1));
+            painter.drawLine(b.topLeft(), b.topRight());  // adjacent ranges stay apart
+        }
+        painter.setPen(QPen(palette().text().color(), 1));
+        painter.drawRect(g.band(rect, truth).intersected(rect).adjusted(0, 0, -1, -1));
+        if (rect.bottom() > g.band(rect, truth).bottom() + 1) {
+            painter.setPen(QPen(palette().text().color(), 1, Qt::DotLine));
+            painter.drawRect(rect.adjusted(0, 0, -1, -1));
+        }
+        painter.drawText(QRectF(rect.left() - 6, rect.bottom() + 2, rect.width() + 12, 14),
+                         Qt::AlignHCenter | Qt::AlignTop, caption);
+    };
+    bar(pair.corrected, comparison_.correctedCopies[i], tr("corr."));
+    bar(pair.reference, comparison_.referenceCopies[i], tr("ref."));
+    // Label the wrong rows right of the reference bar, skipping overlaps.
+    double lastBottom = -1e9;
+    painter.setPen(wrongColor().darker(130));
+    for (const auto& r : comparison_.referenceCopies[i].wrongRows) {
+        const QRectF b = g.band(pair.reference, r);
+        const double y = std::max(b.center().y() - 8, lastBottom);
+        if (y + 16 > pair.reference.bottom() + 8) break;
+        painter.drawText(
+            QRectF(pair.reference.right() + 6, y, kPairGap - 12, 16),
+            Qt::AlignLeft | Qt::AlignVCenter,
+            metrics.elidedText((r.size() == 1 ? tr("row %1") : tr("rows %1")).arg(rangeText(r)),
+                               Qt::ElideRight, int(kPairGap) - 12));
+        lastBottom = y + 16;
+    }
+}
+
+void WrongRowsWidget::paintAxis(QPainter& painter, const ComparisonGeometry& g) const {
+    if (g.pairs.empty()) return;
+    const QRectF bar = g.pairs.front().corrected;
+    std::set<int64_t> ticks{0, g.rows};
+    for (const auto& copy : comparison_.referenceCopies)
+        for (const auto& r : copy.wrongRows) ticks.insert({r.begin, r.end});
+    painter.setPen(palette().text().color());
+    double lastY = -1e9;
+    for (int64_t t : ticks) {
+        const double y = bar.top() + g.rowPitch * double(t);
+        if (y - lastY < 14 && t != g.rows) continue;
+        painter.drawText(QRectF(kMargin, y - 8, kAxis - 14, 16), Qt::AlignRight | Qt::AlignVCenter,
+                         QString::number(t));
+        painter.drawLine(QPointF(bar.left() - 8, y), QPointF(bar.left() - 2, y));
+        lastY = y;
+    }
+}
+
+void WrongRowsWidget::paintNotes(QPainter& painter, const ComparisonGeometry& g) const {
+    const auto& metrics = painter.fontMetrics();
+    double y = g.notes.top();
+    painter.setPen(palette().text().color());
+    const size_t lines = size_t(std::max(0.0, g.notes.height() / 18 - 1));
+    size_t i = 0;
+    for (; i < comparison_.ranks.size() && i < lines; ++i) {
+        const auto& copy = comparison_.referenceCopies[i];
+        painter.drawText(
+            QRectF(g.notes.left(), y, g.notes.width(), 18), Qt::AlignLeft | Qt::AlignVCenter,
+            metrics.elidedText(tr("reference, %1").arg(QString::fromStdString(copy.text)),
+                               Qt::ElideRight, int(g.notes.width())));
+        y += 18;
+    }
+    if (i < comparison_.ranks.size() || g.hiddenRanks > 0)
+        painter.drawText(QRectF(g.notes.left(), y, g.notes.width(), 18),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         tr("… %1 ranks with wrong rows in all").arg(comparison_.ranks.size()));
+}
+
+void WrongRowsWidget::paintLegend(QPainter& painter, const QRectF& area) const {
+    const double line = painter.fontMetrics().height() + 4;
+    double y = area.top();
+    auto entry = [&](const QColor& color, const QString& text) {
+        painter.fillRect(QRectF(area.left(), y + 2, 14, 14), color);
+        painter.setPen(palette().text().color());
+        painter.drawText(QRectF(area.left() + 20, y, area.width() - 20, 2 * line),
+                         Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
+        y += 2 * line;
+    };
+    entry(exactColor(), tr("rows equal to the truth"));
+    entry(wrongColor(), tr("rows the run result names as wrong"));
+    painter.setPen(QPen(palette().text().color(), 1, Qt::DotLine));
+    painter.drawRect(QRectF(area.left(), y + 2, 13, 13));
+    painter.setPen(palette().text().color());
+    painter.drawText(QRectF(area.left() + 20, y, area.width() - 20, 2 * line),
+                     Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                     tr("past the tensor's last row"));
+    y += 2 * line;
+    painter.drawText(QRectF(area.left(), y, area.width(), 4 * line),
+                     Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                     tr("corr.: corrected mode, ref.: the reference's algorithms as written; one "
+                        "pair per rank that gathered the parameter wrong."));
+}
+
+QImage WrongRowsWidget::renderImage(const QSize& size) const {
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    paint(painter, size);
+    return image;
+}
+
+void WrongRowsWidget::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    paint(painter, size());
+}
+
+}  // namespace hsdp

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <QColor>
+#include <QImage>
+#include <QPointer>
+#include <QRectF>
+#include <QWidget>
+#include <vector>
+
+#include "shared/plan_selection.h"
+#include "shared/run_data.h"
+#include "wrong_rows/wrong_rows.h"
+
+namespace hsdp {
+
+// Where the bars sit for one picture size: per compared rank, the corrected
+// and the reference copy of the param's gathered rows, row 0 at the top
+// (a copy is as tall as its rows: the corrected one as the tensor).
+struct ComparisonGeometry {
+    struct Pair {
+        int rank = -1;
+        QRectF corrected;
+        QRectF reference;
+    };
+    std::vector<Pair> pairs;
+    int64_t rows = 0;     // the rows spanned (WrongRows::extent)
+    double rowPitch = 0;  // pixels per row
+    int hiddenRanks = 0;  // ranks that did not fit
+    QRectF notes;         // the mismatch texts
+    QRectF legend;
+
+    // The band of rows [r.begin, r.end) inside `bar`.
+    QRectF band(const QRectF& bar, const IndexRange& r) const;
+};
+
+// Wrong rows: the selection's focus param (else the first param whose
+// reference gather mismatches) gathered by the corrected run next to the
+// reference run, per rank the run results name, the rows the reference got
+// wrong filled in the warning colour with their Mismatch text. Nothing is
+// guessed: the rows are Mismatch::rows of the RunResults.
+class WrongRowsWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit WrongRowsWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    void setRuns(const RunData& corrected, const RunData& reference);
+    // One run at a time: it takes the place of the run of its mode.
+    void setRun(const RunData& data);
+    const RunData& correctedRun() const { return corrected_; }
+    const WrongRows& comparison() const { return comparison_; }
+
+    ComparisonGeometry geometry(const QSize& size) const;
+    void paint(QPainter& painter, const QSize& size) const;
+    QImage renderImage(const QSize& size) const;
+
+    static QColor exactColor() { return QColor(0x9c, 0xc9, 0x8f); }
+    static QColor wrongColor() { return QColor(0xd6, 0x27, 0x28); }
+
+    QSize sizeHint() const override { return {720, 520}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    void recompute();
+    void paintPair(QPainter& painter, const ComparisonGeometry& g, size_t i) const;
+    void paintAxis(QPainter& painter, const ComparisonGeometry& g) const;
+    void paintNotes(QPainter& painter, const ComparisonGeometry& g) const;
+    void paintLegend(QPainter& painter, const QRectF& area) const;
+
+    QPointer<PlanSelection> selection_;
+    RunData corrected_, reference_;
+    WrongRows comparison_;
+};
+
+}  // namespace hsdp
