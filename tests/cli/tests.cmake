@@ -41,7 +41,7 @@ set_tests_properties(bench_scale_cli PROPERTIES TIMEOUT 300 LABELS bench
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   add_test(NAME report_browser_check
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/report_browser_check.py
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/report_browser_check.py
             $<TARGET_FILE:hsdp-inspect> ${CMAKE_BINARY_DIR}/report-browser-check
             ${CMAKE_SOURCE_DIR}/samples/teaching_2x2.json:corrected
             ${CMAKE_SOURCE_DIR}/samples/diagnostics_tour.json:reference
