@@ -10,6 +10,8 @@
 
 #include "cli_process.h"
 
+using namespace hsdp::testing;
+
 namespace {
 
 CliOutcome bench(const QStringList& args) {

@@ -9,6 +9,8 @@
 
 #include "cli_process.h"
 
+using namespace hsdp::testing;
+
 namespace {
 
 QJsonObject jsonOf(const QByteArray& bytes) {

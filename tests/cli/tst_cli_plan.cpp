@@ -9,6 +9,8 @@
 
 #include "cli_process.h"
 
+using namespace hsdp::testing;
+
 namespace {
 
 QString malformed(const char* name) {
@@ -109,7 +111,7 @@ private slots:
 
     void textPlanIsReadable_data() {
         QTest::addColumn<QString>("file");
-        QDir dir(HSDP_SOURCE_DIR "/samples");
+        QDir dir(sample());
         for (const QString& f : dir.entryList({"*.json"}, QDir::Files))
             QTest::newRow(qPrintable(f)) << dir.filePath(f);
     }

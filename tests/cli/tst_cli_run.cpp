@@ -14,6 +14,8 @@
 #include "cli_process.h"
 #include "export/npy.h"
 
+using namespace hsdp::testing;
+
 namespace {
 
 QString hazards() {

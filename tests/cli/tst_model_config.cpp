@@ -18,6 +18,7 @@
 #include "scenario/reader.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
 
@@ -558,7 +559,7 @@ private slots:
     void shippedSampleConfigsGiveThePublishedCounts() {
         const std::map<QString, qint64> published = {{"qwen2.5-7b", 7615616512},
                                                      {"mistral-7b-v0.1", 7241732096}};
-        QDir dir(QStringLiteral(HSDP_SOURCE_DIR "/samples/configs"));
+        QDir dir(sample("configs"));
         const QStringList models = dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
         QVERIFY(models.size() >= 2);
         QTemporaryDir out;

@@ -14,6 +14,8 @@
 
 #include "cli_process.h"
 
+using namespace hsdp::testing;
+
 namespace {
 
 const QByteArray kHead = R"j("format": "hsdp-scenario/1", "name": "edge")j";

@@ -24,6 +24,7 @@
 #include "types/figures.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
 

@@ -20,7 +20,7 @@
 #include "types/geometry.h"
 
 using namespace hsdp;
-using hsdp::testutil::failedParams;
+using hsdp::testing::failedParams;
 
 namespace {
 

@@ -19,6 +19,8 @@
 #include "cli_process.h"
 #include "runtime/file_limits.h"
 
+using namespace hsdp::testing;
+
 namespace {
 
 QString hazards() {

@@ -16,6 +16,7 @@
 #include "scenario/reader.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
 

@@ -17,6 +17,7 @@
 #include "scenario/reader.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
 
@@ -46,7 +47,7 @@ class TestUsedGroups : public QObject {
 private slots:
     void scenario_data() {
         QTest::addColumn<QString>("file");
-        QDir samples(HSDP_SOURCE_DIR "/samples");
+        QDir samples(sample());
         for (const QString& f : samples.entryList({"*.json"}, QDir::Files))
             QTest::newRow(qPrintable(f)) << samples.filePath(f);
         QDir scale(HSDP_SOURCE_DIR "/tests/data/scale");
@@ -128,8 +129,7 @@ private slots:
             QStringLiteral("ulimit -n 300 && exec '" HSDP_BINARY_DIR
                            "/bin/hsdp-inspect' worker '%1' --store '%2' --procs 1 --proc 0 "
                            "--merge")
-                .arg(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json"),
-                     store.path());
+                .arg(sample("llama3_70b_hsdp_tp_2x4x4.json"), store.path());
         const auto r = runProgram("/bin/sh", {"-c", command}, 60000);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("but the open-file limit is 300, the hard limit, which only root "

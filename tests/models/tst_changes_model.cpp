@@ -11,15 +11,17 @@
 
 #include "plan_diff/plan_diff_model.h"
 #include "plan_diff/plan_diff_tracker.h"
+#include "samples.h"
 #include "scenario/reader.h"
 #include "shared/plan_index.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
-QByteArray sample(const char* name) {
-    QFile file(QStringLiteral(HSDP_SOURCE_DIR "/samples/") + QLatin1String(name));
+QByteArray sampleText(const char* name) {
+    QFile file(sample(name));
     if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read sample %s", name);
     return file.readAll();
 }
@@ -58,7 +60,7 @@ const std::vector<Variant>& variants() {
 }
 
 QByteArray edited(const Variant& v) {
-    QByteArray json = sample(v.sample);
+    QByteArray json = sampleText(v.sample);
     if (!json.contains(v.from)) qFatal("%s has no %s", v.sample, v.from.constData());
     return json.replace(v.from, v.to);
 }
@@ -128,7 +130,7 @@ void TestChangesModel::variants_data() {
 void TestChangesModel::rowsMatchTheEnginesDiff() {
     QFETCH(int, variant);
     const Variant& v = variants()[static_cast<size_t>(variant)];
-    PlanResult before = planOf(sample(v.sample)), after = planOf(edited(v));
+    PlanResult before = planOf(sampleText(v.sample)), after = planOf(edited(v));
     PlanDiffTable change = computePlanChange(before, after, CurrentSide::After, "a", "b");
     const PlanDiff& diff = *change.diff;
     QVERIFY(!diff.same());
@@ -209,7 +211,7 @@ void TestChangesModel::rowsMatchTheEnginesDiff() {
 void TestChangesModel::rowsCarryTheCurrentPlansPositions() {
     QFETCH(int, variant);
     const Variant& v = variants()[static_cast<size_t>(variant)];
-    PlanResult original = planOf(sample(v.sample)), edit = planOf(edited(v));
+    PlanResult original = planOf(sampleText(v.sample)), edit = planOf(edited(v));
     // After an edit the current plan is "after"; compared with a file it is "before".
     for (CurrentSide side : {CurrentSide::After, CurrentSide::Before}) {
         const PlanResult& shown = side == CurrentSide::After ? edit : original;
@@ -234,7 +236,7 @@ void TestChangesModel::rowsCarryTheCurrentPlansPositions() {
 void TestChangesModel::diagnosticRowsSelectTheirParams() {
     size_t appeared = 0, disappeared = 0;
     for (const Variant& v : variants()) {
-        PlanResult before = planOf(sample(v.sample)), after = planOf(edited(v));
+        PlanResult before = planOf(sampleText(v.sample)), after = planOf(edited(v));
         PlanDiffTable change = computePlanChange(before, after, CurrentSide::After, "a", "b");
         auto check = [&](PlanDiffSection section, const std::vector<DiagnosticItem>& items) {
             const auto& rows = change.rows(section);
@@ -260,8 +262,9 @@ void TestChangesModel::diagnosticRowsSelectTheirParams() {
 
 void TestChangesModel::samePlanHasEmptySections() {
     for (const Variant& v : variants()) {
-        PlanDiffTable change = computePlanChange(planOf(sample(v.sample)), planOf(sample(v.sample)),
-                                                 CurrentSide::After, "a", "b");
+        PlanDiffTable change =
+            computePlanChange(planOf(sampleText(v.sample)), planOf(sampleText(v.sample)),
+                              CurrentSide::After, "a", "b");
         QVERIFY(change.same());
         QCOMPARE(change.summary, QStringLiteral("Same plan"));
         PlanDiffModel model;
@@ -275,10 +278,10 @@ void TestChangesModel::modelUnderTester() {
     PlanDiffModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     for (const Variant& v : variants()) {
-        model.setChange(computePlanChange(planOf(sample(v.sample)), planOf(edited(v)),
+        model.setChange(computePlanChange(planOf(sampleText(v.sample)), planOf(edited(v)),
                                           CurrentSide::After, "a", "b"));
         QVERIFY(model.rowCount() > 0);
-        model.setChange(computePlanChange(planOf(edited(v)), planOf(sample(v.sample)),
+        model.setChange(computePlanChange(planOf(edited(v)), planOf(sampleText(v.sample)),
                                           CurrentSide::Before, "a", "b"));
     }
     model.setChange({});  // nothing to compare: no rows at all
@@ -289,7 +292,7 @@ void TestChangesModel::trackerComparesWithThePlanItReplaces() {
     const Variant& v = variants().front();
     PlanDiffTracker tracker;
     QSignalSpy ready(&tracker, &PlanDiffTracker::changeReady);
-    PlanResult first = planOf(sample(v.sample), QStringLiteral("/doc.json"));
+    PlanResult first = planOf(sampleText(v.sample), QStringLiteral("/doc.json"));
     tracker.planArrived(first);
     QVERIFY(tracker.isBusy());
     QVERIFY(ready.wait(20000));
@@ -303,7 +306,7 @@ void TestChangesModel::trackerComparesWithThePlanItReplaces() {
     QCOMPARE(change.currentPlan, second.plan);
     QVERIFY(!change.same());
     // Another document starts afresh: nothing to compare it with.
-    tracker.planArrived(planOf(sample(v.sample), QStringLiteral("/other.json")));
+    tracker.planArrived(planOf(sampleText(v.sample), QStringLiteral("/other.json")));
     QVERIFY(ready.wait(20000));
     QVERIFY(!tracker.change().isValid());
     QVERIFY(!tracker.change().note.isEmpty());
@@ -320,7 +323,7 @@ void TestChangesModel::trackerComparesWithAFile() {
     }
     PlanDiffTracker tracker;
     QSignalSpy ready(&tracker, &PlanDiffTracker::changeReady);
-    PlanResult current = planOf(sample(v.sample), QStringLiteral("/doc.json"));
+    PlanResult current = planOf(sampleText(v.sample), QStringLiteral("/doc.json"));
     tracker.planArrived(current);
     QVERIFY(ready.wait(20000));
     tracker.compareWith(other);
@@ -345,7 +348,7 @@ void TestChangesModel::trackerReportsAnUnreadableFile() {
     QTemporaryDir dir;
     PlanDiffTracker tracker;
     QSignalSpy failed(&tracker, &PlanDiffTracker::compareFailed);
-    tracker.planArrived(planOf(sample("teaching_2x2.json"), QStringLiteral("/doc.json")));
+    tracker.planArrived(planOf(sampleText("teaching_2x2.json"), QStringLiteral("/doc.json")));
     QString missing = dir.filePath(QStringLiteral("missing.json"));
     tracker.compareWith(missing);
     QVERIFY(failed.wait(20000));

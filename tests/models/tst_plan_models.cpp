@@ -17,6 +17,7 @@
 #include "shared/plan_index.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
@@ -115,8 +116,7 @@ void TestPlanModels::filterByRankKeepsExactlyTheOwnedParams() {
 }
 
 void TestPlanModels::filterByCodeKeepsTheFlaggedParams() {
-    PlanResult result =
-        computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/diagnostics_tour.json"));
+    PlanResult result = computePlanResult(sample("diagnostics_tour.json"));
     PlanTreeModel model;
     PlanFilterProxy proxy;
     proxy.setSourceModel(&model);
@@ -139,8 +139,7 @@ void TestPlanModels::filterByCodeKeepsTheFlaggedParams() {
 }
 
 void TestPlanModels::filterByNameIsRecursive() {
-    PlanResult result =
-        computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_8b_hsdp_2x4.json"));
+    PlanResult result = computePlanResult(sample("llama3_8b_hsdp_2x4.json"));
     PlanTreeModel model;
     PlanFilterProxy proxy;
     proxy.setSourceModel(&model);
@@ -156,8 +155,7 @@ void TestPlanModels::filterByNameIsRecursive() {
 }
 
 void TestPlanModels::sortsNumericColumnsByValue() {
-    PlanResult result =
-        computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_8b_hsdp_2x4.json"));
+    PlanResult result = computePlanResult(sample("llama3_8b_hsdp_2x4.json"));
     PlanTreeModel model;
     PlanFilterProxy proxy;
     proxy.setSourceModel(&model);
@@ -200,8 +198,7 @@ void TestPlanModels::placementsInPytorchSpelling() {
 }
 
 void TestPlanModels::ownerColumnNamesOwnerRanks() {
-    PlanResult result =
-        computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/teaching_2x2.json"));
+    PlanResult result = computePlanResult(sample("teaching_2x2.json"));
     PlanTreeModel model;
     model.setResult(result);
     for (size_t p = 0; p < result.scenario->params.size(); ++p) {

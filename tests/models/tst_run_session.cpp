@@ -10,12 +10,14 @@
 #include <QtTest>
 
 #include "run/runner.h"
+#include "samples.h"
 #include "shared/plan_index.h"
 #include "shared/run_session.h"
 #include "shared/run_status_text.h"
 #include "verification/verification_model.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
@@ -26,7 +28,7 @@ constexpr int kSlowdown = 1;
 #endif
 
 PlanResult samplePlan(const char* name) {
-    return computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/") + QLatin1String(name));
+    return computePlanResult(sample(name));
 }
 
 RunData runThroughSession(RunSession& session, const PlanResult& plan, const RunRequest& request) {

@@ -9,16 +9,18 @@
 #include <QtTest>
 #include <cstdio>
 
+#include "samples.h"
 #include "scenario/reader.h"
 #include "shared/plan_index.h"
 #include "shared/session.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
-QByteArray sample(const char* name) {
-    QFile file(QStringLiteral(HSDP_SOURCE_DIR "/samples/") + QLatin1String(name));
+QByteArray sampleText(const char* name) {
+    QFile file(sample(name));
     if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read sample %s", name);
     return file.readAll();
 }
@@ -70,7 +72,7 @@ private:
 
 void TestSession::init() {
     path_ = dir_.filePath(QStringLiteral("scenario.json"));
-    writeFile(path_, sample("llama3_8b_hsdp_2x4.json"));
+    writeFile(path_, sampleText("llama3_8b_hsdp_2x4.json"));
 }
 
 void TestSession::plansOffTheGuiThread() {
@@ -94,7 +96,7 @@ void TestSession::replansWhenTheFileChanges() {
     session.open(path_);
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 20000);
     QThread::msleep(20);
-    writeFile(path_, renamed(sample("llama3_8b_hsdp_2x4.json"), "Edited in place"));
+    writeFile(path_, renamed(sampleText("llama3_8b_hsdp_2x4.json"), "Edited in place"));
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 20000);
     QVERIFY(QString::fromStdString(session.current().scenario->name)
                 .startsWith(QStringLiteral("Edited in place")));
@@ -106,12 +108,12 @@ void TestSession::replansAfterRenameSave() {
     QSignalSpy ready(&session, &Session::planReady);
     session.open(path_);
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 20000);
-    renameSave(path_, renamed(sample("llama3_8b_hsdp_2x4.json"), "First rename"));
+    renameSave(path_, renamed(sampleText("llama3_8b_hsdp_2x4.json"), "First rename"));
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 20000);
     QVERIFY(QString::fromStdString(session.current().scenario->name)
                 .startsWith(QStringLiteral("First rename")));
     // The watcher follows the new file: a second rename-save is seen too.
-    renameSave(path_, renamed(sample("llama3_8b_hsdp_2x4.json"), "Second rename"));
+    renameSave(path_, renamed(sampleText("llama3_8b_hsdp_2x4.json"), "Second rename"));
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 3, 20000);
     QVERIFY(QString::fromStdString(session.current().scenario->name)
                 .startsWith(QStringLiteral("Second rename")));
@@ -126,8 +128,8 @@ void TestSession::brokenFileKeepsTheLastGoodPlan() {
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 20000);
     auto good = session.current().plan;
     QByteArray broken =
-        sample("llama3_8b_hsdp_2x4.json").replace("\"shape\": [4096]", "\"shape\": [\"4096\"]");
-    QVERIFY(broken != sample("llama3_8b_hsdp_2x4.json"));
+        sampleText("llama3_8b_hsdp_2x4.json").replace("\"shape\": [4096]", "\"shape\": [\"4096\"]");
+    QVERIFY(broken != sampleText("llama3_8b_hsdp_2x4.json"));
     writeFile(path_, broken);
     QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20000);
     QString expected = readerMessage(path_);
@@ -136,7 +138,7 @@ void TestSession::brokenFileKeepsTheLastGoodPlan() {
     QCOMPARE(session.current().plan, good);
     QVERIFY(session.isStale());
     QCOMPARE(ready.count(), 1);
-    writeFile(path_, sample("llama3_8b_hsdp_2x4.json"));  // fixed again: fresh, not stale
+    writeFile(path_, sampleText("llama3_8b_hsdp_2x4.json"));  // fixed again: fresh, not stale
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 20000);
     QVERIFY(!session.isStale());
 }
@@ -154,7 +156,7 @@ void TestSession::missingFileReportsTheReadersMessage() {
 
 void TestSession::replacedJobsAreDropped() {
     QString other = dir_.filePath(QStringLiteral("teaching.json"));
-    writeFile(other, sample("teaching_2x2.json"));
+    writeFile(other, sampleText("teaching_2x2.json"));
     Session session;
     QSignalSpy ready(&session, &Session::planReady);
     session.open(path_);

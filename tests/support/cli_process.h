@@ -5,6 +5,10 @@
 #include <QProcess>
 #include <QStringList>
 
+#include "samples.h"
+
+namespace hsdp::testing {
+
 struct CliOutcome {
     int exitCode = -1;
     QByteArray out;
@@ -31,6 +35,4 @@ inline CliOutcome inspect(const QStringList& args, int timeoutMs = 300000) {
     return runProgram(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect"), args, timeoutMs);
 }
 
-inline QString sample(const char* name) {
-    return QStringLiteral(HSDP_SOURCE_DIR "/samples/") + name;
-}
+}  // namespace hsdp::testing

@@ -13,7 +13,7 @@
 #include "types/float16.h"
 #include "verify/run_result.h"
 
-namespace hsdp::testutil {
+namespace hsdp::testing {
 
 // A multiple of 1/16 in [-30/16, 30/16]: 5 significant bits at most.
 inline float valueFor(int rank, int index, int salt = 0) {
@@ -75,9 +75,9 @@ inline std::vector<uint8_t> rankData(DType dtype, int rank, size_t count, int fi
     return bytes;
 }
 
-}  // namespace hsdp::testutil
+}  // namespace hsdp::testing
 
-namespace hsdp::testutil {
+namespace hsdp::testing {
 
 // A parameter a run verified: exact step, identical replicas, gather exact or not needed.
 inline bool paramVerified(const ParamRunResult& p) {
@@ -93,4 +93,4 @@ inline std::set<int> failedParams(const RunResult& run) {
     return out;
 }
 
-}  // namespace hsdp::testutil
+}  // namespace hsdp::testing

@@ -8,10 +8,12 @@
 #include <QStringList>
 #include <QTest>
 
+#include "samples.h"
+
 namespace hsdp::testing {
 
 inline QStringList samplePaths() {
-    QDir dir(QStringLiteral(HSDP_SOURCE_DIR "/samples"));
+    QDir dir(sample());
     QStringList paths;
     for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
         paths << dir.absoluteFilePath(name);

@@ -5,13 +5,10 @@
 #include <QSignalSpy>
 #include <QString>
 
+#include "samples.h"
 #include "window/main_window.h"
 
 namespace hsdp::testing {
-
-inline QString samplePath(const char* name) {
-    return QStringLiteral(HSDP_SOURCE_DIR "/samples/") + QLatin1String(name);
-}
 
 // Opens `path` in the window and waits for its first plan.
 inline bool openAndWait(MainWindow& window, const QString& path) {

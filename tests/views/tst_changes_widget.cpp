@@ -18,22 +18,24 @@
 
 #include "plan_diff/plan_diff_tracker.h"
 #include "plan_diff/plan_diff_widget.h"
+#include "samples.h"
 #include "shared/plan_index.h"
 #include "window/main_window.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
-QByteArray sample(const char* name) {
-    QFile file(QStringLiteral(HSDP_SOURCE_DIR "/samples/") + QLatin1String(name));
+QByteArray sampleText(const char* name) {
+    QFile file(sample(name));
     if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read sample %s", name);
     return file.readAll();
 }
 
 // The teaching sample with four replicas instead of two: owners spread out.
 QByteArray fourReplicas() {
-    return sample("teaching_2x2.json").replace("\"shape\": [2, 2]", "\"shape\": [4, 2]");
+    return sampleText("teaching_2x2.json").replace("\"shape\": [2, 2]", "\"shape\": [4, 2]");
 }
 
 bool writeFile(const QString& path, const QByteArray& bytes) {
@@ -87,7 +89,7 @@ private:
 
 void TestChangesWidget::init() {
     path_ = dir_.filePath(QStringLiteral("scenario.json"));
-    QVERIFY(writeFile(path_, sample("teaching_2x2.json")));
+    QVERIFY(writeFile(path_, sampleText("teaching_2x2.json")));
 }
 
 bool TestChangesWidget::openAndSettle(MainWindow& window) {
@@ -231,7 +233,7 @@ void TestChangesWidget::aFileThatDoesNotReadIsSaid() {
     MainWindow window;
     QVERIFY(openAndSettle(window));
     const QString broken = dir_.filePath(QStringLiteral("broken.json"));
-    QVERIFY(writeFile(broken, sample("teaching_2x2.json").left(52)));
+    QVERIFY(writeFile(broken, sampleText("teaching_2x2.json").left(52)));
     const QString missing = dir_.filePath(QStringLiteral("missing.json"));
     for (const QString& path : {broken, missing}) {
         QSignalSpy failed(window.changeTracker(), &PlanDiffTracker::compareFailed);
@@ -287,10 +289,10 @@ std::array<int, 3> saidCounts(const QString& text) {
 void TestChangesWidget::summaryAndHeadingCountTheSame() {
     QFETCH(QString, before);
     QFETCH(QString, after);
-    const QString samples = QStringLiteral(HSDP_SOURCE_DIR "/samples/");
-    QVERIFY(writeFile(path_, sample(qPrintable(before))));
+    const QString samples = sample();
+    QVERIFY(writeFile(path_, sampleText(qPrintable(before))));
     const QString other = dir_.filePath(QStringLiteral("other.json"));
-    QVERIFY(writeFile(other, after.isEmpty() ? fourReplicas() : sample(qPrintable(after))));
+    QVERIFY(writeFile(other, after.isEmpty() ? fourReplicas() : sampleText(qPrintable(after))));
     MainWindow window;
     QVERIFY(openAndSettle(window));
     window.compareWith(other);

@@ -24,7 +24,7 @@
 
 using namespace hsdp;
 using hsdp::testing::openAndWait;
-using hsdp::testing::samplePath;
+using hsdp::testing::sample;
 
 namespace {
 
@@ -57,7 +57,7 @@ private slots:
 
 void TestMainWindow::planFillsTheViewsAndStatusBar() {
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("llama3_8b_hsdp_2x4.json")));
+    QVERIFY(openAndWait(window, sample("llama3_8b_hsdp_2x4.json")));
     const PlanResult& result = window.session()->current();
     QVERIFY(window.statusText().startsWith(
         QStringLiteral("world 8 · meshes 1 · groups %1").arg(result.plan->groups.size())));
@@ -73,7 +73,7 @@ void TestMainWindow::planFillsTheViewsAndStatusBar() {
 
 void TestMainWindow::treeSelectionShowsTheOwnersInTheMesh() {
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("llama3_70b_hsdp_tp_2x4x4.json")));
+    QVERIFY(openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json")));
     const PlanResult& result = window.session()->current();
     PlanTreeWidget* tree = window.planTree();
     QSignalSpy changed(window.selection(), &PlanSelection::changed);
@@ -93,7 +93,7 @@ void TestMainWindow::treeSelectionShowsTheOwnersInTheMesh() {
 
 void TestMainWindow::diagnosticActivationSelectsEverywhere() {
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("diagnostics_tour.json")));
+    QVERIFY(openAndWait(window, sample("diagnostics_tour.json")));
     const PlanResult& result = window.session()->current();
     int checked = 0;
     for (size_t d = 0; d < result.plan->diagnostics.size(); ++d) {
@@ -113,7 +113,7 @@ void TestMainWindow::diagnosticActivationSelectsEverywhere() {
 void TestMainWindow::brokenFileKeepsThePlanUnderABanner() {
     QTemporaryDir dir;
     QString path = dir.filePath(QStringLiteral("scenario.json"));
-    QVERIFY(QFile::copy(samplePath("teaching_2x2.json"), path));
+    QVERIFY(QFile::copy(sample("teaching_2x2.json"), path));
     QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
     MainWindow window;
     window.session()->setDebounceMilliseconds(50);
@@ -163,7 +163,7 @@ void TestMainWindow::screenshotModeWritesEveryView() {
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
     process.setProcessEnvironment(env);
     process.start(studio(), {QStringLiteral("--screenshot"), dir.path(),
-                             samplePath("mixtral_8x7b_expert_mesh.json")});
+                             sample("mixtral_8x7b_expert_mesh.json")});
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 0);
     for (const char* name : {"mesh.png", "plan-tree.png", "diagnostics.png", "owner-balance.png",

@@ -16,6 +16,7 @@
 #include "shared/plan_index.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
@@ -191,8 +192,7 @@ void TestMeshView::newtonSchulzRanksAreFlagged() {
 }
 
 void TestMeshView::toolTipNamesHeldGatheredComputed() {
-    PlanResult result =
-        computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json"));
+    PlanResult result = computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json"));
     PlanSelection selection;
     MeshCanvas view(&selection);
     view.setResult(result);
@@ -211,8 +211,7 @@ void TestMeshView::toolTipNamesHeldGatheredComputed() {
 }
 
 void TestMeshView::dimChoiceAndSmallMultiples() {
-    PlanResult result =
-        computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json"));
+    PlanResult result = computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json"));
     PlanSelection selection;
     MeshCanvas view(&selection);
     view.setResult(result);

@@ -22,6 +22,7 @@
 #include "window/main_window.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
@@ -257,8 +258,7 @@ void TestOwnerBalance::clickingABarSelectsItsRanks() {
 }
 
 void TestOwnerBalance::batchFollowsTheSelection() {
-    PlanResult result =
-        computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json"));
+    PlanResult result = computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json"));
     PlanSelection selection;
     OwnerBalanceWidget view(&selection);
     view.setResult(result);
@@ -279,8 +279,8 @@ void TestOwnerBalance::screenshotModeWritesOwnerBalance() {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
     process.setProcessEnvironment(env);
-    process.start(studio(), {QStringLiteral("--screenshot"), dir.path(),
-                             QStringLiteral(HSDP_SOURCE_DIR "/samples/teaching_2x2.json")});
+    process.start(studio(),
+                  {QStringLiteral("--screenshot"), dir.path(), sample("teaching_2x2.json")});
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 0);
     QImage image(dir.filePath(QStringLiteral("owner-balance.png")));

@@ -25,6 +25,7 @@
 
 using nlohmann::json;
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
 

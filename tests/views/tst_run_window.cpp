@@ -27,7 +27,7 @@
 
 using namespace hsdp;
 using hsdp::testing::openAndWait;
-using hsdp::testing::samplePath;
+using hsdp::testing::sample;
 
 namespace {
 
@@ -87,7 +87,7 @@ void TestRunWindow::runActionsHaveShortcuts() {
     QCOMPARE(keys.count(QStringLiteral("Ctrl+R")), 1);  // no other action wants it
     QVERIFY(!window.runAction()->isEnabled());          // nothing to run yet
     QVERIFY(!window.cancelRunAction()->isEnabled());
-    QVERIFY(openAndWait(window, samplePath("teaching_2x2.json")));
+    QVERIFY(openAndWait(window, sample("teaching_2x2.json")));
     QVERIFY(window.runAction()->isEnabled());
     // The shortcut runs: Ctrl+R on the shown window.
     window.show();
@@ -103,7 +103,7 @@ void TestRunWindow::runActionsHaveShortcuts() {
 
 void TestRunWindow::aReferenceRunFillsTheVerificationDock() {
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("diagnostics_tour.json")));
+    QVERIFY(openAndWait(window, sample("diagnostics_tour.json")));
     QSignalSpy busy(window.runSession(), &RunSession::busyChanged);
     RunData run = runAndWait(window, [&] { window.runReferenceAction()->trigger(); });
     QVERIFY(run.isValid());
@@ -145,7 +145,7 @@ void TestRunWindow::aReferenceRunFillsTheVerificationDock() {
 
 void TestRunWindow::anInjectedFaultShowsTheEnginesError() {
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("teaching_2x2.json")));
+    QVERIFY(openAndWait(window, sample("teaching_2x2.json")));
     RunRequest request;
     request.fault = FaultSpec{2, 2};
     RunData run = runAndWait(window, [&] { QVERIFY(window.startRun(request)); });
@@ -172,7 +172,7 @@ void TestRunWindow::screenshotModeRuns() {
     const QString studio = QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-studio");
     process.start(studio, {QStringLiteral("--screenshot"), dir.path(), QStringLiteral("--run"),
                            QStringLiteral("--mode"), QStringLiteral("reference"),
-                           samplePath("diagnostics_tour.json")});
+                           sample("diagnostics_tour.json")});
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 0);
     QVERIFY(process.readAllStandardOutput().contains("run: NOT verified"));
@@ -183,14 +183,14 @@ void TestRunWindow::screenshotModeRuns() {
     QVERIFY(help.contains("--run") && help.contains("--mode <MODE>"));
     process.start(studio, {QStringLiteral("--screenshot"), dir.path(), QStringLiteral("--run"),
                            QStringLiteral("--mode"), QStringLiteral("sideways"),
-                           samplePath("teaching_2x2.json")});
+                           sample("teaching_2x2.json")});
     QVERIFY(process.waitForFinished(30000));
     QCOMPARE(process.exitCode(), 2);
 }
 
 void TestRunWindow::aSavedRunOpensAsTheLiveOne() {
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("diagnostics_tour.json")));
+    QVERIFY(openAndWait(window, sample("diagnostics_tour.json")));
     RunRequest reference;
     reference.mode = RunMode::Reference;
     RunData live = runAndWait(window, [&] { window.startRun(reference); });
@@ -228,7 +228,7 @@ void TestRunWindow::aSavedRunOpensAsTheLiveOne() {
     studio.start(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-studio"),
                  {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("shots")),
                   QStringLiteral("--open-run"), runFile, QStringLiteral("--trace"), traceFile,
-                  samplePath("diagnostics_tour.json")});
+                  sample("diagnostics_tour.json")});
     QVERIFY(studio.waitForFinished(60000));
     QCOMPARE(studio.exitCode(), 0);
     QVERIFY(studio.readAllStandardOutput().contains("run: saved run run.json · NOT verified"));
@@ -237,12 +237,12 @@ void TestRunWindow::aSavedRunOpensAsTheLiveOne() {
 
 void TestRunWindow::aTraceOfAnotherScenarioIsRefused() {
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("teaching_2x2.json")));
+    QVERIFY(openAndWait(window, sample("teaching_2x2.json")));
     RunData teaching = runAndWait(window, [&] { window.startRun({}); });
     QTemporaryDir teachingDir;
     const QString teachingTrace = saveRun(teachingDir, teaching).second;
 
-    QVERIFY(openAndWait(window, samplePath("diagnostics_tour.json")));
+    QVERIFY(openAndWait(window, sample("diagnostics_tour.json")));
     RunData tour = runAndWait(window, [&] { window.startRun({}); });
     QTemporaryDir tourDir;
     const QString tourRun = saveRun(tourDir, tour).first;

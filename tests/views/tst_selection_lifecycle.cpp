@@ -38,7 +38,7 @@
 
 using namespace hsdp;
 using hsdp::testing::openAndWait;
-using hsdp::testing::samplePath;
+using hsdp::testing::sample;
 
 namespace {
 
@@ -63,7 +63,7 @@ bool writeAll(const QString& path, const QByteArray& bytes) {
 // The base with its first param and first transition gone and the rest
 // reversed: every name moves to another position.
 QByteArray reorderedBase() {
-    nlohmann::json doc = nlohmann::json::parse(readAll(samplePath(kBase)).toStdString());
+    nlohmann::json doc = nlohmann::json::parse(readAll(sample(kBase)).toStdString());
     for (const char* key : {"params", "tp_transitions"}) {
         auto& list = doc[key];
         list.erase(list.begin());
@@ -76,13 +76,13 @@ QByteArray reorderedBase() {
 QByteArray swapContent(Swap swap) {
     switch (swap) {
         case Swap::Smaller:
-            return readAll(samplePath("teaching_2x2.json"));
+            return readAll(sample("teaching_2x2.json"));
         case Swap::Larger:
-            return readAll(samplePath("llama3_70b_hsdp_tp_2x4x4.json"));
+            return readAll(sample("llama3_70b_hsdp_tp_2x4x4.json"));
         case Swap::Reordered:
             return reorderedBase();
         case Swap::Broken:
-            return readAll(samplePath(kBase)).left(300);  // cut off mid-document
+            return readAll(sample(kBase)).left(300);  // cut off mid-document
     }
     return {};
 }
@@ -305,7 +305,7 @@ void TestSelectionLifecycle::everySelectionSurvivesEveryNextPlan() {
     QTemporaryDir dir;
     const QString base = dir.filePath(QStringLiteral("base.json"));
     const QString next = dir.filePath(QStringLiteral("next.json"));
-    QVERIFY(writeAll(base, readAll(samplePath(kBase))));
+    QVERIFY(writeAll(base, readAll(sample(kBase))));
     QVERIFY(writeAll(next, swapContent(swap)));
 
     MainWindow window;
@@ -370,7 +370,7 @@ void TestSelectionLifecycle::everySelectionSurvivesEveryNextPlan() {
 void TestSelectionLifecycle::anotherFilesRunIsNeverShown() {
     QTemporaryDir dir;
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath(kBase)));
+    QVERIFY(openAndWait(window, sample(kBase)));
     QVERIFY(runAndWait(window, [&] { window.runReferenceAction()->trigger(); }));
     const RunData tour = window.lastRun();
     QVERIFY(tour.isValid());
@@ -378,7 +378,7 @@ void TestSelectionLifecycle::anotherFilesRunIsNeverShown() {
     QVERIFY(window.runStatusText().startsWith(QStringLiteral("NOT verified")));
     QVERIFY(exportedReport(window, dir).contains(QStringLiteral("colwise.strided")));
 
-    QVERIFY(openAndWait(window, samplePath("mixtral_8x7b_expert_mesh.json")));
+    QVERIFY(openAndWait(window, sample("mixtral_8x7b_expert_mesh.json")));
     QVERIFY(!window.lastRun().isValid());
     QCOMPARE(window.runStatusText(), QString());
     QCOMPARE(window.verification()->summaryText(), QStringLiteral("No run yet"));
@@ -399,11 +399,11 @@ void TestSelectionLifecycle::anotherFilesRunIsNeverShown() {
 // and what it delivers is shown nowhere.
 void TestSelectionLifecycle::aRunOfAFileThatLeftIsDropped() {
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath(kBase)));
+    QVERIFY(openAndWait(window, sample(kBase)));
     QSignalSpy finished(window.runSession(), &RunSession::finished);
     QSignalSpy shown(&window, &MainWindow::runReady);
     QVERIFY(window.startRun({}));
-    QVERIFY(openAndWait(window, samplePath("teaching_2x2.json")));
+    QVERIFY(openAndWait(window, sample("teaching_2x2.json")));
     QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
     QCOMPARE(shown.count(), 0);
     QVERIFY(!window.lastRun().isValid());
@@ -415,7 +415,7 @@ void TestSelectionLifecycle::aRunOfAFileThatLeftIsDropped() {
 void TestSelectionLifecycle::cancelKeepsTheLastCompleteRun() {
     QTemporaryDir dir;
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("teaching_2x2.json")));
+    QVERIFY(openAndWait(window, sample("teaching_2x2.json")));
     QVERIFY(runAndWait(window, [&] { window.runAction()->trigger(); }));
     const RunData good = window.lastRun();
     QVERIFY(good.run->verified);
@@ -451,7 +451,7 @@ void TestSelectionLifecycle::cancelKeepsTheLastCompleteRun() {
 void TestSelectionLifecycle::unreachedChecksReadNotReachedEverywhere() {
     QTemporaryDir dir;
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("teaching_2x2.json")));
+    QVERIFY(openAndWait(window, sample("teaching_2x2.json")));
     RunRequest request;
     request.fault = FaultSpec{2, 2};
     QVERIFY(runAndWait(window, [&] { QVERIFY(window.startRun(request)); }));
@@ -494,7 +494,7 @@ void TestSelectionLifecycle::unreachedChecksReadNotReachedEverywhere() {
 void TestSelectionLifecycle::aCancelledRunsReportDoesNotClaimAFullRun() {
     QTemporaryDir dir;
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("teaching_2x2.json")));
+    QVERIFY(openAndWait(window, sample("teaching_2x2.json")));
     // No complete run before it: the cancelled one is what there is to show.
     QVERIFY(runAndWait(window, [&] {
         window.runAction()->trigger();
@@ -519,8 +519,8 @@ void TestSelectionLifecycle::aCancelledRunsReportDoesNotClaimAFullRun() {
 // transition) read by views that hold the teaching plan (7 params, 4 ranks)
 // or its run.
 void TestSelectionLifecycle::viewsReadTheSelectionInTheirOwnPlan() {
-    const PlanResult large = computePlanResult(samplePath("llama3_70b_hsdp_tp_2x4x4.json"));
-    const PlanResult small = computePlanResult(samplePath("teaching_2x2.json"));
+    const PlanResult large = computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json"));
+    const PlanResult small = computePlanResult(sample("teaching_2x2.json"));
     const int last = int(large.scenario->params.size()) - 1;
     PlanSelection selection;
     SelectionState state;
@@ -582,8 +582,8 @@ void TestSelectionLifecycle::aReportHoldsOnlyARunOfItsPlan() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("x.json"));
     const QString next = dir.filePath(QStringLiteral("next.json"));
-    QVERIFY(writeAll(path, readAll(samplePath("teaching_2x2.json"))));
-    QVERIFY(writeAll(next, readAll(samplePath("llama3_8b_hsdp_2x4.json"))));
+    QVERIFY(writeAll(path, readAll(sample("teaching_2x2.json"))));
+    QVERIFY(writeAll(next, readAll(sample("llama3_8b_hsdp_2x4.json"))));
     MainWindow window;
     window.session()->setDebounceMilliseconds(20);
     QVERIFY(openAndWait(window, path));

@@ -19,6 +19,7 @@
 #include "types/geometry.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
@@ -250,8 +251,7 @@ std::vector<int> groupsDownTheRows(const TensorBlocks& blocks) {
 void TestTensorLayout::stridedShardsInterleave() {
     // PyTorch's FSDP+TP layout: _StridedShard on dp_shard, Shard on tp, so
     // down the rows the dp_shard coordinate alternates (tp-major order).
-    PlanResult result =
-        computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/diagnostics_tour.json"));
+    PlanResult result = computePlanResult(sample("diagnostics_tour.json"));
     int param = -1;
     for (const ParamSpec& spec : result.scenario->params)
         if (spec.name == "colwise.strided") param = spec.index;
@@ -340,8 +340,7 @@ void TestTensorLayout::otherDimsAreSliced() {
 }
 
 void TestTensorLayout::clickPicksTheBlockRanks() {
-    PlanResult result =
-        computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/teaching_2x2.json"));
+    PlanResult result = computePlanResult(sample("teaching_2x2.json"));
     PlanSelection selection;
     TensorLayoutWidget view(&selection);
     view.setResult(result);

@@ -12,6 +12,7 @@
 
 #include "run/optimizer_step.h"
 #include "run/runner.h"
+#include "samples.h"
 #include "steps/run_steps.h"
 #include "steps/step_widget.h"
 #include "trace/trace_bars.h"
@@ -20,12 +21,13 @@
 #include "traffic/traffic_widget.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
 RunData runSample(const QString& name) {
     RunData data;
-    data.plan = computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/samples/") + name);
+    data.plan = computePlanResult(sample(name));
     RunOptions options;
     data.run =
         std::make_shared<const RunResult>(runPlan(*data.plan.scenario, *data.plan.plan, options));

@@ -34,7 +34,7 @@
 using namespace hsdp;
 using hsdp::testing::fitProblems;
 using hsdp::testing::openAndWait;
-using hsdp::testing::samplePath;
+using hsdp::testing::sample;
 
 namespace {
 
@@ -166,7 +166,7 @@ void TestViewFit::everyDockFits_data() {
 void TestViewFit::everyDockFits() {
     QFETCH(QSize, size);
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("llama3_8b_hsdp_2x4.json")));
+    QVERIFY(openAndWait(window, sample("llama3_8b_hsdp_2x4.json")));
     showAt(window, size);
     QSignalSpy ran(&window, &MainWindow::runReady);
     QVERIFY(window.startRun({}));
@@ -192,7 +192,7 @@ void TestViewFit::tensorLayoutBlocksAreWide_data() {
 void TestViewFit::tensorLayoutBlocksAreWide() {
     QFETCH(QSize, size);
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("llama3_70b_hsdp_tp_2x4x4.json")));
+    QVERIFY(openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json")));
     showAt(window, size);
     TensorLayoutCanvas* canvas = window.tensorLayout()->canvas();
     QVERIFY(canvas->isVisible());
@@ -215,7 +215,7 @@ void TestViewFit::whatIfCellsCutOnlyBetweenWords_data() {
 void TestViewFit::whatIfCellsCutOnlyBetweenWords() {
     QFETCH(QSize, size);
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("llama3_70b_hsdp_tp_2x4x4.json")));
+    QVERIFY(openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json")));
     showAt(window, size);
     QVERIFY(raiseDock(window, "editPanelDock"));
     QTableView* table = window.editPanel()->paramTable();
@@ -248,7 +248,7 @@ void TestViewFit::planTreeShowsOwnerNumelAndPlacements_data() {
 void TestViewFit::planTreeShowsOwnerNumelAndPlacements() {
     QFETCH(QSize, size);
     MainWindow window;
-    QVERIFY(openAndWait(window, samplePath("llama3_70b_hsdp_tp_2x4x4.json")));
+    QVERIFY(openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json")));
     showAt(window, size);
     QVERIFY(raiseDock(window, "planTreeDock"));
     QTreeView* tree = window.planTree()->treeView();
@@ -405,7 +405,7 @@ void TestViewFit::windowMinimumFitsASmallScreen() {
     for (const QSize& size : {kSmallScreen, kDefaultSize}) {
         MainWindow window;
         showAt(window, size);
-        openAndWait(window, samplePath("llama3_70b_hsdp_tp_2x4x4.json"));
+        openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json"));
         const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
         QVERIFY2(minimum.width() <= 1366 && minimum.height() <= 700,
                  qPrintable(QStringLiteral("at %1x%2: minimum %3x%4")

@@ -33,6 +33,7 @@
 #include "window/stale_banner.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
@@ -52,8 +53,7 @@ struct EditFixture {
 
     bool open(const char* sample) {
         QFile::remove(path);
-        if (!QFile::copy(QStringLiteral(HSDP_SOURCE_DIR "/samples/") + QLatin1String(sample), path))
-            return false;
+        if (!QFile::copy(hsdp::testing::sample(QLatin1String(sample)), path)) return false;
         QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
         window.session()->setDebounceMilliseconds(50);
         QSignalSpy ready(window.session(), &Session::planReady);

@@ -18,10 +18,11 @@
 #include "scenario/scenario_error.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
 
-const char* kScenarioPath = HSDP_SOURCE_DIR "/samples/teaching_2x2.json";
+const QString kScenarioPath = sample("teaching_2x2.json");
 
 // What a reader says about `path`: its exception's message, "" if it read.
 using Reader = std::function<void(const std::string&)>;
@@ -67,7 +68,7 @@ void TestInputFiles::everyReaderSaysWhy_data() {
 void TestInputFiles::everyReaderSaysWhy() {
     QFETCH(QString, reader);
     QFETCH(QString, noun);
-    const Scenario scenario = readScenarioFile(kScenarioPath);
+    const Scenario scenario = readScenarioFile(kScenarioPath.toStdString());
     const Plan plan = makePlan(scenario);
     // A trace needs a readable run result beside it: write one that belongs.
     const QString run = dir_.filePath(QStringLiteral("run.json"));

@@ -16,9 +16,11 @@
 #include "plan_diff/plan_diff.h"
 #include "plan_diff/plan_diff_json.h"
 #include "plan_diff/plan_diff_text.h"
+#include "samples.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 using Json = nlohmann::json;
 
 namespace {
@@ -31,7 +33,7 @@ const char* const kSamples[] = {"teaching_2x2.json",
                                 "replica_count_indivisible.json"};
 
 Json sampleJson(const std::string& name) {
-    std::ifstream in(std::string(HSDP_SOURCE_DIR "/samples/") + name);
+    std::ifstream in(sample(QString::fromStdString(name)).toStdString());
     return Json::parse(in);
 }
 

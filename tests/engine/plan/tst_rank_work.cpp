@@ -12,13 +12,15 @@
 
 #include "export/plan_json.h"
 #include "plan/planner.h"
+#include "samples.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
-const std::string kSamples = HSDP_SOURCE_DIR "/samples/";
+const std::string kSamples = sample().toStdString();
 
 // The elements rank `coord` stores of `spec`: each shard placement, mesh dim
 // 0 first, cuts the current length of its tensor dim torch.chunk-wise

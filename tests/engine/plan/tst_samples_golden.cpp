@@ -9,13 +9,15 @@
 
 #include "export/plan_json.h"
 #include "plan/planner.h"
+#include "samples.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
-const std::string kSamples = HSDP_SOURCE_DIR "/samples/";
+const std::string kSamples = sample().toStdString();
 const std::string kGolden = HSDP_SOURCE_DIR "/tests/data/golden/";
 
 // The first JSON pointer where `a` and `b` differ, or "" when equal.

@@ -2,10 +2,12 @@
 
 #include "plan/planner.h"
 #include "run/shrink.h"
+#include "samples.h"
 #include "scenario/reader.h"
 #include "types/geometry.h"
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 class TestExecShrink : public QObject {
     Q_OBJECT
@@ -35,7 +37,7 @@ private slots:
     }
 
     void largeScenarioShrinksMinimally() {
-        Scenario s = readScenarioFile(HSDP_SOURCE_DIR "/samples/llama3_70b_hsdp_tp_2x4x4.json");
+        Scenario s = readScenarioFile(sample("llama3_70b_hsdp_tp_2x4x4.json").toStdString());
         Plan plan = makePlan(s);
         const int64_t budget = int64_t(2) << 30;
         auto d = decideShrink(s, plan, budget, 4e10);

@@ -9,7 +9,7 @@
 #include "runtime_test_util.h"
 
 using namespace hsdp;
-using namespace hsdp::testutil;
+using namespace hsdp::testing;
 
 namespace {
 

@@ -7,10 +7,11 @@
 #include "plan/planner.h"
 #include "run/runner.h"
 #include "runtime_test_util.h"
+#include "samples.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
-using hsdp::testutil::failedParams;
+using hsdp::testing::failedParams;
 
 namespace {
 
@@ -45,7 +46,7 @@ class TestSamplesRun : public QObject {
 private slots:
     void sample_data() {
         QTest::addColumn<QString>("file");
-        QDir dir(HSDP_SOURCE_DIR "/samples");
+        QDir dir(hsdp::testing::sample());
         for (const QString& f : dir.entryList({"*.json"}, QDir::Files))
             QTest::newRow(qPrintable(f)) << dir.filePath(f);
     }
