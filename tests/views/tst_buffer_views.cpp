@@ -5,9 +5,10 @@
 // with the bytes the segments say, and alignment padding is drawn hatched
 // wherever a segment has padding. The mode comparison marks exactly the rows
 // the reference run's Mismatch entries name, and paints them so.
-// HSDP_BUFFER_SHOTS=DIR also writes the views as PNGs (the 70B sample too).
+// Pictures of these views come from the studio, not from a test:
+//   hsdp-studio --screenshot DIR --run [--mode reference] SCENARIO
+// writes buffer-layout.png and wrong-rows.png among the window's views.
 #include <QComboBox>
-#include <QDir>
 #include <QtTest>
 #include <algorithm>
 #include <map>
@@ -16,6 +17,7 @@
 #include "buffer_layout/buffer_layout.h"
 #include "buffer_layout/buffer_layout_widget.h"
 #include "run/runner.h"
+#include "samples.h"
 #include "wrong_rows/wrong_rows.h"
 #include "wrong_rows/wrong_rows_widget.h"
 
@@ -27,14 +29,11 @@ bool operator==(const BufferSegment& a, const BufferSegment& b) {
 }  // namespace hsdp
 
 using namespace hsdp;
+using hsdp::testing::sample;
 
 namespace {
 
 const QSize kImageSize(1200, 800);
-
-QString sample(const char* name) {
-    return QStringLiteral(HSDP_SOURCE_DIR "/samples/") + QLatin1String(name);
-}
 
 RunData runSample(const QString& path, RunMode mode) {
     RunData data;
@@ -113,13 +112,6 @@ void checkPadding(const BufferLayoutWidget& view) {
     QCOMPARE(drawn, expected);
 }
 
-void saveShot(const QImage& image, const QString& name) {
-    const QString dir = qEnvironmentVariable("HSDP_BUFFER_SHOTS");
-    if (dir.isEmpty()) return;
-    QDir().mkpath(dir);
-    QVERIFY(image.save(dir + QLatin1Char('/') + name));
-}
-
 }  // namespace
 
 class TestBufferViews : public QObject {
@@ -132,7 +124,6 @@ private slots:
     void replicaBroadcastShowsItsBuffer();
     void rankComboPicksTheSendBuffer();
     void referenceMarksExactlyTheMismatchRows();
-    void screenshots();
 
 private:
     std::map<QString, RunData> runs_;
@@ -285,49 +276,6 @@ void TestBufferViews::referenceMarksExactlyTheMismatchRows() {
             }
     }
     QVERIFY(compared > 0);  // the tour's hazards do mismatch
-}
-
-void TestBufferViews::screenshots() {
-    if (qEnvironmentVariableIsEmpty("HSDP_BUFFER_SHOTS")) QSKIP("HSDP_BUFFER_SHOTS not set");
-    auto shoot = [&](const RunData& data, const QString& name, int param) {
-        PlanSelection selection;
-        BufferLayoutWidget view(&selection);
-        view.setRun(data);
-        selection.selectParam(param);
-        saveShot(view.renderImage(kImageSize), name);
-    };
-    shoot(runs_.at("teaching"), "buffers-teaching.png", 1);
-    {
-        PlanSelection selection;
-        BufferLayoutWidget view(&selection);
-        view.setRun(runs_.at("tour"));
-        selection.selectParam(firstReferenceMismatch(*runs_.at("tour-reference").run));
-        saveShot(view.renderImage(QSize(640, 480)), "buffers-tour-small.png");
-    }
-    shoot(runs_.at("tour"), "buffers-tour.png",
-          firstReferenceMismatch(*runs_.at("tour-reference").run));
-    shoot(runs_.at("tour-reference"), "buffers-tour-reference.png",
-          firstReferenceMismatch(*runs_.at("tour-reference").run));
-    {
-        PlanSelection selection;
-        BufferLayoutWidget view(&selection);
-        view.setRun(runs_.at("tour"));
-        for (const auto& c : view.collectives())
-            if (c.event->label.phase == "replica-broadcast") {
-                selection.set({{}, -1, -1, {}, -1, c.seq});
-                break;
-            }
-        saveShot(view.renderImage(kImageSize), "buffers-tour-broadcast.png");
-    }
-    RunData big = runSample(sample("llama3_70b_hsdp_tp_2x4x4.json"), RunMode::Corrected);
-    shoot(big, "buffers-70b.png", 0);
-    PlanSelection selection;
-    WrongRowsWidget modes(&selection);
-    modes.setRuns(runs_.at("tour"), runs_.at("tour-reference"));
-    saveShot(modes.renderImage(kImageSize), "modes-tour.png");
-    for (const auto& p : runs_.at("tour").plan.scenario->params)
-        if (p.name == "rowwise.uneven") selection.selectParam(p.index);
-    saveShot(modes.renderImage(kImageSize), "modes-tour-uneven.png");
 }
 
 QTEST_MAIN(TestBufferViews)

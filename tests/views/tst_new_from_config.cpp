@@ -20,6 +20,7 @@
 #include "window/new_from_config_dialog.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
 
@@ -43,7 +44,16 @@ private slots:
 
     void previewPlansTheModel() {
         NewFromConfigDialog dialog(kLlama3);
-        QVERIFY(waitForPreview(dialog) || !dialog.isPreviewBusy());
+        // The dialog plans its default layout (dp_shard=2, world 2) off the GUI
+        // thread as it opens: that preview arrives, as a plan, and the job is done.
+        QVERIFY(dialog.isPreviewBusy());
+        QVERIFY(waitForPreview(dialog));
+        QVERIFY(!dialog.isPreviewBusy());
+        QVERIFY2(dialog.previewText().contains(QStringLiteral("world 2 ")),
+                 qPrintable(dialog.previewText()));
+        QVERIFY2(dialog.previewText().contains(QStringLiteral("0 errors")),
+                 qPrintable(dialog.previewText()));
+        QVERIFY(okEnabled(dialog));
         dialog.setDegrees(1, 4, 2, 1);
         QVERIFY(waitForPreview(dialog));
         const QString preview = dialog.previewText();
@@ -68,7 +78,7 @@ private slots:
         QVERIFY2(preview.contains(QStringLiteral("num_attention_heads")) &&
                      preview.contains(QStringLiteral("tp=3")),
                  qPrintable(preview));
-        dialog.setConfigPath(QStringLiteral(HSDP_SOURCE_DIR "/samples/teaching_2x2.json"));
+        dialog.setConfigPath(sample("teaching_2x2.json"));
         QVERIFY(!dialog.document());  // a scenario is no model config
         QVERIFY(!okEnabled(dialog));
     }
@@ -98,7 +108,7 @@ private slots:
         QTemporaryDir dir;
         MainWindow window;
         QSignalSpy opened(window.session(), &Session::planReady);
-        window.openScenario(QStringLiteral(HSDP_SOURCE_DIR "/samples/diagnostics_tour.json"));
+        window.openScenario(sample("diagnostics_tour.json"));
         QVERIFY(opened.wait(20000));
         QSignalSpy finished(window.runSession(), &RunSession::finished);
         QVERIFY(window.startRun(RunRequest{RunMode::Reference}));
