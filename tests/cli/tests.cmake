@@ -1,0 +1,53 @@
+# The command-line tools as a user runs them: each test starts exactly the
+# tools it names (TOOLS), so a sanitizer build builds no other.
+hsdp_test(tst_cli_diff TOOLS hsdp-inspect)
+hsdp_test(tst_cli_plan TOOLS hsdp-inspect)
+hsdp_test(tst_cli_run TOOLS hsdp-inspect LABELS threads)
+hsdp_test(tst_model_config TOOLS hsdp-inspect)
+hsdp_test(tst_plan_edge_cases TOOLS hsdp-inspect)
+hsdp_test(tst_run_figures TOOLS hsdp-inspect hsdp-inspect-report)
+hsdp_test(tst_run_fuzz TOOLS hsdp-inspect)
+hsdp_test(tst_run_procs TOOLS hsdp-inspect LABELS threads)
+hsdp_test(tst_saved_run TOOLS hsdp-inspect)
+hsdp_test(tst_used_groups TOOLS hsdp-inspect LABELS threads)
+# The README's commands as a user types them: the samples at full size and the
+# report writer, which the AddressSanitizer build leaves out (label "readme").
+hsdp_test(tst_readme_commands TOOLS hsdp-inspect hsdp-inspect-report LABELS readme)
+
+# Benchmarks' command lines (label "bench": not under the sanitizers; the gather
+# tst_bench_gather_cli times is tst_fused_gather's, which they run).
+hsdp_test(tst_bench_gather_cli TOOLS hsdp-bench LABELS bench)
+# Regression guard for planning speed: not a timed unit test but the benchmark's
+# in-run ratio to the Python port of the seeds (fails below 10x at 4k params x
+# 8,192 ranks); a ratio measured in one run survives a noisy machine.
+add_test(NAME bench_plan_guard COMMAND hsdp-bench plan --check)
+set_tests_properties(bench_plan_guard PROPERTIES TIMEOUT 450 LABELS bench)
+# The views benchmark's command line on a small sample: every figure printed,
+# each a plausible number consistent with the others and the exit code.
+add_test(NAME bench_views_cli
+  COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:hsdp-bench>
+          -DSCENARIO=${CMAKE_SOURCE_DIR}/samples/teaching_2x2.json
+          -P ${CMAKE_CURRENT_LIST_DIR}/bench_views_check.cmake)
+set_tests_properties(bench_views_cli PROPERTIES TIMEOUT 120 LABELS bench
+  ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+# The scale benchmark's command line on its two smallest worlds: both sides
+# verify, connect times and the slope are printed.
+add_test(NAME bench_scale_cli COMMAND hsdp-bench scale --json --max-ranks 32 --procs 2)
+set_tests_properties(bench_scale_cli PROPERTIES TIMEOUT 300 LABELS bench
+  PASS_REGULAR_EXPRESSION "\"ranks\": 32,.*\"one_process\": {[^}]*\"result\": \"verified\"[^}]*\"connect_seconds\".*\"split\": {[^}]*\"result\": \"verified\".*\"connect_slope_one_process\": [0-9.-]+")
+
+# The HTML report in a real browser (headless Chromium, network off): no
+# console error, no failed or outside request, pictures decoded, screenshots
+# not blank. Not under the sanitizers (label "browser"): it checks the HTML,
+# which an instrumented build writes the same.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME report_browser_check
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/report_browser_check.py
+            $<TARGET_FILE:hsdp-inspect> ${CMAKE_BINARY_DIR}/report-browser-check
+            ${CMAKE_SOURCE_DIR}/samples/teaching_2x2.json:corrected
+            ${CMAKE_SOURCE_DIR}/samples/diagnostics_tour.json:reference
+            ${CMAKE_SOURCE_DIR}/samples/llama3_8b_hsdp_2x4.json)
+  set_tests_properties(report_browser_check PROPERTIES TIMEOUT 300 LABELS browser
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+endif()

@@ -1,0 +1,146 @@
+// hsdp-inspect diff as a user meets it: exit codes, streams, JSON, help.
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QTemporaryDir>
+
+#include "cli_process.h"
+
+using namespace hsdp::testing;
+
+namespace {
+
+QJsonObject jsonOf(const QByteArray& bytes) {
+    return QJsonDocument::fromJson(bytes).object();
+}
+
+// A copy of a sample with `edit` applied, written into `dir`.
+QString editedSample(const QTemporaryDir& dir, const char* name,
+                     const std::function<void(QJsonObject&)>& edit) {
+    QFile in(sample(name));
+    in.open(QIODevice::ReadOnly);
+    QJsonObject doc = jsonOf(in.readAll());
+    edit(doc);
+    QString path = dir.filePath(QString("edited_") + name);
+    QFile out(path);
+    out.open(QIODevice::WriteOnly);
+    out.write(QJsonDocument(doc).toJson());
+    return path;
+}
+
+// Param name -> owner coordinate text, read from an hsdp-plan/1 document.
+QMap<QString, QString> ownersOf(const QJsonObject& plan) {
+    QStringList names;
+    for (const auto& p : plan["params"].toArray()) names << p.toObject()["name"].toString();
+    QMap<QString, QString> out;
+    for (const auto& g : plan["groups"].toArray())
+        for (const auto& b : g.toObject()["batches"].toArray()) {
+            QJsonObject owner = b.toObject()["owner"].toObject();
+            for (auto it = owner.begin(); it != owner.end(); ++it)
+                out[names[it.key().toInt()]] = QJsonDocument(it.value().toArray()).toJson();
+        }
+    return out;
+}
+
+}  // namespace
+
+class TestCliDiff : public QObject {
+    Q_OBJECT
+private slots:
+    void sampleAgainstItselfExitsZero() {
+        auto r = inspect({"diff", sample("teaching_2x2.json"), sample("teaching_2x2.json")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("same plan"));
+        QVERIFY(r.err.isEmpty());
+        auto j = inspect(
+            {"diff", sample("diagnostics_tour.json"), sample("diagnostics_tour.json"), "--json"});
+        QCOMPARE(j.exitCode, 0);
+        QCOMPARE(jsonOf(j.out)["same"].toBool(), true);
+    }
+
+    void editedMeshExitsOneWithTheOwnersThatMoved() {
+        QTemporaryDir dir;
+        QString after = editedSample(dir, "teaching_2x2.json", [](QJsonObject& doc) {
+            QJsonObject mesh = doc["mesh"].toObject();
+            mesh["shape"] = QJsonArray{1, 4};
+            doc["mesh"] = mesh;
+        });
+        QString before = sample("teaching_2x2.json");
+        auto r = inspect({"diff", before, after, "--json"});
+        QCOMPARE(r.exitCode, 1);
+        QJsonObject diff = jsonOf(r.out);
+        QCOMPARE(diff["format"].toString(), QString("hsdp-plan-diff/1"));
+        QCOMPARE(diff["same"].toBool(), false);
+        QCOMPARE(diff["after"].toString(), after);
+
+        // Expected from the two plans, as `plan --json` prints them.
+        auto ownersBefore = ownersOf(jsonOf(inspect({"plan", before, "--json"}).out));
+        auto ownersAfter = ownersOf(jsonOf(inspect({"plan", after, "--json"}).out));
+        QSet<QString> expected, reported;
+        for (auto it = ownersAfter.begin(); it != ownersAfter.end(); ++it)
+            if (ownersBefore.value(it.key()) != it.value()) expected.insert(it.key());
+        for (const auto& p : diff["params"].toObject()["changed"].toArray())
+            if (p.toObject()["changes"].toArray().contains("owner"))
+                reported.insert(p.toObject()["name"].toString());
+        QVERIFY(!expected.isEmpty());
+        QCOMPARE(reported, expected);
+        QJsonObject mesh = diff["meshes"].toArray()[0].toObject();
+        QCOMPARE(mesh["after"].toObject()["shape"].toArray(), (QJsonArray{1, 4}));
+
+        auto text = inspect({"diff", before, after});
+        QCOMPARE(text.exitCode, 1);
+        QVERIFY(text.out.contains("Owners moved"));
+    }
+
+    void unreadableFileExitsTwoNamingIt_data() {
+        QTest::addColumn<bool>("second");
+        QTest::newRow("second file") << true;
+        QTest::newRow("first file") << false;
+    }
+    void unreadableFileExitsTwoNamingIt() {
+        QFETCH(bool, second);
+        QString good = sample("teaching_2x2.json");
+        QString bad = QStringLiteral(HSDP_SOURCE_DIR "/tests/data/malformed/bad_placement.json");
+        for (const QStringList& extra : {QStringList{}, QStringList{"--json"}}) {
+            auto r = inspect(QStringList{"diff", second ? good : bad, second ? bad : good} + extra);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.out.isEmpty(), r.out.constData());
+            QVERIFY2(r.err.contains("bad_placement.json"), r.err.constData());
+            // The same message `plan` gives for that file.
+            QCOMPARE(r.err, inspect({"plan", bad}).err);
+        }
+        auto missing = inspect({"diff", good, "/nonexistent/after.json"});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY(missing.err.contains("after.json"));
+    }
+
+    void usageErrorsExitTwo_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("one file") << QStringList{"diff", sample("teaching_2x2.json")};
+        QTest::newRow("three files")
+            << QStringList{"diff", sample("teaching_2x2.json"), sample("teaching_2x2.json"),
+                           sample("teaching_2x2.json")};
+        QTest::newRow("unknown option") << QStringList{"diff", sample("teaching_2x2.json"),
+                                                       sample("teaching_2x2.json"), "--jsn"};
+    }
+    void usageErrorsExitTwo() {
+        QFETCH(QStringList, args);
+        auto r = inspect(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY(!r.err.isEmpty());
+    }
+
+    void help() {
+        auto r = inspect({"diff", "--help"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("exit status"));
+        QVERIFY(inspect({"--help"}).out.contains("diff A B"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliDiff)
+#include "tst_cli_diff.moc"

@@ -1,0 +1,245 @@
+// The hsdp-inspect plan command as a user meets it: exit codes, streams, help.
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "cli_process.h"
+
+using namespace hsdp::testing;
+
+namespace {
+
+QString malformed(const char* name) {
+    return QStringLiteral(HSDP_SOURCE_DIR "/tests/data/malformed/") + name;
+}
+
+}  // namespace
+
+class TestCliPlan : public QObject {
+    Q_OBJECT
+private slots:
+    void jsonPlanOfCleanSampleExitsZero() {
+        auto r = inspect({"plan", sample("teaching_2x2.json"), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        auto doc = QJsonDocument::fromJson(r.out);
+        QVERIFY(doc.isObject());
+        QCOMPARE(doc.object().value("format").toString(), QString("hsdp-plan/1"));
+        QCOMPARE(doc.object().value("world_size").toInt(), 4);
+        QVERIFY(r.err.isEmpty());
+    }
+
+    void errorDiagnosticsExitOneAndStillPrint() {
+        auto r = inspect({"plan", sample("diagnostics_tour.json"), "--format", "json"});
+        QCOMPARE(r.exitCode, 1);
+        auto plan = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(!plan.value("rejected_params").toArray().isEmpty());
+    }
+
+    void malformedFilesExitTwoNamingThePath_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("placement") << malformed("bad_placement.json") << "/params/1/placements/1";
+        QTest::newRow("syntax") << malformed("not_json.json") << "line";
+        QTest::newRow("format") << malformed("wrong_format.json") << "/format";
+        QTest::newRow("shape in repeat")
+            << malformed("bad_shape.json") << "/params/0/params/0/shape/1";
+        QTest::newRow("missing file") << malformed("does_not_exist.json") << "does_not_exist.json";
+    }
+    void malformedFilesExitTwoNamingThePath() {
+        QFETCH(QString, file);
+        QFETCH(QString, named);
+        for (const QStringList& extra : {QStringList{"--json"}, QStringList{}}) {
+            auto r = inspect(QStringList{"plan", file} + extra);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.out.isEmpty(), r.out.constData());
+            QVERIFY2(QString::fromUtf8(r.err).contains(named), r.err.constData());
+        }
+    }
+
+    void textFormatPutsDiagnosticsFirst() {
+        auto r = inspect({"plan", sample("diagnostics_tour.json")});
+        QCOMPARE(r.exitCode, 1);
+        QString text = QString::fromUtf8(r.out);
+        int diagnostics = text.indexOf("uneven-shard");
+        int groups = text.indexOf("Group 0");
+        QVERIFY2(diagnostics >= 0 && groups > diagnostics, qPrintable(text.left(2000)));
+    }
+
+    void usageErrorsExitTwo_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("no scenario") << QStringList{"plan"};
+        QTest::newRow("unknown option")
+            << QStringList{"plan", sample("teaching_2x2.json"), "--jsn"};
+        QTest::newRow("bad format")
+            << QStringList{"plan", sample("teaching_2x2.json"), "--format", "xml"};
+        QTest::newRow("unknown command") << QStringList{"plot", sample("teaching_2x2.json")};
+    }
+    void usageErrorsExitTwo() {
+        QFETCH(QStringList, args);
+        auto r = inspect(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY(!r.err.isEmpty());
+    }
+
+    void standardInputAndEndOfOptions() {
+        QFile file(sample("teaching_2x2.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QProcess process;
+        process.start(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect"), {"plan", "-", "--json"});
+        QVERIFY(process.waitForStarted());
+        process.write(file.readAll());
+        process.closeWriteChannel();
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 0);
+        auto piped = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+        QCOMPARE(piped.value("world_size").toInt(), 4);
+        auto r = inspect({"plan", "--json", "--", sample("teaching_2x2.json")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(r.out).object(), piped);
+    }
+
+    void endlessInputIsCappedWithTheFigure() {
+        auto r = inspect({"plan", "/dev/zero"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("256 MiB"), r.err.constData());
+    }
+
+    void textPlanIsReadable_data() {
+        QTest::addColumn<QString>("file");
+        QDir dir(sample());
+        for (const QString& f : dir.entryList({"*.json"}, QDir::Files))
+            QTest::newRow(qPrintable(f)) << dir.filePath(f);
+    }
+    void textPlanIsReadable() {
+        QFETCH(QString, file);
+        auto r = inspect({"plan", file});
+        QVERIFY(r.exitCode == 0 || r.exitCode == 1);
+        for (const QByteArray& line : r.out.split('\n'))
+            QVERIFY2(line.size() <= 100, line.constData());
+        // Terms are labelled or explained; none of the old bare jargon.
+        QVERIFY(r.out.contains("\nGlossary\n"));
+        for (const char* jargon : {"replica count none", "(null)", "pinned", "shard compute: ("})
+            QVERIFY2(!r.out.contains(jargon), jargon);
+    }
+
+    void diagnosticsTourHasEveryCodeAFileCanRaise() {
+        auto r = inspect({"plan", sample("diagnostics_tour.json"), "--json"});
+        QCOMPARE(r.exitCode, 1);
+        QStringList codes;
+        for (const auto& d : QJsonDocument::fromJson(r.out).object().value("diagnostics").toArray())
+            codes << d.toObject().value("code").toString();
+        for (const char* code :
+             {"invalid-shard-dim", "unsupported-placement", "replica-count-ignored", "uneven-shard",
+              "nested-shard-order", "strided-shard-chunk", "shard-rank-order",
+              "frozen-param-no-owner", "tp-rank-order-fallback", "tp-no-tp-dim", "owner-imbalance",
+              "world-ranks-unused"})
+            QVERIFY2(codes.contains(code), code);
+    }
+
+    void helpAndVersion() {
+        auto tool = inspect({"--help"});
+        QCOMPARE(tool.exitCode, 0);
+        QVERIFY(tool.out.contains("plan SCENARIO"));
+        auto plan = inspect({"plan", "--help"});
+        QCOMPARE(plan.exitCode, 0);
+        QVERIFY(plan.out.contains("--json"));
+        auto version = inspect({"--version"});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY(version.out.startsWith("hsdp-inspect "));
+    }
+
+    // Editing `tp` to 3 leaves _StridedShard(dim=0, sf=4) behind: the plan
+    // says so in text and JSON, naming the param, the factor and the mesh dim.
+    void aStaleSplitFactorIsFlagged() {
+        QTemporaryDir dir;
+        QFile in(sample("llama3_70b_hsdp_tp_2x4x4.json"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray text = in.readAll();
+        const QByteArray tp4 = R"("shape": [2, 4, 4], "dim_names")";
+        QVERIFY(text.contains(tp4));
+        text.replace(tp4, R"("shape": [2, 4, 3], "dim_names")");
+        const QString edited = dir.filePath("tp3.json");
+        QFile out(edited);
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text) == text.size());
+        out.close();
+
+        auto plain = inspect({"plan", edited});
+        QCOMPARE(plain.exitCode, 0);  // a warning: the plan still runs exactly
+        const QString printed = QString::fromUtf8(plain.out);
+        QVERIFY(printed.contains("warning split-factor-mismatch"));
+        QVERIFY(printed.contains("'layers.0.attention.wq.weight' [R, SS(0,4), S(0)]"));
+        QVERIFY(printed.contains("split factor 4"));
+        QVERIFY(printed.contains("mesh dim 2 'tp' (size 3)"));
+
+        auto json = inspect({"plan", edited, "--json"});
+        QCOMPARE(json.exitCode, 0);
+        bool found = false;
+        const QJsonArray diagnostics =
+            QJsonDocument::fromJson(json.out).object().value("diagnostics").toArray();
+        for (const QJsonValue& value : diagnostics) {
+            const QJsonObject d = value.toObject();
+            if (d["code"].toString() != "split-factor-mismatch") continue;
+            found = true;
+            QCOMPARE(d["severity"].toString(), QString("warning"));
+            QVERIFY(d["params"].toArray().contains(1));   // layers.0.attention.wq.weight
+            QVERIFY(!d["params"].toArray().contains(4));  // wo: a plain Shard(0)
+        }
+        QVERIFY(found);
+        QVERIFY(!inspect({"plan", sample("llama3_70b_hsdp_tp_2x4x4.json")})
+                     .out.contains("split-factor-mismatch"));
+    }
+
+    // The scenarios --from-config writes are what PyTorch makes: never flagged.
+    void generatedScenariosHaveNoSplitFactorMismatch_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("mesh");
+        for (const char* tp : {"2", "4", "8"}) {
+            QTest::addRow("llama3_70b tp=%s", tp)
+                << "llama3_70b.json" << QString("dp_replicate=2,dp_shard=2,tp=") + tp;
+            QTest::addRow("mixtral ep=2 tp=%s", tp)
+                << "mixtral_8x7b.json" << QString("dp_replicate=2,dp_shard=4,ep=2,tp=") + tp;
+        }
+    }
+    void generatedScenariosHaveNoSplitFactorMismatch() {
+        QFETCH(QString, config);
+        QFETCH(QString, mesh);
+        QTemporaryDir dir;
+        const QString file = dir.filePath("generated.json");
+        auto made = inspect({"scenario", "--from-config",
+                             HSDP_SOURCE_DIR "/tests/data/model_configs/" + config, "--mesh", mesh,
+                             "--tp-plan", "torchtitan", "-o", file});
+        QCOMPARE(made.exitCode, 0);
+        auto plan = inspect({"plan", file, "--json"});
+        QVERIFY(plan.out.contains("strided-shard-chunk"));  // it has strided shards
+        QVERIFY2(!plan.out.contains("split-factor-mismatch"), plan.out.left(3000).constData());
+    }
+
+    // Every help text sends readers to the docs/ pages of this repository, and
+    // each page it names exists (a renamed page would leave a dead pointer).
+    void helpPointsToExistingDocs() {
+        const QRegularExpression docPath(QStringLiteral("docs/[A-Za-z0-9_/.-]*[A-Za-z0-9_/]"));
+        for (const QStringList& args :
+             {QStringList{"--help"}, QStringList{"plan", "--help"}, QStringList{"run", "--help"},
+              QStringList{"scenario", "--help"}}) {
+            auto r = inspect(args);
+            QCOMPARE(r.exitCode, 0);
+            const QString text = QString::fromUtf8(r.out);
+            int named = 0;
+            for (const auto& match : docPath.globalMatch(text)) {
+                ++named;
+                QVERIFY2(QFileInfo::exists(HSDP_SOURCE_DIR "/" + match.captured()),
+                         qPrintable(args.join(' ') + " names missing " + match.captured()));
+            }
+            QVERIFY2(named > 0, qPrintable(args.join(' ') + " names no docs/ page"));
+            QVERIFY2(!text.contains("../"), qPrintable(args.join(' ') + " points outside"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliPlan)
+#include "tst_cli_plan.moc"

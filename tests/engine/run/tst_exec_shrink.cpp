@@ -1,0 +1,73 @@
+#include <QtTest>
+
+#include "plan/planner.h"
+#include "run/shrink.h"
+#include "samples.h"
+#include "scenario/reader.h"
+#include "types/geometry.h"
+
+using namespace hsdp;
+using hsdp::testing::sample;
+
+class TestExecShrink : public QObject {
+    Q_OBJECT
+private slots:
+    void shrinkDimKeepsDivisibility() {
+        QCOMPARE(shrinkDim(4096, 32, {4}), int64_t(128));
+        QCOMPARE(shrinkDim(4096, 1, {4}), int64_t(4096));
+        // Uneven stays uneven, never below the mesh product.
+        int64_t v = shrinkDim(4099, 32, {4});
+        QVERIFY(v % 4 != 0 && v >= 4);
+        QCOMPARE(shrinkDim(5, 100, {8}), int64_t(5));  // already below the product: kept
+        QCOMPARE(shrinkDim(64, 1000, {4}), int64_t(4));
+        QCOMPARE(shrinkDim(100, 1000, {}), int64_t(1));
+        // Strided: divisibility by n and by n*k both kept.
+        int64_t s = shrinkDim(8192, 30, {4, 16});
+        QVERIFY(s % 16 == 0);
+        int64_t t = shrinkDim(8200, 30, {4, 16});
+        QVERIFY(t % 4 == 0 && t % 16 != 0);
+    }
+
+    void smallScenarioIsNotShrunk() {
+        Scenario s =
+            readScenarioFile(HSDP_SOURCE_DIR "/tests/data/examples/teaching_2x2.scenario.json");
+        auto d = decideShrink(s, makePlan(s), int64_t(2) << 30, 4e10);
+        QVERIFY(!d.info);
+        for (const auto& p : s.params) QCOMPARE(d.paramShapes[size_t(p.index)], p.shape);
+    }
+
+    void largeScenarioShrinksMinimally() {
+        Scenario s = readScenarioFile(sample("llama3_70b_hsdp_tp_2x4x4.json").toStdString());
+        Plan plan = makePlan(s);
+        const int64_t budget = int64_t(2) << 30;
+        auto d = decideShrink(s, plan, budget, 4e10);
+        QVERIFY(d.info);
+        QVERIFY(d.info->factor > 1);
+        QVERIFY2(d.info->reason.find("--max-bytes") != std::string::npos, d.info->reason.c_str());
+        QVERIFY(estimateRunBytes(s, plan, d.paramShapes, d.tpShapes) <= budget);
+        QVERIFY(estimateRunFlops(s, plan, d.paramShapes) <= 4e10);
+        for (const auto& p : s.params) {
+            const auto& shrunk = d.paramShapes[size_t(p.index)];
+            QCOMPARE(shrunk.size(), p.shape.size());
+            const auto div = shardDivisors(*p.placements, s.mesh(p.mesh).shape, p.ndim());
+            for (size_t k = 0; k < shrunk.size(); ++k)
+                for (auto x : div[k]) {
+                    QCOMPARE(shrunk[k] % x == 0, p.shape[k] % x == 0);
+                    QVERIFY(shrunk[k] >= x);
+                }
+        }
+        // The factor is the smallest that fits: one less does not.
+        auto smaller = shrinkAtFactor(s, d.info->factor - 1);
+        QVERIFY(estimateRunBytes(s, plan, smaller.paramShapes, smaller.tpShapes) > budget ||
+                estimateRunFlops(s, plan, smaller.paramShapes) > 4e10);
+    }
+
+    void humanBytes() {
+        QCOMPARE(QString::fromStdString(hsdp::humanBytes(2.0 * 1024 * 1024 * 1024)),
+                 QString("2.0 GiB"));
+        QCOMPARE(QString::fromStdString(hsdp::humanBytes(512)), QString("512 B"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestExecShrink)
+#include "tst_exec_shrink.moc"

@@ -1,0 +1,224 @@
+// The studio's item models over every sample: QAbstractItemModelTester, the
+// tree's structure against the Plan, the recursive filter (name, code,
+// rank) and the diagnostics table.
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QtTest>
+#include <algorithm>
+#include <limits>
+#include <set>
+
+#include "diagnostics/diagnostics_model.h"
+#include "plan_tree/plan_filter_proxy.h"
+#include "plan_tree/plan_tree_model.h"
+#include "plan_tree/plan_tree_rows.h"
+#include "sample_rows.h"
+#include "shared/model_roles.h"
+#include "shared/plan_index.h"
+
+using namespace hsdp;
+using hsdp::testing::sample;
+
+namespace {
+
+// Every param index reachable in `model`, with how often.
+void collectParams(const QAbstractItemModel& model, const QModelIndex& parent,
+                   std::multiset<int>& out) {
+    for (int r = 0; r < model.rowCount(parent); ++r) {
+        QModelIndex index = model.index(r, 0, parent);
+        int param = index.data(ParamRole).toInt();
+        if (param >= 0) out.insert(param);
+        collectParams(model, index, out);
+    }
+}
+
+QStringList topLevelNames(const QAbstractItemModel& model) {
+    QStringList names;
+    for (int r = 0; r < model.rowCount(); ++r) names << model.index(r, 0).data().toString();
+    return names;
+}
+
+}  // namespace
+
+class TestPlanModels : public QObject {
+    Q_OBJECT
+private slots:
+    void samples_data();
+    void treeModelUnderTester_data() { samples_data(); }
+    void treeModelUnderTester();
+    void everyParamOnceInTree_data() { samples_data(); }
+    void everyParamOnceInTree();
+    void filterByRankKeepsExactlyTheOwnedParams_data() { samples_data(); }
+    void filterByRankKeepsExactlyTheOwnedParams();
+    void filterByCodeKeepsTheFlaggedParams();
+    void filterByNameIsRecursive();
+    void sortsNumericColumnsByValue();
+    void diagnosticsModel_data() { samples_data(); }
+    void diagnosticsModel();
+    void placementsInPytorchSpelling();
+    void ownerColumnNamesOwnerRanks();
+};
+
+void TestPlanModels::samples_data() {
+    testing::addSampleRows();
+}
+
+void TestPlanModels::treeModelUnderTester() {
+    QFETCH(QString, path);
+    PlanTreeModel model;
+    PlanFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setResult(computePlanResult(path));
+    proxy.setFilter(QStringLiteral("weight"));
+    proxy.sort(2, Qt::DescendingOrder);
+    proxy.setFilter(QStringLiteral("rank 1"));
+    proxy.setFilter(QString());
+    model.setResult(computePlanResult(path));  // a second reset
+    QVERIFY(model.rowCount() > 0);
+}
+
+void TestPlanModels::everyParamOnceInTree() {
+    QFETCH(QString, path);
+    PlanResult result = computePlanResult(path);
+    PlanTreeModel model;
+    model.setResult(result);
+    std::multiset<int> params;
+    collectParams(model, {}, params);
+    QCOMPARE(params.size(), result.scenario->params.size());
+    for (size_t p = 0; p < result.scenario->params.size(); ++p) {
+        QCOMPARE(params.count(static_cast<int>(p)), size_t(1));
+        QModelIndex row = model.indexOfParam(static_cast<int>(p));
+        QCOMPARE(row.data().toString(), QString::fromStdString(result.scenario->params[p].name));
+        QCOMPARE(row.data(ParamRole).toInt(), static_cast<int>(p));
+    }
+    QStringList roots = topLevelNames(model);
+    QCOMPARE(roots.size(), static_cast<int>(result.scenario->meshes.size()) + 3);
+    QVERIFY(roots.last().startsWith(
+        QStringLiteral("TP transitions (%1)").arg(result.plan->tpTransitions.size())));
+}
+
+void TestPlanModels::filterByRankKeepsExactlyTheOwnedParams() {
+    QFETCH(QString, path);
+    PlanResult result = computePlanResult(path);
+    PlanTreeModel model;
+    PlanFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    model.setResult(result);
+    for (const RankOwnership& rank : result.plan->ranks) {
+        proxy.setFilter(QStringLiteral("rank %1").arg(rank.rank));
+        std::multiset<int> shown;
+        collectParams(proxy, {}, shown);
+        QCOMPARE(std::vector<int>(shown.begin(), shown.end()), rank.owned);
+    }
+}
+
+void TestPlanModels::filterByCodeKeepsTheFlaggedParams() {
+    PlanResult result = computePlanResult(sample("diagnostics_tour.json"));
+    PlanTreeModel model;
+    PlanFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    model.setResult(result);
+    QVERIFY(!result.plan->diagnostics.empty());
+    for (const Diagnostic& diagnostic : result.plan->diagnostics) {
+        if (diagnostic.params.empty()) continue;
+        proxy.setFilter(QString::fromStdString(diagnostic.code).toUpper());  // case-insensitive
+        std::multiset<int> shown;
+        collectParams(proxy, {}, shown);
+        for (int p : diagnostic.params) QVERIFY2(shown.count(p) == 1, diagnostic.code.c_str());
+        for (int p : shown) {
+            const auto& codes = result.index->params[static_cast<size_t>(p)].diagnostics;
+            bool named = std::any_of(codes.begin(), codes.end(), [&](int d) {
+                return result.plan->diagnostics[static_cast<size_t>(d)].code == diagnostic.code;
+            });
+            QVERIFY2(named, diagnostic.code.c_str());
+        }
+    }
+}
+
+void TestPlanModels::filterByNameIsRecursive() {
+    PlanResult result = computePlanResult(sample("llama3_8b_hsdp_2x4.json"));
+    PlanTreeModel model;
+    PlanFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    model.setResult(result);
+    proxy.setFilter(QStringLiteral("layers.7.attention.wq"));
+    std::multiset<int> shown;
+    collectParams(proxy, {}, shown);
+    QCOMPARE(shown.size(), size_t(1));
+    int p = *shown.begin();
+    QCOMPARE(QString::fromStdString(result.scenario->params[static_cast<size_t>(p)].name),
+             QStringLiteral("layers.7.attention.wq.weight"));
+    QCOMPARE(proxy.rowCount(), 1);  // only the mesh branch leading to it survives
+}
+
+void TestPlanModels::sortsNumericColumnsByValue() {
+    PlanResult result = computePlanResult(sample("llama3_8b_hsdp_2x4.json"));
+    PlanTreeModel model;
+    PlanFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    model.setResult(result);
+    proxy.sort(static_cast<int>(PlanTreeColumn::Numel), Qt::DescendingOrder);
+    QModelIndex group = proxy.index(0, 0, proxy.index(0, 0));
+    QModelIndex batch = proxy.index(0, 0, group);
+    QVERIFY(proxy.rowCount(batch) > 2);
+    qint64 previous = std::numeric_limits<qint64>::max();
+    for (int r = 0; r < proxy.rowCount(batch); ++r) {
+        qint64 numel = proxy.index(r, 2, batch).data(SortRole).toLongLong();
+        QVERIFY(numel <= previous);
+        previous = numel;
+    }
+}
+
+void TestPlanModels::diagnosticsModel() {
+    QFETCH(QString, path);
+    PlanResult result = computePlanResult(path);
+    DiagnosticsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setResult(result);
+    QCOMPARE(model.rowCount(), static_cast<int>(result.plan->diagnostics.size()));
+    for (int r = 0; r < model.rowCount(); ++r) {
+        const Diagnostic& d = result.plan->diagnostics[static_cast<size_t>(r)];
+        QCOMPARE(model.index(r, DiagnosticsModel::CodeColumn).data().toString(),
+                 QString::fromStdString(d.code));
+        QCOMPARE(model.index(r, DiagnosticsModel::MessageColumn).data().toString(),
+                 QString::fromStdString(d.message));
+        auto params = model.index(r, 0).data(ParamsRole).value<QList<int>>();
+        QCOMPARE(std::vector<int>(params.begin(), params.end()), d.params);
+    }
+}
+
+void TestPlanModels::placementsInPytorchSpelling() {
+    QCOMPARE(
+        pytorchPlacements({Placement::replicate(), Placement::stridedShard(0, 4),
+                           Placement::shard(-1), Placement::partial(ReduceOp::Avg)}),
+        QStringLiteral("[Replicate(), _StridedShard(dim=0, sf=4), Shard(dim=-1), Partial(avg)]"));
+}
+
+void TestPlanModels::ownerColumnNamesOwnerRanks() {
+    PlanResult result = computePlanResult(sample("teaching_2x2.json"));
+    PlanTreeModel model;
+    model.setResult(result);
+    for (size_t p = 0; p < result.scenario->params.size(); ++p) {
+        const ParamPlace& place = result.index->params[p];
+        QString owner =
+            model.indexOfParam(static_cast<int>(p)).siblingAtColumn(1).data().toString();
+        if (place.ownerRanks.empty()) {
+            QVERIFY(owner.isEmpty());
+            continue;
+        }
+        for (int rank : place.ownerRanks) {
+            bool listed = std::find(result.plan->ranks[static_cast<size_t>(rank)].owned.begin(),
+                                    result.plan->ranks[static_cast<size_t>(rank)].owned.end(),
+                                    static_cast<int>(p)) !=
+                          result.plan->ranks[static_cast<size_t>(rank)].owned.end();
+            QVERIFY(listed);
+        }
+        QVERIFY2(owner.contains(QStringLiteral("ranks ")), qPrintable(owner));
+    }
+}
+
+QTEST_MAIN(TestPlanModels)
+#include "tst_plan_models.moc"

@@ -1,0 +1,29 @@
+#pragma once
+
+// The samples as data rows, shared by the studio's table-driven tests: one row
+// "path" per samples/*.json, named after the file.
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStringList>
+#include <QTest>
+
+#include "samples.h"
+
+namespace hsdp::testing {
+
+inline QStringList samplePaths() {
+    QDir dir(sample());
+    QStringList paths;
+    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        paths << dir.absoluteFilePath(name);
+    return paths;
+}
+
+inline void addSampleRows() {
+    QTest::addColumn<QString>("path");
+    for (const QString& path : samplePaths())
+        QTest::newRow(qPrintable(QFileInfo(path).baseName())) << path;
+}
+
+}  // namespace hsdp::testing

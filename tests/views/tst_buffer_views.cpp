@@ -1,0 +1,282 @@
+// The buffer views against the engine. For every gathered batch of the
+// teaching and diagnostics_tour samples (run for real), the buffer layout
+// shows the trace's own segments for the send buffer and every slot of the
+// gathered buffer, its cut of each param covers exactly the gathered piece
+// with the bytes the segments say, and alignment padding is drawn hatched
+// wherever a segment has padding. The mode comparison marks exactly the rows
+// the reference run's Mismatch entries name, and paints them so.
+// Pictures of these views come from the studio, not from a test:
+//   hsdp-studio --screenshot DIR --run [--mode reference] SCENARIO
+// writes buffer-layout.png and wrong-rows.png among the window's views.
+#include <QComboBox>
+#include <QtTest>
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "buffer_layout/buffer_layout.h"
+#include "buffer_layout/buffer_layout_widget.h"
+#include "run/runner.h"
+#include "samples.h"
+#include "wrong_rows/wrong_rows.h"
+#include "wrong_rows/wrong_rows_widget.h"
+
+namespace hsdp {
+bool operator==(const BufferSegment& a, const BufferSegment& b) {
+    return a.param == b.param && a.offset == b.offset && a.length == b.length &&
+           a.padding == b.padding;
+}
+}  // namespace hsdp
+
+using namespace hsdp;
+using hsdp::testing::sample;
+
+namespace {
+
+const QSize kImageSize(1200, 800);
+
+RunData runSample(const QString& path, RunMode mode) {
+    RunData data;
+    data.plan = computePlanResult(path);
+    RunOptions options;
+    options.mode = mode;
+    data.run =
+        std::make_shared<const RunResult>(runPlan(*data.plan.scenario, *data.plan.plan, options));
+    return data;
+}
+
+const TraceEvent* eventOf(const RunResult& run, int64_t seq, int rank) {
+    for (const auto& e : run.trace.events)
+        if (e.seq == seq && e.rank == rank) return &e;
+    return nullptr;
+}
+
+// The layout shown for `rank` carries the engine's segments, slot by slot.
+void checkSegments(const RunResult& run, const BufferLayout& layout) {
+    const TraceEvent* mine = eventOf(run, layout.seq, layout.rank);
+    QVERIFY(mine);
+    QVERIFY(layout.send.segments == mine->label.segments);
+    QCOMPARE(layout.memberSlots.size(), mine->groupRanks.size());
+    for (size_t q = 0; q < layout.memberSlots.size(); ++q) {
+        const SlotRow& slot = layout.memberSlots[q];
+        QCOMPARE(slot.rank, mine->groupRanks[q]);
+        const TraceEvent* theirs = eventOf(run, layout.seq, slot.rank);
+        QVERIFY(theirs);
+        QVERIFY(slot.segments == theirs->label.segments);
+    }
+}
+
+// The members' rows tile the gathered piece, and every member's payload is
+// its row count times one row's bytes (the same for all members).
+void checkCut(const BufferLayout& layout) {
+    QVERIFY(layout.cut);
+    const TensorCut& cut = *layout.cut;
+    std::set<int64_t> seen;
+    int64_t rowBytes = -1;
+    for (const RowCut& m : cut.members) {
+        const int64_t count = indexCount(m.rows);
+        for (const auto& r : m.rows)
+            for (int64_t i = r.begin; i < r.end; ++i) QVERIFY(seen.insert(i).second);
+        QCOMPARE(m.segment.param, cut.param);
+        if (count == 0) continue;
+        QCOMPARE(m.segment.length % count, int64_t(0));
+        if (rowBytes < 0) rowBytes = m.segment.length / count;
+        QCOMPARE(m.segment.length / count, rowBytes);
+    }
+    QCOMPARE(int64_t(seen.size()), indexCount(cut.target));
+    for (const auto& r : cut.target)
+        for (int64_t i = r.begin; i < r.end; ++i) QVERIFY(seen.count(i));
+}
+
+// Hatch pixels inside every padding rectangle, one rectangle per padded segment.
+void checkPadding(const BufferLayoutWidget& view) {
+    const QImage image = view.renderImage(kImageSize);
+    const BufferScene scene = view.canvas()->scene(kImageSize);
+    const BufferLayout& layout = *view.canvas()->layout();
+    const auto padded = [](const std::vector<BufferSegment>& segs) {
+        return std::count_if(segs.begin(), segs.end(), [](auto& s) { return s.padding > 0; });
+    };
+    int64_t expected = padded(layout.send.segments);
+    for (const auto& slot : layout.memberSlots) expected += padded(slot.segments);
+    int64_t drawn = 0;
+    for (const auto& shape : scene.shapes) {
+        if (shape.kind != BufferShape::Padding) continue;
+        ++drawn;
+        int hatch = 0;
+        const QRect r = shape.rect.toAlignedRect().intersected(image.rect());
+        for (int y = r.top(); y <= r.bottom(); ++y)
+            for (int x = r.left(); x <= r.right(); ++x)
+                hatch += QColor(image.pixel(x, y)) == bufferHatchColor();
+        QVERIFY2(hatch > 0, qPrintable(shape.tip));
+    }
+    QCOMPARE(drawn, expected);
+}
+
+}  // namespace
+
+class TestBufferViews : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void gatheredBatchesShowEngineSegments_data();
+    void gatheredBatchesShowEngineSegments();
+    void replicaBroadcastShowsItsBuffer();
+    void rankComboPicksTheSendBuffer();
+    void referenceMarksExactlyTheMismatchRows();
+
+private:
+    std::map<QString, RunData> runs_;
+};
+
+void TestBufferViews::initTestCase() {
+    runs_["teaching"] = runSample(sample("teaching_2x2.json"), RunMode::Corrected);
+    runs_["tour"] = runSample(sample("diagnostics_tour.json"), RunMode::Corrected);
+    runs_["tour-reference"] = runSample(sample("diagnostics_tour.json"), RunMode::Reference);
+    for (const auto& [name, data] : runs_) QVERIFY2(data.run->error.empty(), qPrintable(name));
+}
+
+void TestBufferViews::gatheredBatchesShowEngineSegments_data() {
+    QTest::addColumn<QString>("run");
+    for (const char* name : {"teaching", "tour", "tour-reference"}) QTest::newRow(name) << name;
+}
+
+// Every gathered batch of the plan: selecting it shows one of its gathers;
+// every gather of the run, seen from every member, shows the trace segments.
+void TestBufferViews::gatheredBatchesShowEngineSegments() {
+    QFETCH(QString, run);
+    const RunData& data = runs_.at(run);
+    PlanSelection selection;
+    BufferLayoutWidget view(&selection);
+    view.setRun(data);
+    const Plan& plan = *data.plan.plan;
+    int batches = 0;
+    for (size_t g = 0; g < plan.groups.size(); ++g)
+        for (size_t b = 0; b < plan.groups[g].batches.size(); ++b) {
+            if (!plan.groups[g].batches[b].isShard) continue;
+            SelectionState state;
+            state.group = int(g);
+            state.batch = int(b);
+            selection.set(state);
+            const auto& layout = view.canvas()->layout();
+            const bool gathered = std::any_of(
+                data.run->trace.events.begin(), data.run->trace.events.end(), [&](auto& e) {
+                    return e.label.phase == "gather" && e.label.group == plan.groups[g].id &&
+                           e.label.batch == int(b);
+                });
+            QCOMPARE(layout.has_value(), gathered);  // a failed reference gather moved nothing
+            if (!layout) continue;
+            QCOMPARE(layout->phase, std::string("gather"));
+            QCOMPARE(layout->group, plan.groups[g].id);
+            QCOMPARE(layout->batch, int(b));
+            ++batches;
+        }
+    QVERIFY(batches > 0);
+    int gathers = 0;
+    for (size_t i = 0; i < view.collectives().size(); ++i) {
+        const BufferCollective& c = view.collectives()[i];
+        if (!c.isGather()) continue;
+        ++gathers;
+        for (int rank : c.event->groupRanks) {
+            view.showCollective(int(i), rank);
+            const BufferLayout& layout = *view.canvas()->layout();
+            QCOMPARE(layout.rank, rank);
+            checkSegments(*data.run, layout);
+            if (QTest::currentTestFailed()) return;
+            for (int p : layout.params) {
+                checkCut(bufferLayout(data, c, rank, p));
+                if (QTest::currentTestFailed()) return;
+            }
+        }
+        checkPadding(view);
+        if (QTest::currentTestFailed()) return;
+    }
+    QVERIFY(gathers > 0);
+}
+
+// A replica-broadcast collective selected by its seq shows its own buffer.
+void TestBufferViews::replicaBroadcastShowsItsBuffer() {
+    const RunData& data = runs_.at("tour");
+    PlanSelection selection;
+    BufferLayoutWidget view(&selection);
+    view.setRun(data);
+    int seen = 0;
+    for (const auto& c : view.collectives()) {
+        if (c.event->label.phase != "replica-broadcast") continue;
+        selection.set({{}, -1, -1, {}, -1, c.seq});
+        const auto& layout = view.canvas()->layout();
+        QVERIFY(layout);
+        QCOMPARE(layout->seq, c.seq);
+        QVERIFY(!layout->cut);
+        checkSegments(*data.run, *layout);
+        ++seen;
+    }
+    QVERIFY(seen > 0);
+}
+
+void TestBufferViews::rankComboPicksTheSendBuffer() {
+    const RunData& data = runs_.at("teaching");
+    PlanSelection selection;
+    BufferLayoutWidget view(&selection);
+    view.setRun(data);
+    const auto it = std::find_if(view.collectives().begin(), view.collectives().end(),
+                                 [](auto& c) { return c.isGather(); });
+    QVERIFY(it != view.collectives().end());
+    const int last = it->event->groupRanks.back();
+    selection.set({{}, -1, -1, {last}, -1, it->seq});
+    QCOMPARE(view.canvas()->layout()->rank, last);
+    QCOMPARE(view.rankBox()->currentData().toInt(), last);
+    const int first = it->event->groupRanks.front();
+    view.rankBox()->setCurrentIndex(0);
+    emit view.rankBox()->activated(0);
+    QCOMPARE(view.canvas()->layout()->rank, first);
+    QVERIFY(view.canvas()->layout()->send.segments ==
+            eventOf(*data.run, it->seq, first)->label.segments);
+    view.setRun(RunData{});  // a new plan without a run yet: nothing stale stays
+    QVERIFY(!view.canvas()->layout());
+}
+
+// Every param whose reference gather mismatches: the view marks per rank
+// exactly Mismatch::rows (from the RunResult) and paints them.
+void TestBufferViews::referenceMarksExactlyTheMismatchRows() {
+    const RunData& corrected = runs_.at("tour");
+    const RunData& reference = runs_.at("tour-reference");
+    PlanSelection selection;
+    WrongRowsWidget view(&selection);
+    view.setRuns(corrected, reference);
+    int compared = 0;
+    for (const auto& p : reference.run->params) {
+        std::map<int, std::vector<IndexRange>> expected;
+        for (const auto& m : p.mismatches)
+            if (m.what == "gather")
+                expected[m.rank].insert(expected[m.rank].end(), m.rows.begin(), m.rows.end());
+        selection.selectParam(p.index);
+        const WrongRows& c = view.comparison();
+        QCOMPARE(c.param, p.index);
+        std::map<int, std::vector<IndexRange>> marked;
+        for (const auto& copy : c.referenceCopies)
+            if (!copy.wrongRows.empty()) marked[copy.rank] = copy.wrongRows;
+        QVERIFY2(marked == expected, p.name.c_str());
+        for (const auto& copy : c.correctedCopies) QVERIFY(copy.wrongRows.empty());
+        if (expected.empty()) continue;
+        ++compared;
+        const QImage image = view.renderImage(kImageSize);
+        const ComparisonGeometry g = view.geometry(kImageSize);
+        QVERIFY(!g.pairs.empty());
+        for (size_t i = 0; i < g.pairs.size(); ++i)
+            for (const auto& r : c.referenceCopies[i].wrongRows) {
+                const QRectF ref = g.band(g.pairs[i].reference, r);
+                const QRectF cor = g.band(g.pairs[i].corrected, r);
+                if (ref.height() < 3) continue;  // sub-pixel bands: the model check above holds
+                QCOMPARE(QColor(image.pixel(ref.center().toPoint())),
+                         WrongRowsWidget::wrongColor());
+                if (r.end <= c.rows)  // the corrected copy has the tensor's rows only
+                    QCOMPARE(QColor(image.pixel(cor.center().toPoint())),
+                             WrongRowsWidget::exactColor());
+            }
+    }
+    QVERIFY(compared > 0);  // the tour's hazards do mismatch
+}
+
+QTEST_MAIN(TestBufferViews)
+#include "tst_buffer_views.moc"

@@ -1,0 +1,315 @@
+// The "What changed" dock in the studio window, offscreen: a scenario file
+// rewritten on disk shows what moved since the previous plan; a reload of
+// the same file says "Same plan"; File ▸ Compare with… compares the current
+// plan (before) with another file (after); activating a moved param, a
+// diagnostic or a load row selects it everywhere.
+#include <QDockWidget>
+#include <QFile>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabBar>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTreeView>
+#include <QtTest>
+#include <array>
+
+#include "plan_diff/plan_diff_tracker.h"
+#include "plan_diff/plan_diff_widget.h"
+#include "samples.h"
+#include "shared/plan_index.h"
+#include "window/main_window.h"
+
+using namespace hsdp;
+using hsdp::testing::sample;
+
+namespace {
+
+QByteArray sampleText(const char* name) {
+    QFile file(sample(name));
+    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read sample %s", name);
+    return file.readAll();
+}
+
+// The teaching sample with four replicas instead of two: owners spread out.
+QByteArray fourReplicas() {
+    return sampleText("teaching_2x2.json").replace("\"shape\": [2, 2]", "\"shape\": [4, 2]");
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
+    return file.write(bytes) == bytes.size();
+}
+
+// Waits for the tracker's next comparison.
+PlanDiffTable nextChange(MainWindow& window) {
+    QSignalSpy ready(window.changeTracker(), &PlanDiffTracker::changeReady);
+    if (!ready.wait(20000)) return {};
+    return ready.last().at(0).value<PlanDiffTable>();
+}
+
+QModelIndex rowOf(PlanDiffWidget* changes, PlanDiffSection section, int row) {
+    PlanDiffModel* model = changes->model();
+    return model->index(row, 0, model->sectionIndex(section));
+}
+
+// The tab in front among the docks sharing the bottom area with "What changed".
+QString frontTab(MainWindow& window) {
+    for (QTabBar* bar : window.findChildren<QTabBar*>())
+        for (int t = 0; t < bar->count(); ++t)
+            if (bar->tabText(t) == QStringLiteral("What changed"))
+                return bar->tabText(bar->currentIndex());
+    return {};
+}
+
+}  // namespace
+
+class TestChangesWidget : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void init();
+    void fileChangedOnDiskShowsWhatMoved();
+    void reloadOfTheSameFileIsTheSamePlan();
+    void compareWithAnotherFile();
+    void activatingRowsSelectsEverywhere();
+    void compareShortcutIsListed();
+    void aFileThatDoesNotReadIsSaid();
+    void summaryAndHeadingCountTheSame_data();
+    void summaryAndHeadingCountTheSame();
+
+private:
+    bool openAndSettle(MainWindow& window);
+    QTemporaryDir dir_;
+    QString path_;
+};
+
+void TestChangesWidget::init() {
+    path_ = dir_.filePath(QStringLiteral("scenario.json"));
+    QVERIFY(writeFile(path_, sampleText("teaching_2x2.json")));
+}
+
+bool TestChangesWidget::openAndSettle(MainWindow& window) {
+    window.session()->setDebounceMilliseconds(50);
+    QSignalSpy ready(window.changeTracker(), &PlanDiffTracker::changeReady);
+    window.openScenario(path_);
+    return ready.wait(20000) && !window.changeTracker()->change().isValid();
+}
+
+void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndSettle(window));
+    PlanDiffWidget* changes = window.changes();
+    QCOMPARE(changes->summaryText(), QStringLiteral("Nothing to compare yet"));
+    QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing to show yet
+    PlanResult before = window.session()->current();
+
+    QSignalSpy planned(window.session(), &Session::planReady);
+    QSignalSpy compared(window.changeTracker(), &PlanDiffTracker::changeReady);
+    QThread::msleep(20);
+    QVERIFY(writeFile(path_, fourReplicas()));
+    QVERIFY(planned.wait(20000));
+    QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().isValid(), 20000);
+    PlanResult after = window.session()->current();
+    QVERIFY(after.plan != before.plan);
+
+    PlanDiff diff = diffPlans(*before.scenario, *before.plan, *after.scenario, *after.plan);
+    QVERIFY(!diff.changedParams.empty());
+    PlanDiffModel* model = changes->model();
+    QCOMPARE(model->rowCount(model->sectionIndex(PlanDiffSection::Params)),
+             static_cast<int>(diff.changedParams.size() + diff.addedParams.size() +
+                              diff.removedParams.size()));
+    for (size_t r = 0; r < diff.changedParams.size(); ++r)
+        QCOMPARE(rowOf(changes, PlanDiffSection::Params, static_cast<int>(r)).data().toString(),
+                 QString::fromStdString(diff.changedParams[r].name));
+    QVERIFY2(changes->summaryText().startsWith(
+                 QStringLiteral("%1 param").arg(diff.changedParams.size())),
+             qPrintable(changes->summaryText()));
+    QVERIFY(changes->titleText().startsWith(QStringLiteral("since the last change")));
+    QCOMPARE(window.changeTracker()->change().currentPlan, after.plan);
+    QCOMPARE(frontTab(window), QStringLiteral("What changed"));  // raised over Diagnostics
+}
+
+void TestChangesWidget::reloadOfTheSameFileIsTheSamePlan() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndSettle(window));
+    window.session()->reload();
+    PlanDiffTable change = nextChange(window);
+    QVERIFY(change.isValid());
+    QCOMPARE(window.changes()->summaryText(), QStringLiteral("Same plan"));
+    PlanDiffModel* model = window.changes()->model();
+    QCOMPARE(model->rowCount(), kChangeSectionCount);
+    for (int s = 0; s < kChangeSectionCount; ++s)
+        QCOMPARE(model->rowCount(model->sectionIndex(static_cast<PlanDiffSection>(s))), 0);
+    QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing moved: not raised
+}
+
+void TestChangesWidget::compareWithAnotherFile() {
+    MainWindow window;
+    QVERIFY(openAndSettle(window));
+    QString other = dir_.filePath(QStringLiteral("four_replicas.json"));
+    QVERIFY(writeFile(other, fourReplicas()));
+    window.compareWith(other);
+    PlanDiffTable change = nextChange(window);
+    QVERIFY(change.isValid());
+    QCOMPARE(change.current, CurrentSide::Before);
+    PlanResult current = window.session()->current();
+    PlanResult reference = computePlanResult(other);
+    PlanDiff diff =
+        diffPlans(*current.scenario, *current.plan, *reference.scenario, *reference.plan);
+    QCOMPARE(change.diff->changedParams.size(), diff.changedParams.size());
+    QVERIFY(window.changes()->titleText().contains(QStringLiteral("four_replicas.json")));
+    QVERIFY(window.changes()->titleText().contains(QStringLiteral("before: scenario.json (open)")));
+    // The current plan changing on disk is compared with the same file again.
+    QThread::msleep(20);
+    QVERIFY(writeFile(path_, fourReplicas()));
+    QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().same(), 20000);
+    QCOMPARE(window.changes()->summaryText(), QStringLiteral("Same plan"));
+    // Back to "since the last change".
+    window.changeTracker()->compareSinceLastChange();
+    PlanDiffTable since = nextChange(window);
+    QVERIFY(since.isValid());  // the rewrite replaced the first plan
+    QVERIFY(window.changes()->titleText().startsWith(QStringLiteral("since the last change")));
+}
+
+void TestChangesWidget::activatingRowsSelectsEverywhere() {
+    MainWindow window;
+    QVERIFY(openAndSettle(window));
+    QThread::msleep(20);
+    QVERIFY(writeFile(path_, fourReplicas()));
+    QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().isValid(), 20000);
+    const PlanResult& current = window.session()->current();
+    const PlanDiffTable& change = window.changeTracker()->change();
+    PlanDiffWidget* changes = window.changes();
+    int checked = 0;
+    for (size_t r = 0; r < change.diff->changedParams.size(); ++r) {
+        QVERIFY(changes->activate(rowOf(changes, PlanDiffSection::Params, static_cast<int>(r))));
+        int param = change.diff->changedParams[r].after.index;
+        const ParamPlace& place = current.index->params[static_cast<size_t>(param)];
+        QCOMPARE(window.selection()->params(), std::vector<int>{param});
+        QCOMPARE(window.selection()->group(), place.group);
+        QCOMPARE(window.selection()->batch(), place.batch);
+        ++checked;
+    }
+    QVERIFY(checked > 0);
+    // A load row selects its group in the current plan.
+    PlanDiffModel* model = changes->model();
+    if (model->rowCount(model->sectionIndex(PlanDiffSection::Loads)) > 0) {
+        QVERIFY(changes->activate(rowOf(changes, PlanDiffSection::Loads, 0)));
+        QCOMPARE(window.selection()->group(), change.rows(PlanDiffSection::Loads)[0].group);
+    }
+    // Section titles select nothing.
+    auto before = window.selection()->state();
+    QVERIFY(!changes->activate(model->sectionIndex(PlanDiffSection::Params)));
+    QCOMPARE(window.selection()->state(), before);
+}
+
+void TestChangesWidget::compareShortcutIsListed() {
+    MainWindow window;
+    bool found = false;
+    for (QAction* action : window.shortcutActions())
+        found |= action->shortcut() == QKeySequence(QStringLiteral("Ctrl+Shift+D"));
+    QVERIFY(found);
+    QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("changesDock")));
+}
+
+// The panel's error line, as the user sees it ("" when hidden).
+QString shownError(MainWindow& window) {
+    for (QLabel* label : window.changes()->findChildren<QLabel*>())
+        if (label->text().startsWith(QStringLiteral("Cannot compare")) &&
+            label->isVisibleTo(&window))
+            return label->text();
+    return {};
+}
+
+// Compare with… a file that does not read says why, naming the file, and
+// keeps saying it after the panel went back to "since the last change".
+void TestChangesWidget::aFileThatDoesNotReadIsSaid() {
+    MainWindow window;
+    QVERIFY(openAndSettle(window));
+    const QString broken = dir_.filePath(QStringLiteral("broken.json"));
+    QVERIFY(writeFile(broken, sampleText("teaching_2x2.json").left(52)));
+    const QString missing = dir_.filePath(QStringLiteral("missing.json"));
+    for (const QString& path : {broken, missing}) {
+        QSignalSpy failed(window.changeTracker(), &PlanDiffTracker::compareFailed);
+        window.compareWith(path);
+        QVERIFY(failed.wait(20000));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.changeTracker()->isBusy(), 20000);
+        QCoreApplication::processEvents();
+        const QString error = shownError(window);
+        QVERIFY2(error.contains(path), qPrintable(error));
+        QVERIFY2(error.contains(path == broken ? QStringLiteral("line ")
+                                               : QStringLiteral("No such file")),
+                 qPrintable(error));
+        QCOMPARE(window.changes()->errorText(), error);
+    }
+    // A comparison that works clears it.
+    const QString other = dir_.filePath(QStringLiteral("four_replicas.json"));
+    QVERIFY(writeFile(other, fourReplicas()));
+    window.compareWith(other);
+    QVERIFY(nextChange(window).isValid());
+    QCOMPARE(shownError(window), QString());
+}
+
+void TestChangesWidget::summaryAndHeadingCountTheSame_data() {
+    QTest::addColumn<QString>("before");
+    QTest::addColumn<QString>("after");
+    QTest::newRow("mixtral vs tour") << "mixtral_8x7b_expert_mesh.json"
+                                     << "diagnostics_tour.json";
+    QTest::newRow("tour vs mixtral") << "diagnostics_tour.json"
+                                     << "mixtral_8x7b_expert_mesh.json";
+    QTest::newRow("diff pair") << "diff/before.json"
+                               << "diff/after.json";
+    QTest::newRow("8b vs teaching") << "llama3_8b_hsdp_2x4.json"
+                                    << "teaching_2x2.json";
+    QTest::newRow("teaching vs 4 replicas") << "teaching_2x2.json"
+                                            << "";
+}
+
+// "N moved", "A added", "R removed" as a text says them (0 when it does not).
+std::array<int, 3> saidCounts(const QString& text) {
+    std::array<int, 3> counts{0, 0, 0};
+    const char* kinds[] = {"moved", "added", "removed"};
+    for (int k = 0; k < 3; ++k) {
+        const QRegularExpression said(QStringLiteral("(\\d+) (?:params? )?%1").arg(kinds[k]));
+        if (auto match = said.match(text); match.hasMatch())
+            counts[size_t(k)] = match.captured(1).toInt();
+    }
+    // The heading without a breakdown: every row moved.
+    const QRegularExpression plain(QStringLiteral("^Parameters moved \\((\\d+)\\)$"));
+    if (auto match = plain.match(text); match.hasMatch()) counts[0] = match.captured(1).toInt();
+    return counts;
+}
+
+void TestChangesWidget::summaryAndHeadingCountTheSame() {
+    QFETCH(QString, before);
+    QFETCH(QString, after);
+    const QString samples = sample();
+    QVERIFY(writeFile(path_, sampleText(qPrintable(before))));
+    const QString other = dir_.filePath(QStringLiteral("other.json"));
+    QVERIFY(writeFile(other, after.isEmpty() ? fourReplicas() : sampleText(qPrintable(after))));
+    MainWindow window;
+    QVERIFY(openAndSettle(window));
+    window.compareWith(other);
+    const PlanDiffTable change = nextChange(window);
+    QVERIFY(change.isValid());
+    const PlanDiff& diff = *change.diff;
+    const std::array<int, 3> truth{int(diff.changedParams.size()), int(diff.addedParams.size()),
+                                   int(diff.removedParams.size())};
+    const QString summary = window.changes()->summaryText();
+    const QModelIndex section = window.changes()->model()->sectionIndex(PlanDiffSection::Params);
+    const QString heading = section.data().toString();
+    QCOMPARE(saidCounts(summary), truth);
+    QVERIFY2(saidCounts(heading) == truth, qPrintable(heading + QStringLiteral(" | ") + summary));
+    QVERIFY2(heading.contains(QStringLiteral("(%1)").arg(truth[0] + truth[1] + truth[2])),
+             qPrintable(heading));
+    QCOMPARE(window.changes()->model()->rowCount(section), truth[0] + truth[1] + truth[2]);
+}
+
+QTEST_MAIN(TestChangesWidget)
+#include "tst_changes_widget.moc"

@@ -1,0 +1,194 @@
+// The studio window, offscreen: a plan fills every view and the status bar;
+// one selection links them (tree -> mesh overlay, diagnostic -> tree and
+// mesh); a file that stops reading keeps the last good plan under a banner
+// with the reader's message; the binary's --screenshot, --help, --version.
+#include <QFile>
+#include <QItemSelectionModel>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+#include <algorithm>
+
+#include "diagnostics/diagnostics_widget.h"
+#include "mesh/mesh_widget.h"
+#include "plan_tree/plan_tree_widget.h"
+#include "scenario/reader.h"
+#include "shared/model_roles.h"
+#include "shared/plan_index.h"
+#include "studio_test_util.h"
+#include "window/main_window.h"
+#include "window/stale_banner.h"
+
+using namespace hsdp;
+using hsdp::testing::openAndWait;
+using hsdp::testing::sample;
+
+namespace {
+
+std::vector<int> ownersFromPlan(const Plan& plan, int param) {
+    std::vector<int> ranks;
+    for (const RankOwnership& rank : plan.ranks)
+        if (std::binary_search(rank.owned.begin(), rank.owned.end(), param))
+            ranks.push_back(rank.rank);
+    return ranks;
+}
+
+QString studio() {
+    return QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-studio");
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void planFillsTheViewsAndStatusBar();
+    void treeSelectionShowsTheOwnersInTheMesh();
+    void diagnosticActivationSelectsEverywhere();
+    void brokenFileKeepsThePlanUnderABanner();
+    void shortcutsCoverTheCommonActions();
+    void screenshotModeWritesEveryView();
+    void helpAndVersion();
+};
+
+void TestMainWindow::planFillsTheViewsAndStatusBar() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, sample("llama3_8b_hsdp_2x4.json")));
+    const PlanResult& result = window.session()->current();
+    QVERIFY(window.statusText().startsWith(
+        QStringLiteral("world 8 · meshes 1 · groups %1").arg(result.plan->groups.size())));
+    QVERIFY(window.planTree()->model()->rowCount() > 0);
+    QCOMPARE(window.diagnostics()->model()->rowCount(),
+             static_cast<int>(result.plan->diagnostics.size()));
+    QCOMPARE(window.meshWidget()->view()->meshLayout().cells().size(), size_t(8));
+    QVERIFY(window.banner()->isHidden());
+    // A new file starts with its most interesting param selected.
+    QCOMPARE(window.selection()->focusParam(),
+             mostInterestingParam(*result.scenario, *result.plan));
+}
+
+void TestMainWindow::treeSelectionShowsTheOwnersInTheMesh() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json")));
+    const PlanResult& result = window.session()->current();
+    PlanTreeWidget* tree = window.planTree();
+    QSignalSpy changed(window.selection(), &PlanSelection::changed);
+    const int first = window.selection()->focusParam();
+    for (int param : {first + 1, first + 5, static_cast<int>(result.scenario->params.size()) - 1}) {
+        QModelIndex row = tree->proxy()->mapFromSource(tree->model()->indexOfParam(param));
+        tree->treeView()->setCurrentIndex(row);
+        QCOMPARE(window.selection()->params(), std::vector<int>{param});
+        QCOMPARE(window.selection()->group(),
+                 result.index->params[static_cast<size_t>(param)].group);
+        QCOMPARE(window.meshWidget()->view()->overlay().ownerRanks,
+                 ownersFromPlan(*result.plan, param));
+        QVERIFY(!window.meshWidget()->view()->overlay().ownerRanks.empty());
+    }
+    QCOMPARE(changed.count(), 3);
+}
+
+void TestMainWindow::diagnosticActivationSelectsEverywhere() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, sample("diagnostics_tour.json")));
+    const PlanResult& result = window.session()->current();
+    int checked = 0;
+    for (size_t d = 0; d < result.plan->diagnostics.size(); ++d) {
+        const Diagnostic& diagnostic = result.plan->diagnostics[d];
+        if (diagnostic.params.empty()) continue;
+        window.diagnostics()->activateRow(static_cast<int>(d));
+        QCOMPARE(window.selection()->params(), diagnostic.params);
+        int first = diagnostic.params.front();
+        QCOMPARE(window.planTree()->treeView()->currentIndex().data(ParamRole).toInt(), first);
+        QCOMPARE(window.meshWidget()->view()->overlay().ownerRanks,
+                 ownersFromPlan(*result.plan, first));
+        ++checked;
+    }
+    QVERIFY(checked > 0);
+}
+
+void TestMainWindow::brokenFileKeepsThePlanUnderABanner() {
+    QTemporaryDir dir;
+    QString path = dir.filePath(QStringLiteral("scenario.json"));
+    QVERIFY(QFile::copy(sample("teaching_2x2.json"), path));
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    MainWindow window;
+    window.session()->setDebounceMilliseconds(50);
+    QVERIFY(openAndWait(window, path));
+    auto plan = window.session()->current().plan;
+    int treeRows = window.planTree()->model()->rowCount();
+    QSignalSpy failed(window.session(), &Session::readFailed);
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write("{\"format\": \"hsdp-scenario/1\",\n \"meshes\": oops}");
+    }
+    QVERIFY(failed.wait(20000));
+    QString expected;
+    try {
+        readScenarioFile(path.toStdString());
+    } catch (const ScenarioError& error) {
+        expected = QString::fromStdString(error.what());
+    }
+    QVERIFY(!expected.isEmpty());
+    QVERIFY(window.banner()->isVisibleTo(&window));
+    QCOMPARE(window.banner()->message(), expected);
+    QCOMPARE(window.session()->current().plan, plan);  // the last good plan stays on screen
+    QCOMPARE(window.planTree()->model()->rowCount(), treeRows);
+    QCOMPARE(window.meshWidget()->view()->meshLayout().cells().size(), size_t(4));
+    QVERIFY(window.statusText().contains(QStringLiteral("STALE")));
+    QVERIFY(window.windowTitle().contains(QStringLiteral("[stale]")));
+}
+
+void TestMainWindow::shortcutsCoverTheCommonActions() {
+    MainWindow window;
+    QStringList keys;
+    for (QAction* action : window.shortcutActions())
+        for (const QKeySequence& key : action->shortcuts()) keys << key.toString();
+    for (const char* key :
+         {"Ctrl+O", "F5", "Ctrl+Q", "Ctrl+F", "Ctrl+=", "Ctrl+-", "Ctrl+0", "F1", "Esc"})
+        QVERIFY2(keys.contains(QLatin1String(key)), key);
+}
+
+void TestMainWindow::screenshotModeWritesEveryView() {
+    QTemporaryDir dir;
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // the binary picks offscreen itself
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+    process.setProcessEnvironment(env);
+    process.start(studio(), {QStringLiteral("--screenshot"), dir.path(),
+                             sample("mixtral_8x7b_expert_mesh.json")});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 0);
+    for (const char* name : {"mesh.png", "plan-tree.png", "diagnostics.png", "owner-balance.png",
+                             "tensor-layout.png", "window.png"}) {
+        QImage image(dir.filePath(QLatin1String(name)));
+        QVERIFY2(!image.isNull(), name);
+    }
+    QCOMPARE(QImage(dir.filePath(QStringLiteral("mesh.png"))).size(), QSize(1400, 900));
+    QCOMPARE(QImage(dir.filePath(QStringLiteral("window.png"))).size(), QSize(1600, 1000));
+    process.start(studio(), {QStringLiteral("--screenshot"), dir.path(),
+                             dir.filePath(QStringLiteral("missing.json"))});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 2);  // like hsdp-inspect: unreadable scenario
+    QVERIFY(process.readAllStandardError().contains("cannot read the scenario"));
+}
+
+void TestMainWindow::helpAndVersion() {
+    QProcess process;
+    process.start(studio(), {QStringLiteral("--version")});
+    QVERIFY(process.waitForFinished(30000));
+    QVERIFY(process.readAllStandardOutput().contains(HSDP_VERSION));
+    process.start(studio(), {QStringLiteral("--help")});
+    QVERIFY(process.waitForFinished(30000));
+    QVERIFY(process.readAllStandardOutput().contains("--screenshot <DIR>"));
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

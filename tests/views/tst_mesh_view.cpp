@@ -1,0 +1,341 @@
+// The mesh view rendered into QImages for every sample and mesh: one cell per
+// rank, each cell painted in the heat colour of the Newton–Schulz numel its
+// rank computes, the selection's owner ranks outlined (and no others), the
+// ranks that run the selected param's Newton–Schulz flagged (and no others),
+// the tooltip naming what a rank holds, gathers and computes, labels dropped
+// before cells at 8,192 ranks.
+#include <QDir>
+#include <QPainter>
+#include <QtTest>
+#include <algorithm>
+#include <set>
+
+#include "mesh/mesh_canvas.h"
+#include "sample_rows.h"
+#include "scenario/reader.h"
+#include "shared/plan_index.h"
+
+using namespace hsdp;
+using hsdp::testing::sample;
+
+namespace {
+
+const QSize kImageSize(1200, 800);
+const QColor kOwnerColor(0xe6, 0x61, 0x00);
+
+QRectF deviceRect(const MeshCanvas& view, const MeshCell& cell) {
+    return view.fitTransform(kImageSize).mapRect(cell.rect);
+}
+
+// Does the horizontal line through the cell's middle, in the band where the
+// owner outline is drawn, hold the owner colour?
+bool hasOwnerOutline(const QImage& image, const QRectF& box) {
+    double scale = std::clamp(box.width() / 48.0, 0.35, 1.5);
+    double width = std::max(1.0, 3 * scale);
+    double inset = 7 * scale + width / 2;
+    int y = static_cast<int>(box.center().y());
+    for (int x = static_cast<int>(box.left() + inset) - 2;
+         x <= static_cast<int>(box.left() + inset) + 2; ++x)
+        if (image.pixelColor(x, y) == kOwnerColor) return true;
+    return false;
+}
+
+std::vector<int> ownersFromPlan(const Plan& plan, int param) {
+    std::vector<int> ranks;
+    for (const RankOwnership& rank : plan.ranks)
+        if (std::binary_search(rank.owned.begin(), rank.owned.end(), param))
+            ranks.push_back(rank.rank);
+    return ranks;
+}
+
+// The ranks that run `param`'s Newton–Schulz, from the plan's decisions and
+// the mesh coordinates: in a gathered batch the rank of each owning replica
+// at the param's shard-compute coordinate, else every rank of the owner.
+std::vector<int> newtonSchulzRanks(const Plan& plan, const Mesh& mesh, int param) {
+    const Group& group = *plan.groupOf(param);
+    std::vector<int> ranks;
+    for (const Batch& batch : group.batches) {
+        auto owner = batch.owner.find(param);
+        if (owner == batch.owner.end()) continue;
+        for (int rank : mesh.ranks) {
+            Coord coord = *mesh.coordinateOf(rank);
+            Coord replicate, shard;
+            for (size_t j = 0; j < group.replicateMeshDims.size(); ++j)
+                replicate.push_back(coord[static_cast<size_t>(group.replicateMeshDims[j])] %
+                                    batch.replicateSizes[j]);
+            for (int d : group.shardMeshDims) shard.push_back(coord[static_cast<size_t>(d)]);
+            if (replicate != owner->second) continue;
+            bool runs = !batch.isShard;
+            for (const ShardCompute& sc : batch.shardCompute)
+                runs =
+                    runs || (sc.replicateCoord == replicate && sc.computeCoord.at(param) == shard);
+            if (runs) ranks.push_back(rank);
+        }
+    }
+    std::sort(ranks.begin(), ranks.end());
+    return ranks;
+}
+
+const QColor kComputeColor(0xff, 0xc4, 0x00);
+
+}  // namespace
+
+class TestMeshView : public QObject {
+    Q_OBJECT
+private slots:
+    void samples_data();
+    void oneCellPerRankInItsHeatColour_data() { samples_data(); }
+    void oneCellPerRankInItsHeatColour();
+    void selectionOutlinesTheOwnerRanks_data() { samples_data(); }
+    void selectionOutlinesTheOwnerRanks();
+    void newtonSchulzRanksAreFlagged_data() { samples_data(); }
+    void newtonSchulzRanksAreFlagged();
+    void toolTipNamesHeldGatheredComputed();
+    void dimChoiceAndSmallMultiples();
+    void labelsGoBeforeCellsAt8192Ranks();
+    void longThinMeshesWrap_data();
+    void longThinMeshesWrap();
+    void heatScaleIsOrdered();
+};
+
+void TestMeshView::samples_data() {
+    testing::addSampleRows();
+}
+
+void TestMeshView::oneCellPerRankInItsHeatColour() {
+    QFETCH(QString, path);
+    PlanResult result = computePlanResult(path);
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    view.setResult(result);
+    for (size_t m = 0; m < result.scenario->meshes.size(); ++m) {
+        const Mesh& mesh = result.scenario->meshes[m];
+        view.setMesh(static_cast<int>(m));
+        QImage image = view.renderImage(kImageSize);
+        const auto& cells = view.meshLayout().cells();
+        QCOMPARE(static_cast<int64_t>(cells.size()), mesh.size());
+        if (mesh.size() == result.plan->worldSize)
+            QCOMPARE(static_cast<int>(cells.size()), result.plan->worldSize);
+        std::set<int> ranks;
+        for (const MeshCell& cell : cells) {
+            QVERIFY(ranks.insert(cell.rank).second);
+            QCOMPARE(mesh.rankAt(cell.coord), cell.rank);
+            QRectF box = deviceRect(view, cell);
+            QPoint probe =
+                (box.topLeft() + QPointF(box.width() * 0.15, box.height() * 0.15)).toPoint();
+            int64_t computed = result.plan->ranks.at(static_cast<size_t>(cell.rank)).computedNumel;
+            QCOMPARE(image.pixelColor(probe), view.heatScale().colorFor(computed));
+        }
+    }
+}
+
+void TestMeshView::selectionOutlinesTheOwnerRanks() {
+    QFETCH(QString, path);
+    PlanResult result = computePlanResult(path);
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    view.setResult(result);
+    int param = mostInterestingParam(*result.scenario, *result.plan);
+    QVERIFY(param >= 0);
+    QVERIFY(result.plan->groupOf(param));  // every sample has a grouped param to show
+    selection.selectParam(param);
+    std::vector<int> owners = ownersFromPlan(*result.plan, param);
+    QCOMPARE(view.overlay().ownerRanks, owners);
+    const Mesh* mesh = view.mesh();
+    QCOMPARE(mesh->name,
+             result.scenario->params[static_cast<size_t>(param)].mesh);  // followed the param
+    QImage image = view.renderImage(kImageSize);
+    std::set<int> ownerSet(owners.begin(), owners.end());
+    for (const MeshCell& cell : view.meshLayout().cells())
+        QCOMPARE(hasOwnerOutline(image, deviceRect(view, cell)), ownerSet.count(cell.rank) == 1);
+    // The replicate group runs over the replicate dims through the first owner.
+    const Group& group =
+        result.plan
+            ->groups[static_cast<size_t>(result.index->params[static_cast<size_t>(param)].group)];
+    int64_t expected = 1;
+    for (int d : group.replicateMeshDims) expected *= mesh->dimSize(d);
+    QCOMPARE(static_cast<int64_t>(view.overlay().replicateGroup.size()),
+             group.replicateMeshDims.empty() ? 0 : expected);
+    Coord anchor = *mesh->coordinateOf(owners.front());
+    for (int rank : view.overlay().replicateGroup)
+        for (int d : group.shardMeshDims)
+            QCOMPARE((*mesh->coordinateOf(rank))[static_cast<size_t>(d)],
+                     anchor[static_cast<size_t>(d)]);
+}
+
+void TestMeshView::newtonSchulzRanksAreFlagged() {
+    QFETCH(QString, path);
+    PlanResult result = computePlanResult(path);
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    view.setResult(result);
+    int flagged = 0;
+    for (const Group& group : result.plan->groups)
+        for (int param : group.params) {
+            selection.selectParam(param);
+            const Mesh& mesh = *view.mesh();
+            std::vector<int> expected = newtonSchulzRanks(*result.plan, mesh, param);
+            QCOMPARE(view.overlay().computeRanks, expected);
+            if (expected.empty() || flagged >= 3) continue;  // frozen: nobody computes it
+            ++flagged;
+            QImage image = view.renderImage(kImageSize);
+            std::set<int> runs(expected.begin(), expected.end());
+            double cellPixels = MeshLayout::kCellSize * view.fitTransform(kImageSize).m11();
+            for (const MeshCell& cell : view.meshLayout().cells()) {
+                QRectF mark = MeshCanvas::computeMarkRect(deviceRect(view, cell), cellPixels);
+                if (mark.width() < 10) continue;
+                QPoint inside = (mark.topRight() + QPointF(-0.3, 0.3) * mark.width()).toPoint();
+                QCOMPARE(image.pixelColor(inside) == kComputeColor, runs.count(cell.rank) == 1);
+            }
+        }
+    QVERIFY(flagged > 0);
+}
+
+void TestMeshView::toolTipNamesHeldGatheredComputed() {
+    PlanResult result = computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json"));
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    view.setResult(result);
+    const RankOwnership& r = result.plan->ranks[20];
+    QString tip = view.toolTipFor(20);
+    auto count = [](int64_t n) { return humanCount(static_cast<double>(n)); };
+    QVERIFY2(tip.contains(QStringLiteral("holds %1 elements").arg(count(r.heldNumel))),
+             qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("gathers %1 elements").arg(count(r.gatheredNumel))),
+             qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("runs Newton–Schulz on %1 params, %2 elements")
+                              .arg(r.computed.size())
+                              .arg(count(r.computedNumel))),
+             qPrintable(tip));
+    QVERIFY(!tip.contains(QStringLiteral("<br>owns")));  // owning is not a per-rank load
+}
+
+void TestMeshView::dimChoiceAndSmallMultiples() {
+    PlanResult result = computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json"));
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    view.setResult(result);
+    QCOMPARE(view.meshLayout().panels().size(), size_t(2));  // dp_replicate as small multiples
+    view.setDims(0, 1);                                      // rows dp_replicate, columns dp_shard
+    QCOMPARE(view.meshLayout().panels().size(), size_t(4));  // one per tp coordinate
+    for (const MeshCell& cell : view.meshLayout().cells()) {
+        const MeshPanel& panel = view.meshLayout().panels()[static_cast<size_t>(cell.coord[2])];
+        QVERIFY(panel.rect.contains(cell.rect.center()));
+        QCOMPARE(cell.rect.top(),
+                 panel.rect.top() + static_cast<double>(cell.coord[0]) * MeshLayout::kCellSize);
+        QCOMPARE(cell.rect.left(),
+                 panel.rect.left() + static_cast<double>(cell.coord[1]) * MeshLayout::kCellSize);
+        QCOMPARE(view.meshLayout().cellAt(cell.rect.center()),
+                 view.meshLayout().cellOfRank(cell.rank));
+    }
+}
+
+void TestMeshView::labelsGoBeforeCellsAt8192Ranks() {
+    const char* json = R"json({"format": "hsdp-scenario/1", "name": "8192",
+      "mesh": {"shape": [16, 8, 64], "dim_names": ["dp_replicate", "dp_shard", "tp"]},
+      "params": [{"repeat": 40, "var": "i", "params": [
+        {"name": "w{i}", "shape": [8192, 8192], "dtype": "bf16",
+         "placements": ["R", "Shard(0)", "Shard(1)"]}]}]})json";
+    PlanResult result = computePlanResult(readScenario(json));
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    view.setResult(result);
+    QCOMPARE(view.meshLayout().cells().size(), size_t(8192));
+    double cellPixels = MeshLayout::kCellSize * view.fitTransform(kImageSize).m11();
+    QCOMPARE(MeshCanvas::detailFor(cellPixels), MeshCanvas::Detail::Cells);  // cells, no labels
+    QVERIFY(cellPixels >= 4);
+    QImage image = view.renderImage(kImageSize);
+    std::set<QRgb> colours;
+    for (const MeshCell& cell : view.meshLayout().cells()) {
+        QPoint centre = deviceRect(view, cell).center().toPoint();
+        int64_t computed = result.plan->ranks[static_cast<size_t>(cell.rank)].computedNumel;
+        QCOMPARE(image.pixelColor(centre), view.heatScale().colorFor(computed));
+        colours.insert(image.pixel(centre));
+    }
+    QVERIFY(colours.size() > 1);  // owners and idle ranks differ
+}
+
+namespace {
+
+// A scenario of 16,384 ranks on `shape`: one sharded matrix that divides
+// evenly on every dim, so the plan is valid and has owners to outline.
+PlanResult planOnMesh(const QList<int>& shape) {
+    QStringList dims, names, placements;
+    for (int i = 0; i < shape.size(); ++i) {
+        dims << QString::number(shape[i]);
+        names << QStringLiteral("\"d%1\"").arg(i);
+        placements << (i + 1 == shape.size() ? QStringLiteral("\"S(0)\"")
+                                             : QStringLiteral("\"R\""));
+    }
+    const QString json = QStringLiteral(R"({"format": "hsdp-scenario/1", "name": "thin",
+      "mesh": {"shape": [%1], "dim_names": [%2]},
+      "params": [{"name": "w", "shape": [16384, 64], "dtype": "bf16", "placements": [%3]}]})")
+                             .arg(dims.join(','), names.join(','), placements.join(','));
+    return computePlanResult(readScenario(json.toStdString()));
+}
+
+}  // namespace
+
+void TestMeshView::longThinMeshesWrap_data() {
+    QTest::addColumn<QList<int>>("shape");
+    QTest::newRow("4x4096") << QList<int>{4, 4096};
+    QTest::newRow("2x8192") << QList<int>{2, 8192};
+    QTest::newRow("16384") << QList<int>{16384};
+    QTest::newRow("4096x4") << QList<int>{4096, 4};
+}
+
+// At fit zoom a long, thin mesh shows cells of a few pixels (not a hairline):
+// most of the cell area is painted, every cell in its heat colour, and, with
+// a param selected, every owner rank has the owner outline beside its cell.
+void TestMeshView::longThinMeshesWrap() {
+    QFETCH(QList<int>, shape);
+    PlanResult result = planOnMesh(shape);
+    QVERIFY(result.plan && result.plan->worldSize == 16384);
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    view.setResult(result);
+    QCOMPARE(view.meshLayout().cells().size(), size_t(16384));
+    const double cellPixels = MeshLayout::kCellSize * view.fitTransform(kImageSize).m11();
+    QVERIFY2(cellPixels >= 4, qPrintable(QStringLiteral("cells of %1 px").arg(cellPixels)));
+    QImage image = view.renderImage(kImageSize);
+    const QColor base = view.palette().color(QPalette::Base);
+    const int areaWidth = kImageSize.width() - static_cast<int>(MeshCanvas::kLegendWidth);
+    int64_t painted = 0;
+    for (int y = 0; y < kImageSize.height(); ++y)
+        for (int x = 0; x < areaWidth; ++x) painted += image.pixelColor(x, y) != base;
+    QVERIFY2(painted * 5 > int64_t(areaWidth) * kImageSize.height(),
+             qPrintable(QStringLiteral("%1 painted pixels").arg(painted)));
+    for (const MeshCell& cell : view.meshLayout().cells()) {
+        const QPoint centre = deviceRect(view, cell).center().toPoint();
+        const int64_t computed = result.plan->ranks[static_cast<size_t>(cell.rank)].computedNumel;
+        QCOMPARE(image.pixelColor(centre), view.heatScale().colorFor(computed));
+    }
+    // Selected, set outlines run around the owner cells.
+    selection.selectParam(0);
+    image = view.renderImage(kImageSize);
+    const std::vector<int>& owners = view.overlay().ownerRanks;
+    QVERIFY(!owners.empty());
+    for (size_t i = 0; i < owners.size(); i += std::max<size_t>(1, owners.size() / 64)) {
+        const int cell = view.meshLayout().cellOfRank(owners[i]);
+        const QRect near = deviceRect(view, view.meshLayout().cells()[static_cast<size_t>(cell)])
+                               .toAlignedRect()
+                               .adjusted(-4, -4, 4, 4);
+        bool outlined = false;
+        for (int y = near.top(); y <= near.bottom() && !outlined; ++y)
+            for (int x = near.left(); x <= near.right() && !outlined; ++x)
+                outlined = image.valid(x, y) && image.pixelColor(x, y) == kOwnerColor;
+        QVERIFY2(outlined, qPrintable(QStringLiteral("owner rank %1 not outlined").arg(owners[i])));
+    }
+}
+
+void TestMeshView::heatScaleIsOrdered() {
+    HeatScale scale(1000);
+    QCOMPARE(scale.colorFor(0), HeatScale::idleColor());
+    QCOMPARE(scale.colorFor(1000), HeatScale::ramp(1.0));
+    // Darker means more: lightness falls as the load grows.
+    QVERIFY(scale.colorFor(100).lightnessF() > scale.colorFor(500).lightnessF());
+    QVERIFY(scale.colorFor(500).lightnessF() > scale.colorFor(1000).lightnessF());
+}
+
+QTEST_MAIN(TestMeshView)
+#include "tst_mesh_view.moc"

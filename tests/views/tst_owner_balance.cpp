@@ -1,0 +1,360 @@
+// The owner balance view over every sample: its coordinate bars are the
+// shown batch's Batch::loads, its mean and lower bound agree with numbers
+// computed here from the Scenario's param sizes, its rank bars are
+// Plan::ranks' held, gathered and computed numel, its Newton–Schulz bars one
+// per replicate x shard coordinate (idle ones at zero, replicas never
+// summed); clicking a coordinate bar (a real mouse click) selects exactly the
+// ranks at that replicate coordinate; at the studio's dock sizes no two tick
+// labels overlap and every title fits; screenshot mode writes owner-balance.png.
+#include <qcustomplot.h>
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "owner_balance/owner_balance_widget.h"
+#include "sample_rows.h"
+#include "shared/plan_index.h"
+#include "window/main_window.h"
+
+using namespace hsdp;
+using hsdp::testing::sample;
+
+namespace {
+
+std::vector<double> barValues(QCPBars* bars) {
+    std::vector<double> values;
+    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+        values.push_back(it->value);
+    return values;
+}
+
+// The mesh coordinate of the rank at row-major `position` of the group's mesh.
+Coord rowMajorCoord(const Group& group, size_t position) {
+    Coord meshCoord(group.meshShape.size());
+    for (size_t d = group.meshShape.size(); d-- > 0;) {
+        meshCoord[d] = static_cast<int64_t>(position % static_cast<size_t>(group.meshShape[d]));
+        position /= static_cast<size_t>(group.meshShape[d]);
+    }
+    return meshCoord;
+}
+
+// The ranks at replicate coordinate `coord` of `group`, from the row-major
+// position of each rank in the group's mesh, reduced modulo the replica count.
+std::vector<int> ranksAt(const Group& group, const Coord& coord, std::optional<int64_t> count) {
+    std::vector<int> ranks;
+    for (size_t position = 0; position < group.meshRanks.size(); ++position) {
+        const Coord meshCoord = rowMajorCoord(group, position);
+        Coord reduced;
+        for (int d : group.replicateMeshDims) {
+            int64_t c = meshCoord[static_cast<size_t>(d)];
+            reduced.push_back(count ? c % *count : c);
+        }
+        if (reduced == coord) ranks.push_back(group.meshRanks[position]);
+    }
+    std::sort(ranks.begin(), ranks.end());
+    return ranks;
+}
+
+// The ranks at replicate coordinate `replicate` (reduced modulo the replica
+// count) and shard coordinate `shard`, from each rank's row-major position.
+std::vector<int> ranksComputing(const Group& group, const Coord& replicate, const Coord& shard,
+                                std::optional<int64_t> count) {
+    std::vector<int> ranks;
+    for (size_t position = 0; position < group.meshRanks.size(); ++position) {
+        const Coord meshCoord = rowMajorCoord(group, position);
+        Coord reduced, here;
+        for (int d : group.replicateMeshDims)
+            reduced.push_back(count ? meshCoord[static_cast<size_t>(d)] % *count
+                                    : meshCoord[static_cast<size_t>(d)]);
+        for (int d : group.shardMeshDims) here.push_back(meshCoord[static_cast<size_t>(d)]);
+        if (reduced == replicate && here == shard) ranks.push_back(group.meshRanks[position]);
+    }
+    std::sort(ranks.begin(), ranks.end());
+    return ranks;
+}
+
+// Where a tick label is drawn along the axis, and how much room it takes there.
+struct TickSpan {
+    double centre, half;
+    QString text;
+};
+
+// The non-empty tick labels inside the axis range, in key order.
+std::vector<TickSpan> tickSpans(QCPAxis* axis) {
+    const QFontMetrics metrics(axis->tickLabelFont());
+    const bool upright = std::abs(axis->tickLabelRotation()) > 45;
+    std::vector<TickSpan> spans;
+    const auto ticks = axis->tickVector();
+    const auto labels = axis->tickVectorLabels();
+    for (qsizetype i = 0; i < ticks.size() && i < labels.size(); ++i) {
+        if (labels[i].isEmpty() || !axis->range().contains(ticks[i])) continue;
+        const double extent = upright ? metrics.height() : metrics.horizontalAdvance(labels[i]);
+        spans.push_back({axis->coordToPixel(ticks[i]), extent / 2, labels[i]});
+    }
+    return spans;
+}
+
+QString studio() {
+    return QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-studio");
+}
+
+}  // namespace
+
+class TestOwnerBalance : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void samples_data();
+    void barsAreThePlansLoads_data() { samples_data(); }
+    void barsAreThePlansLoads();
+    void clickingABarSelectsItsRanks_data() { samples_data(); }
+    void clickingABarSelectsItsRanks();
+    void batchFollowsTheSelection();
+    void screenshotModeWritesOwnerBalance();
+    void contentFitsTheDock_data();
+    void contentFitsTheDock();
+
+private:
+    void checkNewtonSchulzBars(const OwnerBalanceWidget& view, const PlanResult& result,
+                               const Group& group, const Batch& batch);
+};
+
+void TestOwnerBalance::samples_data() {
+    testing::addSampleRows();
+}
+
+void TestOwnerBalance::barsAreThePlansLoads() {
+    QFETCH(QString, path);
+    PlanResult result = computePlanResult(path);
+    PlanSelection selection;
+    OwnerBalanceWidget view(&selection);
+    view.setResult(result);
+    // No selection: the worst batch by max/mean, as the status bar reports it.
+    BatchRef shown = view.shownBatch();
+    QVERIFY(shown.isValid());
+    const Group& group = result.plan->groups[static_cast<size_t>(shown.group)];
+    const Batch& batch = group.batches[static_cast<size_t>(shown.batch)];
+    QVERIFY(qFuzzyCompare(*view.balance().imbalance, result.index->worstImbalance));
+    std::vector<double> loads;
+    for (const CoordLoad& load : batch.loads) loads.push_back(static_cast<double>(load.numel));
+    QCOMPARE(barValues(view.coordBars()), loads);
+    int64_t total = 0, largest = 0;
+    for (int p : batch.params) {
+        int64_t numel = result.scenario->params[static_cast<size_t>(p)].numel();
+        total += numel;
+        largest = std::max(largest, numel);
+    }
+    double mean = static_cast<double>(total) / static_cast<double>(batch.loads.size());
+    double bound = std::max(static_cast<double>(largest), mean);
+    QCOMPARE(view.meanLine()->data()->at(0)->value, mean);
+    QCOMPARE(view.lowerBoundLine()->data()->at(0)->value, bound);
+    QVERIFY(view.lowerBoundLine()->data()->at(0)->value >= mean);
+    std::vector<double> held, gathered, computed;
+    for (const RankOwnership& rank : result.plan->ranks) {
+        held.push_back(static_cast<double>(rank.heldNumel));
+        gathered.push_back(static_cast<double>(rank.gatheredNumel));
+        computed.push_back(static_cast<double>(rank.computedNumel));
+    }
+    QCOMPARE(barValues(view.heldBars()), held);
+    QCOMPARE(barValues(view.gatheredBars()), gathered);
+    QCOMPARE(barValues(view.computedBars()), computed);
+    checkNewtonSchulzBars(view, result, group, batch);
+}
+
+// Newton–Schulz numel at every (replicate, shard) coordinate, lexicographic:
+// what Batch::shardCompute gives that replicate coordinate at that shard
+// coordinate, zero where it gives nothing.
+void TestOwnerBalance::checkNewtonSchulzBars(const OwnerBalanceWidget& view,
+                                             const PlanResult& result, const Group& group,
+                                             const Batch& batch) {
+    std::vector<int64_t> shardSizes;
+    for (int d : group.shardMeshDims) shardSizes.push_back(group.meshShape[static_cast<size_t>(d)]);
+    std::vector<std::pair<Coord, Coord>> cells;  // every replicate x shard coordinate
+    std::function<void(Coord, size_t, const std::vector<int64_t>&, std::vector<Coord>&)> all =
+        [&](Coord c, size_t d, const std::vector<int64_t>& sizes, std::vector<Coord>& out) {
+            if (d == sizes.size()) return out.push_back(c);
+            for (int64_t i = 0; i < sizes[d]; ++i) {
+                c.push_back(i);
+                all(c, d + 1, sizes, out);
+                c.pop_back();
+            }
+        };
+    std::vector<Coord> replicas, shards;
+    all({}, 0, batch.replicateSizes, replicas);
+    all({}, 0, shardSizes, shards);
+    std::map<std::pair<Coord, Coord>, double> numel;
+    for (const ShardCompute& compute : batch.shardCompute)
+        for (const auto& [param, coord] : compute.computeCoord)
+            numel[{compute.replicateCoord, coord}] +=
+                static_cast<double>(result.scenario->params[static_cast<size_t>(param)].numel());
+    std::map<double, double> bars;  // key -> value, both colours
+    for (int parity : {0, 1})
+        for (auto it = view.shardBars(parity)->data()->constBegin();
+             it != view.shardBars(parity)->data()->constEnd(); ++it)
+            bars[it->key] = it->value;
+    if (!batch.isShard) {
+        QVERIFY(bars.empty());
+        return;
+    }
+    QCOMPARE(bars.size(), replicas.size() * shards.size());  // idle coordinates too
+    auto bar = bars.begin();
+    for (const Coord& replica : replicas)
+        for (const Coord& shard : shards) {
+            QCOMPARE(bar->second, (numel[{replica, shard}]));
+            ++bar;
+        }
+    const auto& loads = view.computeLoads();
+    QCOMPARE(loads.size(), bars.size());
+    for (size_t i = 0; i < loads.size(); ++i)
+        QCOMPARE(loads[i].ranks, ranksComputing(group, loads[i].replicateCoord, loads[i].shardCoord,
+                                                result.plan->effectiveReplicaCount));
+}
+
+void TestOwnerBalance::clickingABarSelectsItsRanks() {
+    QFETCH(QString, path);
+    PlanResult result = computePlanResult(path);
+    PlanSelection selection;
+    OwnerBalanceWidget view(&selection);
+    view.setResult(result);
+    view.renderImage(QSize(900, 700));  // lays the plots out
+    const Group& group = result.plan->groups[static_cast<size_t>(view.shownBatch().group)];
+    const auto& coords = view.balance().coords;
+    for (size_t i = 0; i < coords.size(); ++i) {
+        selection.clear();
+        view.selectCoordinate(static_cast<int>(i));
+        std::vector<int> expected = ranksAt(group, coords[i], result.plan->effectiveReplicaCount);
+        QVERIFY(!expected.empty());
+        QCOMPARE(selection.ranks(), expected);
+        QCOMPARE(view.pickedCoordinate(), static_cast<int>(i));  // outlined
+    }
+    // A real click in the middle of the heaviest bar.
+    std::vector<double> values = barValues(view.coordBars());
+    auto heaviest =
+        static_cast<size_t>(std::max_element(values.begin(), values.end()) - values.begin());
+    QCustomPlot* plot = view.coordPlot();
+    QPoint pixel(static_cast<int>(plot->xAxis->coordToPixel(static_cast<double>(heaviest))),
+                 static_cast<int>(plot->yAxis->coordToPixel(values[heaviest] / 2)));
+    selection.clear();
+    QTest::mouseClick(plot, Qt::LeftButton, {}, pixel);
+    QCOMPARE(selection.ranks(),
+             ranksAt(group, coords[heaviest], result.plan->effectiveReplicaCount));
+    // A click on the last rank's column picks that rank alone.
+    QCustomPlot* ranks = view.rankPlot();
+    int last = static_cast<int>(result.plan->ranks.size()) - 1;
+    QPoint rankPixel(static_cast<int>(ranks->xAxis->coordToPixel(last)),
+                     static_cast<int>(ranks->yAxis->coordToPixel(0)) - 2);
+    QTest::mouseClick(ranks, Qt::LeftButton, {}, rankPixel);
+    QCOMPARE(selection.ranks(), std::vector<int>{result.plan->ranks.back().rank});
+    int outlined = -1;  // the coordinate whose ranks are that one rank, if any
+    for (size_t i = 0; i < coords.size(); ++i)
+        if (ranksAt(group, coords[i], result.plan->effectiveReplicaCount) == selection.ranks())
+            outlined = static_cast<int>(i);
+    QCOMPARE(view.pickedCoordinate(), outlined);
+}
+
+void TestOwnerBalance::batchFollowsTheSelection() {
+    PlanResult result = computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json"));
+    PlanSelection selection;
+    OwnerBalanceWidget view(&selection);
+    view.setResult(result);
+    for (size_t p = 0; p < result.scenario->params.size(); ++p) {
+        const ParamPlace& place = result.index->params[p];
+        if (place.group < 0) continue;
+        selection.selectParam(static_cast<int>(p));  // no group given: found from the plan
+        QCOMPARE(view.shownBatch(), (BatchRef{place.group, place.batch}));
+        // Picking ranks keeps the batch on screen.
+        view.selectCoordinate(0);
+        QCOMPARE(view.shownBatch(), (BatchRef{place.group, place.batch}));
+    }
+}
+
+void TestOwnerBalance::screenshotModeWritesOwnerBalance() {
+    QTemporaryDir dir;
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+    process.setProcessEnvironment(env);
+    process.start(studio(),
+                  {QStringLiteral("--screenshot"), dir.path(), sample("teaching_2x2.json")});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 0);
+    QImage image(dir.filePath(QStringLiteral("owner-balance.png")));
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), QSize(1200, 900));
+}
+
+// The owner balance view's size in a fresh main window of `window` pixels.
+QSize dockedSize(QSize window) {
+    MainWindow main;
+    main.setAttribute(Qt::WA_DontShowOnScreen);
+    main.resize(window);
+    main.show();
+    QApplication::processEvents();
+    return main.ownerBalance()->size();
+}
+
+void TestOwnerBalance::contentFitsTheDock_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QSize>("size");
+    // The dock of the default window (1440x900), of a 1366x768 one, a
+    // narrow and a roomy one.
+    const QSize docked = dockedSize(QSize(1440, 900)), small = dockedSize(QSize(1366, 768));
+    QVERIFY(docked.width() > 300 && small.width() > 300);
+    for (const QString& path : testing::samplePaths())
+        for (QSize size : {docked, small, QSize(380, 420), QSize(900, 700)})
+            QTest::newRow(qPrintable(QStringLiteral("%1 %2x%3")
+                                         .arg(QFileInfo(path).baseName())
+                                         .arg(size.width())
+                                         .arg(size.height())))
+                << path << size;
+}
+
+void TestOwnerBalance::contentFitsTheDock() {
+    QFETCH(QString, path);
+    QFETCH(QSize, size);
+    PlanResult result = computePlanResult(path);
+    PlanSelection selection;
+    OwnerBalanceWidget view(&selection);
+    view.setResult(result);
+    view.renderImage(size);
+    for (QCustomPlot* plot : view.plots()) {
+        if (plot->isHidden()) continue;  // the Newton–Schulz plot of an ungathered batch
+        auto spans = tickSpans(plot->xAxis);
+        QVERIFY2(plot->width() <= size.width(), "the plot is wider than the dock");
+        QVERIFY2(!spans.empty(), "a plot without any key label");
+        for (size_t i = 1; i < spans.size(); ++i)
+            QVERIFY2(spans[i].centre - spans[i - 1].centre >= spans[i].half + spans[i - 1].half,
+                     qPrintable(QStringLiteral("tick labels '%1' and '%2' overlap")
+                                    .arg(spans[i - 1].text, spans[i].text)));
+        for (int e = 0; e < plot->plotLayout()->elementCount(); ++e) {
+            auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(e));
+            if (!title) continue;
+            const QFontMetrics metrics(title->font());
+            for (const QString& line : title->text().split(QLatin1Char('\n')))
+                QVERIFY2(metrics.horizontalAdvance(line) <= plot->width(),
+                         qPrintable(QStringLiteral("title '%1' is wider than its plot").arg(line)));
+        }
+        const auto values = plot->yAxis->tickVector();
+        const double lineHeight = QFontMetrics(plot->yAxis->tickLabelFont()).height();
+        for (qsizetype i = 1; i < values.size(); ++i)
+            QVERIFY2(std::abs(plot->yAxis->coordToPixel(values[i]) -
+                              plot->yAxis->coordToPixel(values[i - 1])) >= lineHeight,
+                     "value tick labels overlap");
+        QVERIFY2(plot->axisRect()->height() >= 40, "no room left for the bars");
+        QVERIFY2(
+            plot->legend->visible() == false ||
+                plot->legend->outerRect().height() >= plot->legend->minimumOuterSizeHint().height(),
+            qPrintable(QStringLiteral("the legend row is cut: %1 px of %2 in a %3 px plot")
+                           .arg(plot->legend->outerRect().height())
+                           .arg(plot->legend->minimumOuterSizeHint().height())
+                           .arg(plot->height())));
+    }
+}
+
+QTEST_MAIN(TestOwnerBalance)
+#include "tst_owner_balance.moc"

@@ -1,0 +1,490 @@
+// Exported reports (hsdp-inspect report, report/): every sample in
+// both formats through the CLI, checked against the plan's and the run's
+// JSON; the document model on its own; a 4,000-parameter plan's appendix;
+// exit codes and the atomic write. The HTML must parse as XML and reference
+// nothing outside itself; the PDF's text (pdftotext, from scripts/bootstrap)
+// must carry the plan's key numbers.
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+#include "cli_process.h"
+#include "report/report_builder.h"
+#include "report/report_html.h"
+#include "report/report_pictures.h"
+#include "run/runner.h"
+#include "shared/plan_result.h"
+#include "shared/scenario_document.h"
+#include "studio_test_util.h"
+#include "wrong_rows/wrong_rows_widget.h"
+
+using nlohmann::json;
+using namespace hsdp;
+using namespace hsdp::testing;
+
+namespace {
+
+const char* const kSamples[] = {
+    "diagnostics_tour.json",         "llama3_70b_hsdp_tp_2x4x4.json",  "llama3_8b_hsdp_2x4.json",
+    "mixtral_8x7b_expert_mesh.json", "replica_count_indivisible.json", "teaching_2x2.json",
+};
+
+json planJson(const QString& scenario) {
+    const CliOutcome plan = inspect({QStringLiteral("plan"), QStringLiteral("--json"), scenario});
+    if (plan.exitCode != 0 && plan.exitCode != 1) return {};
+    return json::parse(plan.out.toStdString());
+}
+
+bool planHasErrors(const json& plan) {
+    for (const auto& d : plan["diagnostics"])
+        if (d["severity"] == "error") return true;
+    return false;
+}
+
+// The plan's worst owner imbalance from its JSON: max over batches of the
+// heaviest coordinate's load over the mean (1.00 when no batch has loads).
+QString worstImbalance(const json& plan) {
+    double worst = 1.0;
+    for (const auto& g : plan["groups"])
+        for (const auto& b : g["batches"]) {
+            double sum = 0, most = 0;
+            for (const auto& l : b["loads"]) {
+                sum += l["numel"].get<double>();
+                most = std::max(most, l["numel"].get<double>());
+            }
+            if (!b["loads"].empty() && sum > 0)
+                worst = std::max(worst, most / (sum / b["loads"].size()));
+        }
+    return QString::number(worst, 'f', 2);
+}
+
+QString escaped(const std::string& text) {
+    return QString::fromStdString(text).toHtmlEscaped();
+}
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// Parses as XML (the writer closes every element) and names nothing outside.
+QString htmlProblems(const QString& html) {
+    QXmlStreamReader xml(html);
+    while (!xml.atEnd()) xml.readNext();
+    if (xml.hasError())
+        return QStringLiteral("not well-formed at line %1: %2")
+            .arg(xml.lineNumber())
+            .arg(xml.errorString());
+    for (const char* banned : {"http://", "https://", "<link", "<script", "@import", "url(",
+                               "<iframe", "<object", "<embed"})
+        if (html.contains(QLatin1String(banned), Qt::CaseInsensitive))
+            return QStringLiteral("contains %1").arg(QLatin1String(banned));
+    static const QRegularExpression source(QStringLiteral(R"re((src|href)\s*=\s*"([^"]*)")re"));
+    for (auto it = source.globalMatch(html); it.hasNext();) {
+        const auto m = it.next();
+        const QString target = m.captured(2);
+        if (!target.startsWith(QLatin1String("data:")) && !target.startsWith(QLatin1Char('#')))
+            return QStringLiteral("references %1").arg(target.left(80));
+    }
+    // Every link inside the document lands on an anchor that exists.
+    static const QRegularExpression link(QStringLiteral(R"re(href="#([^"]+)")re"));
+    for (auto it = link.globalMatch(html); it.hasNext();) {
+        const QString anchor = it.next().captured(1);
+        if (!html.contains(QStringLiteral("id=\"%1\"").arg(anchor)))
+            return QStringLiteral("dangling link #%1").arg(anchor);
+    }
+    return {};
+}
+
+QString pdfText(const QString& path) {
+    const QString tool = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    if (tool.isEmpty()) return {};
+    const CliOutcome out = runProgram(tool, {QStringLiteral("-layout"), path, QStringLiteral("-")});
+    return out.exitCode == 0 ? QString::fromUtf8(out.out) : QString();
+}
+
+QString withoutSpace(QString text) {
+    return text.remove(QRegularExpression(QStringLiteral("\\s+")));
+}
+
+}  // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void documentNamesEverything_data();
+    void documentNamesEverything();
+    void largePlanKeepsEveryParameter();
+    void appendixTablesAreCapped();
+    void cliReports_data();
+    void cliReports();
+    void runReports_data();
+    void runReports();
+    void exitCodesAndAtomicWrite();
+    void studioExportsTheSameDocument();
+    void wrongRowsAreDrawn();
+
+private:
+    QTemporaryDir dir_;
+};
+
+void TestReport::initTestCase() {
+    QVERIFY(dir_.isValid());
+    // scripts/bootstrap installs poppler-utils: a missing tool is a failure, not a skip.
+    QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty(),
+             "pdftotext is missing: run scripts/bootstrap (it installs poppler-utils)");
+}
+
+void TestReport::documentNamesEverything_data() {
+    QTest::addColumn<QString>("scenario");
+    for (const char* name : kSamples) QTest::newRow(name) << sample(name);
+}
+
+// The document model alone: every group, diagnostic code and parameter is in
+// it (body or appendix), in the order the issue asks for.
+void TestReport::documentNamesEverything() {
+    QFETCH(QString, scenario);
+    ReportInput input;
+    input.plan = computePlanResult(scenario);
+    input.command = QStringLiteral("hsdp-inspect report x -o y.html");
+    const ReportDocument doc = buildReport(input);
+    QString all;
+    QStringList anchors;
+    for (const ReportSection& s : doc.sections) {
+        anchors << s.anchor;
+        all += s.title + QLatin1Char('\n');
+        for (const ReportBlock& b : s.blocks) {
+            all += b.text + QLatin1Char('\n') + b.picture.caption;
+            for (const auto& [l, v] : b.facts) all += l + QLatin1Char(' ') + v + QLatin1Char('\n');
+            for (const QStringList& row : b.table.rows) all += row.join(QLatin1Char('\t')) + '\n';
+        }
+    }
+    const Plan& plan = *input.plan.plan;
+    for (size_t g = 0; g < plan.groups.size(); ++g)
+        QVERIFY2(anchors.contains(QStringLiteral("group-%1").arg(g)),
+                 qPrintable(anchors.join(' ')));
+    for (const Diagnostic& d : plan.diagnostics)
+        QVERIFY2(all.contains(QString::fromStdString(d.code)), d.code.c_str());
+    for (const ParamSpec& p : input.plan.scenario->params)
+        QVERIFY2(all.contains(QString::fromStdString(p.name)), p.name.c_str());
+    // Sections in the issue's order.
+    const QStringList order = {QStringLiteral("summary"), QStringLiteral("diagnostics"),
+                               QStringLiteral("groups"), QStringLiteral("pictures"),
+                               QStringLiteral("tp-lowering")};
+    int last = -1;
+    for (const QString& a : order) {
+        const int at = int(anchors.indexOf(a));
+        QVERIFY2(at > last, qPrintable(a));
+        last = at;
+    }
+    QCOMPARE(doc.findings, plan.hasErrors());
+    // A table summarised in the body points at an appendix section holding every row.
+    for (const ReportSection& s : doc.sections)
+        for (const ReportBlock& b : s.blocks) {
+            if (b.kind != ReportBlock::Table || b.table.fullAnchor.isEmpty()) continue;
+            const ReportSection* full = doc.find(b.table.fullAnchor);
+            QVERIFY(full && full->appendix);
+            QVERIFY(full->blocks.front().table.rows.size() > b.table.rows.size());
+            // The worst rows first: the body's rows are the full table's first rows.
+            QCOMPARE(full->blocks.front().table.rows.front(), b.table.rows.front());
+        }
+}
+
+// 4,000 parameters: the body stays short, the appendix names every one.
+void TestReport::largePlanKeepsEveryParameter() {
+    const QString path = dir_.filePath(QStringLiteral("large.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"json({"format": "hsdp-scenario/1", "name": "large", "mesh": {"shape": [2, 4],
+      "dim_names": ["dp_replicate", "dp_shard"]}, "params": [{"repeat": 4000, "var": "i",
+      "params": [{"name": "block{i}.weight", "shape": [96, 64], "dtype": "f32", "placements": ["R", "S(0)"]}]}]})json");
+    file.close();
+    ReportInput input;
+    input.plan = computePlanResult(path);
+    QCOMPARE(input.plan.scenario->params.size(), size_t(4000));
+    const ReportDocument doc = buildReport(input);
+    ReportPictures pictures(input.plan, input.run);
+    const QString html = QString::fromUtf8(reportToHtml(doc, pictures));
+    QVERIFY2(htmlProblems(html).isEmpty(), qPrintable(htmlProblems(html)));
+    for (int i = 0; i < 4000; ++i)
+        QVERIFY2(html.contains(QStringLiteral("block%1.weight<").arg(i)),
+                 qPrintable(QString::number(i)));
+    const ReportSection* every = doc.find(QStringLiteral("appendix-parameters"));
+    QVERIFY(every && every->appendix);
+    QCOMPARE(every->blocks.front().table.rows.size(), size_t(4000));
+    QCOMPARE(doc.find(QStringLiteral("parameters"))->blocks.back().table.rows.size(),
+             size_t(kReportBodyRows));
+}
+
+// 4,000 batches x 8 coordinates of loads: the appendix keeps the worst
+// kReportAppendixRows and says where the rest are.
+void TestReport::appendixTablesAreCapped() {
+    const QString path = dir_.filePath(QStringLiteral("batches.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"json({"format": "hsdp-scenario/1", "name": "batches", "mesh": {"shape": [8, 2],
+      "dim_names": ["dp_replicate", "dp_shard"]}, "options": {"max_batch_numel": 100},
+      "params": [{"repeat": 4000, "var": "i", "params": [{"name": "p{i}", "shape": [16, 4],
+      "dtype": "f32", "placements": ["R", "S(0)"]}]}]})json");
+    file.close();
+    ReportInput input;
+    input.plan = computePlanResult(path);
+    size_t loads = 0;
+    for (const Batch& b : input.plan.plan->groups.front().batches) loads += b.loads.size();
+    QVERIFY(loads > size_t(kReportAppendixRows));
+    const ReportDocument doc = buildReport(input);
+    const ReportSection* all = doc.find(QStringLiteral("group-0-loads"));
+    QVERIFY(all && all->appendix);
+    QCOMPARE(all->blocks.front().table.rows.size(), size_t(kReportAppendixRows));
+    QVERIFY(all->blocks.front().table.note.contains(QStringLiteral("plan --json")));
+    // Every parameter still is in the appendix: 4,000 < the cap.
+    QCOMPARE(doc.find(QStringLiteral("appendix-parameters"))->blocks.front().table.rows.size(),
+             size_t(4000));
+}
+
+void TestReport::cliReports_data() {
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("suffix");
+    for (const char* name : kSamples)
+        for (const char* suffix : {"html", "pdf"})
+            QTest::addRow("%s %s", name, suffix) << sample(name) << QString::fromLatin1(suffix);
+}
+
+void TestReport::cliReports() {
+    QFETCH(QString, scenario);
+    QFETCH(QString, suffix);
+    const json plan = planJson(scenario);
+    QVERIFY(!plan.is_null());
+    const QString out =
+        dir_.filePath(QFileInfo(scenario).completeBaseName() + QLatin1Char('.') + suffix);
+    const CliOutcome report =
+        inspect({QStringLiteral("report"), scenario, QStringLiteral("-o"), out});
+    QVERIFY2(report.exitCode == (planHasErrors(plan) ? 1 : 0), report.err.constData());
+    QVERIFY(report.err.contains(out.toUtf8()));  // says where the report is
+    const int worldSize = plan["world_size"];
+    if (suffix == QLatin1String("html")) {
+        const QString html = QString::fromUtf8(readAll(out));
+        QVERIFY2(htmlProblems(html).isEmpty(), qPrintable(htmlProblems(html)));
+        QVERIFY(html.contains(QStringLiteral("<dt>World size</dt><dd>%1</dd>").arg(worldSize)));
+        QVERIFY(html.contains(
+            QStringLiteral("<dt>Worst imbalance</dt><dd>%1 ").arg(worstImbalance(plan))));
+        for (size_t g = 0; g < plan["groups"].size(); ++g)
+            QVERIFY(html.contains(QStringLiteral("id=\"group-%1\"").arg(g)));
+        for (const auto& d : plan["diagnostics"])
+            QVERIFY2(html.contains(escaped(d["code"])), d["code"].get<std::string>().c_str());
+        for (const auto& p : plan["params"])
+            QVERIFY2(html.contains(escaped(p["name"])), p["name"].get<std::string>().c_str());
+        QVERIFY(html.contains(QStringLiteral("data:image/png;base64,")));
+        return;
+    }
+    const QString text = pdfText(out);
+    QVERIFY2(!text.isEmpty(), "pdftotext read nothing");
+    QVERIFY2(
+        text.contains(QRegularExpression(QStringLiteral("World size\\s+%1\\b").arg(worldSize))),
+        qPrintable(text.left(3000)));
+    QVERIFY2(text.contains(
+                 QRegularExpression(QStringLiteral("Worst imbalance\\s+%1\\b")
+                                        .arg(QRegularExpression::escape(worstImbalance(plan))))),
+             qPrintable(worstImbalance(plan)));
+    const QString compact = withoutSpace(text);
+    for (const auto& d : plan["diagnostics"])
+        QVERIFY2(compact.contains(QString::fromStdString(d["code"])),
+                 d["code"].get<std::string>().c_str());
+    QVERIFY(text.contains(QStringLiteral("page 2")));  // numbered pages
+}
+
+void TestReport::runReports_data() {
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<QString>("suffix");
+    QTest::newRow("teaching corrected html") << sample("teaching_2x2.json") << "corrected"
+                                             << "html";
+    QTest::newRow("teaching corrected pdf") << sample("teaching_2x2.json") << "corrected"
+                                            << "pdf";
+    QTest::newRow("hazards reference html") << sample("diagnostics_tour.json") << "reference"
+                                            << "html";
+    QTest::newRow("hazards reference pdf") << sample("diagnostics_tour.json") << "reference"
+                                           << "pdf";
+    QTest::newRow("70B corrected html") << sample("llama3_70b_hsdp_tp_2x4x4.json") << "corrected"
+                                        << "html";
+}
+
+// With --run: the verdict, the totals and every mismatch text of `run --json`.
+void TestReport::runReports() {
+    QFETCH(QString, scenario);
+    QFETCH(QString, mode);
+    QFETCH(QString, suffix);
+    const CliOutcome runOut = inspect({QStringLiteral("run"), QStringLiteral("--json"),
+                                       QStringLiteral("--mode"), mode, scenario});
+    const json run = json::parse(runOut.out.toStdString());
+    const QString out = dir_.filePath(
+        QStringLiteral("run-%1-%2.%3").arg(QFileInfo(scenario).completeBaseName(), mode, suffix));
+    const CliOutcome report = inspect({QStringLiteral("report"), scenario, QStringLiteral("--run"),
+                                       QStringLiteral("--mode"), mode, QStringLiteral("-o"), out});
+    QCOMPARE(report.exitCode, run["verified"].get<bool>() ? 0 : 1);
+    const bool html = suffix == QLatin1String("html");
+    const QString text = html ? QString::fromUtf8(readAll(out)) : pdfText(out);
+    if (html) QVERIFY2(htmlProblems(text).isEmpty(), qPrintable(htmlProblems(text)));
+    QVERIFY(text.contains(run["verified"].get<bool>() ? QStringLiteral("VERIFIED")
+                                                      : QStringLiteral("NOT VERIFIED")));
+    QVERIFY(text.contains(QLocale(QLocale::English).toString(run["collectives"].get<qint64>()) +
+                          QStringLiteral(" collectives")));
+    const QString compact = withoutSpace(text);
+    int mismatches = 0;
+    for (const auto& p : run["params"])
+        for (const auto& m : p.value("mismatches", json::array())) {
+            const QString mismatch =
+                html ? escaped(m["text"]) : withoutSpace(QString::fromStdString(m["text"]));
+            QVERIFY2((html ? text : compact).contains(mismatch),
+                     m["text"].get<std::string>().c_str());
+            ++mismatches;
+        }
+    QCOMPARE(mismatches > 0, mode == QLatin1String("reference"));  // the hazard sample's
+    for (const char* op : {"all_gather", "broadcast"}) QVERIFY(text.contains(QLatin1String(op)));
+    QVERIFY(text.contains(QStringLiteral("busbw")));
+    if (mode == QLatin1String("reference") && html)
+        QVERIFY(text.contains(QStringLiteral("as the reference run gathered it")));
+}
+
+void TestReport::exitCodesAndAtomicWrite() {
+    const QString out = dir_.filePath(QStringLiteral("kept.html"));
+    QFile old(out);
+    QVERIFY(old.open(QIODevice::WriteOnly));
+    old.write("old report");
+    old.close();
+    // An unreadable scenario: exit 2, named; the old file is untouched.
+    const QString missing = dir_.filePath(QStringLiteral("no-such-scenario.json"));
+    CliOutcome r = inspect({QStringLiteral("report"), missing, QStringLiteral("-o"), out});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("no-such-scenario.json"), r.err.constData());
+    QCOMPARE(readAll(out), QByteArray("old report"));
+    // An unwritable output: exit 2, named.
+    const QString nowhere = dir_.filePath(QStringLiteral("missing-folder/r.pdf"));
+    r = inspect(
+        {QStringLiteral("report"), sample("teaching_2x2.json"), QStringLiteral("-o"), nowhere});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("missing-folder/r.pdf"), r.err.constData());
+    // A format the suffix does not name, and a missing -o.
+    r = inspect({QStringLiteral("report"), sample("teaching_2x2.json"), QStringLiteral("-o"),
+                 dir_.filePath(QStringLiteral("r.txt"))});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("r.txt"));
+    QCOMPARE(inspect({QStringLiteral("report"), sample("teaching_2x2.json")}).exitCode, 2);
+    QCOMPARE(
+        inspect({QStringLiteral("report"), sample("teaching_2x2.json"), QStringLiteral("--mode"),
+                 QStringLiteral("reference"), QStringLiteral("-o"), out})
+            .exitCode,
+        2);
+    // Written: replaced whole, and nothing else left in the folder.
+    const QStringList before = QDir(dir_.path()).entryList(QDir::Files | QDir::Hidden);
+    r = inspect({QStringLiteral("report"), sample("teaching_2x2.json"), QStringLiteral("-o"), out});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(readAll(out).startsWith("<!DOCTYPE html>"));
+    QCOMPARE(QDir(dir_.path()).entryList(QDir::Files | QDir::Hidden), before);
+    // Help in the tool's style.
+    r = inspect({QStringLiteral("report"), QStringLiteral("--help")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.startsWith("usage: hsdp-inspect report"));
+    QVERIFY(
+        inspect({QStringLiteral("--help")}).out.contains("report SCENARIO -o FILE.html|FILE.pdf"));
+}
+
+// File ▸ Export Report writes what the CLI writes for the same file (all but
+// the header: date, command, file path), and then the run on screen.
+void TestReport::studioExportsTheSameDocument() {
+    MainWindow window;
+    QVERIFY(testing::openAndWait(window, sample("teaching_2x2.json")));
+    QVERIFY(window.reportAction());
+    QCOMPARE(window.reportAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+    QStringList keys;  // no shortcut is taken twice
+    for (QAction* a : window.shortcutActions())
+        for (const QKeySequence& k : a->shortcuts()) keys << k.toString();
+    QCOMPARE(keys.removeDuplicates(), 0);
+
+    const QString fromStudio = dir_.filePath(QStringLiteral("studio.html"));
+    QVERIFY(window.exportReport(fromStudio, true));
+    const QString fromCli = dir_.filePath(QStringLiteral("cli.html"));
+    QCOMPARE(inspect({QStringLiteral("report"), sample("teaching_2x2.json"), QStringLiteral("-o"),
+                      fromCli})
+                 .exitCode,
+             0);
+    auto body = [](const QString& path) {
+        const QString html = QString::fromUtf8(readAll(path));
+        return html.mid(html.indexOf(QStringLiteral("</header>")));
+    };
+    QVERIFY(!body(fromCli).isEmpty());
+    QCOMPARE(body(fromStudio), body(fromCli));
+    const QString studioHtml = QString::fromUtf8(readAll(fromStudio));
+    QVERIFY(
+        studioHtml.contains(QStringLiteral("hsdp-inspect report ") + sample("teaching_2x2.json")));
+    QVERIFY(!studioHtml.contains(QStringLiteral("unsaved edits")));
+
+    // What is on screen, edits included, with a note that the file lacks them.
+    QSignalSpy replanned(window.session(), &Session::planReady);
+    window.document()->setValue(QStringLiteral("/name"), Json("teaching, edited"),
+                                QStringLiteral("rename"));
+    QVERIFY(replanned.wait(20000));
+    const QString edited = dir_.filePath(QStringLiteral("studio-edited.html"));
+    QVERIFY(window.exportReport(edited, true));
+    const QString editedHtml = QString::fromUtf8(readAll(edited));
+    QVERIFY(editedHtml.contains(QStringLiteral("Scenario: teaching, edited")));
+    QVERIFY(editedHtml.contains(QStringLiteral("unsaved edits")));
+
+    QSignalSpy ran(&window, &MainWindow::runReady);
+    QVERIFY(window.startRun(RunRequest{}));
+    QVERIFY(ran.wait(60000));
+    const QString withRun = dir_.filePath(QStringLiteral("studio-run.pdf"));
+    QVERIFY(window.exportReport(withRun, true));
+    const QString text = pdfText(withRun);
+    // The command may wrap anywhere on the page (its paths' lengths vary).
+    QVERIFY(withoutSpace(text).contains(QStringLiteral("--run--modecorrected")));
+    QVERIFY(text.contains(QStringLiteral("Run: verification")));
+    QVERIFY(!window.exportReport(dir_.filePath(QStringLiteral("missing/x.html")), true));
+}
+
+// A reference run's wrong rows are drawn against a corrected run: red rows
+// in every picture; without the corrected run, a sentence and no picture.
+void TestReport::wrongRowsAreDrawn() {
+    const PlanResult plan = computePlanResult(sample("diagnostics_tour.json"));
+    auto runIn = [&](RunMode mode) {
+        RunOptions options;
+        options.mode = mode;
+        return RunData{plan,
+                       std::make_shared<RunResult>(runPlan(*plan.scenario, *plan.plan, options))};
+    };
+    ReportInput input;
+    input.plan = plan;
+    input.run = runIn(RunMode::Reference);
+    input.comparison = runIn(RunMode::Corrected);
+    auto wrongRowPictures = [](const ReportDocument& doc) {
+        std::vector<ReportPicture> pictures;
+        for (const ReportSection& s : doc.sections)
+            for (const ReportBlock& b : s.blocks)
+                if (b.kind == ReportBlock::Picture &&
+                    b.picture.kind == PictureKind::WrongRowOverlay)
+                    pictures.push_back(b.picture);
+        return pictures;
+    };
+    const std::vector<ReportPicture> drawn = wrongRowPictures(buildReport(input));
+    QVERIFY(!drawn.empty());
+    ReportPictures pictures(input.plan, input.run, input.comparison);
+    const QRgb red = WrongRowsWidget::wrongColor().rgb();
+    for (const ReportPicture& p : drawn) {
+        const QImage image = pictures.image(p, p.size).convertToFormat(QImage::Format_RGB32);
+        int wrong = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) wrong += image.pixel(x, y) == red;
+        QVERIFY2(wrong > 100, qPrintable(p.caption));
+    }
+    input.comparison = {};
+    QVERIFY(wrongRowPictures(buildReport(input)).empty());
+}
+
+QTEST_MAIN(TestReport)
+#include "tst_report.moc"

@@ -1,0 +1,442 @@
+// The run views over a real run of the teaching sample (rank threads over
+// Gloo): the trace timeline (one row per rank, one bar per event, level of
+// detail on a synthetic 100,000-event trace, click to select), the step
+// panel (a caption per step naming what the trace recorded, navigation) and
+// the traffic figures (sums over the trace's events).
+#include <QDir>
+#include <QPainter>
+#include <QTableWidget>
+#include <QtTest>
+#include <map>
+#include <set>
+
+#include "run/optimizer_step.h"
+#include "run/runner.h"
+#include "samples.h"
+#include "steps/run_steps.h"
+#include "steps/step_widget.h"
+#include "trace/trace_bars.h"
+#include "trace/trace_widget.h"
+#include "traffic/traffic_stats.h"
+#include "traffic/traffic_widget.h"
+
+using namespace hsdp;
+using hsdp::testing::sample;
+
+namespace {
+
+RunData runSample(const QString& name) {
+    RunData data;
+    data.plan = computePlanResult(sample(name));
+    RunOptions options;
+    data.run =
+        std::make_shared<const RunResult>(runPlan(*data.plan.scenario, *data.plan.plan, options));
+    return data;
+}
+
+// `rows` ranks, each with back-to-back events of varying length: a run far
+// denser than the pixels of an overview.
+std::shared_ptr<const TraceTimeline> syntheticTimeline(int rows, int events) {
+    auto run = std::make_shared<RunResult>();
+    run->worldSize = rows;
+    const int perRow = events / rows;
+    for (int r = 0; r < rows; ++r) {
+        double t = r * 3.0;
+        for (int i = 0; i < perRow; ++i) {
+            TraceEvent e;
+            e.seq = i;
+            e.rank = r;
+            e.op = i % 3 ? "broadcast" : "all_gather";
+            e.label.phase = i % 3 ? "replica-broadcast" : "gather";
+            e.groupRanks = {r};
+            e.startUs = t;
+            e.endUs = t + 5 + (i * 7 + r) % 40;
+            t = e.endUs + 1 + (i % 5);
+            run->trace.events.push_back(e);
+        }
+    }
+    return std::make_shared<const TraceTimeline>(run, rows);
+}
+
+bool darkNear(const QImage& image, QPointF point) {
+    for (int dx = -2; dx <= 2; ++dx)
+        for (int dy = -2; dy <= 2; ++dy) {
+            QPoint p = point.toPoint() + QPoint(dx, dy);
+            if (image.rect().contains(p) && qGray(image.pixel(p)) < 60) return true;
+        }
+    return false;
+}
+
+}  // namespace
+
+class TestTraceViews : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void timelineHasOneRowPerRankAndOneItemPerEvent();
+    void overviewPaintsAtMostOneBarPerPixelPerRow();
+    void zoomedInEveryEventIsItsOwnBar();
+    void clickingABarSelectsItsCollectiveOnEveryParticipant();
+    void everyStepsCaptionNamesOpRanksAndParams();
+    void stepNavigationDrivesTheSelection();
+    void trafficFiguresAreSumsOverTheTrace();
+    void withoutARunTheViewsAreEmpty();
+    void renderImages();
+
+private:
+    RunData teaching_;
+};
+
+void TestTraceViews::initTestCase() {
+    teaching_ = runSample(QStringLiteral("teaching_2x2.json"));
+    QVERIFY(teaching_.isValid());
+    QVERIFY2(teaching_.run->verified, teaching_.run->error.c_str());
+    QVERIFY(!teaching_.run->trace.events.empty());
+}
+
+void TestTraceViews::timelineHasOneRowPerRankAndOneItemPerEvent() {
+    const Trace& trace = teaching_.run->trace;
+    TraceTimeline timeline(teaching_.run, teaching_.run->worldSize,
+                           &teaching_.plan.scenario->meshes.front());
+    QCOMPARE(timeline.rowCount(), teaching_.plan.plan->worldSize);
+    std::multiset<int> seen;
+    for (int r = 0; r < timeline.rowCount(); ++r) {
+        const auto& row = timeline.row(r);
+        QCOMPARE(row.rank, r);
+        QVERIFY(std::is_sorted(row.start.begin(), row.start.end()));
+        for (int e : row.events) {
+            QCOMPARE(timeline.event(e).rank, r);
+            seen.insert(e);
+        }
+    }
+    QCOMPARE(seen.size(), trace.events.size());
+    QCOMPARE(std::set<int>(seen.begin(), seen.end()).size(), trace.events.size());
+    // The replicas (outermost mesh dim) are the row groups.
+    QCOMPARE(static_cast<int64_t>(timeline.rowGroups().size()),
+             teaching_.plan.scenario->meshes.front().shape.front());
+}
+
+void TestTraceViews::overviewPaintsAtMostOneBarPerPixelPerRow() {
+    auto timeline = syntheticTimeline(50, 100000);
+    QCOMPARE(timeline->eventCount(), 100000);
+    PlanSelection selection;
+    TraceCanvas canvas(&selection);
+    canvas.setTimeline(timeline);
+    const QSize size(1600, 1000);
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    const int bars = canvas.paintTimeline(painter, size);
+    const double width = canvas.axisFor(size).width;
+    QVERIFY(bars > 0);
+    QVERIFY2(bars <= timeline->rowCount() * width,
+             qPrintable(QStringLiteral("%1 bars > %2 rows x %3 px")
+                            .arg(bars)
+                            .arg(timeline->rowCount())
+                            .arg(width)));
+    // Each row's bars are disjoint pixel ranges inside the plot.
+    std::vector<BarSpan> spans;
+    const TimeAxis axis = canvas.axisFor(size);
+    for (int r = 0; r < timeline->rowCount(); ++r) {
+        rowBars(*timeline, r, axis, TraceColouring::Phase, spans);
+        int count = 0;
+        for (size_t i = 0; i < spans.size(); ++i) {
+            QVERIFY(spans[i].x1 > spans[i].x0);
+            if (i) QVERIFY(spans[i].x0 >= spans[i - 1].x1);
+            count += spans[i].count;
+        }
+        QCOMPARE(count, static_cast<int>(timeline->row(r).events.size()));  // nothing lost
+    }
+}
+
+void TestTraceViews::zoomedInEveryEventIsItsOwnBar() {
+    auto timeline = syntheticTimeline(8, 4000);
+    PlanSelection selection;
+    TraceCanvas canvas(&selection);
+    canvas.setTimeline(timeline);
+    const auto& row = timeline->row(0);
+    canvas.setWindow(row.start[100] + 0.01, row.end[110] - 0.01);  // 11 events over ~1400 px
+    std::vector<BarSpan> spans;
+    rowBars(*timeline, 0, canvas.axisFor(QSize(1600, 1000)), TraceColouring::Op, spans);
+    auto [first, last] = timeline->visible(0, canvas.windowStart(), canvas.windowEnd());
+    QCOMPARE(static_cast<int>(spans.size()), last - first);
+    for (const BarSpan& span : spans) QCOMPARE(span.count, 1);
+}
+
+void TestTraceViews::clickingABarSelectsItsCollectiveOnEveryParticipant() {
+    PlanSelection selection;
+    TraceWidget view(&selection);
+    view.setRun(teaching_);
+    view.resize(1200, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    TraceCanvas* canvas = view.canvas();
+    const Trace& trace = teaching_.run->trace;
+    for (int index = 0; index < static_cast<int>(trace.events.size()); ++index) {
+        const TraceEvent& e = trace.events[static_cast<size_t>(index)];
+        const double pad = (e.endUs - e.startUs) * 0.5 + 1;
+        canvas->setWindow(e.startUs - pad, e.endUs + pad);
+        selection.clear();
+        QTest::mouseClick(canvas, Qt::LeftButton, {},
+                          canvas->eventCentre(index, canvas->size()).toPoint());
+        QCOMPARE(selection.collective(), e.seq);
+        QCOMPARE(selection.ranks(), e.groupRanks);
+        QCOMPARE(selection.params(), e.label.params);
+        QCOMPARE(canvas->highlightedSeq(), e.seq);
+    }
+    // Every participant's bar carries the highlight frame at the fitted zoom.
+    canvas->fit();
+    const TraceEvent& e = trace.events.front();
+    selection.selectCollective(e.seq, e.groupRanks, e.label.params);
+    QImage image = canvas->renderImage(canvas->size());
+    const TimeAxis axis = canvas->axisFor(canvas->size());
+    for (int other : canvas->timeline()->eventsOfSeq(e.seq)) {
+        const TraceEvent& o = trace.events[static_cast<size_t>(other)];
+        double x0 = axis.x(o.startUs), x1 = axis.x(o.endUs);
+        if (x1 - x0 < 6) x0 = (x0 + x1) / 2 - 3;
+        const int row = canvas->timeline()->rowOfRank(o.rank);
+        const double y =
+            canvas->rowTop(row, canvas->size()) + canvas->rowHeight(canvas->size()) / 2;
+        QVERIFY2(darkNear(image, QPointF(x0, y)),
+                 qPrintable(QStringLiteral("rank %1").arg(o.rank)));
+    }
+}
+
+void TestTraceViews::everyStepsCaptionNamesOpRanksAndParams() {
+    PlanSelection selection;
+    StepWidget panel(&selection);
+    panel.setRun(teaching_);
+    const Trace& trace = teaching_.run->trace;
+    std::set<int64_t> seqs;
+    for (const TraceEvent& e : trace.events) seqs.insert(e.seq);
+    QCOMPARE(static_cast<size_t>(panel.stepCount()), seqs.size());
+    const Scenario& scenario = *teaching_.plan.scenario;
+    for (int k = 0; k < panel.stepCount(); ++k) {
+        panel.setStep(k);
+        const RunStep& step = panel.steps()[static_cast<size_t>(k)];
+        const TraceEvent& e = trace.events[static_cast<size_t>(step.events.front())];
+        const StepCaption caption = panel.caption();
+        const QString text = caption.headline + QLatin1Char(' ') + caption.why;
+        QVERIFY2(caption.headline.startsWith(QStringLiteral("collective #%1 · %2")
+                                                 .arg(step.seq)
+                                                 .arg(QString::fromStdString(e.op))),
+                 qPrintable(text));
+        QVERIFY2(text.contains(ranksText(e.groupRanks)), qPrintable(text));
+        QVERIFY(!e.label.params.empty());
+        for (int p : e.label.params)
+            QVERIFY2(caption.why.contains(
+                         QString::fromStdString(scenario.params[static_cast<size_t>(p)].name)),
+                     qPrintable(text));
+        const QString dim = QString::fromStdString(
+            scenario.meshes.front().dimNames[static_cast<size_t>(e.label.meshDim)]);
+        QVERIFY2(caption.why.contains(dim), qPrintable(text));
+        // Every participant recorded the same collective.
+        for (int other : step.events) {
+            QCOMPARE(trace.events[static_cast<size_t>(other)].seq, step.seq);
+            QCOMPARE(trace.events[static_cast<size_t>(other)].groupRanks, e.groupRanks);
+        }
+        if (e.label.phase == "gather") {
+            QVERIFY2(caption.why.contains(QStringLiteral("all-gathers")), qPrintable(text));
+            QVERIFY2(caption.why.contains(QStringLiteral("Newton–Schulz")), qPrintable(text));
+        } else {
+            // A broadcast names its root: the one member Gloo's tree has send bytes.
+            QCOMPARE(e.op, std::string("broadcast"));
+            int root = -1;
+            for (int other : step.events)
+                if (trace.events[static_cast<size_t>(other)].bytes > 0)
+                    root = trace.events[static_cast<size_t>(other)].rank;
+            QVERIFY2(
+                caption.why.contains(QRegularExpression(QStringLiteral("^Rank %1\\b").arg(root))),
+                qPrintable(text));
+            const QString word = e.label.phase == "update-broadcast" ? QStringLiteral("update")
+                                                                     : QStringLiteral("replicas");
+            QVERIFY2(caption.why.contains(word), qPrintable(text));
+            // The root is in the owner replica, or forwards what the owner sent it.
+            if (e.label.phase == "replica-broadcast") {
+                const Plan& plan = *teaching_.plan.plan;
+                const Group* group = nullptr;
+                for (const Group& g : plan.groups)
+                    if (g.id == e.label.group) group = &g;
+                QVERIFY(group);
+                const Batch& batch = group->batches[static_cast<size_t>(e.label.batch)];
+                const Coord coord = *scenario.meshes.front().coordinateOf(root);
+                const bool owner = reducedReplicateCoord(*group, batch, coord) ==
+                                   batch.owner.at(e.label.params.front());
+                QCOMPARE(caption.why.contains(QStringLiteral("forwards")), !owner);
+            }
+        }
+        QCOMPARE(selection.collective(), step.seq);
+        QCOMPARE(selection.ranks(), e.groupRanks);
+    }
+}
+
+void TestTraceViews::stepNavigationDrivesTheSelection() {
+    PlanSelection selection;
+    StepWidget panel(&selection);
+    panel.setRun(teaching_);
+    const auto& steps = panel.steps();
+    QVERIFY(steps.size() > 3);
+    for (size_t i = 1; i < steps.size(); ++i) QVERIFY(steps[i - 1].readyUs <= steps[i].readyUs);
+    QCOMPARE(panel.currentStep(), -1);
+    panel.next();
+    QCOMPARE(panel.currentStep(), 0);
+    QCOMPARE(selection.collective(), steps[0].seq);
+    panel.next();
+    panel.next();
+    QCOMPARE(panel.currentStep(), 2);
+    QCOMPARE(selection.collective(), steps[2].seq);
+    panel.previous();
+    QCOMPARE(selection.collective(), steps[1].seq);
+    panel.last();
+    QCOMPARE(panel.currentStep(), panel.stepCount() - 1);
+    QCOMPARE(selection.collective(), steps.back().seq);
+    QCOMPARE(panel.positionText(), QStringLiteral("step %1 of %1 · collective #%2")
+                                       .arg(panel.stepCount())
+                                       .arg(steps.back().seq));
+    panel.next();  // stays on the last
+    QCOMPARE(panel.currentStep(), panel.stepCount() - 1);
+    panel.first();
+    QCOMPARE(selection.collective(), steps.front().seq);
+    panel.previous();
+    QCOMPARE(panel.currentStep(), 0);
+    // A collective picked elsewhere (a trace bar) moves the step.
+    const TraceEvent& e = teaching_.run->trace.events[static_cast<size_t>(steps[5].events.front())];
+    selection.selectCollective(e.seq, e.groupRanks, e.label.params);
+    QCOMPARE(panel.currentStep(), 5);
+    // Play walks forward on its timer.
+    panel.setSpeed(50);
+    panel.setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.currentStep() >= 7, 3000);
+    panel.setPlaying(false);
+    QVERIFY(!panel.isPlaying());
+}
+
+void TestTraceViews::trafficFiguresAreSumsOverTheTrace() {
+    PlanSelection selection;
+    TrafficWidget view(&selection);
+    view.setRun(teaching_);
+    const Trace& trace = teaching_.run->trace;
+    const TrafficStats& stats = view.stats();
+    int64_t bytes = 0;
+    std::map<std::string, int64_t> opBytes;
+    std::map<int, int64_t> dimBytes;
+    std::set<int64_t> seqs;
+    for (const TraceEvent& e : trace.events) {
+        bytes += e.bytes;
+        opBytes[e.op] += e.bytes;
+        dimBytes[e.label.meshDim] += e.bytes;
+        seqs.insert(e.seq);
+    }
+    QCOMPARE(stats.total.wireBytes, bytes);
+    QCOMPARE(stats.total.wireBytes, teaching_.run->bytes);
+    QCOMPARE(stats.total.events, static_cast<int64_t>(trace.events.size()));
+    QCOMPARE(stats.total.collectives, static_cast<int64_t>(seqs.size()));
+    QCOMPARE(stats.byOp.size(), opBytes.size());
+    for (const TrafficRow& row : stats.byOp)
+        QCOMPARE(row.wireBytes, opBytes[row.key.toStdString()]);
+    int64_t dimTotal = 0;
+    for (const TrafficRow& row : stats.byDim) dimTotal += row.wireBytes;
+    QCOMPARE(dimTotal, bytes);
+    QCOMPARE(stats.byDim.size(), dimBytes.size());
+    double seconds = 0, size = 0, bus = 0;
+    for (const RunStep& step : view.steps()) {
+        const TraceEvent& e = trace.events[static_cast<size_t>(step.events.front())];
+        const auto n = static_cast<int>(e.groupRanks.size());
+        double sent = 0;
+        for (int i : step.events)
+            sent += static_cast<double>(trace.events[static_cast<size_t>(i)].bytes);
+        // S: the participants of a ring all-gather or tree broadcast send (n-1)·S together.
+        QCOMPARE(collectiveSize(step, trace) * (n - 1), sent);
+        seconds += step.runUs() * 1e-6;
+        size += collectiveSize(step, trace);
+        bus += collectiveSize(step, trace) * (e.op == "broadcast" ? 1.0 : (n - 1.0) / n);
+    }
+    QCOMPARE(stats.total.seconds, seconds);
+    QCOMPARE(stats.total.sizeBytes, size);
+    QCOMPARE(stats.total.algbw(), size / seconds);
+    QCOMPARE(stats.total.busbw(), bus / seconds);
+    // The slowest table really holds the longest collectives, longest first.
+    QVERIFY(!stats.slowest.empty());
+    double longest = 0;
+    for (const RunStep& step : view.steps()) longest = std::max(longest, step.runUs());
+    QCOMPARE(view.steps()[static_cast<size_t>(stats.slowest.front())].runUs(), longest);
+    QCOMPARE(view.slowestTable()->rowCount(), static_cast<int>(stats.slowest.size()));
+}
+
+void TestTraceViews::withoutARunTheViewsAreEmpty() {
+    PlanSelection selection;
+    TraceWidget trace(&selection);
+    StepWidget steps(&selection);
+    TrafficWidget traffic(&selection);
+    for (int round = 0; round < 2; ++round) {  // before any run, and after one is dropped
+        trace.setRun(RunData{});
+        steps.setRun(RunData{});
+        traffic.setRun(RunData{});
+        QCOMPARE(trace.canvas()->timeline(), nullptr);
+        QCOMPARE(steps.stepCount(), 0);
+        steps.next();
+        QCOMPARE(steps.currentStep(), -1);
+        QCOMPARE(traffic.stats().total.collectives, 0);
+        QVERIFY(!trace.renderImage(QSize(400, 200)).isNull());
+        trace.setRun(teaching_);
+        steps.setRun(teaching_);
+        traffic.setRun(teaching_);
+        QVERIFY(steps.stepCount() > 0);
+    }
+}
+
+// Renders every view; with HSDP_TRACE_SHOTS=DIR set, writes PNGs there (the
+// 70B sample too) to look at.
+void TestTraceViews::renderImages() {
+    const QString dir = qEnvironmentVariable("HSDP_TRACE_SHOTS");
+    std::vector<std::pair<QString, RunData>> runs{{QStringLiteral("teaching"), teaching_}};
+    if (!dir.isEmpty())
+        runs.emplace_back(QStringLiteral("70b"),
+                          runSample(QStringLiteral("llama3_70b_hsdp_tp_2x4x4.json")));
+    for (auto& [name, run] : runs) {
+        PlanSelection selection;
+        TraceWidget trace(&selection);
+        StepWidget steps(&selection);
+        TrafficWidget traffic(&selection);
+        trace.setRun(run);
+        steps.setRun(run);
+        traffic.setRun(run);
+        steps.setStep(std::min(3, steps.stepCount() - 1));
+        QImage images[] = {trace.renderImage(QSize(1400, 560)), steps.renderImage(QSize(900, 420)),
+                           traffic.renderImage(QSize(1100, 800))};
+        const char* kinds[] = {"trace", "steps", "traffic"};
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY(!images[i].isNull());
+            if (!dir.isEmpty())
+                QVERIFY(images[i].save(
+                    QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(name, kinds[i]))));
+        }
+        if (!dir.isEmpty()) {
+            // Every step of the teaching run; the first of each phase and mesh dim of others.
+            QFile captions(QDir(dir).filePath(name + QStringLiteral("-captions.txt")));
+            QVERIFY(captions.open(QIODevice::WriteOnly));
+            std::set<std::pair<std::string, int>> told;
+            for (int k = 0; k < steps.stepCount(); ++k) {
+                const RunStep& step = steps.steps()[static_cast<size_t>(k)];
+                const TraceEvent& e =
+                    run.run->trace.events[static_cast<size_t>(step.events.front())];
+                if (!told.insert({e.label.phase, e.label.meshDim * 100 + e.label.tpTransition})
+                         .second &&
+                    name != QStringLiteral("teaching"))
+                    continue;
+                steps.setStep(k);
+                captions.write((steps.positionText() + QStringLiteral(": ") +
+                                steps.caption().headline + QStringLiteral("\n  ") +
+                                steps.caption().why + QStringLiteral("\n"))
+                                   .toUtf8());
+            }
+        }
+        if (!dir.isEmpty()) {
+            trace.setColouring(TraceColouring::Op);
+            QVERIFY(trace.renderImage(QSize(1400, 560))
+                        .save(QDir(dir).filePath(name + QStringLiteral("-trace-op.png"))));
+        }
+    }
+}
+
+QTEST_MAIN(TestTraceViews)
+#include "tst_trace_views.moc"
