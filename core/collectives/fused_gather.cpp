@@ -5,7 +5,7 @@
 #include <limits>
 #include <optional>
 
-#include "collectives/gather_buffer_pool.h"
+#include "collectives/detail/gather_buffer_pool.h"
 #include "tensor/dtype_codec.h"
 #include "tensor/packing.h"
 #include "types/geometry.h"

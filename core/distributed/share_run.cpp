@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "distributed/locked_file_store.h"
+#include "distributed/detail/locked_file_store.h"
 #include "distributed/rank_split.h"
 #include "run/run_parts.h"
 #include "run/used_groups.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "hf_config/architecture.h"
+#include "hf_config/detail/architecture.h"
 #include "scenario/json_text.h"
 
 namespace hsdp {

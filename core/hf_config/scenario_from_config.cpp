@@ -1,8 +1,8 @@
 #include "hf_config/scenario_from_config.h"
 
-#include "hf_config/param_tree.h"
-#include "hf_config/placement_rules.h"
-#include "hf_config/tp_transitions.h"
+#include "hf_config/detail/param_tree.h"
+#include "hf_config/detail/placement_rules.h"
+#include "hf_config/detail/tp_transitions.h"
 
 namespace hsdp {
 

@@ -1,15 +1,15 @@
 #include "plan/planner.h"
 
 #include "plan/batching.h"
+#include "plan/detail/rank_ownership.h"
+#include "plan/detail/rank_work.h"
+#include "plan/detail/scenario_checks.h"
+#include "plan/detail/split_factors.h"
 #include "plan/diagnostics.h"
 #include "plan/grouping.h"
 #include "plan/hazards.h"
 #include "plan/ownership.h"
-#include "plan/rank_ownership.h"
-#include "plan/rank_work.h"
 #include "plan/replica_count.h"
-#include "plan/scenario_checks.h"
-#include "plan/split_factors.h"
 #include "plan/tp_lowering.h"
 
 namespace hsdp {

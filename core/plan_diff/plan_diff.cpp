@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "plan/load_imbalance.h"
-#include "plan_diff/plan_diff_scenario.h"
+#include "plan_diff/detail/plan_diff_scenario.h"
 
 namespace hsdp {
 

@@ -1,8 +1,8 @@
 // Executes the plan's redistribution steps on one rank.
 #include <algorithm>
 
+#include "redistribute/detail/redistribute_step.h"
 #include "redistribute/redistribute.h"
-#include "redistribute/redistribute_step.h"
 #include "tensor/dtype_codec.h"
 #include "tensor/packing.h"
 #include "types/geometry.h"

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "redistribute/redistribute_step.h"
+#include "redistribute/detail/redistribute_step.h"
 #include "tensor/dtype_codec.h"
 #include "tensor/packing.h"
 #include "verify/truth.h"

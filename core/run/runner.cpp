@@ -6,12 +6,12 @@
 #include <unordered_set>
 
 #include "collectives/newton_schulz.h"
+#include "run/detail/run_summary.h"
+#include "run/detail/tp_transition.h"
 #include "run/exec_env.h"
 #include "run/optimizer_step.h"
 #include "run/real_size.h"
-#include "run/run_summary.h"
 #include "run/shrink.h"
-#include "run/tp_transition.h"
 #include "run/used_groups.h"
 #include "verify/truth.h"
 

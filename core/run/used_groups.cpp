@@ -4,8 +4,8 @@
 #include <set>
 #include <string>
 
+#include "run/detail/tp_transition.h"
 #include "run/optimizer_step.h"
-#include "run/tp_transition.h"
 
 namespace hsdp {
 

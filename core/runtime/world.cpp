@@ -9,12 +9,12 @@
 #include <string>
 #include <thread>
 
-#include "runtime/collective_error.h"
+#include "runtime/detail/collective_error.h"
+#include "runtime/detail/rank_context.h"
+#include "runtime/detail/rendezvous.h"
+#include "runtime/detail/run_state.h"
 #include "runtime/file_limits.h"
 #include "runtime/group_set.h"
-#include "runtime/rank_context.h"
-#include "runtime/rendezvous.h"
-#include "runtime/run_state.h"
 
 namespace hsdp {
 namespace {

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "plan/plan.h"
-#include "saved/run_reader.h"
+#include "saved/detail/run_reader.h"
 #include "types/scenario.h"
 #include "verify/run_result.h"
 

@@ -6,12 +6,12 @@
 #include <fstream>
 #include <limits>
 
-#include "scenario/entry_reader.h"
+#include "scenario/detail/entry_reader.h"
+#include "scenario/detail/mesh_reader.h"
+#include "scenario/detail/options_reader.h"
+#include "scenario/detail/repeat_blocks.h"
 #include "scenario/input_file.h"
 #include "scenario/json_fields.h"
-#include "scenario/mesh_reader.h"
-#include "scenario/options_reader.h"
-#include "scenario/repeat_blocks.h"
 
 namespace hsdp {
 

@@ -1,6 +1,12 @@
 // core/ reads one way: each module includes only the modules below it, so
 // the plan never depends on how it runs and nothing in the engine depends on
 // how results are exported (the front ends hook in through RunObserver).
+//
+// Each module's API is the headers at its top level; core/<module>/detail/
+// holds what only that module uses. Nothing outside core/<module>/ includes
+// a "<module>/detail/..." header, with one exception: a test that tests that
+// internal piece itself, tests/tst_<name>.cpp including
+// "<module>/detail/<name>.h". Every other test goes through the API.
 #include <QtTest>
 
 #include <QDirIterator>
@@ -10,7 +16,8 @@
 
 namespace {
 
-const QString kCore = HSDP_SOURCE_DIR "/core/";
+const QString kSource = HSDP_SOURCE_DIR "/";
+const QString kCore = kSource + "core/";
 
 // Module -> the modules it may include (besides itself).
 const std::map<QString, std::set<QString>>& allowed() {
@@ -72,6 +79,36 @@ private slots:
             }
         }
         QVERIFY(files > 50);
+        QVERIFY2(violations.isEmpty(), qPrintable(violations.join("\n")));
+    }
+
+    void detailStaysInsideItsModule() {
+        static const QRegularExpression include(
+            "^\\s*#\\s*include\\s+\"([a-z_]+)/detail/([a-z_0-9]+)\\.h\"",
+            QRegularExpression::MultilineOption);
+        QStringList violations;
+        int files = 0, detailIncludes = 0;
+        for (const QString top : {"core", "app", "widgets", "report", "tests", "bench"}) {
+            QDirIterator it(kSource + top, {"*.h", "*.cpp"}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString path = QDir(kSource).relativeFilePath(it.next());
+                QFile file(kSource + path);
+                QVERIFY(file.open(QIODevice::ReadOnly));
+                const QString text = QString::fromUtf8(file.readAll());
+                ++files;
+                for (auto m = include.globalMatch(text); m.hasNext();) {
+                    const auto match = m.next();
+                    const QString module = match.captured(1), name = match.captured(2);
+                    ++detailIncludes;
+                    if (path.startsWith("core/" + module + "/")) continue;
+                    if (path == "tests/tst_" + name + ".cpp") continue;  // its own unit test
+                    violations << path + " includes " + module + "/detail/" + name + ".h";
+                }
+            }
+        }
+        QVERIFY(files > 200);
+        QVERIFY(detailIncludes > 20);  // the pattern still matches how core includes
         QVERIFY2(violations.isEmpty(), qPrintable(violations.join("\n")));
     }
 };

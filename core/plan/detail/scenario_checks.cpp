@@ -1,0 +1,59 @@
+#include "plan/detail/scenario_checks.h"
+
+#include <string>
+#include <vector>
+
+namespace hsdp {
+
+namespace {
+
+// "0..7, 12, 14..15", at most a few runs, then a count.
+std::string rangesText(const std::vector<int>& ascending) {
+    constexpr size_t kMaxRuns = 6;
+    std::string out;
+    size_t runs = 0, i = 0;
+    while (i < ascending.size()) {
+        size_t j = i;
+        while (j + 1 < ascending.size() && ascending[j + 1] == ascending[j] + 1) ++j;
+        if (runs == kMaxRuns) {
+            out += ", ...";
+            break;
+        }
+        out += (runs ? ", " : "") + std::to_string(ascending[i]);
+        if (j > i) out += ".." + std::to_string(ascending[j]);
+        ++runs;
+        i = j + 1;
+    }
+    return out;
+}
+
+void reportUnusedRanks(const Scenario& scenario, DiagnosticSink& sink) {
+    std::vector<bool> used(static_cast<size_t>(scenario.worldSize), false);
+    for (const Mesh& mesh : scenario.meshes)
+        for (int r : mesh.ranks)
+            if (r < scenario.worldSize) used[static_cast<size_t>(r)] = true;
+    std::vector<int> unused;
+    for (size_t r = 0; r < used.size(); ++r)
+        if (!used[r]) unused.push_back(static_cast<int>(r));
+    if (unused.empty()) return;
+    sink.report(Severity::Warning, codes::WorldRanksUnused,
+                "world size " + std::to_string(scenario.worldSize) + " but no mesh uses " +
+                    std::to_string(unused.size()) + " of its ranks (" + rangesText(unused) +
+                    "): they have no mesh coordinate and own nothing (a run still starts them); "
+                    "the world size defaults to 1 + the largest mesh rank, so check the meshes' "
+                    "\"ranks\" and \"world_size\"");
+}
+
+}  // namespace
+
+void reportScenarioShape(const Scenario& scenario, DiagnosticSink& sink) {
+    reportUnusedRanks(scenario, sink);
+    // A TP-only scenario (transitions, no params) is a legitimate study of TP
+    // lowering; with neither, the plan and the run are empty and "verified".
+    if (scenario.params.empty() && scenario.tpTransitions.empty())
+        sink.report(Severity::Warning, codes::NoParams,
+                    "the scenario has no params and no TP transitions: nothing to plan or run "
+                    "(is the \"params\" key missing?)");
+}
+
+}  // namespace hsdp
