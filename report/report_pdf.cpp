@@ -324,8 +324,8 @@ private:
         const double scale = box.scale;
         ensure(size.height() * scale + box.caption);
         const QString key = QStringLiteral("%1/%2/%3/%4")
-                                .arg(int(pic.kind))
-                                .arg(pic.index)
+                                .arg(pic.view + QLatin1Char(':') + pic.part)
+                                .arg(pic.param)
                                 .arg(pic.group)
                                 .arg(pic.batch);
         if (!cache_.contains(key)) cache_.insert(key, pictures_.record(pic, size));

@@ -46,7 +46,7 @@ bool writeFile(const QString& path, const QByteArray& bytes) {
 
 // Waits for the tracker's next comparison.
 PlanDiffTable nextChange(MainWindow& window) {
-    QSignalSpy ready(window.changeTracker(), &PlanDiffTracker::changeReady);
+    QSignalSpy ready(window.planDiffTracker(), &PlanDiffTracker::changeReady);
     if (!ready.wait(20000)) return {};
     return ready.last().at(0).value<PlanDiffTable>();
 }
@@ -94,26 +94,26 @@ void TestChangesWidget::init() {
 
 bool TestChangesWidget::openAndSettle(MainWindow& window) {
     window.session()->setDebounceMilliseconds(50);
-    QSignalSpy ready(window.changeTracker(), &PlanDiffTracker::changeReady);
+    QSignalSpy ready(window.planDiffTracker(), &PlanDiffTracker::changeReady);
     window.openScenario(path_);
-    return ready.wait(20000) && !window.changeTracker()->change().isValid();
+    return ready.wait(20000) && !window.planDiffTracker()->change().isValid();
 }
 
 void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
     MainWindow window;
     window.show();
     QVERIFY(openAndSettle(window));
-    PlanDiffWidget* changes = window.changes();
+    PlanDiffWidget* changes = window.view<PlanDiffWidget>();
     QCOMPARE(changes->summaryText(), QStringLiteral("Nothing to compare yet"));
     QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing to show yet
     PlanResult before = window.session()->current();
 
     QSignalSpy planned(window.session(), &Session::planReady);
-    QSignalSpy compared(window.changeTracker(), &PlanDiffTracker::changeReady);
+    QSignalSpy compared(window.planDiffTracker(), &PlanDiffTracker::changeReady);
     QThread::msleep(20);
     QVERIFY(writeFile(path_, fourReplicas()));
     QVERIFY(planned.wait(20000));
-    QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().isValid(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.planDiffTracker()->change().isValid(), 20000);
     PlanResult after = window.session()->current();
     QVERIFY(after.plan != before.plan);
 
@@ -130,7 +130,7 @@ void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
                  QStringLiteral("%1 param").arg(diff.changedParams.size())),
              qPrintable(changes->summaryText()));
     QVERIFY(changes->titleText().startsWith(QStringLiteral("since the last change")));
-    QCOMPARE(window.changeTracker()->change().currentPlan, after.plan);
+    QCOMPARE(window.planDiffTracker()->change().currentPlan, after.plan);
     QCOMPARE(frontTab(window), QStringLiteral("What changed"));  // raised over Diagnostics
 }
 
@@ -141,8 +141,8 @@ void TestChangesWidget::reloadOfTheSameFileIsTheSamePlan() {
     window.session()->reload();
     PlanDiffTable change = nextChange(window);
     QVERIFY(change.isValid());
-    QCOMPARE(window.changes()->summaryText(), QStringLiteral("Same plan"));
-    PlanDiffModel* model = window.changes()->model();
+    QCOMPARE(window.view<PlanDiffWidget>()->summaryText(), QStringLiteral("Same plan"));
+    PlanDiffModel* model = window.view<PlanDiffWidget>()->model();
     QCOMPARE(model->rowCount(), kChangeSectionCount);
     for (int s = 0; s < kChangeSectionCount; ++s)
         QCOMPARE(model->rowCount(model->sectionIndex(static_cast<PlanDiffSection>(s))), 0);
@@ -163,18 +163,18 @@ void TestChangesWidget::compareWithAnotherFile() {
     PlanDiff diff =
         diffPlans(*current.scenario, *current.plan, *reference.scenario, *reference.plan);
     QCOMPARE(change.diff->changedParams.size(), diff.changedParams.size());
-    QVERIFY(window.changes()->titleText().contains(QStringLiteral("four_replicas.json")));
-    QVERIFY(window.changes()->titleText().contains(QStringLiteral("before: scenario.json (open)")));
+    QVERIFY(window.view<PlanDiffWidget>()->titleText().contains(QStringLiteral("four_replicas.json")));
+    QVERIFY(window.view<PlanDiffWidget>()->titleText().contains(QStringLiteral("before: scenario.json (open)")));
     // The current plan changing on disk is compared with the same file again.
     QThread::msleep(20);
     QVERIFY(writeFile(path_, fourReplicas()));
-    QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().same(), 20000);
-    QCOMPARE(window.changes()->summaryText(), QStringLiteral("Same plan"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.planDiffTracker()->change().same(), 20000);
+    QCOMPARE(window.view<PlanDiffWidget>()->summaryText(), QStringLiteral("Same plan"));
     // Back to "since the last change".
-    window.changeTracker()->compareSinceLastChange();
+    window.planDiffTracker()->compareSinceLastChange();
     PlanDiffTable since = nextChange(window);
     QVERIFY(since.isValid());  // the rewrite replaced the first plan
-    QVERIFY(window.changes()->titleText().startsWith(QStringLiteral("since the last change")));
+    QVERIFY(window.view<PlanDiffWidget>()->titleText().startsWith(QStringLiteral("since the last change")));
 }
 
 void TestChangesWidget::activatingRowsSelectsEverywhere() {
@@ -182,10 +182,10 @@ void TestChangesWidget::activatingRowsSelectsEverywhere() {
     QVERIFY(openAndSettle(window));
     QThread::msleep(20);
     QVERIFY(writeFile(path_, fourReplicas()));
-    QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().isValid(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.planDiffTracker()->change().isValid(), 20000);
     const PlanResult& current = window.session()->current();
-    const PlanDiffTable& change = window.changeTracker()->change();
-    PlanDiffWidget* changes = window.changes();
+    const PlanDiffTable& change = window.planDiffTracker()->change();
+    PlanDiffWidget* changes = window.view<PlanDiffWidget>();
     int checked = 0;
     for (size_t r = 0; r < change.diff->changedParams.size(); ++r) {
         QVERIFY(changes->activate(rowOf(changes, PlanDiffSection::Params, static_cast<int>(r))));
@@ -215,12 +215,12 @@ void TestChangesWidget::compareShortcutIsListed() {
     for (QAction* action : window.shortcutActions())
         found |= action->shortcut() == QKeySequence(QStringLiteral("Ctrl+Shift+D"));
     QVERIFY(found);
-    QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("changesDock")));
+    QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("planDiffDock")));
 }
 
 // The panel's error line, as the user sees it ("" when hidden).
 QString shownError(MainWindow& window) {
-    for (QLabel* label : window.changes()->findChildren<QLabel*>())
+    for (QLabel* label : window.view<PlanDiffWidget>()->findChildren<QLabel*>())
         if (label->text().startsWith(QStringLiteral("Cannot compare")) &&
             label->isVisibleTo(&window))
             return label->text();
@@ -236,17 +236,17 @@ void TestChangesWidget::aFileThatDoesNotReadIsSaid() {
     QVERIFY(writeFile(broken, sampleText("teaching_2x2.json").left(52)));
     const QString missing = dir_.filePath(QStringLiteral("missing.json"));
     for (const QString& path : {broken, missing}) {
-        QSignalSpy failed(window.changeTracker(), &PlanDiffTracker::compareFailed);
+        QSignalSpy failed(window.planDiffTracker(), &PlanDiffTracker::compareFailed);
         window.compareWith(path);
         QVERIFY(failed.wait(20000));
-        QTRY_VERIFY_WITH_TIMEOUT(!window.changeTracker()->isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.planDiffTracker()->isBusy(), 20000);
         QCoreApplication::processEvents();
         const QString error = shownError(window);
         QVERIFY2(error.contains(path), qPrintable(error));
         QVERIFY2(error.contains(path == broken ? QStringLiteral("line ")
                                                : QStringLiteral("No such file")),
                  qPrintable(error));
-        QCOMPARE(window.changes()->errorText(), error);
+        QCOMPARE(window.view<PlanDiffWidget>()->errorText(), error);
     }
     // A comparison that works clears it.
     const QString other = dir_.filePath(QStringLiteral("four_replicas.json"));
@@ -301,14 +301,14 @@ void TestChangesWidget::summaryAndHeadingCountTheSame() {
     const PlanDiff& diff = *change.diff;
     const std::array<int, 3> truth{int(diff.changedParams.size()), int(diff.addedParams.size()),
                                    int(diff.removedParams.size())};
-    const QString summary = window.changes()->summaryText();
-    const QModelIndex section = window.changes()->model()->sectionIndex(PlanDiffSection::Params);
+    const QString summary = window.view<PlanDiffWidget>()->summaryText();
+    const QModelIndex section = window.view<PlanDiffWidget>()->model()->sectionIndex(PlanDiffSection::Params);
     const QString heading = section.data().toString();
     QCOMPARE(saidCounts(summary), truth);
     QVERIFY2(saidCounts(heading) == truth, qPrintable(heading + QStringLiteral(" | ") + summary));
     QVERIFY2(heading.contains(QStringLiteral("(%1)").arg(truth[0] + truth[1] + truth[2])),
              qPrintable(heading));
-    QCOMPARE(window.changes()->model()->rowCount(section), truth[0] + truth[1] + truth[2]);
+    QCOMPARE(window.view<PlanDiffWidget>()->model()->rowCount(section), truth[0] + truth[1] + truth[2]);
 }
 
 QTEST_MAIN(TestChangesWidget)

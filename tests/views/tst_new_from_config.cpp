@@ -122,13 +122,13 @@ private slots:
             QVERIFY(dialog.document());
             window.document()->markSaved();  // as if "Discard" was answered
             QSignalSpy planned(window.session(), &Session::planReady);
-            QSignalSpy compared(window.changeTracker(), &PlanDiffTracker::changeReady);
+            QSignalSpy compared(window.planDiffTracker(), &PlanDiffTracker::changeReady);
             window.openGeneratedScenario(dialog.document());
             QVERIFY(planned.wait(30000));
             QVERIFY(compared.wait(20000) || !compared.isEmpty());
             QVERIFY(!window.lastRun().isValid());
             QCOMPARE(window.runStatusText(), QString());
-            const PlanDiffTable& change = window.changeTracker()->change();
+            const PlanDiffTable& change = window.planDiffTracker()->change();
             QVERIFY(!change.isValid());  // nothing compared with the scenario before
             QVERIFY2(change.note.startsWith(QStringLiteral("No change since untitled was")),
                      qPrintable(change.note));

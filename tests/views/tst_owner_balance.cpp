@@ -295,7 +295,7 @@ QSize dockedSize(QSize window) {
     main.resize(window);
     main.show();
     QApplication::processEvents();
-    return main.ownerBalance()->size();
+    return main.view<OwnerBalanceWidget>()->size();
 }
 
 void TestOwnerBalance::contentFitsTheDock_data() {

@@ -467,7 +467,7 @@ void TestReport::wrongRowsAreDrawn() {
         for (const ReportSection& s : doc.sections)
             for (const ReportBlock& b : s.blocks)
                 if (b.kind == ReportBlock::Picture &&
-                    b.picture.kind == PictureKind::WrongRowOverlay)
+                    b.picture.view == QLatin1String("wrongRows"))
                     pictures.push_back(b.picture);
         return pictures;
     };

@@ -18,7 +18,7 @@
 #include "editing/param_entries_model.h"
 #include "shared/edit_error_text.h"
 #include "shared/scenario_document.h"
-#include "shared/word_elide.h"
+#include "shared/word_elide_delegate.h"
 
 namespace hsdp {
 

@@ -14,7 +14,7 @@
 #include "plan_tree/plan_tree_rows.h"
 #include "shared/heat_scale.h"
 #include "shared/model_roles.h"
-#include "shared/word_elide.h"
+#include "shared/word_elide_delegate.h"
 
 namespace hsdp {
 

@@ -7,6 +7,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "studio/offscreen_grab.h"
+
 namespace hsdp {
 
 namespace {
@@ -62,14 +64,12 @@ void TraceWidget::setColouring(TraceColouring colouring) {
 }
 
 QImage TraceWidget::renderImage(QSize size) {
-    const bool wasVisible = isVisible();
-    if (!wasVisible) setAttribute(Qt::WA_DontShowOnScreen);
-    resize(size);
-    show();
-    QApplication::processEvents();
-    QImage image = grab().toImage();
-    if (!wasVisible) hide();
-    return image;
+    return grabOffscreen(*this, size);
+}
+
+QList<ViewShot> TraceWidget::screenshots() const {
+    if (!canvas_->timeline()) return {};
+    return {ViewShot{{}, QSize(1600, 900), {}}};
 }
 
 }  // namespace hsdp

@@ -7,6 +7,7 @@
 #include "shared/run_data.h"
 #include "steps/run_steps.h"
 #include "traffic/traffic_stats.h"
+#include "studio/studio_view.h"
 
 class QCPBars;
 class QCustomPlot;
@@ -20,10 +21,15 @@ namespace hsdp {
 // a table (collectives, per-rank events, on-wire bytes, size S, summed and
 // busy wall time, algbw, busbw; a shrunk run's bytes with their real size),
 // and the slowest collectives; clicking one selects it everywhere.
-class TrafficWidget : public QWidget {
+class TrafficWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit TrafficWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    void showRun(const RunData& run) override { setRun(run); }
+    QList<ViewShot> screenshots() const override;
+    QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
 
     void setRun(const RunData& run);
     const TrafficStats& stats() const { return stats_; }

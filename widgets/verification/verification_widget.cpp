@@ -169,4 +169,9 @@ bool VerificationWidget::activate(const QModelIndex& index) {
     return true;
 }
 
+QList<ViewShot> VerificationWidget::screenshots() const {
+    if (!model_->run().isValid()) return {};
+    return {ViewShot{{}, QSize(1400, 700), {}}};
+}
+
 }  // namespace hsdp

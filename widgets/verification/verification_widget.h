@@ -4,6 +4,7 @@
 
 #include "shared/plan_selection.h"
 #include "verification/verification_model.h"
+#include "studio/studio_view.h"
 
 class QLabel;
 class QLineEdit;
@@ -19,10 +20,15 @@ namespace hsdp {
 // Activating a row selects its parameter (with its group and batch), a
 // mismatch row also its rank, a transition row the transition; rows of a
 // run made on an older plan select nothing (their positions may differ).
-class VerificationWidget : public QWidget {
+class VerificationWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit VerificationWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    void showPlan(const PlanResult& plan) override { setCurrentPlan(plan); }
+    void showRun(const RunData& run) override { setRun(run); }
+    QList<ViewShot> screenshots() const override;
 
     void setRun(const RunData& run);
     // The plan on screen now; a run of another plan is marked as such.

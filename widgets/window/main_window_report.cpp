@@ -18,7 +18,6 @@
 #include "shared/run_session.h"
 #include "shared/scenario_document.h"
 #include "window/main_window.h"
-#include "wrong_rows/wrong_rows_widget.h"
 
 namespace hsdp {
 
@@ -116,7 +115,7 @@ bool MainWindow::exportReport(const QString& path, bool quiet) {
     const bool runOfThisPlan = lastRun_.isValid() && lastRun_.plan.plan == input.plan.plan;
     if (runOfThisPlan) input.run = lastRun_;
     // A reference run is drawn against the last corrected run of the same plan.
-    const RunData& corrected = wrongRows_->correctedRun();
+    const RunData& corrected = lastCorrectedRun_;
     if (runOfThisPlan && lastRun_.run->mode == RunMode::Reference && corrected.isValid() &&
         corrected.plan.plan == lastRun_.plan.plan)
         input.comparison = corrected;

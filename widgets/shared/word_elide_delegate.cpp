@@ -1,4 +1,4 @@
-#include "shared/word_elide.h"
+#include "shared/word_elide_delegate.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
