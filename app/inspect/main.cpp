@@ -1,8 +1,6 @@
 // hsdp-inspect: the command-line face of the HSDP Studio engine.
-#include <exception>
 #include <iostream>
 #include <iterator>
-#include <new>
 #include <string>
 #include <vector>
 
@@ -132,21 +130,8 @@ int main(int argc, char** argv) {
         std::cout << "hsdp-inspect " << HSDP_VERSION << "\n";
         return 0;
     }
-    try {
-        return dispatch(args[0], {args.begin() + 1, args.end()});
-    } catch (const hsdp::cli::UsageError& error) {
-        // Point at the help of the command that was given, where its options are.
-        const bool known = findCommand(args[0]) != nullptr;
-        std::cerr << "hsdp-inspect: " << error.what() << "\nTry 'hsdp-inspect "
-                  << (known ? args[0] + " " : "") << "--help'.\n";
-        return 2;
-    } catch (const std::bad_alloc&) {
-        // A valid but enormous plan (e.g. owner loads for millions of coordinates
-        // in thousands of batches): say so instead of aborting.
-        std::cerr << "hsdp-inspect: out of memory; the scenario's plan is too large\n";
-        return 2;
-    } catch (const std::exception& error) {
-        std::cerr << "hsdp-inspect: internal error: " << error.what() << "\n";
-        return 2;
-    }
+    const std::string command = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    return hsdp::cli::exitCodeOf([&] { return dispatch(command, rest); },
+                                 findCommand(command) ? command : "");
 }
