@@ -2,6 +2,26 @@
 
 namespace hsdp {
 
+void ReportBlockVisitor::visit(const ReportBlock& block) {
+    switch (block.kind) {
+        case ReportBlock::Paragraph:
+            paragraph(block.text);
+            break;
+        case ReportBlock::Code:
+            code(block.text);
+            break;
+        case ReportBlock::FactList:
+            facts(block.facts);
+            break;
+        case ReportBlock::Table:
+            table(block.table);
+            break;
+        case ReportBlock::Picture:
+            picture(block.picture);
+            break;
+    }
+}
+
 void ReportSection::paragraph(const QString& text) {
     ReportBlock block;
     block.kind = ReportBlock::Paragraph;

@@ -48,6 +48,22 @@ struct ReportBlock {
     ReportPicture picture;
 };
 
+// What a writer does with each kind of block; visit() dispatches over the
+// kinds, the one place a new kind is added (every writer then fails to
+// compile until it writes it).
+class ReportBlockVisitor {
+public:
+    virtual ~ReportBlockVisitor() = default;
+    void visit(const ReportBlock& block);
+
+protected:
+    virtual void paragraph(const QString& text) = 0;
+    virtual void code(const QString& text) = 0;
+    virtual void facts(const Facts& facts) = 0;
+    virtual void table(const ReportTable& table) = 0;
+    virtual void picture(const ReportPicture& picture) = 0;
+};
+
 struct ReportSection {
     QString anchor;  // unique, [a-z0-9-]
     QString title;

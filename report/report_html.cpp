@@ -49,7 +49,7 @@ bool numeric(const QString& cell) {
     return pattern.match(cell).hasMatch();
 }
 
-class HtmlWriter {
+class HtmlWriter : private ReportBlockVisitor {
 public:
     HtmlWriter(const ReportDocument& doc, ReportPictures& pictures)
         : doc_(doc), pictures_(pictures), out_(&html_) {}
@@ -99,31 +99,15 @@ private:
         const char* h = s.level == 1 ? "h2" : "h3";
         out_ << "<section><" << h << " id=\"" << s.anchor << "\"><a class=\"anchor\" href=\"#"
              << s.anchor << "\">§</a>" << esc(s.title) << "</" << h << ">\n";
-        for (const ReportBlock& b : s.blocks) block(b);
+        for (const ReportBlock& b : s.blocks) visit(b);
         out_ << "</section>\n";
     }
 
-    void block(const ReportBlock& b) {
-        switch (b.kind) {
-            case ReportBlock::Paragraph:
-                out_ << "<p>" << esc(b.text) << "</p>\n";
-                break;
-            case ReportBlock::Code:
-                out_ << "<pre>" << esc(b.text) << "</pre>\n";
-                break;
-            case ReportBlock::FactList:
-                facts(b.facts);
-                break;
-            case ReportBlock::Table:
-                table(b.table);
-                break;
-            case ReportBlock::Picture:
-                picture(b.picture);
-                break;
-        }
-    }
+    void paragraph(const QString& text) override { out_ << "<p>" << esc(text) << "</p>\n"; }
 
-    void facts(const Facts& facts) {
+    void code(const QString& text) override { out_ << "<pre>" << esc(text) << "</pre>\n"; }
+
+    void facts(const Facts& facts) override {
         out_ << "<dl class=\"facts\">";
         for (const auto& [label, value] : facts) {
             const bool bad = value.contains(QLatin1String("NOT VERIFIED")) ||
@@ -134,7 +118,7 @@ private:
         out_ << "</dl>\n";
     }
 
-    void table(const ReportTable& t) {
+    void table(const ReportTable& t) override {
         out_ << "<div class=\"scroll\"><table><thead><tr>";
         for (const QString& h : t.header) out_ << "<th>" << esc(h) << "</th>";
         out_ << "</tr></thead><tbody>\n";
@@ -153,7 +137,7 @@ private:
         }
     }
 
-    void picture(const ReportPicture& p) {
+    void picture(const ReportPicture& p) override {
         const QImage image = pictures_.image(p, p.size);
         QByteArray png;
         QBuffer buffer(&png);

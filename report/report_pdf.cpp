@@ -40,7 +40,7 @@ QFont font(double points, bool bold = false, bool mono = false) {
 // Lays the document out page by page with one painter on a QPdfWriter. Run
 // twice: the first pass learns on which page each section starts, the second
 // prints those numbers in the table of contents.
-class PdfPages {
+class PdfPages : private ReportBlockVisitor {
 public:
     PdfPages(const ReportDocument& doc, ReportPictures& pictures, QMap<QString, QPicture>& cache)
         : doc_(doc), pictures_(pictures), cache_(cache) {}
@@ -165,28 +165,12 @@ private:
         if (s.level == 1 && s.appendix == false && s.anchor == QLatin1String("appendix")) newPage();
         heading(s.title, s.level, std::min(leadHeight(s, next), bottom_ * 0.9));
         starts_[s.anchor] = page_;
-        for (const ReportBlock& b : s.blocks) {
-            switch (b.kind) {
-                case ReportBlock::Paragraph:
-                    text(b.text, font(10));
-                    break;
-                case ReportBlock::Code:
-                    code(b.text);
-                    break;
-                case ReportBlock::FactList:
-                    facts(b.facts);
-                    break;
-                case ReportBlock::Table:
-                    table(b.table);
-                    break;
-                case ReportBlock::Picture:
-                    picture(b.picture);
-                    break;
-            }
-        }
+        for (const ReportBlock& b : s.blocks) visit(b);
     }
 
-    void code(const QString& body) {
+    void paragraph(const QString& body) override { text(body, font(10)); }
+
+    void code(const QString& body) override {
         const QFont f = font(8.5, false, true);
         const double h = textHeight(body, f, width_ - 2 * kCellPad) + 2 * kCellPad;
         ensure(h);
@@ -199,7 +183,7 @@ private:
         y_ += h + kGap;
     }
 
-    void facts(const Facts& list) {
+    void facts(const Facts& list) override {
         const double labelWidth = std::min(200.0, width_ * 0.3);
         const QFont label = font(9.5, true), value = font(9.5);
         for (const auto& [l, v] : list) {
@@ -278,7 +262,7 @@ private:
         y_ += h;
     }
 
-    void table(const ReportTable& t) {
+    void table(const ReportTable& t) override {
         const QFont body = font(7.5), head = font(7.5, true);
         const std::vector<double> widths = columnWidths(t, body, head);
         const double headHeight = rowHeight(t.header, widths, head);
@@ -318,7 +302,7 @@ private:
         return box;
     }
 
-    void picture(const ReportPicture& pic) {
+    void picture(const ReportPicture& pic) override {
         const PictureBox box = pictureBox(pic);
         const QSize size = box.size;
         const double scale = box.scale;

@@ -4,8 +4,30 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <new>
 
 namespace hsdp::cli {
+
+int exitCodeOf(const std::function<int()>& body, const std::string& help) {
+    try {
+        return body();
+    } catch (const UsageError& error) {
+        // Point at the help of the command that was given, where its options are.
+        std::cerr << "hsdp-inspect: " << error.what() << "\nTry 'hsdp-inspect "
+                  << (help.empty() ? "" : help + " ") << "--help'.\n";
+        return 2;
+    } catch (const std::bad_alloc&) {
+        // A valid but enormous plan (e.g. owner loads for millions of coordinates
+        // in thousands of batches): say so instead of aborting.
+        std::cerr << "hsdp-inspect: out of memory; the scenario's plan is too large\n";
+        return 2;
+    } catch (const std::exception& error) {
+        std::cerr << "hsdp-inspect: internal error: " << error.what() << "\n";
+        return 2;
+    }
+}
 
 ArgParser& ArgParser::flag(const std::string& name) {
     takesValue_[name] = false;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -14,6 +15,12 @@ class UsageError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+// Runs `body` and returns its exit code, or 2 when it throws: a UsageError
+// prints "hsdp-inspect: MESSAGE" and points at `hsdp-inspect HELP --help`
+// (the tool's help when `help` is empty); running out of memory and any other
+// exception are said as such. Both hsdp-inspect and hsdp-inspect-report.
+int exitCodeOf(const std::function<int()>& body, const std::string& help);
 
 // Declarative option parsing for one subcommand: flags (`--json`), options
 // with a value (`--mode reference` or `--mode=reference`) and positionals.

@@ -1,7 +1,6 @@
 // hsdp-inspect: the command-line face of the HSDP Studio engine.
-#include <exception>
 #include <iostream>
-#include <new>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -10,27 +9,15 @@
 
 namespace {
 
-const char* const kToolHelp = R"(usage: hsdp-inspect COMMAND [options]
+const char* const kToolHelpHead = R"(usage: hsdp-inspect COMMAND [options]
 
 Inspect and verify HSDP sharding plans (DTensor placements on N-D device
 meshes, Muon-style owner assignment, fused all-gathers, TP lowering).
 
 commands:
-  plan SCENARIO   print the plan (text, or hsdp-plan/1 JSON with --json)
-  run SCENARIO    execute the plan over real Gloo collectives, one thread per
-                  rank, and verify every byte (hsdp-run/1 JSON with --json)
-  diff A B        what changed between the plans of two scenarios (exit 1 if
-                  they differ; hsdp-plan-diff/1 JSON with --json)
-  scenario --from-config CONFIG.json --mesh dp_replicate=2,dp_shard=8,tp=4 -o FILE
-                  write the scenario of a Hugging Face model config under a
-                  parallelism layout (FSDP2 + torchtitan's TP plan)
-  report SCENARIO -o FILE.html|FILE.pdf
-                  one self-contained document: plan, pictures, and with --run
-                  the verification and traffic (docs/reports.md)
-  worker SCENARIO --store DIR --procs N --proc I
-                  run one share of a run split over processes or hosts
-  collect DIR     merge and print the result the workers left in DIR
+)";
 
+const char* const kToolHelpTail = R"(
 options:
   -h, --help      show this help; `hsdp-inspect COMMAND --help` for a command
   --version       print the version
@@ -45,41 +32,90 @@ examples in docs/examples/), docs/plan.md, docs/run.md, docs/trace-format.md,
 docs/glossary.md, docs/model-config.md (scenario --from-config), docs/reports.md.
 )";
 
+// Every command, once: its name, what follows the name in the tool's help, its
+// summary there (lines), what runs it and its --help text.
+struct Command {
+    const char* name;
+    const char* synopsis;  // the arguments after the name
+    const char* summary;   // '\n' between lines
+    int (*run)(const std::vector<std::string>& args);
+    const char* help;  // nullptr: the command prints its own (report: hsdp-inspect-report)
+};
+
+using namespace hsdp::cli;
+
+const Command kCommands[] = {
+    {"plan", "SCENARIO", "print the plan (text, or hsdp-plan/1 JSON with --json)", planCommand,
+     kPlanHelp},
+    {"run", "SCENARIO",
+     "execute the plan over real Gloo collectives, one thread per\n"
+     "rank, and verify every byte (hsdp-run/1 JSON with --json)",
+     runCommand, kRunHelp},
+    {"diff", "A B",
+     "what changed between the plans of two scenarios (exit 1 if\n"
+     "they differ; hsdp-plan-diff/1 JSON with --json)",
+     diffCommand, kDiffHelp},
+    {"scenario", "--from-config CONFIG.json --mesh dp_replicate=2,dp_shard=8,tp=4 -o FILE",
+     "write the scenario of a Hugging Face model config under a\n"
+     "parallelism layout (FSDP2 + torchtitan's TP plan)",
+     scenarioCommand, kScenarioHelp},
+    {"report", "SCENARIO -o FILE.html|FILE.pdf",
+     "one self-contained document: plan, pictures, and with --run\n"
+     "the verification and traffic (docs/reports.md)",
+     reportCommand, nullptr},
+    // Started by `run --procs`: one share of a split run.
+    {"worker", "SCENARIO --store DIR --procs N --proc I",
+     "run one share of a run split over processes or hosts", workerCommand, kWorkerHelp},
+    {"collect", "DIR", "merge and print the result the workers left in DIR", collectCommand,
+     kCollectHelp},
+};
+
+const Command* findCommand(const std::string& name) {
+    for (const Command& c : kCommands)
+        if (name == c.name) return &c;
+    return nullptr;
+}
+
+// The command list of the tool's help: a summary starts in column 18, on the
+// next line when the name and synopsis reach it.
+void printToolHelp() {
+    constexpr size_t kColumn = 18;
+    const std::string indent(kColumn, ' ');
+    std::cout << kToolHelpHead;
+    for (const Command& c : kCommands) {
+        std::string head = std::string("  ") + c.name + " " + c.synopsis;
+        head +=
+            head.size() + 2 <= kColumn ? std::string(kColumn - head.size(), ' ') : "\n" + indent;
+        std::string summary = c.summary;
+        for (size_t at = summary.find('\n'); at != std::string::npos;
+             at = summary.find('\n', at + 1))
+            summary.insert(at + 1, indent);
+        std::cout << head << summary << "\n";
+    }
+    std::cout << kToolHelpTail;
+}
+
+// "plan, run, ... or collect"
+std::string commandNames() {
+    std::string names;
+    const size_t n = std::size(kCommands);
+    for (size_t i = 0; i < n; ++i)
+        names += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(kCommands[i].name);
+    return names;
+}
+
 bool wantsHelp(const std::vector<std::string>& args) {
     for (const auto& a : args)
         if (a == "-h" || a == "--help") return true;
     return false;
 }
 
-int dispatch(const std::string& command, const std::vector<std::string>& args) {
-    using namespace hsdp::cli;
-    if (command == "plan") {
-        if (wantsHelp(args)) return std::cout << kPlanHelp, 0;
-        return planCommand(args);
-    }
-    if (command == "run") {
-        if (wantsHelp(args)) return std::cout << kRunHelp, 0;
-        return runCommand(args);
-    }
-    if (command == "diff") {
-        if (wantsHelp(args)) return std::cout << kDiffHelp, 0;
-        return diffCommand(args);
-    }
-    if (command == "scenario") {
-        if (wantsHelp(args)) return std::cout << kScenarioHelp, 0;
-        return scenarioCommand(args);
-    }
-    if (command == "report") return reportCommand(args);  // --help included
-    if (command == "worker") {  // started by `run --procs`: one share of a split run
-        if (wantsHelp(args)) return std::cout << kWorkerHelp, 0;
-        return workerCommand(args);
-    }
-    if (command == "collect") {
-        if (wantsHelp(args)) return std::cout << kCollectHelp, 0;
-        return collectCommand(args);
-    }
-    throw UsageError("unknown command '" + command +
-                     "' (expected plan, run, diff, scenario, report, worker or collect)");
+int dispatch(const std::string& name, const std::vector<std::string>& args) {
+    const Command* command = findCommand(name);
+    if (!command)
+        throw UsageError("unknown command '" + name + "' (expected " + commandNames() + ")");
+    if (command->help && wantsHelp(args)) return std::cout << command->help, 0;
+    return command->run(args);
 }
 
 }  // namespace
@@ -87,30 +123,15 @@ int dispatch(const std::string& command, const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-        std::cout << kToolHelp;
+        printToolHelp();
         return args.empty() ? 2 : 0;
     }
     if (args[0] == "--version") {
         std::cout << "hsdp-inspect " << HSDP_VERSION << "\n";
         return 0;
     }
-    try {
-        return dispatch(args[0], {args.begin() + 1, args.end()});
-    } catch (const hsdp::cli::UsageError& error) {
-        // Point at the help of the command that was given, where its options are.
-        const bool known = args[0] == "plan" || args[0] == "run" || args[0] == "diff" ||
-                           args[0] == "scenario" || args[0] == "report" || args[0] == "worker" ||
-                           args[0] == "collect";
-        std::cerr << "hsdp-inspect: " << error.what() << "\nTry 'hsdp-inspect "
-                  << (known ? args[0] + " " : "") << "--help'.\n";
-        return 2;
-    } catch (const std::bad_alloc&) {
-        // A valid but enormous plan (e.g. owner loads for millions of coordinates
-        // in thousands of batches): say so instead of aborting.
-        std::cerr << "hsdp-inspect: out of memory; the scenario's plan is too large\n";
-        return 2;
-    } catch (const std::exception& error) {
-        std::cerr << "hsdp-inspect: internal error: " << error.what() << "\n";
-        return 2;
-    }
+    const std::string command = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    return hsdp::cli::exitCodeOf([&] { return dispatch(command, rest); },
+                                 findCommand(command) ? command : "");
 }

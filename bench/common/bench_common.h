@@ -30,9 +30,14 @@ inline std::vector<std::vector<double>> interleaved(
     return samples;
 }
 
+// Each benchmark, and its --help: what it measures, its options, its exit status.
 int planBenchmark(const std::vector<std::string>& args);
 int gatherBenchmark(const std::vector<std::string>& args);
 int viewsBenchmark(const std::vector<std::string>& args);
 int scaleBenchmark(const std::vector<std::string>& args);
+extern const char* const kPlanHelp;
+extern const char* const kGatherHelp;
+extern const char* const kViewsHelp;
+extern const char* const kScaleHelp;
 
 }  // namespace hsdp::bench

@@ -22,6 +22,35 @@
 
 namespace hsdp::bench {
 
+const char* const kPlanHelp =
+    R"(usage: hsdp-bench plan [--json] [--check] [--keep DIR]
+                       [--inspect PATH] [--python PATH] [--port PATH]
+
+Measures the planner against the seeds' algorithm, side by side in one run:
+(1) owner assignment in-process, the heap against the seeds' O(params x
+coords) scan (20,000 params x 1,024 coords, 5 interleaved rounds, medians;
+both must give the same owners and loads); (2) whole processes on the same
+scenario files, `hsdp-inspect plan --json` against the project's Python port
+of the seeds, over a scaling table (3 interleaved rounds, wall-clock
+medians; the port stops at its first point past 60 s), with the ratio and
+whether the plans agree.
+
+options:
+  --json           print one JSON object instead of text
+  --check          only the guard point (4k params x 8,192 ranks); exit 1
+                   when the C++ planner is less than 10x faster there (a
+                   ratio measured in one run survives a noisy machine)
+  --keep DIR       write the scenarios and plans into DIR and keep them
+                   (default: a temporary directory, removed afterwards)
+  --inspect PATH   the hsdp-inspect to run (default: the one beside hsdp-bench)
+  --python PATH    the Python interpreter of the port (default: python3)
+  --port PATH      the port's script (default: tests/seed_port/hsdp_seed_plan.py)
+  -h, --help       show this help
+
+exit status: 0 no planner failed, the plans agree and so do the owners (with
+--check: the ratio holds); 1 otherwise; 2 bad usage.
+)";
+
 namespace {
 
 namespace fs = std::filesystem;

@@ -24,6 +24,34 @@
 
 namespace hsdp::bench {
 
+const char* const kScaleHelp =
+    R"(usage: hsdp-bench scale [--json] [--max-ranks N] [--procs N|auto] [--timeout S]
+                        [--keep DIR] [--inspect PATH]
+
+Measures how large a world runs and verifies on this machine, as the user
+runs it (whole `hsdp-inspect run` processes): a few small layers on growing
+meshes (2-D HSDP 2x8 .. 2x64, then 3-D HSDP + TP 4x8x8 .. 8x16x16), each
+in one process (stopping at its first failure, usually the open-file
+limit) and split over worker processes (`run --procs`). Prints each run's
+time and connect time, the sockets it needs, the largest world verified
+each way, and how connect time grows with sockets (log-log slope). Goals:
+2x64 verifies in one process, the 1,024-rank 3-D world verifies split
+within 600 s, connect time no worse than linear.
+
+options:
+  --json            print one JSON object instead of text
+  --max-ranks N     the largest world to try (default 1,024)
+  --procs N|auto    worker processes of the split runs, 2 or more, or auto
+                    (as `run --procs auto`; default 4)
+  --timeout S       the limit of each run in seconds (default 900)
+  --keep DIR        write the scenarios and results into DIR and keep them
+                    (default: a temporary directory, removed afterwards)
+  --inspect PATH    the hsdp-inspect to run (default: the one beside hsdp-bench)
+  -h, --help        show this help
+
+exit status: 0 every split run verified; 1 not; 2 bad usage.
+)";
+
 namespace {
 
 namespace fs = std::filesystem;

@@ -38,6 +38,38 @@
 
 namespace hsdp::bench {
 
+const char* const kViewsHelp = R"(usage: hsdp-bench views [--json] [--scenario FILE]
+
+Measures the studio's GUI-thread costs, offscreen, medians of interleaved
+rounds; by default at 8,192 ranks (the planner benchmark's guard point):
+  mesh_paint_ms            one full paint of the mesh view (fitted, a param
+                           selected); goal <= 16
+  tree_model_build_ms      PlanTreeModel::setResult behind its filter proxy
+                           plus one walk over every row; goal <= 100
+  tree_rows_build_ms       the display rows the session builds off the GUI
+                           thread
+  plan_gui_stall_ms        the longest gap in the GUI event loop while a
+                           Session reads and plans the scenario file; goal
+                           <= 50 (idle_gui_gap_ms: the machine's own gaps)
+  edit_to_repaint_ms       an option edit in the studio window until it has
+                           repainted with the new plan (the 70B sample);
+                           goal <= 100
+  trace_paint_overview_ms, trace_paint_zoomed_ms
+                           one paint of the trace timeline, 100,000 events
+                           fitted whole, then zoomed; goal <= 16 each
+  step_change_ms           one step of the step panel until the views have
+                           repainted; goal <= 50
+  run_gui_stall_ms         the longest GUI gap while the window runs the
+                           70B sample for real; goal <= 50
+
+options:
+  --json             print one JSON object instead of text
+  --scenario FILE    measure all of them on FILE instead
+  -h, --help         show this help
+
+exit status: 0 every goal met; 1 not; 2 bad usage or an unreadable scenario.
+)";
+
 namespace {
 
 constexpr int kRounds = 15;

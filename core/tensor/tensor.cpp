@@ -199,12 +199,6 @@ Tensor narrow(const Tensor& t, int dim, int64_t start, int64_t len) {
     return extract(t, pos);
 }
 
-int64_t flatIndex(const std::vector<int64_t>& shape, const std::vector<int64_t>& index) {
-    int64_t flat = 0;
-    for (size_t d = 0; d < shape.size(); ++d) flat = flat * shape[d] + index[d];
-    return flat;
-}
-
 std::vector<int64_t> unflatIndex(const std::vector<int64_t>& shape, int64_t flat) {
     std::vector<int64_t> index(shape.size());
     for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {

@@ -46,8 +46,7 @@ Tensor movedimFrom0(const Tensor& t, int d);
 // torch narrow: positions [start, start+len) along `dim`.
 Tensor narrow(const Tensor& t, int dim, int64_t start, int64_t len);
 
-// Row-major flat index of a multi-index.
-int64_t flatIndex(const std::vector<int64_t>& shape, const std::vector<int64_t>& index);
+// The multi-index of a row-major flat index.
 std::vector<int64_t> unflatIndex(const std::vector<int64_t>& shape, int64_t flat);
 
 }  // namespace hsdp

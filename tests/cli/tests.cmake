@@ -17,6 +17,9 @@ hsdp_test(tst_readme_commands TOOLS hsdp-inspect hsdp-inspect-report LABELS read
 # Benchmarks' command lines (label "bench": not under the sanitizers; the gather
 # tst_bench_gather_cli times is tst_fused_gather's, which they run).
 hsdp_test(tst_bench_gather_cli TOOLS hsdp-bench LABELS bench)
+# Every benchmark hsdp-bench --help lists answers --help (what it measures, its
+# options): the list is the binary's own, so a new benchmark needs a help.
+hsdp_test(tst_bench_help TOOLS hsdp-bench LABELS bench)
 # Regression guard for planning speed: not a timed unit test but the benchmark's
 # in-run ratio to the Python port of the seeds (fails below 10x at 4k params x
 # 8,192 ranks); a ratio measured in one run survives a noisy machine.

@@ -20,7 +20,6 @@ public:
     explicit JobTracker(QObject* context) : context_(context) {}
 
     bool isJobRunning() const { return running_ > 0; }
-    quint64 currentJob() const { return jobId_; }
 
     template <typename Job, typename Then>
     void startJob(QThreadPool& pool, Job&& job, Then&& then) {

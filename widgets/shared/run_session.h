@@ -55,7 +55,6 @@ public:
     bool isBusy() const { return jobs_.isJobRunning(); }
     bool isCancelling() const;
     const RunRequest& request() const { return request_; }  // of the current or last run
-    void setProgressInterval(int ms) { ticker_.setInterval(ms); }
 
 signals:
     // fraction 0..1 of the schedule, the phase rank 0 is in, collectives

@@ -312,13 +312,13 @@ QString TraceCanvas::rowLabel(int row) const {
 
 void TraceCanvas::paintEvent(QPaintEvent*) {
     QPainter painter(this);
-    lastBars_ = paintTimeline(painter, size());
+    paintTimeline(painter, size());
 }
 
 QImage TraceCanvas::renderImage(const QSize& size) const {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     QPainter painter(&image);
-    lastBars_ = paintTimeline(painter, size);
+    paintTimeline(painter, size);
     return image;
 }
 

@@ -50,7 +50,6 @@ public:
 
     // Paints the view for `size`; returns the number of bar rectangles drawn.
     int paintTimeline(QPainter& painter, const QSize& size) const;
-    int lastPaintedBars() const { return lastBars_; }
     QImage renderImage(const QSize& size) const;
     QSize sizeHint() const override { return {900, 420}; }
 
@@ -96,7 +95,6 @@ private:
     double t0AtDrag_ = 0, scrollAtDrag_ = 0;
     bool dragging_ = false;
     mutable std::vector<BarSpan> bars_;  // reused per row while painting
-    mutable int lastBars_ = 0;
 };
 
 }  // namespace hsdp

@@ -70,7 +70,6 @@ void RunState::noteFailure(const RunError& error) {
     if (verbose) std::fprintf(stderr, "[hsdp runtime %.3f ms] %s\n", nowUs() / 1000, error.what());
     {
         std::lock_guard lock(failureMutex_);
-        ++failures_;
         if (first_) return;
         first_ = error;
         first_->epochUs = epochMicros();
@@ -92,11 +91,6 @@ void RunState::finishAndWait() {
 std::optional<RunError> RunState::firstFailure() const {
     std::lock_guard lock(failureMutex_);
     return first_;
-}
-
-int RunState::failureCount() const {
-    std::lock_guard lock(failureMutex_);
-    return failures_;
 }
 
 }  // namespace hsdp

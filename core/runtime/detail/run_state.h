@@ -45,7 +45,6 @@ public:
     // ones are usually consequences (peers seeing closed sockets).
     void noteFailure(const RunError& error);
     std::optional<RunError> firstFailure() const;
-    int failureCount() const;
 
     // A rank whose body is over waits here until every rank here is over or the
     // run has failed. Until then its sockets stay open (peers may still be
@@ -63,7 +62,6 @@ private:
     std::atomic<int> failedRank_{-1};
     mutable std::mutex failureMutex_;
     std::optional<RunError> first_;
-    int failures_ = 0;
     std::condition_variable finishedCv_;
     int finished_ = 0;
 };
