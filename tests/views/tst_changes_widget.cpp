@@ -163,8 +163,10 @@ void TestChangesWidget::compareWithAnotherFile() {
     PlanDiff diff =
         diffPlans(*current.scenario, *current.plan, *reference.scenario, *reference.plan);
     QCOMPARE(change.diff->changedParams.size(), diff.changedParams.size());
-    QVERIFY(window.view<PlanDiffWidget>()->titleText().contains(QStringLiteral("four_replicas.json")));
-    QVERIFY(window.view<PlanDiffWidget>()->titleText().contains(QStringLiteral("before: scenario.json (open)")));
+    QVERIFY(
+        window.view<PlanDiffWidget>()->titleText().contains(QStringLiteral("four_replicas.json")));
+    QVERIFY(window.view<PlanDiffWidget>()->titleText().contains(
+        QStringLiteral("before: scenario.json (open)")));
     // The current plan changing on disk is compared with the same file again.
     QThread::msleep(20);
     QVERIFY(writeFile(path_, fourReplicas()));
@@ -174,7 +176,8 @@ void TestChangesWidget::compareWithAnotherFile() {
     window.planDiffTracker()->compareSinceLastChange();
     PlanDiffTable since = nextChange(window);
     QVERIFY(since.isValid());  // the rewrite replaced the first plan
-    QVERIFY(window.view<PlanDiffWidget>()->titleText().startsWith(QStringLiteral("since the last change")));
+    QVERIFY(window.view<PlanDiffWidget>()->titleText().startsWith(
+        QStringLiteral("since the last change")));
 }
 
 void TestChangesWidget::activatingRowsSelectsEverywhere() {
@@ -302,13 +305,15 @@ void TestChangesWidget::summaryAndHeadingCountTheSame() {
     const std::array<int, 3> truth{int(diff.changedParams.size()), int(diff.addedParams.size()),
                                    int(diff.removedParams.size())};
     const QString summary = window.view<PlanDiffWidget>()->summaryText();
-    const QModelIndex section = window.view<PlanDiffWidget>()->model()->sectionIndex(PlanDiffSection::Params);
+    const QModelIndex section =
+        window.view<PlanDiffWidget>()->model()->sectionIndex(PlanDiffSection::Params);
     const QString heading = section.data().toString();
     QCOMPARE(saidCounts(summary), truth);
     QVERIFY2(saidCounts(heading) == truth, qPrintable(heading + QStringLiteral(" | ") + summary));
     QVERIFY2(heading.contains(QStringLiteral("(%1)").arg(truth[0] + truth[1] + truth[2])),
              qPrintable(heading));
-    QCOMPARE(window.view<PlanDiffWidget>()->model()->rowCount(section), truth[0] + truth[1] + truth[2]);
+    QCOMPARE(window.view<PlanDiffWidget>()->model()->rowCount(section),
+             truth[0] + truth[1] + truth[2]);
 }
 
 QTEST_MAIN(TestChangesWidget)

@@ -102,7 +102,8 @@ void TestMainWindow::diagnosticActivationSelectsEverywhere() {
         window.view<DiagnosticsWidget>()->activateRow(static_cast<int>(d));
         QCOMPARE(window.selection()->params(), diagnostic.params);
         int first = diagnostic.params.front();
-        QCOMPARE(window.view<PlanTreeWidget>()->treeView()->currentIndex().data(ParamRole).toInt(), first);
+        QCOMPARE(window.view<PlanTreeWidget>()->treeView()->currentIndex().data(ParamRole).toInt(),
+                 first);
         QCOMPARE(window.view<MeshWidget>()->canvas()->overlay().ownerRanks,
                  ownersFromPlan(*result.plan, first));
         ++checked;

@@ -466,8 +466,7 @@ void TestReport::wrongRowsAreDrawn() {
         std::vector<ReportPicture> pictures;
         for (const ReportSection& s : doc.sections)
             for (const ReportBlock& b : s.blocks)
-                if (b.kind == ReportBlock::Picture &&
-                    b.picture.view == QLatin1String("wrongRows"))
+                if (b.kind == ReportBlock::Picture && b.picture.view == QLatin1String("wrongRows"))
                     pictures.push_back(b.picture);
         return pictures;
     };

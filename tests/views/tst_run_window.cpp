@@ -154,7 +154,8 @@ void TestRunWindow::anInjectedFaultShowsTheEnginesError() {
     QVERIFY(window.banner()->isVisibleTo(&window));
     QVERIFY(window.banner()->showsRunError());
     QCOMPARE(window.banner()->message(), QString::fromStdString(run.run->error));
-    QCOMPARE(window.view<VerificationWidget>()->errorText(), QString::fromStdString(run.run->error));
+    QCOMPARE(window.view<VerificationWidget>()->errorText(),
+             QString::fromStdString(run.run->error));
     QCOMPARE(window.runStatusText(), QStringLiteral("run failed on rank 2 after %1 collectives")
                                          .arg(groupedNumber(run.run->collectives)));
     // The next run clears the old run's error.

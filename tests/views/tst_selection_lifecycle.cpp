@@ -162,9 +162,11 @@ bool runAndWait(MainWindow& window, const std::function<void()>& start) {
 // Paints every view, where a position of another plan would be read.
 void paintEverything(MainWindow& window) {
     for (QWidget* view : std::initializer_list<QWidget*>{
-             window.view<MeshWidget>(), window.view<PlanTreeWidget>(), window.view<OwnerBalanceWidget>(), window.view<TensorLayoutWidget>(),
-             window.view<TraceWidget>(), window.view<StepWidget>(), window.view<TrafficWidget>(), window.view<BufferLayoutWidget>(),
-             window.view<WrongRowsWidget>(), window.view<VerificationWidget>()}) {
+             window.view<MeshWidget>(), window.view<PlanTreeWidget>(),
+             window.view<OwnerBalanceWidget>(), window.view<TensorLayoutWidget>(),
+             window.view<TraceWidget>(), window.view<StepWidget>(), window.view<TrafficWidget>(),
+             window.view<BufferLayoutWidget>(), window.view<WrongRowsWidget>(),
+             window.view<VerificationWidget>()}) {
         view->resize(900, 600);
         (void)view->grab();
     }
@@ -357,7 +359,8 @@ void TestSelectionLifecycle::everySelectionSurvivesEveryNextPlan() {
     const int focus = got.params.empty() ? -1 : got.params.front();
     QCOMPARE(window.view<TensorLayoutWidget>()->blocks().param, focus);
     if (focus >= 0)
-        QCOMPARE(window.view<PlanTreeWidget>()->treeView()->currentIndex().data(ParamRole).toInt(), focus);
+        QCOMPARE(window.view<PlanTreeWidget>()->treeView()->currentIndex().data(ParamRole).toInt(),
+                 focus);
     // A run is of the file it ran: kept (as an earlier plan's) only while
     // the same file is open.
     QCOMPARE(window.lastRun().isValid(), needsRun && !newFile);

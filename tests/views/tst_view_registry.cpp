@@ -77,8 +77,8 @@ void TestViewRegistry::theWindowHoldsEveryRegisteredViewOnce() {
         const ViewRegistration& registration = studioViews()[i];
         StudioView* view = window.views()[i];
         QVERIFY(view && view->widget());
-        auto* dock = window.findChild<QDockWidget*>(QLatin1String(registration.id) +
-                                                    QStringLiteral("Dock"));
+        auto* dock =
+            window.findChild<QDockWidget*>(QLatin1String(registration.id) + QStringLiteral("Dock"));
         if (registration.place == ViewPlace::Central) {
             QVERIFY(!dock);
             QVERIFY(window.centralWidget()->isAncestorOf(view->widget()));
@@ -132,8 +132,7 @@ void TestViewRegistry::everyPictureIsDrawnAtTheSizeAsked() {
     for (const ViewRegistration& registration : studioViews()) {
         if (registration.needsWindow) continue;
         PlanSelection selection;
-        std::unique_ptr<StudioView> view =
-            makeStudioView(registration, ViewContext{&selection});
+        std::unique_ptr<StudioView> view = makeStudioView(registration, ViewContext{&selection});
         QVERIFY(!view->widget()->parent());
         view->showPlan(window.session()->current());
         view->showRun(run);

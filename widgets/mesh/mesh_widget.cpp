@@ -1,9 +1,9 @@
 #include "mesh/mesh_widget.h"
 
 #include <QComboBox>
-#include <QPainter>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QSignalBlocker>
 #include <QToolButton>
 #include <QVBoxLayout>

@@ -13,8 +13,8 @@
 
 #include "run/shrink.h"
 #include "shared/run_status_text.h"
-#include "trace/trace_palette.h"
 #include "studio/offscreen_grab.h"
+#include "trace/trace_palette.h"
 
 namespace hsdp {
 

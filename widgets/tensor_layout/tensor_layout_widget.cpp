@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "tensor_layout/tensor_block_text.h"
 #include <QPainter>
+#include "tensor_layout/tensor_block_text.h"
 
 namespace hsdp {
 

@@ -6,8 +6,8 @@
 #include "shared/plan_result.h"
 #include "shared/plan_selection.h"
 #include "shared/run_data.h"
-#include "tensor_layout/tensor_layout_canvas.h"
 #include "studio/studio_view.h"
+#include "tensor_layout/tensor_layout_canvas.h"
 
 class QComboBox;
 class QHBoxLayout;

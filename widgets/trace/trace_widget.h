@@ -4,8 +4,8 @@
 
 #include "shared/plan_selection.h"
 #include "shared/run_data.h"
-#include "trace/trace_canvas.h"
 #include "studio/studio_view.h"
+#include "trace/trace_canvas.h"
 
 class QComboBox;
 

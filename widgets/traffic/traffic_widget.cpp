@@ -234,9 +234,7 @@ void TrafficWidget::fillSlowest() {
 }
 
 QImage TrafficWidget::renderImage(QSize size) {
-    return grabOffscreen(*this, size, [this] {
-        plot_->replot();
-    });
+    return grabOffscreen(*this, size, [this] { plot_->replot(); });
 }
 
 QList<ViewShot> TrafficWidget::screenshots() const {

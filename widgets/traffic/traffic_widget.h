@@ -6,8 +6,8 @@
 #include "shared/plan_selection.h"
 #include "shared/run_data.h"
 #include "steps/run_steps.h"
-#include "traffic/traffic_stats.h"
 #include "studio/studio_view.h"
+#include "traffic/traffic_stats.h"
 
 class QCPBars;
 class QCustomPlot;

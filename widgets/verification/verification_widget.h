@@ -3,8 +3,8 @@
 #include <QWidget>
 
 #include "shared/plan_selection.h"
-#include "verification/verification_model.h"
 #include "studio/studio_view.h"
+#include "verification/verification_model.h"
 
 class QLabel;
 class QLineEdit;

@@ -198,7 +198,7 @@ private:
     QToolButton* runCancelButton_ = nullptr;
     QLabel* runStatus_ = nullptr;
     QList<QAction*> shortcutActions_;
-    QString shownPath_;  // the file whose plan is on screen
+    QString shownPath_;           // the file whose plan is on screen
     bool firstRunLayout_ = true;  // no saved layout: set the docks' proportions on first show
 };
 

@@ -15,7 +15,8 @@ namespace hsdp {
 void MainWindow::buildPlanDiff() {
     QDockWidget* dock = this->dock("planDiff");
     connect(session_, &Session::planReady, planDiffTracker_, &PlanDiffTracker::planArrived);
-    connect(view<PlanDiffWidget>(), &PlanDiffWidget::compareRequested, this, &MainWindow::compareDialog);
+    connect(view<PlanDiffWidget>(), &PlanDiffWidget::compareRequested, this,
+            &MainWindow::compareDialog);
     // A plan that moved something brings the panel to the front of its tabs,
     // unless the user closed it (a tab behind another is not visible, yet open).
     connect(planDiffTracker_, &PlanDiffTracker::changeReady, dock,

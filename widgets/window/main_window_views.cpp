@@ -63,8 +63,8 @@ void MainWindow::placeView(const ViewRegistration& registration, StudioView* vie
         static_cast<QVBoxLayout*>(central->layout())->setStretchFactor(view->widget(), 1);
         return;
     }
-    const bool bottom = registration.place == ViewPlace::Bottom ||
-                        registration.place == ViewPlace::BottomScrolled;
+    const bool bottom =
+        registration.place == ViewPlace::Bottom || registration.place == ViewPlace::BottomScrolled;
     const Qt::DockWidgetArea area = bottom ? Qt::BottomDockWidgetArea
                                     : registration.place == ViewPlace::Left
                                         ? Qt::LeftDockWidgetArea
@@ -75,7 +75,8 @@ void MainWindow::placeView(const ViewRegistration& registration, StudioView* vie
         if (dockWidgetArea(other) == area && !first) first = other;
     auto* dock =
         new QDockWidget(QCoreApplication::translate("StudioViews", registration.title), this);
-    dock->setObjectName(QLatin1String(registration.id) + QStringLiteral("Dock"));  // saveState() keys on it
+    dock->setObjectName(QLatin1String(registration.id) +
+                        QStringLiteral("Dock"));  // saveState() keys on it
     dock->setWidget(registration.place == ViewPlace::BottomScrolled ? scrolled(view->widget(), this)
                                                                     : view->widget());
     addDockWidget(area, dock);

@@ -9,8 +9,8 @@
 
 #include "shared/plan_selection.h"
 #include "shared/run_data.h"
-#include "wrong_rows/wrong_rows.h"
 #include "studio/studio_view.h"
+#include "wrong_rows/wrong_rows.h"
 
 namespace hsdp {
 

@@ -130,7 +130,8 @@ private slots:
                 QFile file(kSource + path);
                 QVERIFY(file.open(QIODevice::ReadOnly));
                 ++files;
-                for (auto m = include.globalMatch(QString::fromUtf8(file.readAll())); m.hasNext();) {
+                for (auto m = include.globalMatch(QString::fromUtf8(file.readAll()));
+                     m.hasNext();) {
                     const QString target = m.next().captured(1);
                     if (target == "report" && path.startsWith("report/")) continue;
                     violations << path + " includes " + target + "/";
@@ -145,7 +146,8 @@ private slots:
     void noSourceFolderHoldsMoreThan30Files() {
         QStringList crowded;
         int folders = 0;
-        for (const QString top : {"core", "app", "widgets", "report", "tests", "bench", "scripts"}) {
+        for (const QString top :
+             {"core", "app", "widgets", "report", "tests", "bench", "scripts"}) {
             QDirIterator it(kSource + top, QDir::Dirs | QDir::NoDotAndDotDot,
                             QDirIterator::Subdirectories);
             QStringList dirs{kSource + top};
