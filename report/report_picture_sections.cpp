@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which pictures a report shows: the meshes with their owners, the owner
 // balance of the worst batch, the buffer layout of the largest gathered
 // batch (from the run), the tensor layout of each parameter with a hazard.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The run's sections: verification (every mismatch text in full), traffic
 // per op and per mesh dim with NCCL-tests bandwidths, the slowest steps and,
 // for a reference run, the wrong rows drawn.

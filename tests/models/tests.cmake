@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The studio's models (Qt Core/Gui, no widgets). tst_run_session carries no
 # "threads" label for now: TSan reports JobTracker's hand-off of a result to the
 # GUI thread, whose ordering lives in Qt's uninstrumented slot-object refcount.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "What changed" model side: computePlanChange's rows against the
 // engine's PlanDiff (every expectation read off the diff or the plans, never
 // typed in), QAbstractItemModelTester on PlanDiffModel, and the PlanDiffTracker's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The studio's views and window (Qt Widgets, offscreen): a view alone links
 # hsdpviews, the report's figures hsdpreport, the window hsdpwindow. Label
 # "views": not in the AddressSanitizer build.

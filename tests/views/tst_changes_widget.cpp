@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "What changed" dock in the studio window, offscreen: a scenario file
 // rewritten on disk shows what moved since the previous plan; a reload of
 // the same file says "Same plan"; File ▸ Compare with… compares the current

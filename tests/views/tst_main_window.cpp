@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The studio window, offscreen: a plan fills every view and the status bar;
 // one selection links them (tree -> mesh overlay, diagnostic -> tree and
 // mesh); a file that stops reading keeps the last good plan under a banner

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File ▸ New from Model Config…, offscreen: the dialog's preview plans the
 // generated scenario (published parameter count, world), a layout the
 // engine refuses shows the field and the rule and disables OK, the document

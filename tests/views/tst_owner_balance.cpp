@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The owner balance view over every sample: its coordinate bars are the
 // shown batch's Batch::loads, its mean and lower bound agree with numbers
 // computed here from the Scenario's param sizes, its rank bars are

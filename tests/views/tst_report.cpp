@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exported reports (hsdp-inspect report, report/): every sample in
 // both formats through the CLI, checked against the plan's and the run's
 // JSON; the document model on its own; a 4,000-parameter plan's appendix;

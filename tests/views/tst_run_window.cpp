@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs from the studio window, offscreen: the Run menu's actions and their
 // shortcuts; a reference run fills the Verification dock and the status
 // line, its filter keeps the mismatches, activating a mismatch selects its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lifecycle of the selection and of runs in the studio window, offscreen.
 // Every kind of selection (a param, a group, a batch, a rank, a TP
 // transition, a run's step, a mismatch) made on one scenario survives a

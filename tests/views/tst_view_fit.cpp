@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every view is legible where the studio puts it: at 1366x768 and at the
 // default 1440x900, each dock's content fits (no overlapping children, none
 // below its contents' minimum; view_fit.h), the window fits the screen, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The view registry is the one place the studio learns of a view: every
 // registered view is in the window once (the mesh in the centre, the others
 // in docks named after their ids), takes every plan and run the window

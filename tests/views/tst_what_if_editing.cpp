@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What-if editing, offscreen: typing in a field re-plans (one undo step per
 // field edit), undo restores the plan, a text that is no value and a value the
 // reader rejects mark the field and keep the last valid plan, Save / Save As

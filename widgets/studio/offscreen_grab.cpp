@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "studio/offscreen_grab.h"
 
 #include <QApplication>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's what-if editing: the edited document, its panel, undo/redo,
 // saving, and the prompts that keep unsaved edits from being lost.
 #include <QAction>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's menus and actions, and the keyboard-shortcut list built from them.
 #include <QAction>
 #include <QApplication>

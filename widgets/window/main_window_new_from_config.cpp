@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's File ▸ New from Model Config…: the dialog, then the
 // generated scenario as an unsaved document in every view.
 #include <QAction>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's "What changed" dock: the PlanDiffTracker fed by the session,
 // the panel, and File ▸ Compare with….
 #include <QAction>

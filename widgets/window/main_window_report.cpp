@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File ▸ Export Report…: the plan on screen (edits included) and its last
 // run as one HTML or PDF document, the same hsdp-inspect report writes.
 // The views draw the pictures, so it renders on the GUI thread: measured at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's runs: the Run menu and toolbar, the RunSession, the progress
 // in the status bar, the run's status line, the engine's error in the banner
 // and the Verification dock.

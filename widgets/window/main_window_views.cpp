@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's views: one of each registered in studioViews(), placed where
 // its registration says, given every plan (onPlanReady) and every run.
 #include <QCoreApplication>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // core/ reads one way: each module includes only the modules below it, so
 // the plan never depends on how it runs and nothing in the engine depends on
 // how results are exported (the front ends hook in through RunObserver).
