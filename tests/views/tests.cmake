@@ -3,7 +3,7 @@
 # hsdpviews, the report's figures hsdpreport, the window hsdpwindow. Label
 # "views": not in the AddressSanitizer build.
 hsdp_test(tst_buffer_views LINKS hsdpviews LABELS views)
-hsdp_test(tst_changes_widget LINKS hsdpwindow LABELS views)
+hsdp_test(tst_plan_diff_widget LINKS hsdpwindow LABELS views)
 hsdp_test(tst_figure_labels LINKS hsdpreport LABELS views)
 hsdp_test(tst_main_window LINKS hsdpwindow TOOLS hsdp-inspect hsdp-studio LABELS views)
 hsdp_test(tst_mesh_view LINKS hsdpviews LABELS views)

@@ -123,7 +123,7 @@ private slots:
             QVERIFY(dialog.document());
             window.document()->markSaved();  // as if "Discard" was answered
             QSignalSpy planned(window.session(), &Session::planReady);
-            QSignalSpy compared(window.planDiffTracker(), &PlanDiffTracker::changeReady);
+            QSignalSpy compared(window.planDiffTracker(), &PlanDiffTracker::diffReady);
             window.openGeneratedScenario(dialog.document());
             QVERIFY(planned.wait(30000));
             QVERIFY(compared.wait(20000) || !compared.isEmpty());

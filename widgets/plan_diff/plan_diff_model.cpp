@@ -32,7 +32,7 @@ QVariant trendBrush(PlanDiffTrend trend) {
 
 PlanDiffModel::PlanDiffModel(QObject* parent) : QAbstractItemModel(parent) {}
 
-void PlanDiffModel::setChange(const PlanDiffTable& change) {
+void PlanDiffModel::setDiff(const PlanDiffTable& change) {
     beginResetModel();
     change_ = change;
     endResetModel();

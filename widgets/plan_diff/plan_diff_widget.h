@@ -41,7 +41,7 @@ signals:
     void compareRequested();  // the user wants to pick a file to compare with
 
 private:
-    void setChange(const PlanDiffTable& change);
+    void setDiff(const PlanDiffTable& change);
     void showError(const QString& message);
     void updateHeader();
 

@@ -20,7 +20,7 @@ void MainWindow::buildPlanDiff() {
             &MainWindow::compareDialog);
     // A plan that moved something brings the panel to the front of its tabs,
     // unless the user closed it (a tab behind another is not visible, yet open).
-    connect(planDiffTracker_, &PlanDiffTracker::changeReady, dock,
+    connect(planDiffTracker_, &PlanDiffTracker::diffReady, dock,
             [dock](const PlanDiffTable& change) {
                 if (change.isValid() && !change.same() && dock->toggleViewAction()->isChecked())
                     dock->raise();

@@ -47,7 +47,7 @@ bool writeFile(const QString& path, const QByteArray& bytes) {
 
 // Waits for the tracker's next comparison.
 PlanDiffTable nextChange(MainWindow& window) {
-    QSignalSpy ready(window.planDiffTracker(), &PlanDiffTracker::changeReady);
+    QSignalSpy ready(window.planDiffTracker(), &PlanDiffTracker::diffReady);
     if (!ready.wait(20000)) return {};
     return ready.last().at(0).value<PlanDiffTable>();
 }
@@ -68,7 +68,7 @@ QString frontTab(MainWindow& window) {
 
 }  // namespace
 
-class TestChangesWidget : public QObject {
+class TestPlanDiffWidget : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
@@ -88,19 +88,19 @@ private:
     QString path_;
 };
 
-void TestChangesWidget::init() {
+void TestPlanDiffWidget::init() {
     path_ = dir_.filePath(QStringLiteral("scenario.json"));
     QVERIFY(writeFile(path_, sampleText("teaching_2x2.json")));
 }
 
-bool TestChangesWidget::openAndSettle(MainWindow& window) {
+bool TestPlanDiffWidget::openAndSettle(MainWindow& window) {
     window.session()->setDebounceMilliseconds(50);
-    QSignalSpy ready(window.planDiffTracker(), &PlanDiffTracker::changeReady);
+    QSignalSpy ready(window.planDiffTracker(), &PlanDiffTracker::diffReady);
     window.openScenario(path_);
     return ready.wait(20000) && !window.planDiffTracker()->change().isValid();
 }
 
-void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
+void TestPlanDiffWidget::fileChangedOnDiskShowsWhatMoved() {
     MainWindow window;
     window.show();
     QVERIFY(openAndSettle(window));
@@ -110,7 +110,7 @@ void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
     PlanResult before = window.session()->current();
 
     QSignalSpy planned(window.session(), &Session::planReady);
-    QSignalSpy compared(window.planDiffTracker(), &PlanDiffTracker::changeReady);
+    QSignalSpy compared(window.planDiffTracker(), &PlanDiffTracker::diffReady);
     QThread::msleep(20);
     QVERIFY(writeFile(path_, fourReplicas()));
     QVERIFY(planned.wait(20000));
@@ -135,7 +135,7 @@ void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
     QCOMPARE(frontTab(window), QStringLiteral("What changed"));  // raised over Diagnostics
 }
 
-void TestChangesWidget::reloadOfTheSameFileIsTheSamePlan() {
+void TestPlanDiffWidget::reloadOfTheSameFileIsTheSamePlan() {
     MainWindow window;
     window.show();
     QVERIFY(openAndSettle(window));
@@ -150,7 +150,7 @@ void TestChangesWidget::reloadOfTheSameFileIsTheSamePlan() {
     QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing moved: not raised
 }
 
-void TestChangesWidget::compareWithAnotherFile() {
+void TestPlanDiffWidget::compareWithAnotherFile() {
     MainWindow window;
     QVERIFY(openAndSettle(window));
     QString other = dir_.filePath(QStringLiteral("four_replicas.json"));
@@ -181,7 +181,7 @@ void TestChangesWidget::compareWithAnotherFile() {
         QStringLiteral("since the last change")));
 }
 
-void TestChangesWidget::activatingRowsSelectsEverywhere() {
+void TestPlanDiffWidget::activatingRowsSelectsEverywhere() {
     MainWindow window;
     QVERIFY(openAndSettle(window));
     QThread::msleep(20);
@@ -213,7 +213,7 @@ void TestChangesWidget::activatingRowsSelectsEverywhere() {
     QCOMPARE(window.selection()->state(), before);
 }
 
-void TestChangesWidget::compareShortcutIsListed() {
+void TestPlanDiffWidget::compareShortcutIsListed() {
     MainWindow window;
     bool found = false;
     for (QAction* action : window.shortcutActions())
@@ -233,7 +233,7 @@ QString shownError(MainWindow& window) {
 
 // Compare with… a file that does not read says why, naming the file, and
 // keeps saying it after the panel went back to "since the last change".
-void TestChangesWidget::aFileThatDoesNotReadIsSaid() {
+void TestPlanDiffWidget::aFileThatDoesNotReadIsSaid() {
     MainWindow window;
     QVERIFY(openAndSettle(window));
     const QString broken = dir_.filePath(QStringLiteral("broken.json"));
@@ -260,7 +260,7 @@ void TestChangesWidget::aFileThatDoesNotReadIsSaid() {
     QCOMPARE(shownError(window), QString());
 }
 
-void TestChangesWidget::summaryAndHeadingCountTheSame_data() {
+void TestPlanDiffWidget::summaryAndHeadingCountTheSame_data() {
     QTest::addColumn<QString>("before");
     QTest::addColumn<QString>("after");
     QTest::newRow("mixtral vs tour") << "mixtral_8x7b_expert_mesh.json"
@@ -290,7 +290,7 @@ std::array<int, 3> saidCounts(const QString& text) {
     return counts;
 }
 
-void TestChangesWidget::summaryAndHeadingCountTheSame() {
+void TestPlanDiffWidget::summaryAndHeadingCountTheSame() {
     QFETCH(QString, before);
     QFETCH(QString, after);
     const QString samples = sample();
@@ -317,5 +317,5 @@ void TestChangesWidget::summaryAndHeadingCountTheSame() {
              truth[0] + truth[1] + truth[2]);
 }
 
-QTEST_MAIN(TestChangesWidget)
-#include "tst_changes_widget.moc"
+QTEST_MAIN(TestPlanDiffWidget)
+#include "tst_plan_diff_widget.moc"
