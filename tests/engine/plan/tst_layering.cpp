@@ -46,6 +46,8 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"hf_config", {"types", "scenario"}},
         // Cluster files: hardware a plan is costed on; reads JSON with scenario's field readers.
         {"cluster", {"scenario"}},
+        // Predicted times of collectives on a cluster.
+        {"cost", {"cluster"}},
     };
     return table;
 }
