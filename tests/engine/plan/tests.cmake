@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Planning, scenarios, types and files: the engine without running it.
 hsdp_test(tst_batching)
+hsdp_test(tst_cluster_reader)
+hsdp_test(tst_collective_cost)
 hsdp_test(tst_diagnostics)
 hsdp_test(tst_docs_examples)
 hsdp_test(tst_examples USES_SHARED_DIR)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The documentation cannot rot: every ```json block of README.md and docs/*.md
 // is checked against the engine. Complete scenarios read and plan without error
-// and equal a file of docs/examples/; scenario fragments (a param, a transition,
-// a repeat block, a mesh or options object) read once wrapped in a minimal
+// and equal a file of docs/examples/; cluster files (hsdp-cluster/1) read; scenario fragments (a
+// param, a transition, a repeat block, a mesh or options object) read once wrapped in a minimal
 // scenario; plan excerpts agree with the real plan of the docs example they
 // name. Every docs/examples file is shown by some page, and every relative link
 // of the pages points at a file that exists.
@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cluster/reader.h"
 #include "export/plan_json.h"
 #include "json_subset.h"
 #include "plan/planner.h"
@@ -180,9 +181,14 @@ private slots:
                 checkCompleteScenario(block, j);
             else if (format == "hsdp-plan/1")
                 checkPlanExcerpt(block, j);
+            else if (format == "hsdp-cluster/1")
+                readCluster(block.text);
             else if (format.empty() && j.is_object() && !j.contains("traceEvents"))
                 makePlan(readScenario(wrapFragment(j).dump()));
         } catch (const ScenarioError& e) {
+            QFAIL(qPrintable(block.where() + " does not read: " + QString::fromStdString(e.path) +
+                             " " + QString::fromStdString(e.problem)));
+        } catch (const ClusterError& e) {
             QFAIL(qPrintable(block.where() + " does not read: " + QString::fromStdString(e.path) +
                              " " + QString::fromStdString(e.problem)));
         }

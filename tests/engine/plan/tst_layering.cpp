@@ -45,6 +45,10 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"plan_diff", {"types", "scenario", "plan", "export"}},
         // Scenarios from a Hugging Face config: builds a scenario document.
         {"hf_config", {"types", "scenario"}},
+        // Cluster files: hardware a plan is costed on; reads JSON with scenario's field readers.
+        {"cluster", {"scenario"}},
+        // Predicted times of collectives on a cluster.
+        {"cost", {"cluster"}},
     };
     return table;
 }

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hsdp {
+
+// The two levels of links a collective can cross: NVLink-class links inside a
+// node, the network (InfiniBand, RoCE) between nodes. Inter is the slower one.
+enum class LinkLevel { IntraNode, InterNode };
+
+// "intra_node" | "inter_node", the keys of `links` in a cluster file.
+std::string_view linkLevelName(LinkLevel level);
+
+// One level of links as one GPU sees it.
+struct LinkSpec {
+    double bandwidthBytesPerSecond = 0;  // per GPU, per direction (unidirectional)
+    double latencySeconds = 0;           // one step of a collective algorithm (alpha)
+    double efficiency = 1;               // in (0, 1]: the fraction of bandwidth achieved
+
+    // bandwidthBytesPerSecond * efficiency.
+    double effectiveBandwidth() const { return bandwidthBytesPerSecond * efficiency; }
+};
+
+// Peak dense math throughput of one device, FLOP/s, without sparsity.
+struct DeviceFlops {
+    double float32 = 0;
+    double bfloat16 = 0;
+    double float16 = 0;
+};
+
+struct DeviceSpec {
+    std::string name;  // "NVIDIA H100 SXM5 80GB"; may be empty
+    int64_t memoryBytes = 0;
+    DeviceFlops peakFlops;
+    double efficiency = 1;  // in (0, 1]: the fraction of peak FLOP/s achieved
+};
+
+// An `hsdp-cluster/1` file (docs/cluster-format.md): nodes of identical GPUs,
+// ranks 0 .. worldSize()-1 placed on them.
+struct Cluster {
+    std::string name;
+    std::string description;
+    int nodes = 1;
+    int devicesPerNode = 1;
+    // rankToNode[rank]: the node a rank runs on; worldSize() entries. By
+    // default rank / devicesPerNode, the layout torchrun gives.
+    std::vector<int> rankToNode;
+    LinkSpec intraNode;
+    LinkSpec interNode;
+    DeviceSpec device;
+
+    int worldSize() const { return nodes * devicesPerNode; }
+    // Throws std::out_of_range for a rank outside 0 .. worldSize()-1.
+    int nodeOf(int rank) const;
+    // The slowest level the group's ranks span: IntraNode when they all run on
+    // one node (a group of one rank, or none, included), else InterNode.
+    // Throws std::out_of_range for a rank outside the cluster.
+    LinkLevel linkLevelOf(const std::vector<int>& ranks) const;
+    const LinkSpec& link(LinkLevel level) const;
+};
+
+// rank / devicesPerNode for every rank of nodes * devicesPerNode.
+std::vector<int> defaultRankToNode(int nodes, int devicesPerNode);
+
+// The same hardware with `nodes` nodes and the default rank -> node map (a
+// preset describes one node; a scenario needs as many as its world size).
+Cluster withNodes(const Cluster& cluster, int nodes);
+
+}  // namespace hsdp

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cluster/detail/section_readers.h"
+
+#include <cmath>
+
+#include "scenario/json_fields.h"
+#include "scenario/scenario_error.h"
+
+namespace hsdp {
+
+namespace {
+
+constexpr double kBytesPerGigabyte = 1e9;
+constexpr double kSecondsPerMicrosecond = 1e-6;
+constexpr double kFlopsPerTeraflop = 1e12;
+
+bool isFiniteNumber(const Json& value) {
+    return value.is_number() && std::isfinite(value.get<double>());
+}
+
+double readNonNegativeNumber(const Json& value, const std::string& path) {
+    if (!isFiniteNumber(value) || value.get<double>() < 0)
+        failExpected(path, "a number >= 0", value);
+    return value.get<double>();
+}
+
+double readBandwidth(const Json& link, const std::string& path) {
+    const Json* bytes = findMember(link, "bandwidth_bytes_per_s");
+    const Json* gigabytes = findMember(link, "bandwidth_gigabytes_per_s");
+    if (bytes && gigabytes)
+        throw ScenarioError(childPath(path, "bandwidth_gigabytes_per_s"),
+                            "both \"bandwidth_bytes_per_s\" and \"bandwidth_gigabytes_per_s\" "
+                            "are given; expected one of them");
+    if (bytes) return readPositiveNumber(*bytes, childPath(path, "bandwidth_bytes_per_s"));
+    if (gigabytes)
+        return readPositiveNumber(*gigabytes, childPath(path, "bandwidth_gigabytes_per_s")) *
+               kBytesPerGigabyte;
+    throw ScenarioError(path,
+                        "missing required key \"bandwidth_gigabytes_per_s\" (or "
+                        "\"bandwidth_bytes_per_s\")");
+}
+
+DeviceFlops readPeakFlops(const Json& value, const std::string& path) {
+    requireObject(value, path, "peak TFLOP/s per dtype", {"float32", "bfloat16", "float16"});
+    auto read = [&](std::string_view dtype) {
+        return readPositiveNumber(requireMember(value, path, dtype), childPath(path, dtype)) *
+               kFlopsPerTeraflop;
+    };
+    DeviceFlops out;
+    out.float32 = read("float32");
+    out.bfloat16 = read("bfloat16");
+    out.float16 = read("float16");
+    return out;
+}
+
+}  // namespace
+
+double readEfficiency(const Json* value, const std::string& path) {
+    if (!value) return 1.0;
+    if (!isFiniteNumber(*value) || !(value->get<double>() > 0) || value->get<double>() > 1)
+        failExpected(path, "a number in (0, 1]", *value);
+    return value->get<double>();
+}
+
+LinkSpec readLinkSpec(const Json& value, const std::string& path) {
+    requireObject(
+        value, path, "a link level",
+        {"bandwidth_gigabytes_per_s", "bandwidth_bytes_per_s", "latency_us", "efficiency"});
+    LinkSpec out;
+    out.bandwidthBytesPerSecond = readBandwidth(value, path);
+    out.latencySeconds = readNonNegativeNumber(requireMember(value, path, "latency_us"),
+                                               childPath(path, "latency_us")) *
+                         kSecondsPerMicrosecond;
+    out.efficiency = readEfficiency(findMember(value, "efficiency"), childPath(path, "efficiency"));
+    return out;
+}
+
+DeviceSpec readDeviceSpec(const Json& value, const std::string& path) {
+    requireObject(value, path, "a device", {"name", "memory_bytes", "peak_tflops", "efficiency"});
+    DeviceSpec out;
+    if (const Json* name = findMember(value, "name"))
+        out.name = readString(*name, childPath(path, "name"), /*allowEmpty=*/true);
+    out.memoryBytes =
+        readInt(requireMember(value, path, "memory_bytes"), childPath(path, "memory_bytes"), 1);
+    out.peakFlops =
+        readPeakFlops(requireMember(value, path, "peak_tflops"), childPath(path, "peak_tflops"));
+    out.efficiency = readEfficiency(findMember(value, "efficiency"), childPath(path, "efficiency"));
+    return out;
+}
+
+std::vector<int> readRankToNode(const Json& value, const std::string& path, int nodes,
+                                int devicesPerNode) {
+    readArray(value, path, "node indices, one per rank");
+    const auto ranks = static_cast<size_t>(nodes) * static_cast<size_t>(devicesPerNode);
+    if (value.size() != ranks)
+        throw ScenarioError(
+            path, "expected " + std::to_string(ranks) + " node indices (one per rank: nodes " +
+                      std::to_string(nodes) + " x devices_per_node " +
+                      std::to_string(devicesPerNode) + "), got " + std::to_string(value.size()));
+    std::vector<int> map;
+    std::vector<int> held(static_cast<size_t>(nodes), 0);
+    for (size_t rank = 0; rank < value.size(); ++rank) {
+        const std::string at = childPath(path, rank);
+        const auto node = static_cast<int>(readInt(value[rank], at, 0, nodes - 1));
+        if (++held[static_cast<size_t>(node)] > devicesPerNode)
+            throw ScenarioError(at, "rank " + std::to_string(rank) +
+                                        " is a rank too many on node " + std::to_string(node) +
+                                        ": a node holds devices_per_node " +
+                                        std::to_string(devicesPerNode) + " ranks");
+        map.push_back(node);
+    }
+    return map;
+}
+
+}  // namespace hsdp

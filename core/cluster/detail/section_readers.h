@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <string>
+
+#include "cluster/cluster.h"
+#include "scenario/json_text.h"
+
+namespace hsdp {
+
+// The parts of a cluster file below the top level. They throw ScenarioError
+// (the shared JSON field readers' error); readCluster turns it into a
+// ClusterError with the same path and problem.
+
+// One entry of `links`: a bandwidth (in exactly one of its two units),
+// latency_us and an optional efficiency.
+LinkSpec readLinkSpec(const Json& value, const std::string& path);
+
+// `device`: name, memory_bytes, peak_tflops per dtype, efficiency.
+DeviceSpec readDeviceSpec(const Json& value, const std::string& path);
+
+// `rank_to_node`: one node index per rank, each node holding exactly
+// devicesPerNode ranks.
+std::vector<int> readRankToNode(const Json& value, const std::string& path, int nodes,
+                                int devicesPerNode);
+
+// A number in (0, 1]; absent means 1.
+double readEfficiency(const Json* value, const std::string& path);
+
+}  // namespace hsdp

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cost/collective_cost.h"
+
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace hsdp {
+
+namespace {
+
+constexpr std::array<std::pair<CollectiveOp, std::string_view>, 7> kNames = {{
+    {CollectiveOp::AllGather, "all_gather"},
+    {CollectiveOp::AllGatherV, "all_gather_v"},
+    {CollectiveOp::ReduceScatter, "reduce_scatter"},
+    {CollectiveOp::AllReduce, "all_reduce"},
+    {CollectiveOp::Broadcast, "broadcast"},
+    {CollectiveOp::AllToAll, "all_to_all"},
+    {CollectiveOp::Barrier, "barrier"},
+}};
+
+}  // namespace
+
+std::optional<CollectiveOp> collectiveOpNamed(std::string_view traceOp) {
+    for (const auto& [op, name] : kNames)
+        if (name == traceOp) return op;
+    return std::nullopt;
+}
+
+std::string_view traceNameOf(CollectiveOp op) {
+    for (const auto& [known, name] : kNames)
+        if (known == op) return name;
+    return "?";
+}
+
+double busBandwidthFactor(CollectiveOp op, int ranks) {
+    if (ranks <= 1) return 0;
+    const double n = ranks;
+    switch (op) {
+        case CollectiveOp::AllGather:
+        case CollectiveOp::AllGatherV:
+        case CollectiveOp::ReduceScatter:
+        case CollectiveOp::AllToAll:
+            return (n - 1) / n;
+        case CollectiveOp::AllReduce:
+            return 2 * (n - 1) / n;
+        case CollectiveOp::Broadcast:
+            return 1;
+        case CollectiveOp::Barrier:
+            return 0;
+    }
+    return 0;
+}
+
+int ringSteps(CollectiveOp op, int ranks) {
+    if (ranks <= 1) return 0;
+    const bool twice = op == CollectiveOp::AllReduce || op == CollectiveOp::Barrier;
+    return twice ? 2 * (ranks - 1) : ranks - 1;
+}
+
+CollectiveCost collectiveCost(CollectiveOp op, int64_t sizeBytes,
+                              const std::vector<int>& groupRanks, const Cluster& cluster) {
+    if (sizeBytes < 0)
+        throw std::invalid_argument("a collective of " + std::to_string(sizeBytes) +
+                                    " bytes: expected a size >= 0");
+    CollectiveCost cost;
+    cost.level = cluster.linkLevelOf(groupRanks);  // checks every rank is in the cluster
+    const int n = static_cast<int>(groupRanks.size());
+    if (n <= 1 || (sizeBytes == 0 && op != CollectiveOp::Barrier)) return cost;
+    const LinkSpec& link = cluster.link(cost.level);
+    cost.steps = ringSteps(op, n);
+    cost.busBytes = static_cast<double>(sizeBytes) * busBandwidthFactor(op, n);
+    cost.latencySeconds = cost.steps * link.latencySeconds;
+    cost.bandwidthSeconds = cost.busBytes / link.effectiveBandwidth();
+    cost.seconds = cost.latencySeconds + cost.bandwidthSeconds;
+    return cost;
+}
+
+double collectiveSeconds(CollectiveOp op, int64_t sizeBytes, const std::vector<int>& groupRanks,
+                         const Cluster& cluster) {
+    return collectiveCost(op, sizeBytes, groupRanks, cluster).seconds;
+}
+
+}  // namespace hsdp

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "cluster/cluster.h"
+
+namespace hsdp {
+
+// The collectives the runner's trace records (TraceEvent::op in
+// runtime/trace.h), each costed as NCCL's ring algorithm runs it.
+enum class CollectiveOp {
+    AllGather,
+    AllGatherV,
+    ReduceScatter,
+    AllReduce,
+    Broadcast,
+    AllToAll,
+    Barrier
+};
+
+// "all_gather", "all_gather_v", "reduce_scatter", "all_reduce", "broadcast",
+// "all_to_all", "barrier": the trace's spelling. nullopt for any other name.
+std::optional<CollectiveOp> collectiveOpNamed(std::string_view traceOp);
+std::string_view traceNameOf(CollectiveOp op);
+
+// NCCL-tests' bus-bandwidth factor of `op` over `ranks` ranks: busbw = algbw x
+// factor, so the bytes one rank sends in the ring are size x factor.
+// all_gather, all_gather_v, reduce_scatter, all_to_all (n-1)/n; all_reduce
+// 2(n-1)/n; broadcast 1; barrier 0. 0 for a group of one rank.
+double busBandwidthFactor(CollectiveOp op, int ranks);
+
+// Steps of the ring algorithm, each paying the link's latency once:
+// all_reduce and barrier 2(n-1), every other op n-1. 0 for one rank.
+int ringSteps(CollectiveOp op, int ranks);
+
+// A predicted collective time and its parts.
+struct CollectiveCost {
+    double seconds = 0;                      // latencySeconds + bandwidthSeconds
+    double latencySeconds = 0;               // steps x latency of `level`
+    double bandwidthSeconds = 0;             // size x factor / (bandwidth x efficiency of `level`)
+    LinkLevel level = LinkLevel::IntraNode;  // the slowest level the group spans
+    int steps = 0;
+    double busBytes = 0;  // size x factor: what each rank sends over the ring
+};
+
+// The predicted time of one collective (docs/cost-model.md):
+//   seconds = steps(op, n) x latency + size x factor(op, n) / (bandwidth x efficiency)
+// over the slowest link level the group spans. `sizeBytes` is the
+// collective's size as NCCL-tests counts it, the whole buffer, not one rank's
+// block: all_gather(_v) the gathered output (n x each rank's block),
+// reduce_scatter the input (n x each rank's output block), all_reduce and
+// broadcast the buffer, all_to_all one rank's send buffer (n x the block for
+// each peer); barrier ignores it. A group of one rank (or none) costs 0, and
+// so does a collective of 0 bytes other than a barrier (the runner skips it).
+// Throws std::invalid_argument for a negative size, std::out_of_range for a
+// rank outside the cluster.
+CollectiveCost collectiveCost(CollectiveOp op, int64_t sizeBytes,
+                              const std::vector<int>& groupRanks, const Cluster& cluster);
+
+// collectiveCost(...).seconds.
+double collectiveSeconds(CollectiveOp op, int64_t sizeBytes, const std::vector<int>& groupRanks,
+                         const Cluster& cluster);
+
+}  // namespace hsdp
