@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-bench: benchmarks that print ratios measured side by side in one run.
 #include <iostream>
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QSize>
@@ -13,20 +14,14 @@ namespace hsdp {
 // written by the HTML and PDF writers; nothing here renders, so tests read
 // the content without a display.
 
-// What a picture shows; ReportPictures paints it from the plan and the run.
-enum class PictureKind {
-    Mesh,             // `index`: mesh position; owned numel as a heat map
-    CoordBalance,     // owner loads of batch (group, batch) per replicate coordinate
-    RankBalance,      // owned numel per rank over every batch
-    ShardBalance,     // Newton–Schulz numel per shard coordinate of batch (group, batch)
-    BufferLayout,     // the first gather of batch (group, batch) in the run
-    TensorLayout,     // param `index` as blocks of global indices and their ranks
-    WrongRowOverlay,  // param `index` gathered right and wrong (reference run)
-};
-
+// A picture drawn by one of the studio's registered views (its id), as the
+// view draws `part` of itself ("" its default) for the plan, the selection
+// of `param` or else of batch (group, batch), and the run if `drawsRun`.
 struct ReportPicture {
-    PictureKind kind = PictureKind::Mesh;
-    int index = -1;
+    QString view;
+    QString part;
+    bool drawsRun = false;
+    int param = -1;  // position in Plan::params
     int group = -1;  // position in Plan::groups
     int batch = -1;
     QString caption;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per HSDP group: its layout, batches, owners, loads and imbalance.
 #include <algorithm>
 #include <optional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "report/report_pdf.h"
 
 #include <QBuffer>
@@ -308,8 +309,8 @@ private:
         const double scale = box.scale;
         ensure(size.height() * scale + box.caption);
         const QString key = QStringLiteral("%1/%2/%3/%4")
-                                .arg(int(pic.kind))
-                                .arg(pic.index)
+                                .arg(pic.view + QLatin1Char(':') + pic.part)
+                                .arg(pic.param)
                                 .arg(pic.group)
                                 .arg(pic.batch);
         if (!cache_.contains(key)) cache_.insert(key, pictures_.record(pic, size));

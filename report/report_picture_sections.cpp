@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which pictures a report shows: the meshes with their owners, the owner
 // balance of the worst batch, the buffer layout of the largest gathered
 // batch (from the run), the tensor layout of each parameter with a hazard.
@@ -16,13 +17,14 @@ namespace {
 constexpr int kMaxMeshes = 6;
 constexpr int kMaxTensorLayouts = 12;
 
-ReportPicture picture(PictureKind kind, const QString& caption, QSize size, int index = -1,
+// `view`: the id of the studio view that draws it.
+ReportPicture picture(const char* view, const QString& part, const QString& caption, QSize size,
                       BatchRef batch = {}) {
     ReportPicture p;
-    p.kind = kind;
+    p.view = QLatin1String(view);
+    p.part = part;
     p.caption = caption;
     p.size = size;
-    p.index = index;
     p.group = batch.group;
     p.batch = batch.batch;
     return p;
@@ -45,10 +47,10 @@ BatchRef largestGatheredBatch(const Plan& plan) {
 void addMeshes(const Scenario& scenario, ReportSection& section) {
     for (size_t m = 0; m < scenario.meshes.size() && m < size_t(kMaxMeshes); ++m)
         section.picture(picture(
-            PictureKind::Mesh,
+            "mesh", QString::number(m),
             QStringLiteral("Mesh “%1”: each rank coloured by the numel it owns (all batches).")
                 .arg(QString::fromStdString(scenario.meshes[m].name)),
-            QSize(1100, 640), int(m)));
+            QSize(1100, 640)));
     if (scenario.meshes.size() > size_t(kMaxMeshes))
         section.paragraph(QStringLiteral("%1 more meshes are not drawn.")
                               .arg(scenario.meshes.size() - size_t(kMaxMeshes)));
@@ -58,19 +60,19 @@ void addBalance(const Plan& plan, ReportSection& section) {
     const BatchRef worst = worstBatch(plan);
     if (!worst.isValid()) return;
     const QString where = QStringLiteral("group %1, batch %2").arg(worst.group).arg(worst.batch);
-    section.picture(picture(PictureKind::CoordBalance,
+    section.picture(picture("ownerBalance", QStringLiteral("coord"),
                             QStringLiteral("Owner loads of the worst batch (%1) per replicate "
                                            "coordinate, against the mean and the lower bound.")
                                 .arg(where),
-                            QSize(1000, 420), -1, worst));
-    section.picture(picture(PictureKind::RankBalance,
+                            QSize(1000, 420), worst));
+    section.picture(picture("ownerBalance", QStringLiteral("rank"),
                             QStringLiteral("Numel each rank owns over every batch."),
-                            QSize(1000, 420), -1, worst));
+                            QSize(1000, 420), worst));
     if (batchAt(plan, worst)->isShard)
         section.picture(
-            picture(PictureKind::ShardBalance,
+            picture("ownerBalance", QStringLiteral("shard"),
                     QStringLiteral("Newton–Schulz numel per shard coordinate (%1).").arg(where),
-                    QSize(1000, 420), -1, worst));
+                    QSize(1000, 420), worst));
 }
 
 void addBufferLayout(const ReportInput& input, ReportSection& section) {
@@ -89,11 +91,14 @@ void addBufferLayout(const ReportInput& input, ReportSection& section) {
                 .arg(where));
         return;
     }
-    section.picture(picture(PictureKind::BufferLayout,
-                            QStringLiteral("Fused buffer of the largest gathered batch (%1), as "
-                                           "the run's first gather of it recorded it.")
-                                .arg(where),
-                            QSize(1300, 820), -1, largest));
+    ReportPicture buffers =
+        picture("bufferLayout", {},
+                QStringLiteral("Fused buffer of the largest gathered batch (%1), as "
+                               "the run's first gather of it recorded it.")
+                    .arg(where),
+                QSize(1300, 820), largest);
+    buffers.drawsRun = true;
+    section.picture(std::move(buffers));
 }
 
 // Params with the same shape, placements, mesh and hazards look the same:
@@ -151,7 +156,9 @@ void addTensorLayouts(const ReportInput& input, ReportSection& section) {
                            .arg(alike[i].size() - 1)
                            .arg(others.join(QStringLiteral(", ")));
         }
-        section.picture(picture(PictureKind::TensorLayout, caption, QSize(1100, 640), p));
+        ReportPicture layout = picture("tensorLayout", {}, caption, QSize(1100, 640));
+        layout.param = p;
+        section.picture(std::move(layout));
     }
     if (alike.size() > size_t(kMaxTensorLayouts)) {
         std::vector<int> rest;

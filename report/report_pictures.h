@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QImage>
 #include <QPicture>
+#include <map>
 #include <memory>
 
 #include "report/report_document.h"
@@ -10,18 +12,15 @@
 
 namespace hsdp {
 
-class BufferLayoutWidget;
-class MeshCanvas;
-class WrongRowsWidget;
-class OwnerBalanceWidget;
 class PlanSelection;
-class TensorLayoutWidget;
+class StudioView;
 
-// Paints a report's pictures with the studio's own views (never on screen),
-// as screenshots.cpp renders them: each picture is recorded as a QPicture of
-// drawing commands, so a PDF replays it as vectors (text stays text) and HTML
-// rasterises it. QCustomPlot charts draw through toPainter() into the same
-// recording. Needs a QApplication; views are made on first use and reused.
+// Paints a report's pictures with the studio's registered views (never on
+// screen), as --screenshot renders them: each picture is recorded as a
+// QPicture of drawing commands, so a PDF replays it as vectors (text stays
+// text) and HTML rasterises it. Needs a QApplication; each view is made on
+// first use, with the plan (and the run, for a picture that draws it), and
+// reused.
 class ReportPictures {
 public:
     // `comparison`: the corrected run a reference `run` is drawn against.
@@ -35,20 +34,14 @@ public:
     QImage image(const ReportPicture& picture, const QSize& size, qreal scale = 1.0);
 
 private:
-    void paint(const ReportPicture& picture, QPicture& target, const QSize& size);
-    void paintChart(const ReportPicture& picture, QPicture& target, const QSize& size);
-    void makeView(PictureKind kind);
+    StudioView* viewFor(const ReportPicture& picture);
     void select(const ReportPicture& picture);
 
     PlanResult plan_;
     RunData run_;
     RunData comparison_;
     std::unique_ptr<PlanSelection> selection_;
-    std::unique_ptr<MeshCanvas> mesh_;
-    std::unique_ptr<OwnerBalanceWidget> balance_;
-    std::unique_ptr<BufferLayoutWidget> buffers_;
-    std::unique_ptr<TensorLayoutWidget> tensors_;
-    std::unique_ptr<WrongRowsWidget> wrongRows_;
+    std::map<QString, std::unique_ptr<StudioView>> views_;
 };
 
 }  // namespace hsdp

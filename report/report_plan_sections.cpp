@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The diagnostics and the TP lowering sections of a report.
 #include "report/report_builder.h"
 #include "report/report_sections.h"

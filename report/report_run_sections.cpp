@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The run's sections: verification (every mismatch text in full), traffic
 // per op and per mesh dim with NCCL-tests bandwidths, the slowest steps and,
 // for a reference run, the wrong rows drawn.
@@ -250,8 +251,9 @@ void addWrongRows(const RunResult& run, bool compared, SectionList& list) {
         "gathered; the rows it got wrong are red, with the run's own mismatch text."));
     for (size_t i = 0; i < wrong.size() && i < size_t(kMaxWrongRowPictures); ++i) {
         ReportPicture picture;
-        picture.kind = PictureKind::WrongRowOverlay;
-        picture.index = wrong[i];
+        picture.view = QStringLiteral("wrongRows");
+        picture.drawsRun = true;
+        picture.param = wrong[i];
         picture.size = QSize(1100, 720);
         picture.caption = QStringLiteral(
                               "Parameter #%1 as the reference run gathered it: the "

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks an `hsdp-inspect run --dump DIR` with NumPy, independently of the engine.
 
 Every DIR/rank<r>/gathered/<param>.npy must equal the truth of docs/run.md for the

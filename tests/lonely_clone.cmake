@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # A clone with nothing beside it must pass its own test suite. Two cheap checks:
 # 1. No file of the repository points outside it: README, docs, code, tests,
 #    scripts and samples never name the upstream folder or its spec pages.

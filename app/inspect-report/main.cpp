@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-inspect-report: what `hsdp-inspect report` runs (see
 // app/inspect/report_handoff.cpp); it speaks as hsdp-inspect.
 #include <iostream>

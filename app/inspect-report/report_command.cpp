@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-inspect report SCENARIO -o FILE.html|FILE.pdf: the plan (and a run)
 // as one self-contained document, drawn with the studio's views offscreen.
 #include <QApplication>

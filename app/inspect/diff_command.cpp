@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-inspect diff A.json B.json: what changed between the plans of two scenarios.
 #include <iostream>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-inspect: the command-line face of the HSDP Studio engine.
 #include <iostream>
 #include <iterator>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `hsdp-inspect report` draws with Qt Widgets. It lives in a sibling program,
 // hsdp-inspect-report, so hsdp-inspect itself links no Qt: it starts quickly,
 // and the sanitizer builds of the engine's tests need no Qt side.

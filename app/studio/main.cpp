@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-studio: the studio window, or with --screenshot its views as PNGs
 // (no display needed). A thin main: everything lives in widgets/.
 #include <QApplication>

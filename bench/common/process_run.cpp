@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whole-process timing for hsdp-bench plan: what a user waits for, start-up,
 // reading, planning and writing included.
 #include "process_run.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scenarios for hsdp-bench plan: Mixtral-like MoE layers (attention, a router
 // gate, 32 experts of three weights) with every weight FSDP-sharded on the last
 // mesh dim and replicated on the other two, written as files so the C++

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-bench gather: the fused all-gather of the optimizer step (core/exec,
 // corrected mode) against one all-gather per parameter and against one raw
 // Gloo all-gather of the same bytes, 8 rank threads over loopback TCP, all

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-bench plan: the planner against the seeds' algorithm, measured side by
 // side in one run. (1) Owner assignment in-process: the heap against the
 // seeds' O(params x coords) scan. (2) Whole processes on the same scenario

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A benchmark that compares two programs must show they computed the same
 // thing; a fast wrong plan (or a port that failed early) would fake a ratio.
 #include "plan_agreement.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The report of hsdp-bench plan's scaling table: text for people, JSON for
 // scripts, and the growth exponents the scaling goal is stated in.
 #include "plan_report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-bench scale: how large a world runs and verifies on this machine, in
 // one process and split over worker processes (hsdp-inspect run --procs), and
 // what connecting its process groups costs. Each world is a few small layers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-bench scale: one run of one world as the user starts it.
 #include "scale_measure.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The worlds of hsdp-bench scale. Their layers are those of the scale
 // scenarios the tests run (tests/data/scale): sharded along every mesh dim
 // but the replicate one, so every kind of process group is connected.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-bench views: the studio's GUI-thread costs at 8,192 ranks, offscreen.
 // mesh_paint_ms: one full paint of the mesh view (fitted, a param selected);
 // tree_model_build_ms: PlanTreeModel::setResult behind its filter proxy plus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "collectives/fused_gather.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reference's fused all-gather as written (reference mode): see fused_gather.h.
 #include <sstream>
 

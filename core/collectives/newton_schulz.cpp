@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "collectives/newton_schulz.h"
 
 #include <Eigen/Dense>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "distributed/store_folder.h"
 
 #include <unistd.h>

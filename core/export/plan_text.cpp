@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "export/plan_text.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "hf_config/parallel_layout.h"
 
 #include <cerrno>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "plan/planner.h"
 
 #include "plan/batching.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "plan_diff/plan_diff_text.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Executes the plan's redistribution steps on one rank.
 #include <algorithm>
 

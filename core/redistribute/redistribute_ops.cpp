@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The all-to-all, the local steps and the reference's concat gather of a redistribution.
 #include <algorithm>
 #include <sstream>

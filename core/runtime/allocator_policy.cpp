@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "runtime/allocator_policy.h"
 
 #include <malloc.h>

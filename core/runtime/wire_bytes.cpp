@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "runtime/wire_bytes.h"
 
 namespace hsdp::wire_bytes {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bench_views_cli: runs `hsdp-bench views --json --scenario SCENARIO` and checks
 # the figures it prints, not only their names: every one a finite number
 # (JSON has no NaN or infinity: nlohmann writes them as null) below a minute,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Loads exported HTML reports in headless Chromium with the network off.
 
 For each scenario: writes its report with hsdp-inspect, opens it through the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The command-line tools as a user runs them: each test starts exactly the
 # tools it names (TOOLS), so a sanitizer build builds no other.
 hsdp_test(tst_cli_diff TOOLS hsdp-inspect)

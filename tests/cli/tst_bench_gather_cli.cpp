@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-bench gather --shard-sizes FILE as a user meets it: a tiny file runs
 // exactly its shards (two ranks, one round, so it stays quick), and every
 // unusable file is refused with its name and line, exit 2.

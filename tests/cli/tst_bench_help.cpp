@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-bench BENCHMARK --help for every benchmark hsdp-bench --help lists:
 // exit 0 without running anything, and a help that names the benchmark and
 // its options. The list comes from the binary's own usage, so a benchmark

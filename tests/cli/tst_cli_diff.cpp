@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-inspect diff as a user meets it: exit codes, streams, JSON, help.
 #include <QtTest>
 

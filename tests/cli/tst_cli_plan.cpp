@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The hsdp-inspect plan command as a user meets it: exit codes, streams, help.
 #include <QtTest>
 

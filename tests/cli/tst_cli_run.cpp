@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hsdp-inspect run as a user and a CI script meet it: verdicts and exit
 // codes, the JSON contract, traces, .npy dumps and the failure path.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scenarios from Hugging Face configs (hsdp-inspect scenario --from-config):
 // the generated parameter counts equal the models' published ones, layers
 // have the architecture's shapes, placements follow the FSDP2 + TP rules,

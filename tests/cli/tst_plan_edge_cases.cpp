@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Edge cases of `hsdp-inspect plan` as a user meets them: odd but valid
 // scenarios plan cleanly (exit 0/1, JSON on stdout, nothing on stderr), broken
 // inputs exit 2 with a message naming the culprit and nothing on stdout, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every `build/bin/hsdp-inspect` command of README.md runs offline as
 // written from the repository's root: exit 0, or 1 for findings (a plan's
 // errors, a diff that differs), never 2 (a missing file, a placeholder, bad

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A run's figures mean one thing each (issue 18, points 6 and 8): a
 // collective is counted once across its group and a per-rank event once per
 // member; a shrunk run's byte figures say so and give the real-size figure,

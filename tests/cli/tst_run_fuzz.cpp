@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Property test of the execution engine over random small scenarios (fixed
 // seed): corrected mode always verifies, reference mode fails on exactly the
 // parameters docs/plan.md §6 flags, and the trace is consistent (every collective's

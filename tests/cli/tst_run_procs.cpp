@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run --procs N: the world split over worker processes reads exactly as the
 // same run in one process (verdicts, counts, bytes, JSON, dump, trace), and a
 // worker that fails or is killed ends the run cleanly, naming it.

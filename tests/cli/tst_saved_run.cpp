@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Saved runs read back: what `hsdp-inspect run --json --trace` writes opens
 // as the RunResult the engine produced (verdicts, mismatches, every trace
 // event), and a result or trace of another scenario or run is refused with

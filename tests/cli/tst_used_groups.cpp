@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A run connects only the process groups its collectives use (usedGroups),
 // and says what that costs in sockets before it connects.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What-if fields parse strictly: the whole text is one value, or the error
 // names the bad part. "8192, two" is not [8192], "2," is not [2], "0x10" is
 // not [0, 10] (nor 16), and every kind round-trips the text it shows.

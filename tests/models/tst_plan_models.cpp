@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The studio's item models over every sample: QAbstractItemModelTester, the
 // tree's structure against the Plan, the recursive filter (name, code,
 // rank) and the diagnostics table.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RunSession: runs a plan off the GUI thread and hands back what a direct
 // runPlan of the same plan records; its progress is throttled and monotone;
 // cancel stops a 32-rank run within a second or two and the RunData says

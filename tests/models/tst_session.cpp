@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Session: plans off the GUI thread, re-plans when the file changes (also
 // after a write-to-temp + rename save), keeps the last good plan when the
 // file stops reading and reports the reader's own message, drops results of

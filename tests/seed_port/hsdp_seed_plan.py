@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Independent Python port of the reference implementation's planning logic, for differential tests.
 
 Usage: hsdp_seed_plan.py SCENARIO.json [SCENARIO.json ...]

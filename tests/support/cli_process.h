@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Runs the built hsdp-inspect (or any program) and captures what a user sees.
 

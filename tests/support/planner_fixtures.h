@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Scenarios built in code for the planner tests (tst_grouping, tst_ownership, ...),
 // so they do not depend on the scenario reader.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Helpers shared by the runtime and run tests: typed buffers in a wire dtype and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The samples as data rows, shared by the studio's table-driven tests: one row

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Does a view's content fit the space it has? For a widget laid out at some

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The buffer views against the engine. For every gathered batch of the
 // teaching and diagnostics_tour samples (run for real), the buffer layout
 // shows the trace's own segments for the send buffer and every slot of the

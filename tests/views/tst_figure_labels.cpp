@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The run views label their figures for what they are (issue 18, points 6
 // and 8): a shrunk run's sizes say "in the shrunk run" with the real-size
 // figure beside them (checked against a run of the real shapes), the run line

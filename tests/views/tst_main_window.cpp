@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The studio window, offscreen: a plan fills every view and the status bar;
 // one selection links them (tree -> mesh overlay, diagnostic -> tree and
 // mesh); a file that stops reading keeps the last good plan under a banner
@@ -61,10 +62,10 @@ void TestMainWindow::planFillsTheViewsAndStatusBar() {
     const PlanResult& result = window.session()->current();
     QVERIFY(window.statusText().startsWith(
         QStringLiteral("world 8 · meshes 1 · groups %1").arg(result.plan->groups.size())));
-    QVERIFY(window.planTree()->model()->rowCount() > 0);
-    QCOMPARE(window.diagnostics()->model()->rowCount(),
+    QVERIFY(window.view<PlanTreeWidget>()->model()->rowCount() > 0);
+    QCOMPARE(window.view<DiagnosticsWidget>()->model()->rowCount(),
              static_cast<int>(result.plan->diagnostics.size()));
-    QCOMPARE(window.meshWidget()->view()->meshLayout().cells().size(), size_t(8));
+    QCOMPARE(window.view<MeshWidget>()->canvas()->meshLayout().cells().size(), size_t(8));
     QVERIFY(window.banner()->isHidden());
     // A new file starts with its most interesting param selected.
     QCOMPARE(window.selection()->focusParam(),
@@ -75,7 +76,7 @@ void TestMainWindow::treeSelectionShowsTheOwnersInTheMesh() {
     MainWindow window;
     QVERIFY(openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json")));
     const PlanResult& result = window.session()->current();
-    PlanTreeWidget* tree = window.planTree();
+    PlanTreeWidget* tree = window.view<PlanTreeWidget>();
     QSignalSpy changed(window.selection(), &PlanSelection::changed);
     const int first = window.selection()->focusParam();
     for (int param : {first + 1, first + 5, static_cast<int>(result.scenario->params.size()) - 1}) {
@@ -84,9 +85,9 @@ void TestMainWindow::treeSelectionShowsTheOwnersInTheMesh() {
         QCOMPARE(window.selection()->params(), std::vector<int>{param});
         QCOMPARE(window.selection()->group(),
                  result.index->params[static_cast<size_t>(param)].group);
-        QCOMPARE(window.meshWidget()->view()->overlay().ownerRanks,
+        QCOMPARE(window.view<MeshWidget>()->canvas()->overlay().ownerRanks,
                  ownersFromPlan(*result.plan, param));
-        QVERIFY(!window.meshWidget()->view()->overlay().ownerRanks.empty());
+        QVERIFY(!window.view<MeshWidget>()->canvas()->overlay().ownerRanks.empty());
     }
     QCOMPARE(changed.count(), 3);
 }
@@ -99,11 +100,12 @@ void TestMainWindow::diagnosticActivationSelectsEverywhere() {
     for (size_t d = 0; d < result.plan->diagnostics.size(); ++d) {
         const Diagnostic& diagnostic = result.plan->diagnostics[d];
         if (diagnostic.params.empty()) continue;
-        window.diagnostics()->activateRow(static_cast<int>(d));
+        window.view<DiagnosticsWidget>()->activateRow(static_cast<int>(d));
         QCOMPARE(window.selection()->params(), diagnostic.params);
         int first = diagnostic.params.front();
-        QCOMPARE(window.planTree()->treeView()->currentIndex().data(ParamRole).toInt(), first);
-        QCOMPARE(window.meshWidget()->view()->overlay().ownerRanks,
+        QCOMPARE(window.view<PlanTreeWidget>()->treeView()->currentIndex().data(ParamRole).toInt(),
+                 first);
+        QCOMPARE(window.view<MeshWidget>()->canvas()->overlay().ownerRanks,
                  ownersFromPlan(*result.plan, first));
         ++checked;
     }
@@ -119,7 +121,7 @@ void TestMainWindow::brokenFileKeepsThePlanUnderABanner() {
     window.session()->setDebounceMilliseconds(50);
     QVERIFY(openAndWait(window, path));
     auto plan = window.session()->current().plan;
-    int treeRows = window.planTree()->model()->rowCount();
+    int treeRows = window.view<PlanTreeWidget>()->model()->rowCount();
     QSignalSpy failed(window.session(), &Session::readFailed);
     {
         QFile file(path);
@@ -137,8 +139,8 @@ void TestMainWindow::brokenFileKeepsThePlanUnderABanner() {
     QVERIFY(window.banner()->isVisibleTo(&window));
     QCOMPARE(window.banner()->message(), expected);
     QCOMPARE(window.session()->current().plan, plan);  // the last good plan stays on screen
-    QCOMPARE(window.planTree()->model()->rowCount(), treeRows);
-    QCOMPARE(window.meshWidget()->view()->meshLayout().cells().size(), size_t(4));
+    QCOMPARE(window.view<PlanTreeWidget>()->model()->rowCount(), treeRows);
+    QCOMPARE(window.view<MeshWidget>()->canvas()->meshLayout().cells().size(), size_t(4));
     QVERIFY(window.statusText().contains(QStringLiteral("STALE")));
     QVERIFY(window.windowTitle().contains(QStringLiteral("[stale]")));
 }

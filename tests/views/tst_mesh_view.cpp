@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mesh view rendered into QImages for every sample and mesh: one cell per
 // rank, each cell painted in the heat colour of the Newton–Schulz numel its
 // rank computes, the selection's owner ranks outlined (and no others), the

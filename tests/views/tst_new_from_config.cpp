@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File ▸ New from Model Config…, offscreen: the dialog's preview plans the
 // generated scenario (published parameter count, world), a layout the
 // engine refuses shows the field and the rule and disables OK, the document
@@ -122,13 +123,13 @@ private slots:
             QVERIFY(dialog.document());
             window.document()->markSaved();  // as if "Discard" was answered
             QSignalSpy planned(window.session(), &Session::planReady);
-            QSignalSpy compared(window.changeTracker(), &PlanDiffTracker::changeReady);
+            QSignalSpy compared(window.planDiffTracker(), &PlanDiffTracker::diffReady);
             window.openGeneratedScenario(dialog.document());
             QVERIFY(planned.wait(30000));
             QVERIFY(compared.wait(20000) || !compared.isEmpty());
             QVERIFY(!window.lastRun().isValid());
             QCOMPARE(window.runStatusText(), QString());
-            const PlanDiffTable& change = window.changeTracker()->change();
+            const PlanDiffTable& change = window.planDiffTracker()->change();
             QVERIFY(!change.isValid());  // nothing compared with the scenario before
             QVERIFY2(change.note.startsWith(QStringLiteral("No change since untitled was")),
                      qPrintable(change.note));

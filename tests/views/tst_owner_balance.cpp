@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The owner balance view over every sample: its coordinate bars are the
 // shown batch's Batch::loads, its mean and lower bound agree with numbers
 // computed here from the Scenario's param sizes, its rank bars are
@@ -295,7 +296,7 @@ QSize dockedSize(QSize window) {
     main.resize(window);
     main.show();
     QApplication::processEvents();
-    return main.ownerBalance()->size();
+    return main.view<OwnerBalanceWidget>()->size();
 }
 
 void TestOwnerBalance::contentFitsTheDock_data() {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exported reports (hsdp-inspect report, report/): every sample in
 // both formats through the CLI, checked against the plan's and the run's
 // JSON; the document model on its own; a 4,000-parameter plan's appendix;
@@ -466,8 +467,7 @@ void TestReport::wrongRowsAreDrawn() {
         std::vector<ReportPicture> pictures;
         for (const ReportSection& s : doc.sections)
             for (const ReportBlock& b : s.blocks)
-                if (b.kind == ReportBlock::Picture &&
-                    b.picture.kind == PictureKind::WrongRowOverlay)
+                if (b.kind == ReportBlock::Picture && b.picture.view == QLatin1String("wrongRows"))
                     pictures.push_back(b.picture);
         return pictures;
     };

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs from the studio window, offscreen: the Run menu's actions and their
 // shortcuts; a reference run fills the Verification dock and the status
 // line, its filter keeps the mismatches, activating a mismatch selects its
@@ -110,7 +111,7 @@ void TestRunWindow::aReferenceRunFillsTheVerificationDock() {
     QCOMPARE(busy.count(), 2);
     QCOMPARE(run.run->mode, RunMode::Reference);
     QCOMPARE(window.lastRun().run, run.run);
-    VerificationWidget* panel = window.verification();
+    VerificationWidget* panel = window.view<VerificationWidget>();
     QCOMPARE(panel->model()->run().run, run.run);
     QCOMPARE(panel->summaryText(), runSummaryLine(*run.run));
     QVERIFY(window.runStatusText().startsWith(QStringLiteral("NOT verified: ")));
@@ -154,7 +155,8 @@ void TestRunWindow::anInjectedFaultShowsTheEnginesError() {
     QVERIFY(window.banner()->isVisibleTo(&window));
     QVERIFY(window.banner()->showsRunError());
     QCOMPARE(window.banner()->message(), QString::fromStdString(run.run->error));
-    QCOMPARE(window.verification()->errorText(), QString::fromStdString(run.run->error));
+    QCOMPARE(window.view<VerificationWidget>()->errorText(),
+             QString::fromStdString(run.run->error));
     QCOMPARE(window.runStatusText(), QStringLiteral("run failed on rank 2 after %1 collectives")
                                          .arg(groupedNumber(run.run->collectives)));
     // The next run clears the old run's error.
@@ -195,9 +197,9 @@ void TestRunWindow::aSavedRunOpensAsTheLiveOne() {
     reference.mode = RunMode::Reference;
     RunData live = runAndWait(window, [&] { window.startRun(reference); });
     QVERIFY(live.isValid());
-    const int liveRows = window.verification()->model()->rowCount();
+    const int liveRows = window.view<VerificationWidget>()->model()->rowCount();
     std::vector<QString> liveCaptions;
-    StepWidget* steps = window.stepPanel();
+    StepWidget* steps = window.view<StepWidget>();
     for (int step = 0; step < steps->stepCount(); ++step) {
         steps->setStep(step);
         liveCaptions.push_back(steps->caption().headline + steps->caption().why);
@@ -218,7 +220,7 @@ void TestRunWindow::aSavedRunOpensAsTheLiveOne() {
     QCOMPARE(saved.run->trace.events.size(), live.run->trace.events.size());
     // The views show what they showed for the live run: the verification
     // rows and every step's caption.
-    QCOMPARE(window.verification()->model()->rowCount(), liveRows);
+    QCOMPARE(window.view<VerificationWidget>()->model()->rowCount(), liveRows);
     QCOMPARE(steps->stepCount(), static_cast<int>(liveCaptions.size()));
     for (int step = 0; step < steps->stepCount(); ++step) {
         steps->setStep(step);

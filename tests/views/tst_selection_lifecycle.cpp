@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lifecycle of the selection and of runs in the studio window, offscreen.
 // Every kind of selection (a param, a group, a batch, a rank, a TP
 // transition, a run's step, a mismatch) made on one scenario survives a
@@ -162,9 +163,11 @@ bool runAndWait(MainWindow& window, const std::function<void()>& start) {
 // Paints every view, where a position of another plan would be read.
 void paintEverything(MainWindow& window) {
     for (QWidget* view : std::initializer_list<QWidget*>{
-             window.meshWidget(), window.planTree(), window.ownerBalance(), window.tensorLayout(),
-             window.traceView(), window.stepPanel(), window.traffic(), window.bufferLayout(),
-             window.wrongRows(), window.verification()}) {
+             window.view<MeshWidget>(), window.view<PlanTreeWidget>(),
+             window.view<OwnerBalanceWidget>(), window.view<TensorLayoutWidget>(),
+             window.view<TraceWidget>(), window.view<StepWidget>(), window.view<TrafficWidget>(),
+             window.view<BufferLayoutWidget>(), window.view<WrongRowsWidget>(),
+             window.view<VerificationWidget>()}) {
         view->resize(900, 600);
         (void)view->grab();
     }
@@ -268,7 +271,7 @@ void TestSelectionLifecycle::select(MainWindow& window, Kind kind) {
             break;
         case Kind::Step: {
             // The step panel picks the run's last step that moved params.
-            StepWidget* steps = window.stepPanel();
+            StepWidget* steps = window.view<StepWidget>();
             QVERIFY(steps->stepCount() > 0);
             for (int s = steps->stepCount() - 1; s >= 0; --s) {
                 steps->setStep(s);
@@ -279,7 +282,7 @@ void TestSelectionLifecycle::select(MainWindow& window, Kind kind) {
         }
         case Kind::Mismatch: {
             // Activating the last param's last mismatch in Verification.
-            VerificationWidget* panel = window.verification();
+            VerificationWidget* panel = window.view<VerificationWidget>();
             const QModelIndex params =
                 panel->model()->sectionIndex(VerificationModel::ParamsSection);
             QModelIndex mismatch;
@@ -355,13 +358,14 @@ void TestSelectionLifecycle::everySelectionSurvivesEveryNextPlan() {
 
     // The views follow the carried selection.
     const int focus = got.params.empty() ? -1 : got.params.front();
-    QCOMPARE(window.tensorLayout()->blocks().param, focus);
+    QCOMPARE(window.view<TensorLayoutWidget>()->blocks().param, focus);
     if (focus >= 0)
-        QCOMPARE(window.planTree()->treeView()->currentIndex().data(ParamRole).toInt(), focus);
+        QCOMPARE(window.view<PlanTreeWidget>()->treeView()->currentIndex().data(ParamRole).toInt(),
+                 focus);
     // A run is of the file it ran: kept (as an earlier plan's) only while
     // the same file is open.
     QCOMPARE(window.lastRun().isValid(), needsRun && !newFile);
-    QCOMPARE(window.verification()->model()->run().isValid(), needsRun && !newFile);
+    QCOMPARE(window.view<VerificationWidget>()->model()->run().isValid(), needsRun && !newFile);
     if (newFile) QVERIFY(window.runStatusText().isEmpty());
     if (needsRun && !newFile)
         QVERIFY(window.runStatusText().endsWith(QStringLiteral(" · a run of an earlier plan")));
@@ -381,10 +385,10 @@ void TestSelectionLifecycle::anotherFilesRunIsNeverShown() {
     QVERIFY(openAndWait(window, sample("mixtral_8x7b_expert_mesh.json")));
     QVERIFY(!window.lastRun().isValid());
     QCOMPARE(window.runStatusText(), QString());
-    QCOMPARE(window.verification()->summaryText(), QStringLiteral("No run yet"));
-    QCOMPARE(window.verification()->model()->rowCount(), 0);
-    QCOMPARE(window.stepPanel()->stepCount(), 0);
-    QVERIFY(!window.wrongRows()->correctedRun().isValid());
+    QCOMPARE(window.view<VerificationWidget>()->summaryText(), QStringLiteral("No run yet"));
+    QCOMPARE(window.view<VerificationWidget>()->model()->rowCount(), 0);
+    QCOMPARE(window.view<StepWidget>()->stepCount(), 0);
+    QVERIFY(!window.view<WrongRowsWidget>()->correctedRun().isValid());
     const QString report = exportedReport(window, dir);
     QVERIFY(!report.isEmpty());
     QVERIFY(report.contains(QStringLiteral("Mixtral")));
@@ -408,7 +412,7 @@ void TestSelectionLifecycle::aRunOfAFileThatLeftIsDropped() {
     QCOMPARE(shown.count(), 0);
     QVERIFY(!window.lastRun().isValid());
     QCOMPARE(window.runStatusText(), QString());
-    QVERIFY(!window.verification()->model()->run().isValid());
+    QVERIFY(!window.view<VerificationWidget>()->model()->run().isValid());
     QVERIFY(window.runAction()->isEnabled());
 }
 
@@ -426,9 +430,9 @@ void TestSelectionLifecycle::cancelKeepsTheLastCompleteRun() {
         window.cancelRunAction()->trigger();
     }));
     QCOMPARE(window.lastRun().run, good.run);
-    QCOMPARE(window.verification()->model()->run().run, good.run);
-    QCOMPARE(window.verification()->summaryText(), runSummaryLine(*good.run));
-    QVERIFY(window.stepPanel()->stepCount() > 0);
+    QCOMPARE(window.view<VerificationWidget>()->model()->run().run, good.run);
+    QCOMPARE(window.view<VerificationWidget>()->summaryText(), runSummaryLine(*good.run));
+    QVERIFY(window.view<StepWidget>()->stepCount() > 0);
     QVERIFY2(window.runStatusText().startsWith(QStringLiteral("run cancelled after 0 collectives")),
              qPrintable(window.runStatusText()));
     QVERIFY2(window.runStatusText().contains(runStatusLine(*good.run)),
@@ -457,7 +461,7 @@ void TestSelectionLifecycle::unreachedChecksReadNotReachedEverywhere() {
     QVERIFY(runAndWait(window, [&] { QVERIFY(window.startRun(request)); }));
     const RunData run = window.lastRun();
     QVERIFY(!run.run->error.empty());
-    const VerificationModel* model = window.verification()->model();
+    const VerificationModel* model = window.view<VerificationWidget>()->model();
     const QModelIndex params = model->sectionIndex(VerificationModel::ParamsSection);
     const QList<QStringList> rows = reportRows(exportedReport(window, dir));
     int unreached = 0;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tensor layout view against the engine: for every param of every
 // sample, the blocks tile the shown 2-D index space and each rank's blocks
 // are exactly its shardLayout ranges on those dims (uneven, empty, nested and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The run views over a real run of the teaching sample (rank threads over
 // Gloo): the trace timeline (one row per rank, one bar per event, level of
 // detail on a synthetic 100,000-event trace, click to select), the step

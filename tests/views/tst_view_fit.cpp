@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every view is legible where the studio puts it: at 1366x768 and at the
 // default 1440x900, each dock's content fits (no overlapping children, none
 // below its contents' minimum; view_fit.h), the window fits the screen, the
@@ -194,7 +195,7 @@ void TestViewFit::tensorLayoutBlocksAreWide() {
     MainWindow window;
     QVERIFY(openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json")));
     showAt(window, size);
-    TensorLayoutCanvas* canvas = window.tensorLayout()->canvas();
+    TensorLayoutCanvas* canvas = window.view<TensorLayoutWidget>()->canvas();
     QVERIFY(canvas->isVisible());
     const TensorGrid grid = canvas->grid(canvas->size());
     const double wanted = std::min(TensorLayoutCanvas::kMinBlocksWidth, canvas->width() - 100.0);
@@ -217,8 +218,8 @@ void TestViewFit::whatIfCellsCutOnlyBetweenWords() {
     MainWindow window;
     QVERIFY(openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json")));
     showAt(window, size);
-    QVERIFY(raiseDock(window, "editPanelDock"));
-    QTableView* table = window.editPanel()->paramTable();
+    QVERIFY(raiseDock(window, "editingDock"));
+    QTableView* table = window.view<EditWidget>()->paramTable();
     ItemTextRecorder recorder;
     grabWithRecorder(table, &recorder);
     QVERIFY(!recorder.items.empty());
@@ -251,7 +252,7 @@ void TestViewFit::planTreeShowsOwnerNumelAndPlacements() {
     QVERIFY(openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json")));
     showAt(window, size);
     QVERIFY(raiseDock(window, "planTreeDock"));
-    QTreeView* tree = window.planTree()->treeView();
+    QTreeView* tree = window.view<PlanTreeWidget>()->treeView();
     QHeaderView* header = tree->header();
     const int columns[] = {1, 2, 5};  // owner, numel, placements
     for (int c : columns)

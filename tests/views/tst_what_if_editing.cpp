@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What-if editing, offscreen: typing in a field re-plans (one undo step per
 // field edit), undo restores the plan, a text that is no value and a value the
 // reader rejects mark the field and keep the last valid plan, Save / Save As
@@ -61,7 +62,7 @@ struct EditFixture {
         return ready.wait(20000);
     }
     QLineEdit* field(const QString& pointer) {
-        return qobject_cast<QLineEdit*>(window.editPanel()->fieldEditor(pointer));
+        return qobject_cast<QLineEdit*>(window.view<EditWidget>()->fieldEditor(pointer));
     }
     // Types `text` into the field (replacing what is there) like a user.
     void type(const QString& pointer, const QString& text) {
@@ -147,7 +148,7 @@ void TestWhatIfEditing::aTextThatIsNoValueMarksTheFieldOnly() {
     // Pasted in one go: no intermediate text is planned.
     f.field(kShape)->setText(QStringLiteral("2, two"));
     emit f.field(kShape)->textEdited(f.field(kShape)->text());
-    QCOMPARE(f.window.editPanel()->markedField(), kShape);
+    QCOMPARE(f.window.view<EditWidget>()->markedField(), kShape);
     QCOMPARE(f.field(kShape)->toolTip(),
              QStringLiteral("Mesh main · Shape: item 2, 'two', is not an integer"));
     QCOMPARE(f.window.banner()->message(), f.field(kShape)->toolTip());
@@ -159,7 +160,7 @@ void TestWhatIfEditing::aTextThatIsNoValueMarksTheFieldOnly() {
     QTest::keyClicks(f.field(kShape), QStringLiteral("4"));
     QVERIFY(f.waitPlan());  // "2, 4": a valid value, the mark is gone
     QCOMPARE(f.window.session()->current().plan->worldSize, 8);
-    QCOMPARE(f.window.editPanel()->markedField(), QString());
+    QCOMPARE(f.window.view<EditWidget>()->markedField(), QString());
     QVERIFY(f.window.banner()->isHidden());
 }
 
@@ -180,7 +181,7 @@ void TestWhatIfEditing::aValueTheReaderRejectsKeepsTheLastPlan() {
         QCOMPARE(QString::fromStdString(error.path), kShape + QStringLiteral("/1"));
     }
     QVERIFY(!expected.isEmpty());
-    QCOMPARE(f.window.editPanel()->markedField(), kShape);
+    QCOMPARE(f.window.view<EditWidget>()->markedField(), kShape);
     QCOMPARE(f.field(kShape)->toolTip(), expected);
     QCOMPARE(f.window.banner()->message(), expected);
     QVERIFY(f.window.banner()->isVisibleTo(&f.window));
@@ -188,7 +189,7 @@ void TestWhatIfEditing::aValueTheReaderRejectsKeepsTheLastPlan() {
     f.window.document()->undoStack()->undo();
     QVERIFY(f.waitPlan());
     QVERIFY(f.window.banner()->isHidden());
-    QCOMPARE(f.window.editPanel()->markedField(), QString());
+    QCOMPARE(f.window.view<EditWidget>()->markedField(), QString());
 }
 
 // Typed key by key, "2, two, 4" passes "2" and "2," on the way: the
@@ -202,7 +203,7 @@ void TestWhatIfEditing::aTextTypedPastAValueLeavesTheFieldAsItWas() {
     f.type(kShape, QStringLiteral("2, two, 4"));
     QTRY_VERIFY_WITH_TIMEOUT(!f.window.session()->isBusy(), 20000);
     const QString message = QStringLiteral("Mesh main · Shape: item 2, 'two', is not an integer");
-    QCOMPARE(f.window.editPanel()->markedField(), kShape);
+    QCOMPARE(f.window.view<EditWidget>()->markedField(), kShape);
     QCOMPARE(f.field(kShape)->toolTip(), message);
     QCOMPARE(f.window.banner()->message(), message);
     QVERIFY(f.window.banner()->isVisibleTo(&f.window));
@@ -213,7 +214,7 @@ void TestWhatIfEditing::aTextTypedPastAValueLeavesTheFieldAsItWas() {
     QCOMPARE(planToJson(*shown.plan, *shown.scenario).dump(),
              planToJson(*plan, *shown.scenario).dump());
     QTest::keyClick(f.field(kShape), Qt::Key_Return);  // leaving the field keeps the mark
-    QCOMPARE(f.window.editPanel()->markedField(), kShape);
+    QCOMPARE(f.window.view<EditWidget>()->markedField(), kShape);
 }
 
 // The "8192, two" in a shape cell: typed into the table's editor
@@ -225,7 +226,7 @@ void TestWhatIfEditing::aTableCellTypedPastAValueStaysMarked() {
     f.window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&f.window));
     const size_t groups = f.window.session()->current().plan->groups.size();
-    ParamEntriesModel* model = f.window.editPanel()->paramModel();
+    ParamEntriesModel* model = f.window.view<EditWidget>()->paramModel();
     const std::vector<ParamEntry> entries = paramEntries(f.window.document()->json());
     int wq = -1;
     for (size_t row = 0; row < entries.size(); ++row)
@@ -235,9 +236,9 @@ void TestWhatIfEditing::aTableCellTypedPastAValueStaysMarked() {
     const QModelIndex cell = model->index(wq, ParamEntriesModel::Shape);
     const QString pointer = model->pointerOf(cell);
     const Json shape = *f.window.document()->value(pointer);
-    if (auto* dock = qobject_cast<QDockWidget*>(f.window.editPanel()->parentWidget()))
+    if (auto* dock = qobject_cast<QDockWidget*>(f.window.view<EditWidget>()->parentWidget()))
         dock->raise();
-    QTableView* table = f.window.editPanel()->paramTable();
+    QTableView* table = f.window.view<EditWidget>()->paramTable();
     auto* proxy = table->model();
     const QModelIndex shown = proxy->index(wq, ParamEntriesModel::Shape);
     table->scrollTo(shown);
@@ -280,7 +281,7 @@ void TestWhatIfEditing::aReaderErrorElsewhereNamesTheFieldEdited() {
     QVERIFY2(!message.contains(QStringLiteral("/mesh")), qPrintable(message));
     QVERIFY2(!message.contains(f.path) && !message.contains(QStringLiteral("scenario.json")),
              qPrintable(message));
-    QCOMPARE(f.window.editPanel()->markedField(), kShape);
+    QCOMPARE(f.window.view<EditWidget>()->markedField(), kShape);
     QCOMPARE(f.field(kShape)->toolTip(), message);
 }
 
@@ -289,7 +290,7 @@ void TestWhatIfEditing::aStaleSplitFactorShowsInTheDiagnostics() {
     EditFixture f;
     QVERIFY(f.open("llama3_70b_hsdp_tp_2x4x4.json"));
     auto hasRow = [&] {
-        DiagnosticsModel* model = f.window.diagnostics()->model();
+        DiagnosticsModel* model = f.window.view<DiagnosticsWidget>()->model();
         for (int r = 0; r < model->rowCount(); ++r)
             if (model->index(r, DiagnosticsModel::CodeColumn).data().toString() ==
                 QStringLiteral("split-factor-mismatch"))
@@ -304,7 +305,7 @@ void TestWhatIfEditing::aStaleSplitFactorShowsInTheDiagnostics() {
         20000);
     const int row = hasRow();
     QVERIFY(row >= 0);
-    DiagnosticsModel* model = f.window.diagnostics()->model();
+    DiagnosticsModel* model = f.window.view<DiagnosticsWidget>()->model();
     const QString text = model->index(row, DiagnosticsModel::MessageColumn).data().toString();
     QVERIFY2(text.contains(QStringLiteral("split factor 4")) &&
                  text.contains(QStringLiteral("mesh dim 2 'tp' (size 3)")),
@@ -322,25 +323,25 @@ void TestWhatIfEditing::whatChangedCountsFromTheStartOfTheEdit() {
     f.type(kBatchCap, QStringLiteral("3"));
     for (QChar key : QStringLiteral("00000000")) {  // as slowly as a person: each plan arrives
         QTRY_VERIFY_WITH_TIMEOUT(
-            !f.window.session()->isBusy() && !f.window.changeTracker()->isBusy(), 20000);
+            !f.window.session()->isBusy() && !f.window.planDiffTracker()->isBusy(), 20000);
         QTest::keyClicks(f.field(kBatchCap), QString(key));
     }
     auto settled = [&] {
-        return !f.window.session()->isBusy() && !f.window.changeTracker()->isBusy() &&
+        return !f.window.session()->isBusy() && !f.window.planDiffTracker()->isBusy() &&
                f.window.session()->current().scenario->options.maxBatchNumel ==
                    std::optional<int64_t>(300000000);
     };
     QTRY_VERIFY_WITH_TIMEOUT(settled(), 20000);
-    QTRY_VERIFY_WITH_TIMEOUT(!f.window.changeTracker()->isBusy(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!f.window.planDiffTracker()->isBusy(), 20000);
     const PlanDiffTable expected =
         computePlanChange(original, f.window.session()->current(), CurrentSide::After, {}, {});
-    QCOMPARE(f.window.changeTracker()->change().summary, expected.summary);
+    QCOMPARE(f.window.planDiffTracker()->change().summary, expected.summary);
 }
 
 void TestWhatIfEditing::placementsEditInTheParamTable() {
     EditFixture f;
     QVERIFY(f.open("llama3_8b_hsdp_2x4.json"));
-    ParamEntriesModel* model = f.window.editPanel()->paramModel();
+    ParamEntriesModel* model = f.window.view<EditWidget>()->paramModel();
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     const std::vector<ParamEntry> entries = paramEntries(f.window.document()->json());
     QCOMPARE(model->rowCount(), static_cast<int>(entries.size()));

@@ -1,4 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "buffer_layout/buffer_layout_widget.h"
+#include <QPainter>
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -121,6 +123,18 @@ void BufferLayoutWidget::fillRanks(int rank) {
         ranks_->addItem(tr("rank %1").arg(r), r);
         if (r == rank) ranks_->setCurrentIndex(ranks_->count() - 1);
     }
+}
+
+QList<ViewShot> BufferLayoutWidget::screenshots() const {
+    if (!data_.isValid()) return {};
+    return {ViewShot{{}, QSize(1400, 900), {}}};
+}
+
+void BufferLayoutWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString&) {
+    QPainter painter(&target);
+    painter.setClipRect(QRect(QPoint(0, 0), size));
+    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    canvas_->paint(painter, size);
 }
 
 }  // namespace hsdp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QWidget>
@@ -7,6 +8,7 @@
 #include "buffer_layout/buffer_layout_canvas.h"
 #include "shared/plan_selection.h"
 #include "shared/run_data.h"
+#include "studio/studio_view.h"
 
 class QComboBox;
 
@@ -17,10 +19,15 @@ namespace hsdp {
 // send buffer, the rank-major gathered buffer and how the selected param is
 // cut out of it, or a broadcast's buffer (BufferLayoutCanvas). Segments are
 // the trace's, as the engine recorded them.
-class BufferLayoutWidget : public QWidget {
+class BufferLayoutWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit BufferLayoutWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    void showRun(const RunData& run) override { setRun(run); }
+    QList<ViewShot> screenshots() const override;
+    void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
 
     void setRun(const RunData& data);
     // Shows collective `index` of collectives() as seen by `rank` (tests, combos).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "buffer_layout/buffer_scene.h"
 
 #include <QLocale>

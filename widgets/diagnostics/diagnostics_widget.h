@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QWidget>
 
 #include "diagnostics/diagnostics_model.h"
 #include "shared/plan_selection.h"
+#include "studio/studio_view.h"
 
 class QSortFilterProxyModel;
 class QTreeView;
@@ -13,10 +15,14 @@ namespace hsdp {
 // The plan's diagnostics (severity, code, message), sortable. Activating one
 // (double click, Enter) selects what it names everywhere: its params (the
 // first one in focus, with its group and batch), its TP transition.
-class DiagnosticsWidget : public QWidget {
+class DiagnosticsWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit DiagnosticsWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    void showPlan(const PlanResult& plan) override { setResult(plan); }
+    QList<ViewShot> screenshots() const override { return {ViewShot{{}, QSize(1200, 360), {}}}; }
 
     void setResult(const PlanResult& result);
     QTreeView* view() const { return view_; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "editing/edit_fields.h"
 
 #include "shared/scenario_document.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "editing/edit_widget.h"
 
 #include <QCheckBox>
@@ -18,7 +19,7 @@
 #include "editing/param_entries_model.h"
 #include "shared/edit_error_text.h"
 #include "shared/scenario_document.h"
-#include "shared/word_elide.h"
+#include "shared/word_elide_delegate.h"
 
 namespace hsdp {
 

@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QHash>
 #include <QWidget>
 
 #include "editing/edit_fields.h"
+#include "studio/studio_view.h"
 
 class QFormLayout;
 class QLineEdit;
@@ -24,10 +26,13 @@ class ScenarioDocument;
 // from before the edit in the document; it and a value the reader rejects are
 // both marked on the field with a message naming the field; the plan on
 // screen stays the last valid one.
-class EditWidget : public QWidget {
+class EditWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit EditWidget(ScenarioDocument* document, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    QList<ViewShot> screenshots() const override { return {}; }
 
     // Marks the field the reader's error points at (JSON pointer `path`; for
     // an edit, the field edited); a path that names no field marks the last

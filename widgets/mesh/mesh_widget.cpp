@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mesh/mesh_widget.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QSignalBlocker>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -87,6 +89,19 @@ void MeshWidget::applyDims() {
         rows_->setCurrentIndex(0);
     }
     view_->setDims(row, column);
+}
+
+QImage MeshWidget::picture(const QSize& size, const QString& part) {
+    if (!part.isEmpty()) view_->setMesh(part.toInt());
+    return view_->renderImage(size);
+}
+
+void MeshWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString& part) {
+    if (!part.isEmpty()) view_->setMesh(part.toInt());
+    QPainter painter(&target);
+    painter.setClipRect(QRect(QPoint(0, 0), size));
+    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    view_->paintMesh(painter, size, view_->fitTransform(size));
 }
 
 }  // namespace hsdp

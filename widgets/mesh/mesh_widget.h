@@ -1,22 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QWidget>
 
 #include "mesh/mesh_canvas.h"
+#include "studio/studio_view.h"
 
 class QComboBox;
 
 namespace hsdp {
 
 // The mesh view with its controls: which mesh, which dim runs down the rows
-// and which across the columns (the others become small multiples).
-class MeshWidget : public QWidget {
+// and which across the columns (the others become small multiples). The
+// studio's central view; its pictures are the canvas alone, a report's
+// "<mesh index>" part that mesh of the plan.
+class MeshWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit MeshWidget(PlanSelection* selection, QWidget* parent = nullptr);
 
     void setResult(const PlanResult& result);
-    MeshCanvas* view() const { return view_; }
+    MeshCanvas* canvas() const { return view_; }
+
+    QWidget* widget() override { return this; }
+    void showPlan(const PlanResult& plan) override { setResult(plan); }
+    QList<ViewShot> screenshots() const override { return {ViewShot{{}, QSize(1400, 900), {}}}; }
+    QImage picture(const QSize& size, const QString& part) override;
+    void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
 
 private:
     void fillMeshes();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "owner_balance/balance_data.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "owner_balance/owner_balance_widget.h"
 
 #include <qcustomplot.h>
@@ -10,6 +11,7 @@
 
 #include "plan/load_imbalance.h"
 #include "shared/heat_scale.h"
+#include "studio/offscreen_grab.h"
 
 namespace hsdp {
 
@@ -403,18 +405,22 @@ void OwnerBalanceWidget::selectRank(int index) {
 }
 
 QImage OwnerBalanceWidget::renderImage(const QSize& size) {
-    bool wasVisible = isVisible();
-    if (!wasVisible) setAttribute(Qt::WA_DontShowOnScreen);
-    resize(size);
-    show();
-    QApplication::processEvents();
-    // Twice: the first layout fits the tick labels to the width, the second
-    // lays the axes out around them.
-    for (int pass = 0; pass < 2; ++pass)
-        for (QCustomPlot* plot : {coordPlot_, rankPlot_, shardPlot_}) plot->replot();
-    QImage image = grab().toImage();
-    if (!wasVisible) hide();
-    return image;
+    return grabOffscreen(*this, size, [this] {
+        // Twice: the first layout fits the tick labels to the width, the
+        // second lays the axes out around them.
+        for (int pass = 0; pass < 2; ++pass)
+            for (QCustomPlot* plot : {coordPlot_, rankPlot_, shardPlot_}) plot->replot();
+    });
+}
+
+void OwnerBalanceWidget::paintPicture(QPaintDevice& target, const QSize& size,
+                                      const QString& part) {
+    QCustomPlot* plot = part == QLatin1String("rank")    ? rankPlot_
+                        : part == QLatin1String("shard") ? shardPlot_
+                                                         : coordPlot_;
+    QCPPainter painter(&target);
+    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    plot->toPainter(&painter, size.width(), size.height());
 }
 
 }  // namespace hsdp

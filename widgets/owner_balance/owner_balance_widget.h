@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QWidget>
@@ -7,6 +8,7 @@
 #include "shared/key_ticks.h"
 #include "shared/plan_result.h"
 #include "shared/plan_selection.h"
+#include "studio/studio_view.h"
 
 class QCPBars;
 class QCPGraph;
@@ -26,10 +28,17 @@ namespace hsdp {
 // follows the selection (its group/batch, else its param's), else the worst
 // batch. Clicking a coordinate bar selects that coordinate's ranks, a rank
 // bar that rank. Tick labels thin out or turn upright so they never overlap.
-class OwnerBalanceWidget : public QWidget {
+class OwnerBalanceWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit OwnerBalanceWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    void showPlan(const PlanResult& plan) override { setResult(plan); }
+    QList<ViewShot> screenshots() const override { return {ViewShot{{}, QSize(1200, 900), {}}}; }
+    QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
+    // A report's parts: one chart, "coord", "rank" or "shard".
+    void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
 
     void setResult(const PlanResult& result);
     BatchRef shownBatch() const { return batch_; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "plan_diff/plan_diff_model.h"
 
 #include <QBrush>
@@ -31,7 +32,7 @@ QVariant trendBrush(PlanDiffTrend trend) {
 
 PlanDiffModel::PlanDiffModel(QObject* parent) : QAbstractItemModel(parent) {}
 
-void PlanDiffModel::setChange(const PlanDiffTable& change) {
+void PlanDiffModel::setDiff(const PlanDiffTable& change) {
     beginResetModel();
     change_ = change;
     endResetModel();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QAbstractItemModel>
@@ -8,7 +9,7 @@
 namespace hsdp {
 
 // The "What changed" tree: one top-level row per PlanDiffSection (always all
-// of them, titled with their count), the section's ChangeRows below. It only
+// of them, titled with their count), the section's PlanDiffRows below. It only
 // displays a PlanDiffTable; ParamRole / GroupRole / BatchRole / ParamsRole /
 // TransitionRole say what activating a row selects in the current plan.
 class PlanDiffModel : public QAbstractItemModel {
@@ -22,7 +23,7 @@ public:
 
     explicit PlanDiffModel(QObject* parent = nullptr);
 
-    void setChange(const PlanDiffTable& change);
+    void setDiff(const PlanDiffTable& change);
     const PlanDiffTable& change() const { return change_; }
     QModelIndex sectionIndex(PlanDiffSection section) const;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // computePlanChange: the engine's diff, then the panel's rows and summary.
 #include "plan_diff/plan_diff_table.h"
 

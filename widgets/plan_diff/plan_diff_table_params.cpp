@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "Parameters moved" rows: what changed for each param, before → after,
 // worded like `hsdp-inspect diff`.
 #include <QStringList>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "What changed" rows after the params: owner loads per coordinate,
 // imbalance, diagnostics, and the scenario-wide rest.
 #include <QStringList>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "plan_diff/plan_diff_tracker.h"
 
 #include <QFileInfo>
@@ -149,7 +150,7 @@ void PlanDiffTracker::finishJob(Outcome outcome) {
     }
     if (mode_ == Mode::AgainstFile) reference_ = outcome.reference;
     change_ = std::move(outcome.change);
-    emit changeReady(change_);
+    emit diffReady(change_);
 }
 
 }  // namespace hsdp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QDateTime>
@@ -17,7 +18,7 @@ namespace hsdp {
 //   is compared with the plan it replaces, the current plan being "after";
 // - against a file: the current plan ("before") against another scenario
 //   file ("after"), re-compared whenever the current plan changes.
-// Feed it every new plan with planArrived(); it emits changeReady with the
+// Feed it every new plan with planArrived(); it emits diffReady with the
 // result (an invalid PlanDiffTable with a note when there is nothing to compare).
 class PlanDiffTracker : public QObject {
     Q_OBJECT
@@ -55,7 +56,7 @@ public slots:
     void startAfresh();
 
 signals:
-    void changeReady(const hsdp::PlanDiffTable& change);
+    void diffReady(const hsdp::PlanDiffTable& change);
     void compareFailed(const QString& message);  // the reference file does not read
     void busyChanged(bool busy);
     void modeChanged();

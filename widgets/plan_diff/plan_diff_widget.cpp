@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "plan_diff/plan_diff_widget.h"
 
 #include <QHBoxLayout>
@@ -71,7 +72,7 @@ PlanDiffWidget::PlanDiffWidget(PlanDiffTracker* tracker, PlanSelection* selectio
     connect(compareButton_, &QToolButton::clicked, this, &PlanDiffWidget::compareRequested);
     connect(sinceButton_, &QToolButton::clicked, tracker_,
             &PlanDiffTracker::compareSinceLastChange);
-    connect(tracker_, &PlanDiffTracker::changeReady, this, &PlanDiffWidget::setChange);
+    connect(tracker_, &PlanDiffTracker::diffReady, this, &PlanDiffWidget::setDiff);
     connect(tracker_, &PlanDiffTracker::compareFailed, this, &PlanDiffWidget::showError);
     connect(tracker_, &PlanDiffTracker::modeChanged, this, &PlanDiffWidget::updateHeader);
     connect(tracker_, &PlanDiffTracker::busyChanged, this, &PlanDiffWidget::updateHeader);
@@ -79,12 +80,12 @@ PlanDiffWidget::PlanDiffWidget(PlanDiffTracker* tracker, PlanSelection* selectio
     updateHeader();
 }
 
-void PlanDiffWidget::setChange(const PlanDiffTable& change) {
+void PlanDiffWidget::setDiff(const PlanDiffTable& change) {
     hint_->setWordWrap(true);
     hint_->setAlignment(Qt::AlignCenter);
     hint_->setPalette(secondaryText(hint_->palette()));
     hint_->setMargin(12);
-    model_->setChange(change);
+    model_->setDiff(change);
     for (int s = 0; s < kChangeSectionCount; ++s)
         view_->setFirstColumnSpanned(s, {}, true);  // section titles read across the columns
     // Long sections start collapsed so that every section title stays in view.

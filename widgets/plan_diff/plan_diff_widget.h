@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QWidget>
@@ -5,6 +6,7 @@
 #include "plan_diff/plan_diff_model.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "shared/plan_selection.h"
+#include "studio/studio_view.h"
 
 class QLabel;
 class QToolButton;
@@ -17,10 +19,13 @@ namespace hsdp {
 // "Same plan"), and the PlanDiffModel's sections. It shows what the
 // PlanDiffTracker delivers; activating a row selects its param (with its group
 // and batch in the current plan), a diagnostic's params, or a group.
-class PlanDiffWidget : public QWidget {
+class PlanDiffWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     PlanDiffWidget(PlanDiffTracker* tracker, PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    QList<ViewShot> screenshots() const override { return {}; }
 
     PlanDiffModel* model() const { return model_; }
     QTreeView* view() const { return view_; }
@@ -36,7 +41,7 @@ signals:
     void compareRequested();  // the user wants to pick a file to compare with
 
 private:
-    void setChange(const PlanDiffTable& change);
+    void setDiff(const PlanDiffTable& change);
     void showError(const QString& message);
     void updateHeader();
 

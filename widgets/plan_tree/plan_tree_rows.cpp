@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "plan_tree/plan_tree_rows.h"
 
 #include <QLocale>

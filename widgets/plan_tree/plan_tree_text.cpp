@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text of the plan tree's cells: placements in PyTorch's spelling, local
 // shapes per rank, compact rank lists.
 #include <QStringList>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "plan_tree/plan_tree_widget.h"
 
 #include <QEvent>
@@ -14,7 +15,7 @@
 #include "plan_tree/plan_tree_rows.h"
 #include "shared/heat_scale.h"
 #include "shared/model_roles.h"
-#include "shared/word_elide.h"
+#include "shared/word_elide_delegate.h"
 
 namespace hsdp {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QWidget>
@@ -5,6 +6,7 @@
 #include "plan_tree/plan_filter_proxy.h"
 #include "plan_tree/plan_tree_model.h"
 #include "shared/plan_selection.h"
+#include "studio/studio_view.h"
 
 class QLineEdit;
 class QTreeView;
@@ -14,10 +16,14 @@ namespace hsdp {
 // The plan tree with its filter box. Selecting a row sets the shared
 // selection (a param, a group or batch, a TP transition); a selection made
 // elsewhere selects and reveals the matching row.
-class PlanTreeWidget : public QWidget {
+class PlanTreeWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit PlanTreeWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    void showPlan(const PlanResult& plan) override { setResult(plan); }
+    QList<ViewShot> screenshots() const override { return {ViewShot{{}, QSize(1400, 800), {}}}; }
 
     void setResult(const PlanResult& result);
     QTreeView* treeView() const { return tree_; }

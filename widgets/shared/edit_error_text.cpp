@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "shared/edit_error_text.h"
 
 #include <QStringList>

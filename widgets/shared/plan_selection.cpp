@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "shared/plan_selection.h"
 
 #include "shared/selection_translation.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "shared/run_status_text.h"
 
 #include <QCoreApplication>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "steps/step_widget.h"
 
 #include <QApplication>
@@ -13,6 +14,7 @@
 
 #include "run/shrink.h"
 #include "shared/run_status_text.h"
+#include "studio/offscreen_grab.h"
 #include "trace/trace_palette.h"
 
 namespace hsdp {
@@ -226,14 +228,27 @@ void StepWidget::fillParticipants(const RunStep& step) {
 }
 
 QImage StepWidget::renderImage(QSize size) {
-    const bool wasVisible = isVisible();
-    if (!wasVisible) setAttribute(Qt::WA_DontShowOnScreen);
-    resize(size);
-    show();
-    QApplication::processEvents();
-    QImage image = grab().toImage();
-    if (!wasVisible) hide();
-    return image;
+    return grabOffscreen(*this, size);
+}
+
+// The first step, a quarter and half-way through, the last: taken from the
+// last to the first, so the selection is left on the first step's
+// collective (the buffer layout's screenshot, after this one, draws it).
+QList<ViewShot> StepWidget::screenshots() const {
+    const int count = stepCount();
+    if (count <= 0) return {};
+    std::vector<int> chosen = {0, count / 4, count / 2, count - 1};
+    chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+    QList<ViewShot> shots;
+    for (auto step = chosen.rbegin(); step != chosen.rend(); ++step)
+        shots << ViewShot{QStringLiteral("step-%1.png").arg(*step + 1), QSize(1200, 420),
+                          QString::number(*step)};
+    return shots;
+}
+
+QImage StepWidget::picture(const QSize& size, const QString& part) {
+    if (!part.isEmpty()) setStep(part.toInt());
+    return renderImage(size);
 }
 
 }  // namespace hsdp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QPointer>
@@ -7,6 +8,7 @@
 #include "shared/run_data.h"
 #include "steps/run_steps.h"
 #include "steps/step_caption.h"
+#include "studio/studio_view.h"
 
 class QDoubleSpinBox;
 class QLabel;
@@ -22,10 +24,16 @@ namespace hsdp {
 // PgUp / PgDn / Home / End / Space with the focus here. The current step is
 // the shared selection's collective, so every view follows, and a bar picked
 // in the trace moves the step. The caption says what moves and why.
-class StepWidget : public QWidget {
+class StepWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit StepWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    void showRun(const RunData& run) override { setRun(run); }
+    // Its parts: "<step index>".
+    QList<ViewShot> screenshots() const override;
+    QImage picture(const QSize& size, const QString& part) override;
 
     void setRun(const RunData& run);
     const std::vector<RunStep>& steps() const { return steps_; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tensor_layout/tensor_layout_widget.h"
 
 #include <QComboBox>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <QPainter>
 #include "tensor_layout/tensor_block_text.h"
 
 namespace hsdp {
@@ -154,6 +156,13 @@ void TensorLayoutWidget::applyControls() {
 void TensorLayoutWidget::applySlice(int dim, int index) {
     axes_.slice.at(static_cast<size_t>(dim)) = index;
     recompute();  // the spin boxes stay: the user may be typing in one
+}
+
+void TensorLayoutWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString&) {
+    QPainter painter(&target);
+    painter.setClipRect(QRect(QPoint(0, 0), size));
+    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    canvas_->paint(painter, size);
 }
 
 }  // namespace hsdp

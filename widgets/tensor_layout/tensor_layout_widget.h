@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QWidget>
@@ -6,6 +7,7 @@
 #include "shared/plan_result.h"
 #include "shared/plan_selection.h"
 #include "shared/run_data.h"
+#include "studio/studio_view.h"
 #include "tensor_layout/tensor_layout_canvas.h"
 
 class QComboBox;
@@ -19,10 +21,16 @@ namespace hsdp {
 // and, for every other dim, the index the picture slices at. The blocks
 // are computed on the GUI thread: they cost shard coordinates x ranges
 // (8,192 coordinates lay out in milliseconds), never elements.
-class TensorLayoutWidget : public QWidget {
+class TensorLayoutWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit TensorLayoutWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    void showPlan(const PlanResult& plan) override { setResult(plan); }
+    void showRun(const RunData& run) override { setRun(run); }
+    QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
+    void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
 
     void setResult(const PlanResult& result);
     // The last run: its wrong rows for the focus param (on the picked rank,

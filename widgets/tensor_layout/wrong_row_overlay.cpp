@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tensor_layout/wrong_row_overlay.h"
 
 #include <algorithm>

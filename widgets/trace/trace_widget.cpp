@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "trace/trace_widget.h"
 
 #include <QApplication>
@@ -6,6 +7,8 @@
 #include <QLabel>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include "studio/offscreen_grab.h"
 
 namespace hsdp {
 
@@ -62,14 +65,12 @@ void TraceWidget::setColouring(TraceColouring colouring) {
 }
 
 QImage TraceWidget::renderImage(QSize size) {
-    const bool wasVisible = isVisible();
-    if (!wasVisible) setAttribute(Qt::WA_DontShowOnScreen);
-    resize(size);
-    show();
-    QApplication::processEvents();
-    QImage image = grab().toImage();
-    if (!wasVisible) hide();
-    return image;
+    return grabOffscreen(*this, size);
+}
+
+QList<ViewShot> TraceWidget::screenshots() const {
+    if (!canvas_->timeline()) return {};
+    return {ViewShot{{}, QSize(1600, 900), {}}};
 }
 
 }  // namespace hsdp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "traffic/traffic_widget.h"
 
 #include <qcustomplot.h>
@@ -11,6 +12,7 @@
 
 #include "run/shrink.h"
 #include "steps/step_caption.h"
+#include "studio/offscreen_grab.h"
 
 namespace hsdp {
 
@@ -233,15 +235,12 @@ void TrafficWidget::fillSlowest() {
 }
 
 QImage TrafficWidget::renderImage(QSize size) {
-    const bool wasVisible = isVisible();
-    if (!wasVisible) setAttribute(Qt::WA_DontShowOnScreen);
-    resize(size);
-    show();
-    QApplication::processEvents();
-    plot_->replot();
-    QImage image = grab().toImage();
-    if (!wasVisible) hide();
-    return image;
+    return grabOffscreen(*this, size, [this] { plot_->replot(); });
+}
+
+QList<ViewShot> TrafficWidget::screenshots() const {
+    if (!run_.isValid()) return {};
+    return {ViewShot{{}, QSize(1600, 900), {}}};
 }
 
 }  // namespace hsdp

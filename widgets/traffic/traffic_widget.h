@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QPointer>
@@ -6,6 +7,7 @@
 #include "shared/plan_selection.h"
 #include "shared/run_data.h"
 #include "steps/run_steps.h"
+#include "studio/studio_view.h"
 #include "traffic/traffic_stats.h"
 
 class QCPBars;
@@ -20,10 +22,15 @@ namespace hsdp {
 // a table (collectives, per-rank events, on-wire bytes, size S, summed and
 // busy wall time, algbw, busbw; a shrunk run's bytes with their real size),
 // and the slowest collectives; clicking one selects it everywhere.
-class TrafficWidget : public QWidget {
+class TrafficWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit TrafficWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    void showRun(const RunData& run) override { setRun(run); }
+    QList<ViewShot> screenshots() const override;
+    QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
 
     void setRun(const RunData& run);
     const TrafficStats& stats() const { return stats_; }

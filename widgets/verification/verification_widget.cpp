@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "verification/verification_widget.h"
 
 #include <QHBoxLayout>
@@ -167,6 +168,11 @@ bool VerificationWidget::activate(const QModelIndex& index) {
     if (state.isEmpty()) return false;
     selection_->set(state, model_->run().plan);
     return true;
+}
+
+QList<ViewShot> VerificationWidget::screenshots() const {
+    if (!model_->run().isValid()) return {};
+    return {ViewShot{{}, QSize(1400, 700), {}}};
 }
 
 }  // namespace hsdp

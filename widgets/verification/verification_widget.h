@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QWidget>
 
 #include "shared/plan_selection.h"
+#include "studio/studio_view.h"
 #include "verification/verification_model.h"
 
 class QLabel;
@@ -19,10 +21,15 @@ namespace hsdp {
 // Activating a row selects its parameter (with its group and batch), a
 // mismatch row also its rank, a transition row the transition; rows of a
 // run made on an older plan select nothing (their positions may differ).
-class VerificationWidget : public QWidget {
+class VerificationWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit VerificationWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    void showPlan(const PlanResult& plan) override { setCurrentPlan(plan); }
+    void showRun(const RunData& run) override { setRun(run); }
+    QList<ViewShot> screenshots() const override;
 
     void setRun(const RunData& run);
     // The plan on screen now; a run of another plan is marked as such.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "window/main_window.h"
 
 #include <QCloseEvent>
@@ -13,16 +14,11 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
-#include <QVBoxLayout>
 
-#include "diagnostics/diagnostics_widget.h"
 #include "editing/edit_widget.h"
-#include "mesh/mesh_widget.h"
-#include "owner_balance/owner_balance_widget.h"
-#include "plan_tree/plan_tree_widget.h"
+#include "plan_diff/plan_diff_tracker.h"
 #include "shared/plan_index.h"
 #include "shared/scenario_document.h"
-#include "tensor_layout/tensor_layout_widget.h"
 #include "window/recent_files.h"
 #include "window/stale_banner.h"
 
@@ -38,30 +34,19 @@ QString counted(int count, const char* noun) {
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), session_(new Session(this)), selection_(new PlanSelection(this)) {
+    : QMainWindow(parent),
+      session_(new Session(this)),
+      selection_(new PlanSelection(this)),
+      planDiffTracker_(new PlanDiffTracker(this)),
+      document_(new ScenarioDocument(this)) {
     setAcceptDrops(true);
     setDockNestingEnabled(true);
-    buildCentral();
-    tree_ = new PlanTreeWidget(selection_, this);
-    diagnostics_ = new DiagnosticsWidget(selection_, this);
-    balance_ = new OwnerBalanceWidget(selection_, this);
-    addViewDock(tree_, tr("Plan tree"), QStringLiteral("planTreeDock"), Qt::LeftDockWidgetArea);
-    QDockWidget* diagnosticsDock =
-        addViewDock(diagnostics_, tr("Diagnostics"), QStringLiteral("diagnosticsDock"),
-                    Qt::BottomDockWidgetArea);
-    QDockWidget* balanceDock = addViewDock(
-        balance_, tr("Owner balance"), QStringLiteral("ownerBalanceDock"), Qt::RightDockWidgetArea);
-    tensorLayout_ = new TensorLayoutWidget(selection_, this);
-    QDockWidget* layoutDock =
-        addViewDock(tensorLayout_, tr("Tensor layout"), QStringLiteral("tensorLayoutDock"),
-                    Qt::RightDockWidgetArea);
-    splitDockWidget(balanceDock, layoutDock, Qt::Vertical);
-    buildCompare(diagnosticsDock);
-    buildEditing();  // after buildCompare: edit steps pin the comparison's baseline
+    buildViews();
+    buildPlanDiff();
+    buildEditing();  // after buildPlanDiff: edit steps pin the comparison's baseline
     status_ = new QLabel(tr("No scenario open"), this);
     statusBar()->addPermanentWidget(status_, 1);
-    buildRuns(diagnosticsDock);
-    buildRunViews(diagnosticsDock);
+    buildRuns();
     buildMenus();
     connect(session_, &Session::planReady, this, &MainWindow::onPlanReady);
     connect(session_, &Session::readFailed, this, &MainWindow::onReadFailed);
@@ -82,26 +67,6 @@ QSize MainWindow::defaultSize() const {
     const QSize wanted(1440, 900);
     const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
     return screen ? wanted.boundedTo(screen->availableSize()) : wanted;
-}
-
-void MainWindow::buildCentral() {
-    auto* central = new QWidget(this);
-    banner_ = new StaleBanner(central);
-    mesh_ = new MeshWidget(selection_, central);
-    auto* layout = new QVBoxLayout(central);
-    layout->setContentsMargins(4, 4, 4, 0);
-    layout->addWidget(banner_);
-    layout->addWidget(mesh_, 1);
-    setCentralWidget(central);
-}
-
-QDockWidget* MainWindow::addViewDock(QWidget* view, const QString& title, const QString& objectName,
-                                     Qt::DockWidgetArea area) {
-    auto* dock = new QDockWidget(title, this);
-    dock->setObjectName(objectName);  // saveState() keys on it
-    dock->setWidget(view);
-    addDockWidget(area, dock);
-    return dock;
 }
 
 void MainWindow::openScenario(const QString& path) {
@@ -132,13 +97,9 @@ void MainWindow::onPlanReady(const PlanResult& result) {
     shownPath_ = result.path;
     banner_->hide();
     adoptDocument(result);
-    editPanel_->clearErrors();
-    showEditTextError(editPanel_->textError());  // still no value: still said
-    mesh_->setResult(result);
-    tree_->setResult(result);
-    diagnostics_->setResult(result);
-    balance_->setResult(result);
-    tensorLayout_->setResult(result);
+    editing_->clearErrors();
+    showEditTextError(editing_->textError());  // still no value: still said
+    for (StudioView* view : views_) view->showPlan(result);
     selection_->setPlan(result, selection);
     updateStatus();
     updateTitle();
@@ -167,7 +128,7 @@ void MainWindow::onReadFailed(const QString& message) {
     bool stale = session_->hasResult() && shownPath_ == session_->path();
     const bool fromEdit = session_->lastErrorFromEdit();
     banner_->showError(message, stale, fromEdit);
-    if (fromEdit) editPanel_->markReaderError(session_->lastErrorPath(), message);
+    if (fromEdit) editing_->markReaderError(session_->lastErrorPath(), message);
     updateStatus();
     updateTitle();
 }
@@ -224,14 +185,11 @@ void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (!firstRunLayout_) return;
     firstRunLayout_ = false;
-    auto dock = [this](const char* name) {
-        return findChild<QDockWidget*>(QLatin1String(name), Qt::FindDirectChildrenOnly);
-    };
     const int w = width(), h = height();
-    resizeDocks({dock("planTreeDock"), dock("ownerBalanceDock")}, {w * 32 / 100, w * 30 / 100},
+    resizeDocks({dock("planTree"), dock("ownerBalance")}, {w * 32 / 100, w * 30 / 100},
                 Qt::Horizontal);
-    resizeDocks({dock("diagnosticsDock")}, {h / 5}, Qt::Vertical);
-    resizeDocks({dock("ownerBalanceDock"), dock("tensorLayoutDock")}, {h / 2, h / 2}, Qt::Vertical);
+    resizeDocks({dock("diagnostics")}, {h / 5}, Qt::Vertical);
+    resizeDocks({dock("ownerBalance"), dock("tensorLayout")}, {h / 2, h / 2}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QKeySequence>
@@ -7,6 +8,7 @@
 #include "shared/run_data.h"
 #include "shared/run_session.h"
 #include "shared/session.h"
+#include "studio/studio_view.h"
 
 class QAction;
 class QDockWidget;
@@ -18,29 +20,19 @@ class QToolButton;
 
 namespace hsdp {
 
-class PlanDiffTracker;
-class PlanDiffWidget;
-class BufferLayoutWidget;
-class DiagnosticsWidget;
-class WrongRowsWidget;
-class StepWidget;
-class TraceWidget;
-class TrafficWidget;
 class EditWidget;
-class ScenarioDocument;
-class MeshWidget;
-class OwnerBalanceWidget;
-class PlanTreeWidget;
+class PlanDiffTracker;
 class RecentFiles;
+class ScenarioDocument;
 class StaleBanner;
-class TensorLayoutWidget;
-class VerificationWidget;
+struct ViewRegistration;
 
 // The studio window: the session, the one selection, and the views around
-// them. The mesh view is the central picture; every other view is a dock
-// (add one with addViewDock). Layout, geometry and recent files persist in
-// QSettings. A scenario that stops reading never clears the views: the
-// banner shows the reader's message over the last good plan, marked stale.
+// them, one of each registered in studioViews() (the mesh in the centre,
+// the others docked), each given every plan and run shown. Layout,
+// geometry and recent files persist in QSettings. A scenario that stops
+// reading never clears the views: the banner shows the reader's message
+// over the last good plan, marked stale.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -51,18 +43,15 @@ public:
 
     Session* session() const { return session_; }
     PlanSelection* selection() const { return selection_; }
-    MeshWidget* meshWidget() const { return mesh_; }
-    PlanTreeWidget* planTree() const { return tree_; }
-    DiagnosticsWidget* diagnostics() const { return diagnostics_; }
-    OwnerBalanceWidget* ownerBalance() const { return balance_; }
-    TensorLayoutWidget* tensorLayout() const { return tensorLayout_; }
+    // The window's view of type View (one of studioViews()), null if none is.
+    template <typename View>
+    View* view() const {
+        for (StudioView* each : views_)
+            if (auto* wanted = dynamic_cast<View*>(each)) return wanted;
+        return nullptr;
+    }
+    const std::vector<StudioView*>& views() const { return views_; }
     StaleBanner* banner() const { return banner_; }
-    EditWidget* editPanel() const { return editPanel_; }
-    TraceWidget* traceView() const { return traceView_; }
-    StepWidget* stepPanel() const { return stepPanel_; }
-    TrafficWidget* traffic() const { return traffic_; }
-    BufferLayoutWidget* bufferLayout() const { return bufferLayout_; }
-    WrongRowsWidget* wrongRows() const { return wrongRows_; }
     ScenarioDocument* document() const { return document_; }
     // Writes the edited scenario to `path` atomically (QSaveFile) and makes it
     // the open file; false (with a message box unless quiet) on failure. A
@@ -71,11 +60,10 @@ public:
     bool saveTo(const QString& path, bool quiet = false);
     bool save();
     bool saveAs();
-    PlanDiffWidget* changes() const { return changes_; }
     // Compares every new plan of the open document with the one it replaces
     // (Session::planReady feeds it); a plan made elsewhere, e.g. by an
     // in-memory edit, goes to its planArrived() slot.
-    PlanDiffTracker* changeTracker() const { return changeTracker_; }
+    PlanDiffTracker* planDiffTracker() const { return planDiffTracker_; }
     // File ▸ Compare with…: the current plan (before) against `path` (after).
     void compareWith(const QString& path);
     QString statusText() const;
@@ -84,10 +72,12 @@ public:
     // plan on screen through runSession() off the GUI thread; the status
     // bar shows the progress while it runs and the run's line after it.
     RunSession* runSession() const { return runSession_; }
-    VerificationWidget* verification() const { return verification_; }
     // Runs the current plan; false if there is none or a run is going.
     bool startRun(const RunRequest& request);
     const RunData& lastRun() const { return lastRun_; }
+    // The last corrected run shown of the plan of lastRun(), which a
+    // reference run is compared with (invalid: none).
+    const RunData& lastCorrectedRun() const { return lastCorrectedRun_; }
     QString runStatusText() const;  // the status bar's run line ("" before any run)
     QAction* runAction() const { return runAction_; }
     QAction* runReferenceAction() const { return runReferenceAction_; }
@@ -115,8 +105,7 @@ public:
     QList<QAction*> shortcutActions() const;
 
 signals:
-    // A run finished, failed or was cancelled: the run views (trace, step,
-    // buffers) take it through their setRun(const RunData&).
+    // A run finished, failed or was cancelled (after every view took it).
     void runReady(const hsdp::RunData& run);
 
 protected:
@@ -126,15 +115,15 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void buildCentral();
-    QDockWidget* addViewDock(QWidget* view, const QString& title, const QString& objectName,
-                             Qt::DockWidgetArea area);
+    // One of each registered view, placed as it says (main_window_views.cpp).
+    void buildViews();
+    void placeView(const ViewRegistration& registration, StudioView* view, QWidget* central);
+    QDockWidget* dock(const char* viewId) const;
     void buildMenus();
-    void buildCompare(QDockWidget* tabWith);  // main_window_compare.cpp
+    void buildPlanDiff();  // main_window_plan_diff.cpp
     void addCompareActions(QMenu* file);
     void compareDialog();
-    void buildRuns(QDockWidget* tabWith);      // main_window_runs.cpp
-    void buildRunViews(QDockWidget* tabWith);  // main_window_run_views.cpp
+    void buildRuns();  // main_window_runs.cpp
     void buildRunMenu();
     void runDialog();
     void addOpenRunAction(QMenu* file);
@@ -143,7 +132,7 @@ private:
     void onOpenRunFailed(const QString& reason);
     void onRunProgress(double fraction, const QString& phase, qint64 collectives);
     void onRunFinished(const RunData& run);
-    // Shows `run` (invalid: none) in the Verification dock and every run view.
+    // Shows `run` (invalid: none) in every view (main_window_views.cpp).
     void showRun(const RunData& run);
     // Another file is coming: its runs start from nothing, and a run still
     // going is of the file that leaves.
@@ -181,26 +170,16 @@ private:
     Session* session_;
     PlanSelection* selection_;
     StaleBanner* banner_ = nullptr;
-    MeshWidget* mesh_ = nullptr;
-    PlanTreeWidget* tree_ = nullptr;
-    DiagnosticsWidget* diagnostics_ = nullptr;
-    OwnerBalanceWidget* balance_ = nullptr;
-    PlanDiffTracker* changeTracker_ = nullptr;
-    PlanDiffWidget* changes_ = nullptr;
-    TensorLayoutWidget* tensorLayout_ = nullptr;
+    PlanDiffTracker* planDiffTracker_ = nullptr;
     RecentFiles* recent_ = nullptr;
     ScenarioDocument* document_ = nullptr;
-    TraceWidget* traceView_ = nullptr;
-    StepWidget* stepPanel_ = nullptr;
-    TrafficWidget* traffic_ = nullptr;
-    BufferLayoutWidget* bufferLayout_ = nullptr;
-    WrongRowsWidget* wrongRows_ = nullptr;
-    EditWidget* editPanel_ = nullptr;
+    std::vector<StudioView*> views_;  // owned by their docks (the mesh: the centre)
+    EditWidget* editing_ = nullptr;   // views_'s what-if editing, which the window drives
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;
     RunSession* runSession_ = nullptr;
-    VerificationWidget* verification_ = nullptr;
     RunData lastRun_;
+    RunData lastCorrectedRun_;
     // The status line of a run cancelled while lastRun_ (the last complete
     // run, which stays) was shown; "" otherwise.
     QString cancelledLine_;
@@ -220,9 +199,8 @@ private:
     QToolButton* runCancelButton_ = nullptr;
     QLabel* runStatus_ = nullptr;
     QList<QAction*> shortcutActions_;
-    QString shownPath_;
-    bool firstRunLayout_ = true;  // no saved layout: set the docks' proportions on first show  //
-                                  // the file whose plan is on screen
+    QString shownPath_;           // the file whose plan is on screen
+    bool firstRunLayout_ = true;  // no saved layout: set the docks' proportions on first show
 };
 
 }  // namespace hsdp

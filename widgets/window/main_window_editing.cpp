@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's what-if editing: the edited document, its panel, undo/redo,
 // saving, and the prompts that keep unsaved edits from being lost.
 #include <QAction>
@@ -11,7 +12,6 @@
 #include "editing/edit_widget.h"
 #include "export/scenario_json_text.h"
 #include "plan_diff/plan_diff_tracker.h"
-#include "plan_tree/plan_tree_widget.h"
 #include "scenario/reader.h"
 #include "shared/scenario_document.h"
 #include "window/main_window.h"
@@ -20,24 +20,14 @@
 namespace hsdp {
 
 void MainWindow::buildEditing() {
-    document_ = new ScenarioDocument(this);
-    editPanel_ = new EditWidget(document_, this);
-    QDockWidget* dock = addViewDock(editPanel_, tr("What-if editing"),
-                                    QStringLiteral("editPanelDock"), Qt::RightDockWidgetArea);
-    // A tab beside the plan tree: the tall left column fits the fields and
-    // the parameter table; the tree stays in front.
-    if (auto* treeDock = qobject_cast<QDockWidget*>(tree_->parentWidget())) {
-        tabifyDockWidget(treeDock, dock);
-        treeDock->raise();
-    }
     connect(document_, &ScenarioDocument::valueChanged, this, &MainWindow::onDocumentEdited);
-    connect(editPanel_, &EditWidget::textErrorChanged, this, &MainWindow::showEditTextError);
+    connect(editing_, &EditWidget::textErrorChanged, this, &MainWindow::showEditTextError);
     // A new edit step (not a keystroke merged into the current one), an undo
     // or a redo (buildEditMenu): "what changed" counts from the plan on screen
     // then. (QUndoStack::indexChanged would not do: it fires on merges too.)
-    connect(document_, &ScenarioDocument::editStepStarted, changeTracker_,
+    connect(document_, &ScenarioDocument::editStepStarted, planDiffTracker_,
             &PlanDiffTracker::pinBaseline);
-    connect(document_, &ScenarioDocument::documentReset, changeTracker_,
+    connect(document_, &ScenarioDocument::documentReset, planDiffTracker_,
             &PlanDiffTracker::unpinBaseline);
     connect(document_, &ScenarioDocument::modifiedChanged, this, [this](bool modified) {
         session_->setFollowsFile(!modified);
@@ -58,7 +48,7 @@ void MainWindow::buildEditMenu(QMenu* edit) {
     redo->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     for (QAction* action : {undo, redo}) {
-        connect(action, &QAction::triggered, changeTracker_, &PlanDiffTracker::pinBaseline);
+        connect(action, &QAction::triggered, planDiffTracker_, &PlanDiffTracker::pinBaseline);
         edit->addAction(action);
     }
     shortcutActions_ << undo << redo;

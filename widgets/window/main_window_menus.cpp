@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's menus and actions, and the keyboard-shortcut list built from them.
 #include <QAction>
 #include <QApplication>
@@ -58,9 +59,9 @@ void MainWindow::buildMenus() {
     buildEditMenu(edit);
     connect(addShortcutAction(edit, tr("&Filter the plan tree"), QKeySequence::Find),
             &QAction::triggered, this, [this] {
-                tree_->parentWidget()->show();
-                tree_->filterEdit()->setFocus();
-                tree_->filterEdit()->selectAll();
+                dock("planTree")->show();
+                view<PlanTreeWidget>()->filterEdit()->setFocus();
+                view<PlanTreeWidget>()->filterEdit()->selectAll();
             });
     connect(addShortcutAction(edit, tr("&Clear selection"), QKeySequence(Qt::Key_Escape)),
             &QAction::triggered, selection_, &PlanSelection::clear);
@@ -71,7 +72,7 @@ void MainWindow::buildMenus() {
 
 void MainWindow::buildViewMenu() {
     viewMenu_ = menuBar()->addMenu(tr("&View"));
-    MeshCanvas* mesh = mesh_->view();
+    MeshCanvas* mesh = view<MeshWidget>()->canvas();
     QAction* zoomIn =
         addShortcutAction(viewMenu_, tr("Zoom &in"), QKeySequence(Qt::CTRL | Qt::Key_Equal));
     zoomIn->setShortcuts(

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's File ▸ New from Model Config…: the dialog, then the
 // generated scenario as an unsaved document in every view.
 #include <QAction>
@@ -29,7 +30,7 @@ void MainWindow::openGeneratedScenario(std::shared_ptr<const Json> document) {
     // Another document: a run of the one on screen, or its "what changed",
     // is not this one's.
     forgetRun();
-    changeTracker_->startAfresh();
+    planDiffTracker_->startAfresh();
     banner_->hide();
     document_->reset(document);  // the plan's document is this one: adopted as is
     document_->markUnsaved();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's "What changed" dock: the PlanDiffTracker fed by the session,
 // the panel, and File ▸ Compare with….
 #include <QAction>
@@ -12,23 +13,19 @@
 
 namespace hsdp {
 
-void MainWindow::buildCompare(QDockWidget* tabWith) {
-    changeTracker_ = new PlanDiffTracker(this);
-    changes_ = new PlanDiffWidget(changeTracker_, selection_, this);
-    QDockWidget* dock = addViewDock(changes_, tr("What changed"), QStringLiteral("changesDock"),
-                                    Qt::BottomDockWidgetArea);
-    tabifyDockWidget(tabWith, dock);
-    tabWith->raise();
-    connect(session_, &Session::planReady, changeTracker_, &PlanDiffTracker::planArrived);
-    connect(changes_, &PlanDiffWidget::compareRequested, this, &MainWindow::compareDialog);
+void MainWindow::buildPlanDiff() {
+    QDockWidget* dock = this->dock("planDiff");
+    connect(session_, &Session::planReady, planDiffTracker_, &PlanDiffTracker::planArrived);
+    connect(view<PlanDiffWidget>(), &PlanDiffWidget::compareRequested, this,
+            &MainWindow::compareDialog);
     // A plan that moved something brings the panel to the front of its tabs,
     // unless the user closed it (a tab behind another is not visible, yet open).
-    connect(changeTracker_, &PlanDiffTracker::changeReady, dock,
+    connect(planDiffTracker_, &PlanDiffTracker::diffReady, dock,
             [dock](const PlanDiffTable& change) {
                 if (change.isValid() && !change.same() && dock->toggleViewAction()->isChecked())
                     dock->raise();
             });
-    connect(changeTracker_, &PlanDiffTracker::compareFailed, dock, [dock] {
+    connect(planDiffTracker_, &PlanDiffTracker::compareFailed, dock, [dock] {
         dock->show();
         dock->raise();
     });
@@ -39,7 +36,7 @@ void MainWindow::addCompareActions(QMenu* file) {
                               QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D)),
             &QAction::triggered, this, &MainWindow::compareDialog);
     connect(file->addAction(tr("Compare with the &previous plan")), &QAction::triggered,
-            changeTracker_, &PlanDiffTracker::compareSinceLastChange);
+            planDiffTracker_, &PlanDiffTracker::compareSinceLastChange);
 }
 
 void MainWindow::compareDialog() {
@@ -51,9 +48,9 @@ void MainWindow::compareDialog() {
 }
 
 void MainWindow::compareWith(const QString& path) {
-    changeTracker_->compareWith(path);
-    changes_->parentWidget()->show();
-    changes_->parentWidget()->raise();
+    planDiffTracker_->compareWith(path);
+    dock("planDiff")->show();
+    dock("planDiff")->raise();
 }
 
 }  // namespace hsdp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File ▸ Export Report…: the plan on screen (edits included) and its last
 // run as one HTML or PDF document, the same hsdp-inspect report writes.
 // The views draw the pictures, so it renders on the GUI thread: measured at
@@ -18,7 +19,6 @@
 #include "shared/run_session.h"
 #include "shared/scenario_document.h"
 #include "window/main_window.h"
-#include "wrong_rows/wrong_rows_widget.h"
 
 namespace hsdp {
 
@@ -116,7 +116,7 @@ bool MainWindow::exportReport(const QString& path, bool quiet) {
     const bool runOfThisPlan = lastRun_.isValid() && lastRun_.plan.plan == input.plan.plan;
     if (runOfThisPlan) input.run = lastRun_;
     // A reference run is drawn against the last corrected run of the same plan.
-    const RunData& corrected = wrongRows_->correctedRun();
+    const RunData& corrected = lastCorrectedRun_;
     if (runOfThisPlan && lastRun_.run->mode == RunMode::Reference && corrected.isValid() &&
         corrected.plan.plan == lastRun_.plan.plan)
         input.comparison = corrected;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's runs: the Run menu and toolbar, the RunSession, the progress
 // in the status bar, the run's status line, the engine's error in the banner
 // and the Verification dock.
@@ -12,7 +13,6 @@
 #include <QToolButton>
 
 #include "shared/run_status_text.h"
-#include "verification/verification_widget.h"
 #include "window/main_window.h"
 #include "window/run_dialog.h"
 #include "window/stale_banner.h"
@@ -25,14 +25,8 @@ constexpr int kProgressSteps = 1000;
 
 }  // namespace
 
-void MainWindow::buildRuns(QDockWidget* tabWith) {
+void MainWindow::buildRuns() {
     runSession_ = new RunSession(this);
-    verification_ = new VerificationWidget(selection_, this);
-    QDockWidget* dock = addViewDock(verification_, tr("Verification"),
-                                    QStringLiteral("verificationDock"), Qt::BottomDockWidgetArea);
-    tabifyDockWidget(tabWith, dock);
-    tabWith->raise();
-
     runPhase_ = new QLabel(this);
     runProgress_ = new QProgressBar(this);
     runProgress_->setRange(0, kProgressSteps);
@@ -53,7 +47,6 @@ void MainWindow::buildRuns(QDockWidget* tabWith) {
     connect(runSession_, &RunSession::progress, this, &MainWindow::onRunProgress);
     connect(runSession_, &RunSession::finished, this, &MainWindow::onRunFinished);
     connect(runSession_, &RunSession::busyChanged, this, &MainWindow::updateRunActions);
-    connect(session_, &Session::planReady, verification_, &VerificationWidget::setCurrentPlan);
     connect(session_, &Session::planReady, this, &MainWindow::updateRunActions);
 }
 
@@ -144,7 +137,7 @@ void MainWindow::onRunFinished(const RunData& run) {
                                                     : tr("The run failed."),
                               runErrorText(result));
     // The panel comes to the front of its tabs, unless the user closed it.
-    auto* dock = qobject_cast<QDockWidget*>(verification_->parentWidget());
+    QDockWidget* dock = this->dock("verification");
     if (dock && dock->toggleViewAction()->isChecked()) dock->raise();
     emit runReady(lastRun_);
 }

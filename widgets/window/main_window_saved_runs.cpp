@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's saved runs: File ▸ Open Run… shows what `hsdp-inspect run
 // --json` and `--trace` wrote (here or on another machine) in the run views,
 // through the same RunSession::finished path as a run made here.

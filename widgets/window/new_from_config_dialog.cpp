@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "window/new_from_config_dialog.h"
 
 #include <QCheckBox>

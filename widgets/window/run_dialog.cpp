@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "window/run_dialog.h"
 
 #include <QCheckBox>

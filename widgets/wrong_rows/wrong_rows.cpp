@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "wrong_rows/wrong_rows.h"
 
 #include <algorithm>

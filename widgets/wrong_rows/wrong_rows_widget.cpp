@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "wrong_rows/wrong_rows_widget.h"
 
 #include <QPainter>
@@ -37,7 +38,9 @@ QRectF ComparisonGeometry::band(const QRectF& bar, const IndexRange& r) const {
 
 WrongRowsWidget::WrongRowsWidget(PlanSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection) {
-    setMinimumSize(320, 160);
+    // Two ranks' rows side by side with their captions need this much; a
+    // dock smaller than that scrolls it.
+    setMinimumSize(560, 360);
     connect(selection_, &PlanSelection::changed, this, &WrongRowsWidget::recompute);
 }
 
@@ -256,6 +259,25 @@ QImage WrongRowsWidget::renderImage(const QSize& size) const {
 void WrongRowsWidget::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     paint(painter, size());
+}
+
+void WrongRowsWidget::showRun(const RunData& run) {
+    if (run.isValid())
+        setRun(run);
+    else
+        setRuns({}, {});
+}
+
+QList<ViewShot> WrongRowsWidget::screenshots() const {
+    if (!corrected_.isValid() && !reference_.isValid()) return {};
+    return {ViewShot{{}, QSize(1200, 800), {}}};
+}
+
+void WrongRowsWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString&) {
+    QPainter painter(&target);
+    painter.setClipRect(QRect(QPoint(0, 0), size));
+    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    paint(painter, size);
 }
 
 }  // namespace hsdp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QColor>
@@ -9,6 +10,7 @@
 
 #include "shared/plan_selection.h"
 #include "shared/run_data.h"
+#include "studio/studio_view.h"
 #include "wrong_rows/wrong_rows.h"
 
 namespace hsdp {
@@ -38,10 +40,17 @@ struct ComparisonGeometry {
 // reference run, per rank the run results name, the rows the reference got
 // wrong filled in the warning colour with their Mismatch text. Nothing is
 // guessed: the rows are Mismatch::rows of the RunResults.
-class WrongRowsWidget : public QWidget {
+class WrongRowsWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
     explicit WrongRowsWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    // A valid run is the corrected or the reference one by its mode; none clears both.
+    void showRun(const RunData& run) override;
+    QList<ViewShot> screenshots() const override;
+    QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
+    void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
 
     void setRuns(const RunData& corrected, const RunData& reference);
     // One run at a time: it takes the place of the run of its mode.

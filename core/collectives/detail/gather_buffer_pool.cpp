@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "collectives/detail/gather_buffer_pool.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "distributed/detail/locked_file_store.h"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "hf_config/detail/param_tree.h"
 
 #include "hf_config/model_config.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "hf_config/detail/placement_rules.h"
 
 namespace hsdp {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "hf_config/detail/tp_transitions.h"
 
 #include "hf_config/detail/placement_rules.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "plan_diff/detail/plan_diff_scenario.h"
 
 #include <map>

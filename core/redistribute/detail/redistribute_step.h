@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Internal to redistribute_*.cpp: one step as one rank runs it.

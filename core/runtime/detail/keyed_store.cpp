@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "runtime/detail/keyed_store.h"
 
 #include <gloo/common/error.h>

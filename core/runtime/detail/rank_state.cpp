@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "runtime/detail/rank_state.h"
 
 #include "runtime/detail/gloo_communicator.h"

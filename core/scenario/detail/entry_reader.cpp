@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "scenario/detail/entry_reader.h"
 
 #include <limits>

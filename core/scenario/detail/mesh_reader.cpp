@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "scenario/detail/mesh_reader.h"
 
 #include <algorithm>

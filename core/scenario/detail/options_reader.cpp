@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "scenario/detail/options_reader.h"
 
 #include "scenario/detail/mesh_reader.h"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Planning, scenarios, types and files: the engine without running it.
 hsdp_test(tst_batching)
 hsdp_test(tst_cluster_reader)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The documentation cannot rot: every ```json block of README.md and docs/*.md
 // is checked against the engine. Complete scenarios read and plan without error
 // and equal a file of docs/examples/; cluster files (hsdp-cluster/1) read; scenario fragments (a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every reader of outside input (scenario, model config, saved run, trace)
 // refuses a directory, a missing file, an unreadable file and an empty one
 // in the same words, naming the file and what it should have been, as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // core/ reads one way: each module includes only the modules below it, so
 // the plan never depends on how it runs and nothing in the engine depends on
 // how results are exported (the front ends hook in through RunObserver).
@@ -106,7 +107,8 @@ private slots:
                     const QString module = match.captured(1), name = match.captured(2);
                     ++detailIncludes;
                     if (path.startsWith("core/" + module + "/")) continue;
-                    if (path == "tests/tst_" + name + ".cpp") continue;  // its own unit test
+                    if (path.startsWith("tests/") && path.endsWith("/tst_" + name + ".cpp"))
+                        continue;  // its own unit test
                     violations << path + " includes " + module + "/detail/" + name + ".h";
                 }
             }
@@ -114,6 +116,56 @@ private slots:
         QVERIFY(files > 200);
         QVERIFY(detailIncludes > 20);  // the pattern still matches how core includes
         QVERIFY2(violations.isEmpty(), qPrintable(violations.join("\n")));
+    }
+
+    // The studio stacks as its libraries link: a tool folder of widgets/
+    // never includes the window or the report writer, the report writer
+    // never the window; so no library links one that links it back.
+    void studioIncludesRunDownOnly() {
+        static const QRegularExpression include("^\\s*#\\s*include\\s+\"(window|report)/",
+                                                QRegularExpression::MultilineOption);
+        QStringList violations;
+        int files = 0;
+        for (const QString top : {"widgets", "report"}) {
+            QDirIterator it(kSource + top, {"*.h", "*.cpp"}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString path = QDir(kSource).relativeFilePath(it.next());
+                if (path.startsWith("widgets/window/")) continue;
+                QFile file(kSource + path);
+                QVERIFY(file.open(QIODevice::ReadOnly));
+                ++files;
+                for (auto m = include.globalMatch(QString::fromUtf8(file.readAll()));
+                     m.hasNext();) {
+                    const QString target = m.next().captured(1);
+                    if (target == "report" && path.startsWith("report/")) continue;
+                    violations << path + " includes " + target + "/";
+                }
+            }
+        }
+        QVERIFY(files > 100);
+        QVERIFY2(violations.isEmpty(), qPrintable(violations.join("\n")));
+    }
+
+    // A folder a reader takes in at a glance: at most 30 files.
+    void noSourceFolderHoldsMoreThan30Files() {
+        QStringList crowded;
+        int folders = 0;
+        for (const QString top :
+             {"core", "app", "widgets", "report", "tests", "bench", "scripts"}) {
+            QDirIterator it(kSource + top, QDir::Dirs | QDir::NoDotAndDotDot,
+                            QDirIterator::Subdirectories);
+            QStringList dirs{kSource + top};
+            while (it.hasNext()) dirs << it.next();
+            for (const QString& dir : dirs) {
+                ++folders;
+                const auto count = QDir(dir).entryList(QDir::Files).size();
+                if (count > 30)
+                    crowded << QDir(kSource).relativeFilePath(dir) + ": " + QString::number(count);
+            }
+        }
+        QVERIFY(folders > 30);
+        QVERIFY2(crowded.isEmpty(), qPrintable(crowded.join("\n")));
     }
 };
 

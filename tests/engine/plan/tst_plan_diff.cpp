@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // diffPlans: what moved between two plans. Every expectation is computed from
 // the two Plans themselves (walking their groups and batches), never typed in.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Differential test: the C++ planner against an independent Python port of the
 // reference (tests/seed_port/hsdp_seed_plan.py) on ~300 random small scenarios and
 // on the kept regression scenarios of tests/data/differential/. Both sides read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What each rank holds, gathers and computes (plan/rank_work.h), against a
 // direct count per rank and param from the scenario's shapes, placements and
 // meshes and the plan's owner and shard-compute decisions; and the sums every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reader's refusals: every malformed scenario names its JSON path and
 // what was expected.
 #include <QtTest>

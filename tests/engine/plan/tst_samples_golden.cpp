@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every sample's plan against its golden file: a change in grouping, owners,
 // batches, TP decisions or diagnostics shows up as a named JSON path.
 // Regenerate after an intended change: HSDP_UPDATE_GOLDEN=1 tst_samples_golden

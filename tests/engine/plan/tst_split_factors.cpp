@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // split-factor-mismatch: a _StridedShard's split factor must be the product of
 // the sizes of the later mesh dims sharding the same tensor dim (FSDP2 over a
 // TP-sharded weight: [R, SS(0,tp), S(0)]). Editing `tp` without the factor,

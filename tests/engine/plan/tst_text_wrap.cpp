@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The line wrapper of the text plan: lists break after a separator, keep
 // their indentation one step deeper, and never split a word.
 #include <QtTest>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Running plans: the runtime, collectives, kernels and verification. "threads":
 # rank threads over real sockets, which ThreadSanitizer runs.
 hsdp_test(tst_chrome_trace)

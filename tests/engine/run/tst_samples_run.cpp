@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every sample executed for real over Gloo: corrected mode verifies, and
 // reference mode fails on exactly the parameters docs/plan.md §6 flags as hazards.
 #include <QtTest>

@@ -1,4 +1,5 @@
-#include "shared/word_elide.h"
+// SPDX-License-Identifier: Apache-2.0
+#include "shared/word_elide_delegate.h"
 
 #include <QAbstractItemView>
 #include <QApplication>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "What changed" model side: computePlanChange's rows against the
 // engine's PlanDiff (every expectation read off the diff or the plans, never
 // typed in), QAbstractItemModelTester on PlanDiffModel, and the PlanDiffTracker's
@@ -104,7 +105,7 @@ std::map<LoadKey, std::pair<QString, QString>> expectedLoads(const PlanDiff& dif
 
 }  // namespace
 
-class TestChangesModel : public QObject {
+class TestPlanDiffModel : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { qRegisterMetaType<PlanDiffTable>(); }
@@ -121,13 +122,13 @@ private slots:
     void trackerReportsAnUnreadableFile();
 };
 
-void TestChangesModel::variants_data() {
+void TestPlanDiffModel::variants_data() {
     QTest::addColumn<int>("variant");
     for (size_t i = 0; i < variants().size(); ++i)
         QTest::addRow("%zu %s", i, variants()[i].sample) << static_cast<int>(i);
 }
 
-void TestChangesModel::rowsMatchTheEnginesDiff() {
+void TestPlanDiffModel::rowsMatchTheEnginesDiff() {
     QFETCH(int, variant);
     const Variant& v = variants()[static_cast<size_t>(variant)];
     PlanResult before = planOf(sampleText(v.sample)), after = planOf(edited(v));
@@ -135,7 +136,7 @@ void TestChangesModel::rowsMatchTheEnginesDiff() {
     const PlanDiff& diff = *change.diff;
     QVERIFY(!diff.same());
     PlanDiffModel model;
-    model.setChange(change);
+    model.setDiff(change);
     QCOMPARE(model.rowCount(), kChangeSectionCount);
 
     // Parameters: changed (B's order), then added, then removed, by name.
@@ -208,7 +209,7 @@ void TestChangesModel::rowsMatchTheEnginesDiff() {
             qPrintable(change.summary));
 }
 
-void TestChangesModel::rowsCarryTheCurrentPlansPositions() {
+void TestPlanDiffModel::rowsCarryTheCurrentPlansPositions() {
     QFETCH(int, variant);
     const Variant& v = variants()[static_cast<size_t>(variant)];
     PlanResult original = planOf(sampleText(v.sample)), edit = planOf(edited(v));
@@ -233,7 +234,7 @@ void TestChangesModel::rowsCarryTheCurrentPlansPositions() {
 
 // Each appeared or disappeared diagnostic names its param; activating it
 // selects that param of the current plan (first) and the diagnostic's others.
-void TestChangesModel::diagnosticRowsSelectTheirParams() {
+void TestPlanDiffModel::diagnosticRowsSelectTheirParams() {
     size_t appeared = 0, disappeared = 0;
     for (const Variant& v : variants()) {
         PlanResult before = planOf(sampleText(v.sample)), after = planOf(edited(v));
@@ -260,7 +261,7 @@ void TestChangesModel::diagnosticRowsSelectTheirParams() {
     QVERIFY(disappeared > 0);
 }
 
-void TestChangesModel::samePlanHasEmptySections() {
+void TestPlanDiffModel::samePlanHasEmptySections() {
     for (const Variant& v : variants()) {
         PlanDiffTable change =
             computePlanChange(planOf(sampleText(v.sample)), planOf(sampleText(v.sample)),
@@ -268,30 +269,30 @@ void TestChangesModel::samePlanHasEmptySections() {
         QVERIFY(change.same());
         QCOMPARE(change.summary, QStringLiteral("Same plan"));
         PlanDiffModel model;
-        model.setChange(change);
+        model.setDiff(change);
         for (int s = 0; s < kChangeSectionCount; ++s)
             QCOMPARE(rows(model, static_cast<PlanDiffSection>(s)), 0);
     }
 }
 
-void TestChangesModel::modelUnderTester() {
+void TestPlanDiffModel::modelUnderTester() {
     PlanDiffModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     for (const Variant& v : variants()) {
-        model.setChange(computePlanChange(planOf(sampleText(v.sample)), planOf(edited(v)),
-                                          CurrentSide::After, "a", "b"));
+        model.setDiff(computePlanChange(planOf(sampleText(v.sample)), planOf(edited(v)),
+                                        CurrentSide::After, "a", "b"));
         QVERIFY(model.rowCount() > 0);
-        model.setChange(computePlanChange(planOf(edited(v)), planOf(sampleText(v.sample)),
-                                          CurrentSide::Before, "a", "b"));
+        model.setDiff(computePlanChange(planOf(edited(v)), planOf(sampleText(v.sample)),
+                                        CurrentSide::Before, "a", "b"));
     }
-    model.setChange({});  // nothing to compare: no rows at all
+    model.setDiff({});  // nothing to compare: no rows at all
     QCOMPARE(model.rowCount(), 0);
 }
 
-void TestChangesModel::trackerComparesWithThePlanItReplaces() {
+void TestPlanDiffModel::trackerComparesWithThePlanItReplaces() {
     const Variant& v = variants().front();
     PlanDiffTracker tracker;
-    QSignalSpy ready(&tracker, &PlanDiffTracker::changeReady);
+    QSignalSpy ready(&tracker, &PlanDiffTracker::diffReady);
     PlanResult first = planOf(sampleText(v.sample), QStringLiteral("/doc.json"));
     tracker.planArrived(first);
     QVERIFY(tracker.isBusy());
@@ -312,7 +313,7 @@ void TestChangesModel::trackerComparesWithThePlanItReplaces() {
     QVERIFY(!tracker.change().note.isEmpty());
 }
 
-void TestChangesModel::trackerComparesWithAFile() {
+void TestPlanDiffModel::trackerComparesWithAFile() {
     const Variant& v = variants().front();
     QTemporaryDir dir;
     QString other = dir.filePath(QStringLiteral("other.json"));
@@ -322,7 +323,7 @@ void TestChangesModel::trackerComparesWithAFile() {
         file.write(edited(v));
     }
     PlanDiffTracker tracker;
-    QSignalSpy ready(&tracker, &PlanDiffTracker::changeReady);
+    QSignalSpy ready(&tracker, &PlanDiffTracker::diffReady);
     PlanResult current = planOf(sampleText(v.sample), QStringLiteral("/doc.json"));
     tracker.planArrived(current);
     QVERIFY(ready.wait(20000));
@@ -344,7 +345,7 @@ void TestChangesModel::trackerComparesWithAFile() {
     QVERIFY(!tracker.change().isValid());
 }
 
-void TestChangesModel::trackerReportsAnUnreadableFile() {
+void TestPlanDiffModel::trackerReportsAnUnreadableFile() {
     QTemporaryDir dir;
     PlanDiffTracker tracker;
     QSignalSpy failed(&tracker, &PlanDiffTracker::compareFailed);
@@ -362,5 +363,5 @@ void TestChangesModel::trackerReportsAnUnreadableFile() {
     QCOMPARE(tracker.mode(), PlanDiffTracker::Mode::SinceLastChange);
 }
 
-QTEST_MAIN(TestChangesModel)
-#include "tst_changes_model.moc"
+QTEST_MAIN(TestPlanDiffModel)
+#include "tst_plan_diff_model.moc"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "What changed" dock in the studio window, offscreen: a scenario file
 // rewritten on disk shows what moved since the previous plan; a reload of
 // the same file says "Same plan"; File ▸ Compare with… compares the current
@@ -46,7 +47,7 @@ bool writeFile(const QString& path, const QByteArray& bytes) {
 
 // Waits for the tracker's next comparison.
 PlanDiffTable nextChange(MainWindow& window) {
-    QSignalSpy ready(window.changeTracker(), &PlanDiffTracker::changeReady);
+    QSignalSpy ready(window.planDiffTracker(), &PlanDiffTracker::diffReady);
     if (!ready.wait(20000)) return {};
     return ready.last().at(0).value<PlanDiffTable>();
 }
@@ -67,7 +68,7 @@ QString frontTab(MainWindow& window) {
 
 }  // namespace
 
-class TestChangesWidget : public QObject {
+class TestPlanDiffWidget : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
@@ -87,33 +88,33 @@ private:
     QString path_;
 };
 
-void TestChangesWidget::init() {
+void TestPlanDiffWidget::init() {
     path_ = dir_.filePath(QStringLiteral("scenario.json"));
     QVERIFY(writeFile(path_, sampleText("teaching_2x2.json")));
 }
 
-bool TestChangesWidget::openAndSettle(MainWindow& window) {
+bool TestPlanDiffWidget::openAndSettle(MainWindow& window) {
     window.session()->setDebounceMilliseconds(50);
-    QSignalSpy ready(window.changeTracker(), &PlanDiffTracker::changeReady);
+    QSignalSpy ready(window.planDiffTracker(), &PlanDiffTracker::diffReady);
     window.openScenario(path_);
-    return ready.wait(20000) && !window.changeTracker()->change().isValid();
+    return ready.wait(20000) && !window.planDiffTracker()->change().isValid();
 }
 
-void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
+void TestPlanDiffWidget::fileChangedOnDiskShowsWhatMoved() {
     MainWindow window;
     window.show();
     QVERIFY(openAndSettle(window));
-    PlanDiffWidget* changes = window.changes();
+    PlanDiffWidget* changes = window.view<PlanDiffWidget>();
     QCOMPARE(changes->summaryText(), QStringLiteral("Nothing to compare yet"));
     QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing to show yet
     PlanResult before = window.session()->current();
 
     QSignalSpy planned(window.session(), &Session::planReady);
-    QSignalSpy compared(window.changeTracker(), &PlanDiffTracker::changeReady);
+    QSignalSpy compared(window.planDiffTracker(), &PlanDiffTracker::diffReady);
     QThread::msleep(20);
     QVERIFY(writeFile(path_, fourReplicas()));
     QVERIFY(planned.wait(20000));
-    QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().isValid(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.planDiffTracker()->change().isValid(), 20000);
     PlanResult after = window.session()->current();
     QVERIFY(after.plan != before.plan);
 
@@ -130,26 +131,26 @@ void TestChangesWidget::fileChangedOnDiskShowsWhatMoved() {
                  QStringLiteral("%1 param").arg(diff.changedParams.size())),
              qPrintable(changes->summaryText()));
     QVERIFY(changes->titleText().startsWith(QStringLiteral("since the last change")));
-    QCOMPARE(window.changeTracker()->change().currentPlan, after.plan);
+    QCOMPARE(window.planDiffTracker()->change().currentPlan, after.plan);
     QCOMPARE(frontTab(window), QStringLiteral("What changed"));  // raised over Diagnostics
 }
 
-void TestChangesWidget::reloadOfTheSameFileIsTheSamePlan() {
+void TestPlanDiffWidget::reloadOfTheSameFileIsTheSamePlan() {
     MainWindow window;
     window.show();
     QVERIFY(openAndSettle(window));
     window.session()->reload();
     PlanDiffTable change = nextChange(window);
     QVERIFY(change.isValid());
-    QCOMPARE(window.changes()->summaryText(), QStringLiteral("Same plan"));
-    PlanDiffModel* model = window.changes()->model();
+    QCOMPARE(window.view<PlanDiffWidget>()->summaryText(), QStringLiteral("Same plan"));
+    PlanDiffModel* model = window.view<PlanDiffWidget>()->model();
     QCOMPARE(model->rowCount(), kChangeSectionCount);
     for (int s = 0; s < kChangeSectionCount; ++s)
         QCOMPARE(model->rowCount(model->sectionIndex(static_cast<PlanDiffSection>(s))), 0);
     QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing moved: not raised
 }
 
-void TestChangesWidget::compareWithAnotherFile() {
+void TestPlanDiffWidget::compareWithAnotherFile() {
     MainWindow window;
     QVERIFY(openAndSettle(window));
     QString other = dir_.filePath(QStringLiteral("four_replicas.json"));
@@ -163,29 +164,32 @@ void TestChangesWidget::compareWithAnotherFile() {
     PlanDiff diff =
         diffPlans(*current.scenario, *current.plan, *reference.scenario, *reference.plan);
     QCOMPARE(change.diff->changedParams.size(), diff.changedParams.size());
-    QVERIFY(window.changes()->titleText().contains(QStringLiteral("four_replicas.json")));
-    QVERIFY(window.changes()->titleText().contains(QStringLiteral("before: scenario.json (open)")));
+    QVERIFY(
+        window.view<PlanDiffWidget>()->titleText().contains(QStringLiteral("four_replicas.json")));
+    QVERIFY(window.view<PlanDiffWidget>()->titleText().contains(
+        QStringLiteral("before: scenario.json (open)")));
     // The current plan changing on disk is compared with the same file again.
     QThread::msleep(20);
     QVERIFY(writeFile(path_, fourReplicas()));
-    QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().same(), 20000);
-    QCOMPARE(window.changes()->summaryText(), QStringLiteral("Same plan"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.planDiffTracker()->change().same(), 20000);
+    QCOMPARE(window.view<PlanDiffWidget>()->summaryText(), QStringLiteral("Same plan"));
     // Back to "since the last change".
-    window.changeTracker()->compareSinceLastChange();
+    window.planDiffTracker()->compareSinceLastChange();
     PlanDiffTable since = nextChange(window);
     QVERIFY(since.isValid());  // the rewrite replaced the first plan
-    QVERIFY(window.changes()->titleText().startsWith(QStringLiteral("since the last change")));
+    QVERIFY(window.view<PlanDiffWidget>()->titleText().startsWith(
+        QStringLiteral("since the last change")));
 }
 
-void TestChangesWidget::activatingRowsSelectsEverywhere() {
+void TestPlanDiffWidget::activatingRowsSelectsEverywhere() {
     MainWindow window;
     QVERIFY(openAndSettle(window));
     QThread::msleep(20);
     QVERIFY(writeFile(path_, fourReplicas()));
-    QTRY_VERIFY_WITH_TIMEOUT(window.changeTracker()->change().isValid(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.planDiffTracker()->change().isValid(), 20000);
     const PlanResult& current = window.session()->current();
-    const PlanDiffTable& change = window.changeTracker()->change();
-    PlanDiffWidget* changes = window.changes();
+    const PlanDiffTable& change = window.planDiffTracker()->change();
+    PlanDiffWidget* changes = window.view<PlanDiffWidget>();
     int checked = 0;
     for (size_t r = 0; r < change.diff->changedParams.size(); ++r) {
         QVERIFY(changes->activate(rowOf(changes, PlanDiffSection::Params, static_cast<int>(r))));
@@ -209,18 +213,18 @@ void TestChangesWidget::activatingRowsSelectsEverywhere() {
     QCOMPARE(window.selection()->state(), before);
 }
 
-void TestChangesWidget::compareShortcutIsListed() {
+void TestPlanDiffWidget::compareShortcutIsListed() {
     MainWindow window;
     bool found = false;
     for (QAction* action : window.shortcutActions())
         found |= action->shortcut() == QKeySequence(QStringLiteral("Ctrl+Shift+D"));
     QVERIFY(found);
-    QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("changesDock")));
+    QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("planDiffDock")));
 }
 
 // The panel's error line, as the user sees it ("" when hidden).
 QString shownError(MainWindow& window) {
-    for (QLabel* label : window.changes()->findChildren<QLabel*>())
+    for (QLabel* label : window.view<PlanDiffWidget>()->findChildren<QLabel*>())
         if (label->text().startsWith(QStringLiteral("Cannot compare")) &&
             label->isVisibleTo(&window))
             return label->text();
@@ -229,24 +233,24 @@ QString shownError(MainWindow& window) {
 
 // Compare with… a file that does not read says why, naming the file, and
 // keeps saying it after the panel went back to "since the last change".
-void TestChangesWidget::aFileThatDoesNotReadIsSaid() {
+void TestPlanDiffWidget::aFileThatDoesNotReadIsSaid() {
     MainWindow window;
     QVERIFY(openAndSettle(window));
     const QString broken = dir_.filePath(QStringLiteral("broken.json"));
     QVERIFY(writeFile(broken, sampleText("teaching_2x2.json").left(52)));
     const QString missing = dir_.filePath(QStringLiteral("missing.json"));
     for (const QString& path : {broken, missing}) {
-        QSignalSpy failed(window.changeTracker(), &PlanDiffTracker::compareFailed);
+        QSignalSpy failed(window.planDiffTracker(), &PlanDiffTracker::compareFailed);
         window.compareWith(path);
         QVERIFY(failed.wait(20000));
-        QTRY_VERIFY_WITH_TIMEOUT(!window.changeTracker()->isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.planDiffTracker()->isBusy(), 20000);
         QCoreApplication::processEvents();
         const QString error = shownError(window);
         QVERIFY2(error.contains(path), qPrintable(error));
         QVERIFY2(error.contains(path == broken ? QStringLiteral("line ")
                                                : QStringLiteral("No such file")),
                  qPrintable(error));
-        QCOMPARE(window.changes()->errorText(), error);
+        QCOMPARE(window.view<PlanDiffWidget>()->errorText(), error);
     }
     // A comparison that works clears it.
     const QString other = dir_.filePath(QStringLiteral("four_replicas.json"));
@@ -256,7 +260,7 @@ void TestChangesWidget::aFileThatDoesNotReadIsSaid() {
     QCOMPARE(shownError(window), QString());
 }
 
-void TestChangesWidget::summaryAndHeadingCountTheSame_data() {
+void TestPlanDiffWidget::summaryAndHeadingCountTheSame_data() {
     QTest::addColumn<QString>("before");
     QTest::addColumn<QString>("after");
     QTest::newRow("mixtral vs tour") << "mixtral_8x7b_expert_mesh.json"
@@ -286,7 +290,7 @@ std::array<int, 3> saidCounts(const QString& text) {
     return counts;
 }
 
-void TestChangesWidget::summaryAndHeadingCountTheSame() {
+void TestPlanDiffWidget::summaryAndHeadingCountTheSame() {
     QFETCH(QString, before);
     QFETCH(QString, after);
     const QString samples = sample();
@@ -301,15 +305,17 @@ void TestChangesWidget::summaryAndHeadingCountTheSame() {
     const PlanDiff& diff = *change.diff;
     const std::array<int, 3> truth{int(diff.changedParams.size()), int(diff.addedParams.size()),
                                    int(diff.removedParams.size())};
-    const QString summary = window.changes()->summaryText();
-    const QModelIndex section = window.changes()->model()->sectionIndex(PlanDiffSection::Params);
+    const QString summary = window.view<PlanDiffWidget>()->summaryText();
+    const QModelIndex section =
+        window.view<PlanDiffWidget>()->model()->sectionIndex(PlanDiffSection::Params);
     const QString heading = section.data().toString();
     QCOMPARE(saidCounts(summary), truth);
     QVERIFY2(saidCounts(heading) == truth, qPrintable(heading + QStringLiteral(" | ") + summary));
     QVERIFY2(heading.contains(QStringLiteral("(%1)").arg(truth[0] + truth[1] + truth[2])),
              qPrintable(heading));
-    QCOMPARE(window.changes()->model()->rowCount(section), truth[0] + truth[1] + truth[2]);
+    QCOMPARE(window.view<PlanDiffWidget>()->model()->rowCount(section),
+             truth[0] + truth[1] + truth[2]);
 }
 
-QTEST_MAIN(TestChangesWidget)
-#include "tst_changes_widget.moc"
+QTEST_MAIN(TestPlanDiffWidget)
+#include "tst_plan_diff_widget.moc"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MeshCanvas's painting: cells, labels by level of detail, selection overlays,
 // panel titles and the legend. Cells are filled without antialiasing so each
 // cell's pixels are exactly its HeatScale colour.

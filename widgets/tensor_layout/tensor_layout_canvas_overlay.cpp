@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TensorLayoutCanvas's wrong rows: the run's Mismatch rows drawn over the
 // blocks, where the truth's rows belong (red fill) and the true rows they
 // hold instead (blue outline), with a legend naming both.

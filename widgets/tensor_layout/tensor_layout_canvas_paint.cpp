@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TensorLayoutCanvas's painting: title, blocks with rank labels, index
 // axes, outlines, legend. Blocks are filled without antialiasing so each
 // block's pixels are exactly its shard colour.

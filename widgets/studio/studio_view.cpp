@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "studio/studio_view.h"
+
+#include <QPainter>
+
+#include "studio/offscreen_grab.h"
+
+namespace hsdp {
+
+QImage StudioView::picture(const QSize& size, const QString& part) {
+    (void)part;
+    return grabOffscreen(*widget(), size);
+}
+
+void StudioView::paintPicture(QPaintDevice& target, const QSize& size, const QString& part) {
+    QPainter painter(&target);
+    painter.drawImage(0, 0, picture(size, part));
+}
+
+}  // namespace hsdp

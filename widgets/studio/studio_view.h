@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QImage>
+#include <QList>
+#include <QSize>
+#include <QString>
+
+#include "shared/plan_result.h"
+#include "shared/run_data.h"
+
+class QPaintDevice;
+class QWidget;
+
+namespace hsdp {
+
+// One picture a view draws of itself: `part` is the view's own name for it
+// ("" its default), `file` the screenshot's name ("" the view's id).
+struct ViewShot {
+    QString file;
+    QSize size;
+    QString part;
+};
+
+// What the window, --screenshot and the report know of a view. A view is a
+// QWidget that implements this too (widget() returns itself); it takes every
+// plan and run the window shows and draws itself, never on screen, at any
+// size. Register it in studio_views.cpp.
+class StudioView {
+public:
+    virtual ~StudioView() = default;
+
+    virtual QWidget* widget() = 0;
+    // A plan is ready (the selection already carried to it) / a run
+    // finished, failed or was cancelled (invalid: none). Either may be
+    // ignored by a view that does not draw it.
+    virtual void showPlan(const PlanResult& plan) { (void)plan; }
+    virtual void showRun(const RunData& run) { (void)run; }
+
+    // What --screenshot writes of the view as it stands: by default one
+    // picture at 1200x800; none (a view without plan or run to draw) is fine.
+    virtual QList<ViewShot> screenshots() const { return {ViewShot{{}, QSize(1200, 800), {}}}; }
+    // `part` laid out at `size` and painted off screen (by default the
+    // whole widget, grabbed).
+    virtual QImage picture(const QSize& size, const QString& part);
+    // The same into any paint device as drawing commands (a report's PDF
+    // keeps them as vectors); by default the picture() image.
+    virtual void paintPicture(QPaintDevice& target, const QSize& size, const QString& part);
+};
+
+}  // namespace hsdp
