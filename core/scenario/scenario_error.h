@@ -22,4 +22,9 @@ public:
     ScenarioError inFile(const std::string& fileName) const;
 };
 
+// "<file>: <path>: <problem>", leaving out the parts that are empty: how
+// every reader of this engine (scenarios, clusters) words an input error.
+std::string inputErrorMessage(const std::string& file, const std::string& path,
+                              const std::string& problem);
+
 }  // namespace hsdp

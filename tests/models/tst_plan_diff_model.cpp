@@ -18,14 +18,9 @@
 
 using namespace hsdp;
 using hsdp::testing::sample;
+using hsdp::testing::sampleText;
 
 namespace {
-
-QByteArray sampleText(const char* name) {
-    QFile file(sample(name));
-    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read sample %s", name);
-    return file.readAll();
-}
 
 PlanResult planOf(const QByteArray& json, const QString& path = QStringLiteral("memory.json")) {
     return computePlanResult(readScenario(json.toStdString()), path);

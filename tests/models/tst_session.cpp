@@ -17,14 +17,9 @@
 
 using namespace hsdp;
 using hsdp::testing::sample;
+using hsdp::testing::sampleText;
 
 namespace {
-
-QByteArray sampleText(const char* name) {
-    QFile file(sample(name));
-    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read sample %s", name);
-    return file.readAll();
-}
 
 void writeFile(const QString& path, const QByteArray& bytes) {
     QFile file(path);

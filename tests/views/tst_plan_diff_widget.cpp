@@ -25,14 +25,9 @@
 
 using namespace hsdp;
 using hsdp::testing::sample;
+using hsdp::testing::sampleText;
 
 namespace {
-
-QByteArray sampleText(const char* name) {
-    QFile file(sample(name));
-    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read sample %s", name);
-    return file.readAll();
-}
 
 // The teaching sample with four replicas instead of two: owners spread out.
 QByteArray fourReplicas() {
