@@ -98,10 +98,9 @@ QImage MeshWidget::picture(const QSize& size, const QString& part) {
 
 void MeshWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString& part) {
     if (!part.isEmpty()) view_->setMesh(part.toInt());
-    QPainter painter(&target);
-    painter.setClipRect(QRect(QPoint(0, 0), size));
-    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-    view_->paintMesh(painter, size, view_->fitTransform(size));
+    paintOnWhite(target, size, [&](QPainter& painter) {
+        view_->paintMesh(painter, size, view_->fitTransform(size));
+    });
 }
 
 }  // namespace hsdp

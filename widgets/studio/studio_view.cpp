@@ -17,4 +17,12 @@ void StudioView::paintPicture(QPaintDevice& target, const QSize& size, const QSt
     painter.drawImage(0, 0, picture(size, part));
 }
 
+void paintOnWhite(QPaintDevice& target, const QSize& size,
+                  const std::function<void(QPainter&)>& paint) {
+    QPainter painter(&target);
+    painter.setClipRect(QRect(QPoint(0, 0), size));
+    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    paint(painter);
+}
+
 }  // namespace hsdp

@@ -5,11 +5,13 @@
 #include <QList>
 #include <QSize>
 #include <QString>
+#include <functional>
 
 #include "shared/plan_result.h"
 #include "shared/run_data.h"
 
 class QPaintDevice;
+class QPainter;
 class QWidget;
 
 namespace hsdp {
@@ -47,5 +49,10 @@ public:
     // keeps them as vectors); by default the picture() image.
     virtual void paintPicture(QPaintDevice& target, const QSize& size, const QString& part);
 };
+
+// What a view's paintPicture() draws with its own painting code: `paint`
+// onto `target`, on white, clipped to `size`.
+void paintOnWhite(QPaintDevice& target, const QSize& size,
+                  const std::function<void(QPainter&)>& paint);
 
 }  // namespace hsdp

@@ -159,10 +159,7 @@ void TensorLayoutWidget::applySlice(int dim, int index) {
 }
 
 void TensorLayoutWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString&) {
-    QPainter painter(&target);
-    painter.setClipRect(QRect(QPoint(0, 0), size));
-    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-    canvas_->paint(painter, size);
+    paintOnWhite(target, size, [&](QPainter& painter) { canvas_->paint(painter, size); });
 }
 
 }  // namespace hsdp

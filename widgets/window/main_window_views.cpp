@@ -59,9 +59,7 @@ void MainWindow::buildViews() {
 void MainWindow::placeView(const ViewRegistration& registration, StudioView* view,
                            QWidget* central) {
     if (registration.place == ViewPlace::Central) {
-        view->widget()->setParent(central);
-        central->layout()->addWidget(view->widget());
-        static_cast<QVBoxLayout*>(central->layout())->setStretchFactor(view->widget(), 1);
+        static_cast<QVBoxLayout*>(central->layout())->addWidget(view->widget(), 1);
         return;
     }
     const bool bottom =

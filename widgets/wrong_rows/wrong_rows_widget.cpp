@@ -274,10 +274,7 @@ QList<ViewShot> WrongRowsWidget::screenshots() const {
 }
 
 void WrongRowsWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString&) {
-    QPainter painter(&target);
-    painter.setClipRect(QRect(QPoint(0, 0), size));
-    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-    paint(painter, size);
+    paintOnWhite(target, size, [&](QPainter& painter) { paint(painter, size); });
 }
 
 }  // namespace hsdp
