@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/cluster.h"
 #include "types/scenario.h"
 
 namespace hsdp::cli {
@@ -26,6 +27,10 @@ int collectCommand(const std::vector<std::string>& args);
 std::optional<Scenario> loadScenario(const std::string& path);
 // Same, keeping the text read (a split run hands it to its workers).
 std::optional<Scenario> loadScenario(const std::string& path, std::string& text);
+
+// A preset's name or a cluster file (--cluster); on failure prints the
+// reader's message (file or preset, JSON path) and returns nullopt: exit 2.
+std::optional<Cluster> loadCluster(const std::string& nameOrPath);
 
 extern const char* const kPlanHelp;
 extern const char* const kRunHelp;

@@ -3,6 +3,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "cluster/reader.h"
 #include "commands.h"
 #include "scenario/reader.h"
 
@@ -30,6 +31,15 @@ std::optional<Scenario> loadScenario(const std::string& path, std::string& text)
         return readScenarioStream(in, path);
     } catch (const ScenarioError& error) {
         std::cerr << "hsdp-inspect: " << error.what() << "\n";
+        return std::nullopt;
+    }
+}
+
+std::optional<Cluster> loadCluster(const std::string& nameOrPath) {
+    try {
+        return resolveCluster(nameOrPath);
+    } catch (const ClusterError& error) {
+        std::cerr << "hsdp-inspect: --cluster: " << error.what() << "\n";
         return std::nullopt;
     }
 }

@@ -3,6 +3,9 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "cost/plan_cost.h"
+#include "export/cost_json.h"
+#include "export/cost_text.h"
 #include "export/plan_json.h"
 #include "export/plan_text.h"
 #include "plan/planner.h"
@@ -22,6 +25,12 @@ its terms.
 options:
   --json            print the plan as hsdp-plan/1 JSON (same as --format json)
   --format FORMAT   text (default, for people) or json
+  --cluster NAME|FILE
+                    also predict the optimizer step on a cluster: a preset
+                    (h100-dgx, a100-dgx, h200-hgx, loopback; grown to as many
+                    nodes as the world needs) or an hsdp-cluster/1 file. Adds
+                    a "Cost on <cluster>" section (step time, phases, critical
+                    path, groups that cross nodes) and a "cost" object to --json
   --                end of options (for a SCENARIO starting with '-')
   -h, --help        show this help
 
@@ -30,12 +39,13 @@ diagnostics (still printed), 2 the scenario could not be read (message on
 stderr) or bad usage.
 
 docs/plan.md (planning rules, hsdp-plan/1 keys), docs/glossary.md (owner,
-batch, shard compute, hazard codes) in the source tree.
+batch, shard compute, hazard codes), docs/cost-model.md (--cluster) and
+docs/cluster-format.md in the source tree.
 )";
 
 int planCommand(const std::vector<std::string>& args) {
     ArgParser parser;
-    parser.flag("--json").option("--format");
+    parser.flag("--json").option("--format").option("--cluster");
     parser.parse(args);
     if (parser.positionals().size() != 1) throw UsageError("plan takes exactly one SCENARIO file");
     std::string format = parser.value("--format").value_or(parser.has("--json") ? "json" : "text");
@@ -47,11 +57,23 @@ int planCommand(const std::vector<std::string>& args) {
     std::optional<Scenario> loaded = loadScenario(parser.positionals()[0]);
     if (!loaded) return 2;
     const Scenario& scenario = *loaded;
+    std::optional<Cluster> cluster;
+    if (auto name = parser.value("--cluster")) {
+        cluster = loadCluster(*name);
+        if (!cluster) return 2;
+    }
     Plan plan = makePlan(scenario);
-    if (format == "json")
-        std::cout << planToJson(plan, scenario).dump(1) << "\n";
-    else
+    // A plan with errors is costed as it runs: without its rejected params.
+    std::optional<PlanCost> cost;
+    if (cluster) cost = costPlan(scenario, plan, *cluster);
+    if (format == "json") {
+        auto json = planToJson(plan, scenario);
+        if (cost) json["cost"] = costToJson(*cost);
+        std::cout << json.dump(1) << "\n";
+    } else {
         std::cout << planToText(plan, scenario);
+        if (cost) std::cout << "\n" << costToText(*cost, "real size");
+    }
     return plan.hasErrors() ? 1 : 0;
 }
 

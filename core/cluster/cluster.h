@@ -36,7 +36,10 @@ struct DeviceSpec {
     std::string name;  // "NVIDIA H100 SXM5 80GB"; may be empty
     int64_t memoryBytes = 0;
     DeviceFlops peakFlops;
-    double efficiency = 1;  // in (0, 1]: the fraction of peak FLOP/s achieved
+    // HBM bandwidth: what packing, unpacking and the update (memory-bound) run
+    // at. 0 when the file leaves it out: that work is then not costed.
+    double memoryBandwidthBytesPerSecond = 0;
+    double efficiency = 1;  // in (0, 1]: the fraction of peak FLOP/s and bandwidth achieved
 };
 
 // An `hsdp-cluster/1` file (docs/cluster-format.md): nodes of identical GPUs,

@@ -37,19 +37,34 @@ std::string bandwidthText(double bytesPerSecond) {
 
 // Three significant figures ("0.0336 s", "4.91 s", "12.3 s", "123 s"): a
 // connect time of 34 ms no longer reads "0.03 s" beside a wall time of "4.91 s".
-std::string secondsText(double seconds) {
+namespace {
+
+// `value` with 3 significant figures and `unit`; 100 and more without decimals.
+std::string threeSignificant(double value, const char* unit) {
     char buf[48];
-    if (!(seconds > 0) || seconds >= 100) {
-        std::snprintf(buf, sizeof buf, "%.0f s", std::max(0.0, seconds));
+    if (!(value > 0) || value >= 100) {
+        std::snprintf(buf, sizeof buf, "%.0f %s", std::max(0.0, value), unit);
         return buf;
     }
-    const int exponent = static_cast<int>(std::floor(std::log10(seconds)));
+    const int exponent = static_cast<int>(std::floor(std::log10(value)));
     int decimals = 2 - exponent;
     // 9.996 rounds to "10.0", not "10.00".
-    if (std::round(seconds * std::pow(10.0, decimals)) >= std::pow(10.0, decimals + exponent + 1))
+    if (std::round(value * std::pow(10.0, decimals)) >= std::pow(10.0, decimals + exponent + 1))
         --decimals;
-    std::snprintf(buf, sizeof buf, "%.*f s", std::max(0, decimals), seconds);
+    std::snprintf(buf, sizeof buf, "%.*f %s", std::max(0, decimals), value, unit);
     return buf;
+}
+
+}  // namespace
+
+std::string secondsText(double seconds) {
+    return threeSignificant(seconds, "s");
+}
+
+std::string durationText(double seconds) {
+    if (seconds >= 1 || !(seconds > 0)) return threeSignificant(seconds, "s");
+    if (seconds >= 1e-3) return threeSignificant(seconds * 1e3, "ms");
+    return threeSignificant(seconds * 1e6, "µs");
 }
 
 std::string wallTimeText(double seconds) {

@@ -23,6 +23,9 @@ std::string exactBytes(int64_t bytes);             // "10,240 B"
 std::string groupedCount(int64_t count);           // "8,960"
 std::string bandwidthText(double bytesPerSecond);  // "0.016 GB/s"
 std::string secondsText(double seconds);           // "2.15 s", "0.0336 s": 3 significant figures
+// A predicted or short time in the unit that keeps it readable: "2.15 s",
+// "41.2 ms", "812 µs" (3 significant figures).
+std::string durationText(double seconds);
 std::string wallTimeText(double seconds);          // "2.15 s wall"
 std::string summedTimeText(double seconds);        // "7.35 s summed over collectives"
 std::string collectiveId(int64_t seq);             // "#648"

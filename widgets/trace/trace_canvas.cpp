@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "types/figures.h"
+
 #include "run/shrink.h"
 #include "steps/step_caption.h"
 #include "trace/trace_palette.h"
@@ -37,12 +39,6 @@ QString timeText(double us, double step) {
     if (step >= 1e5) return QStringLiteral("%1 s").arg(us * 1e-6, 0, 'f', step >= 1e6 ? 0 : 1);
     if (step >= 100) return QStringLiteral("%1 ms").arg(us * 1e-3, 0, 'f', step >= 1e3 ? 0 : 1);
     return QStringLiteral("%1 µs").arg(us, 0, 'f', step >= 1 ? 0 : 2);
-}
-
-QString durationText(double us) {
-    if (us >= 1e6) return QStringLiteral("%1 s").arg(us * 1e-6, 0, 'f', 3);
-    if (us >= 1e3) return QStringLiteral("%1 ms").arg(us * 1e-3, 0, 'f', 3);
-    return QStringLiteral("%1 µs").arg(us, 0, 'f', 1);
 }
 
 }  // namespace
@@ -293,7 +289,7 @@ QString TraceCanvas::toolTipFor(int index) const {
         .arg(e.rank)
         .arg(ranksText(e.groupRanks))
         .arg(collectiveBytesText(static_cast<double>(e.bytes), e.label, &real_).toHtmlEscaped(),
-             durationText(e.endUs - e.startUs), QString::fromStdString(e.label.mesh))
+             QString::fromStdString(hsdp::durationText((e.endUs - e.startUs) * 1e-6)), QString::fromStdString(e.label.mesh))
         .arg(e.label.meshDim >= 0 ? QStringLiteral("mesh dim %1").arg(e.label.meshDim) : QString())
         .arg(e.label.group)
         .arg(e.label.batch)

@@ -76,7 +76,9 @@ LinkSpec readLinkSpec(const Json& value, const std::string& path) {
 }
 
 DeviceSpec readDeviceSpec(const Json& value, const std::string& path) {
-    requireObject(value, path, "a device", {"name", "memory_bytes", "peak_tflops", "efficiency"});
+    requireObject(value, path, "a device",
+                  {"name", "memory_bytes", "memory_bandwidth_gigabytes_per_s", "peak_tflops",
+                   "efficiency"});
     DeviceSpec out;
     if (const Json* name = findMember(value, "name"))
         out.name = readString(*name, childPath(path, "name"), /*allowEmpty=*/true);
@@ -84,6 +86,10 @@ DeviceSpec readDeviceSpec(const Json& value, const std::string& path) {
         readInt(requireMember(value, path, "memory_bytes"), childPath(path, "memory_bytes"), 1);
     out.peakFlops =
         readPeakFlops(requireMember(value, path, "peak_tflops"), childPath(path, "peak_tflops"));
+    if (const Json* bandwidth = findMember(value, "memory_bandwidth_gigabytes_per_s"))
+        out.memoryBandwidthBytesPerSecond =
+            readPositiveNumber(*bandwidth, childPath(path, "memory_bandwidth_gigabytes_per_s")) *
+            kBytesPerGigabyte;
     out.efficiency = readEfficiency(findMember(value, "efficiency"), childPath(path, "efficiency"));
     return out;
 }

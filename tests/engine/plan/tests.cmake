@@ -3,6 +3,7 @@
 hsdp_test(tst_batching)
 hsdp_test(tst_cluster_reader)
 hsdp_test(tst_collective_cost)
+hsdp_test(tst_step_simulation)
 hsdp_test(tst_diagnostics)
 hsdp_test(tst_docs_examples)
 hsdp_test(tst_examples USES_SHARED_DIR)

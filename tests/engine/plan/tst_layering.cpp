@@ -35,7 +35,7 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"run", {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute"}},
         {"export",
          {"types", "scenario", "plan", "runtime", "tensor", "verify", "collectives", "redistribute",
-          "run"}},
+          "run", "cluster", "cost"}},
         // A run split over processes: runs shares with run's own parts, merges their reports.
         {"distributed",
          {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "run"}},
@@ -47,8 +47,10 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"hf_config", {"types", "scenario"}},
         // Cluster files: hardware a plan is costed on; reads JSON with scenario's field readers.
         {"cluster", {"scenario"}},
-        // Predicted times of collectives on a cluster.
-        {"cost", {"cluster"}},
+        // A plan's predicted step on a cluster: the runner's schedule (read from
+        // run/ and collectives/, never run), costed and simulated.
+        {"cost",
+         {"types", "plan", "runtime", "tensor", "collectives", "redistribute", "run", "cluster"}},
     };
     return table;
 }

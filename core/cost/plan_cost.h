@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "cost/step_schedule.h"
+#include "cost/step_simulation.h"
+#include "plan/plan.h"
+#include "types/scenario.h"
+
+namespace hsdp {
+
+// A plan's predicted optimizer step on a cluster (docs/cost-model.md): the
+// schedule the runner follows, costed collective by collective and compute
+// by compute, and the discrete-event pass over it.
+
+// One phase summed over the step: each collective counted once (not per
+// member), compute summed over the ranks that do it.
+struct PhaseCost {
+    StepPhase phase = StepPhase::Gather;
+    int collectives = 0;
+    double collectiveSeconds = 0;  // summed over the phase's collectives
+    double computeSeconds = 0;     // summed over ranks
+    double criticalSeconds = 0;    // the phase's share of the critical path
+};
+
+// Consecutive critical-path items of one rank in one phase of one schedule
+// entry (or TP transition), merged.
+struct CriticalSegment {
+    int rank = 0;
+    StepPhase phase = StepPhase::Gather;
+    int index = -1;  // schedule entry, or the TP transition for phase Tp; -1: local params
+    double startSeconds = 0;
+    double seconds = 0;
+    int collectives = 0;  // how many of the merged items are collectives
+};
+
+// The groups along one mesh dim, and how many of them span nodes.
+struct MeshDimLinks {
+    std::string mesh;
+    int dim = 0;
+    std::string dimName;
+    int groups = 0;
+    int crossingNodes = 0;
+};
+
+struct RankCost {
+    int rank = 0;
+    double finishSeconds = 0;
+    double busySeconds = 0;
+    double waitingSeconds = 0;
+};
+
+struct PlanCost {
+    Cluster cluster;  // as costed: enough nodes for the world
+    double stepSeconds = 0;
+    int lastRank = 0;
+    std::vector<PhaseCost> phases;  // the phases the step has, in StepPhase order
+    std::vector<CriticalSegment> criticalPath;
+    std::vector<RankCost> ranks;
+    std::vector<MeshDimLinks> meshDims;  // every mesh dim of size > 1
+    StepSchedule schedule;
+    StepSimulation simulation;
+};
+
+// `cluster` with nodes enough for `worldSize` ranks: a preset describes one
+// node and grows; a file with as many ranks or more is kept as it is.
+Cluster clusterForWorld(const Cluster& cluster, int worldSize);
+
+// The plan's corrected step on `cluster` (grown by clusterForWorld) with the
+// data shapes given (real, or a shrunk run's).
+PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& cluster,
+                  const std::vector<std::vector<int64_t>>& paramShapes,
+                  const std::vector<std::vector<int64_t>>& tpShapes);
+// The same with the scenario's real shapes.
+PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& cluster);
+
+}  // namespace hsdp

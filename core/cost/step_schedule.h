@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "cost/collective_cost.h"
+#include "plan/plan.h"
+#include "types/scenario.h"
+
+namespace hsdp {
+
+// What the optimizer step does, rank by rank, in the order the runner does it
+// (run/optimizer_step.cpp, run/detail/tp_transition.cpp): the collectives with
+// their groups and sizes, and the compute between them. Built from the plan
+// and the data shapes alone, without running anything, so it exists for any
+// world size; tests hold it against the trace of a real run collective for
+// collective (op, group, bytes).
+
+// The phases of the step, as the trace's labels spell them; Local is the
+// Newton–Schulz of a param held whole (an unsharded batch, a no-comm param).
+enum class StepPhase : uint8_t { Gather, UpdateBroadcast, ReplicaBroadcast, Local, Tp };
+// "gather" | "update-broadcast" | "replica-broadcast" | "local" | "tp"
+std::string_view stepPhaseName(StepPhase phase);
+
+enum class WorkKind : uint8_t {
+    Collective,    // an instance of StepSchedule::collectives
+    Pack,          // encoding shards into a fused send slot: `amount` bytes written
+    Unpack,        // decoding the gathered buffer into full matrices: `amount` bytes read
+    NewtonSchulz,  // `amount` FLOPs (newtonSchulzFlops), in fp32 as the engine runs it
+    Update,        // slicing the update and param -= lr * update: `amount` bytes moved
+};
+// "collective" | "pack" | "unpack" | "newton_schulz" | "update"
+std::string_view workKindName(WorkKind kind);
+
+// One collective, shared by every member of its group.
+struct ScheduledCollective {
+    CollectiveOp op = CollectiveOp::AllGather;
+    int group = 0;          // index into StepSchedule::groups
+    int64_t sizeBytes = 0;  // as NCCL-tests counts it (collectiveCost)
+    int root = -1;          // broadcast: the root's position in the group
+    StepPhase phase = StepPhase::Gather;
+    int scheduleIndex = -1;  // position in plan.schedule (gather and broadcasts)
+    int planGroup = -1;
+    int batch = -1;
+    int tpTransition = -1;
+    int meshDim = -1;
+};
+
+// One item of a rank's sequence.
+struct RankWork {
+    WorkKind kind = WorkKind::Collective;
+    StepPhase phase = StepPhase::Gather;
+    int scheduleIndex = -1;  // or the TP transition, for phase Tp
+    int collective = -1;     // kind Collective: index into StepSchedule::collectives
+    double amount = 0;       // compute: bytes or FLOPs (see WorkKind)
+};
+
+struct StepSchedule {
+    int worldSize = 0;
+    std::vector<std::vector<int>> groups;  // distinct communicator groups, ranks in group order
+    std::vector<ScheduledCollective> collectives;
+    std::vector<std::vector<RankWork>> ranks;  // [rank]: what it does, in order
+
+    // Bytes `rank` puts on the wire for `c` under the algorithm Gloo runs (the
+    // trace's TraceEvent::bytes), so a schedule can be held against a trace.
+    int64_t traceBytes(const ScheduledCollective& c, int rank) const;
+};
+
+// The corrected step's schedule for `plan` with the data shapes
+// `paramShapes` (per param) and `tpShapes` (per TP transition): the real
+// shapes, or a shrunk run's. Throws std::invalid_argument when the shapes do
+// not fit the scenario.
+StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan,
+                          const std::vector<std::vector<int64_t>>& paramShapes,
+                          const std::vector<std::vector<int64_t>>& tpShapes);
+
+// The same with the scenario's own (real) shapes.
+StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan);
+
+}  // namespace hsdp

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "cost/step_schedule.h"
+
+namespace hsdp {
+
+// How fast one device computes (docs/cost-model.md): Newton–Schulz FLOPs at
+// `flopsPerSecond`, packing, unpacking and the update at `bytesPerSecond`.
+struct ComputeRates {
+    double flopsPerSecond = 0;
+    double bytesPerSecond = 0;
+};
+// The device's fp32 peak and memory bandwidth, each times its efficiency.
+ComputeRates computeRatesOf(const Cluster& cluster);
+
+// Predicted seconds of one work item (compute only; a collective's time is
+// StepSimulation::collectiveSeconds).
+double workSeconds(const RankWork& work, const ComputeRates& rates);
+
+// One work item of one rank on the predicted timeline.
+struct WorkSpan {
+    double arrival = 0;  // when the rank reached it (a collective waits for its last member)
+    double start = 0;
+    double end = 0;
+};
+
+struct RankTimeline {
+    std::vector<WorkSpan> spans;  // one per StepSchedule::ranks[rank] item
+    double finish = 0;
+    double busy = 0;     // computing or in a collective that runs
+    double waiting = 0;  // arrived at a collective whose last member had not
+};
+
+// One item of the critical path: the chain of work that ends last, each link
+// a rank's previous item or, at a collective, the member that arrived last.
+struct CriticalStep {
+    int rank = 0;
+    int work = 0;  // index into StepSchedule::ranks[rank]
+};
+
+// The discrete-event pass over every rank's sequence: a compute item starts
+// when its rank is free, a collective when its last member arrives, and ends
+// on every member at once.
+struct StepSimulation {
+    std::vector<double> collectiveSeconds;  // per StepSchedule::collectives
+    std::vector<double> collectiveStart;
+    std::vector<RankTimeline> ranks;
+    double makespan = 0;
+    int lastRank = 0;  // the rank that finishes last
+    std::vector<CriticalStep> criticalPath;  // in time order
+};
+
+// `collectiveSeconds[c]` for every collective of the schedule. Throws
+// std::logic_error when the sequences cannot complete (a collective some
+// member never reaches), which a schedule made by stepSchedule never has.
+StepSimulation simulateStep(const StepSchedule& schedule, std::vector<double> collectiveSeconds,
+                            const ComputeRates& rates);
+
+// The predicted seconds of every collective of `schedule` on `cluster`.
+std::vector<double> collectiveSecondsOn(const StepSchedule& schedule, const Cluster& cluster);
+
+}  // namespace hsdp

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "export/cost_json.h"
+
+namespace hsdp {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json clusterJson(const Cluster& cluster) {
+    return {{"name", cluster.name},
+            {"nodes", cluster.nodes},
+            {"devices_per_node", cluster.devicesPerNode},
+            {"ranks", cluster.worldSize()},
+            {"device", cluster.device.name}};
+}
+
+Json criticalPathJson(const PlanCost& cost) {
+    Json path = Json::array();
+    for (const auto& s : cost.criticalPath)
+        path.push_back({{"rank", s.rank},
+                        {"phase", std::string(stepPhaseName(s.phase))},
+                        {s.phase == StepPhase::Tp ? "tp_transition" : "step", s.index},
+                        {"start_seconds", s.startSeconds},
+                        {"seconds", s.seconds},
+                        {"collectives", s.collectives}});
+    return path;
+}
+
+Json phasesJson(const PlanCost& cost) {
+    Json phases = Json::object();
+    for (const auto& p : cost.phases)
+        phases[std::string(stepPhaseName(p.phase))] = {
+            {"collectives", p.collectives},
+            {"collective_seconds", p.collectiveSeconds},
+            {"compute_seconds_summed_over_ranks", p.computeSeconds},
+            {"critical_path_seconds", p.criticalSeconds}};
+    return phases;
+}
+
+Json meshDimsJson(const PlanCost& cost) {
+    Json dims = Json::array();
+    for (const auto& d : cost.meshDims)
+        dims.push_back({{"mesh", d.mesh},
+                        {"dim", d.dim},
+                        {"name", d.dimName},
+                        {"groups", d.groups},
+                        {"groups_crossing_nodes", d.crossingNodes}});
+    return dims;
+}
+
+}  // namespace
+
+Json costToJson(const PlanCost& cost) {
+    Json ranks = Json::array();
+    for (const auto& r : cost.ranks)
+        ranks.push_back({{"rank", r.rank},
+                         {"finish_seconds", r.finishSeconds},
+                         {"busy_seconds", r.busySeconds},
+                         {"waiting_seconds", r.waitingSeconds}});
+    return {{"cluster", clusterJson(cost.cluster)},
+            {"step_seconds", cost.stepSeconds},
+            {"last_rank", cost.lastRank},
+            {"critical_path", criticalPathJson(cost)},
+            {"phases", phasesJson(cost)},
+            {"mesh_dims", meshDimsJson(cost)},
+            {"ranks", std::move(ranks)}};
+}
+
+}  // namespace hsdp

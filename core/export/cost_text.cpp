@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "export/cost_text.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "types/figures.h"
+
+namespace hsdp {
+
+namespace {
+
+constexpr size_t kCriticalLines = 6;
+
+std::string clusterLine(const Cluster& cluster) {
+    std::string device = cluster.device.name.empty() ? "devices" : cluster.device.name;
+    return cluster.name + ": " + std::to_string(cluster.nodes) + " node" +
+           (cluster.nodes == 1 ? "" : "s") + " x " + std::to_string(cluster.devicesPerNode) + " " +
+           device + " (" + std::to_string(cluster.worldSize()) + " ranks)";
+}
+
+std::string segmentWhere(const CriticalSegment& s) {
+    if (s.phase == StepPhase::Tp) return "tp transition " + std::to_string(s.index);
+    if (s.index < 0) return "local params";
+    return "step " + std::to_string(s.index);
+}
+
+void writeCriticalPath(std::ostringstream& out, const PlanCost& cost) {
+    std::vector<size_t> order(cost.criticalPath.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return cost.criticalPath[a].seconds > cost.criticalPath[b].seconds;
+    });
+    order.resize(std::min(order.size(), kCriticalLines));
+    std::sort(order.begin(), order.end());  // the longest ones, in time order
+    out << "  critical path    " << cost.criticalPath.size() << " segment"
+        << (cost.criticalPath.size() == 1 ? "" : "s") << "; the longest:\n";
+    for (size_t i : order) {
+        const auto& s = cost.criticalPath[i];
+        out << "    at " << durationText(s.startSeconds) << "  rank " << s.rank << "  "
+            << stepPhaseName(s.phase) << " " << segmentWhere(s) << "  "
+            << durationText(s.seconds);
+        if (s.collectives) out << " (" << s.collectives << " collective" << (s.collectives == 1 ? "" : "s") << ")";
+        out << "\n";
+    }
+}
+
+void writeLinks(std::ostringstream& out, const PlanCost& cost) {
+    bool first = true;
+    for (const auto& d : cost.meshDims) {
+        out << (first ? "  across nodes     " : "                   ") << d.mesh << "." << d.dimName
+            << " (dim " << d.dim << "): " << d.crossingNodes << " of " << d.groups
+            << " groups cross nodes\n";
+        first = false;
+    }
+}
+
+void writeRanks(std::ostringstream& out, const PlanCost& cost) {
+    if (cost.ranks.empty()) return;
+    auto busiest = std::max_element(cost.ranks.begin(), cost.ranks.end(),
+                                    [](const auto& a, const auto& b) { return a.busySeconds < b.busySeconds; });
+    auto waiting = std::max_element(cost.ranks.begin(), cost.ranks.end(),
+                                    [](const auto& a, const auto& b) { return a.waitingSeconds < b.waitingSeconds; });
+    out << "  busiest rank     rank " << busiest->rank << ": busy " << durationText(busiest->busySeconds)
+        << ", waiting " << durationText(busiest->waitingSeconds) << "\n";
+    out << "  most waiting     rank " << waiting->rank << ": waiting "
+        << durationText(waiting->waitingSeconds) << " for the last member of its collectives\n";
+}
+
+}  // namespace
+
+std::string costToText(const PlanCost& cost, const std::string& sizes) {
+    std::ostringstream out;
+    out << "Cost on " << clusterLine(cost.cluster) << ", predicted at " << sizes << "\n";
+    out << "  step time        " << durationText(cost.stepSeconds) << " (rank " << cost.lastRank
+        << " finishes last)\n";
+    bool first = true;
+    for (const auto& p : cost.phases) {
+        out << (first ? "  phases           " : "                   ") << stepPhaseName(p.phase)
+            << ": " << durationText(p.criticalSeconds) << " of the critical path";
+        if (p.collectives)
+            out << ", " << p.collectives << " collective" << (p.collectives == 1 ? "" : "s") << " ("
+                << durationText(p.collectiveSeconds) << " summed over collectives)";
+        out << "\n";
+        first = false;
+    }
+    writeCriticalPath(out, cost);
+    writeLinks(out, cost);
+    writeRanks(out, cost);
+    return out.str();
+}
+
+}  // namespace hsdp
