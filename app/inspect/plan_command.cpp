@@ -27,7 +27,7 @@ options:
   --format FORMAT   text (default, for people) or json
   --cluster NAME|FILE
                     also predict the optimizer step on a cluster: a preset
-                    (h100-dgx, a100-dgx, h200-hgx, loopback; grown to as many
+                    (h100-dgx, a100-dgx, h200-hgx; grown to as many
                     nodes as the world needs) or an hsdp-cluster/1 file. Adds
                     a "Cost on <cluster>" section (step time, phases, critical
                     path, groups that cross nodes) and a "cost" object to --json

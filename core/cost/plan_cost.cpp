@@ -48,7 +48,10 @@ std::vector<CriticalSegment> criticalSegments(const StepSchedule& schedule,
             out.back().index != w.scheduleIndex)
             out.push_back({step.rank, w.phase, w.scheduleIndex, span.start, 0, 0});
         out.back().seconds += span.end - span.start;
-        out.back().collectives += w.kind == WorkKind::Collective;
+        if (w.kind == WorkKind::Collective) {
+            ++out.back().collectives;
+            out.back().collectiveSeconds += span.end - span.start;
+        }
     }
     return out;
 }

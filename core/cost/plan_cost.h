@@ -34,7 +34,8 @@ struct CriticalSegment {
     int index = -1;  // schedule entry, or the TP transition for phase Tp; -1: local params
     double startSeconds = 0;
     double seconds = 0;
-    int collectives = 0;  // how many of the merged items are collectives
+    int collectives = 0;           // how many of the merged items are collectives
+    double collectiveSeconds = 0;  // their share of `seconds`; the rest is compute
 };
 
 // The groups along one mesh dim, and how many of them span nodes.

@@ -11,8 +11,8 @@
 #include "collectives/newton_schulz.h"
 #include "collectives/replicate_broadcast.h"
 #include "redistribute/redistribute.h"
-#include "run/detail/tp_transition.h"
 #include "run/optimizer_step.h"
+#include "run/tp_execution.h"
 #include "runtime/wire_bytes.h"
 #include "tensor/packing.h"
 #include "types/geometry.h"
@@ -21,22 +21,32 @@ namespace hsdp {
 
 std::string_view stepPhaseName(StepPhase phase) {
     switch (phase) {
-        case StepPhase::Gather: return "gather";
-        case StepPhase::UpdateBroadcast: return "update-broadcast";
-        case StepPhase::ReplicaBroadcast: return "replica-broadcast";
-        case StepPhase::Local: return "local";
-        case StepPhase::Tp: return "tp";
+        case StepPhase::Gather:
+            return "gather";
+        case StepPhase::UpdateBroadcast:
+            return "update-broadcast";
+        case StepPhase::ReplicaBroadcast:
+            return "replica-broadcast";
+        case StepPhase::Local:
+            return "local";
+        case StepPhase::Tp:
+            return "tp";
     }
     return "?";
 }
 
 std::string_view workKindName(WorkKind kind) {
     switch (kind) {
-        case WorkKind::Collective: return "collective";
-        case WorkKind::Pack: return "pack";
-        case WorkKind::Unpack: return "unpack";
-        case WorkKind::NewtonSchulz: return "newton_schulz";
-        case WorkKind::Update: return "update";
+        case WorkKind::Collective:
+            return "collective";
+        case WorkKind::Pack:
+            return "pack";
+        case WorkKind::Unpack:
+            return "unpack";
+        case WorkKind::NewtonSchulz:
+            return "newton_schulz";
+        case WorkKind::Update:
+            return "update";
     }
     return "?";
 }
@@ -50,10 +60,14 @@ int64_t StepSchedule::traceBytes(const ScheduledCollective& c, int rank) const {
         case CollectiveOp::AllGather:
         case CollectiveOp::AllGatherV:
         case CollectiveOp::ReduceScatter:
-        case CollectiveOp::AllToAll: return c.sizeBytes / n * (n - 1);
-        case CollectiveOp::AllReduce: return wire_bytes::allReduce(c.sizeBytes, n);
-        case CollectiveOp::Broadcast: return wire_bytes::broadcast(c.sizeBytes, n, me, c.root);
-        case CollectiveOp::Barrier: return 0;
+        case CollectiveOp::AllToAll:
+            return c.sizeBytes / n * (n - 1);
+        case CollectiveOp::AllReduce:
+            return wire_bytes::allReduce(c.sizeBytes, n);
+        case CollectiveOp::Broadcast:
+            return wire_bytes::broadcast(c.sizeBytes, n, me, c.root);
+        case CollectiveOp::Barrier:
+            return 0;
     }
     return 0;
 }
@@ -220,11 +234,12 @@ private:
             const auto current =
                 partialLayout(shape, *spec.placements, v.mesh.shape, v.coord, m + 1).localShape();
             const int64_t rest = productExcept(current, d);
-            const AxisRows rows = gatherAxisRows(shape, *spec.placements, v.mesh.shape, v.coord, m, d);
+            const AxisRows rows =
+                gatherAxisRows(shape, *spec.placements, v.mesh.shape, v.coord, m, d);
             int64_t widest = 0;
             for (const auto& member : rows.members)
-                widest = std::max(widest,
-                                  paddedElements(indexCount(member) * rest, plan_.alignmentBytes, es));
+                widest = std::max(
+                    widest, paddedElements(indexCount(member) * rest, plan_.alignmentBytes, es));
             slot += widest * es;
             *packedBytes += shapeNumel(current) * es;
         }
@@ -331,8 +346,9 @@ private:
                     std::vector<int> made;
                     int64_t total = 0;
                     for (const auto* item : group)
-                        total += roundUp(item->bytes >= 0 ? item->bytes : replicaBytes(item->param, v.coord),
-                                         plan_.alignmentBytes);
+                        total += roundUp(
+                            item->bytes >= 0 ? item->bytes : replicaBytes(item->param, v.coord),
+                            plan_.alignmentBytes);
                     for (const auto& chunk : chunksOf(total, capBytes)) {
                         if (total == 0) break;
                         ScheduledCollective c;
@@ -452,7 +468,8 @@ private:
                 break;
             }
             case RedistributionOp::LocalChunk:
-            case RedistributionOp::LocalSplit: break;  // never here: they do not communicate
+            case RedistributionOp::LocalSplit:
+                break;  // never here: they do not communicate
         }
         return c;
     }

@@ -14,7 +14,8 @@ ComputeRates computeRatesOf(const Cluster& cluster) {
 
 double workSeconds(const RankWork& work, const ComputeRates& rates) {
     switch (work.kind) {
-        case WorkKind::Collective: return 0;
+        case WorkKind::Collective:
+            return 0;
         case WorkKind::NewtonSchulz:
             return rates.flopsPerSecond > 0 ? work.amount / rates.flopsPerSecond : 0;
         case WorkKind::Pack:

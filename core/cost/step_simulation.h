@@ -50,7 +50,7 @@ struct StepSimulation {
     std::vector<double> collectiveStart;
     std::vector<RankTimeline> ranks;
     double makespan = 0;
-    int lastRank = 0;  // the rank that finishes last
+    int lastRank = 0;                        // the rank that finishes last
     std::vector<CriticalStep> criticalPath;  // in time order
 };
 

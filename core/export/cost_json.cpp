@@ -23,7 +23,8 @@ Json criticalPathJson(const PlanCost& cost) {
                         {s.phase == StepPhase::Tp ? "tp_transition" : "step", s.index},
                         {"start_seconds", s.startSeconds},
                         {"seconds", s.seconds},
-                        {"collectives", s.collectives}});
+                        {"collectives", s.collectives},
+                        {"collective_seconds", s.collectiveSeconds}});
     return path;
 }
 

@@ -2,6 +2,7 @@
 #include "export/cost_text.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 #include "types/figures.h"
@@ -11,6 +12,12 @@ namespace hsdp {
 namespace {
 
 constexpr size_t kCriticalLines = 6;
+
+std::string threeSignificantText(double value) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", value);
+    return buf;
+}
 
 std::string clusterLine(const Cluster& cluster) {
     std::string device = cluster.device.name.empty() ? "devices" : cluster.device.name;
@@ -38,9 +45,12 @@ void writeCriticalPath(std::ostringstream& out, const PlanCost& cost) {
     for (size_t i : order) {
         const auto& s = cost.criticalPath[i];
         out << "    at " << durationText(s.startSeconds) << "  rank " << s.rank << "  "
-            << stepPhaseName(s.phase) << " " << segmentWhere(s) << "  "
-            << durationText(s.seconds);
-        if (s.collectives) out << " (" << s.collectives << " collective" << (s.collectives == 1 ? "" : "s") << ")";
+            << stepPhaseName(s.phase) << " " << segmentWhere(s) << "  " << durationText(s.seconds);
+        out << " (" << durationText(s.seconds - s.collectiveSeconds) << " compute";
+        if (s.collectives)
+            out << ", " << s.collectives << " collective" << (s.collectives == 1 ? "" : "s") << " "
+                << durationText(s.collectiveSeconds);
+        out << ")";
         out << "\n";
     }
 }
@@ -57,12 +67,15 @@ void writeLinks(std::ostringstream& out, const PlanCost& cost) {
 
 void writeRanks(std::ostringstream& out, const PlanCost& cost) {
     if (cost.ranks.empty()) return;
-    auto busiest = std::max_element(cost.ranks.begin(), cost.ranks.end(),
-                                    [](const auto& a, const auto& b) { return a.busySeconds < b.busySeconds; });
-    auto waiting = std::max_element(cost.ranks.begin(), cost.ranks.end(),
-                                    [](const auto& a, const auto& b) { return a.waitingSeconds < b.waitingSeconds; });
-    out << "  busiest rank     rank " << busiest->rank << ": busy " << durationText(busiest->busySeconds)
-        << ", waiting " << durationText(busiest->waitingSeconds) << "\n";
+    auto busiest = std::max_element(
+        cost.ranks.begin(), cost.ranks.end(),
+        [](const auto& a, const auto& b) { return a.busySeconds < b.busySeconds; });
+    auto waiting = std::max_element(
+        cost.ranks.begin(), cost.ranks.end(),
+        [](const auto& a, const auto& b) { return a.waitingSeconds < b.waitingSeconds; });
+    out << "  busiest rank     rank " << busiest->rank << ": busy "
+        << durationText(busiest->busySeconds) << ", waiting "
+        << durationText(busiest->waitingSeconds) << "\n";
     out << "  most waiting     rank " << waiting->rank << ": waiting "
         << durationText(waiting->waitingSeconds) << " for the last member of its collectives\n";
 }
@@ -74,6 +87,12 @@ std::string costToText(const PlanCost& cost, const std::string& sizes) {
     out << "Cost on " << clusterLine(cost.cluster) << ", predicted at " << sizes << "\n";
     out << "  step time        " << durationText(cost.stepSeconds) << " (rank " << cost.lastRank
         << " finishes last)\n";
+    const ComputeRates rates = computeRatesOf(cost.cluster);
+    out << "  compute rates    Newton-Schulz at "
+        << threeSignificantText(rates.flopsPerSecond / 1e12)
+        << " TFLOP/s (the fp32 peak x efficiency: the engine runs it in fp32), memory-bound work "
+           "at "
+        << bandwidthText(rates.bytesPerSecond) << "\n";
     bool first = true;
     for (const auto& p : cost.phases) {
         out << (first ? "  phases           " : "                   ") << stepPhaseName(p.phase)

@@ -26,9 +26,9 @@ std::string secondsText(double seconds);           // "2.15 s", "0.0336 s": 3 si
 // A predicted or short time in the unit that keeps it readable: "2.15 s",
 // "41.2 ms", "812 µs" (3 significant figures).
 std::string durationText(double seconds);
-std::string wallTimeText(double seconds);          // "2.15 s wall"
-std::string summedTimeText(double seconds);        // "7.35 s summed over collectives"
-std::string collectiveId(int64_t seq);             // "#648"
+std::string wallTimeText(double seconds);    // "2.15 s wall"
+std::string summedTimeText(double seconds);  // "7.35 s summed over collectives"
+std::string collectiveId(int64_t seq);       // "#648"
 
 // A byte figure of a run: plain when the run used the real shapes, else
 // "184.0 KiB in the shrunk run (≈ 9.7 GiB at real size)", or without the

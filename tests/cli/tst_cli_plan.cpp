@@ -33,6 +33,37 @@ private slots:
         QVERIFY(r.err.isEmpty());
     }
 
+    void clusterAddsTheCostOfTheStep() {
+        auto r = inspect(
+            {"plan", sample("llama3_70b_hsdp_tp_2x4x4.json"), "--json", "--cluster", "h100-dgx"});
+        QCOMPARE(r.exitCode, 0);
+        const auto cost = QJsonDocument::fromJson(r.out).object().value("cost").toObject();
+        QCOMPARE(cost.value("cluster").toObject().value("nodes").toInt(), 4);
+        QVERIFY(cost.value("step_seconds").toDouble() > 0);
+        const auto ranks = cost.value("ranks").toArray();
+        QCOMPARE(ranks.size(), 32);
+        double latest = 0;
+        for (const auto& rank : ranks)
+            latest = std::max(latest, rank.toObject().value("finish_seconds").toDouble());
+        QCOMPARE(latest, cost.value("step_seconds").toDouble());
+        QVERIFY(!cost.value("critical_path").toArray().isEmpty());
+        QVERIFY(cost.value("phases").toObject().contains("gather"));
+
+        auto text =
+            inspect({"plan", sample("llama3_70b_hsdp_tp_2x4x4.json"), "--cluster", "h100-dgx"});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains("Cost on h100-dgx: 4 nodes x 8"));
+        QVERIFY(text.out.contains("main.tp (dim 2): 0 of 8 groups cross nodes"));
+    }
+
+    void aBadClusterExitsTwoNamingIt() {
+        auto r = inspect({"plan", sample("teaching_2x2.json"), "--cluster", "h1000"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("h1000"));
+        QVERIFY(r.err.contains("h100-dgx"));  // the presets listed
+        QVERIFY(r.out.isEmpty());
+    }
+
     void errorDiagnosticsExitOneAndStillPrint() {
         auto r = inspect({"plan", sample("diagnostics_tour.json"), "--format", "json"});
         QCOMPARE(r.exitCode, 1);

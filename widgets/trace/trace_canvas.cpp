@@ -289,7 +289,8 @@ QString TraceCanvas::toolTipFor(int index) const {
         .arg(e.rank)
         .arg(ranksText(e.groupRanks))
         .arg(collectiveBytesText(static_cast<double>(e.bytes), e.label, &real_).toHtmlEscaped(),
-             QString::fromStdString(hsdp::durationText((e.endUs - e.startUs) * 1e-6)), QString::fromStdString(e.label.mesh))
+             QString::fromStdString(hsdp::durationText((e.endUs - e.startUs) * 1e-6)),
+             QString::fromStdString(e.label.mesh))
         .arg(e.label.meshDim >= 0 ? QStringLiteral("mesh dim %1").arg(e.label.meshDim) : QString())
         .arg(e.label.group)
         .arg(e.label.batch)

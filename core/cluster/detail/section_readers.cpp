@@ -76,9 +76,9 @@ LinkSpec readLinkSpec(const Json& value, const std::string& path) {
 }
 
 DeviceSpec readDeviceSpec(const Json& value, const std::string& path) {
-    requireObject(value, path, "a device",
-                  {"name", "memory_bytes", "memory_bandwidth_gigabytes_per_s", "peak_tflops",
-                   "efficiency"});
+    requireObject(
+        value, path, "a device",
+        {"name", "memory_bytes", "memory_bandwidth_gigabytes_per_s", "peak_tflops", "efficiency"});
     DeviceSpec out;
     if (const Json* name = findMember(value, "name"))
         out.name = readString(*name, childPath(path, "name"), /*allowEmpty=*/true);

@@ -7,6 +7,7 @@
 #include "plan/plan.h"
 #include "redistribute/redistribute.h"
 #include "run/exec_env.h"
+#include "run/tp_execution.h"
 #include "runtime/world.h"
 
 namespace hsdp {
@@ -16,17 +17,6 @@ namespace hsdp {
 // identity, or the generic redistribution) and reports the output against
 // the truth laid out by `dst`.
 void runTpTransition(RankContext& ctx, const ExecEnv& env, int t);
-
-// What `rank` runs for `tp`, read from the plan (never re-planned): its
-// group's path and steps, or the plan's fallback steps when the mesh has no
-// tp dim. A reference run executes lowered steps in the seed's form.
-struct TpExecution {
-    TpPath path = TpPath::Fallback;
-    const std::vector<RedistributionStep>* steps = nullptr;  // into the plan; null: not on the mesh
-    bool widened = false;
-    OpForm form = OpForm::Geometric;
-};
-TpExecution tpExecutionFor(const TpPlan& tp, int rank, RunMode mode);
 
 // The mesh dims whose groups transition `tp` runs collectives over, on any
 // rank of `mesh`: the communicating steps of tpExecutionFor, dims of size > 1.

@@ -105,9 +105,11 @@ private slots:
         cluster.intraNode.latencySeconds = cluster.interNode.latencySeconds = 0;
         StepSchedule schedule = stepSchedule(scenario, makePlan(scenario));
         const ComputeRates none{0, 0};  // compute not costed: only the bytes
-        const double once = simulateStep(schedule, collectiveSecondsOn(schedule, cluster), none).makespan;
+        const double once =
+            simulateStep(schedule, collectiveSecondsOn(schedule, cluster), none).makespan;
         for (auto& c : schedule.collectives) c.sizeBytes *= 2;
-        const double twice = simulateStep(schedule, collectiveSecondsOn(schedule, cluster), none).makespan;
+        const double twice =
+            simulateStep(schedule, collectiveSecondsOn(schedule, cluster), none).makespan;
         QVERIFY(once > 0);
         QVERIFY(qAbs(twice / once - 2.0) < 1e-9);
     }
