@@ -221,27 +221,38 @@ private:
                 double(shapeNumel(shape)) * (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype)));
     }
 
+    // The piece of `p` this rank holds before the all-gather over mesh dim m.
+    std::vector<int64_t> pieceBefore(const EntryView& v, int p, int m) const {
+        const auto& spec = scenario_.params[size_t(p)];
+        return partialLayout(shapes_[size_t(p)], *spec.placements, v.mesh.shape, v.coord, m + 1)
+            .localShape();
+    }
+
+    // Bytes this rank packs into its slot for the all-gather over mesh dim m.
+    int64_t packedBytes(const EntryView& v, const std::vector<int>& owned, int m) const {
+        int64_t bytes = 0;
+        for (int p : owned)
+            bytes +=
+                shapeNumel(pieceBefore(v, p, m)) * dtypeSize(scenario_.params[size_t(p)].dtype);
+        return bytes;
+    }
+
     // The slot bytes of one all-gather over mesh dim m (tensor dim d) of the
-    // owned items: each item reserves its widest member's padded piece.
-    int64_t gatherSlotBytes(const EntryView& v, const std::vector<int>& owned, int m, int d,
-                            int64_t* packedBytes) const {
+    // owned items: each item reserves its widest member's padded piece. The
+    // same for every member, so computed once, by the first.
+    int64_t gatherSlotBytes(const EntryView& v, const std::vector<int>& owned, int m, int d) const {
         int64_t slot = 0;
-        *packedBytes = 0;
         for (int p : owned) {
             const auto& spec = scenario_.params[size_t(p)];
             const int es = dtypeSize(spec.dtype);
-            const auto& shape = shapes_[size_t(p)];
-            const auto current =
-                partialLayout(shape, *spec.placements, v.mesh.shape, v.coord, m + 1).localShape();
-            const int64_t rest = productExcept(current, d);
+            const int64_t rest = productExcept(pieceBefore(v, p, m), d);
             const AxisRows rows =
-                gatherAxisRows(shape, *spec.placements, v.mesh.shape, v.coord, m, d);
+                gatherAxisRows(shapes_[size_t(p)], *spec.placements, v.mesh.shape, v.coord, m, d);
             int64_t widest = 0;
             for (const auto& member : rows.members)
                 widest = std::max(
                     widest, paddedElements(indexCount(member) * rest, plan_.alignmentBytes, es));
             slot += widest * es;
-            *packedBytes += shapeNumel(current) * es;
         }
         return slot;
     }
@@ -254,18 +265,18 @@ private:
             const int line = lineGroup(v.mesh, m, v.coord);
             const InstanceKey key{line, 0, m, 0};
             auto found = instances_.find(key);
-            int64_t packed = 0;
-            const int64_t slot = gatherSlotBytes(v, owned, m, d, &packed);
             if (found == instances_.end()) {
                 ScheduledCollective c;
                 c.op = CollectiveOp::AllGather;
                 c.group = line;
-                c.sizeBytes = slot * int64_t(out_.groups[size_t(line)].size());
+                c.sizeBytes =
+                    gatherSlotBytes(v, owned, m, d) * int64_t(out_.groups[size_t(line)].size());
                 c.phase = StepPhase::Gather;
                 fillEntryLabel(c, v, m);
                 found = instances_.emplace(key, std::vector<int>{newCollective(c)}).first;
             }
-            addWork(rank, WorkKind::Pack, StepPhase::Gather, v.index, double(packed));
+            addWork(rank, WorkKind::Pack, StepPhase::Gather, v.index,
+                    double(packedBytes(v, owned, m)));
             addCollectives(rank, found->second);
             addWork(rank, WorkKind::Unpack, StepPhase::Gather, v.index,
                     double(out_.collectives[size_t(found->second.front())].sizeBytes));
