@@ -4,6 +4,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "cost/step_memory_model.h"
 #include "distributed/socket_shortfall.h"
 #include "export/chrome_trace.h"
 #include "export/npy_dump.h"
@@ -191,16 +192,21 @@ int runCommand(const std::vector<std::string>& args) {
         progress.finish();
     }
 
-    return reportRun(parser, options, result, scenario);
+    return reportRun(parser, options, result, scenario, plan);
 }
 
 int reportRun(const ArgParser& parser, const RunOptions& options, const RunResult& result,
-              const Scenario& scenario) {
+              const Scenario& scenario, const Plan& plan) {
     warnIfFaultNeverFired(options, result);
+    // The model predicts the corrected step, on the shapes the run used.
+    std::optional<std::vector<StepMemory>> predicted;
+    if (result.mode == RunMode::Corrected && !result.paramShapes.empty())
+        predicted = predictStepMemory(scenario, plan, result.paramShapes);
+    const auto* prediction = predicted ? &*predicted : nullptr;
     if (parser.has("--json"))
-        std::cout << runToJson(result).dump(1) << "\n";
+        std::cout << runToJson(result, prediction).dump(1) << "\n";
     else
-        std::cout << runToText(result);
+        std::cout << runToText(result) << runMemoryText(result, prediction);
     std::cout.flush();
     // The verdict is out first: a full disk at the end must not swallow it.
     if (auto path = parser.value("--trace")) {

@@ -20,6 +20,6 @@ std::vector<std::string> runSettingsArgs(const ArgParser& parser);
 // Prints a finished run as `run` does (text or --json, then --trace FILE)
 // and returns the exit status: 0 verified, 1 not.
 int reportRun(const ArgParser& parser, const RunOptions& options, const RunResult& result,
-              const Scenario& scenario);
+              const Scenario& scenario, const Plan& plan);
 
 }  // namespace hsdp::cli

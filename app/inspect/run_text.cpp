@@ -111,4 +111,28 @@ std::string runToText(const RunResult& r) {
     return out.str();
 }
 
+std::string runMemoryText(const RunResult& r, const std::vector<StepMemory>* predicted) {
+    if (r.memory.empty()) return "";
+    const StepMemory* worst = &r.memory.front();
+    int equal = 0;
+    for (const auto& m : r.memory) {
+        if (m.peakBytes > worst->peakBytes) worst = &m;
+        equal +=
+            predicted && size_t(m.rank) < predicted->size() && (*predicted)[size_t(m.rank)] == m;
+    }
+    std::ostringstream out;
+    out << "  memory of the optimizer step (" << (r.shrink ? "shrunk shapes" : "real shapes")
+        << ", per rank): peak " << humanBytes(double(worst->peakBytes)) << " on rank "
+        << worst->rank << " (" << humanBytes(double(worst->residentBytes))
+        << " resident), measured";
+    if (!predicted)
+        out << "; no prediction (the model predicts the corrected step)\n";
+    else if (equal == int(r.memory.size()))
+        out << " = predicted on all " << equal << " ranks\n";
+    else
+        out << " != predicted on " << int(r.memory.size()) - equal << " of " << r.memory.size()
+            << " ranks\n";
+    return out.str();
+}
+
 }  // namespace hsdp::cli

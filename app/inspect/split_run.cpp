@@ -175,7 +175,7 @@ int mergeFolder(const ArgParser& parser, const StoreFolder& folder, const Scenar
     result.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     emptyFolder(folder);
-    return reportRun(parser, options, result, scenario);
+    return reportRun(parser, options, result, scenario, plan);
 }
 
 }  // namespace hsdp::cli

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "collectives/detail/gather_buffer_pool.h"
+#include "runtime/memory_ledger.h"
 #include "tensor/dtype_codec.h"
 #include "tensor/packing.h"
 #include "types/geometry.h"
@@ -233,10 +234,15 @@ CollectiveLabel axisLabel(const GatherSetup& setup, const std::vector<GatherItem
     return label;
 }
 
+struct AxisGathered {
+    std::vector<GatheredTensor> pieces;
+    std::shared_ptr<float> buffer;  // the receive buffer (counted on the memory ledger)
+};
+
 // One all-gather over mesh dim m rebuilding tensor dim d from `src`.
-std::vector<GatheredTensor> gatherAxisCorrected(RankContext& ctx, const GatherSetup& setup,
-                                                const std::vector<GatherItem>& items, int m, int d,
-                                                const std::vector<GatheredTensor>& src) {
+AxisGathered gatherAxisCorrected(RankContext& ctx, const GatherSetup& setup,
+                                 const std::vector<GatherItem>& items, int m, int d,
+                                 const std::vector<GatheredTensor>& src) {
     auto since = Clock::now();
     const Mesh& mesh = *setup.mesh;
     Communicator& comm = ctx.group(mesh.groupAlong(m, setup.coord));
@@ -246,7 +252,9 @@ std::vector<GatheredTensor> gatherAxisCorrected(RankContext& ctx, const GatherSe
     GatheredBuffer out;
     out.slot = size_t(pack.total);
     const size_t outBytes = out.slot * size_t(comm.size());
-    out.storage = GatherBufferPool::forThisThread().acquire((outBytes + 3) / sizeof(float));
+    out.storage =
+        chargedStorage(GatherBufferPool::forThisThread().acquire((outBytes + 3) / sizeof(float)),
+                       MemoryKind::GatherBuffer, int64_t(outBytes));
     std::byte* mySlot = out.bytes() + size_t(comm.rank()) * out.slot;
     packAxis(items, src, pack, d, mySlot);
     const CollectiveLabel label = axisLabel(setup, items, pack, m);
@@ -263,7 +271,7 @@ std::vector<GatheredTensor> gatherAxisCorrected(RankContext& ctx, const GatherSe
                                       geo.targetRows[i], blocks, d));
     }
     lap(setup.timings, &GatherTimings::unpack, since);
-    return gathered;
+    return {std::move(gathered), std::move(out.storage)};
 }
 
 }  // namespace
@@ -273,23 +281,26 @@ GatherResult fusedGatherCorrected(RankContext& ctx, const GatherSetup& setup,
     GatherResult result;
     if (items.empty()) return result;
     // The first gather reads the shards in place (borrowed, they outlive the
-    // call); later ones the previous result.
-    std::vector<GatheredTensor> cur;
+    // call); later ones the previous result. Each receive buffer is held until
+    // the next gather has read it, whether or not views of it remain, so its
+    // lifetime does not depend on how the pieces were unpacked.
+    AxisGathered cur;
     for (const auto& item : items)
-        cur.emplace_back(item.local->shape, nullptr,
-                         std::vector<std::span<const float>>{item.local->data});
+        cur.pieces.emplace_back(item.local->shape, nullptr,
+                                std::vector<std::span<const float>>{item.local->data});
     bool gathered = false;
     for (auto it = setup.shardAxes.rbegin(); it != setup.shardAxes.rend(); ++it) {
         auto [m, d] = *it;
         if (setup.mesh->shape[size_t(m)] <= 1) continue;
-        cur = gatherAxisCorrected(ctx, setup, items, m, d, cur);
+        cur = gatherAxisCorrected(ctx, setup, items, m, d, cur.pieces);
         gathered = true;
     }
     if (!gathered) {  // nothing to gather: own copies, never the borrowed shards
-        cur.clear();
-        for (const auto& item : items) cur.emplace_back(*item.local);
+        cur.pieces.clear();
+        for (const auto& item : items) cur.pieces.emplace_back(*item.local);
     }
-    result.full = std::move(cur);
+    result.full = std::move(cur.pieces);
+    result.buffer = std::move(cur.buffer);
     return result;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,9 @@ struct GatherResult {
     // gather hands out views of its gathered buffer where the blocks tile the
     // tensor; the reference (and reordered shards) own their storage.
     std::vector<GatheredTensor> full;
+    // The last all-gather's receive buffer (corrected mode): held, and counted
+    // on the memory ledger, until the result is dropped.
+    std::shared_ptr<float> buffer;
     std::string error;  // non-empty: the reference raises; no collective ran
     bool ok() const { return error.empty(); }
 };

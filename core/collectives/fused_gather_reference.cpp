@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "collectives/fused_gather.h"
+#include "runtime/memory_ledger.h"
 #include "tensor/packing.h"
 #include "types/geometry.h"
 #include "types/scenario.h"
@@ -104,10 +105,12 @@ void gatherAxisReference(RankContext& ctx, const GatherSetup& setup,
     }
     const PackLayout pack = packLayout(lengths, capacities);
     auto send = poisonBuffer(pack.total);  // padding is never zeroed ("never read")
+    const MemoryCharge sendCharge(MemoryKind::GatherBuffer, int64_t(send.size()));
     for (size_t i = 0; i < items.size(); ++i)
         encodeTensor(gi[i], wire, send.data() + pack.offset[i]);
     const size_t n = size_t(comm.size());
     std::vector<std::byte> out(size_t(pack.total) * n);
+    const MemoryCharge outCharge(MemoryKind::GatherBuffer, int64_t(out.size()));
     CollectiveLabel label = setup.label;
     label.meshDim = m;
     label.params = params;

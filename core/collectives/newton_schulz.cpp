@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "runtime/memory_ledger.h"
 #include "tensor/dtype_codec.h"
 
 namespace hsdp {
@@ -32,36 +33,52 @@ float frobenius(const float* data, int64_t n) {
 
 void newtonSchulz2d(float* data, int64_t rows, int64_t cols) {
     if (rows == 0 || cols == 0) return;
-    // A freshly allocated (aligned) copy so the products see the same memory
-    // layout whatever slice of which buffer the data came from.
-    Matrix x = Eigen::Map<Matrix>(data, rows, cols);
-    bool transposed = rows > cols;
-    if (transposed) x = Matrix(x.transpose());
+    // A freshly allocated (aligned) copy, short side first, so the products
+    // see the same memory layout whatever slice of which buffer the data came
+    // from. Built straight from the source: no transposed temporary.
+    const bool transposed = rows > cols;
+    const auto source = Eigen::Map<const Matrix>(data, rows, cols);
+    Matrix x = transposed ? Matrix(source.transpose()) : Matrix(source);
+    const int64_t k = x.rows(), n = x.cols();
     x /= frobenius(x.data(), x.size()) + kEps;
-    Matrix a, b, bx;
-    for (const auto& c : kCoefficients) {
-        a.noalias() = x * x.transpose();
-        b.noalias() = c[1] * a;
-        b.noalias() += c[2] * (a * a);
-        bx.noalias() = b * x;
-        x = c[0] * x + bx;
+    {
+        // The workspace, allocated once: A = X·Xᵀ and B are k x k, B·X is k x n;
+        // the products write into them (noalias), no hidden temporaries.
+        Matrix a(k, k), b(k, k), bx(k, n);
+        const MemoryCharge workspace(
+            MemoryKind::NewtonSchulz,
+            int64_t(x.size() + a.size() + b.size() + bx.size()) * int64_t(sizeof(float)));
+        for (const auto& c : kCoefficients) {
+            a.noalias() = x * x.transpose();
+            b.noalias() = c[1] * a;
+            b.noalias() += c[2] * (a * a);
+            bx.noalias() = b * x;
+            x = c[0] * x + bx;
+        }
     }
-    if (transposed) x = Matrix(x.transpose());
-    Eigen::Map<Matrix>(data, rows, cols) = x;
+    auto target = Eigen::Map<Matrix>(data, rows, cols);
+    if (transposed)
+        target = x.transpose();
+    else
+        target = x;
+}
+
+void newtonSchulzInPlace(Tensor& matrix) {
+    if (matrix.ndim() <= 1) {
+        float scale = frobenius(matrix.data.data(), matrix.numel()) + kEps;
+        for (auto& v : matrix.data) v /= scale;
+        return;
+    }
+    int64_t rows = matrix.shape[matrix.ndim() - 2], cols = matrix.shape[matrix.ndim() - 1];
+    int64_t slice = rows * cols;
+    if (slice == 0) return;
+    for (int64_t off = 0; off < matrix.numel(); off += slice)
+        newtonSchulz2d(matrix.data.data() + off, rows, cols);
 }
 
 Tensor newtonSchulz(const Tensor& grad) {
     Tensor out = grad;
-    if (grad.ndim() <= 1) {
-        float scale = frobenius(out.data.data(), out.numel()) + kEps;
-        for (auto& v : out.data) v /= scale;
-        return out;
-    }
-    int64_t rows = grad.shape[grad.ndim() - 2], cols = grad.shape[grad.ndim() - 1];
-    int64_t slice = rows * cols;
-    if (slice == 0) return out;
-    for (int64_t off = 0; off < out.numel(); off += slice)
-        newtonSchulz2d(out.data.data() + off, rows, cols);
+    newtonSchulzInPlace(out);
     return out;
 }
 
@@ -73,6 +90,14 @@ void applyUpdate(Tensor& param, const Tensor& update, double lr, DType dtype) {
         float step = lrf * update.data[i];  // two statements: no fused multiply-add
         param.data[i] = roundTo(dtype, param.data[i] - step);
     }
+}
+
+int64_t newtonSchulzWorkspaceBytes(const std::vector<int64_t>& shape) {
+    if (shape.size() < 2) return 0;
+    const int64_t rows = shape[shape.size() - 2], cols = shape.back();
+    if (rows == 0 || cols == 0) return 0;
+    const int64_t k = std::min(rows, cols), n = std::max(rows, cols);
+    return (2 * k * n + 2 * k * k) * int64_t(sizeof(float));  // X and B·X, A and B
 }
 
 double newtonSchulzFlops(const std::vector<int64_t>& shape) {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 
+#include "runtime/memory_ledger.h"
 #include "tensor/packing.h"
 
 namespace hsdp {
@@ -51,6 +52,7 @@ void broadcastFused(Communicator& comm, int rootGroupRank, const BroadcastSetup&
     const PackLayout pack = packLayout(lengths, capacities);
     if (pack.total == 0) return;
     auto fused = poisonBuffer(pack.total);
+    const MemoryCharge fusedCharge(MemoryKind::BroadcastBuffer, int64_t(fused.size()));
     const bool root = comm.rank() == rootGroupRank;
     // An empty payload (an empty shard) may have no storage at all: memcpy
     // from or to its null pointer is undefined even for zero bytes.

@@ -86,9 +86,12 @@ PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& clu
     cost.lastRank = cost.simulation.lastRank;
     cost.phases = phaseCosts(cost.schedule, cost.simulation, rates);
     cost.criticalPath = criticalSegments(cost.schedule, cost.simulation);
+    cost.memory = predictStepMemory(scenario, plan, paramShapes);
     for (size_t r = 0; r < cost.simulation.ranks.size(); ++r) {
         const auto& t = cost.simulation.ranks[r];
-        cost.ranks.push_back({int(r), t.finish, t.busy, t.waiting});
+        const StepMemory& m = cost.memory[r];
+        cost.ranks.push_back({int(r), t.finish, t.busy, t.waiting, m.peakBytes, m.residentBytes});
+        if (m.peakBytes > cost.memory[size_t(cost.peakRank)].peakBytes) cost.peakRank = int(r);
     }
     cost.meshDims = meshDimLinks(scenario, cost.cluster);
     return cost;

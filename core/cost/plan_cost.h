@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "cost/step_memory_model.h"
 #include "cost/step_schedule.h"
 #include "cost/step_simulation.h"
 #include "plan/plan.h"
@@ -52,6 +53,8 @@ struct RankCost {
     double finishSeconds = 0;
     double busySeconds = 0;
     double waitingSeconds = 0;
+    int64_t peakBytes = 0;      // the step's high-water mark (step_memory_model.h)
+    int64_t residentBytes = 0;  // of which held all along: param, grad, momentum shards
 };
 
 struct PlanCost {
@@ -62,6 +65,8 @@ struct PlanCost {
     std::vector<CriticalSegment> criticalPath;
     std::vector<RankCost> ranks;
     std::vector<MeshDimLinks> meshDims;  // every mesh dim of size > 1
+    int peakRank = 0;                    // the rank with the highest peak memory (the first)
+    std::vector<StepMemory> memory;      // per rank
     StepSchedule schedule;
     StepSimulation simulation;
 };

@@ -72,7 +72,7 @@ RunResult mergeShares(const Scenario& scenario, const Plan& plan, const RunOptio
     ExecEnv env;
     prepareRun(scenario, plan, options, false, env, result);
     RunSink sink;
-    for (const auto& s : shares) sink.absorb(s.params, s.transitions);
+    for (const auto& s : shares) sink.absorb(s.params, s.transitions, s.memory);
     const ShareOutcome* failed = firstFailure(shares);
     if (!lost.empty()) {
         // What the lost process was doing is what its peers saw fail first.

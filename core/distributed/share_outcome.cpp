@@ -189,18 +189,43 @@ TraceEvent eventFrom(const json& j) {
     return e;
 }
 
+json memoryJson(const StepMemory& m) {
+    json entries = json::array();
+    for (const auto& e : m.entries) entries.push_back({e.scheduleIndex, e.peakBytes});
+    return {{"rank", m.rank},
+            {"peak", m.peakBytes},
+            {"at_peak", m.atPeak},
+            {"resident", m.residentBytes},
+            {"allocated", m.allocatedBytes},
+            {"entries", entries}};
+}
+
+StepMemory memoryFrom(const json& j) {
+    StepMemory m;
+    m.rank = j.at("rank");
+    m.peakBytes = j.at("peak");
+    m.atPeak = j.at("at_peak").get<MemoryBytes>();
+    m.residentBytes = j.at("resident");
+    m.allocatedBytes = j.at("allocated");
+    for (const auto& e : j.at("entries")) m.entries.push_back({e.at(0), e.at(1)});
+    return m;
+}
+
 }  // namespace
 
 std::string encodeShare(const ShareOutcome& share) {
-    json params = json::array(), tps = json::array(), events = json::array();
+    json params = json::array(), tps = json::array(), events = json::array(),
+         memory = json::array();
     for (const auto& [index, r] : share.params) params.push_back(paramJson(index, r));
     for (const auto& [index, r] : share.transitions) tps.push_back(tpJson(index, r));
     for (const auto& e : share.trace.events) events.push_back(eventJson(e));
+    for (const auto& [rank, m] : share.memory) memory.push_back(memoryJson(m));
     const json j = {{"format", "hsdp-share/1"},
                     {"proc", share.proc},
                     {"ranks", share.ranks},
                     {"params", params},
                     {"transitions", tps},
+                    {"memory", memory},
                     {"events", events},
                     {"start_epoch_us", share.startEpochUs},
                     {"connect_seconds", share.connectSeconds},
@@ -223,6 +248,10 @@ ShareOutcome decodeShare(const std::string& bytes) {
         for (const auto& t : j.at("transitions"))
             share.transitions[t.at("index").get<int>()] = tpFrom(t);
         for (const auto& e : j.at("events")) share.trace.events.push_back(eventFrom(e));
+        for (const auto& m : j.at("memory")) {
+            StepMemory memory = memoryFrom(m);
+            share.memory[memory.rank] = std::move(memory);
+        }
         share.startEpochUs = j.at("start_epoch_us");
         share.connectSeconds = j.at("connect_seconds");
         share.error = j.at("error");

@@ -18,10 +18,11 @@ struct ShareOutcome {
     std::vector<int> ranks;
     std::map<int, RunSink::ParamRecords> params;
     std::map<int, RunSink::TpRecords> transitions;
-    Trace trace;                // times in microseconds since this process's start
-    double startEpochUs = 0;    // that start, CLOCK_REALTIME: aligns the processes' clocks
-    double connectSeconds = 0;  // until every process had connected (RunResult's)
-    std::string error;          // the process's first failure, empty when none
+    std::map<int, StepMemory> memory;  // by rank: each rank's step memory
+    Trace trace;                       // times in microseconds since this process's start
+    double startEpochUs = 0;           // that start, CLOCK_REALTIME: aligns the processes' clocks
+    double connectSeconds = 0;         // until every process had connected (RunResult's)
+    std::string error;                 // the process's first failure, empty when none
     int errorRank = -1;
     double errorEpochUs = 0;  // when it was noted: the earliest across processes leads
     bool cancelled = false;

@@ -93,6 +93,7 @@ ShareOutcome runShare(const Scenario& scenario, const Plan& plan, const RunOptio
     out.cancelled = options.cancel && options.cancel->load();
     out.params = sink.params();
     out.transitions = sink.transitions();
+    out.memory = sink.memory();
     out.trace = recorder.take();
     return out;
 }

@@ -58,13 +58,18 @@ Json costToJson(const PlanCost& cost) {
         ranks.push_back({{"rank", r.rank},
                          {"finish_seconds", r.finishSeconds},
                          {"busy_seconds", r.busySeconds},
-                         {"waiting_seconds", r.waitingSeconds}});
+                         {"waiting_seconds", r.waitingSeconds},
+                         {"peak_bytes", r.peakBytes},
+                         {"resident_bytes", r.residentBytes}});
     return {{"cluster", clusterJson(cost.cluster)},
             {"step_seconds", cost.stepSeconds},
             {"last_rank", cost.lastRank},
             {"critical_path", criticalPathJson(cost)},
             {"phases", phasesJson(cost)},
             {"mesh_dims", meshDimsJson(cost)},
+            {"peak_rank", cost.peakRank},
+            {"peak_bytes", cost.ranks.empty() ? 0 : cost.ranks[size_t(cost.peakRank)].peakBytes},
+            {"device_memory_bytes", cost.cluster.device.memoryBytes},
             {"ranks", std::move(ranks)}};
 }
 

@@ -65,6 +65,24 @@ void writeLinks(std::ostringstream& out, const PlanCost& cost) {
     }
 }
 
+// The worst rank's peak, what it is made of, and whether it fits the device.
+void writeMemory(std::ostringstream& out, const PlanCost& cost) {
+    const StepMemory& worst = cost.memory.at(size_t(cost.peakRank));
+    out << "  step memory      rank " << worst.rank
+        << " peaks highest: " << humanBytes(double(worst.peakBytes)) << " in the optimizer step ("
+        << humanBytes(double(worst.residentBytes)) << " resident";
+    for (int k = 0; k < kMemoryKinds; ++k)
+        if (!isResident(MemoryKind(k)) && worst.atPeak[size_t(k)])
+            out << ", " << memoryKindName(MemoryKind(k)) << " "
+                << humanBytes(double(worst.atPeak[size_t(k)]));
+    out << ")";
+    if (const int64_t capacity = cost.cluster.device.memoryBytes; capacity > 0)
+        out << ", " << threeSignificantText(100.0 * double(worst.peakBytes) / double(capacity))
+            << " % of the device's " << humanBytes(double(capacity))
+            << (worst.peakBytes > capacity ? ": DOES NOT FIT" : "");
+    out << "\n";
+}
+
 void writeRanks(std::ostringstream& out, const PlanCost& cost) {
     if (cost.ranks.empty()) return;
     auto busiest = std::max_element(
@@ -78,6 +96,7 @@ void writeRanks(std::ostringstream& out, const PlanCost& cost) {
         << durationText(busiest->waitingSeconds) << "\n";
     out << "  most waiting     rank " << waiting->rank << ": waiting "
         << durationText(waiting->waitingSeconds) << " for the last member of its collectives\n";
+    writeMemory(out, cost);
 }
 
 }  // namespace

@@ -61,9 +61,38 @@ Json transitionJson(const TpRunResult& t) {
     return j;
 }
 
+Json bytesByKind(const MemoryBytes& bytes) {
+    Json j = Json::object();
+    for (int k = 0; k < kMemoryKinds; ++k)
+        if (bytes[size_t(k)]) j[std::string(memoryKindName(MemoryKind(k)))] = bytes[size_t(k)];
+    return j;
+}
+
+// Per rank: the measured high-water mark of the step and, when given, the
+// prediction; both in bytes at the run's (maybe shrunk) shapes.
+Json memoryJson(const RunResult& r, const std::vector<StepMemory>* predicted) {
+    Json out = Json::array();
+    for (const auto& m : r.memory) {
+        const StepMemory* p = predicted && size_t(m.rank) < predicted->size()
+                                  ? &(*predicted)[size_t(m.rank)]
+                                  : nullptr;
+        Json j;
+        j["rank"] = m.rank;
+        j["predicted_peak_bytes"] = p ? Json(p->peakBytes) : Json(nullptr);
+        j["measured_peak_bytes"] = m.peakBytes;
+        j["predicted_allocated_bytes"] = p ? Json(p->allocatedBytes) : Json(nullptr);
+        j["measured_allocated_bytes"] = m.allocatedBytes;
+        j["resident_bytes"] = m.residentBytes;
+        j["at_peak"] = bytesByKind(m.atPeak);
+        j["equal"] = p ? Json(*p == m) : Json(nullptr);
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
 }  // namespace
 
-nlohmann::ordered_json runToJson(const RunResult& r) {
+nlohmann::ordered_json runToJson(const RunResult& r, const std::vector<StepMemory>* predicted) {
     Json j;
     j["format"] = "hsdp-run/1";
     j["mode"] = std::string(runModeName(r.mode));
@@ -89,6 +118,8 @@ nlohmann::ordered_json runToJson(const RunResult& r) {
     j["seconds"] = r.seconds;
     j["connect_seconds"] = r.connectSeconds;
     j["rank_events"] = r.rankEvents;  // one per member of each collective (after the pinned keys)
+    j["memory_shapes"] = r.shrink ? "shrunk" : "real";  // what the byte counts below are of
+    j["memory"] = memoryJson(r, predicted);
     j["not_run"] = Json::array();
     for (const auto& n : r.notRun)
         j["not_run"].push_back({{"index", n.index}, {"name", n.name}, {"reason", n.reason}});

@@ -8,6 +8,7 @@
 
 #include "plan/plan.h"
 #include "run/run_observer.h"
+#include "runtime/memory_ledger.h"
 #include "tensor/tensor.h"
 #include "types/scenario.h"
 #include "verify/run_result.h"
@@ -30,12 +31,16 @@ struct ExecEnv {
     std::function<void(double, const std::string&)> progress;  // called from rank 0's thread
 };
 
-// What one rank holds of one parameter while the step runs.
+// What one rank holds of one parameter while the step runs; each tensor is
+// counted on the rank's memory ledger at its dtype's size (the host computes
+// in fp32, the device holds the dtype).
 struct ParamState {
     bool held = false;
-    Coord coord;    // on the parameter's mesh (plain tensors: empty)
-    Tensor grad;    // local shard of G
-    Tensor weight;  // local parameter
+    Coord coord;      // on the parameter's mesh (plain tensors: empty)
+    Tensor grad;      // local shard of G (frozen params: none)
+    Tensor momentum;  // Muon's buffer after this step, mu·0 + G: the first step from zero
+    Tensor weight;    // local parameter
+    std::vector<MemoryCharge> resident;
 };
 
 }  // namespace hsdp

@@ -102,6 +102,14 @@ void applyChecked(RankOptimizerStep& rankStep, int p, const Tensor& part) {
     applyUpdate(st.weight, part, env.scenario->options.lr, spec.dtype);
 }
 
+// A param held whole: Newton–Schulz on an fp32 copy of its momentum, applied.
+void updateWhole(RankOptimizerStep& rankStep, int p) {
+    Tensor update = rankStep.state[size_t(p)].momentum;
+    const MemoryCharge charge(MemoryKind::FullMatrix, update.numel() * int64_t(sizeof(float)));
+    newtonSchulzInPlace(update);
+    applyChecked(rankStep, p, update);
+}
+
 }  // namespace
 
 std::vector<int> gatherMeshDims(const Group& group) {
@@ -135,6 +143,28 @@ Coord reducedReplicateCoord(const Group& group, const Batch& batch, const Coord&
     return replicateCoord;
 }
 
+namespace {
+
+// The resident tensors of one held param: W, and G with its momentum unless frozen.
+void makeResident(ParamState& st, const ParamSpec& spec, const std::vector<int64_t>& shape,
+                  const std::vector<Placement>& placements, const std::vector<int64_t>& meshShape) {
+    st.held = true;
+    auto charge = [&](MemoryKind kind, const Tensor& t) {
+        st.resident.emplace_back(kind, t.numel() * dtypeSize(spec.dtype));
+    };
+    st.weight =
+        localTensor(Truth::weight(spec.index), shape, placements, meshShape, st.coord, spec.dtype);
+    charge(MemoryKind::Param, st.weight);
+    if (!spec.requiresGrad) return;
+    st.grad =
+        localTensor(Truth::grad(spec.index), shape, placements, meshShape, st.coord, spec.dtype);
+    charge(MemoryKind::Grad, st.grad);
+    st.momentum = st.grad;  // mu * 0 + G, exactly G
+    charge(MemoryKind::Momentum, st.momentum);
+}
+
+}  // namespace
+
 std::vector<ParamState> initialState(const ExecEnv& env, int rank) {
     std::vector<ParamState> state(env.scenario->params.size());
     for (const auto& spec : env.scenario->params) {
@@ -143,20 +173,14 @@ std::vector<ParamState> initialState(const ExecEnv& env, int rank) {
         ParamState& st = state[size_t(p)];
         const auto& shape = shapeOf(env, p);
         if (!spec.placements) {
-            st.held = true;
-            st.grad = localTensor(Truth::grad(p), shape, {}, {}, {}, spec.dtype);
-            st.weight = localTensor(Truth::weight(p), shape, {}, {}, {}, spec.dtype);
+            makeResident(st, spec, shape, {}, {});
             continue;
         }
         const Mesh* mesh = env.scenario->findMesh(spec.mesh);
         auto coord = mesh ? mesh->coordinateOf(rank) : std::nullopt;
         if (!coord) continue;
-        st.held = true;
         st.coord = *coord;
-        st.grad =
-            localTensor(Truth::grad(p), shape, *spec.placements, mesh->shape, *coord, spec.dtype);
-        st.weight =
-            localTensor(Truth::weight(p), shape, *spec.placements, mesh->shape, *coord, spec.dtype);
+        makeResident(st, spec, shape, *spec.placements, mesh->shape);
     }
     return state;
 }
@@ -182,7 +206,7 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
     std::vector<GatherItem> items;
     for (int p : owned)
         items.push_back({p, shapeOf(env, p), *specOf(env, p).placements, specOf(env, p).dtype,
-                         &rankStep.state[size_t(p)].grad});
+                         &rankStep.state[size_t(p)].momentum});
     GatherSetup gatherSetup{&v.mesh, v.coord, v.group.layout.shardAxes, env.plan->alignmentBytes,
                             labelFor("gather", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};
     GatherResult gathered = reference ? fusedGatherReference(rankStep.ctx, gatherSetup, items)
@@ -194,16 +218,19 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
         }
         return;
     }
-    // Checking, dumping and Newton-Schulz want contiguous tensors: one copy
-    // here, out of the (view-handing) gather.
+    // Checking, dumping and Newton-Schulz want contiguous fp32 tensors: one
+    // copy here, out of the (view-handing) gather, whose buffer is then freed.
     std::vector<Tensor> full;
+    std::vector<MemoryCharge> fullCharges;
     for (size_t i = 0; i < owned.size(); ++i) {
         const int p = owned[i];
         full.push_back(gathered.full[i].toTensor());
+        fullCharges.emplace_back(MemoryKind::FullMatrix, full[i].numel() * int64_t(sizeof(float)));
         env.sink->gathered(
             p, rank, compareGathered(rank, full[i], globalTensor(Truth::grad(p), shapeOf(env, p))));
         if (env.observer) env.observer->gatheredTensor(rank, specOf(env, p), full[i]);
     }
+    gathered = GatherResult();
     const Coord replicateCoord = reducedReplicateCoord(v.group, v.batch, v.coord);
     const ShardCompute* computePlan = nullptr;
     for (const auto& entry : v.batch.shardCompute)
@@ -211,6 +238,7 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
     const auto& shardDims = updateBroadcastDims(v.group);
     const Coord myShard = subCoord(v.coord, shardDims);
     std::vector<std::vector<std::byte>> payloads(owned.size());
+    std::vector<MemoryCharge> payloadCharges;
     std::vector<std::vector<int64_t>> updateShapes(owned.size());
     std::vector<BroadcastItem> updateItems;
     for (size_t i = 0; i < owned.size(); ++i) {
@@ -222,8 +250,13 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
                                                v.group.layout.shardAxes)
                       : shapeOf(env, owned[i]);
         payloads[i] = poisonBuffer(shapeNumel(updateShapes[i]) * 4);
-        if (myShard == computeShard)
-            encodeTensor(newtonSchulz(full[i]), DType::F32, payloads[i].data());
+        payloadCharges.emplace_back(MemoryKind::UpdatePayload, int64_t(payloads[i].size()));
+        if (myShard == computeShard) {
+            newtonSchulzInPlace(full[i]);
+            encodeTensor(full[i], DType::F32, payloads[i].data());
+        }
+        full[i] = Tensor();  // its update is in the payload now
+        fullCharges[i].reset();
         updateItems.push_back({owned[i], computeShard, &payloads[i]});
     }
     BroadcastSetup broadcastSetup{
@@ -246,6 +279,7 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
 void replicaBroadcast(RankOptimizerStep& rankStep, const BatchView& v) {
     const ExecEnv& env = rankStep.env;
     std::vector<std::vector<std::byte>> payloads;
+    std::vector<MemoryCharge> payloadCharges;
     std::vector<int> params;
     for (int p : v.batch.params)
         if (v.batch.owner.count(p) && rankStep.state[size_t(p)].held) params.push_back(p);
@@ -254,6 +288,7 @@ void replicaBroadcast(RankOptimizerStep& rankStep, const BatchView& v) {
     for (int p : params) {
         const Tensor& w = rankStep.state[size_t(p)].weight;
         payloads.emplace_back(size_t(w.numel() * dtypeSize(specOf(env, p).dtype)));
+        payloadCharges.emplace_back(MemoryKind::ReplicaPayload, int64_t(payloads.back().size()));
         encodeTensor(w, specOf(env, p).dtype, payloads.back().data());
         items.push_back({p, v.batch.owner.at(p), &payloads.back()});
     }
@@ -291,7 +326,7 @@ void runScheduleEntry(RankOptimizerStep& rankStep, int scheduleIndex, const Grou
     if (batch.isShard) {
         if (!owned.empty()) gatheredUpdate(rankStep, v, owned);
     } else {
-        for (int p : owned) applyChecked(rankStep, p, newtonSchulz(rankStep.state[size_t(p)].grad));
+        for (int p : owned) updateWhole(rankStep, p);
     }
     replicaBroadcast(rankStep, v);
     reportFinal(rankStep, batch.params);
@@ -302,7 +337,7 @@ void runLocalParams(RankOptimizerStep& rankStep) {
     for (int p : rankStep.env.plan->noCommParams) {
         ParamState& st = rankStep.state[size_t(p)];
         if (!st.held) continue;
-        if (specOf(rankStep.env, p).requiresGrad) applyChecked(rankStep, p, newtonSchulz(st.grad));
+        if (specOf(rankStep.env, p).requiresGrad) updateWhole(rankStep, p);
         params.push_back(p);
     }
     reportFinal(rankStep, params);

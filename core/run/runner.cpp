@@ -3,6 +3,7 @@
 
 #include "run/run_parts.h"
 
+#include <optional>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -14,6 +15,7 @@
 #include "run/real_size.h"
 #include "run/shrink.h"
 #include "run/used_groups.h"
+#include "runtime/memory_ledger.h"
 #include "verify/truth.h"
 
 namespace hsdp {
@@ -70,6 +72,10 @@ WorldOptions runWorldOptions(const Scenario& scenario, const RunOptions& options
 }
 
 void rankBody(RankContext& ctx, const ExecEnv& env) {
+    // The optimizer step's buffers are counted on this rank's ledger (declared
+    // first: the state's charges end on it).
+    MemoryTally memory;
+    std::optional<LedgerScope> counting(memory);
     std::vector<ParamState> state = initialState(env, ctx.rank());
     RankOptimizerStep rankStep{ctx, env, state};
     const auto& schedule = env.plan->schedule;
@@ -82,9 +88,13 @@ void rankBody(RankContext& ctx, const ExecEnv& env) {
         const Group& group = env.plan->groups.at(size_t(schedule[i].group));
         report(double(i), "step " + std::to_string(i) + ": group " + std::to_string(group.id) +
                               " batch " + std::to_string(schedule[i].batch));
+        memory.beginEntry(int(i));
         runScheduleEntry(rankStep, int(i), group, schedule[i].batch);
     }
+    memory.beginEntry(-1);
     runLocalParams(rankStep);
+    counting.reset();
+    env.sink->stepMemory(memory.result(ctx.rank()));
     for (size_t t = 0; t < env.plan->tpTransitions.size(); ++t) {
         checkCancel(env);
         report(double(schedule.size() + t), "tp transition " + std::to_string(t));

@@ -10,6 +10,7 @@
 #include "plan/plan.h"
 #include "runtime/trace.h"
 #include "types/geometry.h"
+#include "types/step_memory.h"
 
 namespace hsdp {
 
@@ -111,6 +112,11 @@ struct RunResult {
     // over worker processes, a saved run).
     double prepareSeconds = 0;
     Trace trace;
+    // The data shape of each param as the run used it (shrunk or real).
+    std::vector<std::vector<int64_t>> paramShapes;
+    // Per rank that finished the step (ascending): its optimizer-step memory
+    // as the rank's ledger counted the buffers it allocated.
+    std::vector<StepMemory> memory;
     std::string error;  // the RunError text of a failed or cancelled run, empty otherwise
     int errorRank = -1;
     bool cancelled = false;

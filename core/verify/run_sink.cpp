@@ -63,8 +63,14 @@ void append(std::vector<T>& into, const std::vector<T>& from) {
 
 }  // namespace
 
-void RunSink::absorb(const std::map<int, ParamRecords>& params,
-                     const std::map<int, TpRecords>& tp) {
+void RunSink::stepMemory(const StepMemory& memory) {
+    std::lock_guard lock(mutex_);
+    memory_[memory.rank] = memory;
+}
+
+void RunSink::absorb(const std::map<int, ParamRecords>& params, const std::map<int, TpRecords>& tp,
+                     const std::map<int, StepMemory>& memory) {
+    for (const auto& [rank, m] : memory) memory_[rank] = m;
     for (const auto& [index, from] : params) {
         auto& r = params_[index];
         r.gatheredRanks += from.gatheredRanks;

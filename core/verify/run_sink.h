@@ -11,6 +11,7 @@
 
 #include "tensor/tensor.h"
 #include "types/mesh.h"
+#include "types/step_memory.h"
 #include "verify/run_result.h"
 
 namespace hsdp {
@@ -33,6 +34,8 @@ public:
     // A transition whose dst is partial keeps every rank's output for the
     // semantic check (reduce over the partial dims, compare with the truth).
     void tpOutput(int transition, int rank, const Coord& coord, const Tensor& out);
+    // The rank's optimizer step memory, as its ledger counted it.
+    void stepMemory(const StepMemory& memory);
 
     struct RankError {
         int rank = -1;
@@ -58,16 +61,19 @@ public:
     };
     // Adds what another process's ranks reported (a run split over processes):
     // counts add up, lists append, maps merge. Not thread-safe: after the run.
-    void absorb(const std::map<int, ParamRecords>& params, const std::map<int, TpRecords>& tp);
+    void absorb(const std::map<int, ParamRecords>& params, const std::map<int, TpRecords>& tp,
+                const std::map<int, StepMemory>& memory);
 
     // Read after the run (no lock needed then).
     const std::map<int, ParamRecords>& params() const { return params_; }
     const std::map<int, TpRecords>& transitions() const { return tp_; }
+    const std::map<int, StepMemory>& memory() const { return memory_; }  // by rank
 
 private:
     std::mutex mutex_;
     std::map<int, ParamRecords> params_;
     std::map<int, TpRecords> tp_;
+    std::map<int, StepMemory> memory_;
 };
 
 // FNV-1a over the fp32 bytes: replicas compare by hash.

@@ -352,9 +352,11 @@ void TestCliRun::timesAreRoundedAndNamed() {
     static const QRegularExpression line(
         QStringLiteral(", ([0-9.]+) s wall \\(computing the single-device truth ([0-9.]+) s, "
                        "connecting the groups ([0-9.]+) s, the collectives and checks ([0-9.]+) "
-                       "s\\)\n$"));
+                       "s\\)\n"));
     const QRegularExpressionMatch m = line.match(text);
     QVERIFY2(m.hasMatch(), qPrintable(text));
+    // Then the step's memory, per rank, the ledger's measurement held against the model.
+    QVERIFY2(text.endsWith("measured = predicted on all 4 ranks\n"), qPrintable(text));
     double parts = 0;
     for (int i = 1; i <= 4; ++i) {
         QVERIFY2(threeFigures(m.captured(i)), qPrintable(m.captured(i)));

@@ -230,6 +230,8 @@ TpRunResult summarizeTransition(const ExecEnv& env, const RunSink& sink, const T
 
 void summarize(const ExecEnv& env, const RunSink& sink, RunResult& result) {
     const bool runFailed = !result.error.empty();
+    result.paramShapes = env.paramShapes;
+    for (const auto& [rank, memory] : sink.memory()) result.memory.push_back(memory);
     for (const auto& d : env.plan->diagnostics)
         if (d.severity == Severity::Error) result.planErrors.push_back(d);
     bool ok = !runFailed && result.planErrors.empty();
