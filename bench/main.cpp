@@ -43,6 +43,11 @@ const Benchmark kBenchmarks[] = {
      "           processes (default 4), each run's connect time, and how connect time\n"
      "           grows with sockets; --timeout: per run, default 900 s [--keep DIR]\n",
      scaleBenchmark, kScaleHelp},
+    {"cost",
+     "[--json] [--rounds N]\n"
+     "           CPU time of the cost model (costPlan) at 4k params x 8,192 ranks on h100-dgx,\n"
+     "           median of the rounds (default 5), goal < 1 s\n",
+     costBenchmark, kCostHelp},
 };
 
 void printUsage(std::ostream& out) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <functional>
 #include <vector>
 
@@ -12,6 +13,14 @@ inline double secondsOf(const std::function<void()>& work) {
     auto start = std::chrono::steady_clock::now();
     work();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The process's CPU seconds (user + system) spent in `work`: unlike wall time,
+// not inflated by whatever else the machine runs.
+inline double cpuSecondsOf(const std::function<void()>& work) {
+    const std::clock_t start = std::clock();
+    work();
+    return double(std::clock() - start) / CLOCKS_PER_SEC;
 }
 
 inline double median(std::vector<double> values) {
@@ -36,9 +45,11 @@ int planBenchmark(const std::vector<std::string>& args);
 int gatherBenchmark(const std::vector<std::string>& args);
 int viewsBenchmark(const std::vector<std::string>& args);
 int scaleBenchmark(const std::vector<std::string>& args);
+int costBenchmark(const std::vector<std::string>& args);
 extern const char* const kPlanHelp;
 extern const char* const kGatherHelp;
 extern const char* const kViewsHelp;
 extern const char* const kScaleHelp;
+extern const char* const kCostHelp;
 
 }  // namespace hsdp::bench
