@@ -9,6 +9,10 @@ std::string_view linkLevelName(LinkLevel level) {
     return level == LinkLevel::IntraNode ? "intra_node" : "inter_node";
 }
 
+std::string_view collectiveAlgorithmsName(CollectiveAlgorithms algorithms) {
+    return algorithms == CollectiveAlgorithms::Gloo ? "gloo" : "nccl_ring";
+}
+
 int Cluster::nodeOf(int rank) const {
     if (rank < 0 || rank >= static_cast<int>(rankToNode.size()))
         throw std::out_of_range("rank " + std::to_string(rank) + " is not a rank of cluster \"" +

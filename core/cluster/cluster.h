@@ -42,6 +42,13 @@ struct DeviceSpec {
     double efficiency = 1;  // in (0, 1]: the fraction of peak FLOP/s and bandwidth achieved
 };
 
+// Which algorithms a collective runs as: NCCL's ring (the GPU clusters the
+// presets describe) or Gloo's (the engine's own runs; broadcast is a binomial
+// tree there). docs/cost-model.md gives the steps and bytes of each.
+enum class CollectiveAlgorithms { NcclRing, Gloo };
+// "nccl_ring" | "gloo", the values of `collective_algorithms` in a cluster file.
+std::string_view collectiveAlgorithmsName(CollectiveAlgorithms algorithms);
+
 // An `hsdp-cluster/1` file (docs/cluster-format.md): nodes of identical GPUs,
 // ranks 0 .. worldSize()-1 placed on them.
 struct Cluster {
@@ -55,6 +62,16 @@ struct Cluster {
     LinkSpec intraNode;
     LinkSpec interNode;
     DeviceSpec device;
+    CollectiveAlgorithms algorithms = CollectiveAlgorithms::NcclRing;
+    // The CPU cores the ranks of one node share, as the engine's rank threads
+    // share the host's (docs/cost-model.md, "Shared cores"): with A ranks busy
+    // at once each runs at min(1, cores / A) of its speed. 0: every rank has a
+    // device of its own (GPUs), no sharing.
+    double sharedCores = 0;
+    // The optional `calibration` object (what `hsdp-inspect calibrate`
+    // measured and how well its fit reproduces it), as compact JSON text kept
+    // as written; the model never reads it. Empty when the file has none.
+    std::string calibration;
 
     int worldSize() const { return nodes * devicesPerNode; }
     // Throws std::out_of_range for a rank outside 0 .. worldSize()-1.

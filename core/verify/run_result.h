@@ -110,6 +110,11 @@ struct RunResult {
     // computing the single-device truth (0 when not measured: a run split
     // over worker processes, a saved run).
     double prepareSeconds = 0;
+    // The optimizer step as it ran (all of it, the TP transitions included):
+    // from the first rank's start (its local tensors built) to the last
+    // rank's end, on the trace's clock. 0 when not measured (a failed or
+    // cancelled run, a run split over processes, a saved run).
+    double stepSeconds = 0;
     Trace trace;
     std::string error;  // the RunError text of a failed or cancelled run, empty otherwise
     int errorRank = -1;

@@ -34,6 +34,13 @@ public:
     // semantic check (reduce over the partial dims, compare with the truth).
     void tpOutput(int transition, int rank, const Coord& coord, const Tensor& out);
 
+    // When `rank`'s optimizer step began (its local tensors built) and ended,
+    // in microseconds on the trace's clock.
+    void stepTimes(int rank, double startUs, double endUs);
+    // The step's makespan over every rank that reported: the latest end minus
+    // the earliest start, in seconds; 0 when none did.
+    double stepSeconds() const;
+
     struct RankError {
         int rank = -1;
         std::string text;
@@ -68,6 +75,8 @@ private:
     std::mutex mutex_;
     std::map<int, ParamRecords> params_;
     std::map<int, TpRecords> tp_;
+    double stepStartUs_ = 0, stepEndUs_ = 0;
+    int stepRanks_ = 0;
 };
 
 // FNV-1a over the fp32 bytes: replicas compare by hash.

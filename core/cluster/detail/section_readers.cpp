@@ -62,6 +62,13 @@ double readEfficiency(const Json* value, const std::string& path) {
     return value->get<double>();
 }
 
+CollectiveAlgorithms readCollectiveAlgorithms(const Json& value, const std::string& path) {
+    for (auto algorithms : {CollectiveAlgorithms::NcclRing, CollectiveAlgorithms::Gloo})
+        if (value.is_string() && value.get<std::string>() == collectiveAlgorithmsName(algorithms))
+            return algorithms;
+    failExpected(path, "\"nccl_ring\" or \"gloo\"", value);
+}
+
 LinkSpec readLinkSpec(const Json& value, const std::string& path) {
     requireObject(
         value, path, "a link level",

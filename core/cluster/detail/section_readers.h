@@ -24,6 +24,9 @@ DeviceSpec readDeviceSpec(const Json& value, const std::string& path);
 std::vector<int> readRankToNode(const Json& value, const std::string& path, int nodes,
                                 int devicesPerNode);
 
+// `collective_algorithms`: "nccl_ring" or "gloo".
+CollectiveAlgorithms readCollectiveAlgorithms(const Json& value, const std::string& path);
+
 // A number in (0, 1]; absent means 1.
 double readEfficiency(const Json* value, const std::string& path);
 

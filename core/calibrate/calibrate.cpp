@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "calibrate/calibrate.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <thread>
+
+#include "collectives/newton_schulz.h"
+#include "cost/run_prediction.h"
+#include "cost/shared_cores.h"
+#include "runtime/world.h"
+#include "scenario/json_text.h"
+#include "tensor/packing.h"
+
+namespace hsdp {
+
+double sharedCoreSlowdown(int groupSize, int groups, double cores) {
+    return 1 / sharedCoreSpeed(groupSize * groups, cores);
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The model's shape of one sample: seconds / slowdown = steps x a + bus x b.
+struct Row {
+    double steps = 0, bus = 0, slowdown = 1, seconds = 0;
+};
+
+Row rowOf(const CollectiveSample& s, double cores) {
+    Row row;
+    row.steps = collectiveSteps(s.op, s.groupSize, CollectiveAlgorithms::Gloo);
+    row.bus =
+        double(s.sizeBytes) * busBandwidthFactor(s.op, s.groupSize, CollectiveAlgorithms::Gloo);
+    row.slowdown = sharedCoreSlowdown(s.groupSize, s.groups, cores);
+    row.seconds = s.seconds;
+    return row;
+}
+
+// Weighted least squares of y = steps x a + bus x b with weights 1/y^2 (the
+// relative error), a >= 0 and b > 0.
+std::pair<double, double> solve(const std::vector<Row>& rows) {
+    double saa = 0, sab = 0, sbb = 0, say = 0, sby = 0;
+    for (const Row& r : rows) {
+        const double y = r.seconds / r.slowdown;
+        if (!(y > 0)) continue;
+        const double w = 1 / (y * y);
+        saa += w * r.steps * r.steps;
+        sab += w * r.steps * r.bus;
+        sbb += w * r.bus * r.bus;
+        say += w * r.steps * y;
+        sby += w * r.bus * y;
+    }
+    const double det = saa * sbb - sab * sab;
+    double a = det != 0 ? (say * sbb - sby * sab) / det : 0;
+    double b = det != 0 ? (saa * sby - sab * say) / det : 0;
+    if (a < 0 || b <= 0) {  // the constrained optimum is on an edge
+        a = std::max(0.0, a);
+        if (a == 0) b = sbb > 0 ? sby / sbb : 0;
+        if (b <= 0) {
+            b = 1e-12;
+            a = saa > 0 ? std::max(0.0, (say - sab * b) / saa) : 0;
+        }
+    }
+    return {a, b};
+}
+
+double sumSquaredRelative(const std::vector<Row>& rows, double a, double b) {
+    double sum = 0;
+    for (const Row& r : rows) {
+        const double predicted = r.slowdown * (r.steps * a + r.bus * b);
+        const double e = (predicted - r.seconds) / r.seconds;
+        sum += e * e;
+    }
+    return sum;
+}
+
+// Every rank of `groups` groups of `n` ranks (ranks g*n .. g*n+n-1) runs the
+// same collectives at the same time; each (op, size) starts after a world
+// barrier so the groups overlap.
+std::vector<CollectiveSample> measureConfiguration(int n, int groups,
+                                                   const CalibrationOptions& options) {
+    const std::vector<CollectiveOp> ops{CollectiveOp::AllGather, CollectiveOp::Broadcast};
+    const int world = n * groups;
+    std::vector<std::vector<int>> groupRanks;
+    for (int g = 0; g < groups; ++g) {
+        std::vector<int> ranks;
+        for (int i = 0; i < n; ++i) ranks.push_back(g * n + i);
+        groupRanks.push_back(ranks);
+    }
+    auto repsFor = [&](int64_t size) {
+        return size >= (int64_t(1) << 20) ? std::max(3, options.repetitions / 2)
+                                          : options.repetitions;
+    };
+    // times[op][size][rep][rank] = {start, end} on the run's clock, microseconds
+    std::vector<std::vector<std::vector<std::vector<std::pair<double, double>>>>> times(ops.size());
+    for (auto& perOp : times) {
+        perOp.resize(options.sizes.size());
+        for (size_t s = 0; s < options.sizes.size(); ++s)
+            perOp[s].assign(size_t(repsFor(options.sizes[s])),
+                            std::vector<std::pair<double, double>>(size_t(world)));
+    }
+    WorldOptions wo;
+    wo.worldSize = world;
+    wo.timeout = std::chrono::milliseconds(60000);
+    wo.worldGroup = true;  // only the barriers between measurements use it
+    runWorld(wo, groupRanks, [&](RankContext& ctx) {
+        const int r = ctx.rank();
+        Communicator& comm = ctx.group(groupRanks[size_t(r / n)]);
+        CollectiveLabel label;
+        label.phase = "calibrate";
+        for (size_t o = 0; o < ops.size(); ++o)
+            for (size_t s = 0; s < options.sizes.size(); ++s) {
+                const int64_t size = options.sizes[s];
+                const size_t block = size_t(std::max<int64_t>(1, size / n));
+                std::vector<std::byte> in(block, std::byte{1}), out(block * size_t(n));
+                ctx.world().barrier(label);
+                const int reps = repsFor(size);
+                for (int rep = -1; rep < reps; ++rep) {  // -1: warm-up
+                    const double start = ctx.nowUs();
+                    if (ops[o] == CollectiveOp::AllGather)
+                        comm.allGather(in.data(), out.data(), block, label);
+                    else
+                        comm.broadcast(out.data(), block * size_t(n), 0, label);
+                    const double end = ctx.nowUs();
+                    if (rep >= 0) times[o][s][size_t(rep)][size_t(r)] = {start, end};
+                }
+            }
+    });
+    std::vector<CollectiveSample> out;
+    for (size_t o = 0; o < ops.size(); ++o)
+        for (size_t s = 0; s < options.sizes.size(); ++s) {
+            std::vector<double> seconds;
+            for (const auto& rep : times[o][s])
+                for (int g = 0; g < groups; ++g) {
+                    double lastStart = 0, lastEnd = 0;
+                    for (int i = 0; i < n; ++i) {
+                        lastStart = std::max(lastStart, rep[size_t(g * n + i)].first);
+                        lastEnd = std::max(lastEnd, rep[size_t(g * n + i)].second);
+                    }
+                    seconds.push_back((lastEnd - lastStart) / 1e6);
+                }
+            const int64_t size = int64_t(std::max<int64_t>(1, options.sizes[s] / n)) * n;
+            out.push_back({ops[o], n, groups, size, medianOf(seconds), 0});
+        }
+    return out;
+}
+
+template <typename Fn>
+double medianSeconds(int reps, Fn&& fn) {
+    std::vector<double> seconds;
+    fn();  // warm-up
+    for (int i = 0; i < reps; ++i) {
+        const auto start = Clock::now();
+        fn();
+        seconds.push_back(secondsSince(start));
+    }
+    return medianOf(seconds);
+}
+
+Tensor filled(std::vector<int64_t> shape) {
+    Tensor t(std::move(shape));
+    for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = float(int(i % 251) - 125) / 64;
+    return t;
+}
+
+std::vector<ComputeSample> measureCompute(const CalibrationOptions& options) {
+    std::vector<ComputeSample> out;
+    for (const std::vector<int64_t>& shape :
+         {std::vector<int64_t>{128, 128}, std::vector<int64_t>{256, 256},
+          std::vector<int64_t>{512, 256}}) {
+        const Tensor g = filled(shape);
+        const double seconds = medianSeconds(3, [&] { (void)newtonSchulz(g); });
+        out.push_back({"newton_schulz", std::to_string(shape[0]) + "x" + std::to_string(shape[1]),
+                       newtonSchulzFlops(shape), seconds});
+    }
+    if (options.progress) options.progress("memory-bound kernels: pack, unpack, update");
+    const int64_t numel = int64_t(1) << 22;
+    const Tensor t = filled({numel});
+    const DType dtype = DType::BF16;
+    const int64_t width = dtypeSize(dtype);
+    std::vector<std::byte> wire(size_t(numel * width));
+    out.push_back({"pack", std::to_string(numel) + " bf16", double(numel * width),
+                   medianSeconds(5, [&] { encodeTensor(t, dtype, wire.data()); })});
+    out.push_back({"unpack", std::to_string(numel) + " bf16", double(numel * width),
+                   medianSeconds(5, [&] { (void)decodeTensor(wire.data(), dtype, {numel}); })});
+    Tensor param = t;
+    const Tensor update = filled({numel});
+    // The schedule's amount: the fp32 update read, the shard read and written.
+    out.push_back({"update", std::to_string(numel) + " bf16", double(numel * (4 + 2 * width)),
+                   medianSeconds(5, [&] { applyUpdate(param, update, 1e-3, dtype); })});
+    return out;
+}
+
+// Newton–Schulz on `threads` threads at once: each thread's speed relative to
+// one thread alone.
+double computeSpeedWith(int threads, double aloneSeconds) {
+    const Tensor g = filled({256, 256});
+    std::vector<double> seconds(static_cast<size_t>(threads), 0.0);
+    std::vector<std::thread> pool;
+    for (int i = 0; i < threads; ++i)
+        pool.emplace_back([&, i] {
+            const auto start = Clock::now();
+            for (int k = 0; k < 2; ++k) (void)newtonSchulz(g);
+            seconds[size_t(i)] = secondsSince(start) / 2;
+        });
+    for (auto& t : pool) t.join();
+    return aloneSeconds / medianOf(seconds);
+}
+
+std::vector<double> loadAverage() {
+    double load[3];
+    if (getloadavg(load, 3) != 3) return {};
+    return {load[0], load[1], load[2]};
+}
+
+std::string hostName() {
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) != 0) return "unknown";
+    return name;
+}
+
+std::string today() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d", &tm);
+    return text;
+}
+
+double round4(double v) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.4g", v);
+    return std::strtod(text, nullptr);
+}
+
+std::string cpuModel() {
+    FILE* f = std::fopen("/proc/cpuinfo", "r");
+    if (!f) return "";
+    char line[512];
+    std::string model;
+    while (std::fgets(line, sizeof line, f))
+        if (std::string_view(line).starts_with("model name")) {
+            model = line;
+            model = model.substr(model.find(':') + 1);
+            while (!model.empty() && (model.front() == ' ')) model.erase(0, 1);
+            while (!model.empty() && (model.back() == '\n' || model.back() == ' '))
+                model.pop_back();
+            break;
+        }
+    std::fclose(f);
+    return model;
+}
+
+}  // namespace
+
+std::pair<double, double> fitLinks(std::vector<CollectiveSample>& samples, double cores) {
+    std::vector<Row> rows;
+    for (const auto& s : samples) rows.push_back(rowOf(s, cores));
+    const auto [a, b] = solve(rows);
+    for (size_t i = 0; i < samples.size(); ++i)
+        samples[i].predictedSeconds = rows[i].slowdown * (rows[i].steps * a + rows[i].bus * b);
+    return {a, b > 0 ? 1 / b : 0};
+}
+
+Calibration calibrate(const CalibrationOptions& options) {
+    auto say = [&](const std::string& line) {
+        if (options.progress) options.progress(line);
+    };
+    Calibration cal;
+    cal.hardwareCores =
+        options.cores > 0 ? options.cores : std::max(1u, std::thread::hardware_concurrency());
+    cal.loadAverage = loadAverage();
+    for (int n : options.groupSizes)
+        for (int g : options.concurrentGroups) {
+            if (n * g > options.maxRanks || n < 2) continue;
+            say("all_gather and broadcast over " + std::to_string(g) + " group" +
+                (g > 1 ? "s" : "") + " of " + std::to_string(n) + " ranks at once (" +
+                std::to_string(n * g) + " rank threads)");
+            for (auto& s : measureConfiguration(n, g, options)) cal.collectives.push_back(s);
+        }
+    say("Newton-Schulz (fp32) on one thread");
+    cal.compute = measureCompute(options);
+    double nsAlone = 0;
+    for (const auto& c : cal.compute)
+        if (c.kernel == "newton_schulz" && c.shape == "256x256") nsAlone = c.seconds;
+    for (int threads : {2, 4, 8}) {
+        say("Newton-Schulz on " + std::to_string(threads) + " threads at once");
+        cal.computeSharing.push_back({threads, computeSpeedWith(threads, nsAlone)});
+    }
+
+    // Shared cores: the count that fits the collectives best, between one core
+    // and twice the hardware's (hyper-threads, a busy machine).
+    say("fitting");
+    double bestError = -1;
+    for (double cores = 1; cores <= 2 * cal.hardwareCores + 1e-9; cores += 0.05) {
+        std::vector<CollectiveSample> trial = cal.collectives;
+        const auto [latency, bandwidth] = fitLinks(trial, cores);
+        std::vector<Row> rows;
+        for (const auto& s : trial) rows.push_back(rowOf(s, cores));
+        const double error = sumSquaredRelative(rows, latency, bandwidth > 0 ? 1 / bandwidth : 0);
+        if (bestError < 0 || error < bestError) {
+            bestError = error;
+            cal.sharedCores = round4(cores);
+        }
+    }
+    const auto [latency, bandwidth] = fitLinks(cal.collectives, cal.sharedCores);
+    cal.latencySeconds = latency;
+    cal.bandwidthBytesPerSecond = bandwidth;
+    std::vector<double> errors;
+    for (const auto& s : cal.collectives)
+        errors.push_back(relativeError(s.seconds, s.predictedSeconds));
+    cal.fitMedianAbsRelError = medianOf(errors);
+    cal.fitMaxAbsRelError = errors.empty() ? 0 : *std::max_element(errors.begin(), errors.end());
+
+    std::vector<double> memoryRates;
+    double flops = 0;
+    for (const auto& c : cal.compute) {
+        if (c.kernel == "newton_schulz")
+            flops = std::max(flops, c.rate());
+        else
+            memoryRates.push_back(c.rate());
+    }
+    cal.flopsPerSecond = flops;
+    // One memory rate for the three kernels: their geometric mean, which
+    // errs on each by the same factor either way.
+    double logSum = 0;
+    for (double r : memoryRates) logSum += std::log(r);
+    cal.memoryBytesPerSecond =
+        memoryRates.empty() ? 0 : std::exp(logSum / double(memoryRates.size()));
+
+    Cluster& c = cal.cluster;
+    c.name = options.name;
+    std::string load;
+    if (!cal.loadAverage.empty()) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%.2f", cal.loadAverage[0]);
+        load = text;
+    }
+    c.description = "This machine as hsdp-inspect calibrate measured it (" + today() + ", host " +
+                    hostName() + ", " + std::to_string(int(cal.hardwareCores)) + " cores" +
+                    (load.empty() ? "" : ", load average " + load) +
+                    "): Gloo over loopback TCP between rank threads that share the cores, "
+                    "fp32 Newton-Schulz and memory-bound kernels on one thread. "
+                    "Regenerate: hsdp-inspect calibrate -o FILE.";
+    c.nodes = 1;
+    c.devicesPerNode = 1024;  // every rank of a run is a thread of this one host
+    c.rankToNode = defaultRankToNode(c.nodes, c.devicesPerNode);
+    c.algorithms = CollectiveAlgorithms::Gloo;
+    c.sharedCores = cal.sharedCores;
+    c.intraNode.bandwidthBytesPerSecond = round4(cal.bandwidthBytesPerSecond / 1e9) * 1e9;
+    c.intraNode.latencySeconds = round4(cal.latencySeconds * 1e6) / 1e6;
+    c.intraNode.efficiency = 1;
+    c.interNode = c.intraNode;  // one host: no slower level
+    const std::string model = cpuModel();
+    c.device.name = model.empty() ? "host CPU" : model;
+    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    c.device.memoryBytes = pages > 0 && pageSize > 0 ? int64_t(pages) * pageSize : 1;
+    const double tflops = round4(cal.flopsPerSecond / 1e12);
+    c.device.peakFlops = {tflops * 1e12, tflops * 1e12, tflops * 1e12};  // NS runs in fp32
+    c.device.memoryBandwidthBytesPerSecond = round4(cal.memoryBytesPerSecond / 1e9) * 1e9;
+    c.device.efficiency = 1;
+
+    Json record = Json::object();
+    record["tool"] = "hsdp-inspect calibrate";
+    record["date"] = today();
+    record["host"] = hostName();
+    record["hardware_cores"] = cal.hardwareCores;
+    record["load_average"] = Json::array();
+    for (double l : cal.loadAverage) record["load_average"].push_back(round4(l));
+    record["fit_median_abs_rel_error"] = round4(cal.fitMedianAbsRelError);
+    record["fit_max_abs_rel_error"] = round4(cal.fitMaxAbsRelError);
+    record["collective_columns"] = Json::array(
+        {"op", "group_size", "groups_at_once", "size_bytes", "measured_us", "fitted_us"});
+    Json rows = Json::array();
+    for (const auto& s : cal.collectives)
+        rows.push_back(
+            Json::array({std::string(traceNameOf(s.op)), s.groupSize, s.groups, s.sizeBytes,
+                         round4(s.seconds * 1e6), round4(s.predictedSeconds * 1e6)}));
+    record["collectives"] = rows;
+    Json compute = Json::array();
+    for (const auto& k : cal.compute)
+        compute.push_back(Json::array(
+            {k.kernel, k.shape, round4(k.amount), round4(k.seconds * 1e6), round4(k.rate())}));
+    record["compute_columns"] =
+        Json::array({"kernel", "shape", "amount", "measured_us", "per_second"});
+    record["compute"] = compute;
+    Json sharing = Json::array();
+    for (const auto& [threads, speed] : cal.computeSharing)
+        sharing.push_back(Json::array({threads, round4(speed)}));
+    record["newton_schulz_speed_per_thread_columns"] = Json::array({"threads_at_once", "speed"});
+    record["newton_schulz_speed_per_thread"] = sharing;
+    c.calibration = record.dump();
+    return cal;
+}
+
+}  // namespace hsdp

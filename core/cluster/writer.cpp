@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cluster/writer.h"
+
+#include <cstdio>
+#include <string_view>
+
+#include "scenario/json_text.h"
+
+namespace hsdp {
+
+namespace {
+
+std::string number(double value, int digits) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    // JSON has no "1e+09" problem, but "inf" and "nan" are not JSON: the
+    // reader refuses them anyway, so a cluster never holds one.
+    return text;
+}
+
+std::string jsonString(std::string_view text) {
+    return Json(std::string(text)).dump();
+}
+
+std::string link(const LinkSpec& spec, int digits) {
+    return "{\"bandwidth_gigabytes_per_s\": " + number(spec.bandwidthBytesPerSecond / 1e9, digits) +
+           ", \"latency_us\": " + number(spec.latencySeconds * 1e6, digits) +
+           ", \"efficiency\": " + number(spec.efficiency, digits) + "}";
+}
+
+}  // namespace
+
+std::string writeCluster(const Cluster& c, int digits) {
+    std::string out = "{\n";
+    out += "  \"format\": \"hsdp-cluster/1\",\n";
+    out += "  \"name\": " + jsonString(c.name) + ",\n";
+    if (!c.description.empty()) out += "  \"description\": " + jsonString(c.description) + ",\n";
+    out += "  \"nodes\": " + std::to_string(c.nodes) + ",\n";
+    out += "  \"devices_per_node\": " + std::to_string(c.devicesPerNode) + ",\n";
+    if (c.rankToNode != defaultRankToNode(c.nodes, c.devicesPerNode)) {
+        out += "  \"rank_to_node\": [";
+        for (size_t r = 0; r < c.rankToNode.size(); ++r)
+            out += (r ? ", " : "") + std::to_string(c.rankToNode[r]);
+        out += "],\n";
+    }
+    if (c.algorithms != CollectiveAlgorithms::NcclRing)
+        out +=
+            "  \"collective_algorithms\": " + jsonString(collectiveAlgorithmsName(c.algorithms)) +
+            ",\n";
+    if (c.sharedCores > 0) out += "  \"shared_cores\": " + number(c.sharedCores, digits) + ",\n";
+    out += "  \"links\": {\n";
+    out += "    \"intra_node\": " + link(c.intraNode, digits) + ",\n";
+    out += "    \"inter_node\": " + link(c.interNode, digits) + "\n";
+    out += "  },\n";
+    out += "  \"device\": {\n";
+    if (!c.device.name.empty()) out += "    \"name\": " + jsonString(c.device.name) + ",\n";
+    if (c.device.memoryBandwidthBytesPerSecond > 0)
+        out += "    \"memory_bandwidth_gigabytes_per_s\": " +
+               number(c.device.memoryBandwidthBytesPerSecond / 1e9, digits) + ",\n";
+    out += "    \"memory_bytes\": " + std::to_string(c.device.memoryBytes) + ",\n";
+    out +=
+        "    \"peak_tflops\": {\"float32\": " + number(c.device.peakFlops.float32 / 1e12, digits) +
+        ", \"bfloat16\": " + number(c.device.peakFlops.bfloat16 / 1e12, digits) +
+        ", \"float16\": " + number(c.device.peakFlops.float16 / 1e12, digits) + "},\n";
+    out += "    \"efficiency\": " + number(c.device.efficiency, digits) + "\n";
+    out += "  }";
+    if (!c.calibration.empty()) {
+        // One member a line: the measurements stay readable and diffable.
+        const Json calibration = Json::parse(c.calibration);
+        out += ",\n  \"calibration\": {";
+        const char* lead = "\n";
+        for (const auto& [key, value] : calibration.items()) {
+            out += lead + std::string("    ") + jsonString(key) + ": " + value.dump();
+            lead = ",\n";
+        }
+        out += "\n  }";
+    }
+    out += "\n}\n";
+    return out;
+}
+
+}  // namespace hsdp
