@@ -43,6 +43,12 @@ const Benchmark kBenchmarks[] = {
      "           processes (default 4), each run's connect time, and how connect time\n"
      "           grows with sockets; --timeout: per run, default 900 s [--keep DIR]\n",
      scaleBenchmark, kScaleHelp},
+    {"predict",
+     "[--json] [--cluster NAME|FILE] [--repeat N] [--check] [--only TEXT]\n"
+     "           the cost model vs this machine: every sample and generated scenarios\n"
+     "           run for real, measured makespan and collectives vs the loopback\n"
+     "           cluster's prediction (median errors; goals 15 %/30 %/25 %)\n",
+     predictBenchmark, kPredictHelp},
 };
 
 void printUsage(std::ostream& out) {

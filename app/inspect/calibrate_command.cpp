@@ -22,9 +22,12 @@ cost model (docs/cost-model.md, "Calibrating a machine"):
   - Gloo all_gather and broadcast over loopback TCP between rank threads, for
     groups of 2, 4 and 8 ranks, with 1, 2 and 4 such groups at once (at most
     16 rank threads), at sizes 2 KiB .. 4 MiB: fitted to
-      seconds = max(1, busy ranks / shared_cores) x (steps x latency + bus bytes / bandwidth)
-    with Gloo's steps and bytes (broadcast: a binomial tree), which gives
-    links.*.latency_us, bandwidth_gigabytes_per_s and shared_cores;
+      seconds = max(1, busy ranks / shared_cores)
+                x (steps x (latency + n x latency per rank) + bus bytes / bandwidth)
+    with Gloo's steps and bytes (broadcast: a binomial tree), all_gather's
+    samples for the ring ops (links.*: latency_us, latency_us_per_rank,
+    bandwidth_gigabytes_per_s), broadcast's for links.*.by_op.broadcast, and
+    the shared_cores that fits both best;
   - the engine's fp32 Newton-Schulz (device.peak_tflops, every dtype: the
     engine computes in fp32) and packing, unpacking and the update
     (device.memory_bandwidth_gigabytes_per_s), on one thread.
@@ -80,12 +83,16 @@ int calibrateCommand(const std::vector<std::string>& args) {
     const Calibration cal = calibrate(options);
     const std::string text = writeCluster(cal.cluster);
     readCluster(text);  // what we write, the strict reader reads
-    char summary[512];
+    char summary[640];
     std::snprintf(summary, sizeof summary,
-                  "calibrate: latency %.1f us/step, bandwidth %.2f GB/s, shared cores %.2f, "
-                  "Newton-Schulz %.2f GFLOP/s, memory %.2f GB/s; fit error on %zu collectives: "
-                  "median %.1f %%, max %.1f %%\n",
-                  cal.latencySeconds * 1e6, cal.bandwidthBytesPerSecond / 1e9, cal.sharedCores,
+                  "calibrate: ring ops %.1f us/step + %.2f us per rank, %.2f GB/s; broadcast %.1f "
+                  "us/step + %.2f us per rank, %.2f GB/s; shared cores %.2f; Newton-Schulz %.2f "
+                  "GFLOP/s; memory %.2f GB/s; fit error on %zu collectives: median %.1f %%, max "
+                  "%.1f %%\n",
+                  cal.ring.latencySeconds * 1e6, cal.ring.latencyPerRankSeconds * 1e6,
+                  cal.ring.bandwidthBytesPerSecond / 1e9, cal.broadcast.latencySeconds * 1e6,
+                  cal.broadcast.latencyPerRankSeconds * 1e6,
+                  cal.broadcast.bandwidthBytesPerSecond / 1e9, cal.sharedCores,
                   cal.flopsPerSecond / 1e9, cal.memoryBytesPerSecond / 1e9, cal.collectives.size(),
                   100 * cal.fitMedianAbsRelError, 100 * cal.fitMaxAbsRelError);
     std::cerr << summary;

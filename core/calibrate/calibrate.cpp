@@ -32,57 +32,86 @@ double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The model's shape of one sample: seconds / slowdown = steps x a + bus x b.
+// The model's shape of one sample: seconds / slowdown = x . (latency,
+// latency per rank, 1 / bandwidth).
 struct Row {
-    double steps = 0, bus = 0, slowdown = 1, seconds = 0;
+    double x[3] = {0, 0, 0};  // steps, steps x n, bus bytes
+    double slowdown = 1, seconds = 0;
 };
 
 Row rowOf(const CollectiveSample& s, double cores) {
     Row row;
-    row.steps = collectiveSteps(s.op, s.groupSize, CollectiveAlgorithms::Gloo);
-    row.bus =
+    const double steps = collectiveSteps(s.op, s.groupSize, CollectiveAlgorithms::Gloo);
+    row.x[0] = steps;
+    row.x[1] = steps * s.groupSize;
+    row.x[2] =
         double(s.sizeBytes) * busBandwidthFactor(s.op, s.groupSize, CollectiveAlgorithms::Gloo);
     row.slowdown = sharedCoreSlowdown(s.groupSize, s.groups, cores);
     row.seconds = s.seconds;
     return row;
 }
 
-// Weighted least squares of y = steps x a + bus x b with weights 1/y^2 (the
-// relative error), a >= 0 and b > 0.
-std::pair<double, double> solve(const std::vector<Row>& rows) {
-    double saa = 0, sab = 0, sbb = 0, say = 0, sby = 0;
-    for (const Row& r : rows) {
-        const double y = r.seconds / r.slowdown;
-        if (!(y > 0)) continue;
-        const double w = 1 / (y * y);
-        saa += w * r.steps * r.steps;
-        sab += w * r.steps * r.bus;
-        sbb += w * r.bus * r.bus;
-        say += w * r.steps * y;
-        sby += w * r.bus * y;
-    }
-    const double det = saa * sbb - sab * sab;
-    double a = det != 0 ? (say * sbb - sby * sab) / det : 0;
-    double b = det != 0 ? (saa * sby - sab * say) / det : 0;
-    if (a < 0 || b <= 0) {  // the constrained optimum is on an edge
-        a = std::max(0.0, a);
-        if (a == 0) b = sbb > 0 ? sby / sbb : 0;
-        if (b <= 0) {
-            b = 1e-12;
-            a = saa > 0 ? std::max(0.0, (say - sab * b) / saa) : 0;
-        }
-    }
-    return {a, b};
+double predicted(const Row& r, const double* p) {
+    return r.slowdown * (r.x[0] * p[0] + r.x[1] * p[1] + r.x[2] * p[2]);
 }
 
-double sumSquaredRelative(const std::vector<Row>& rows, double a, double b) {
+double sumSquaredRelative(const std::vector<Row>& rows, const double* p) {
     double sum = 0;
     for (const Row& r : rows) {
-        const double predicted = r.slowdown * (r.steps * a + r.bus * b);
-        const double e = (predicted - r.seconds) / r.seconds;
+        const double e = (predicted(r, p) - r.seconds) / r.seconds;
         sum += e * e;
     }
     return sum;
+}
+
+// Weighted least squares (weights 1/seconds^2: the relative error) over the
+// parameters in `use`, the others 0; false when singular.
+bool solveSubset(const std::vector<Row>& rows, const bool* use, double* p) {
+    int idx[3], k = 0;
+    for (int i = 0; i < 3; ++i)
+        if (use[i]) idx[k++] = i;
+    double m[3][4] = {};
+    for (const Row& r : rows) {
+        if (!(r.seconds > 0)) continue;
+        const double w = 1 / (r.seconds * r.seconds);
+        for (int i = 0; i < k; ++i) {
+            const double xi = r.slowdown * r.x[idx[i]];
+            for (int j = 0; j < k; ++j) m[i][j] += w * xi * r.slowdown * r.x[idx[j]];
+            m[i][k] += w * xi * r.seconds;
+        }
+    }
+    for (int c = 0; c < k; ++c) {  // Gauss-Jordan with partial pivoting
+        int pivot = c;
+        for (int i = c + 1; i < k; ++i)
+            if (std::abs(m[i][c]) > std::abs(m[pivot][c])) pivot = i;
+        if (std::abs(m[pivot][c]) < 1e-300) return false;
+        for (int j = 0; j <= k; ++j) std::swap(m[c][j], m[pivot][j]);
+        for (int i = 0; i < k; ++i) {
+            if (i == c) continue;
+            const double f = m[i][c] / m[c][c];
+            for (int j = c; j <= k; ++j) m[i][j] -= f * m[c][j];
+        }
+    }
+    p[0] = p[1] = p[2] = 0;
+    for (int i = 0; i < k; ++i) p[idx[i]] = m[i][k] / m[i][i];
+    return true;
+}
+
+// Non-negative least squares of three parameters: the best feasible
+// solution over every subset of them (the optimum lies on one).
+void solve(const std::vector<Row>& rows, double* best) {
+    double bestError = -1;
+    best[0] = best[1] = best[2] = 0;
+    for (int mask = 1; mask < 8; ++mask) {
+        const bool use[3] = {bool(mask & 1), bool(mask & 2), bool(mask & 4)};
+        double p[3];
+        if (!solveSubset(rows, use, p) || p[0] < 0 || p[1] < 0 || p[2] < 0) continue;
+        const double error = sumSquaredRelative(rows, p);
+        if (bestError < 0 || error < bestError) {
+            bestError = error;
+            std::copy(p, p + 3, best);
+        }
+    }
 }
 
 // Every rank of `groups` groups of `n` ranks (ranks g*n .. g*n+n-1) runs the
@@ -265,14 +294,47 @@ std::string cpuModel() {
 
 }  // namespace
 
-std::pair<double, double> fitLinks(std::vector<CollectiveSample>& samples, double cores) {
+LinkSpec fitLink(std::vector<CollectiveSample>& samples, double cores) {
     std::vector<Row> rows;
     for (const auto& s : samples) rows.push_back(rowOf(s, cores));
-    const auto [a, b] = solve(rows);
-    for (size_t i = 0; i < samples.size(); ++i)
-        samples[i].predictedSeconds = rows[i].slowdown * (rows[i].steps * a + rows[i].bus * b);
-    return {a, b > 0 ? 1 / b : 0};
+    double p[3];
+    solve(rows, p);
+    for (size_t i = 0; i < samples.size(); ++i) samples[i].predictedSeconds = predicted(rows[i], p);
+    LinkSpec out;
+    out.latencySeconds = p[0];
+    out.latencyPerRankSeconds = p[1];
+    out.bandwidthBytesPerSecond = p[2] > 0 ? 1 / p[2] : 1e15;
+    out.efficiency = 1;
+    return out;
 }
+
+namespace {
+
+// The samples of `op`, fitted on `cores`; their squared relative errors summed.
+double fitOp(std::vector<CollectiveSample>& all, CollectiveOp op, double cores, LinkSpec& out) {
+    std::vector<CollectiveSample> mine;
+    for (const auto& s : all)
+        if (s.op == op) mine.push_back(s);
+    out = fitLink(mine, cores);
+    double error = 0;
+    size_t k = 0;
+    for (auto& s : all)
+        if (s.op == op) {
+            s.predictedSeconds = mine[k++].predictedSeconds;
+            const double e = (s.predictedSeconds - s.seconds) / s.seconds;
+            error += e * e;
+        }
+    return error;
+}
+
+LinkSpec rounded(LinkSpec spec) {
+    spec.bandwidthBytesPerSecond = round4(spec.bandwidthBytesPerSecond / 1e9) * 1e9;
+    spec.latencySeconds = round4(spec.latencySeconds * 1e6) / 1e6;
+    spec.latencyPerRankSeconds = round4(spec.latencyPerRankSeconds * 1e6) / 1e6;
+    return spec;
+}
+
+}  // namespace
 
 Calibration calibrate(const CalibrationOptions& options) {
     auto say = [&](const std::string& line) {
@@ -306,18 +368,18 @@ Calibration calibrate(const CalibrationOptions& options) {
     double bestError = -1;
     for (double cores = 1; cores <= 2 * cal.hardwareCores + 1e-9; cores += 0.05) {
         std::vector<CollectiveSample> trial = cal.collectives;
-        const auto [latency, bandwidth] = fitLinks(trial, cores);
-        std::vector<Row> rows;
-        for (const auto& s : trial) rows.push_back(rowOf(s, cores));
-        const double error = sumSquaredRelative(rows, latency, bandwidth > 0 ? 1 / bandwidth : 0);
+        LinkSpec ring, broadcast;
+        const double error = fitOp(trial, CollectiveOp::AllGather, cores, ring) +
+                             fitOp(trial, CollectiveOp::Broadcast, cores, broadcast);
         if (bestError < 0 || error < bestError) {
             bestError = error;
             cal.sharedCores = round4(cores);
         }
     }
-    const auto [latency, bandwidth] = fitLinks(cal.collectives, cal.sharedCores);
-    cal.latencySeconds = latency;
-    cal.bandwidthBytesPerSecond = bandwidth;
+    fitOp(cal.collectives, CollectiveOp::AllGather, cal.sharedCores, cal.ring);
+    fitOp(cal.collectives, CollectiveOp::Broadcast, cal.sharedCores, cal.broadcast);
+    cal.ring = rounded(cal.ring);
+    cal.broadcast = rounded(cal.broadcast);
     std::vector<double> errors;
     for (const auto& s : cal.collectives)
         errors.push_back(relativeError(s.seconds, s.predictedSeconds));
@@ -359,10 +421,10 @@ Calibration calibrate(const CalibrationOptions& options) {
     c.rankToNode = defaultRankToNode(c.nodes, c.devicesPerNode);
     c.algorithms = CollectiveAlgorithms::Gloo;
     c.sharedCores = cal.sharedCores;
-    c.intraNode.bandwidthBytesPerSecond = round4(cal.bandwidthBytesPerSecond / 1e9) * 1e9;
-    c.intraNode.latencySeconds = round4(cal.latencySeconds * 1e6) / 1e6;
-    c.intraNode.efficiency = 1;
+    c.intraNode = cal.ring;
+    c.intraNodeByOp = {{"broadcast", cal.broadcast}};
     c.interNode = c.intraNode;  // one host: no slower level
+    c.interNodeByOp = c.intraNodeByOp;
     const std::string model = cpuModel();
     c.device.name = model.empty() ? "host CPU" : model;
     const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);

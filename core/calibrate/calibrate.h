@@ -61,9 +61,10 @@ struct Calibration {
     // Newton–Schulz per thread with k threads at once: the compute side of the
     // shared-core model, as measured speed (rate with k threads / rate alone).
     std::vector<std::pair<int, double>> computeSharing;
-    // The fit.
-    double latencySeconds = 0;
-    double bandwidthBytesPerSecond = 0;
+    // The fit: the ring ops' figures (all_gather's samples; the link level's),
+    // and broadcast's (the level's by_op.broadcast).
+    LinkSpec ring;
+    LinkSpec broadcast;
     double sharedCores = 0;
     double flopsPerSecond = 0;
     double memoryBytesPerSecond = 0;
@@ -77,12 +78,13 @@ struct Calibration {
 // once on `cores` cores, 1 / sharedCoreSpeed(groupSize x groups, cores).
 double sharedCoreSlowdown(int groupSize, int groups, double cores);
 
-// Fits latency and bandwidth to `samples` on `cores` shared cores: the least
-// squares of the relative error of
-//   seconds = slowdown(n, groups, cores) x (steps x latency + bus bytes / bandwidth)
-// (steps and bus bytes of Gloo's algorithms), latency >= 0, bandwidth > 0.
-// Fills each sample's predictedSeconds; returns {latency, bandwidth}.
-std::pair<double, double> fitLinks(std::vector<CollectiveSample>& samples, double cores);
+// Fits one op's link figures to `samples` (all of that op) on `cores` shared
+// cores: the least squares of the relative error of
+//   seconds = slowdown(n, groups, cores)
+//             x (steps x (latency + n x latency per rank) + bus bytes / bandwidth)
+// (steps and bus bytes of Gloo's algorithms), every parameter >= 0. Fills
+// each sample's predictedSeconds; efficiency 1.
+LinkSpec fitLink(std::vector<CollectiveSample>& samples, double cores);
 
 // Measures this machine (a few seconds to tens of seconds) and fits the model.
 Calibration calibrate(const CalibrationOptions& options);

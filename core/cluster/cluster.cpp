@@ -33,6 +33,12 @@ const LinkSpec& Cluster::link(LinkLevel level) const {
     return level == LinkLevel::IntraNode ? intraNode : interNode;
 }
 
+const LinkSpec& Cluster::link(LinkLevel level, std::string_view op) const {
+    const auto& byOp = level == LinkLevel::IntraNode ? intraNodeByOp : interNodeByOp;
+    const auto it = byOp.find(op);
+    return it != byOp.end() ? it->second : link(level);
+}
+
 std::vector<int> defaultRankToNode(int nodes, int devicesPerNode) {
     std::vector<int> map;
     map.reserve(static_cast<size_t>(nodes) * static_cast<size_t>(devicesPerNode));

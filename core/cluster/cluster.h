@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,9 +22,15 @@ struct LinkSpec {
     double bandwidthBytesPerSecond = 0;  // per GPU, per direction (unidirectional)
     double latencySeconds = 0;           // one step of a collective algorithm (alpha)
     double efficiency = 1;               // in (0, 1]: the fraction of bandwidth achieved
+    // Added to latencySeconds per rank of the group (`latency_us_per_rank`):
+    // a ring step over threads that share cores waits for every member to be
+    // scheduled. 0 by default (GPUs).
+    double latencyPerRankSeconds = 0;
 
     // bandwidthBytesPerSecond * efficiency.
     double effectiveBandwidth() const { return bandwidthBytesPerSecond * efficiency; }
+    // One step of a collective over `ranks` ranks: latency + ranks x latency per rank.
+    double stepLatency(int ranks) const { return latencySeconds + ranks * latencyPerRankSeconds; }
 };
 
 // Peak dense math throughput of one device, FLOP/s, without sparsity.
@@ -61,6 +69,10 @@ struct Cluster {
     std::vector<int> rankToNode;
     LinkSpec intraNode;
     LinkSpec interNode;
+    // Per op (the trace's spelling, "broadcast"), figures that replace the
+    // level's for that op: a link level's `by_op`. Empty on the GPU presets.
+    std::map<std::string, LinkSpec, std::less<>> intraNodeByOp;
+    std::map<std::string, LinkSpec, std::less<>> interNodeByOp;
     DeviceSpec device;
     CollectiveAlgorithms algorithms = CollectiveAlgorithms::NcclRing;
     // The CPU cores the ranks of one node share, as the engine's rank threads
@@ -81,6 +93,8 @@ struct Cluster {
     // Throws std::out_of_range for a rank outside the cluster.
     LinkLevel linkLevelOf(const std::vector<int>& ranks) const;
     const LinkSpec& link(LinkLevel level) const;
+    // The figures `op` runs at on `level`: its by_op entry, else the level's.
+    const LinkSpec& link(LinkLevel level, std::string_view op) const;
 };
 
 // rank / devicesPerNode for every rank of nodes * devicesPerNode.

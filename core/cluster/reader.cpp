@@ -45,7 +45,10 @@ Cluster readTop(const Json& top) {
     requireObject(links, "/links", "links", {"intra_node", "inter_node"});
     for (LinkLevel level : {LinkLevel::IntraNode, LinkLevel::InterNode}) {
         const std::string_view key = linkLevelName(level);
-        LinkSpec spec = readLinkSpec(requireMember(links, "/links", key), childPath("/links", key));
+        const Json& value = requireMember(links, "/links", key);
+        LinkSpec spec = readLinkSpec(value, childPath("/links", key));
+        (level == LinkLevel::IntraNode ? out.intraNodeByOp : out.interNodeByOp) =
+            readLinkOverrides(value, childPath("/links", key), spec);
         (level == LinkLevel::IntraNode ? out.intraNode : out.interNode) = spec;
     }
     out.device = readDeviceSpec(requireMember(top, "", "device"), "/device");

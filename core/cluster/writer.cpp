@@ -22,10 +22,28 @@ std::string jsonString(std::string_view text) {
     return Json(std::string(text)).dump();
 }
 
-std::string link(const LinkSpec& spec, int digits) {
-    return "{\"bandwidth_gigabytes_per_s\": " + number(spec.bandwidthBytesPerSecond / 1e9, digits) +
-           ", \"latency_us\": " + number(spec.latencySeconds * 1e6, digits) +
-           ", \"efficiency\": " + number(spec.efficiency, digits) + "}";
+std::string figures(const LinkSpec& spec, int digits) {
+    std::string out =
+        "\"bandwidth_gigabytes_per_s\": " + number(spec.bandwidthBytesPerSecond / 1e9, digits) +
+        ", \"latency_us\": " + number(spec.latencySeconds * 1e6, digits);
+    if (spec.latencyPerRankSeconds > 0)
+        out += ", \"latency_us_per_rank\": " + number(spec.latencyPerRankSeconds * 1e6, digits);
+    return out + ", \"efficiency\": " + number(spec.efficiency, digits);
+}
+
+std::string link(const LinkSpec& spec, const std::map<std::string, LinkSpec, std::less<>>& byOp,
+                 int digits) {
+    std::string out = "{" + figures(spec, digits);
+    if (!byOp.empty()) {
+        out += ",\n      \"by_op\": {";
+        const char* lead = "";
+        for (const auto& [op, opSpec] : byOp) {
+            out += lead + std::string("\"") + op + "\": {" + figures(opSpec, digits) + "}";
+            lead = ", ";
+        }
+        out += "}";
+    }
+    return out + "}";
 }
 
 }  // namespace
@@ -49,8 +67,8 @@ std::string writeCluster(const Cluster& c, int digits) {
             ",\n";
     if (c.sharedCores > 0) out += "  \"shared_cores\": " + number(c.sharedCores, digits) + ",\n";
     out += "  \"links\": {\n";
-    out += "    \"intra_node\": " + link(c.intraNode, digits) + ",\n";
-    out += "    \"inter_node\": " + link(c.interNode, digits) + "\n";
+    out += "    \"intra_node\": " + link(c.intraNode, c.intraNodeByOp, digits) + ",\n";
+    out += "    \"inter_node\": " + link(c.interNode, c.interNodeByOp, digits) + "\n";
     out += "  },\n";
     out += "  \"device\": {\n";
     if (!c.device.name.empty()) out += "    \"name\": " + jsonString(c.device.name) + ",\n";

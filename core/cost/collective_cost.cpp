@@ -86,10 +86,10 @@ CollectiveCost collectiveCost(CollectiveOp op, int64_t sizeBytes,
     cost.level = cluster.linkLevelOf(groupRanks);  // checks every rank is in the cluster
     const int n = static_cast<int>(groupRanks.size());
     if (n <= 1 || (sizeBytes == 0 && op != CollectiveOp::Barrier)) return cost;
-    const LinkSpec& link = cluster.link(cost.level);
+    const LinkSpec& link = cluster.link(cost.level, traceNameOf(op));
     cost.steps = collectiveSteps(op, n, cluster.algorithms);
     cost.busBytes = static_cast<double>(sizeBytes) * busBandwidthFactor(op, n, cluster.algorithms);
-    cost.latencySeconds = cost.steps * link.latencySeconds;
+    cost.latencySeconds = cost.steps * link.stepLatency(n);
     cost.bandwidthSeconds = cost.busBytes / link.effectiveBandwidth();
     cost.seconds = cost.latencySeconds + cost.bandwidthSeconds;
     return cost;

@@ -49,7 +49,7 @@ int binomialTreeDepth(int ranks);
 // A predicted collective time and its parts.
 struct CollectiveCost {
     double seconds = 0;                      // latencySeconds + bandwidthSeconds
-    double latencySeconds = 0;               // steps x latency of `level`
+    double latencySeconds = 0;               // steps x step latency of `level` (for the op)
     double bandwidthSeconds = 0;             // size x factor / (bandwidth x efficiency of `level`)
     LinkLevel level = LinkLevel::IntraNode;  // the slowest level the group spans
     int steps = 0;

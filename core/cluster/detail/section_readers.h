@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <functional>
+#include <map>
 #include <string>
 
 #include "cluster/cluster.h"
@@ -15,6 +17,12 @@ namespace hsdp {
 // One entry of `links`: a bandwidth (in exactly one of its two units),
 // latency_us and an optional efficiency.
 LinkSpec readLinkSpec(const Json& value, const std::string& path);
+
+// A link level's optional `by_op`: per op name (the trace's), the level's
+// figures with any of its keys replaced.
+std::map<std::string, LinkSpec, std::less<>> readLinkOverrides(const Json& level,
+                                                               const std::string& path,
+                                                               const LinkSpec& base);
 
 // `device`: name, memory_bytes, peak_tflops per dtype, efficiency.
 DeviceSpec readDeviceSpec(const Json& value, const std::string& path);

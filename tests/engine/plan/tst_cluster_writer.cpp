@@ -86,6 +86,28 @@ private slots:
         QTest::newRow("calibration") << R"("calibration": [1],)"
                                      << "/calibration: expected an object";
     }
+    void perOpLinkFigures() {
+        const std::string text = R"({"format": "hsdp-cluster/1", "name": "x", "nodes": 1,
+  "devices_per_node": 2,
+  "links": {"intra_node": {"bandwidth_gigabytes_per_s": 1, "latency_us": 50, "latency_us_per_rank": 2,
+                           "by_op": {"broadcast": {"latency_us": 5}}},
+            "inter_node": {"bandwidth_gigabytes_per_s": 1, "latency_us": 50}},
+  "device": {"memory_bytes": 1, "peak_tflops": {"float32": 0.01, "bfloat16": 0.01, "float16": 0.01}}})";
+        const Cluster c = readCluster(text);
+        QCOMPARE(c.intraNode.latencyPerRankSeconds, 2e-6);
+        const LinkSpec& tree = c.link(LinkLevel::IntraNode, "broadcast");
+        QCOMPARE(tree.latencySeconds, 5e-6);
+        QCOMPARE(tree.latencyPerRankSeconds, 2e-6);  // the level's, not replaced
+        QCOMPARE(tree.bandwidthBytesPerSecond, 1e9);
+        QCOMPARE(c.link(LinkLevel::IntraNode, "all_gather").latencySeconds, 50e-6);
+        QVERIFY(c.interNodeByOp.empty());
+        QCOMPARE(writeCluster(readCluster(writeCluster(c))), writeCluster(c));
+        std::string bad = text;
+        bad.replace(bad.find("\"broadcast\": {"), 14, "\"bcast\": {");
+        QVERIFY2(errorOf(bad).contains("/links/intra_node/by_op/bcast: unknown key"),
+                 qPrintable(errorOf(bad)));
+    }
+
     void theNewKeysAreStrict() {
         QFETCH(QString, keys);
         QFETCH(QString, error);

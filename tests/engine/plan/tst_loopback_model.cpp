@@ -173,23 +173,42 @@ private slots:
     }
 
     void fitRecoversTheParameters() {
-        // Samples made by the model itself (30 us, 2 GB/s, 2 cores) fit back exactly.
-        std::vector<CollectiveSample> samples;
-        for (int n : {2, 4, 8})
-            for (int groups : {1, 2})
-                for (int64_t size : {int64_t(4096), int64_t(1) << 20})
-                    for (auto op : {CollectiveOp::AllGather, CollectiveOp::Broadcast}) {
+        // Samples made by the model itself (30 us + 5 us per rank a step,
+        // 2 GB/s, 2 cores) fit back exactly, op by op.
+        for (auto op : {CollectiveOp::AllGather, CollectiveOp::Broadcast}) {
+            std::vector<CollectiveSample> samples;
+            for (int n : {2, 4, 8})
+                for (int groups : {1, 2})
+                    for (int64_t size : {int64_t(4096), int64_t(1) << 20}) {
                         const double alone =
-                            collectiveSteps(op, n, CollectiveAlgorithms::Gloo) * 30e-6 +
+                            collectiveSteps(op, n, CollectiveAlgorithms::Gloo) *
+                                (30e-6 + n * 5e-6) +
                             double(size) * busBandwidthFactor(op, n, CollectiveAlgorithms::Gloo) /
                                 2e9;
                         samples.push_back(
                             {op, n, groups, size, alone * sharedCoreSlowdown(n, groups, 2), 0});
                     }
-        const auto [latency, bandwidth] = fitLinks(samples, 2);
-        QVERIFY(std::abs(latency - 30e-6) < 1e-12);
-        QVERIFY(std::abs(bandwidth - 2e9) < 1);
-        for (const auto& s : samples) QVERIFY(near(s.predictedSeconds, s.seconds));
+            const LinkSpec fit = fitLink(samples, 2);
+            QVERIFY(std::abs(fit.latencySeconds - 30e-6) < 1e-10);
+            QVERIFY(std::abs(fit.latencyPerRankSeconds - 5e-6) < 1e-10);
+            QVERIFY(std::abs(fit.bandwidthBytesPerSecond - 2e9) < 1e3);
+            for (const auto& s : samples) QVERIFY(near(s.predictedSeconds, s.seconds));
+        }
+    }
+
+    void latencyPerRankAndPerOpFigures() {
+        // all_gather of 4 x 1 kB: 3 steps x (10 us + 4 x 2 us) + 3 kB / 1 GB/s.
+        Cluster c = glooCluster();
+        c.intraNode.latencyPerRankSeconds = 2e-6;
+        QVERIFY(
+            near(collectiveSeconds(CollectiveOp::AllGather, 4000, ranks(4), c), 3 * 18e-6 + 3e-6));
+        // broadcast's own figures: 2 steps x 1 us + 2 x 1 MB / 10 GB/s.
+        LinkSpec tree{10e9, 1e-6, 1};
+        c.intraNodeByOp = {{"broadcast", tree}};
+        QVERIFY(
+            near(collectiveSeconds(CollectiveOp::Broadcast, 1000000, ranks(4), c), 2e-6 + 2e-4));
+        QVERIFY(
+            near(collectiveSeconds(CollectiveOp::AllGather, 4000, ranks(4), c), 3 * 18e-6 + 3e-6));
     }
 
     void errorsAndMedians() {
