@@ -257,6 +257,14 @@ int predictBenchmark(const std::vector<std::string>& args) {
                 continue;
             }
             const auto& p = r.prediction;
+            if (std::getenv("HSDP_PREDICT_VERBOSE"))
+                for (const auto& c : p.collectives) {
+                    const auto& sc = p.cost.schedule.collectives[size_t(c.collective)];
+                    std::printf("    %-10s n=%d %9lld B  measured %9.1f us  predicted %9.1f us\n",
+                                std::string(traceNameOf(c.op)).c_str(), c.groupSize,
+                                static_cast<long long>(sc.sizeBytes), c.measuredSeconds * 1e6,
+                                c.predictedSeconds * 1e6);
+                }
             std::printf("%-40s %5d %6lld %11.4f %11.4f %9s %6zu %9s\n", r.label.c_str(), r.world,
                         static_cast<long long>(r.shrink), p.measuredSeconds, p.predictedSeconds,
                         pct(p.makespanRelError.value_or(0)).c_str(), p.collectives.size(),

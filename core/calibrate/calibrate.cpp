@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <atomic>
 #include <thread>
 
 #include "collectives/newton_schulz.h"
@@ -20,8 +21,8 @@
 
 namespace hsdp {
 
-double sharedCoreSlowdown(int groupSize, int groups, double cores) {
-    return 1 / sharedCoreSpeed(groupSize * groups, cores);
+double sharedCoreSlowdown(int groupSize, int groups, double cores, double memberLoad) {
+    return 1 / sharedCoreSpeed(memberLoad * groupSize * groups, cores);
 }
 
 namespace {
@@ -39,14 +40,15 @@ struct Row {
     double slowdown = 1, seconds = 0;
 };
 
-Row rowOf(const CollectiveSample& s, double cores) {
+Row rowOf(const CollectiveSample& s, double cores, double memberLoad) {
     Row row;
     const double steps = collectiveSteps(s.op, s.groupSize, CollectiveAlgorithms::Gloo);
     row.x[0] = steps;
     row.x[1] = steps * s.groupSize;
     row.x[2] =
         double(s.sizeBytes) * busBandwidthFactor(s.op, s.groupSize, CollectiveAlgorithms::Gloo);
-    row.slowdown = sharedCoreSlowdown(s.groupSize, s.groups, cores);
+    // The computing threads are busy all along: each counts 1.
+    row.slowdown = 1 / sharedCoreSpeed(memberLoad * s.groupSize * s.groups + s.computing, cores);
     row.seconds = s.seconds;
     return row;
 }
@@ -117,8 +119,11 @@ void solve(const std::vector<Row>& rows, double* best) {
 // Every rank of `groups` groups of `n` ranks (ranks g*n .. g*n+n-1) runs the
 // same collectives at the same time; each (op, size) starts after a world
 // barrier so the groups overlap.
+Tensor filled(std::vector<int64_t> shape);
+
 std::vector<CollectiveSample> measureConfiguration(int n, int groups,
-                                                   const CalibrationOptions& options) {
+                                                   const CalibrationOptions& options,
+                                                   int computing = 0) {
     const std::vector<CollectiveOp> ops{CollectiveOp::AllGather, CollectiveOp::Broadcast};
     const int world = n * groups;
     std::vector<std::vector<int>> groupRanks;
@@ -143,6 +148,21 @@ std::vector<CollectiveSample> measureConfiguration(int n, int groups,
     wo.worldSize = world;
     wo.timeout = std::chrono::milliseconds(60000);
     wo.worldGroup = true;  // only the barriers between measurements use it
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> busy;
+    const Tensor work = filled({128, 128});
+    for (int i = 0; i < computing; ++i)
+        busy.emplace_back([&] {
+            while (!stop.load()) (void)newtonSchulz(work);
+        });
+    struct Join {
+        std::atomic<bool>& stop;
+        std::vector<std::thread>& threads;
+        ~Join() {
+            stop = true;
+            for (auto& t : threads) t.join();
+        }
+    } join{stop, busy};
     runWorld(wo, groupRanks, [&](RankContext& ctx) {
         const int r = ctx.rank();
         Communicator& comm = ctx.group(groupRanks[size_t(r / n)]);
@@ -180,7 +200,7 @@ std::vector<CollectiveSample> measureConfiguration(int n, int groups,
                     seconds.push_back((lastEnd - lastStart) / 1e6);
                 }
             const int64_t size = int64_t(std::max<int64_t>(1, options.sizes[s] / n)) * n;
-            out.push_back({ops[o], n, groups, size, medianOf(seconds), 0});
+            out.push_back({ops[o], n, groups, computing, size, medianOf(seconds), 0});
         }
     return out;
 }
@@ -209,7 +229,7 @@ std::vector<ComputeSample> measureCompute(const CalibrationOptions& options) {
          {std::vector<int64_t>{128, 128}, std::vector<int64_t>{256, 256},
           std::vector<int64_t>{512, 256}}) {
         const Tensor g = filled(shape);
-        const double seconds = medianSeconds(3, [&] { (void)newtonSchulz(g); });
+        const double seconds = medianSeconds(5, [&] { (void)newtonSchulz(g); });
         out.push_back({"newton_schulz", std::to_string(shape[0]) + "x" + std::to_string(shape[1]),
                        newtonSchulzFlops(shape), seconds});
     }
@@ -231,20 +251,20 @@ std::vector<ComputeSample> measureCompute(const CalibrationOptions& options) {
     return out;
 }
 
-// Newton–Schulz on `threads` threads at once: each thread's speed relative to
-// one thread alone.
-double computeSpeedWith(int threads, double aloneSeconds) {
+// Newton–Schulz on `threads` threads at once: the median thread's seconds per
+// call (1 thread: alone).
+double computeSecondsWith(int threads) {
     const Tensor g = filled({256, 256});
     std::vector<double> seconds(static_cast<size_t>(threads), 0.0);
     std::vector<std::thread> pool;
     for (int i = 0; i < threads; ++i)
         pool.emplace_back([&, i] {
             const auto start = Clock::now();
-            for (int k = 0; k < 2; ++k) (void)newtonSchulz(g);
-            seconds[size_t(i)] = secondsSince(start) / 2;
+            for (int k = 0; k < 3; ++k) (void)newtonSchulz(g);
+            seconds[size_t(i)] = secondsSince(start) / 3;
         });
     for (auto& t : pool) t.join();
-    return aloneSeconds / medianOf(seconds);
+    return medianOf(seconds);
 }
 
 std::vector<double> loadAverage() {
@@ -294,9 +314,9 @@ std::string cpuModel() {
 
 }  // namespace
 
-LinkSpec fitLink(std::vector<CollectiveSample>& samples, double cores) {
+LinkSpec fitLink(std::vector<CollectiveSample>& samples, double cores, double memberLoad) {
     std::vector<Row> rows;
-    for (const auto& s : samples) rows.push_back(rowOf(s, cores));
+    for (const auto& s : samples) rows.push_back(rowOf(s, cores, memberLoad));
     double p[3];
     solve(rows, p);
     for (size_t i = 0; i < samples.size(); ++i) samples[i].predictedSeconds = predicted(rows[i], p);
@@ -311,11 +331,12 @@ LinkSpec fitLink(std::vector<CollectiveSample>& samples, double cores) {
 namespace {
 
 // The samples of `op`, fitted on `cores`; their squared relative errors summed.
-double fitOp(std::vector<CollectiveSample>& all, CollectiveOp op, double cores, LinkSpec& out) {
+double fitOp(std::vector<CollectiveSample>& all, CollectiveOp op, double cores, double load,
+             LinkSpec& out) {
     std::vector<CollectiveSample> mine;
     for (const auto& s : all)
         if (s.op == op) mine.push_back(s);
-    out = fitLink(mine, cores);
+    out = fitLink(mine, cores, load);
     double error = 0;
     size_t k = 0;
     for (auto& s : all)
@@ -352,32 +373,45 @@ Calibration calibrate(const CalibrationOptions& options) {
                 std::to_string(n * g) + " rank threads)");
             for (auto& s : measureConfiguration(n, g, options)) cal.collectives.push_back(s);
         }
+    for (int n : options.groupSizes)
+        for (int computing : {2, 4}) {
+            if (n + computing > options.maxRanks || n < 2) continue;
+            say("all_gather and broadcast over 1 group of " + std::to_string(n) +
+                " ranks while " + std::to_string(computing) + " threads compute");
+            for (auto& s : measureConfiguration(n, 1, options, computing))
+                cal.collectives.push_back(s);
+        }
     say("Newton-Schulz (fp32) on one thread");
     cal.compute = measureCompute(options);
-    double nsAlone = 0;
-    for (const auto& c : cal.compute)
-        if (c.kernel == "newton_schulz" && c.shape == "256x256") nsAlone = c.seconds;
+    const double nsAlone = computeSecondsWith(1);
     for (int threads : {2, 4, 8}) {
         say("Newton-Schulz on " + std::to_string(threads) + " threads at once");
-        cal.computeSharing.push_back({threads, computeSpeedWith(threads, nsAlone)});
+        cal.computeSharing.push_back({threads, nsAlone / computeSecondsWith(threads)});
+    if (options.progress) options.progress("fitting");
     }
 
-    // Shared cores: the count that fits the collectives best, between one core
-    // and twice the hardware's (hyper-threads, a busy machine).
-    say("fitting");
+    // Shared cores: what k threads of Newton-Schulz at once get, k x their
+    // speed (the median over k = 2, 4, 8), at least one core; then the load
+    // of a collective's member on those cores that fits the collectives best.
+    std::vector<double> cores;
+    for (const auto& [threads, speed] : cal.computeSharing) cores.push_back(threads * speed);
+    cal.sharedCores = round4(std::clamp(medianOf(cores), 1.0, 2 * cal.hardwareCores));
     double bestError = -1;
-    for (double cores = 1; cores <= 2 * cal.hardwareCores + 1e-9; cores += 0.05) {
+    for (double load = 0.05; load <= 1 + 1e-9; load += 0.01) {
         std::vector<CollectiveSample> trial = cal.collectives;
         LinkSpec ring, broadcast;
-        const double error = fitOp(trial, CollectiveOp::AllGather, cores, ring) +
-                             fitOp(trial, CollectiveOp::Broadcast, cores, broadcast);
+        const double error =
+            fitOp(trial, CollectiveOp::AllGather, cal.sharedCores, load, ring) +
+            fitOp(trial, CollectiveOp::Broadcast, cal.sharedCores, load, broadcast);
         if (bestError < 0 || error < bestError) {
             bestError = error;
-            cal.sharedCores = round4(cores);
+            cal.collectiveMemberLoad = round4(load);
         }
     }
-    fitOp(cal.collectives, CollectiveOp::AllGather, cal.sharedCores, cal.ring);
-    fitOp(cal.collectives, CollectiveOp::Broadcast, cal.sharedCores, cal.broadcast);
+    fitOp(cal.collectives, CollectiveOp::AllGather, cal.sharedCores, cal.collectiveMemberLoad,
+          cal.ring);
+    fitOp(cal.collectives, CollectiveOp::Broadcast, cal.sharedCores, cal.collectiveMemberLoad,
+          cal.broadcast);
     cal.ring = rounded(cal.ring);
     cal.broadcast = rounded(cal.broadcast);
     std::vector<double> errors;
@@ -421,6 +455,7 @@ Calibration calibrate(const CalibrationOptions& options) {
     c.rankToNode = defaultRankToNode(c.nodes, c.devicesPerNode);
     c.algorithms = CollectiveAlgorithms::Gloo;
     c.sharedCores = cal.sharedCores;
+    c.collectiveMemberLoad = cal.collectiveMemberLoad;
     c.intraNode = cal.ring;
     c.intraNodeByOp = {{"broadcast", cal.broadcast}};
     c.interNode = c.intraNode;  // one host: no slower level
@@ -448,7 +483,8 @@ Calibration calibrate(const CalibrationOptions& options) {
     Json rows = Json::array();
     for (const auto& s : cal.collectives)
         rows.push_back(
-            Json::array({std::string(traceNameOf(s.op)), s.groupSize, s.groups, s.sizeBytes,
+            Json::array({std::string(traceNameOf(s.op)), s.groupSize, s.groups, s.computing,
+                         s.sizeBytes,
                          round4(s.seconds * 1e6), round4(s.predictedSeconds * 1e6)}));
     record["collectives"] = rows;
     Json compute = Json::array();

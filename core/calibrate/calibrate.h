@@ -38,6 +38,7 @@ struct CollectiveSample {
     CollectiveOp op = CollectiveOp::AllGather;
     int groupSize = 0;
     int groups = 0;  // groups running the same collective at once
+    int computing = 0;  // threads running Newton-Schulz beside them all along
     int64_t sizeBytes = 0;
     double seconds = 0;
     double predictedSeconds = 0;  // by the fitted model
@@ -65,7 +66,8 @@ struct Calibration {
     // and broadcast's (the level's by_op.broadcast).
     LinkSpec ring;
     LinkSpec broadcast;
-    double sharedCores = 0;
+    double sharedCores = 0;           // from Newton-Schulz on 2, 4, 8 threads at once
+    double collectiveMemberLoad = 1;  // fitted to the collectives on those cores
     double flopsPerSecond = 0;
     double memoryBytesPerSecond = 0;
     double fitMedianAbsRelError = 0;  // of the collective samples
@@ -76,7 +78,7 @@ struct Calibration {
 // The contention factor of the model on shared cores: how much longer a
 // collective of `groupSize` ranks takes while `groups` such groups run at
 // once on `cores` cores, 1 / sharedCoreSpeed(groupSize x groups, cores).
-double sharedCoreSlowdown(int groupSize, int groups, double cores);
+double sharedCoreSlowdown(int groupSize, int groups, double cores, double memberLoad = 1);
 
 // Fits one op's link figures to `samples` (all of that op) on `cores` shared
 // cores: the least squares of the relative error of
@@ -84,7 +86,7 @@ double sharedCoreSlowdown(int groupSize, int groups, double cores);
 //             x (steps x (latency + n x latency per rank) + bus bytes / bandwidth)
 // (steps and bus bytes of Gloo's algorithms), every parameter >= 0. Fills
 // each sample's predictedSeconds; efficiency 1.
-LinkSpec fitLink(std::vector<CollectiveSample>& samples, double cores);
+LinkSpec fitLink(std::vector<CollectiveSample>& samples, double cores, double memberLoad = 1);
 
 // Measures this machine (a few seconds to tens of seconds) and fits the model.
 Calibration calibrate(const CalibrationOptions& options);

@@ -80,6 +80,11 @@ struct Cluster {
     // at once each runs at min(1, cores / A) of its speed. 0: every rank has a
     // device of its own (GPUs), no sharing.
     double sharedCores = 0;
+    // With sharedCores: how much of a core each member of a running
+    // collective keeps busy (`collective_member_load`, in (0, 1]; default 1):
+    // a rank in a Gloo collective is partly asleep in the kernel's socket
+    // calls, so a collective's members weigh less than computing ranks.
+    double collectiveMemberLoad = 1;
     // The optional `calibration` object (what `hsdp-inspect calibrate`
     // measured and how well its fit reproduces it), as compact JSON text kept
     // as written; the model never reads it. Empty when the file has none.

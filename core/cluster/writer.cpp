@@ -66,6 +66,8 @@ std::string writeCluster(const Cluster& c, int digits) {
             "  \"collective_algorithms\": " + jsonString(collectiveAlgorithmsName(c.algorithms)) +
             ",\n";
     if (c.sharedCores > 0) out += "  \"shared_cores\": " + number(c.sharedCores, digits) + ",\n";
+    if (c.collectiveMemberLoad != 1)
+        out += "  \"collective_member_load\": " + number(c.collectiveMemberLoad, digits) + ",\n";
     out += "  \"links\": {\n";
     out += "    \"intra_node\": " + link(c.intraNode, c.intraNodeByOp, digits) + ",\n";
     out += "    \"inter_node\": " + link(c.interNode, c.interNodeByOp, digits) + "\n";

@@ -8,7 +8,7 @@
 
 namespace hsdp {
 
-double sharedCoreSpeed(int busy, double cores) {
+double sharedCoreSpeed(double busy, double cores) {
     if (busy <= 0 || cores <= 0) return 1;
     return std::min(1.0, cores / busy);
 }
@@ -23,8 +23,8 @@ namespace {
 class SharedPass {
 public:
     SharedPass(const StepSchedule& schedule, StepSimulation& sim, const ComputeRates& rates,
-               double cores)
-        : schedule_(schedule), sim_(sim), rates_(rates), cores_(cores) {
+               double cores, double memberLoad)
+        : schedule_(schedule), sim_(sim), rates_(rates), cores_(cores), memberLoad_(memberLoad) {
         const size_t n = schedule.ranks.size();
         sim.ranks.resize(n);
         for (size_t r = 0; r < n; ++r) sim.ranks[r].spans.resize(schedule.ranks[r].size());
@@ -110,7 +110,7 @@ private:
                 endCollective(c);
                 continue;  // r moved past it; the others are queued
             }
-            busy_ += int(members);
+            busy_ += memberLoad_ * double(members);
             running_.push({work_ + seconds, order_++, -1, int(c)});
             return;
         }
@@ -126,7 +126,8 @@ private:
             return;
         }
         const size_t c = size_t(item.collective);
-        busy_ -= int(blockedAt_[c].size());
+        busy_ -= memberLoad_ * double(blockedAt_[c].size());
+        if (busy_ < 1e-9) busy_ = 0;  // rounding
         endCollective(c);
         ready_.push_back(blockedAt_[c].back().first);
     }
@@ -153,9 +154,10 @@ private:
     StepSimulation& sim_;
     const ComputeRates& rates_;
     const double cores_;
+    const double memberLoad_;
     double now_ = 0;   // real time
     double work_ = 0;  // the work clock
-    int busy_ = 0;
+    double busy_ = 0;
     long order_ = 0;
     std::vector<size_t> pos_;
     std::vector<int> arrived_;
@@ -206,12 +208,13 @@ std::vector<CriticalStep> criticalPath(const StepSchedule& schedule, const StepS
 
 StepSimulation simulateOnSharedCores(const StepSchedule& schedule,
                                      std::vector<double> collectiveSeconds,
-                                     const ComputeRates& rates, double cores) {
+                                     const ComputeRates& rates, double cores,
+                                     double memberLoad) {
     if (collectiveSeconds.size() != schedule.collectives.size())
         throw std::invalid_argument("simulateOnSharedCores: one time per collective");
     StepSimulation sim;
     sim.collectiveSeconds = std::move(collectiveSeconds);
-    SharedPass pass(schedule, sim, rates, cores);
+    SharedPass pass(schedule, sim, rates, cores, memberLoad);
     pass.end_.assign(schedule.collectives.size(), 0);
     pass.run();
     for (size_t c = 0; c < schedule.collectives.size(); ++c)
@@ -225,7 +228,8 @@ StepSimulation simulateOn(const StepSchedule& schedule, const Cluster& cluster) 
     const ComputeRates rates = computeRatesOf(cluster);
     std::vector<double> seconds = collectiveSecondsOn(schedule, cluster);
     if (cluster.sharedCores > 0)
-        return simulateOnSharedCores(schedule, std::move(seconds), rates, cluster.sharedCores);
+        return simulateOnSharedCores(schedule, std::move(seconds), rates, cluster.sharedCores,
+                                     cluster.collectiveMemberLoad);
     return simulateStep(schedule, std::move(seconds), rates);
 }
 

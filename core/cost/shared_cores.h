@@ -12,15 +12,17 @@ namespace hsdp {
 // engine's runs put one thread per rank on one host, so 8 ranks on 2 cores
 // each get a quarter of a core while all of them are busy.
 
-// How fast each busy rank runs when `busy` ranks share `cores` cores, as a
-// fraction of its speed alone: min(1, cores / busy); 1 when busy <= 0 or
-// cores <= 0 (no sharing).
-double sharedCoreSpeed(int busy, double cores);
+// How fast each busy rank runs when `busy` ranks (the load: computing ranks
+// count 1, members of running collectives the cluster's collective member
+// load) share `cores` cores, as a fraction of its speed alone:
+// min(1, cores / busy); 1 when busy <= 0 or cores <= 0 (no sharing).
+double sharedCoreSpeed(double busy, double cores);
 
 // The discrete-event pass of simulateStep with processor sharing: a rank is
 // busy while it computes or is in a collective that runs (a member waiting for
 // the last one to arrive is not: it sleeps), and every busy item progresses at
-// sharedCoreSpeed(busy ranks, cores) of its rate. `collectiveSeconds[c]` is
+// sharedCoreSpeed(load, cores) of its rate, the load counting each computing
+// rank as 1 and each member of a running collective as `memberLoad`. `collectiveSeconds[c]` is
 // collective c's time alone on the cores (its cost with every member at full
 // speed); compute items take workSeconds at full speed. The result's
 // collectiveSeconds are the times the collectives took in the pass (start to
@@ -29,7 +31,8 @@ double sharedCoreSpeed(int busy, double cores);
 // simulateStep does.
 StepSimulation simulateOnSharedCores(const StepSchedule& schedule,
                                      std::vector<double> collectiveSeconds,
-                                     const ComputeRates& rates, double cores);
+                                     const ComputeRates& rates, double cores,
+                                     double memberLoad = 1);
 
 // simulateOnSharedCores when `cluster` has shared_cores, else simulateStep:
 // the pass the cluster calls for, over collectiveSecondsOn(schedule, cluster).
