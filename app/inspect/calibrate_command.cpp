@@ -83,16 +83,18 @@ int calibrateCommand(const std::vector<std::string>& args) {
     const Calibration cal = calibrate(options);
     const std::string text = writeCluster(cal.cluster);
     readCluster(text);  // what we write, the strict reader reads
-    char summary[640];
+    char summary[800];
     std::snprintf(summary, sizeof summary,
-                  "calibrate: ring ops %.1f us/step + %.2f us per rank, %.2f GB/s; broadcast %.1f "
-                  "us/step + %.2f us per rank, %.2f GB/s; shared cores %.2f; Newton-Schulz %.2f "
+                  "calibrate: ring ops %.1f us/step + %.2f us per rank, %.2f GB/s, idle wake-up "
+                  "%.0f us; broadcast %.1f us/step + %.2f us per rank, %.2f GB/s, idle wake-up "
+                  "%.0f us; shared cores %.2f, member load %.2f; Newton-Schulz %.2f "
                   "GFLOP/s; memory %.2f GB/s; fit error on %zu collectives: median %.1f %%, max "
                   "%.1f %%\n",
                   cal.ring.latencySeconds * 1e6, cal.ring.latencyPerRankSeconds * 1e6,
-                  cal.ring.bandwidthBytesPerSecond / 1e9, cal.broadcast.latencySeconds * 1e6,
-                  cal.broadcast.latencyPerRankSeconds * 1e6,
-                  cal.broadcast.bandwidthBytesPerSecond / 1e9, cal.sharedCores,
+                  cal.ring.bandwidthBytesPerSecond / 1e9, cal.ring.idleWakeSeconds * 1e6,
+                  cal.broadcast.latencySeconds * 1e6, cal.broadcast.latencyPerRankSeconds * 1e6,
+                  cal.broadcast.bandwidthBytesPerSecond / 1e9, cal.broadcast.idleWakeSeconds * 1e6,
+                  cal.sharedCores, cal.collectiveMemberLoad,
                   cal.flopsPerSecond / 1e9, cal.memoryBytesPerSecond / 1e9, cal.collectives.size(),
                   100 * cal.fitMedianAbsRelError, 100 * cal.fitMaxAbsRelError);
     std::cerr << summary;

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.h"
+#include "calibrate/calibrate.h"
 #include "cluster/reader.h"
 #include "cost/run_prediction.h"
 #include "plan/planner.h"
@@ -27,8 +28,8 @@
 namespace hsdp::bench {
 
 const char* const kPredictHelp =
-    R"(usage: hsdp-bench predict [--json] [--cluster NAME|FILE] [--repeat N] [--check]
-                          [--only TEXT]
+    R"(usage: hsdp-bench predict [--json] [--cluster NAME|FILE | --calibrate] [--repeat N]
+                          [--check] [--only TEXT]
 
 Proves the cost model against this machine: runs every samples/*.json and 12
 generated 2-D HSDP scenarios (world sizes 2..16, pure sharding, pure
@@ -48,13 +49,17 @@ predicted in the same process:
 Errors are |predicted - measured| / measured. Goals: the median scenario's
 makespan within 15 %, the worst within 30 %, the per-collective median
 within 25 %; each printed met or not met. With --repeat N each scenario runs N
-times and the run with the median makespan is kept. The machine's load
-average is printed before and after: a loaded machine measures slower than
-the calibration did.
+times, the run with the median makespan is kept, and the spread of the N
+measured makespans (largest / smallest - 1) is printed: the noise floor of
+the measurement itself. The machine's load average is printed before and
+after: a loaded machine measures slower than the calibration did, which
+--calibrate avoids by measuring the machine first (hsdp-inspect calibrate, in
+this process, about 10 s) and predicting on that.
 
 options:
   --json               one JSON object instead of text
   --cluster NAME|FILE  the cluster to predict on (default loopback)
+  --calibrate          calibrate this machine now and predict on the result
   --repeat N           runs per scenario (default 1)
   --only TEXT          only the scenarios whose label contains TEXT
   --check              exit 1 when a goal is not met
@@ -72,6 +77,7 @@ struct Row {
     std::string label;
     int world = 0;
     int64_t shrink = 1;
+    double spread = 0;  // largest / smallest measured makespan - 1 (--repeat)
     RunPrediction prediction;
     std::string error;
 };
@@ -116,6 +122,8 @@ Row runOne(const PredictScenario& s, const Cluster& cluster, int repeat) {
             return a.measuredSeconds < b.measuredSeconds;
         });
         row.prediction = runs[runs.size() / 2];
+        if (runs.front().measuredSeconds > 0)
+            row.spread = runs.back().measuredSeconds / runs.front().measuredSeconds - 1;
         if (!row.prediction.mismatches.empty()) row.error = row.prediction.mismatches.front();
     } catch (const std::exception& e) {
         row.error = e.what();
@@ -126,7 +134,7 @@ Row runOne(const PredictScenario& s, const Cluster& cluster, int repeat) {
 }  // namespace
 
 int predictBenchmark(const std::vector<std::string>& args) {
-    bool json = false, check = false;
+    bool json = false, check = false, calibrateFirst = false;
     std::string clusterName = "loopback", only;
     int repeat = 1;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -142,6 +150,8 @@ int predictBenchmark(const std::vector<std::string>& args) {
             json = true;
         else if (a == "--check")
             check = true;
+        else if (a == "--calibrate")
+            calibrateFirst = true;
         else if (a == "--cluster")
             clusterName = next();
         else if (a == "--only")
@@ -164,6 +174,12 @@ int predictBenchmark(const std::vector<std::string>& args) {
         std::cerr << "hsdp-bench predict: --cluster: " << e.what() << "\n";
         return 2;
     }
+    if (calibrateFirst) {
+        CalibrationOptions options;
+        options.name = "calibrated-now";
+        options.progress = [](const std::string& line) { std::cerr << "calibrate: " << line << "\n"; };
+        cluster = calibrate(options).cluster;
+    }
     useCachingAllocator();  // as hsdp-inspect run does
     const std::string loadBefore = loadText();
     std::vector<Row> rows;
@@ -174,7 +190,7 @@ int predictBenchmark(const std::vector<std::string>& args) {
     }
     const std::string loadAfter = loadText();
 
-    std::vector<double> makespanErrors, collectiveErrors;
+    std::vector<double> makespanErrors, collectiveErrors, spreads;
     std::map<CollectiveOp, std::vector<double>> opErrors;
     bool failed = false;
     for (const auto& r : rows) {
@@ -183,6 +199,7 @@ int predictBenchmark(const std::vector<std::string>& args) {
             continue;
         }
         if (r.prediction.makespanRelError) makespanErrors.push_back(*r.prediction.makespanRelError);
+        spreads.push_back(r.spread);
         for (const auto& c : r.prediction.collectives) {
             const double e = relativeError(c.measuredSeconds, c.predictedSeconds);
             collectiveErrors.push_back(e);
@@ -224,6 +241,7 @@ int predictBenchmark(const std::vector<std::string>& args) {
                 s["makespan_error"] = r.prediction.makespanRelError.value_or(0);
                 s["collectives"] = r.prediction.collectives.size();
                 s["collective_median_error"] = r.prediction.collectiveMedianAbsRelError;
+                if (repeat > 1) s["measured_spread"] = r.spread;
             }
             scenarios.push_back(s);
         }
@@ -241,16 +259,19 @@ int predictBenchmark(const std::vector<std::string>& args) {
                          {"met", goal.value <= goal.limit}});
         out["goals"] = g;
         out["all_met"] = allMet;
+        out["repeat"] = repeat;
+        if (repeat > 1) out["median_measured_spread"] = medianOf(spreads);
         std::cout << out.dump(1) << "\n";
     } else {
-        std::printf("hsdp-bench predict: measured runs vs the cost model on %s\n",
-                    cluster.name.c_str());
+        std::printf("hsdp-bench predict: measured runs vs the cost model on %s (%s)\n",
+                    cluster.name.c_str(),
+                    calibrateFirst ? "calibrated in this run" : clusterName.c_str());
         std::printf("load average before: %s, after: %s\n\n", loadBefore.c_str(),
                     loadAfter.c_str());
-        std::printf("%-40s %5s %6s %11s %11s %9s %6s %9s\n", "scenario", "ranks", "shrink",
-                    "measured", "predicted", "makespan", "coll.", "coll.");
-        std::printf("%-40s %5s %6s %11s %11s %9s %6s %9s\n", "", "", "", "step (s)", "step (s)",
-                    "error", "timed", "median");
+        std::printf("%-40s %5s %6s %11s %11s %9s %6s %9s %8s\n", "scenario", "ranks", "shrink",
+                    "measured", "predicted", "makespan", "coll.", "coll.", "measured");
+        std::printf("%-40s %5s %6s %11s %11s %9s %6s %9s %8s\n", "", "", "", "step (s)",
+                    "step (s)", "error", "timed", "median", "spread");
         for (const auto& r : rows) {
             if (!r.error.empty()) {
                 std::printf("%-40s %5d  FAILED: %s\n", r.label.c_str(), r.world, r.error.c_str());
@@ -265,10 +286,11 @@ int predictBenchmark(const std::vector<std::string>& args) {
                                 static_cast<long long>(sc.sizeBytes), c.measuredSeconds * 1e6,
                                 c.predictedSeconds * 1e6);
                 }
-            std::printf("%-40s %5d %6lld %11.4f %11.4f %9s %6zu %9s\n", r.label.c_str(), r.world,
-                        static_cast<long long>(r.shrink), p.measuredSeconds, p.predictedSeconds,
-                        pct(p.makespanRelError.value_or(0)).c_str(), p.collectives.size(),
-                        pct(p.collectiveMedianAbsRelError).c_str());
+            std::printf("%-40s %5d %6lld %11.4f %11.4f %9s %6zu %9s %8s\n", r.label.c_str(),
+                        r.world, static_cast<long long>(r.shrink), p.measuredSeconds,
+                        p.predictedSeconds, pct(p.makespanRelError.value_or(0)).c_str(),
+                        p.collectives.size(), pct(p.collectiveMedianAbsRelError).c_str(),
+                        repeat > 1 ? pct(r.spread).c_str() : "-");
         }
         std::printf("\nper op, over every scenario (median |error|):\n");
         for (const auto& [op, e] : opErrors)
@@ -279,6 +301,10 @@ int predictBenchmark(const std::vector<std::string>& args) {
             std::printf("  %-34s %7s (goal <= %2.0f%%): %s\n", g.what, pct(g.value).c_str(),
                         100 * g.limit, g.value <= g.limit ? "met" : "NOT MET");
         if (failed) std::printf("  some scenarios failed to run: NOT MET\n");
+        if (repeat > 1)
+            std::printf("\nthe measurement's own noise: median spread of %d runs of a scenario "
+                        "(largest / smallest makespan - 1): %s\n",
+                        repeat, pct(medianOf(spreads)).c_str());
     }
     if (failed) return 1;
     return check && !allMet ? 1 : 0;

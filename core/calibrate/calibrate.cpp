@@ -35,8 +35,10 @@ double secondsSince(Clock::time_point start) {
 
 // The model's shape of one sample: seconds / slowdown = x . (latency,
 // latency per rank, 1 / bandwidth).
+constexpr int kParams = 4;  // latency, latency per rank, 1 / bandwidth, idle wake-up
+
 struct Row {
-    double x[3] = {0, 0, 0};  // steps, steps x n, bus bytes
+    double x[kParams] = {0, 0, 0, 0};  // steps, steps x n, bus bytes, steps x idle fraction
     double slowdown = 1, seconds = 0;
 };
 
@@ -48,13 +50,18 @@ Row rowOf(const CollectiveSample& s, double cores, double memberLoad) {
     row.x[2] =
         double(s.sizeBytes) * busBandwidthFactor(s.op, s.groupSize, CollectiveAlgorithms::Gloo);
     // The computing threads are busy all along: each counts 1.
-    row.slowdown = 1 / sharedCoreSpeed(memberLoad * s.groupSize * s.groups + s.computing, cores);
+    const double load = memberLoad * s.groupSize * s.groups + s.computing;
+    row.slowdown = 1 / sharedCoreSpeed(load, cores);
+    row.x[3] = steps * idleFraction(load, cores);
     row.seconds = s.seconds;
     return row;
 }
 
+// (An idle fraction > 0 means load < cores: slowdown 1.)
 double predicted(const Row& r, const double* p) {
-    return r.slowdown * (r.x[0] * p[0] + r.x[1] * p[1] + r.x[2] * p[2]);
+    double sum = 0;
+    for (int i = 0; i < kParams; ++i) sum += r.x[i] * p[i];
+    return r.slowdown * sum;
 }
 
 double sumSquaredRelative(const std::vector<Row>& rows, const double* p) {
@@ -69,10 +76,10 @@ double sumSquaredRelative(const std::vector<Row>& rows, const double* p) {
 // Weighted least squares (weights 1/seconds^2: the relative error) over the
 // parameters in `use`, the others 0; false when singular.
 bool solveSubset(const std::vector<Row>& rows, const bool* use, double* p) {
-    int idx[3], k = 0;
-    for (int i = 0; i < 3; ++i)
+    int idx[kParams], k = 0;
+    for (int i = 0; i < kParams; ++i)
         if (use[i]) idx[k++] = i;
-    double m[3][4] = {};
+    double m[kParams][kParams + 1] = {};
     for (const Row& r : rows) {
         if (!(r.seconds > 0)) continue;
         const double w = 1 / (r.seconds * r.seconds);
@@ -94,24 +101,25 @@ bool solveSubset(const std::vector<Row>& rows, const bool* use, double* p) {
             for (int j = c; j <= k; ++j) m[i][j] -= f * m[c][j];
         }
     }
-    p[0] = p[1] = p[2] = 0;
+    std::fill(p, p + kParams, 0.0);
     for (int i = 0; i < k; ++i) p[idx[i]] = m[i][k] / m[i][i];
     return true;
 }
 
-// Non-negative least squares of three parameters: the best feasible
+// Non-negative least squares of the parameters: the best feasible
 // solution over every subset of them (the optimum lies on one).
 void solve(const std::vector<Row>& rows, double* best) {
     double bestError = -1;
-    best[0] = best[1] = best[2] = 0;
-    for (int mask = 1; mask < 8; ++mask) {
-        const bool use[3] = {bool(mask & 1), bool(mask & 2), bool(mask & 4)};
-        double p[3];
-        if (!solveSubset(rows, use, p) || p[0] < 0 || p[1] < 0 || p[2] < 0) continue;
+    std::fill(best, best + kParams, 0.0);
+    for (int mask = 1; mask < (1 << kParams); ++mask) {
+        bool use[kParams];
+        for (int i = 0; i < kParams; ++i) use[i] = mask & (1 << i);
+        double p[kParams];
+        if (!solveSubset(rows, use, p) || *std::min_element(p, p + kParams) < 0) continue;
         const double error = sumSquaredRelative(rows, p);
         if (bestError < 0 || error < bestError) {
             bestError = error;
-            std::copy(p, p + 3, best);
+            std::copy(p, p + kParams, best);
         }
     }
 }
@@ -317,13 +325,14 @@ std::string cpuModel() {
 LinkSpec fitLink(std::vector<CollectiveSample>& samples, double cores, double memberLoad) {
     std::vector<Row> rows;
     for (const auto& s : samples) rows.push_back(rowOf(s, cores, memberLoad));
-    double p[3];
+    double p[kParams];
     solve(rows, p);
     for (size_t i = 0; i < samples.size(); ++i) samples[i].predictedSeconds = predicted(rows[i], p);
     LinkSpec out;
     out.latencySeconds = p[0];
     out.latencyPerRankSeconds = p[1];
     out.bandwidthBytesPerSecond = p[2] > 0 ? 1 / p[2] : 1e15;
+    out.idleWakeSeconds = p[3];
     out.efficiency = 1;
     return out;
 }
@@ -352,6 +361,7 @@ LinkSpec rounded(LinkSpec spec) {
     spec.bandwidthBytesPerSecond = round4(spec.bandwidthBytesPerSecond / 1e9) * 1e9;
     spec.latencySeconds = round4(spec.latencySeconds * 1e6) / 1e6;
     spec.latencyPerRankSeconds = round4(spec.latencyPerRankSeconds * 1e6) / 1e6;
+    spec.idleWakeSeconds = round4(spec.idleWakeSeconds * 1e6) / 1e6;
     return spec;
 }
 

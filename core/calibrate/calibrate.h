@@ -84,6 +84,7 @@ double sharedCoreSlowdown(int groupSize, int groups, double cores, double member
 // cores: the least squares of the relative error of
 //   seconds = slowdown(n, groups, cores)
 //             x (steps x (latency + n x latency per rank) + bus bytes / bandwidth)
+//             + steps x idle fraction x idle wake-up
 // (steps and bus bytes of Gloo's algorithms), every parameter >= 0. Fills
 // each sample's predictedSeconds; efficiency 1.
 LinkSpec fitLink(std::vector<CollectiveSample>& samples, double cores, double memberLoad = 1);

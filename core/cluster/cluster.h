@@ -26,6 +26,11 @@ struct LinkSpec {
     // a ring step over threads that share cores waits for every member to be
     // scheduled. 0 by default (GPUs).
     double latencyPerRankSeconds = 0;
+    // With shared cores (`idle_wake_up_us`): per step, the wait to wake a
+    // member whose core had gone idle, weighted by the idle fraction of the
+    // cores when the collective starts (the shared-core pass adds it). A
+    // virtual machine's idle vCPU wakes only when the host schedules it again.
+    double idleWakeSeconds = 0;
 
     // bandwidthBytesPerSecond * efficiency.
     double effectiveBandwidth() const { return bandwidthBytesPerSecond * efficiency; }

@@ -28,6 +28,8 @@ std::string figures(const LinkSpec& spec, int digits) {
         ", \"latency_us\": " + number(spec.latencySeconds * 1e6, digits);
     if (spec.latencyPerRankSeconds > 0)
         out += ", \"latency_us_per_rank\": " + number(spec.latencyPerRankSeconds * 1e6, digits);
+    if (spec.idleWakeSeconds > 0)
+        out += ", \"idle_wake_up_us\": " + number(spec.idleWakeSeconds * 1e6, digits);
     return out + ", \"efficiency\": " + number(spec.efficiency, digits);
 }
 

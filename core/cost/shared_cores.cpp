@@ -13,6 +13,10 @@ double sharedCoreSpeed(double busy, double cores) {
     return std::min(1.0, cores / busy);
 }
 
+double idleFraction(double load, double cores) {
+    return cores > 0 ? std::max(0.0, 1 - load / cores) : 0;
+}
+
 namespace {
 
 // Every busy item progresses at the same speed, so one "work clock" (seconds
@@ -105,12 +109,14 @@ private:
             lastArriver_[c] = r;
             const size_t members = schedule_.groups[size_t(schedule_.collectives[c].group)].size();
             if (++arrived_[c] < int(members)) return;  // asleep until the last member
-            const double seconds = sim_.collectiveSeconds[c];
+            busy_ += memberLoad_ * double(members);
+            double seconds = sim_.collectiveSeconds[c];
+            if (c < idleWake_.size()) seconds += idleWake_[c] * idleFraction(busy_, cores_);
             if (seconds <= 0) {
+                busy_ -= memberLoad_ * double(members);
                 endCollective(c);
                 continue;  // r moved past it; the others are queued
             }
-            busy_ += memberLoad_ * double(members);
             running_.push({work_ + seconds, order_++, -1, int(c)});
             return;
         }
@@ -148,6 +154,7 @@ private:
 
 public:
     std::vector<double> end_;
+    std::vector<double> idleWake_;
 
 private:
     const StepSchedule& schedule_;
@@ -209,13 +216,14 @@ std::vector<CriticalStep> criticalPath(const StepSchedule& schedule, const StepS
 StepSimulation simulateOnSharedCores(const StepSchedule& schedule,
                                      std::vector<double> collectiveSeconds,
                                      const ComputeRates& rates, double cores,
-                                     double memberLoad) {
+                                     double memberLoad, std::vector<double> idleWake) {
     if (collectiveSeconds.size() != schedule.collectives.size())
         throw std::invalid_argument("simulateOnSharedCores: one time per collective");
     StepSimulation sim;
     sim.collectiveSeconds = std::move(collectiveSeconds);
     SharedPass pass(schedule, sim, rates, cores, memberLoad);
     pass.end_.assign(schedule.collectives.size(), 0);
+    pass.idleWake_ = std::move(idleWake);
     pass.run();
     for (size_t c = 0; c < schedule.collectives.size(); ++c)
         sim.collectiveSeconds[c] = pass.end_[c] - sim.collectiveStart[c];
@@ -227,9 +235,19 @@ StepSimulation simulateOnSharedCores(const StepSchedule& schedule,
 StepSimulation simulateOn(const StepSchedule& schedule, const Cluster& cluster) {
     const ComputeRates rates = computeRatesOf(cluster);
     std::vector<double> seconds = collectiveSecondsOn(schedule, cluster);
-    if (cluster.sharedCores > 0)
+    if (cluster.sharedCores > 0) {
+        std::vector<double> idleWake;
+        for (const auto& c : schedule.collectives) {
+            const auto& group = schedule.groups[size_t(c.group)];
+            const int n = int(group.size());
+            const bool runs = n > 1 && (c.sizeBytes > 0 || c.op == CollectiveOp::Barrier);
+            const LinkSpec& link = cluster.link(cluster.linkLevelOf(group), traceNameOf(c.op));
+            idleWake.push_back(
+                runs ? collectiveSteps(c.op, n, cluster.algorithms) * link.idleWakeSeconds : 0);
+        }
         return simulateOnSharedCores(schedule, std::move(seconds), rates, cluster.sharedCores,
-                                     cluster.collectiveMemberLoad);
+                                     cluster.collectiveMemberLoad, std::move(idleWake));
+    }
     return simulateStep(schedule, std::move(seconds), rates);
 }
 

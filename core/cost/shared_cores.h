@@ -29,10 +29,18 @@ double sharedCoreSpeed(double busy, double cores);
 // end); spans, makespan, critical path as simulateStep defines them. With
 // cores >= every rank at once, the result equals simulateStep's. Throws as
 // simulateStep does.
+// `idleWake[c]` (optional, empty: none), collective c's idle wake-up per
+// step times its steps: the pass adds idleWake[c] x the idle fraction of the
+// cores, max(0, 1 - load / cores) with c's members counted, to c's time when
+// it starts.
 StepSimulation simulateOnSharedCores(const StepSchedule& schedule,
                                      std::vector<double> collectiveSeconds,
                                      const ComputeRates& rates, double cores,
-                                     double memberLoad = 1);
+                                     double memberLoad = 1, std::vector<double> idleWake = {});
+
+// The idle fraction of `cores` under `load`: max(0, 1 - load / cores); 0
+// without sharing.
+double idleFraction(double load, double cores);
 
 // simulateOnSharedCores when `cluster` has shared_cores, else simulateStep:
 // the pass the cluster calls for, over collectiveSecondsOn(schedule, cluster).

@@ -72,7 +72,7 @@ CollectiveAlgorithms readCollectiveAlgorithms(const Json& value, const std::stri
 LinkSpec readLinkSpec(const Json& value, const std::string& path) {
     requireObject(value, path, "a link level",
                   {"bandwidth_gigabytes_per_s", "bandwidth_bytes_per_s", "latency_us",
-                   "latency_us_per_rank", "efficiency", "by_op"});
+                   "latency_us_per_rank", "idle_wake_up_us", "efficiency", "by_op"});
     LinkSpec out;
     out.bandwidthBytesPerSecond = readBandwidth(value, path);
     out.latencySeconds = readNonNegativeNumber(requireMember(value, path, "latency_us"),
@@ -81,6 +81,10 @@ LinkSpec readLinkSpec(const Json& value, const std::string& path) {
     if (const Json* perRank = findMember(value, "latency_us_per_rank"))
         out.latencyPerRankSeconds =
             readNonNegativeNumber(*perRank, childPath(path, "latency_us_per_rank")) *
+            kSecondsPerMicrosecond;
+    if (const Json* wake = findMember(value, "idle_wake_up_us"))
+        out.idleWakeSeconds =
+            readNonNegativeNumber(*wake, childPath(path, "idle_wake_up_us")) *
             kSecondsPerMicrosecond;
     out.efficiency = readEfficiency(findMember(value, "efficiency"), childPath(path, "efficiency"));
     return out;
@@ -100,7 +104,7 @@ std::map<std::string, LinkSpec, std::less<>> readLinkOverrides(const Json& level
         const std::string opPath = childPath(at, op);
         requireObject(value, opPath, "a link level's figures for one op",
                       {"bandwidth_gigabytes_per_s", "bandwidth_bytes_per_s", "latency_us",
-                       "latency_us_per_rank", "efficiency"});
+                       "latency_us_per_rank", "idle_wake_up_us", "efficiency"});
         LinkSpec spec = base;
         if (findMember(value, "bandwidth_gigabytes_per_s") ||
             findMember(value, "bandwidth_bytes_per_s"))
@@ -111,6 +115,10 @@ std::map<std::string, LinkSpec, std::less<>> readLinkOverrides(const Json& level
         if (const Json* perRank = findMember(value, "latency_us_per_rank"))
             spec.latencyPerRankSeconds =
                 readNonNegativeNumber(*perRank, childPath(opPath, "latency_us_per_rank")) *
+                kSecondsPerMicrosecond;
+        if (const Json* wake = findMember(value, "idle_wake_up_us"))
+            spec.idleWakeSeconds =
+                readNonNegativeNumber(*wake, childPath(opPath, "idle_wake_up_us")) *
                 kSecondsPerMicrosecond;
         if (const Json* efficiency = findMember(value, "efficiency"))
             spec.efficiency = readEfficiency(efficiency, childPath(opPath, "efficiency"));
