@@ -48,6 +48,12 @@ const Benchmark kBenchmarks[] = {
      "           CPU time of the cost model (costPlan) at 4k params x 8,192 ranks on h100-dgx,\n"
      "           median of the rounds (default 5), goal < 1 s\n",
      costBenchmark, kCostHelp},
+    {"predict",
+     "[--json] [--cluster NAME|FILE] [--repeat N] [--check] [--only TEXT]\n"
+     "           the cost model vs this machine: every sample and generated scenarios\n"
+     "           run for real, measured makespan and collectives vs the loopback\n"
+     "           cluster's prediction (median errors; goals 15 %/30 %/25 %)\n",
+     predictBenchmark, kPredictHelp},
 };
 
 void printUsage(std::ostream& out) {

@@ -21,6 +21,8 @@ int scenarioCommand(const std::vector<std::string>& args);
 int reportCommand(const std::vector<std::string>& args);
 int workerCommand(const std::vector<std::string>& args);
 int collectCommand(const std::vector<std::string>& args);
+// Measures this machine and writes its hsdp-cluster/1 file.
+int calibrateCommand(const std::vector<std::string>& args);
 
 // Reads SCENARIO; on failure prints the reader's message (file, JSON path,
 // what was expected) to stderr and returns nullopt: the caller exits 2.
@@ -38,5 +40,6 @@ extern const char* const kDiffHelp;
 extern const char* const kScenarioHelp;
 extern const char* const kWorkerHelp;
 extern const char* const kCollectHelp;
+extern const char* const kCalibrateHelp;
 
 }  // namespace hsdp::cli

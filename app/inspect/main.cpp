@@ -69,6 +69,10 @@ const Command kCommands[] = {
      "run one share of a run split over processes or hosts", workerCommand, kWorkerHelp},
     {"collect", "DIR", "merge and print the result the workers left in DIR", collectCommand,
      kCollectHelp},
+    {"calibrate", "[-o FILE]",
+     "measure this machine (Gloo over loopback, Newton-Schulz, memory)\n"
+     "and write its hsdp-cluster/1 file for --cluster (docs/cost-model.md)",
+     calibrateCommand, kCalibrateHelp},
 };
 
 const Command* findCommand(const std::string& name) {

@@ -8,6 +8,7 @@
 #include "distributed/socket_shortfall.h"
 #include "export/chrome_trace.h"
 #include "export/npy_dump.h"
+#include "export/prediction_json.h"
 #include "export/run_json.h"
 #include "output_paths.h"
 #include "plan/planner.h"
@@ -50,6 +51,13 @@ options:
                          order; Gloo FileStore rendezvous in a private temporary
                          folder, loopback TCP); same output as in one process.
                          auto: the fewest processes that fit the open-file limit
+  --cluster NAME|FILE    also predict the run with the cost model on a cluster
+                         (a preset: loopback, this kind of machine as `calibrate`
+                         measured it, or h100-dgx, a100-dgx, h200-hgx; or an
+                         hsdp-cluster/1 file), at the run's own (shrunk) shapes,
+                         and print it beside what was measured: the step's
+                         makespan and each collective op's median error
+                         (--json: step_seconds, predicted_seconds, prediction)
   --                     end of options (for a SCENARIO starting with '-')
   -h, --help             show this help
 
@@ -151,7 +159,7 @@ bool refusedOverFileLimit(const Scenario& scenario, const Plan& plan, const RunO
 
 int runCommand(const std::vector<std::string>& args) {
     ArgParser parser;
-    parser.flag("--json").option("--trace").option("--dump").option("--procs");
+    parser.flag("--json").option("--trace").option("--dump").option("--procs").option("--cluster");
     declareRunSettings(parser);
     parser.parse(args);
     if (parser.positionals().size() != 1) throw UsageError("run takes exactly one SCENARIO file");
@@ -163,6 +171,11 @@ int runCommand(const std::vector<std::string>& args) {
     std::optional<Scenario> loaded = loadScenario(parser.positionals()[0], text);
     if (!loaded) return 2;
     const Scenario& scenario = *loaded;
+    std::optional<Cluster> cluster;
+    if (auto name = parser.value("--cluster")) {
+        cluster = loadCluster(*name);
+        if (!cluster) return 2;
+    }
     Plan plan = makePlan(scenario);
     checkAgainstScenario(options, scenario, plan);
     const int procs =
@@ -191,22 +204,31 @@ int runCommand(const std::vector<std::string>& args) {
         result = runPlan(scenario, plan, options);
         progress.finish();
     }
-
-    return reportRun(parser, options, result, scenario, plan);
+    if (!cluster) return reportRun(parser, options, result, scenario, plan);
+    // The run's own shapes: the shrink the runner decided, decided again.
+    const ShrinkDecision shapes =
+        decideShrink(scenario, plan, options.maxBytes, options.flopBudget);
+    const RunPrediction prediction = predictRun(scenario, plan, *cluster, shapes.paramShapes,
+                                                shapes.tpShapes, result.trace, result.stepSeconds);
+    return reportRun(parser, options, result, scenario, plan, &prediction);
 }
 
 int reportRun(const ArgParser& parser, const RunOptions& options, const RunResult& result,
-              const Scenario& scenario, const Plan& plan) {
+              const Scenario& scenario, const Plan& plan, const RunPrediction* prediction) {
     warnIfFaultNeverFired(options, result);
-    // The model predicts the corrected step, on the shapes the run used.
-    std::optional<std::vector<StepMemory>> predicted;
+    // The memory model predicts the corrected step, on the shapes the run used.
+    std::optional<std::vector<StepMemory>> memory;
     if (result.mode == RunMode::Corrected && !result.paramShapes.empty())
-        predicted = predictStepMemory(scenario, plan, result.paramShapes);
-    const auto* prediction = predicted ? &*predicted : nullptr;
-    if (parser.has("--json"))
-        std::cout << runToJson(result, prediction).dump(1) << "\n";
-    else
-        std::cout << runToText(result) << runMemoryText(result, prediction);
+        memory = predictStepMemory(scenario, plan, result.paramShapes);
+    const auto* predictedMemory = memory ? &*memory : nullptr;
+    if (parser.has("--json")) {
+        auto json = runToJson(result, predictedMemory);
+        if (prediction) addPrediction(json, *prediction);
+        std::cout << json.dump(1) << "\n";
+    } else {
+        std::cout << runToText(result) << runMemoryText(result, predictedMemory);
+        if (prediction) std::cout << "\n" << predictionToText(*prediction);
+    }
     std::cout.flush();
     // The verdict is out first: a full disk at the end must not swallow it.
     if (auto path = parser.value("--trace")) {

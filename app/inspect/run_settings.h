@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli_args.h"
+#include "cost/run_prediction.h"
 #include "run/runner.h"
 
 namespace hsdp::cli {
@@ -18,8 +19,10 @@ RunOptions parseRunSettings(const ArgParser& parser);  // throws UsageError
 std::vector<std::string> runSettingsArgs(const ArgParser& parser);
 
 // Prints a finished run as `run` does (text or --json, then --trace FILE)
-// and returns the exit status: 0 verified, 1 not.
+// and returns the exit status: 0 verified, 1 not. With a prediction (run
+// --cluster), its figures follow the run's (docs/run.md).
 int reportRun(const ArgParser& parser, const RunOptions& options, const RunResult& result,
-              const Scenario& scenario, const Plan& plan);
+              const Scenario& scenario, const Plan& plan,
+              const RunPrediction* prediction = nullptr);
 
 }  // namespace hsdp::cli

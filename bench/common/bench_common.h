@@ -46,10 +46,12 @@ int gatherBenchmark(const std::vector<std::string>& args);
 int viewsBenchmark(const std::vector<std::string>& args);
 int scaleBenchmark(const std::vector<std::string>& args);
 int costBenchmark(const std::vector<std::string>& args);
+int predictBenchmark(const std::vector<std::string>& args);
 extern const char* const kPlanHelp;
 extern const char* const kGatherHelp;
 extern const char* const kViewsHelp;
 extern const char* const kScaleHelp;
 extern const char* const kCostHelp;
+extern const char* const kPredictHelp;
 
 }  // namespace hsdp::bench

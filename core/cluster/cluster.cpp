@@ -9,6 +9,10 @@ std::string_view linkLevelName(LinkLevel level) {
     return level == LinkLevel::IntraNode ? "intra_node" : "inter_node";
 }
 
+std::string_view collectiveAlgorithmsName(CollectiveAlgorithms algorithms) {
+    return algorithms == CollectiveAlgorithms::Gloo ? "gloo" : "nccl_ring";
+}
+
 int Cluster::nodeOf(int rank) const {
     if (rank < 0 || rank >= static_cast<int>(rankToNode.size()))
         throw std::out_of_range("rank " + std::to_string(rank) + " is not a rank of cluster \"" +
@@ -27,6 +31,12 @@ LinkLevel Cluster::linkLevelOf(const std::vector<int>& ranks) const {
 
 const LinkSpec& Cluster::link(LinkLevel level) const {
     return level == LinkLevel::IntraNode ? intraNode : interNode;
+}
+
+const LinkSpec& Cluster::link(LinkLevel level, std::string_view op) const {
+    const auto& byOp = level == LinkLevel::IntraNode ? intraNodeByOp : interNodeByOp;
+    const auto it = byOp.find(op);
+    return it != byOp.end() ? it->second : link(level);
 }
 
 std::vector<int> defaultRankToNode(int nodes, int devicesPerNode) {

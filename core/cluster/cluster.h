@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,9 +22,20 @@ struct LinkSpec {
     double bandwidthBytesPerSecond = 0;  // per GPU, per direction (unidirectional)
     double latencySeconds = 0;           // one step of a collective algorithm (alpha)
     double efficiency = 1;               // in (0, 1]: the fraction of bandwidth achieved
+    // Added to latencySeconds per rank of the group (`latency_us_per_rank`):
+    // a ring step over threads that share cores waits for every member to be
+    // scheduled. 0 by default (GPUs).
+    double latencyPerRankSeconds = 0;
+    // With shared cores (`idle_wake_up_us`): per step, the wait to wake a
+    // member whose core had gone idle, weighted by the idle fraction of the
+    // cores when the collective starts (the shared-core pass adds it). A
+    // virtual machine's idle vCPU wakes only when the host schedules it again.
+    double idleWakeSeconds = 0;
 
     // bandwidthBytesPerSecond * efficiency.
     double effectiveBandwidth() const { return bandwidthBytesPerSecond * efficiency; }
+    // One step of a collective over `ranks` ranks: latency + ranks x latency per rank.
+    double stepLatency(int ranks) const { return latencySeconds + ranks * latencyPerRankSeconds; }
 };
 
 // Peak dense math throughput of one device, FLOP/s, without sparsity.
@@ -42,6 +55,13 @@ struct DeviceSpec {
     double efficiency = 1;  // in (0, 1]: the fraction of peak FLOP/s and bandwidth achieved
 };
 
+// Which algorithms a collective runs as: NCCL's ring (the GPU clusters the
+// presets describe) or Gloo's (the engine's own runs; broadcast is a binomial
+// tree there). docs/cost-model.md gives the steps and bytes of each.
+enum class CollectiveAlgorithms { NcclRing, Gloo };
+// "nccl_ring" | "gloo", the values of `collective_algorithms` in a cluster file.
+std::string_view collectiveAlgorithmsName(CollectiveAlgorithms algorithms);
+
 // An `hsdp-cluster/1` file (docs/cluster-format.md): nodes of identical GPUs,
 // ranks 0 .. worldSize()-1 placed on them.
 struct Cluster {
@@ -54,7 +74,26 @@ struct Cluster {
     std::vector<int> rankToNode;
     LinkSpec intraNode;
     LinkSpec interNode;
+    // Per op (the trace's spelling, "broadcast"), figures that replace the
+    // level's for that op: a link level's `by_op`. Empty on the GPU presets.
+    std::map<std::string, LinkSpec, std::less<>> intraNodeByOp;
+    std::map<std::string, LinkSpec, std::less<>> interNodeByOp;
     DeviceSpec device;
+    CollectiveAlgorithms algorithms = CollectiveAlgorithms::NcclRing;
+    // The CPU cores the ranks of one node share, as the engine's rank threads
+    // share the host's (docs/cost-model.md, "Shared cores"): with A ranks busy
+    // at once each runs at min(1, cores / A) of its speed. 0: every rank has a
+    // device of its own (GPUs), no sharing.
+    double sharedCores = 0;
+    // With sharedCores: how much of a core each member of a running
+    // collective keeps busy (`collective_member_load`, in (0, 1]; default 1):
+    // a rank in a Gloo collective is partly asleep in the kernel's socket
+    // calls, so a collective's members weigh less than computing ranks.
+    double collectiveMemberLoad = 1;
+    // The optional `calibration` object (what `hsdp-inspect calibrate`
+    // measured and how well its fit reproduces it), as compact JSON text kept
+    // as written; the model never reads it. Empty when the file has none.
+    std::string calibration;
 
     int worldSize() const { return nodes * devicesPerNode; }
     // Throws std::out_of_range for a rank outside 0 .. worldSize()-1.
@@ -64,6 +103,8 @@ struct Cluster {
     // Throws std::out_of_range for a rank outside the cluster.
     LinkLevel linkLevelOf(const std::vector<int>& ranks) const;
     const LinkSpec& link(LinkLevel level) const;
+    // The figures `op` runs at on `level`: its by_op entry, else the level's.
+    const LinkSpec& link(LinkLevel level, std::string_view op) const;
 };
 
 // rank / devicesPerNode for every rank of nodes * devicesPerNode.

@@ -24,7 +24,7 @@ int readCount(const Json& top, std::string_view key) {
 Cluster readTop(const Json& top) {
     requireObject(top, "", "a cluster",
                   {"format", "name", "description", "nodes", "devices_per_node", "rank_to_node",
-                   "links", "device"});
+                   "links", "device", "collective_algorithms", "shared_cores", "collective_member_load", "calibration"});
     const Json& format = requireMember(top, "", "format");
     if (format != kFormat) failExpected("/format", "\"" + std::string(kFormat) + "\"", format);
     Cluster out;
@@ -45,10 +45,23 @@ Cluster readTop(const Json& top) {
     requireObject(links, "/links", "links", {"intra_node", "inter_node"});
     for (LinkLevel level : {LinkLevel::IntraNode, LinkLevel::InterNode}) {
         const std::string_view key = linkLevelName(level);
-        LinkSpec spec = readLinkSpec(requireMember(links, "/links", key), childPath("/links", key));
+        const Json& value = requireMember(links, "/links", key);
+        LinkSpec spec = readLinkSpec(value, childPath("/links", key));
+        (level == LinkLevel::IntraNode ? out.intraNodeByOp : out.interNodeByOp) =
+            readLinkOverrides(value, childPath("/links", key), spec);
         (level == LinkLevel::IntraNode ? out.intraNode : out.interNode) = spec;
     }
     out.device = readDeviceSpec(requireMember(top, "", "device"), "/device");
+    if (const Json* algorithms = findMember(top, "collective_algorithms"))
+        out.algorithms = readCollectiveAlgorithms(*algorithms, "/collective_algorithms");
+    if (const Json* cores = findMember(top, "shared_cores"))
+        out.sharedCores = readPositiveNumber(*cores, "/shared_cores");
+    out.collectiveMemberLoad = readEfficiency(findMember(top, "collective_member_load"),
+                                              "/collective_member_load");
+    if (const Json* calibration = findMember(top, "calibration")) {
+        if (!calibration->is_object()) failExpected("/calibration", "an object", *calibration);
+        out.calibration = calibration->dump();
+    }
     return out;
 }
 

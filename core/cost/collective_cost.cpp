@@ -59,6 +59,24 @@ int ringSteps(CollectiveOp op, int ranks) {
     return twice ? 2 * (ranks - 1) : ranks - 1;
 }
 
+int binomialTreeDepth(int ranks) {
+    int depth = 0;
+    while ((int64_t{1} << depth) < ranks) ++depth;
+    return depth;
+}
+
+double busBandwidthFactor(CollectiveOp op, int ranks, CollectiveAlgorithms algorithms) {
+    if (algorithms == CollectiveAlgorithms::Gloo && op == CollectiveOp::Broadcast)
+        return binomialTreeDepth(ranks);
+    return busBandwidthFactor(op, ranks);
+}
+
+int collectiveSteps(CollectiveOp op, int ranks, CollectiveAlgorithms algorithms) {
+    if (algorithms == CollectiveAlgorithms::Gloo && op == CollectiveOp::Broadcast)
+        return binomialTreeDepth(ranks);
+    return ringSteps(op, ranks);
+}
+
 CollectiveCost collectiveCost(CollectiveOp op, int64_t sizeBytes,
                               const std::vector<int>& groupRanks, const Cluster& cluster) {
     if (sizeBytes < 0)
@@ -68,10 +86,10 @@ CollectiveCost collectiveCost(CollectiveOp op, int64_t sizeBytes,
     cost.level = cluster.linkLevelOf(groupRanks);  // checks every rank is in the cluster
     const int n = static_cast<int>(groupRanks.size());
     if (n <= 1 || (sizeBytes == 0 && op != CollectiveOp::Barrier)) return cost;
-    const LinkSpec& link = cluster.link(cost.level);
-    cost.steps = ringSteps(op, n);
-    cost.busBytes = static_cast<double>(sizeBytes) * busBandwidthFactor(op, n);
-    cost.latencySeconds = cost.steps * link.latencySeconds;
+    const LinkSpec& link = cluster.link(cost.level, traceNameOf(op));
+    cost.steps = collectiveSteps(op, n, cluster.algorithms);
+    cost.busBytes = static_cast<double>(sizeBytes) * busBandwidthFactor(op, n, cluster.algorithms);
+    cost.latencySeconds = cost.steps * link.stepLatency(n);
     cost.bandwidthSeconds = cost.busBytes / link.effectiveBandwidth();
     cost.seconds = cost.latencySeconds + cost.bandwidthSeconds;
     return cost;

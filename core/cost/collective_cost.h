@@ -37,10 +37,19 @@ double busBandwidthFactor(CollectiveOp op, int ranks);
 // all_reduce and barrier 2(n-1), every other op n-1. 0 for one rank.
 int ringSteps(CollectiveOp op, int ranks);
 
+// The same for the algorithms a cluster runs (Cluster::algorithms): NCCL's
+// ring as above; Gloo's differ only for broadcast, a binomial tree from the
+// root: ceil(log2 n) steps, and the root sends the whole buffer to each of its
+// ceil(log2 n) children one after another (factor ceil(log2 n)).
+double busBandwidthFactor(CollectiveOp op, int ranks, CollectiveAlgorithms algorithms);
+int collectiveSteps(CollectiveOp op, int ranks, CollectiveAlgorithms algorithms);
+// ceil(log2 n): the depth of a binomial tree over n ranks (0 for n <= 1).
+int binomialTreeDepth(int ranks);
+
 // A predicted collective time and its parts.
 struct CollectiveCost {
     double seconds = 0;                      // latencySeconds + bandwidthSeconds
-    double latencySeconds = 0;               // steps x latency of `level`
+    double latencySeconds = 0;               // steps x step latency of `level` (for the op)
     double bandwidthSeconds = 0;             // size x factor / (bandwidth x efficiency of `level`)
     LinkLevel level = LinkLevel::IntraNode;  // the slowest level the group spans
     int steps = 0;

@@ -3,6 +3,8 @@
 
 #include <map>
 
+#include "cost/shared_cores.h"
+
 namespace hsdp {
 
 Cluster clusterForWorld(const Cluster& cluster, int worldSize) {
@@ -80,8 +82,7 @@ PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& clu
     cost.cluster = clusterForWorld(cluster, scenario.worldSize);
     cost.schedule = stepSchedule(scenario, plan, paramShapes, tpShapes);
     const ComputeRates rates = computeRatesOf(cost.cluster);
-    cost.simulation =
-        simulateStep(cost.schedule, collectiveSecondsOn(cost.schedule, cost.cluster), rates);
+    cost.simulation = simulateOn(cost.schedule, cost.cluster);  // shared cores or not
     cost.stepSeconds = cost.simulation.makespan;
     cost.lastRank = cost.simulation.lastRank;
     cost.phases = phaseCosts(cost.schedule, cost.simulation, rates);

@@ -78,6 +78,7 @@ void rankBody(RankContext& ctx, const ExecEnv& env) {
     std::optional<LedgerScope> counting(memory);
     std::vector<ParamState> state = initialState(env, ctx.rank());
     RankOptimizerStep rankStep{ctx, env, state};
+    const double stepStartUs = ctx.nowUs();
     const auto& schedule = env.plan->schedule;
     const double total = double(schedule.size() + env.plan->tpTransitions.size() + 1);
     auto report = [&](double done, const std::string& what) {
@@ -100,6 +101,7 @@ void rankBody(RankContext& ctx, const ExecEnv& env) {
         report(double(schedule.size() + t), "tp transition " + std::to_string(t));
         runTpTransition(ctx, env, int(t));
     }
+    if (env.sink) env.sink->stepTimes(ctx.rank(), stepStartUs, ctx.nowUs());
     report(total, "done");
 }
 
@@ -135,6 +137,7 @@ void concludeRun(const ExecEnv& env, const RunSink& sink, Trace trace, RunResult
         result.shrink->realBytes =
             realWireBytes(result.trace, realScale(*env.scenario, result.shrink));
     summarize(env, sink, result);
+    if (result.error.empty()) result.stepSeconds = sink.stepSeconds();
 }
 
 SocketEstimate runSocketEstimate(const Scenario& scenario, const Plan& plan,

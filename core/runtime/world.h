@@ -143,6 +143,9 @@ public:
     // orders them ascending, as a process group does). Must be one declared
     // to runWorld; throws std::invalid_argument otherwise.
     virtual Communicator& group(const std::vector<int>& ranks) = 0;
+    // Microseconds since the bodies started: the trace's clock
+    // (TraceEvent::startUs), so a body can time its own parts on it.
+    virtual double nowUs() const = 0;
 };
 
 // Runs `body` on one thread per rank. Every declared group (each a list of

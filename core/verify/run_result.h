@@ -111,6 +111,11 @@ struct RunResult {
     // computing the single-device truth (0 when not measured: a run split
     // over worker processes, a saved run).
     double prepareSeconds = 0;
+    // The optimizer step as it ran (all of it, the TP transitions included):
+    // from the first rank's start (its local tensors built) to the last
+    // rank's end, on the trace's clock. 0 when not measured (a failed or
+    // cancelled run, a run split over processes, a saved run).
+    double stepSeconds = 0;
     Trace trace;
     // The data shape of each param as the run used it (shrunk or real).
     std::vector<std::vector<int64_t>> paramShapes;

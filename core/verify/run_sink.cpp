@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "verify/run_sink.h"
 
+#include <algorithm>
+
 #include <cstring>
 
 namespace hsdp {
@@ -90,6 +92,18 @@ void RunSink::absorb(const std::map<int, ParamRecords>& params, const std::map<i
         for (const auto& [rank, output] : from.outputs) r.outputs[rank] = output;
         r.paths.insert(from.paths.begin(), from.paths.end());
     }
+}
+
+void RunSink::stepTimes(int rank, double startUs, double endUs) {
+    (void)rank;
+    std::lock_guard lock(mutex_);
+    stepStartUs_ = stepRanks_ == 0 ? startUs : std::min(stepStartUs_, startUs);
+    stepEndUs_ = stepRanks_ == 0 ? endUs : std::max(stepEndUs_, endUs);
+    ++stepRanks_;
+}
+
+double RunSink::stepSeconds() const {
+    return stepRanks_ == 0 ? 0 : (stepEndUs_ - stepStartUs_) / 1e6;
 }
 
 void RunSink::tpOutput(int transition, int rank, const Coord& coord, const Tensor& out) {

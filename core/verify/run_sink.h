@@ -37,6 +37,13 @@ public:
     // The rank's optimizer step memory, as its ledger counted it.
     void stepMemory(const StepMemory& memory);
 
+    // When `rank`'s optimizer step began (its local tensors built) and ended,
+    // in microseconds on the trace's clock.
+    void stepTimes(int rank, double startUs, double endUs);
+    // The step's makespan over every rank that reported: the latest end minus
+    // the earliest start, in seconds; 0 when none did.
+    double stepSeconds() const;
+
     struct RankError {
         int rank = -1;
         std::string text;
@@ -74,6 +81,8 @@ private:
     std::map<int, ParamRecords> params_;
     std::map<int, TpRecords> tp_;
     std::map<int, StepMemory> memory_;
+    double stepStartUs_ = 0, stepEndUs_ = 0;
+    int stepRanks_ = 0;
 };
 
 // FNV-1a over the fp32 bytes: replicas compare by hash.

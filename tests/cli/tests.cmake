@@ -4,6 +4,8 @@
 hsdp_test(tst_cli_diff TOOLS hsdp-inspect)
 hsdp_test(tst_cli_plan TOOLS hsdp-inspect)
 hsdp_test(tst_cli_run TOOLS hsdp-inspect LABELS threads)
+# calibrate and run --cluster: the cluster file round-trips, the prediction is beside the run.
+hsdp_test(tst_cli_predict TOOLS hsdp-inspect LABELS threads)
 hsdp_test(tst_model_config TOOLS hsdp-inspect)
 hsdp_test(tst_plan_edge_cases TOOLS hsdp-inspect)
 hsdp_test(tst_run_figures TOOLS hsdp-inspect hsdp-inspect-report)
@@ -21,6 +23,9 @@ hsdp_test(tst_bench_gather_cli TOOLS hsdp-bench LABELS bench)
 # Every benchmark hsdp-bench --help lists answers --help (what it measures, its
 # options): the list is the binary's own, so a new benchmark needs a help.
 hsdp_test(tst_bench_help TOOLS hsdp-bench LABELS bench)
+# The predict benchmark's command line on one small sample: every figure and goal printed.
+add_test(NAME bench_predict_cli COMMAND hsdp-bench predict --only teaching)
+set_tests_properties(bench_predict_cli PROPERTIES TIMEOUT 120 LABELS bench)
 # Regression guard for planning speed: not a timed unit test but the benchmark's
 # in-run ratio to the Python port of the seeds (fails below 10x at 4k params x
 # 8,192 ranks); a ratio measured in one run survives a noisy machine.

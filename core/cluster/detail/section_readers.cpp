@@ -62,16 +62,68 @@ double readEfficiency(const Json* value, const std::string& path) {
     return value->get<double>();
 }
 
+CollectiveAlgorithms readCollectiveAlgorithms(const Json& value, const std::string& path) {
+    for (auto algorithms : {CollectiveAlgorithms::NcclRing, CollectiveAlgorithms::Gloo})
+        if (value.is_string() && value.get<std::string>() == collectiveAlgorithmsName(algorithms))
+            return algorithms;
+    failExpected(path, "\"nccl_ring\" or \"gloo\"", value);
+}
+
 LinkSpec readLinkSpec(const Json& value, const std::string& path) {
-    requireObject(
-        value, path, "a link level",
-        {"bandwidth_gigabytes_per_s", "bandwidth_bytes_per_s", "latency_us", "efficiency"});
+    requireObject(value, path, "a link level",
+                  {"bandwidth_gigabytes_per_s", "bandwidth_bytes_per_s", "latency_us",
+                   "latency_us_per_rank", "idle_wake_up_us", "efficiency", "by_op"});
     LinkSpec out;
     out.bandwidthBytesPerSecond = readBandwidth(value, path);
     out.latencySeconds = readNonNegativeNumber(requireMember(value, path, "latency_us"),
                                                childPath(path, "latency_us")) *
                          kSecondsPerMicrosecond;
+    if (const Json* perRank = findMember(value, "latency_us_per_rank"))
+        out.latencyPerRankSeconds =
+            readNonNegativeNumber(*perRank, childPath(path, "latency_us_per_rank")) *
+            kSecondsPerMicrosecond;
+    if (const Json* wake = findMember(value, "idle_wake_up_us"))
+        out.idleWakeSeconds =
+            readNonNegativeNumber(*wake, childPath(path, "idle_wake_up_us")) *
+            kSecondsPerMicrosecond;
     out.efficiency = readEfficiency(findMember(value, "efficiency"), childPath(path, "efficiency"));
+    return out;
+}
+
+std::map<std::string, LinkSpec, std::less<>> readLinkOverrides(const Json& level,
+                                                               const std::string& path,
+                                                               const LinkSpec& base) {
+    std::map<std::string, LinkSpec, std::less<>> out;
+    const Json* byOp = findMember(level, "by_op");
+    if (!byOp) return out;
+    const std::string at = childPath(path, "by_op");
+    requireObject(*byOp, at, "per-op link figures",
+                  {"all_gather", "all_gather_v", "reduce_scatter", "all_reduce", "broadcast",
+                   "all_to_all", "barrier"});
+    for (const auto& [op, value] : byOp->items()) {
+        const std::string opPath = childPath(at, op);
+        requireObject(value, opPath, "a link level's figures for one op",
+                      {"bandwidth_gigabytes_per_s", "bandwidth_bytes_per_s", "latency_us",
+                       "latency_us_per_rank", "idle_wake_up_us", "efficiency"});
+        LinkSpec spec = base;
+        if (findMember(value, "bandwidth_gigabytes_per_s") ||
+            findMember(value, "bandwidth_bytes_per_s"))
+            spec.bandwidthBytesPerSecond = readBandwidth(value, opPath);
+        if (const Json* latency = findMember(value, "latency_us"))
+            spec.latencySeconds = readNonNegativeNumber(*latency, childPath(opPath, "latency_us")) *
+                                  kSecondsPerMicrosecond;
+        if (const Json* perRank = findMember(value, "latency_us_per_rank"))
+            spec.latencyPerRankSeconds =
+                readNonNegativeNumber(*perRank, childPath(opPath, "latency_us_per_rank")) *
+                kSecondsPerMicrosecond;
+        if (const Json* wake = findMember(value, "idle_wake_up_us"))
+            spec.idleWakeSeconds =
+                readNonNegativeNumber(*wake, childPath(opPath, "idle_wake_up_us")) *
+                kSecondsPerMicrosecond;
+        if (const Json* efficiency = findMember(value, "efficiency"))
+            spec.efficiency = readEfficiency(efficiency, childPath(opPath, "efficiency"));
+        out.emplace(op, spec);
+    }
     return out;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <functional>
+#include <map>
 #include <string>
 
 #include "cluster/cluster.h"
@@ -16,6 +18,12 @@ namespace hsdp {
 // latency_us and an optional efficiency.
 LinkSpec readLinkSpec(const Json& value, const std::string& path);
 
+// A link level's optional `by_op`: per op name (the trace's), the level's
+// figures with any of its keys replaced.
+std::map<std::string, LinkSpec, std::less<>> readLinkOverrides(const Json& level,
+                                                               const std::string& path,
+                                                               const LinkSpec& base);
+
 // `device`: name, memory_bytes, peak_tflops per dtype, efficiency.
 DeviceSpec readDeviceSpec(const Json& value, const std::string& path);
 
@@ -23,6 +31,9 @@ DeviceSpec readDeviceSpec(const Json& value, const std::string& path);
 // devicesPerNode ranks.
 std::vector<int> readRankToNode(const Json& value, const std::string& path, int nodes,
                                 int devicesPerNode);
+
+// `collective_algorithms`: "nccl_ring" or "gloo".
+CollectiveAlgorithms readCollectiveAlgorithms(const Json& value, const std::string& path);
 
 // A number in (0, 1]; absent means 1.
 double readEfficiency(const Json* value, const std::string& path);

@@ -27,6 +27,7 @@ public:
     int worldSize() const override { return worldSize_; }
     Communicator& world() override;
     Communicator& group(const std::vector<int>& ranks) override;
+    double nowUs() const override { return state_.run().nowUs(); }
 
 private:
     RankState& state_;

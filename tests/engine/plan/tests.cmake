@@ -2,8 +2,11 @@
 # Planning, scenarios, types and files: the engine without running it.
 hsdp_test(tst_batching)
 hsdp_test(tst_cluster_reader)
+hsdp_test(tst_cluster_writer)
 hsdp_test(tst_collective_cost)
 hsdp_test(tst_step_simulation)
+# The cost model of a run on this machine: Gloo's algorithms, shared cores, the fit.
+hsdp_test(tst_loopback_model)
 hsdp_test(tst_diagnostics)
 hsdp_test(tst_docs_examples)
 hsdp_test(tst_examples USES_SHARED_DIR)

@@ -51,6 +51,9 @@ const std::map<QString, std::set<QString>>& allowed() {
         // run/ and collectives/, never run), costed and simulated.
         {"cost",
          {"types", "plan", "runtime", "tensor", "collectives", "redistribute", "run", "cluster"}},
+        // Measuring this machine for a cluster file: runs Gloo collectives and
+        // the engine's kernels, fits the cost model's parameters.
+        {"calibrate", {"types", "scenario", "runtime", "tensor", "collectives", "cluster", "cost"}},
     };
     return table;
 }

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "cost/step_schedule.h"
+#include "cost/trace_match.h"
 #include "plan/planner.h"
 #include "run/runner.h"
 #include "run/shrink.h"
@@ -15,32 +16,6 @@
 using namespace hsdp;
 
 namespace {
-
-QString describe(const TraceEvent& e) {
-    QStringList ranks;
-    for (int r : e.groupRanks) ranks << QString::number(r);
-    return QStringLiteral("%1 %2 step %3 tp %4 dim %5 [%6] %7 B")
-        .arg(QString::fromStdString(e.op), QString::fromStdString(e.label.phase))
-        .arg(e.label.scheduleIndex)
-        .arg(e.label.tpTransition)
-        .arg(e.label.meshDim)
-        .arg(ranks.join(','))
-        .arg(e.bytes);
-}
-
-QString describe(const StepSchedule& s, const ScheduledCollective& c, int rank) {
-    QStringList ranks;
-    for (int r : s.groups[size_t(c.group)]) ranks << QString::number(r);
-    const bool tp = c.phase == StepPhase::Tp;
-    return QStringLiteral("%1 %2 step %3 tp %4 dim %5 [%6] %7 B")
-        .arg(QString::fromStdString(std::string(traceNameOf(c.op))),
-             QString::fromStdString(std::string(stepPhaseName(c.phase))))
-        .arg(tp ? -1 : c.scheduleIndex)
-        .arg(c.tpTransition)
-        .arg(c.meshDim)
-        .arg(ranks.join(','))
-        .arg(s.traceBytes(c, rank));
-}
 
 QStringList scenarioFiles() {
     QStringList files;
@@ -81,24 +56,13 @@ private slots:
         const RunResult run = runPlan(scenario, plan, options);
         QVERIFY2(run.error.empty(), run.error.c_str());
 
-        std::vector<std::vector<const TraceEvent*>> byRank(size_t(scenario.worldSize));
-        for (const auto& e : run.trace.events) byRank[size_t(e.rank)].push_back(&e);
-        int64_t compared = 0;
-        for (int r = 0; r < scenario.worldSize; ++r) {
-            QStringList predicted, measured;
-            for (const auto& w : schedule.ranks[size_t(r)])
-                if (w.kind == WorkKind::Collective)
-                    predicted << describe(schedule, schedule.collectives[size_t(w.collective)], r);
-            for (const auto* e : byRank[size_t(r)]) measured << describe(*e);
-            QCOMPARE(predicted.size(), measured.size());
-            for (int i = 0; i < predicted.size(); ++i)
-                QVERIFY2(predicted[i] == measured[i],
-                         qPrintable(QStringLiteral("rank %1, collective %2: predicted %3, ran %4")
-                                        .arg(r)
-                                        .arg(i)
-                                        .arg(predicted[i], measured[i])));
-            compared += predicted.size();
-        }
+        // The comparison is core's (cost/trace_match.h), which run --cluster
+        // uses to time each collective against its prediction.
+        const ScheduleTraceMatch match = matchScheduleToTrace(schedule, run.trace);
+        QStringList problems;
+        for (const auto& m : match.mismatches) problems << QString::fromStdString(m);
+        QVERIFY2(match.matches(), qPrintable(problems.join("\n")));
+        const int64_t compared = int64_t(match.pairs.size());
         QVERIFY(compared == run.rankEvents);
     }
 };

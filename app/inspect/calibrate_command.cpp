@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "calibrate/calibrate.h"
+#include "cli_args.h"
+#include "cluster/reader.h"
+#include "cluster/writer.h"
+#include "commands.h"
+#include "output_paths.h"
+
+namespace hsdp::cli {
+
+const char* const kCalibrateHelp =
+    R"(usage: hsdp-inspect calibrate [-o FILE] [--name NAME] [--cores N] [--repetitions N]
+
+Measures this machine as the engine's runs use it and writes an hsdp-cluster/1
+file (docs/cluster-format.md) whose figures are the measurements, fitted to the
+cost model (docs/cost-model.md, "Calibrating a machine"):
+
+  - Gloo all_gather and broadcast over loopback TCP between rank threads, for
+    groups of 2, 4 and 8 ranks, with 1, 2 and 4 such groups at once (at most
+    16 rank threads), at sizes 2 KiB .. 4 MiB: fitted to
+      seconds = max(1, busy ranks / shared_cores)
+                x (steps x (latency + n x latency per rank) + bus bytes / bandwidth)
+    with Gloo's steps and bytes (broadcast: a binomial tree), all_gather's
+    samples for the ring ops (links.*: latency_us, latency_us_per_rank,
+    bandwidth_gigabytes_per_s), broadcast's for links.*.by_op.broadcast, and
+    the shared_cores that fits both best;
+  - the engine's fp32 Newton-Schulz (device.peak_tflops, every dtype: the
+    engine computes in fp32) and packing, unpacking and the update
+    (device.memory_bandwidth_gigabytes_per_s), on one thread.
+
+The measurements, the fit's error on each and the machine's load average go
+into the file's "calibration" object. Progress goes to stderr; it takes about
+10-30 s. A busy machine (builds, tests) measures slower: check `uptime` first.
+`plan --cluster FILE` and `run --cluster FILE` use the result.
+
+options:
+  -o, --output FILE  write the cluster file to FILE (default: standard output)
+  --name NAME        the cluster's name (default loopback)
+  --cores N          the cores the rank threads share, as the fit's starting
+                     point for the hardware (default: what the system reports)
+  --repetitions N    timed repetitions per collective size (default 15)
+  -h, --help         show this help
+
+The shipped preset `loopback` (resources/clusters/loopback.json) is this
+command's output on the build machine: `hsdp-inspect calibrate -o
+resources/clusters/loopback.json` regenerates it.
+
+exit status: 0 written, 2 bad usage or an unwritable FILE.
+)";
+
+int calibrateCommand(const std::vector<std::string>& args) {
+    ArgParser parser;
+    parser.option("--output").option("--name").option("--cores").option("--repetitions");
+    // ArgParser knows long options only: `-o FILE` is read as `--output FILE`.
+    std::vector<std::string> normalized;
+    for (const auto& a : args) normalized.push_back(a == "-o" ? "--output" : a);
+    parser.parse(normalized);
+    if (!parser.positionals().empty())
+        throw UsageError("calibrate takes no positional arguments (got '" +
+                         parser.positionals()[0] + "')");
+    const std::optional<std::string> output = parser.value("--output");
+    if (output) checkOutputFile("-o", *output);
+    CalibrationOptions options;
+    if (auto name = parser.value("--name")) {
+        if (name->empty()) throw UsageError("--name expects a non-empty name");
+        options.name = *name;
+    }
+    if (auto cores = parser.value("--cores")) options.cores = parseNumber("--cores", *cores, 1);
+    if (auto reps = parser.value("--repetitions"))
+        options.repetitions = int(parseInteger("--repetitions", *reps, 1));
+    const auto started = std::chrono::steady_clock::now();
+    options.progress = [&](const std::string& line) {
+        const double t =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        char stamp[32];
+        std::snprintf(stamp, sizeof stamp, "[%5.1fs] ", t);
+        std::cerr << "calibrate " << stamp << line << "\n";
+    };
+    const Calibration cal = calibrate(options);
+    const std::string text = writeCluster(cal.cluster);
+    readCluster(text);  // what we write, the strict reader reads
+    char summary[800];
+    std::snprintf(summary, sizeof summary,
+                  "calibrate: ring ops %.1f us/step + %.2f us per rank, %.2f GB/s, idle wake-up "
+                  "%.0f us; broadcast %.1f us/step + %.2f us per rank, %.2f GB/s, idle wake-up "
+                  "%.0f us; shared cores %.2f, member load %.2f; Newton-Schulz %.2f "
+                  "GFLOP/s; memory %.2f GB/s; fit error on %zu collectives: median %.1f %%, max "
+                  "%.1f %%\n",
+                  cal.ring.latencySeconds * 1e6, cal.ring.latencyPerRankSeconds * 1e6,
+                  cal.ring.bandwidthBytesPerSecond / 1e9, cal.ring.idleWakeSeconds * 1e6,
+                  cal.broadcast.latencySeconds * 1e6, cal.broadcast.latencyPerRankSeconds * 1e6,
+                  cal.broadcast.bandwidthBytesPerSecond / 1e9, cal.broadcast.idleWakeSeconds * 1e6,
+                  cal.sharedCores, cal.collectiveMemberLoad,
+                  cal.flopsPerSecond / 1e9, cal.memoryBytesPerSecond / 1e9, cal.collectives.size(),
+                  100 * cal.fitMedianAbsRelError, 100 * cal.fitMaxAbsRelError);
+    std::cerr << summary;
+    if (!output) {
+        std::cout << text;
+        return 0;
+    }
+    if (auto error = writeFileAtomically(*output, text); !error.empty()) {
+        std::cerr << "hsdp-inspect: cannot write '" << *output << "': " << error << "\n";
+        return 2;
+    }
+    std::cerr << "calibrate: wrote " << *output << "\n";
+    return 0;
+}
+
+}  // namespace hsdp::cli

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "export/prediction_json.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace hsdp {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json finiteOrNull(double value) {
+    return std::isfinite(value) ? Json(value) : Json(nullptr);
+}
+
+std::string percent(double fraction) {
+    if (!std::isfinite(fraction)) return "inf";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %%", 100 * fraction);
+    return text;
+}
+
+std::string seconds(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, s < 0.01 ? "%.3g s" : "%.4f s", s);
+    return text;
+}
+
+}  // namespace
+
+Json predictionToJson(const RunPrediction& p) {
+    Json out;
+    out["cluster"] = p.cost.cluster.name;
+    out["measured_step_seconds"] = p.measuredSeconds > 0 ? Json(p.measuredSeconds) : Json(nullptr);
+    out["predicted_seconds"] = p.predictedSeconds;
+    out["makespan_error"] = p.makespanRelError ? finiteOrNull(*p.makespanRelError) : Json(nullptr);
+    out["collectives_timed"] = p.collectives.size();
+    out["collective_median_abs_rel_error"] = finiteOrNull(p.collectiveMedianAbsRelError);
+    Json ops = Json::array();
+    for (const auto& op : p.ops)
+        ops.push_back({{"op", std::string(traceNameOf(op.op))},
+                       {"collectives", op.collectives},
+                       {"median_abs_rel_error", finiteOrNull(op.medianAbsRelError)},
+                       {"measured_seconds", op.measuredSeconds},
+                       {"predicted_seconds", op.predictedSeconds}});
+    out["ops"] = ops;
+    if (!p.mismatches.empty()) out["mismatches"] = p.mismatches;
+    return out;
+}
+
+void addPrediction(Json& run, const RunPrediction& p) {
+    Json out;
+    for (auto it = run.begin(); it != run.end(); ++it) {
+        out[it.key()] = it.value();
+        if (it.key() == "seconds") {
+            out["step_seconds"] = p.measuredSeconds > 0 ? Json(p.measuredSeconds) : Json(nullptr);
+            out["predicted_seconds"] = p.predictedSeconds;
+        }
+    }
+    if (!out.contains("predicted_seconds")) out["predicted_seconds"] = p.predictedSeconds;
+    out["prediction"] = predictionToJson(p);
+    run = std::move(out);
+}
+
+std::string predictionToText(const RunPrediction& p) {
+    std::string out = "Prediction on " + p.cost.cluster.name +
+                      " (the cost model at the run's own shapes, docs/cost-model.md):\n";
+    out += "  step (makespan of the optimizer step): measured ";
+    out += p.measuredSeconds > 0 ? seconds(p.measuredSeconds) : std::string("(not measured)");
+    out += ", predicted " + seconds(p.predictedSeconds);
+    if (p.makespanRelError) out += ", error " + percent(*p.makespanRelError);
+    out += "\n";
+    if (!p.mismatches.empty()) {
+        out += "  the schedule disagrees with the trace, so no collective is compared:\n";
+        for (const auto& m : p.mismatches) out += "    " + m + "\n";
+        return out;
+    }
+    out +=
+        "  collectives (measured: last member's arrival to last member's end; error: median of\n"
+        "  |predicted - measured| / measured):\n";
+    for (const auto& op : p.ops) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "    %-14s %5d   measured %-11s predicted %-11s error %s\n",
+                      std::string(traceNameOf(op.op)).c_str(), op.collectives,
+                      seconds(op.measuredSeconds).c_str(), seconds(op.predictedSeconds).c_str(),
+                      percent(op.medianAbsRelError).c_str());
+        out += line;
+    }
+    out += "    all            " + std::to_string(p.collectives.size()) +
+           " collectives over more than one rank: median error " +
+           percent(p.collectiveMedianAbsRelError) + "\n";
+    return out;
+}
+
+}  // namespace hsdp

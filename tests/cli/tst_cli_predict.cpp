@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+// hsdp-inspect calibrate and run --cluster as a user meets them: the file
+// calibrate writes reads back strictly and round-trips; a run on a cluster
+// carries its prediction beside what it measured. No absolute times are
+// asserted: only figures of one run against each other.
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include "cli_process.h"
+#include "cluster/reader.h"
+#include "cluster/writer.h"
+
+using namespace hsdp::testing;
+
+class TestCliPredict : public QObject {
+    Q_OBJECT
+private slots:
+    void calibrateWritesAClusterThatRoundTrips() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("machine.json");
+        auto r = inspect({"calibrate", "--repetitions", "3", "--name", "this-machine", "-o", file});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.isEmpty());  // the file, not stdout; progress on stderr
+        QVERIFY(r.err.contains("all_gather and broadcast over"));
+        QVERIFY(r.err.contains("fit error"));
+        const hsdp::Cluster c = hsdp::readClusterFile(file.toStdString());
+        QCOMPARE(c.name, std::string("this-machine"));
+        QCOMPARE(c.algorithms, hsdp::CollectiveAlgorithms::Gloo);
+        QVERIFY(c.sharedCores >= 1);
+        QVERIFY(c.intraNode.bandwidthBytesPerSecond > 0);
+        QVERIFY(c.device.peakFlops.float32 > 0);
+        QVERIFY(c.device.memoryBandwidthBytesPerSecond > 0);
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const std::string text = f.readAll().toStdString();
+        QCOMPARE(hsdp::writeCluster(hsdp::readCluster(text)), text);
+        const auto record = QJsonDocument::fromJson(QByteArray::fromStdString(text))
+                                .object()
+                                .value("calibration")
+                                .toObject();
+        QCOMPARE(record.value("collectives").toArray().size(), 2 * 4 * 8);  // ops x sizes x configs
+        QVERIFY(!record.value("compute").toArray().isEmpty());
+    }
+
+    void calibrateHelpAndUsage() {
+        auto help = inspect({"calibrate", "--help"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("-o, --output FILE"));
+        QVERIFY(help.out.contains("shared_cores"));
+        QCOMPARE(inspect({"calibrate", "extra"}).exitCode, 2);
+        QCOMPARE(inspect({"calibrate", "--repetitions", "0"}).exitCode, 2);
+        QCOMPARE(inspect({"calibrate", "-o", "/nonexistent-dir/x.json"}).exitCode, 2);
+    }
+
+    void runOnAClusterHasItsPrediction() {
+        auto r = inspect({"run", sample("teaching_2x2.json"), "--cluster", "loopback", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject run = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(run.value("verified").toBool());
+        const double wall = run.value("seconds").toDouble();
+        const double step = run.value("step_seconds").toDouble();
+        QVERIFY(run.value("predicted_seconds").toDouble() > 0);
+        // Measured in the same run: the step is a part of the run's wall time.
+        QVERIFY(step > 0);
+        QVERIFY(step <= wall);
+        const QJsonObject p = run.value("prediction").toObject();
+        QCOMPARE(p.value("cluster").toString(), QString("loopback"));
+        QCOMPARE(p.value("measured_step_seconds").toDouble(), step);
+        QCOMPARE(p.value("predicted_seconds").toDouble(),
+                 run.value("predicted_seconds").toDouble());
+        QVERIFY(p.value("makespan_error").toDouble() >= 0);
+        QVERIFY(p.value("collectives_timed").toInt() > 0);
+        const QJsonArray ops = p.value("ops").toArray();
+        QVERIFY(!ops.isEmpty());
+        int timed = 0;
+        for (const auto& op : ops) {
+            const auto o = op.toObject();
+            QVERIFY(o.value("median_abs_rel_error").isDouble());
+            QVERIFY(o.value("measured_seconds").toDouble() > 0);
+            QVERIFY(o.value("predicted_seconds").toDouble() > 0);
+            timed += o.value("collectives").toInt();
+        }
+        QCOMPARE(timed, p.value("collectives_timed").toInt());
+        QVERIFY(!p.contains("mismatches"));
+        // The keys sit beside `seconds`.
+        const QStringList keys = run.keys();
+        QVERIFY(keys.contains("step_seconds") && keys.contains("predicted_seconds"));
+    }
+
+    void runTextSaysWhatIsMeasuredAndPredicted() {
+        auto r = inspect({"run", sample("llama3_8b_hsdp_2x4.json"), "--cluster", "loopback"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("Prediction on loopback"));
+        QVERIFY(r.out.contains("measured"));
+        QVERIFY(r.out.contains("predicted"));
+        QVERIFY(r.out.contains("error"));
+        QVERIFY(r.out.contains("all_gather"));
+        QVERIFY(r.out.contains("broadcast"));
+    }
+
+    void aGpuPresetPredictsTooAndABadClusterIsUsage() {
+        auto r = inspect({"run", sample("teaching_2x2.json"), "--cluster", "h100-dgx", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QJsonDocument::fromJson(r.out).object().value("predicted_seconds").toDouble() > 0);
+        auto bad = inspect({"run", sample("teaching_2x2.json"), "--cluster", "no-such-cluster"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.contains("no cluster preset or file"));
+        QVERIFY(bad.out.isEmpty());  // refused before the run
+    }
+
+    void runWithoutAClusterIsUnchanged() {
+        auto r = inspect({"run", sample("teaching_2x2.json"), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject run = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(!run.contains("prediction"));
+        QVERIFY(!run.contains("predicted_seconds"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliPredict)
+#include "tst_cli_predict.moc"
