@@ -94,8 +94,8 @@ int calibrateCommand(const std::vector<std::string>& args) {
                   cal.ring.bandwidthBytesPerSecond / 1e9, cal.ring.idleWakeSeconds * 1e6,
                   cal.broadcast.latencySeconds * 1e6, cal.broadcast.latencyPerRankSeconds * 1e6,
                   cal.broadcast.bandwidthBytesPerSecond / 1e9, cal.broadcast.idleWakeSeconds * 1e6,
-                  cal.sharedCores, cal.collectiveMemberLoad,
-                  cal.flopsPerSecond / 1e9, cal.memoryBytesPerSecond / 1e9, cal.collectives.size(),
+                  cal.sharedCores, cal.collectiveMemberLoad, cal.flopsPerSecond / 1e9,
+                  cal.memoryBytesPerSecond / 1e9, cal.collectives.size(),
                   100 * cal.fitMedianAbsRelError, 100 * cal.fitMaxAbsRelError);
     std::cerr << summary;
     if (!output) {

@@ -177,7 +177,9 @@ int predictBenchmark(const std::vector<std::string>& args) {
     if (calibrateFirst) {
         CalibrationOptions options;
         options.name = "calibrated-now";
-        options.progress = [](const std::string& line) { std::cerr << "calibrate: " << line << "\n"; };
+        options.progress = [](const std::string& line) {
+            std::cerr << "calibrate: " << line << "\n";
+        };
         cluster = calibrate(options).cluster;
     }
     useCachingAllocator();  // as hsdp-inspect run does
@@ -270,8 +272,8 @@ int predictBenchmark(const std::vector<std::string>& args) {
                     loadAfter.c_str());
         std::printf("%-40s %5s %6s %11s %11s %9s %6s %9s %8s\n", "scenario", "ranks", "shrink",
                     "measured", "predicted", "makespan", "coll.", "coll.", "measured");
-        std::printf("%-40s %5s %6s %11s %11s %9s %6s %9s %8s\n", "", "", "", "step (s)",
-                    "step (s)", "error", "timed", "median", "spread");
+        std::printf("%-40s %5s %6s %11s %11s %9s %6s %9s %8s\n", "", "", "", "step (s)", "step (s)",
+                    "error", "timed", "median", "spread");
         for (const auto& r : rows) {
             if (!r.error.empty()) {
                 std::printf("%-40s %5d  FAILED: %s\n", r.label.c_str(), r.world, r.error.c_str());
@@ -302,9 +304,10 @@ int predictBenchmark(const std::vector<std::string>& args) {
                         100 * g.limit, g.value <= g.limit ? "met" : "NOT MET");
         if (failed) std::printf("  some scenarios failed to run: NOT MET\n");
         if (repeat > 1)
-            std::printf("\nthe measurement's own noise: median spread of %d runs of a scenario "
-                        "(largest / smallest makespan - 1): %s\n",
-                        repeat, pct(medianOf(spreads)).c_str());
+            std::printf(
+                "\nthe measurement's own noise: median spread of %d runs of a scenario "
+                "(largest / smallest makespan - 1): %s\n",
+                repeat, pct(medianOf(spreads)).c_str());
     }
     if (failed) return 1;
     return check && !allMet ? 1 : 0;

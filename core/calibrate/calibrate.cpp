@@ -4,12 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <atomic>
 #include <thread>
 
 #include "collectives/newton_schulz.h"
@@ -171,6 +171,7 @@ std::vector<CollectiveSample> measureConfiguration(int n, int groups,
             for (auto& t : threads) t.join();
         }
     } join{stop, busy};
+    const Tensor gap = filled({48, 48});
     runWorld(wo, groupRanks, [&](RankContext& ctx) {
         const int r = ctx.rank();
         Communicator& comm = ctx.group(groupRanks[size_t(r / n)]);
@@ -184,6 +185,10 @@ std::vector<CollectiveSample> measureConfiguration(int n, int groups,
                 ctx.world().barrier(label);
                 const int reps = repsFor(size);
                 for (int rep = -1; rep < reps; ++rep) {  // -1: warm-up
+                    // As in a run, each rank computes between its
+                    // collectives (packing, Newton-Schulz): a member comes
+                    // to the next one from work, not from the last one.
+                    (void)newtonSchulz(gap);
                     const double start = ctx.nowUs();
                     if (ops[o] == CollectiveOp::AllGather)
                         comm.allGather(in.data(), out.data(), block, label);
@@ -386,8 +391,8 @@ Calibration calibrate(const CalibrationOptions& options) {
     for (int n : options.groupSizes)
         for (int computing : {2, 4}) {
             if (n + computing > options.maxRanks || n < 2) continue;
-            say("all_gather and broadcast over 1 group of " + std::to_string(n) +
-                " ranks while " + std::to_string(computing) + " threads compute");
+            say("all_gather and broadcast over 1 group of " + std::to_string(n) + " ranks while " +
+                std::to_string(computing) + " threads compute");
             for (auto& s : measureConfiguration(n, 1, options, computing))
                 cal.collectives.push_back(s);
         }
@@ -397,7 +402,7 @@ Calibration calibrate(const CalibrationOptions& options) {
     for (int threads : {2, 4, 8}) {
         say("Newton-Schulz on " + std::to_string(threads) + " threads at once");
         cal.computeSharing.push_back({threads, nsAlone / computeSecondsWith(threads)});
-    if (options.progress) options.progress("fitting");
+        if (options.progress) options.progress("fitting");
     }
 
     // Shared cores: what k threads of Newton-Schulz at once get, k x their
@@ -494,8 +499,7 @@ Calibration calibrate(const CalibrationOptions& options) {
     for (const auto& s : cal.collectives)
         rows.push_back(
             Json::array({std::string(traceNameOf(s.op)), s.groupSize, s.groups, s.computing,
-                         s.sizeBytes,
-                         round4(s.seconds * 1e6), round4(s.predictedSeconds * 1e6)}));
+                         s.sizeBytes, round4(s.seconds * 1e6), round4(s.predictedSeconds * 1e6)}));
     record["collectives"] = rows;
     Json compute = Json::array();
     for (const auto& k : cal.compute)

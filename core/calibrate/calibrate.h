@@ -37,7 +37,7 @@ struct CalibrationOptions {
 struct CollectiveSample {
     CollectiveOp op = CollectiveOp::AllGather;
     int groupSize = 0;
-    int groups = 0;  // groups running the same collective at once
+    int groups = 0;     // groups running the same collective at once
     int computing = 0;  // threads running Newton-Schulz beside them all along
     int64_t sizeBytes = 0;
     double seconds = 0;

@@ -24,7 +24,8 @@ int readCount(const Json& top, std::string_view key) {
 Cluster readTop(const Json& top) {
     requireObject(top, "", "a cluster",
                   {"format", "name", "description", "nodes", "devices_per_node", "rank_to_node",
-                   "links", "device", "collective_algorithms", "shared_cores", "collective_member_load", "calibration"});
+                   "links", "device", "collective_algorithms", "shared_cores",
+                   "collective_member_load", "calibration"});
     const Json& format = requireMember(top, "", "format");
     if (format != kFormat) failExpected("/format", "\"" + std::string(kFormat) + "\"", format);
     Cluster out;
@@ -56,8 +57,8 @@ Cluster readTop(const Json& top) {
         out.algorithms = readCollectiveAlgorithms(*algorithms, "/collective_algorithms");
     if (const Json* cores = findMember(top, "shared_cores"))
         out.sharedCores = readPositiveNumber(*cores, "/shared_cores");
-    out.collectiveMemberLoad = readEfficiency(findMember(top, "collective_member_load"),
-                                              "/collective_member_load");
+    out.collectiveMemberLoad =
+        readEfficiency(findMember(top, "collective_member_load"), "/collective_member_load");
     if (const Json* calibration = findMember(top, "calibration")) {
         if (!calibration->is_object()) failExpected("/calibration", "an object", *calibration);
         out.calibration = calibration->dump();

@@ -22,13 +22,14 @@ std::string jsonString(std::string_view text) {
     return Json(std::string(text)).dump();
 }
 
-std::string figures(const LinkSpec& spec, int digits) {
+// `full`: every key, zeros too (a by_op entry: a key left out would be the level's).
+std::string figures(const LinkSpec& spec, int digits, bool full = false) {
     std::string out =
         "\"bandwidth_gigabytes_per_s\": " + number(spec.bandwidthBytesPerSecond / 1e9, digits) +
         ", \"latency_us\": " + number(spec.latencySeconds * 1e6, digits);
-    if (spec.latencyPerRankSeconds > 0)
+    if (full || spec.latencyPerRankSeconds > 0)
         out += ", \"latency_us_per_rank\": " + number(spec.latencyPerRankSeconds * 1e6, digits);
-    if (spec.idleWakeSeconds > 0)
+    if (full || spec.idleWakeSeconds > 0)
         out += ", \"idle_wake_up_us\": " + number(spec.idleWakeSeconds * 1e6, digits);
     return out + ", \"efficiency\": " + number(spec.efficiency, digits);
 }
@@ -40,7 +41,7 @@ std::string link(const LinkSpec& spec, const std::map<std::string, LinkSpec, std
         out += ",\n      \"by_op\": {";
         const char* lead = "";
         for (const auto& [op, opSpec] : byOp) {
-            out += lead + std::string("\"") + op + "\": {" + figures(opSpec, digits) + "}";
+            out += lead + std::string("\"") + op + "\": {" + figures(opSpec, digits, true) + "}";
             lead = ", ";
         }
         out += "}";

@@ -215,8 +215,8 @@ std::vector<CriticalStep> criticalPath(const StepSchedule& schedule, const StepS
 
 StepSimulation simulateOnSharedCores(const StepSchedule& schedule,
                                      std::vector<double> collectiveSeconds,
-                                     const ComputeRates& rates, double cores,
-                                     double memberLoad, std::vector<double> idleWake) {
+                                     const ComputeRates& rates, double cores, double memberLoad,
+                                     std::vector<double> idleWake) {
     if (collectiveSeconds.size() != schedule.collectives.size())
         throw std::invalid_argument("simulateOnSharedCores: one time per collective");
     StepSimulation sim;

@@ -35,8 +35,8 @@ double sharedCoreSpeed(double busy, double cores);
 // it starts.
 StepSimulation simulateOnSharedCores(const StepSchedule& schedule,
                                      std::vector<double> collectiveSeconds,
-                                     const ComputeRates& rates, double cores,
-                                     double memberLoad = 1, std::vector<double> idleWake = {});
+                                     const ComputeRates& rates, double cores, double memberLoad = 1,
+                                     std::vector<double> idleWake = {});
 
 // The idle fraction of `cores` under `load`: max(0, 1 - load / cores); 0
 // without sharing.

@@ -83,9 +83,8 @@ LinkSpec readLinkSpec(const Json& value, const std::string& path) {
             readNonNegativeNumber(*perRank, childPath(path, "latency_us_per_rank")) *
             kSecondsPerMicrosecond;
     if (const Json* wake = findMember(value, "idle_wake_up_us"))
-        out.idleWakeSeconds =
-            readNonNegativeNumber(*wake, childPath(path, "idle_wake_up_us")) *
-            kSecondsPerMicrosecond;
+        out.idleWakeSeconds = readNonNegativeNumber(*wake, childPath(path, "idle_wake_up_us")) *
+                              kSecondsPerMicrosecond;
     out.efficiency = readEfficiency(findMember(value, "efficiency"), childPath(path, "efficiency"));
     return out;
 }

@@ -85,6 +85,8 @@ private slots:
                                     << "/shared_cores: expected a number > 0";
         QTest::newRow("calibration") << R"("calibration": [1],)"
                                      << "/calibration: expected an object";
+        QTest::newRow("member load") << R"("collective_member_load": 1.5,)"
+                                     << "/collective_member_load: expected a number in (0, 1]";
     }
     void perOpLinkFigures() {
         const std::string text = R"({"format": "hsdp-cluster/1", "name": "x", "nodes": 1,

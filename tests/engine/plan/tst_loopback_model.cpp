@@ -151,6 +151,24 @@ private slots:
         QCOMPARE(sim.criticalPath[0].rank, 0);
     }
 
+    void memberLoadAndIdleWakeUp() {
+        // Two ranks in a 1 s collective on 2 cores, members weighing 0.5:
+        // load 1 of 2 cores, speed 1, idle fraction 1 - 1/2 = 0.5, so an idle
+        // wake-up of 0.2 s adds 0.1 s: 1.1 s.
+        StepSchedule s;
+        s.worldSize = 2;
+        s.groups = {{0, 1}};
+        s.collectives = {ScheduledCollective{}};
+        s.ranks = {{collective(0)}, {collective(0)}};
+        QVERIFY(near(idleFraction(1, 2), 0.5));
+        QVERIFY(near(idleFraction(3, 2), 0));
+        QVERIFY(near(idleFraction(1, 0), 0));
+        const StepSimulation sim = simulateOnSharedCores(s, {1.0}, kTeraflop, 2, 0.5, {0.2});
+        QVERIFY(near(sim.makespan, 1.1));
+        // On one core, members weighing 1: load 2, speed 1/2, no idle core: 2 s.
+        QVERIFY(near(simulateOnSharedCores(s, {1.0}, kTeraflop, 1, 1, {0.2}).makespan, 2));
+    }
+
     void enoughCoresIsTheUnsharedPass() {
         const Scenario scenario =
             readScenarioFile(hsdp::testing::sample("teaching_2x2.json").toStdString());
@@ -186,10 +204,13 @@ private slots:
                             double(size) * busBandwidthFactor(op, n, CollectiveAlgorithms::Gloo) /
                                 2e9;
                         samples.push_back(
-                            {op, n, groups, size, alone * sharedCoreSlowdown(n, groups, 2), 0});
+                            {op, n, groups, 0, size, alone * sharedCoreSlowdown(n, groups, 2), 0});
                     }
             const LinkSpec fit = fitLink(samples, 2);
-            QVERIFY(std::abs(fit.latencySeconds - 30e-6) < 1e-10);
+            QVERIFY2(std::abs(fit.latencySeconds - 30e-6) < 1e-10,
+                     qPrintable(QString::number(fit.latencySeconds) + " " +
+                                QString::number(fit.latencyPerRankSeconds) + " " +
+                                QString::number(fit.idleWakeSeconds)));
             QVERIFY(std::abs(fit.latencyPerRankSeconds - 5e-6) < 1e-10);
             QVERIFY(std::abs(fit.bandwidthBytesPerSecond - 2e9) < 1e3);
             for (const auto& s : samples) QVERIFY(near(s.predictedSeconds, s.seconds));
