@@ -21,6 +21,18 @@ inline QStringList samplePaths() {
     return paths;
 }
 
+// The samples and the worked examples (tests/data/examples, their expected
+// plans left out): every scenario a test can run for real.
+inline QStringList scenarioPaths() {
+    QStringList paths = samplePaths();
+    QDir examples(QStringLiteral(HSDP_SOURCE_DIR "/tests/data/examples/"));
+    for (const QString& name :
+         examples.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        if (!name.contains(QLatin1String("expected-plan")))
+            paths << examples.absoluteFilePath(name);
+    return paths;
+}
+
 inline void addSampleRows() {
     QTest::addColumn<QString>("path");
     for (const QString& path : samplePaths())

@@ -11,21 +11,12 @@
 #include "plan/planner.h"
 #include "run/runner.h"
 #include "runtime/memory_ledger.h"
-#include "samples.h"
+#include "sample_rows.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
 
 namespace {
-
-QStringList scenarioFiles() {
-    QStringList files;
-    for (const QString& dir :
-         {hsdp::testing::sample(), QStringLiteral(HSDP_SOURCE_DIR "/tests/data/examples/")})
-        for (const QString& f : QDir(dir).entryList({"*.json"}, QDir::Files, QDir::Name))
-            if (!f.contains("expected-plan")) files << QDir(dir).filePath(f);
-    return files;
-}
 
 // HSDP_RUN_BUDGET_DIVISOR (the sanitizer presets) shrinks the runs further.
 RunOptions budgetOptions() {
@@ -77,7 +68,7 @@ class TestStepMemory : public QObject {
 private slots:
     void predictedIsMeasured_data() {
         QTest::addColumn<QString>("file");
-        for (const QString& f : scenarioFiles())
+        for (const QString& f : hsdp::testing::scenarioPaths())
             QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
     }
 

@@ -10,30 +10,19 @@
 #include "plan/planner.h"
 #include "run/runner.h"
 #include "run/shrink.h"
-#include "samples.h"
+#include "sample_rows.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
 
-namespace {
-
-QStringList scenarioFiles() {
-    QStringList files;
-    for (const QString& dir :
-         {hsdp::testing::sample(), QStringLiteral(HSDP_SOURCE_DIR "/tests/data/examples/")})
-        for (const QString& f : QDir(dir).entryList({"*.json"}, QDir::Files, QDir::Name))
-            if (!f.contains("expected-plan")) files << QDir(dir).filePath(f);
-    return files;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 class TestStepSchedule : public QObject {
     Q_OBJECT
 private slots:
     void matchesTheRun_data() {
         QTest::addColumn<QString>("file");
-        for (const QString& f : scenarioFiles())
+        for (const QString& f : hsdp::testing::scenarioPaths())
             QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
     }
 
