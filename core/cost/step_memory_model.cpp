@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 
 #include "collectives/fused_gather.h"
 #include "collectives/newton_schulz.h"
@@ -23,11 +24,28 @@ int64_t roundUp(int64_t n, int64_t a) {
 
 // One rank's step, replayed buffer by buffer in the order of
 // run/optimizer_step.cpp (runScheduleEntry, runLocalParams).
+// A gather's buffer is the same on every member of its line: computed by
+// the first, keyed (schedule entry, mesh dim, the line's first rank).
+using GatherBufferCache = std::map<std::tuple<int, int, int>, int64_t>;
+
+// A param's local element count depends only on the rank's coordinates along
+// the mesh dims it is not replicated over: per param, one slot per such
+// coordinate (-1 until computed), shared by every rank.
+struct ReplayCaches {
+    GatherBufferCache gather;
+    std::vector<std::vector<int64_t>> localNumel;  // [param][projected coordinate]
+};
+
 class RankReplay {
 public:
     RankReplay(const Scenario& scenario, const Plan& plan,
-               const std::vector<std::vector<int64_t>>& shapes, int rank)
-        : scenario_(scenario), plan_(plan), shapes_(shapes), rank_(rank) {}
+               const std::vector<std::vector<int64_t>>& shapes, int rank, ReplayCaches& caches)
+        : scenario_(scenario),
+          plan_(plan),
+          shapes_(shapes),
+          rank_(rank),
+          gatherCache_(caches.gather),
+          numelCache_(caches.localNumel) {}
 
     StepMemory run() {
         resident();
@@ -43,6 +61,7 @@ public:
 
 private:
     struct EntryView {
+        int index;
         const Group& group;
         const Batch& batch;
         const Mesh& mesh;
@@ -69,6 +88,21 @@ private:
             .localShape();
     }
     int64_t numel(int p) const { return shapeNumel(shapes_[size_t(p)]); }
+    int64_t localNumel(int p, const Coord& coord) {
+        const Mesh* mesh = meshOf(p);
+        if (!spec(p).placements || !mesh) return numel(p);
+        const auto& placements = *spec(p).placements;
+        int64_t index = 0, slots = 1;
+        for (size_t d = 0; d < placements.size(); ++d)
+            if (!placements[d].isReplicate()) {
+                index = index * mesh->shape[d] + coord[d];
+                slots *= mesh->shape[d];
+            }
+        auto& cache = numelCache_[size_t(p)];
+        if (cache.empty()) cache.assign(size_t(slots), -1);
+        if (cache[size_t(index)] < 0) cache[size_t(index)] = shapeNumel(localShape(p, coord));
+        return cache[size_t(index)];
+    }
 
     // initialState: W, and G with its momentum unless frozen, in the dtype.
     void resident() {
@@ -76,7 +110,7 @@ private:
             if (plan_.isRejected(s.index) || !held(s.index)) continue;
             const Mesh* mesh = meshOf(s.index);
             const Coord coord = mesh ? *mesh->coordinateOf(rank_) : Coord{};
-            const int64_t bytes = shapeNumel(localShape(s.index, coord)) * dtypeSize(s.dtype);
+            const int64_t bytes = localNumel(s.index, coord) * dtypeSize(s.dtype);
             tally_.add(MemoryKind::Param, bytes);
             if (!s.requiresGrad) continue;
             tally_.add(MemoryKind::Grad, bytes);
@@ -91,7 +125,7 @@ private:
         const Mesh& mesh = scenario_.mesh(group.mesh);
         const auto coord = mesh.coordinateOf(rank_);
         if (!coord) return;
-        const EntryView v{group, batch, mesh, *coord};
+        const EntryView v{index, group, batch, mesh, *coord};
         const Coord replicateCoord = reducedReplicateCoord(group, batch, v.coord);
         std::vector<int> owned;
         for (int p : batch.params) {
@@ -162,7 +196,13 @@ private:
         for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
             const auto [m, d] = *it;
             if (v.mesh.shape[size_t(m)] <= 1) continue;
-            const int64_t bytes = gatherBufferBytes(v, owned, m, d);
+            Coord first = v.coord;
+            first[size_t(m)] = 0;
+            const auto key = std::make_tuple(v.index, m, v.mesh.rankAt(first));
+            auto cached = gatherCache_.find(key);
+            if (cached == gatherCache_.end())
+                cached = gatherCache_.emplace(key, gatherBufferBytes(v, owned, m, d)).first;
+            const int64_t bytes = cached->second;
             tally_.add(MemoryKind::GatherBuffer, bytes);
             if (held >= 0) tally_.remove(MemoryKind::GatherBuffer, held);
             held = bytes;
@@ -196,7 +236,7 @@ private:
         for (int p : v.batch.params) {
             auto it = v.batch.owner.find(p);
             if (it == v.batch.owner.end() || !held(p)) continue;
-            const int64_t bytes = shapeNumel(localShape(p, v.coord)) * dtypeSize(spec(p).dtype);
+            const int64_t bytes = localNumel(p, v.coord) * dtypeSize(spec(p).dtype);
             tally_.add(MemoryKind::ReplicaPayload, bytes);
             items.push_back({it->second, bytes});
         }
@@ -230,6 +270,8 @@ private:
     const Plan& plan_;
     const std::vector<std::vector<int64_t>>& shapes_;
     const int rank_;
+    GatherBufferCache& gatherCache_;
+    std::vector<std::vector<int64_t>>& numelCache_;
     MemoryTally tally_;
 };
 
@@ -243,8 +285,10 @@ std::vector<StepMemory> predictStepMemory(const Scenario& scenario, const Plan& 
         throw std::invalid_argument("predictStepMemory: the plan is not of this scenario");
     std::vector<StepMemory> out;
     out.reserve(size_t(scenario.worldSize));
+    ReplayCaches caches;
+    caches.localNumel.resize(scenario.params.size());
     for (int r = 0; r < scenario.worldSize; ++r)
-        out.push_back(RankReplay(scenario, plan, paramShapes, r).run());
+        out.push_back(RankReplay(scenario, plan, paramShapes, r, caches).run());
     return out;
 }
 
