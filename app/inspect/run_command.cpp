@@ -205,11 +205,9 @@ int runCommand(const std::vector<std::string>& args) {
         progress.finish();
     }
     if (!cluster) return reportRun(parser, options, result, scenario, plan);
-    // The run's own shapes: the shrink the runner decided, decided again.
-    const ShrinkDecision shapes =
-        decideShrink(scenario, plan, options.maxBytes, options.flopBudget);
-    const RunPrediction prediction = predictRun(scenario, plan, *cluster, shapes.paramShapes,
-                                                shapes.tpShapes, result.trace, result.stepSeconds);
+    // On the run's own shapes, as the runner shrank them.
+    const RunPrediction prediction = predictRun(scenario, plan, *cluster, result.paramShapes,
+                                                result.tpShapes, result.trace, result.stepSeconds);
     return reportRun(parser, options, result, scenario, plan, &prediction);
 }
 

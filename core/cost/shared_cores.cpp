@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cost/shared_cores.h"
 
+#include "cost/detail/collective_arrivals.h"
+
 #include <algorithm>
 #include <queue>
 #include <stdexcept>
@@ -28,14 +30,16 @@ class SharedPass {
 public:
     SharedPass(const StepSchedule& schedule, StepSimulation& sim, const ComputeRates& rates,
                double cores, double memberLoad)
-        : schedule_(schedule), sim_(sim), rates_(rates), cores_(cores), memberLoad_(memberLoad) {
+        : schedule_(schedule),
+          sim_(sim),
+          rates_(rates),
+          cores_(cores),
+          memberLoad_(memberLoad),
+          arrivals_(schedule.collectives.size()) {
         const size_t n = schedule.ranks.size();
         sim.ranks.resize(n);
         for (size_t r = 0; r < n; ++r) sim.ranks[r].spans.resize(schedule.ranks[r].size());
         pos_.assign(n, 0);
-        arrived_.assign(schedule.collectives.size(), 0);
-        lastArriver_.assign(schedule.collectives.size(), -1);
-        blockedAt_.resize(schedule.collectives.size());
         sim.collectiveStart.assign(schedule.collectives.size(), 0);
     }
 
@@ -56,12 +60,7 @@ public:
                                        " waits forever at item " + std::to_string(pos_[r]));
     }
 
-    int lastArriver(int collective) const { return lastArriver_[size_t(collective)]; }
-    size_t positionOf(int collective, int rank) const {
-        for (const auto& [member, at] : blockedAt_[size_t(collective)])
-            if (member == rank) return at;
-        return 0;
-    }
+    const CollectiveArrivals& arrivals() const { return arrivals_; }
 
 private:
     struct Item {
@@ -104,11 +103,10 @@ private:
                 return;
             }
             const size_t c = size_t(w.collective);
-            blockedAt_[c].push_back({r, at});
+            arrivals_.arrive(c, r, at, true);
             sim_.collectiveStart[c] = now_;
-            lastArriver_[c] = r;
             const size_t members = schedule_.groups[size_t(schedule_.collectives[c].group)].size();
-            if (++arrived_[c] < int(members)) return;  // asleep until the last member
+            if (arrivals_.members(c).size() < members) return;  // asleep until the last member
             busy_ += memberLoad_ * double(members);
             double seconds = sim_.collectiveSeconds[c];
             if (c < idleWake_.size()) seconds += idleWake_[c] * idleFraction(busy_, cores_);
@@ -132,22 +130,23 @@ private:
             return;
         }
         const size_t c = size_t(item.collective);
-        busy_ -= memberLoad_ * double(blockedAt_[c].size());
+        busy_ -= memberLoad_ * double(arrivals_.members(c).size());
         if (busy_ < 1e-9) busy_ = 0;  // rounding
         endCollective(c);
-        ready_.push_back(blockedAt_[c].back().first);
+        ready_.push_back(arrivals_.members(c).back().first);
     }
 
     // Every member leaves collective c now; all but the last arriver are
     // queued (the last one is the caller's to continue).
     void endCollective(size_t c) {
         const double start = sim_.collectiveStart[c];
-        for (const auto& [member, at] : blockedAt_[c]) {
+        const auto& members = arrivals_.members(c);
+        for (const auto& [member, at] : members) {
             WorkSpan& span = sim_.ranks[size_t(member)].spans[at];
             span.start = start;
             span.end = now_;
             pos_[size_t(member)] = at + 1;
-            if (member != blockedAt_[c].back().first) ready_.push_back(member);
+            if (member != members.back().first) ready_.push_back(member);
         }
         end_[c] = now_;
     }
@@ -167,49 +166,10 @@ private:
     double busy_ = 0;
     long order_ = 0;
     std::vector<size_t> pos_;
-    std::vector<int> arrived_;
-    std::vector<int> lastArriver_;
-    std::vector<std::vector<std::pair<int, size_t>>> blockedAt_;
+    CollectiveArrivals arrivals_;
     std::vector<int> ready_;
     std::priority_queue<Item> running_;
 };
-
-void totals(StepSimulation& sim) {
-    sim.makespan = 0;
-    for (size_t r = 0; r < sim.ranks.size(); ++r) {
-        auto& t = sim.ranks[r];
-        t.finish = t.spans.empty() ? 0 : t.spans.back().end;
-        t.busy = t.waiting = 0;
-        for (const auto& span : t.spans) {
-            t.busy += span.end - span.start;
-            t.waiting += span.start - span.arrival;
-        }
-        if (t.finish > sim.makespan || r == 0) {
-            sim.makespan = t.finish;
-            sim.lastRank = int(r);
-        }
-    }
-}
-
-std::vector<CriticalStep> criticalPath(const StepSchedule& schedule, const StepSimulation& sim,
-                                       const SharedPass& pass) {
-    std::vector<CriticalStep> path;
-    int rank = sim.lastRank;
-    long at = long(schedule.ranks[size_t(rank)].size()) - 1;
-    while (at >= 0) {
-        const RankWork& w = schedule.ranks[size_t(rank)][size_t(at)];
-        if (w.kind == WorkKind::Collective) {
-            const int last = pass.lastArriver(w.collective);
-            if (last != rank) {
-                rank = last;
-                at = long(pass.positionOf(w.collective, last));
-            }
-        }
-        path.push_back({rank, int(at)});
-        --at;
-    }
-    return {path.rbegin(), path.rend()};
-}
 
 }  // namespace
 
@@ -227,8 +187,7 @@ StepSimulation simulateOnSharedCores(const StepSchedule& schedule,
     pass.run();
     for (size_t c = 0; c < schedule.collectives.size(); ++c)
         sim.collectiveSeconds[c] = pass.end_[c] - sim.collectiveStart[c];
-    totals(sim);
-    sim.criticalPath = criticalPath(schedule, sim, pass);
+    concludeSimulation(schedule, pass.arrivals(), sim);
     return sim;
 }
 

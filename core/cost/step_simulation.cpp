@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cost/step_simulation.h"
 
+#include "cost/detail/collective_arrivals.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -42,16 +44,13 @@ namespace {
 class EventPass {
 public:
     EventPass(const StepSchedule& schedule, StepSimulation& sim, const ComputeRates& rates)
-        : schedule_(schedule), sim_(sim), rates_(rates) {
+        : schedule_(schedule), sim_(sim), rates_(rates), arrivals_(schedule.collectives.size()) {
         const size_t n = schedule.ranks.size();
         sim.ranks.resize(n);
         for (size_t r = 0; r < n; ++r) sim.ranks[r].spans.resize(schedule.ranks[r].size());
         pos_.assign(n, 0);
         clock_.assign(n, 0);
-        arrived_.assign(schedule.collectives.size(), 0);
         sim.collectiveStart.assign(schedule.collectives.size(), 0);
-        lastArriver_.assign(schedule.collectives.size(), -1);
-        blockedAt_.resize(schedule.collectives.size());
     }
 
     void run() {
@@ -67,12 +66,7 @@ public:
                                        " waits forever at item " + std::to_string(pos_[r]));
     }
 
-    int lastArriver(int collective) const { return lastArriver_[size_t(collective)]; }
-    size_t positionOf(int collective, int rank) const {
-        for (const auto& [member, at] : blockedAt_[size_t(collective)])
-            if (member == rank) return at;
-        return 0;
-    }
+    const CollectiveArrivals& arrivals() const { return arrivals_; }
 
 private:
     void advance(int r) {
@@ -91,13 +85,12 @@ private:
                 continue;
             }
             const size_t c = size_t(w.collective);
-            blockedAt_[c].push_back({r, at});
-            if (arrived_[c] == 0 || span.arrival >= sim_.collectiveStart[c]) {
-                sim_.collectiveStart[c] = span.arrival;
-                lastArriver_[c] = r;
-            }
+            const bool latest =
+                arrivals_.members(c).empty() || span.arrival >= sim_.collectiveStart[c];
+            if (latest) sim_.collectiveStart[c] = span.arrival;
+            arrivals_.arrive(c, r, at, latest);
             const size_t members = schedule_.groups[size_t(schedule_.collectives[c].group)].size();
-            if (++arrived_[c] < int(members)) return;  // blocked until the last member
+            if (arrivals_.members(c).size() < members) return;  // blocked until the last member
             complete(c);
             // complete() moved r past the collective and queued the others
         }
@@ -106,7 +99,8 @@ private:
     void complete(size_t c) {
         const double start = sim_.collectiveStart[c];
         const double end = start + sim_.collectiveSeconds[c];
-        for (const auto& [member, at] : blockedAt_[c]) {
+        const auto& members = arrivals_.members(c);
+        for (const auto& [member, at] : members) {
             WorkSpan& span = sim_.ranks[size_t(member)].spans[at];
             span.start = start;
             span.end = end;
@@ -114,7 +108,7 @@ private:
             pos_[size_t(member)] = at + 1;
             // The member whose advance() completed `c` (the last one listed)
             // goes on in its own loop; the others are queued.
-            if (member != blockedAt_[c].back().first) ready_.push_back(member);
+            if (member != members.back().first) ready_.push_back(member);
         }
     }
 
@@ -123,51 +117,9 @@ private:
     const ComputeRates& rates_;
     std::vector<size_t> pos_;
     std::vector<double> clock_;
-    std::vector<int> arrived_;
-    std::vector<int> lastArriver_;
-    std::vector<std::vector<std::pair<int, size_t>>> blockedAt_;  // [collective]: (rank, item)
+    CollectiveArrivals arrivals_;
     std::vector<int> ready_;
 };
-
-void totals(StepSimulation& sim) {
-    sim.makespan = 0;
-    for (size_t r = 0; r < sim.ranks.size(); ++r) {
-        auto& t = sim.ranks[r];
-        t.finish = t.spans.empty() ? 0 : t.spans.back().end;
-        t.busy = t.waiting = 0;
-        for (const auto& span : t.spans) {
-            t.busy += span.end - span.start;
-            t.waiting += span.start - span.arrival;
-        }
-        if (t.finish > sim.makespan || r == 0) {
-            sim.makespan = t.finish;
-            sim.lastRank = int(r);
-        }
-    }
-}
-
-// From the last item of the rank that ends last, back to the start: a
-// compute item follows its rank's previous item, a collective the member
-// that arrived last.
-std::vector<CriticalStep> criticalPath(const StepSchedule& schedule, const StepSimulation& sim,
-                                       const EventPass& pass) {
-    std::vector<CriticalStep> path;
-    int rank = sim.lastRank;
-    long at = long(schedule.ranks[size_t(rank)].size()) - 1;
-    while (at >= 0) {
-        const RankWork& w = schedule.ranks[size_t(rank)][size_t(at)];
-        if (w.kind == WorkKind::Collective) {
-            const int last = pass.lastArriver(w.collective);
-            if (last != rank) {
-                rank = last;
-                at = long(pass.positionOf(w.collective, last));
-            }
-        }
-        path.push_back({rank, int(at)});
-        --at;
-    }
-    return {path.rbegin(), path.rend()};
-}
 
 }  // namespace
 
@@ -179,8 +131,7 @@ StepSimulation simulateStep(const StepSchedule& schedule, std::vector<double> co
     sim.collectiveSeconds = std::move(collectiveSeconds);
     EventPass pass(schedule, sim, rates);
     pass.run();
-    totals(sim);
-    sim.criticalPath = criticalPath(schedule, sim, pass);
+    concludeSimulation(schedule, pass.arrivals(), sim);
     return sim;
 }
 

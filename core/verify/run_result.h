@@ -117,8 +117,10 @@ struct RunResult {
     // cancelled run, a run split over processes, a saved run).
     double stepSeconds = 0;
     Trace trace;
-    // The data shape of each param as the run used it (shrunk or real).
+    // The data shape of each param and TP transition as the run used it
+    // (shrunk or real): what the cost and memory models predict the run on.
     std::vector<std::vector<int64_t>> paramShapes;
+    std::vector<std::vector<int64_t>> tpShapes;
     // Per rank that finished the step (ascending): its optimizer-step memory
     // as the rank's ledger counted the buffers it allocated.
     std::vector<StepMemory> memory;

@@ -231,6 +231,7 @@ TpRunResult summarizeTransition(const ExecEnv& env, const RunSink& sink, const T
 void summarize(const ExecEnv& env, const RunSink& sink, RunResult& result) {
     const bool runFailed = !result.error.empty();
     result.paramShapes = env.paramShapes;
+    result.tpShapes = env.tpShapes;
     for (const auto& [rank, memory] : sink.memory()) result.memory.push_back(memory);
     for (const auto& d : env.plan->diagnostics)
         if (d.severity == Severity::Error) result.planErrors.push_back(d);
