@@ -35,7 +35,7 @@ public:
           rates_(rates),
           cores_(cores),
           memberLoad_(memberLoad),
-          arrivals_(schedule.collectives.size()) {
+          arrivals_(schedule) {
         const size_t n = schedule.ranks.size();
         sim.ranks.resize(n);
         for (size_t r = 0; r < n; ++r) sim.ranks[r].spans.resize(schedule.ranks[r].size());

@@ -3,13 +3,15 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <stdexcept>
-#include <tuple>
+#include <string>
 #include <unordered_map>
 
 #include "collectives/fused_gather.h"
 #include "collectives/newton_schulz.h"
 #include "collectives/replicate_broadcast.h"
+#include "cost/detail/broadcast_groups.h"
 #include "redistribute/redistribute.h"
 #include "run/optimizer_step.h"
 #include "run/tp_execution.h"
@@ -85,24 +87,85 @@ int64_t productExcept(const std::vector<int64_t>& shape, int skipA, int skipB = 
     return n;
 }
 
+// Row-major index of `coord` restricted to `dims` of a mesh of `shape`.
+int64_t indexOver(const std::vector<int>& dims, const std::vector<int64_t>& shape,
+                  const Coord& coord) {
+    int64_t index = 0;
+    for (int d : dims) index = index * shape[size_t(d)] + coord[size_t(d)];
+    return index;
+}
+
+// boost::hash_combine's mix, for the small integer tuples used as keys below.
+size_t hashCombine(size_t seed, uint64_t value) {
+    return seed ^ (value + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2));
+}
+
 // A mesh line (the group along one dim through a coordinate) as a key.
 struct LineKey {
     const Mesh* mesh;
     int dim;
     int firstRank;
-    bool operator==(const LineKey& o) const {
-        return mesh == o.mesh && dim == o.dim && firstRank == o.firstRank;
-    }
+    bool operator==(const LineKey&) const = default;
 };
 struct LineKeyHash {
     size_t operator()(const LineKey& k) const {
-        return std::hash<const void*>()(k.mesh) ^ (size_t(k.dim) * 1000003u) ^
-               (size_t(k.firstRank) * 2654435761u);
+        return hashCombine(hashCombine(std::hash<const void*>()(k.mesh), uint64_t(k.dim)),
+                           uint64_t(k.firstRank));
+    }
+};
+
+// The collectives one line makes for one part of an entry or TP transition:
+// made by the line's first member, found by the others.
+struct InstanceKey {
+    int line;  // index into StepSchedule::groups
+    int part;  // 0 gather, 1 update broadcast, 2 replica broadcast, 3 TP step
+    int sub;   // the mesh dim, or the TP step
+    bool operator==(const InstanceKey&) const = default;
+};
+struct InstanceKeyHash {
+    size_t operator()(const InstanceKey& k) const {
+        return hashCombine(hashCombine(uint64_t(k.line), uint64_t(k.part)), uint64_t(k.sub));
+    }
+};
+// What one key made: `count` consecutive collectives from `first` (a line's
+// broadcasts, root after root and chunk after chunk, are several; an empty
+// broadcast none).
+struct Instances {
+    int first = 0;
+    int count = 0;
+};
+
+// A param's piece size at one shard coordinate of an entry's mesh.
+struct PieceKey {
+    int param;
+    int upTo;       // placements applied
+    int64_t shard;  // row-major index of the coordinate over the group's shard mesh dims
+    bool operator==(const PieceKey&) const = default;
+};
+struct PieceKeyHash {
+    size_t operator()(const PieceKey& k) const {
+        return hashCombine(hashCombine(uint64_t(k.param), uint64_t(k.upTo)), uint64_t(k.shard));
+    }
+};
+
+// A fused broadcast's items (a group of BroadcastGroups) at one shard coordinate.
+struct FusedKey {
+    const void* group;
+    int64_t shard;  // as in PieceKey
+    bool operator==(const FusedKey&) const = default;
+};
+struct FusedKeyHash {
+    size_t operator()(const FusedKey& k) const {
+        return hashCombine(std::hash<const void*>()(k.group), uint64_t(k.shard));
     }
 };
 
 // Builds the schedule entry by entry, rank by rank; a collective is made
 // once, by the first member that reaches it, and the others find it by key.
+// What is the same for many ranks of an entry (the params a replicate
+// coordinate owns, how a broadcast's items group by line and root, a param's
+// piece at a shard coordinate) is worked out once per entry, so a rank costs
+// about the work it is given, not the size of its batch.
 class ScheduleBuilder {
 public:
     ScheduleBuilder(const Scenario& scenario, const Plan& plan,
@@ -126,10 +189,6 @@ public:
     }
 
 private:
-    // The collectives of one key (one line, one part of one entry), made by
-    // the first member; later members append the same list.
-    using InstanceKey = std::tuple<int, int, int, int64_t>;  // (group, part, sub, root)
-
     bool held(int p, int rank) const {
         const auto& spec = scenario_.params[size_t(p)];
         if (!spec.placements) return true;
@@ -155,8 +214,8 @@ private:
         out_.ranks[size_t(rank)].push_back({kind, phase, index, -1, amount});
     }
 
-    void addCollectives(int rank, const std::vector<int>& instances) {
-        for (int c : instances) {
+    void addCollectives(int rank, Instances made) {
+        for (int c = made.first; c < made.first + made.count; ++c) {
             const auto& sc = out_.collectives[size_t(c)];
             const int index = sc.phase == StepPhase::Tp ? sc.tpTransition : sc.scheduleIndex;
             out_.ranks[size_t(rank)].push_back({WorkKind::Collective, sc.phase, index, c, 0});
@@ -168,35 +227,16 @@ private:
         return int(out_.collectives.size()) - 1;
     }
 
-    // --- the schedule's entries (run/optimizer_step.cpp: runScheduleEntry) ---
-
-    void scheduleEntry(int index) {
-        const ScheduleEntry& entry = plan_.schedule[size_t(index)];
-        const Group& group = plan_.groups.at(size_t(entry.group));
-        const Batch& batch = group.batches.at(size_t(entry.batch));
-        const Mesh& mesh = scenario_.mesh(group.mesh);
-        std::map<Coord, std::vector<int>> ownedBy;  // replicate coordinate -> params, batch order
-        for (int p : batch.params) {
-            auto it = batch.owner.find(p);
-            if (it != batch.owner.end()) ownedBy[it->second].push_back(p);
-        }
-        instances_.clear();
-        EntryView v{index, group, batch, mesh, {}};
-        for (int rank : mesh.ranks) {
-            v.coord = *mesh.coordinateOf(rank);
-            std::vector<int> owned;
-            auto it = ownedBy.find(reducedReplicateCoord(group, batch, v.coord));
-            if (it != ownedBy.end())
-                for (int p : it->second)
-                    if (held(p, rank)) owned.push_back(p);
-            if (batch.isShard) {
-                if (!owned.empty()) gatheredUpdate(rank, v, owned);
-            } else {
-                for (int p : owned) localUpdate(rank, StepPhase::Local, index, p);
-            }
-            replicaBroadcast(rank, v);
-        }
+    // The collectives of `key`, made by `make` (returning their Instances)
+    // when this rank is the first member to reach them.
+    template <class Make>
+    Instances instancesOf(const InstanceKey& key, Make make) {
+        auto found = instances_.find(key);
+        if (found == instances_.end()) found = instances_.emplace(key, make()).first;
+        return found->second;
     }
+
+    // --- the schedule's entries (run/optimizer_step.cpp: runScheduleEntry) ---
 
     struct EntryView {
         int index;
@@ -206,11 +246,112 @@ private:
         Coord coord;
     };
 
-    int64_t localNumel(int p, const Coord& coord) const {
+    struct BroadcastItemSize {
+        int param;
+        Coord root;     // coordinates along the broadcast dims
+        int64_t bytes;  // -1: the replica payload, this rank's shard in its dtype
+    };
+
+    // A broadcast's items, and which of them each line broadcasts from which root.
+    struct BroadcastItems {
+        std::vector<BroadcastItemSize> items;
+        BroadcastGroups groups;
+    };
+
+    // What the ranks of one replicate coordinate do in an entry: the params
+    // they own (batch order) and, for a gathered batch, the shard-compute
+    // plan and the update broadcast of those params, made when the first of
+    // these ranks needs it.
+    struct OwnerClass {
+        std::vector<int> owned;
+        const ShardCompute* compute = nullptr;
+        std::optional<BroadcastItems> updates;
+    };
+
+    void scheduleEntry(int index) {
+        const ScheduleEntry& entry = plan_.schedule[size_t(index)];
+        const Group& group = plan_.groups.at(size_t(entry.group));
+        const Batch& batch = group.batches.at(size_t(entry.batch));
+        const Mesh& mesh = scenario_.mesh(group.mesh);
+        EntryView v{index, group, batch, mesh, {}};
+        startEntry(v);
+        for (int rank : mesh.ranks) {
+            v.coord = *mesh.coordinateOf(rank);
+            auto owner = owners_.find(reducedReplicateCoord(group, batch, v.coord));
+            if (owner != owners_.end()) {
+                if (batch.isShard) {
+                    gatheredUpdate(rank, v, owner->second);
+                } else {
+                    for (int p : owner->second.owned) localUpdate(rank, StepPhase::Local, index, p);
+                }
+            }
+            broadcast(rank, v, StepPhase::ReplicaBroadcast, replicaBroadcastDims(group),
+                      scenario_.options.broadcastMaxBytes, *replicas_);
+        }
+    }
+
+    // What every rank of the entry shares: the owner classes and the replica
+    // broadcast (each owned param the ranks hold, rooted at its owner).
+    void startEntry(const EntryView& v) {
+        instances_.clear();
+        pieces_.clear();
+        fusedBytes_.clear();  // its keys point into owners_ and replicas_, remade here
+        owners_.clear();
+        std::vector<BroadcastItemSize> replicas;
+        for (int p : v.batch.params) {
+            auto it = v.batch.owner.find(p);
+            if (it == v.batch.owner.end() || !heldOnEntry(v.mesh, p)) continue;
+            owners_[it->second].owned.push_back(p);
+            replicas.push_back({p, it->second, -1});  // sized when its collective is made
+        }
+        // A coordinate listed twice follows its last plan, as the runner does.
+        for (const auto& plan : v.batch.shardCompute) {
+            auto it = owners_.find(plan.replicateCoord);
+            if (it != owners_.end()) it->second.compute = &plan;
+        }
+        replicas_.emplace(withGroups(std::move(replicas), replicaBroadcastDims(v.group), v.mesh));
+    }
+
+    // Whether the ranks of the entry's mesh hold batch param p: all of them or
+    // none, as the planner groups params only over meshes equal to the group's
+    // (plan/grouping.cpp: same shape and ranks), so it is decided per param,
+    // not per rank.
+    bool heldOnEntry(const Mesh& mesh, int p) const {
+        if (!scenario_.params[size_t(p)].placements) return true;
+        const Mesh* own = paramMesh_[size_t(p)];
+        if (own && own != &mesh && (own->shape != mesh.shape || own->ranks != mesh.ranks))
+            throw std::logic_error("stepSchedule: param " + std::to_string(p) +
+                                   " is not on its group's mesh");
+        return own != nullptr;
+    }
+
+    static BroadcastItems withGroups(std::vector<BroadcastItemSize> items,
+                                     const std::vector<int>& dims, const Mesh& mesh) {
+        std::vector<Coord> roots;
+        for (const auto& item : items) roots.push_back(item.root);
+        BroadcastGroups groups(roots, dims, mesh.shape);
+        return {std::move(items), std::move(groups)};
+    }
+
+    // Elements of p's piece after its first `upTo` placements, at the rank's
+    // coordinate. Only the group's shard mesh dims split a piece (its other
+    // dims replicate), so it is the same on every rank of one shard
+    // coordinate: computed once per entry for each of them.
+    int64_t pieceNumel(const EntryView& v, int p, int upTo) {
+        const PieceKey key{p, upTo, indexOver(v.group.shardMeshDims, v.mesh.shape, v.coord)};
+        auto [it, isNew] = pieces_.try_emplace(key, 0);
+        if (isNew)
+            it->second = shapeNumel(partialLayout(shapes_[size_t(p)],
+                                                  *scenario_.params[size_t(p)].placements,
+                                                  v.mesh.shape, v.coord, upTo)
+                                        .localShape());
+        return it->second;
+    }
+
+    int64_t localNumel(const EntryView& v, int p) {
         const auto& spec = scenario_.params[size_t(p)];
-        const Mesh* mesh = paramMesh_[size_t(p)];
-        if (!spec.placements || !mesh) return shapeNumel(shapes_[size_t(p)]);
-        return shardLayout(shapes_[size_t(p)], *spec.placements, mesh->shape, coord).localNumel();
+        if (!spec.placements || !paramMesh_[size_t(p)]) return shapeNumel(shapes_[size_t(p)]);
+        return pieceNumel(v, p, int(spec.placements->size()));
     }
 
     // NS of a param held whole (unsharded batch, no-comm) and its update.
@@ -229,11 +370,10 @@ private:
     }
 
     // Bytes this rank packs into its slot for the all-gather over mesh dim m.
-    int64_t packedBytes(const EntryView& v, const std::vector<int>& owned, int m) const {
+    int64_t packedBytes(const EntryView& v, const std::vector<int>& owned, int m) {
         int64_t bytes = 0;
         for (int p : owned)
-            bytes +=
-                shapeNumel(pieceBefore(v, p, m)) * dtypeSize(scenario_.params[size_t(p)].dtype);
+            bytes += pieceNumel(v, p, m + 1) * dtypeSize(scenario_.params[size_t(p)].dtype);
         return bytes;
     }
 
@@ -257,15 +397,14 @@ private:
         return slot;
     }
 
-    void gatheredUpdate(int rank, const EntryView& v, const std::vector<int>& owned) {
+    void gatheredUpdate(int rank, const EntryView& v, OwnerClass& owner) {
+        const auto& owned = owner.owned;
         const auto& axes = v.group.layout.shardAxes;
         for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
             const auto [m, d] = *it;
             if (v.mesh.shape[size_t(m)] <= 1) continue;
             const int line = lineGroup(v.mesh, m, v.coord);
-            const InstanceKey key{line, 0, m, 0};
-            auto found = instances_.find(key);
-            if (found == instances_.end()) {
+            const Instances gather = instancesOf({line, 0, m}, [&] {
                 ScheduledCollective c;
                 c.op = CollectiveOp::AllGather;
                 c.group = line;
@@ -273,15 +412,15 @@ private:
                     gatherSlotBytes(v, owned, m, d) * int64_t(out_.groups[size_t(line)].size());
                 c.phase = StepPhase::Gather;
                 fillEntryLabel(c, v, m);
-                found = instances_.emplace(key, std::vector<int>{newCollective(c)}).first;
-            }
+                return Instances{newCollective(c), 1};
+            });
             addWork(rank, WorkKind::Pack, StepPhase::Gather, v.index,
                     double(packedBytes(v, owned, m)));
-            addCollectives(rank, found->second);
+            addCollectives(rank, gather);
             addWork(rank, WorkKind::Unpack, StepPhase::Gather, v.index,
-                    double(out_.collectives[size_t(found->second.front())].sizeBytes));
+                    double(out_.collectives[size_t(gather.first)].sizeBytes));
         }
-        updateBroadcastAndApply(rank, v, owned);
+        updateBroadcastAndApply(rank, v, owner);
     }
 
     void fillEntryLabel(ScheduledCollective& c, const EntryView& v, int meshDim) const {
@@ -291,91 +430,94 @@ private:
         c.meshDim = meshDim;
     }
 
-    void updateBroadcastAndApply(int rank, const EntryView& v, const std::vector<int>& owned) {
+    void updateBroadcastAndApply(int rank, const EntryView& v, OwnerClass& owner) {
         const auto& shardDims = updateBroadcastDims(v.group);
+        if (!owner.updates) owner.updates.emplace(updateItems(v, owner));
         Coord mine;
         for (int d : shardDims) mine.push_back(v.coord[size_t(d)]);
-        const Coord replicateCoord = reducedReplicateCoord(v.group, v.batch, v.coord);
-        const ShardCompute* computePlan = nullptr;
-        for (const auto& entry : v.batch.shardCompute)
-            if (entry.replicateCoord == replicateCoord) computePlan = &entry;
-        std::vector<BroadcastItemSize> items;
-        for (int p : owned) {
-            const Coord computeShard =
-                computePlan ? computePlan->computeCoord.at(p) : Coord(shardDims.size(), 0);
-            if (computeShard == mine)
+        for (const auto& item : owner.updates->items)
+            if (item.root == mine)
                 addWork(rank, WorkKind::NewtonSchulz, StepPhase::UpdateBroadcast, v.index,
-                        newtonSchulzFlops(shapes_[size_t(p)]));
-            items.push_back({p, computeShard, shapeNumel(shapes_[size_t(p)]) * 4});
-        }
-        broadcast(rank, v, StepPhase::UpdateBroadcast, shardDims, 0, items);
-        for (int p : owned)
+                        newtonSchulzFlops(shapes_[size_t(item.param)]));
+        broadcast(rank, v, StepPhase::UpdateBroadcast, shardDims, 0, *owner.updates);
+        for (int p : owner.owned)
             addWork(rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index,
                     double(shapeNumel(shapes_[size_t(p)])) * 4 +
-                        double(localNumel(p, v.coord)) *
+                        double(localNumel(v, p)) *
                             (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype)));
     }
 
-    void replicaBroadcast(int rank, const EntryView& v) {
+    // The update broadcast of a class's owned params: each param's fp32
+    // update, rooted at the shard coordinate that runs its Newton–Schulz.
+    BroadcastItems updateItems(const EntryView& v, const OwnerClass& owner) const {
+        const auto& shardDims = updateBroadcastDims(v.group);
         std::vector<BroadcastItemSize> items;
-        for (int p : v.batch.params) {
-            auto it = v.batch.owner.find(p);
-            if (it == v.batch.owner.end() || !held(p, rank)) continue;
-            items.push_back({p, it->second, -1});  // sized when its collective is made
-        }
-        broadcast(rank, v, StepPhase::ReplicaBroadcast, replicaBroadcastDims(v.group),
-                  scenario_.options.broadcastMaxBytes, items);
+        for (int p : owner.owned)
+            items.push_back(
+                {p, owner.compute ? owner.compute->computeCoord.at(p) : Coord(shardDims.size(), 0),
+                 shapeNumel(shapes_[size_t(p)]) * 4});
+        return withGroups(std::move(items), shardDims, v.mesh);
     }
-
-    struct BroadcastItemSize {
-        int param;
-        Coord root;     // coordinates along the broadcast dims
-        int64_t bytes;  // -1: the replica payload, this rank's shard in its dtype
-    };
 
     // collectives/replicate_broadcast.cpp: hierarchicalBroadcast, innermost
     // dim first; per dim one fused broadcast per root, in capped chunks.
     void broadcast(int rank, const EntryView& v, StepPhase phase, const std::vector<int>& dims,
-                   int64_t capBytes, const std::vector<BroadcastItemSize>& items) {
+                   int64_t capBytes, const BroadcastItems& b) {
         for (int i = int(dims.size()) - 1; i >= 0; --i) {
             const int dim = dims[size_t(i)];
             if (v.mesh.shape[size_t(dim)] <= 1) continue;
-            std::map<int64_t, std::vector<const BroadcastItemSize*>> byRoot;
-            for (const auto& item : items) {
-                bool onLine = true;
-                for (int j = 0; j < i && onLine; ++j)
-                    onLine = item.root[size_t(j)] == v.coord[size_t(dims[size_t(j)])];
-                if (onLine) byRoot[item.root[size_t(i)]].push_back(&item);
-            }
-            if (byRoot.empty()) continue;
+            const auto* groups = b.groups.along(i, v.coord);
+            if (!groups) continue;
+            // The members of a line share their coordinates off `dim`, so
+            // they see the same groups: the first makes the line's broadcasts,
+            // root by root, and every member joins them in that order.
             const int line = lineGroup(v.mesh, dim, v.coord);
-            for (const auto& [rootCoord, group] : byRoot) {
-                const InstanceKey key{line, phase == StepPhase::UpdateBroadcast ? 1 : 2, dim,
-                                      rootCoord};
-                auto found = instances_.find(key);
-                if (found == instances_.end()) {
-                    std::vector<int> made;
-                    int64_t total = 0;
-                    for (const auto* item : group)
-                        total += roundUp(
-                            item->bytes >= 0 ? item->bytes : replicaBytes(item->param, v.coord),
-                            plan_.alignmentBytes);
-                    for (const auto& chunk : chunksOf(total, capBytes)) {
-                        if (total == 0) break;
-                        ScheduledCollective c;
-                        c.op = CollectiveOp::Broadcast;
-                        c.group = line;
-                        c.sizeBytes = chunk.end - chunk.begin;
-                        c.root = rootPosition(v.mesh, dim, v.coord, rootCoord, line);
-                        c.phase = phase;
-                        fillEntryLabel(c, v, dim);
-                        made.push_back(newCollective(c));
-                    }
-                    found = instances_.emplace(key, std::move(made)).first;
-                }
-                addCollectives(rank, found->second);
-            }
+            const int part = phase == StepPhase::UpdateBroadcast ? 1 : 2;
+            addCollectives(rank, instancesOf({line, part, dim}, [&] {
+                               Instances made{int(out_.collectives.size()), 0};
+                               for (const auto& group : *groups)
+                                   made.count += fusedBroadcast(v, phase, dim, line, group, b.items,
+                                                                capBytes);
+                               return made;
+                           }));
         }
+    }
+
+    // The broadcast along `dim` of the items of `group`, in chunks of at most
+    // capBytes, sized at this (first) member's coordinate; how many it made.
+    int fusedBroadcast(const EntryView& v, StepPhase phase, int dim, int line,
+                       const BroadcastGroups::RootGroup& group,
+                       const std::vector<BroadcastItemSize>& items, int64_t capBytes) {
+        int made = 0;
+        for (const auto& chunk : chunksOf(fusedBytes(v, group, items), capBytes)) {
+            ScheduledCollective c;
+            c.op = CollectiveOp::Broadcast;
+            c.group = line;
+            c.sizeBytes = chunk.end - chunk.begin;
+            c.root = rootPosition(v.mesh, dim, v.coord, group.root, line);
+            c.phase = phase;
+            fillEntryLabel(c, v, dim);
+            newCollective(c);
+            ++made;
+        }
+        return made;
+    }
+
+    // The bytes of the broadcast of `group`: its items' payloads, each padded
+    // to the alignment. A replica payload is the rank's shard, the same at one
+    // shard coordinate (pieceNumel), so the lines through one shard coordinate
+    // that broadcast this group share the sum: made once for all of them.
+    int64_t fusedBytes(const EntryView& v, const BroadcastGroups::RootGroup& group,
+                       const std::vector<BroadcastItemSize>& items) {
+        const FusedKey key{&group, indexOver(v.group.shardMeshDims, v.mesh.shape, v.coord)};
+        auto [it, isNew] = fusedBytes_.try_emplace(key, 0);
+        if (!isNew) return it->second;
+        for (int k : group.items) {
+            const auto& item = items[size_t(k)];
+            it->second += roundUp(item.bytes >= 0 ? item.bytes : replicaBytes(v, item.param),
+                                  plan_.alignmentBytes);
+        }
+        return it->second;
     }
 
     // The root's position in the (ascending) group of the line through `coord`.
@@ -387,8 +529,8 @@ private:
         return int(std::find(ranks.begin(), ranks.end(), mesh.rankAt(at)) - ranks.begin());
     }
 
-    int64_t replicaBytes(int p, const Coord& coord) const {
-        return localNumel(p, coord) * dtypeSize(scenario_.params[size_t(p)].dtype);
+    int64_t replicaBytes(const EntryView& v, int p) {
+        return localNumel(v, p) * dtypeSize(scenario_.params[size_t(p)].dtype);
     }
 
     // --- after the schedule (runLocalParams, runTpTransition) ---
@@ -414,17 +556,15 @@ private:
                 const int m = step.meshDim;
                 if (mesh.shape[size_t(m)] <= 1 || !stepCommunicates(step.op)) continue;
                 const int line = lineGroup(mesh, m, coord);
-                const InstanceKey key{line, 3, int(s), 0};
-                auto found = instances_.find(key);
-                if (found == instances_.end()) {
-                    ScheduledCollective c = tpCollective(spec, mesh, shape, step, coord);
-                    c.group = line;
-                    c.phase = StepPhase::Tp;
-                    c.tpTransition = t;
-                    c.meshDim = m;
-                    found = instances_.emplace(key, std::vector<int>{newCollective(c)}).first;
-                }
-                addCollectives(rank, found->second);
+                addCollectives(rank, instancesOf({line, 3, int(s)}, [&] {
+                                   ScheduledCollective c =
+                                       tpCollective(spec, mesh, shape, step, coord);
+                                   c.group = line;
+                                   c.phase = StepPhase::Tp;
+                                   c.tpTransition = t;
+                                   c.meshDim = m;
+                                   return Instances{newCollective(c), 1};
+                               }));
             }
         }
     }
@@ -491,7 +631,12 @@ private:
     const std::vector<std::vector<int64_t>>& tpShapes_;
     std::vector<const Mesh*> paramMesh_;
     std::unordered_map<LineKey, int, LineKeyHash> lines_;
-    std::map<InstanceKey, std::vector<int>> instances_;
+    // Of the entry or TP transition being built:
+    std::unordered_map<InstanceKey, Instances, InstanceKeyHash> instances_;
+    std::map<Coord, OwnerClass> owners_;      // replicate coordinate -> what its ranks own
+    std::optional<BroadcastItems> replicas_;  // the replica broadcast
+    std::unordered_map<PieceKey, int64_t, PieceKeyHash> pieces_;
+    std::unordered_map<FusedKey, int64_t, FusedKeyHash> fusedBytes_;
     StepSchedule out_;
 };
 

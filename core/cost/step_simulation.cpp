@@ -44,7 +44,7 @@ namespace {
 class EventPass {
 public:
     EventPass(const StepSchedule& schedule, StepSimulation& sim, const ComputeRates& rates)
-        : schedule_(schedule), sim_(sim), rates_(rates), arrivals_(schedule.collectives.size()) {
+        : schedule_(schedule), sim_(sim), rates_(rates), arrivals_(schedule) {
         const size_t n = schedule.ranks.size();
         sim.ranks.resize(n);
         for (size_t r = 0; r < n; ++r) sim.ranks[r].spans.resize(schedule.ranks[r].size());

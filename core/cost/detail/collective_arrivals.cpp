@@ -3,6 +3,12 @@
 
 namespace hsdp {
 
+CollectiveArrivals::CollectiveArrivals(const StepSchedule& schedule)
+    : members_(schedule.collectives.size()), lastArriver_(schedule.collectives.size(), -1) {
+    for (size_t c = 0; c < schedule.collectives.size(); ++c)
+        members_[c].reserve(schedule.groups[size_t(schedule.collectives[c].group)].size());
+}
+
 size_t CollectiveArrivals::positionOf(size_t c, int rank) const {
     for (const auto& [member, at] : members_[c])
         if (member == rank) return at;
