@@ -12,6 +12,7 @@
 namespace hsdp {
 
 struct PlanIndex;
+struct PlanPrediction;
 struct PlanTreeRows;
 
 // Everything the views need about one planned scenario, built off the GUI
@@ -25,6 +26,9 @@ struct PlanResult {
     // The JSON document the scenario was read from (what the edit panel edits);
     // null for a result built from a Scenario in memory.
     std::shared_ptr<const Json> document;
+    // The plan costed on the session's cluster (shared/plan_prediction.h);
+    // null when no cluster is chosen.
+    std::shared_ptr<const PlanPrediction> prediction;
 
     bool isValid() const { return scenario && plan && index && tree; }
 };

@@ -10,6 +10,8 @@
 
 namespace hsdp {
 
+struct RunPredictionData;
+
 // One finished (or failed, or cancelled) run as the run views show it: the
 // plan that ran and the engine's RunResult with its trace. Built off the GUI
 // thread and shared read-only, like PlanResult: views keep the pointers and
@@ -18,6 +20,9 @@ struct RunData {
     PlanResult plan;
     std::shared_ptr<const RunResult> run;
     QString source{};  // the run --json file it was opened from; empty for a run made here
+    // The run held against its prediction on the plan's cluster, at the run's
+    // own shapes (shared/plan_prediction.h); null: no cluster, or no measured step.
+    std::shared_ptr<const RunPredictionData> prediction{};
 
     bool isValid() const { return plan.isValid() && run != nullptr; }
 };

@@ -9,6 +9,7 @@
 #include "run/runner.h"
 #include "runtime/allocator_policy.h"
 #include "saved/saved_run.h"
+#include "shared/plan_prediction.h"
 
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>
@@ -112,7 +113,9 @@ bool RunSession::start(const PlanResult& plan, const RunRequest& request) {
                 shared->fraction = std::max(shared->fraction, fraction);
                 shared->phase = phase;
             };
-            return RunData{plan, std::make_shared<const RunResult>(runOrExplain(plan, options))};
+            RunData data{plan, std::make_shared<const RunResult>(runOrExplain(plan, options))};
+            data.prediction = predictRunData(data);
+            return data;
         },
         [this](RunData data) { finish(std::move(data)); });
     ticker_.start();
@@ -131,8 +134,9 @@ bool RunSession::open(const PlanResult& plan, const QString& runPath, const QStr
                 RunResult run = openSavedRun(*plan.scenario, *plan.plan,
                                              QFile::encodeName(runPath).toStdString(),
                                              QFile::encodeName(tracePath).toStdString());
-                return {RunData{plan, std::make_shared<const RunResult>(std::move(run)), runPath},
-                        {}};
+                RunData data{plan, std::make_shared<const RunResult>(std::move(run)), runPath};
+                data.prediction = predictRunData(data);
+                return {std::move(data), {}};
             } catch (const std::exception& error) {
                 return {RunData{}, QString::fromStdString(error.what())};
             }

@@ -7,6 +7,7 @@
 
 #include "scenario/scenario_error.h"
 #include "shared/edit_error_text.h"
+#include "shared/plan_prediction.h"
 
 namespace hsdp {
 
@@ -81,6 +82,16 @@ void Session::planDocument(std::shared_ptr<const Json> document, const QString& 
         /*fromEdit=*/true);
 }
 
+void Session::setCluster(std::shared_ptr<const Cluster> cluster) {
+    cluster_ = std::move(cluster);
+    // A plan still being made is made again (it would replace the one on
+    // screen); else the one on screen is costed again.
+    if (jobs_.isJobRunning() && lastJob_)
+        startJob(lastJob_, lastJobFromEdit_);
+    else if (current_.isValid())
+        startJob([result = current_] { return result; }, /*fromEdit=*/false);
+}
+
 void Session::watch() {
     QFileInfo info(path_);
     if (info.exists() && !watcher_.files().contains(path_)) watcher_.addPath(path_);
@@ -111,13 +122,16 @@ void Session::startFileJob() {
 template <typename Compute>
 void Session::startJob(Compute compute, bool fromEdit) {
     bool wasBusy = jobs_.isJobRunning();
+    lastJob_ = compute;
+    lastJobFromEdit_ = fromEdit;
     jobs_.startJob(
         pool_,
-        [compute = std::move(compute), fromEdit]() {
+        [compute = std::move(compute), fromEdit, cluster = cluster_]() {
             Outcome outcome;
             outcome.fromEdit = fromEdit;
             try {
                 outcome.result = compute();
+                outcome.result.prediction = predictPlan(outcome.result, cluster);
             } catch (const EditError& error) {
                 outcome.error = QString::fromStdString(error.what());
                 outcome.errorPath = error.field;

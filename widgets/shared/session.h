@@ -5,7 +5,9 @@
 #include <QObject>
 #include <QThreadPool>
 #include <QTimer>
+#include <functional>
 
+#include "cluster/cluster.h"
 #include "shared/job_tracker.h"
 #include "shared/plan_result.h"
 
@@ -49,6 +51,11 @@ public:
     bool lastErrorFromEdit() const { return lastErrorFromEdit_; }
     bool isBusy() const { return jobs_.isJobRunning(); }
 
+    // Every plan from now on is costed on `cluster` (null: none), the one on
+    // screen again at once (planReady with its prediction).
+    void setCluster(std::shared_ptr<const Cluster> cluster);
+    std::shared_ptr<const Cluster> cluster() const { return cluster_; }
+
     void setDebounceMilliseconds(int ms) { debounce_.setInterval(ms); }
 
 signals:
@@ -80,6 +87,9 @@ private:
     QString lastErrorPath_;
     bool lastErrorFromEdit_ = false;
     bool followsFile_ = true;
+    std::shared_ptr<const Cluster> cluster_;
+    std::function<PlanResult()> lastJob_;  // what the latest job computes
+    bool lastJobFromEdit_ = false;
     qint64 fingerprint_ = 0;  // mtime ^ size of the file when last read
     QThreadPool pool_;
     JobTracker jobs_{this};

@@ -6,10 +6,12 @@
 #include "buffer_layout/buffer_layout_widget.h"
 #include "diagnostics/diagnostics_widget.h"
 #include "editing/edit_widget.h"
+#include "memory/memory_widget.h"
 #include "mesh/mesh_widget.h"
 #include "owner_balance/owner_balance_widget.h"
 #include "plan_diff/plan_diff_widget.h"
 #include "plan_tree/plan_tree_widget.h"
+#include "prediction/predicted_timeline_widget.h"
 #include "steps/step_widget.h"
 #include "tensor_layout/tensor_layout_widget.h"
 #include "trace/trace_widget.h"
@@ -54,6 +56,9 @@ const std::vector<ViewRegistration>& studioViews() {
          withSelection<VerificationWidget>},
         {"steps", TITLE("Steps"), ViewPlace::BottomScrolled, false, withSelection<StepWidget>},
         {"trace", TITLE("Trace"), ViewPlace::BottomScrolled, false, withSelection<TraceWidget>},
+        {"predicted", TITLE("Predicted timeline"), ViewPlace::BottomScrolled, false,
+         withSelection<PredictedTimelineWidget>},
+        {"memory", TITLE("Memory"), ViewPlace::BottomScrolled, false, withSelection<MemoryWidget>},
         {"bufferLayout", TITLE("Buffer layout"), ViewPlace::BottomScrolled, false,
          withSelection<BufferLayoutWidget>},
         {"wrongRows", TITLE("Wrong rows"), ViewPlace::BottomScrolled, false,

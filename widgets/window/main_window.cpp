@@ -18,6 +18,7 @@
 #include "editing/edit_widget.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "shared/plan_index.h"
+#include "shared/plan_prediction.h"
 #include "shared/scenario_document.h"
 #include "window/recent_files.h"
 #include "window/stale_banner.h"
@@ -149,6 +150,8 @@ QString MainWindow::statusText() const {
                        .arg(result.index->worstImbalance, 0, 'f', 2)
                        .arg(counted(result.index->errorCount, "error"),
                             counted(result.index->warningCount, "warning"));
+    const QString prediction = predictionStatusText(result.prediction.get());
+    if (!prediction.isEmpty()) text += QStringLiteral(" · ") + prediction;
     if (!session_->isStale()) return text;
     return text + (session_->lastErrorFromEdit() ? tr(" · STALE (the edit does not read)")
                                                  : tr(" · STALE (file no longer reads)"));

@@ -11,6 +11,7 @@
 #include "studio/studio_view.h"
 
 class QAction;
+class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -67,6 +68,11 @@ public:
     // File ▸ Compare with…: the current plan (before) against `path` (after).
     void compareWith(const QString& path);
     QString statusText() const;
+    // Cluster ▸ (main_window_cluster.cpp): costs every plan on a preset's name
+    // or a cluster file's path ("none": no prediction), kept for the next
+    // start; false (with a message box unless quiet) for one that does not read.
+    bool chooseCluster(const QString& nameOrPath, bool quiet = false);
+    QString clusterChoice() const { return clusterChoice_; }
 
     // Runs (main_window_runs.cpp): Run ▸ Run / Run reference / Run… run the
     // plan on screen through runSession() off the GUI thread; the status
@@ -144,6 +150,8 @@ private:
     void exportReportDialog();
     QString reportCommand(const QString& output, const RunData& run) const;
     QStringList reportPlanNotes(bool runLeftOut) const;
+    void buildClusterMenu();
+    void clusterFileDialog();
     void buildViewMenu();
     void buildHelpMenu();
     void buildEditing();
@@ -199,6 +207,8 @@ private:
     QToolButton* runCancelButton_ = nullptr;
     QLabel* runStatus_ = nullptr;
     QList<QAction*> shortcutActions_;
+    QActionGroup* clusterActions_ = nullptr;
+    QString clusterChoice_;
     QString shownPath_;           // the file whose plan is on screen
     bool firstRunLayout_ = true;  // no saved layout: set the docks' proportions on first show
 };

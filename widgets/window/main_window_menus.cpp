@@ -66,6 +66,7 @@ void MainWindow::buildMenus() {
     connect(addShortcutAction(edit, tr("&Clear selection"), QKeySequence(Qt::Key_Escape)),
             &QAction::triggered, selection_, &PlanSelection::clear);
     buildRunMenu();
+    buildClusterMenu();
     buildViewMenu();
     buildHelpMenu();
 }

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cost/predicted_trace.h"
+
+#include "cost/collective_cost.h"
+
+namespace hsdp {
+
+namespace {
+
+constexpr double kMicrosecondsPerSecond = 1e6;
+
+// The label the runner gives the work of schedule entry `index` (or of TP
+// transition `index` in phase tp; -1: the params held whole).
+CollectiveLabel labelOf(const Plan& plan, StepPhase phase, int index) {
+    CollectiveLabel label;
+    label.phase = std::string(stepPhaseName(phase));
+    if (phase == StepPhase::Tp) {
+        label.tpTransition = index;
+        return label;
+    }
+    if (index < 0 || size_t(index) >= plan.schedule.size()) return label;
+    const ScheduleEntry& entry = plan.schedule[size_t(index)];
+    const Group& group = plan.groups[size_t(entry.group)];
+    label.scheduleIndex = index;
+    label.group = group.id;
+    label.batch = entry.batch;
+    label.mesh = group.mesh;
+    label.params = group.batches[size_t(entry.batch)].params;
+    return label;
+}
+
+TraceEvent eventOf(const Plan& plan, const StepSchedule& schedule, const RankWork& work, int rank,
+                   int64_t& nextComputeSeq) {
+    TraceEvent event;
+    event.rank = rank;
+    event.label = labelOf(plan, work.phase, work.scheduleIndex);
+    if (work.kind != WorkKind::Collective) {
+        event.seq = nextComputeSeq++;
+        event.op = std::string(workKindName(work.kind));
+        event.groupRanks = {rank};
+        return event;
+    }
+    const ScheduledCollective& c = schedule.collectives[size_t(work.collective)];
+    event.seq = work.collective;
+    event.op = std::string(traceNameOf(c.op));
+    event.groupRanks = schedule.groups[size_t(c.group)];
+    event.bytes = schedule.traceBytes(c, rank);
+    if (c.meshDim >= 0) event.label.meshDim = c.meshDim;
+    return event;
+}
+
+}  // namespace
+
+Trace predictedTrace(const Plan& plan, const PlanCost& cost) {
+    const StepSchedule& schedule = cost.schedule;
+    Trace trace;
+    int64_t nextComputeSeq = int64_t(schedule.collectives.size());
+    for (size_t r = 0; r < schedule.ranks.size(); ++r) {
+        const std::vector<RankWork>& items = schedule.ranks[r];
+        const std::vector<WorkSpan>& spans = cost.simulation.ranks[r].spans;
+        for (size_t i = 0; i < items.size(); ++i) {
+            TraceEvent event = eventOf(plan, schedule, items[i], int(r), nextComputeSeq);
+            event.startUs = spans[i].start * kMicrosecondsPerSecond;
+            event.endUs = spans[i].end * kMicrosecondsPerSecond;
+            trace.events.push_back(std::move(event));
+        }
+    }
+    return trace;
+}
+
+}  // namespace hsdp

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "cost/plan_cost.h"
+#include "plan/plan.h"
+#include "runtime/trace.h"
+#include "types/scenario.h"
+
+namespace hsdp {
+
+// A predicted step as a trace: every rank's work items at their predicted
+// start and end, so that whatever draws a measured run's trace draws the
+// prediction the same way (same rows, colours, selection). A collective is
+// one event per member sharing its seq (the schedule's collective index),
+// with the bytes the runner's trace would count; a compute item is an event
+// of its own on its rank (op "pack" | "unpack" | "newton_schulz" | "update",
+// a seq past the collectives', no bytes). Labels carry the phase, the schedule
+// entry, its plan group, batch and params (a TP transition's number for phase
+// tp). Events are ordered by rank, then start, like a recorded trace.
+Trace predictedTrace(const Plan& plan, const PlanCost& cost);
+
+}  // namespace hsdp

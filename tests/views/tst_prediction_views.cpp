@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+// The studio's predictions, offscreen: the window costs every plan on the
+// cluster chosen in its Cluster menu (and none on "none"), the status bar
+// says the step and the peak rank as the cost model computes them; the
+// Memory view's bars stack to each rank's peak, under the device's capacity;
+// the Predicted timeline draws the simulation's spans, and after a run the
+// measured run above its prediction.
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QtTest>
+
+#include "cost/plan_cost.h"
+#include "cost/predicted_trace.h"
+#include "cluster/reader.h"
+#include "memory/memory_widget.h"
+#include "prediction/predicted_timeline_widget.h"
+#include "run/runner.h"
+#include "shared/plan_prediction.h"
+#include "studio_test_util.h"
+#include "trace/trace_canvas.h"
+#include "trace/trace_timeline.h"
+#include "types/figures.h"
+#include <qcustomplot.h>
+
+using namespace hsdp;
+using hsdp::testing::openAndWait;
+using hsdp::testing::sample;
+
+namespace {
+
+PlanResult predicted(const QString& file, const char* cluster) {
+    PlanResult plan = computePlanResult(sample(file));
+    plan.prediction =
+        predictPlan(plan, std::make_shared<const Cluster>(readClusterPreset(cluster)));
+    return plan;
+}
+
+bool chooseAndWait(MainWindow& window, const QString& cluster) {
+    QSignalSpy ready(window.session(), &Session::planReady);
+    return window.chooseCluster(cluster, /*quiet=*/true) && ready.wait(20000);
+}
+
+}  // namespace
+
+class TestPredictionViews : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void windowCostsEveryPlanOnTheChosenCluster();
+    void anUnreadableClusterChangesNothing();
+    void memoryBarsStackToEachRanksPeak();
+    void predictedTimelineIsTheSimulation();
+    void aRunIsShownAboveItsPrediction();
+};
+
+void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json")));
+    QVERIFY(chooseAndWait(window, QStringLiteral("h100-dgx")));
+    const PlanResult& result = window.session()->current();
+    QVERIFY(result.prediction && result.prediction->cost);
+    // The cost model's own figures, computed here apart from the window.
+    const PlanCost cost = costPlan(*result.scenario, *result.plan, readClusterPreset("h100-dgx"));
+    const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
+    const QString status = window.statusText();
+    QVERIFY2(status.contains(QStringLiteral("predicted step %1 on 4× h100-dgx")
+                                 .arg(QString::fromStdString(durationText(cost.stepSeconds)))),
+             qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral("peak %1 (rank %2)")
+                                 .arg(QString::fromStdString(humanBytes(double(peak.peakBytes))))
+                                 .arg(peak.rank)),
+             qPrintable(status));
+
+    // A slower device predicts a slower step; "none" predicts nothing.
+    QVERIFY(chooseAndWait(window, QStringLiteral("a100-dgx")));
+    QVERIFY(window.session()->current().prediction->cost->stepSeconds > cost.stepSeconds);
+    QVERIFY(chooseAndWait(window, QStringLiteral("none")));
+    QVERIFY(!window.session()->current().prediction);
+    QVERIFY(!window.statusText().contains(QStringLiteral("predicted")));
+    // The choice holds for the next file too.
+    QVERIFY(chooseAndWait(window, QStringLiteral("h100-dgx")));
+    QVERIFY(openAndWait(window, sample("teaching_2x2.json")));
+    QVERIFY(window.session()->current().prediction);
+    QCOMPARE(window.clusterChoice(), QStringLiteral("h100-dgx"));
+}
+
+void TestPredictionViews::anUnreadableClusterChangesNothing() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, sample("teaching_2x2.json")));
+    QVERIFY(chooseAndWait(window, QStringLiteral("h100-dgx")));
+    QVERIFY(!window.chooseCluster(QStringLiteral("/no/such/cluster.json"), /*quiet=*/true));
+    QCOMPARE(window.clusterChoice(), QStringLiteral("h100-dgx"));
+    QVERIFY(window.session()->current().prediction);
+}
+
+void TestPredictionViews::memoryBarsStackToEachRanksPeak() {
+    PlanSelection selection;
+    MemoryWidget view(&selection);
+    view.showPlan(computePlanResult(sample("teaching_2x2.json")));
+    QVERIFY(view.message().contains(QStringLiteral("Cluster menu")));
+    QVERIFY(view.screenshots().isEmpty());
+
+    const PlanResult plan = predicted(QStringLiteral("llama3_70b_hsdp_tp_2x4x4.json"), "h100-dgx");
+    selection.setPlan(plan, {});
+    view.showPlan(plan);
+    QVERIFY(view.message().isEmpty());
+    const PlanCost& cost = *plan.prediction->cost;
+    QCOMPARE(view.chart().ranks.size(), qsizetype(cost.memory.size()));
+    for (size_t r = 0; r < cost.memory.size(); ++r) {
+        double stacked = 0;
+        for (int k = 0; k < kMemoryKinds; ++k)
+            stacked += view.kindBars(MemoryKind(k))->data()->at(int(r))->value;
+        QCOMPARE(int64_t(stacked), cost.memory[r].peakBytes);
+    }
+    QCOMPARE(view.capacityLine()->point1->coords().y(),
+             double(readClusterPreset("h100-dgx").device.memoryBytes));
+    QCOMPARE(view.shownRank(), cost.peakRank);
+    view.selectRank(5);
+    QCOMPARE(view.shownRank(), 5);
+    const QCPBarsDataContainer& entries = *static_cast<QCPBars*>(view.entryPlot()->plottable(0))->data();
+    QCOMPARE(entries.size(), int(cost.memory[5].entries.size()));
+    QCOMPARE(int64_t(entries.at(0)->value), cost.memory[5].entries[0].peakBytes);
+    QVERIFY(!view.renderImage(QSize(900, 600)).isNull());
+}
+
+void TestPredictionViews::predictedTimelineIsTheSimulation() {
+    const PlanResult plan = predicted(QStringLiteral("llama3_8b_hsdp_2x4.json"), "h100-dgx");
+    const PlanCost& cost = *plan.prediction->cost;
+    const Trace trace = predictedTrace(*plan.plan, cost);
+    size_t items = 0;
+    for (const auto& rank : cost.schedule.ranks) items += rank.size();
+    QCOMPARE(trace.events.size(), items);
+    // Every member of a collective spans the same predicted time.
+    for (const TraceEvent& e : trace.events) {
+        if (e.seq >= int64_t(cost.schedule.collectives.size())) continue;
+        QCOMPARE(e.startUs, cost.simulation.collectiveStart[size_t(e.seq)] * 1e6);
+        const double seconds = cost.simulation.collectiveSeconds[size_t(e.seq)];
+        QVERIFY(qAbs((e.endUs - e.startUs) - seconds * 1e6) <= 1e-6 * qMax(1.0, seconds * 1e6));
+    }
+    PlanSelection selection;
+    PredictedTimelineWidget view(&selection);
+    view.showPlan(plan);
+    const TraceTimeline* timeline = view.planCanvas()->timeline();
+    QVERIFY(timeline);
+    QCOMPARE(timeline->rowCount(), plan.plan->worldSize);
+    QCOMPARE(timeline->endUs(), cost.stepSeconds * 1e6);
+    QVERIFY(view.caption().contains(QString::fromStdString(durationText(cost.stepSeconds))));
+    QVERIFY(!view.canShowRun());
+}
+
+void TestPredictionViews::aRunIsShownAboveItsPrediction() {
+    const PlanResult plan = predicted(QStringLiteral("teaching_2x2.json"), "loopback");
+    RunData run{plan, std::make_shared<const RunResult>(runPlan(*plan.scenario, *plan.plan, {}))};
+    run.prediction = predictRunData(run);
+    QVERIFY(run.prediction);
+    PlanSelection selection;
+    PredictedTimelineWidget view(&selection);
+    view.showPlan(plan);
+    view.showRun(run);
+    QVERIFY(view.canShowRun());
+    QCOMPARE(view.shown(), PredictedTimelineWidget::Shown::Run);
+    QCOMPARE(view.measuredCanvas()->timeline()->rowCount(),
+             view.runPredictionCanvas()->timeline()->rowCount());
+    QCOMPARE(view.runPredictionCanvas()->timeline()->endUs(),
+             run.prediction->prediction->predictedSeconds * 1e6);
+    QVERIFY(view.caption().contains(QStringLiteral("makespan error")));
+    QCOMPARE(view.screenshots().size(), qsizetype(2));
+    // Another plan: the run is no longer this view's.
+    view.showPlan(predicted(QStringLiteral("llama3_8b_hsdp_2x4.json"), "loopback"));
+    QVERIFY(!view.canShowRun());
+    QCOMPARE(view.shown(), PredictedTimelineWidget::Shown::Plan);
+}
+
+QTEST_MAIN(TestPredictionViews)
+#include "tst_prediction_views.moc"

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QString>
+#include <QVector>
+#include <array>
+
+#include "types/step_memory.h"
+
+namespace hsdp {
+
+struct PlanCost;
+
+// What the Memory view draws of a prediction, in bytes (docs/cost-model.md
+// "Memory"): per rank its step's peak split by kind of buffer at the moment
+// of the peak (the bars stack to the peak), the device's capacity, and one
+// rank's high-water mark per schedule entry.
+struct MemoryChart {
+    QVector<double> ranks;                             // bar keys: the ranks, ascending
+    std::array<QVector<double>, kMemoryKinds> atPeak;  // [kind][bar]
+    double capacityBytes = 0;                          // 0: the cluster does not say
+    int peakRank = -1;                                 // the first rank with the highest peak
+    double peakBytes = 0;
+};
+MemoryChart memoryChart(const PlanCost& cost);
+
+// `rank`'s peak in each schedule entry it takes part in, in step order.
+struct EntryMemorySeries {
+    QVector<double> keys;    // 0, 1, ...
+    QVector<double> bytes;   // the entry's high-water mark
+    QVector<QString> names;  // "#3" (schedule entry 3), "whole" (params held whole)
+};
+EntryMemorySeries entryMemory(const PlanCost& cost, int rank);
+
+// "param" -> "param shard", "newton_schulz" -> "Newton–Schulz workspace", ...
+QString memoryKindLabel(MemoryKind kind);
+
+}  // namespace hsdp

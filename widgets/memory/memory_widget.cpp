@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "memory/memory_widget.h"
+
+#include <qcustomplot.h>
+
+#include "cost/plan_cost.h"
+#include "shared/plan_prediction.h"
+#include "studio/offscreen_grab.h"
+#include "types/figures.h"
+
+namespace hsdp {
+
+namespace {
+
+// One colour per MemoryKind: the resident shards in greys and blues, the
+// step's transient buffers in warm colours.
+const std::array<QColor, kMemoryKinds> kKindColors = {
+    QColor(0x4c, 0x78, 0xa8), QColor(0x9d, 0xb4, 0xd0), QColor(0xb0, 0xb8, 0xc4),
+    QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59), QColor(0xb0, 0x7a, 0xa1),
+    QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0x76, 0xb7, 0xb2)};
+const QColor kCapacityColor(0x22, 0x22, 0x22);
+
+// Byte ticks as the rest of the studio writes sizes ("61.3 GiB").
+class ByteTicker : public QCPAxisTicker {
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        return QString::fromStdString(humanBytes(tick));
+    }
+};
+
+QCPBars* makeBars(QCustomPlot* plot, const QColor& color, const QString& name) {
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setName(name);
+    bars->setPen(Qt::NoPen);
+    bars->setBrush(color);
+    bars->setWidthType(QCPBars::wtPlotCoords);
+    bars->setWidth(0.8);
+    return bars;
+}
+
+int barAt(QCustomPlot* plot, const QPoint& pos, int count) {
+    const int key = int(std::lround(plot->xAxis->pixelToCoord(pos.x())));
+    return key >= 0 && key < count ? key : -1;
+}
+
+}  // namespace
+
+MemoryWidget::MemoryWidget(PlanSelection* selection, QWidget* parent)
+    : QWidget(parent), selection_(selection), message_(new QLabel(this)) {
+    rankPlot_ = makePlot(&rankTitle_);
+    entryPlot_ = makePlot(&entryTitle_);
+    for (int k = kMemoryKinds - 1; k >= 0; --k) {
+        const auto kind = MemoryKind(k);
+        kindBars_[size_t(k)] = makeBars(rankPlot_, kKindColors[size_t(k)], memoryKindLabel(kind));
+    }
+    // Stacked bottom-up in kind order: the resident shards at the bottom.
+    for (int k = 1; k < kMemoryKinds; ++k) kindBars_[size_t(k)]->moveAbove(kindBars_[size_t(k - 1)]);
+    rankPlot_->legend->setVisible(true);
+    rankPlot_->legend->setFont(QFont(font().family(), 8));
+    rankPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    capacity_ = new QCPItemStraightLine(rankPlot_);
+    capacity_->setPen(QPen(kCapacityColor, 1.5, Qt::DashLine));
+    entryBars_ = makeBars(entryPlot_, kKindColors[size_t(MemoryKind::GatherBuffer)], tr("peak"));
+    message_->setWordWrap(true);
+    message_->setMargin(8);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(message_);
+    layout->addWidget(rankPlot_, 3);
+    layout->addWidget(entryPlot_, 2);
+    connect(selection_, &PlanSelection::changed, this, &MemoryWidget::onSelectionChanged);
+    connect(rankPlot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
+        const int bar = barAt(rankPlot_, event->pos(), int(chart_.ranks.size()));
+        if (bar >= 0) selectRank(int(chart_.ranks[bar]));
+    });
+    setResult({});
+}
+
+QCustomPlot* MemoryWidget::makePlot(QCPTextElement** title) {
+    auto* plot = new QCustomPlot(this);
+    plot->setMinimumHeight(120);
+    plot->plotLayout()->insertRow(0);
+    *title = new QCPTextElement(plot, QString(), QFont(font().family(), 9, QFont::Bold));
+    plot->plotLayout()->addElement(0, 0, *title);
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new ByteTicker));
+    plot->xAxis->grid()->setVisible(false);
+    plot->setAutoAddPlottableToLegend(true);
+    return plot;
+}
+
+void MemoryWidget::setResult(const PlanResult& result) {
+    result_ = result;
+    const PlanPrediction* prediction = result_.prediction.get();
+    chart_ = prediction && prediction->cost ? memoryChart(*prediction->cost) : MemoryChart{};
+    message_->setText(message());
+    message_->setVisible(!message_->text().isEmpty());
+    rankPlot_->setVisible(!chart_.ranks.isEmpty());
+    entryPlot_->setVisible(!chart_.ranks.isEmpty());
+    fillRankPlot();
+    onSelectionChanged();
+}
+
+QString MemoryWidget::message() const {
+    if (!result_.isValid()) return tr("No plan.");
+    if (!result_.prediction)
+        return tr("Choose a cluster (Cluster menu) to predict each rank's memory.");
+    if (!result_.prediction->cost)
+        return tr("No prediction: %1").arg(result_.prediction->error);
+    return {};
+}
+
+void MemoryWidget::fillRankPlot() {
+    for (int k = 0; k < kMemoryKinds; ++k)
+        kindBars_[size_t(k)]->setData(chart_.ranks, chart_.atPeak[size_t(k)], true);
+    if (chart_.ranks.isEmpty()) return;
+    const PlanCost& cost = *result_.prediction->cost;
+    rankTitle_->setText(tr("Predicted peak memory per rank on %1, real shapes: highest %2 (rank %3)")
+                            .arg(clusterText(cost),
+                                 QString::fromStdString(humanBytes(chart_.peakBytes)))
+                            .arg(chart_.peakRank));
+    const double top = std::max(chart_.peakBytes, chart_.capacityBytes);
+    capacity_->setVisible(chart_.capacityBytes > 0);
+    capacity_->point1->setCoords(0, chart_.capacityBytes);
+    capacity_->point2->setCoords(1, chart_.capacityBytes);
+    capacity_->setSelectable(false);
+    rankPlot_->xAxis->setRange(-0.6, double(chart_.ranks.size()) - 0.4);
+    rankPlot_->yAxis->setRange(0, top * 1.08);
+    rankPlot_->xAxis->setLabel(chart_.capacityBytes > 0
+                                   ? tr("rank (dashed: the device's %1)")
+                                         .arg(QString::fromStdString(
+                                             humanBytes(chart_.capacityBytes)))
+                                   : tr("rank"));
+    rankPlot_->replot();
+}
+
+void MemoryWidget::onSelectionChanged() {
+    const std::vector<int> picked = selection_->ranks();
+    shownRank_ = picked.size() == 1 ? picked.front() : chart_.peakRank;
+    fillEntryPlot();
+}
+
+void MemoryWidget::fillEntryPlot() {
+    if (chart_.ranks.isEmpty() || shownRank_ < 0 || shownRank_ >= chart_.ranks.size()) {
+        entryBars_->data()->clear();
+        entryPlot_->replot();
+        return;
+    }
+    const EntryMemorySeries series = entryMemory(*result_.prediction->cost, shownRank_);
+    entryBars_->setData(series.keys, series.bytes, true);
+    entryTitle_->setText(tr("Rank %1: high-water mark in each schedule entry it takes part in")
+                             .arg(shownRank_));
+    double top = 0;
+    for (double b : series.bytes) top = std::max(top, b);
+    entryPlot_->xAxis->setRange(-0.6, double(series.keys.size()) - 0.4);
+    entryPlot_->yAxis->setRange(0, std::max(top, 1.0) * 1.08);
+    entryPlot_->xAxis->setLabel(tr("schedule entry, in step order"));
+    entryPlot_->replot();
+}
+
+void MemoryWidget::selectRank(int rank) {
+    selection_->selectRanks({rank});
+}
+
+QList<ViewShot> MemoryWidget::screenshots() const {
+    if (chart_.ranks.isEmpty()) return {};
+    return {ViewShot{{}, QSize(1200, 800), {}}};
+}
+
+QImage MemoryWidget::renderImage(const QSize& size) {
+    return grabOffscreen(*this, size, [this] {
+        rankPlot_->replot();
+        entryPlot_->replot();
+    });
+}
+
+void MemoryWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString& part) {
+    QCustomPlot* plot = part == QLatin1String("entries") ? entryPlot_ : rankPlot_;
+    QCPPainter painter(&target);
+    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    plot->toPainter(&painter, size.width(), size.height());
+}
+
+}  // namespace hsdp

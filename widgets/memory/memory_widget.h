@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QWidget>
+#include <array>
+
+#include "memory/memory_chart.h"
+#include "shared/plan_result.h"
+#include "shared/plan_selection.h"
+#include "studio/studio_view.h"
+
+class QCPBars;
+class QCPItemStraightLine;
+class QCPTextElement;
+class QCustomPlot;
+class QLabel;
+
+namespace hsdp {
+
+// The plan's predicted optimizer-step memory on the chosen cluster (exact:
+// a run measures the same bytes): per rank the peak as bars stacked by kind
+// of buffer, with the device's capacity as a line, and the selected rank's
+// (else the peak rank's) high-water mark per schedule entry. Clicking a
+// rank's bar selects that rank everywhere.
+class MemoryWidget : public QWidget, public StudioView {
+    Q_OBJECT
+public:
+    explicit MemoryWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    void showPlan(const PlanResult& plan) override { setResult(plan); }
+    QList<ViewShot> screenshots() const override;
+    QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
+    // A report's parts: "ranks" (the stacked bars) or "entries".
+    void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
+
+    void setResult(const PlanResult& result);
+    const MemoryChart& chart() const { return chart_; }
+    int shownRank() const { return shownRank_; }  // of the entries plot; -1: none
+    QCustomPlot* rankPlot() const { return rankPlot_; }
+    QCustomPlot* entryPlot() const { return entryPlot_; }
+    QCPBars* kindBars(MemoryKind kind) const { return kindBars_[size_t(kind)]; }
+    QCPItemStraightLine* capacityLine() const { return capacity_; }
+    QString message() const;  // why nothing is drawn ("" when a prediction is)
+    void selectRank(int rank);
+    QImage renderImage(const QSize& size);
+
+private:
+    QCustomPlot* makePlot(QCPTextElement** title);
+    void fillRankPlot();
+    void fillEntryPlot();
+    void onSelectionChanged();
+
+    PlanSelection* selection_;
+    PlanResult result_;
+    MemoryChart chart_;
+    int shownRank_ = -1;
+    QLabel* message_;
+    QCustomPlot* rankPlot_;
+    QCustomPlot* entryPlot_;
+    QCPTextElement* rankTitle_ = nullptr;
+    QCPTextElement* entryTitle_ = nullptr;
+    std::array<QCPBars*, kMemoryKinds> kindBars_{};
+    QCPBars* entryBars_ = nullptr;
+    QCPItemStraightLine* capacity_ = nullptr;
+};
+
+}  // namespace hsdp

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "prediction/predicted_timeline_widget.h"
+
+#include "cost/plan_cost.h"
+#include "shared/plan_prediction.h"
+#include "studio/offscreen_grab.h"
+#include "trace/trace_canvas.h"
+#include "types/figures.h"
+
+namespace hsdp {
+
+namespace {
+
+QString duration(double seconds) {
+    return QString::fromStdString(durationText(seconds));
+}
+
+QLabel* titleLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setStyleSheet(QStringLiteral("font-weight: bold; padding-left: 6px;"));
+    return label;
+}
+
+}  // namespace
+
+PredictedTimelineWidget::PredictedTimelineWidget(PlanSelection* selection, QWidget* parent)
+    : QWidget(parent),
+      choice_(new QComboBox(this)),
+      caption_(new QLabel(this)),
+      measuredTitle_(titleLabel(this)),
+      predictedTitle_(titleLabel(this)),
+      planCanvas_(new TraceCanvas(selection, this)),
+      measuredCanvas_(new TraceCanvas(selection, this)),
+      runCanvas_(new TraceCanvas(selection, this)) {
+    choice_->addItem(tr("the plan at real size"));
+    choice_->addItem(tr("the last run: measured above, predicted below"));
+    caption_->setWordWrap(true);
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 2, 6, 0);
+    bar->addWidget(new QLabel(tr("Show"), this));
+    bar->addWidget(choice_);
+    bar->addWidget(caption_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(bar);
+    layout->addWidget(planCanvas_, 2);
+    layout->addWidget(measuredTitle_);
+    layout->addWidget(measuredCanvas_, 1);
+    layout->addWidget(predictedTitle_);
+    layout->addWidget(runCanvas_, 1);
+    connect(choice_, &QComboBox::activated, this,
+            [this](int index) { setShown(index == 1 ? Shown::Run : Shown::Plan); });
+    refresh();
+}
+
+void PredictedTimelineWidget::showPlan(const PlanResult& plan) {
+    plan_ = plan;
+    const PlanPrediction* prediction = plan.prediction.get();
+    planCanvas_->setRun(prediction && prediction->timeline ? RunData{plan, prediction->timeline}
+                                                           : RunData{});
+    // A run of another plan (or of no cluster) is no longer this view's.
+    if (run_.isValid() && run_.plan.plan != plan.plan) run_ = {};
+    refresh();
+}
+
+void PredictedTimelineWidget::showRun(const RunData& run) {
+    run_ = run;
+    measuredCanvas_->setRun(canShowRun() ? run : RunData{});
+    runCanvas_->setRun(canShowRun() ? RunData{run.plan, run.prediction->timeline} : RunData{});
+    if (canShowRun()) shown_ = Shown::Run;  // a new run is what the user wants to compare
+    refresh();
+}
+
+bool PredictedTimelineWidget::canShowRun() const {
+    return run_.isValid() && run_.prediction && run_.prediction->timeline;
+}
+
+void PredictedTimelineWidget::setShown(Shown shown) {
+    shown_ = shown == Shown::Run && canShowRun() ? Shown::Run : Shown::Plan;
+    refresh();
+}
+
+void PredictedTimelineWidget::refresh() {
+    if (shown_ == Shown::Run && !canShowRun()) shown_ = Shown::Plan;
+    const bool run = shown_ == Shown::Run;
+    choice_->setCurrentIndex(run ? 1 : 0);
+    choice_->setEnabled(canShowRun());
+    planCanvas_->setVisible(!run);
+    for (QWidget* w : {static_cast<QWidget*>(measuredTitle_), static_cast<QWidget*>(measuredCanvas_),
+                       static_cast<QWidget*>(predictedTitle_), static_cast<QWidget*>(runCanvas_)})
+        w->setVisible(run);
+    caption_->setText(caption());
+    if (run) {
+        const RunResult& measured = *run_.run;
+        const RunPrediction& predicted = *run_.prediction->prediction;
+        const QString shapes = measured.shrink ? tr("shrunk shapes") : tr("real shapes");
+        measuredTitle_->setText(tr("Measured on this machine (%1): step %2 wall")
+                                    .arg(shapes, duration(measured.stepSeconds)));
+        predictedTitle_->setText(tr("Predicted on %1 at the run's %2: step %3")
+                                     .arg(clusterText(predicted.cost), shapes,
+                                          duration(predicted.predictedSeconds)));
+    }
+}
+
+QString PredictedTimelineWidget::caption() const {
+    return shown_ == Shown::Run ? runCaption() : planCaption();
+}
+
+QString PredictedTimelineWidget::planCaption() const {
+    if (!plan_.isValid()) return tr("No plan.");
+    const PlanPrediction* prediction = plan_.prediction.get();
+    if (!prediction) return tr("Choose a cluster (Cluster menu) to predict the step.");
+    if (!prediction->cost) return tr("No prediction: %1").arg(prediction->error);
+    const PlanCost& cost = *prediction->cost;
+    return tr("Predicted on %1 at real shapes: step %2 (makespan; rank %3 ends last), "
+              "%4 collectives")
+        .arg(clusterText(cost), duration(cost.stepSeconds))
+        .arg(cost.lastRank)
+        .arg(QString::fromStdString(groupedCount(int64_t(cost.schedule.collectives.size()))));
+}
+
+QString PredictedTimelineWidget::runCaption() const {
+    const RunPrediction& predicted = *run_.prediction->prediction;
+    const QString error = predicted.makespanRelError
+                              ? QString::number(*predicted.makespanRelError * 100, 'f', 0) +
+                                    QStringLiteral(" %")
+                              : tr("not measured");
+    QString text = tr("Predicted against measured: makespan error %1; per-collective median "
+                      "error %2 % over %3 collectives")
+                       .arg(error)
+                       .arg(predicted.collectiveMedianAbsRelError * 100, 0, 'f', 0)
+                       .arg(predicted.collectives.size());
+    // The other presets describe other hardware: their error is not the model's.
+    if (run_.prediction->cluster->name != "loopback")
+        text += tr(" (only the loopback cluster describes this machine)");
+    return text;
+}
+
+QList<ViewShot> PredictedTimelineWidget::screenshots() const {
+    QList<ViewShot> shots;
+    if (plan_.prediction && plan_.prediction->timeline)
+        shots.append(ViewShot{{}, QSize(1600, 900), QStringLiteral("plan")});
+    if (canShowRun())
+        shots.append(
+            ViewShot{QStringLiteral("predicted-vs-measured.png"), QSize(1600, 900), QStringLiteral("run")});
+    return shots;
+}
+
+QImage PredictedTimelineWidget::picture(const QSize& size, const QString& part) {
+    const Shown before = shown_;
+    setShown(part == QLatin1String("run") ? Shown::Run : Shown::Plan);
+    QImage image = grabOffscreen(*this, size);
+    setShown(before);
+    return image;
+}
+
+}  // namespace hsdp

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "shared/plan_prediction.h"
+
+#include <QObject>
+
+#include "cost/predicted_trace.h"
+#include "shared/run_data.h"
+#include "types/figures.h"
+
+namespace hsdp {
+
+namespace {
+
+// The predicted step as a run's trace, for the trace canvas; `shrink` that
+// of the run it predicts (none: the real shapes).
+std::shared_ptr<const RunResult> timelineOf(const Plan& plan, const PlanCost& cost,
+                                            std::optional<ShrinkInfo> shrink) {
+    auto timeline = std::make_shared<RunResult>();
+    timeline->worldSize = cost.schedule.worldSize;
+    timeline->shrink = std::move(shrink);
+    timeline->trace = predictedTrace(plan, cost);
+    timeline->stepSeconds = cost.stepSeconds;
+    return timeline;
+}
+
+}  // namespace
+
+std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
+                                                  std::shared_ptr<const Cluster> cluster) {
+    if (!cluster || !plan.isValid()) return nullptr;
+    auto prediction = std::make_shared<PlanPrediction>();
+    prediction->cluster = cluster;
+    try {
+        auto cost = std::make_shared<const PlanCost>(costPlan(*plan.scenario, *plan.plan, *cluster));
+        prediction->timeline = timelineOf(*plan.plan, *cost, std::nullopt);
+        prediction->cost = std::move(cost);
+    } catch (const std::exception& error) {
+        prediction->error = QString::fromStdString(error.what());
+    }
+    return prediction;
+}
+
+std::shared_ptr<const RunPredictionData> predictRunData(const RunData& run) {
+    if (!run.isValid() || !run.plan.prediction || !run.plan.prediction->cluster) return nullptr;
+    const RunResult& result = *run.run;
+    if (result.stepSeconds <= 0 || !result.error.empty() || result.paramShapes.empty())
+        return nullptr;
+    try {
+        auto data = std::make_shared<RunPredictionData>();
+        data->cluster = run.plan.prediction->cluster;
+        auto prediction = std::make_shared<const RunPrediction>(
+            predictRun(*run.plan.scenario, *run.plan.plan, *data->cluster, result.paramShapes,
+                       result.tpShapes, result.trace, result.stepSeconds));
+        data->timeline = timelineOf(*run.plan.plan, prediction->cost, result.shrink);
+        data->prediction = std::move(prediction);
+        return data;
+    } catch (const std::exception&) {
+        return nullptr;  // shapes that do not fit the plan: the run shows unpredicted
+    }
+}
+
+QString clusterText(const PlanCost& cost) {
+    return QStringLiteral("%1× %2").arg(cost.cluster.nodes).arg(QString::fromStdString(cost.cluster.name));
+}
+
+QString predictionStatusText(const PlanPrediction* prediction) {
+    if (!prediction) return {};
+    if (!prediction->cost)
+        return QObject::tr("no prediction on %1: %2")
+            .arg(QString::fromStdString(prediction->cluster->name), prediction->error);
+    const PlanCost& cost = *prediction->cost;
+    QString text = QObject::tr("predicted step %1 on %2")
+                       .arg(QString::fromStdString(durationText(cost.stepSeconds)),
+                            clusterText(cost));
+    if (cost.ranks.empty()) return text;
+    const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
+    return text + QObject::tr(" · peak %1 (rank %2)")
+                      .arg(QString::fromStdString(humanBytes(double(peak.peakBytes))))
+                      .arg(peak.rank);
+}
+
+}  // namespace hsdp

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QString>
+#include <memory>
+
+#include "cluster/cluster.h"
+#include "cost/plan_cost.h"
+#include "cost/run_prediction.h"
+#include "verify/run_result.h"
+
+namespace hsdp {
+
+struct PlanResult;
+struct RunData;
+
+// A plan costed on the cluster the user chose (docs/cost-model.md), built
+// off the GUI thread with the plan and shared read-only. `timeline` holds
+// the predicted step as a trace (cost/predicted_trace.h), which the trace
+// canvas draws as it draws a run's.
+struct PlanPrediction {
+    std::shared_ptr<const Cluster> cluster;  // as chosen (costPlan grows it to the world)
+    std::shared_ptr<const PlanCost> cost;    // null when costing failed: see `error`
+    std::shared_ptr<const RunResult> timeline;
+    QString error;
+};
+
+// `plan` costed on `cluster` at the scenario's real shapes; null without a cluster.
+std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
+                                                  std::shared_ptr<const Cluster> cluster);
+
+// A finished run held against the prediction at its own (shrunk) shapes on
+// the cluster of its plan's prediction, with that prediction as a trace.
+struct RunPredictionData {
+    std::shared_ptr<const Cluster> cluster;
+    std::shared_ptr<const RunPrediction> prediction;
+    std::shared_ptr<const RunResult> timeline;
+};
+
+// Null when the plan has no prediction or the run has no measured step.
+std::shared_ptr<const RunPredictionData> predictRunData(const RunData& run);
+
+// "4× h100-dgx": the nodes the plan's world takes, and the cluster's name.
+QString clusterText(const PlanCost& cost);
+// The status bar's words: "predicted step 41.2 ms on h100-dgx (4 × 8 H100) ·
+// peak 61.3 GiB (rank 12)", or why there is no prediction; "" without a cluster.
+QString predictionStatusText(const PlanPrediction* prediction);
+
+}  // namespace hsdp
