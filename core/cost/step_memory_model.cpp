@@ -2,6 +2,8 @@
 #include "cost/step_memory_model.h"
 
 #include <map>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -109,14 +111,11 @@ std::vector<int> pieceDims(const Scenario& scenario, const std::vector<int>& par
     return dims;
 }
 
-std::vector<int> unionOf(std::vector<int> a, const std::vector<int>& b) {
-    std::vector<bool> used;
-    for (int d : a) used.resize(std::max(used.size(), size_t(d) + 1)), used[size_t(d)] = true;
-    for (int d : b) used.resize(std::max(used.size(), size_t(d) + 1)), used[size_t(d)] = true;
-    a.clear();
-    for (size_t d = 0; d < used.size(); ++d)
-        if (used[d]) a.push_back(int(d));
-    return a;
+// The dims in `a` or `b`, ascending.
+std::vector<int> unionOf(const std::vector<int>& a, const std::vector<int>& b) {
+    std::set<int> dims(a.begin(), a.end());
+    dims.insert(b.begin(), b.end());
+    return {dims.begin(), dims.end()};
 }
 
 // Predicts every rank's step in the order of run/optimizer_step.cpp
@@ -279,14 +278,21 @@ private:
             owner.id = id++;
             if (v.batch.isShard) classify(v, coord, owner);
         }
+        replicaGroups_.emplace(replicaRoots_, replicaBroadcastDims(v.group), v.mesh.shape);
+        caseDims(v);
+    }
+
+    // The mesh dims the ranks' stretches depend on: a replica broadcast's on
+    // the pieces' dims and the outer broadcast dims (where its groups come
+    // from), the owners' update also on the shard and gather dims.
+    void caseDims(const EntryView& v) {
         const auto& replicaDims = replicaBroadcastDims(v.group);
-        replicaGroups_.emplace(replicaRoots_, replicaDims, v.mesh.shape);
         const auto pieces = pieceDims(scenario_, v.batch.params, v.mesh.ndim());
         std::vector<int> outer(replicaDims.begin(), replicaDims.end());
         if (!outer.empty()) outer.pop_back();  // the innermost dim's groups do not depend on it
         replicaKeyDims_ = unionOf(outer, pieces);
-        std::vector<int> gatherDims = gatherMeshDims(v.group);
-        ownerKeyDims_ = unionOf(unionOf(pieces, updateBroadcastDims(v.group)), gatherDims);
+        ownerKeyDims_ =
+            unionOf(unionOf(pieces, updateBroadcastDims(v.group)), gatherMeshDims(v.group));
         ownerKeySize_ = sizeOver(ownerKeyDims_, v.mesh.shape);
         replicaKeySize_ = sizeOver(replicaKeyDims_, v.mesh.shape);
     }

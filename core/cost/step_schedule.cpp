@@ -8,7 +8,6 @@
 #include <string>
 #include <unordered_map>
 
-#include "collectives/fused_gather.h"
 #include "collectives/newton_schulz.h"
 #include "collectives/replicate_broadcast.h"
 #include "cost/detail/broadcast_groups.h"
@@ -17,7 +16,6 @@
 #include "run/optimizer_step.h"
 #include "run/tp_execution.h"
 #include "runtime/wire_bytes.h"
-#include "tensor/packing.h"
 #include "types/geometry.h"
 
 namespace hsdp {
