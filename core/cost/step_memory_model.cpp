@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cost/step_memory_model.h"
 
-#include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 #include <stdexcept>
-#include <tuple>
+#include <string>
+#include <unordered_map>
 
-#include "collectives/fused_gather.h"
 #include "collectives/newton_schulz.h"
+#include "cost/detail/broadcast_groups.h"
+#include "cost/detail/gather_slot.h"
 #include "run/optimizer_step.h"
-#include "tensor/packing.h"
 #include "types/geometry.h"
 
 namespace hsdp {
@@ -22,41 +24,125 @@ int64_t roundUp(int64_t n, int64_t a) {
     return a > 1 ? (n + a - 1) / a * a : n;
 }
 
-// One rank's step, replayed buffer by buffer in the order of
-// run/optimizer_step.cpp (runScheduleEntry, runLocalParams).
-// A gather's buffer is the same on every member of its line: computed by
-// the first, keyed (schedule entry, mesh dim, the line's first rank).
-using GatherBufferCache = std::map<std::tuple<int, int, int>, int64_t>;
-
-// A param's local element count depends only on the rank's coordinates along
-// the mesh dims it is not replicated over: per param, one slot per such
-// coordinate (-1 until computed), shared by every rank.
-struct ReplayCaches {
-    GatherBufferCache gather;
-    std::vector<std::vector<int64_t>> localNumel;  // [param][projected coordinate]
+// What one schedule entry (or the local params) does to a rank's memory on
+// top of what the rank holds when it starts: everything the stretch
+// allocates it frees again, so it is its high-water mark over the start
+// (`peak`), what made that mark up (by kind, at its first moment) and the
+// bytes it allocated. That is the same whatever the rank holds, so ranks
+// that do the same share it, and the rank's step is its resident tally with
+// its stretches laid on top (RankMemory): byte for byte the replay of every
+// buffer in order.
+struct Stretch {
+    int64_t peak = 0;
+    MemoryBytes atPeak{};
+    int64_t allocated = 0;
 };
 
-class RankReplay {
-public:
-    RankReplay(const Scenario& scenario, const Plan& plan,
-               const std::vector<std::vector<int64_t>>& shapes, int rank, ReplayCaches& caches)
-        : scenario_(scenario),
-          plan_(plan),
-          shapes_(shapes),
-          rank_(rank),
-          gatherCache_(caches.gather),
-          numelCache_(caches.localNumel) {}
+Stretch stretchOf(const MemoryTally& tally) {
+    const StepMemory m = tally.result(0);
+    return {m.peakBytes, m.atPeak, m.allocatedBytes};
+}
 
-    StepMemory run() {
-        resident();
-        for (size_t i = 0; i < plan_.schedule.size(); ++i) {
-            tally_.beginEntry(int(i));
-            entry(int(i));
-        }
-        tally_.beginEntry(-1);
-        for (int p : plan_.noCommParams)
-            if (held(p) && scenario_.params[size_t(p)].requiresGrad) whole(p, {});
-        return tally_.result(rank_);
+// `a` then `b`: the later mark wins only when higher, as the tally keeps the first.
+Stretch then(const Stretch& a, const Stretch& b) {
+    Stretch out = b.peak > a.peak ? b : a;
+    out.allocated = a.allocated + b.allocated;
+    return out;
+}
+
+// A rank's step: the resident shards, then each entry's stretch in order.
+class RankMemory {
+public:
+    RankMemory(int rank, const MemoryBytes& resident, size_t entries) {
+        out_.rank = rank;
+        out_.residentBytes = totalBytes(resident);
+        out_.allocatedBytes = out_.residentBytes;
+        out_.peakBytes = out_.residentBytes;
+        if (out_.peakBytes > 0) out_.atPeak = resident;
+        resident_ = resident;
+        out_.entries.reserve(entries);
+    }
+
+    void entry(int index, const Stretch* s) {
+        const int64_t base = out_.residentBytes;
+        out_.entries.push_back({index, base + (s ? s->peak : 0)});
+        if (!s) return;
+        out_.allocatedBytes += s->allocated;
+        if (base + s->peak <= out_.peakBytes) return;
+        out_.peakBytes = base + s->peak;
+        for (int k = 0; k < kMemoryKinds; ++k)
+            out_.atPeak[size_t(k)] = resident_[size_t(k)] + s->atPeak[size_t(k)];
+    }
+
+    StepMemory take() { return std::move(out_); }
+
+private:
+    StepMemory out_;
+    MemoryBytes resident_{};
+};
+
+// Row-major index of `coord` restricted to `dims` (ascending) of a mesh of `shape`.
+int64_t indexOver(const std::vector<int>& dims, const std::vector<int64_t>& shape,
+                  const Coord& coord) {
+    int64_t index = 0;
+    for (int d : dims) index = index * shape[size_t(d)] + coord[size_t(d)];
+    return index;
+}
+
+int64_t sizeOver(const std::vector<int>& dims, const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (int d : dims) n *= shape[size_t(d)];
+    return n;
+}
+
+// The mesh dims any of `params` is not replicated over, ascending: what
+// their local pieces depend on.
+std::vector<int> pieceDims(const Scenario& scenario, const std::vector<int>& params, int ndim) {
+    std::vector<bool> used(size_t(ndim), false);
+    for (int p : params) {
+        const auto& placements = scenario.params[size_t(p)].placements;
+        if (!placements) continue;
+        for (size_t d = 0; d < placements->size() && int(d) < ndim; ++d)
+            if (!(*placements)[d].isReplicate()) used[d] = true;
+    }
+    std::vector<int> dims;
+    for (int d = 0; d < ndim; ++d)
+        if (used[size_t(d)]) dims.push_back(d);
+    return dims;
+}
+
+// The dims in `a` or `b`, ascending.
+std::vector<int> unionOf(const std::vector<int>& a, const std::vector<int>& b) {
+    std::set<int> dims(a.begin(), a.end());
+    dims.insert(b.begin(), b.end());
+    return {dims.begin(), dims.end()};
+}
+
+// Predicts every rank's step in the order of run/optimizer_step.cpp
+// (runScheduleEntry, runLocalParams). Each entry's stretch is worked out
+// once per case of the ranks that share it (the params a replicate
+// coordinate owns, the coordinates their pieces and broadcasts depend on),
+// so a rank costs a look-up per entry, not a replay of its batch.
+class MemoryModel {
+public:
+    MemoryModel(const Scenario& scenario, const Plan& plan,
+                const std::vector<std::vector<int64_t>>& shapes)
+        : scenario_(scenario), plan_(plan), shapes_(shapes), numelCache_(scenario.params.size()) {
+        for (const auto& spec : scenario.params)
+            paramMesh_.push_back(spec.placements ? scenario.findMesh(spec.mesh) : nullptr);
+    }
+
+    std::vector<StepMemory> run() {
+        const auto resident = residentBytes();
+        const size_t entries = plan_.schedule.size() + 1;
+        for (int r = 0; r < scenario_.worldSize; ++r)
+            ranks_.emplace_back(r, resident[size_t(r)], entries);
+        for (size_t i = 0; i < plan_.schedule.size(); ++i) scheduleEntry(int(i));
+        localParams();
+        std::vector<StepMemory> out;
+        out.reserve(ranks_.size());
+        for (auto& rank : ranks_) out.push_back(rank.take());
+        return out;
     }
 
 private:
@@ -67,29 +153,31 @@ private:
         const Mesh& mesh;
         Coord coord;
     };
-    struct BroadcastItem {
-        Coord root;  // along the broadcast dims
-        int64_t bytes;
+
+    // The ranks of one replicate coordinate in an entry: the params they own
+    // (batch order) with, for a gathered batch, where each one's update is
+    // computed and how its broadcast groups.
+    struct OwnerClass {
+        int id = 0;  // its position in owners_, for the case key
+        std::vector<int> owned;
+        std::vector<Coord> computeRoots;  // per owned param, along the update broadcast dims
+        std::optional<BroadcastGroups> updates;
     };
 
     const ParamSpec& spec(int p) const { return scenario_.params[size_t(p)]; }
-    const Mesh* meshOf(int p) const {
-        return spec(p).placements ? scenario_.findMesh(spec(p).mesh) : nullptr;
-    }
-    bool held(int p) const {
-        if (!spec(p).placements) return true;
-        const Mesh* mesh = meshOf(p);
-        return mesh && mesh->contains(rank_);
-    }
+    int64_t numel(int p) const { return shapeNumel(shapes_[size_t(p)]); }
+
     std::vector<int64_t> localShape(int p, const Coord& coord) const {
-        const Mesh* mesh = meshOf(p);
+        const Mesh* mesh = paramMesh_[size_t(p)];
         if (!spec(p).placements || !mesh) return shapes_[size_t(p)];
         return shardLayout(shapes_[size_t(p)], *spec(p).placements, mesh->shape, coord)
             .localShape();
     }
-    int64_t numel(int p) const { return shapeNumel(shapes_[size_t(p)]); }
+
+    // A param's local size depends only on the coordinates along the mesh
+    // dims it is not replicated over: one slot per such coordinate, shared.
     int64_t localNumel(int p, const Coord& coord) {
-        const Mesh* mesh = meshOf(p);
+        const Mesh* mesh = paramMesh_[size_t(p)];
         if (!spec(p).placements || !mesh) return numel(p);
         const auto& placements = *spec(p).placements;
         int64_t index = 0, slots = 1;
@@ -104,175 +192,302 @@ private:
         return cache[size_t(index)];
     }
 
-    // initialState: W, and G with its momentum unless frozen, in the dtype.
-    void resident() {
+    const std::vector<Coord>& coordsOf(const Mesh& mesh) {
+        auto [it, isNew] = coords_.try_emplace(&mesh);
+        if (isNew) it->second = allCoordinates(mesh.shape);  // row-major: mesh.ranks' order
+        return it->second;
+    }
+
+    // --- resident (initialState): W, and G with its momentum unless frozen ---
+
+    std::vector<MemoryBytes> residentBytes() {
+        std::vector<MemoryBytes> out(size_t(scenario_.worldSize));
+        std::map<const Mesh*, std::vector<int>> byMesh;
+        MemoryBytes everywhere{};  // the params without placements: on every rank, whole
         for (const auto& s : scenario_.params) {
-            if (plan_.isRejected(s.index) || !held(s.index)) continue;
-            const Mesh* mesh = meshOf(s.index);
-            const Coord coord = mesh ? *mesh->coordinateOf(rank_) : Coord{};
-            const int64_t bytes = localNumel(s.index, coord) * dtypeSize(s.dtype);
-            tally_.add(MemoryKind::Param, bytes);
-            if (!s.requiresGrad) continue;
-            tally_.add(MemoryKind::Grad, bytes);
-            tally_.add(MemoryKind::Momentum, bytes);
+            if (plan_.isRejected(s.index)) continue;
+            if (!s.placements)
+                addResident(everywhere, s.index, {});
+            else if (paramMesh_[size_t(s.index)])
+                byMesh[paramMesh_[size_t(s.index)]].push_back(s.index);
+        }
+        for (auto& bytes : out) bytes = everywhere;
+        for (const auto& [mesh, params] : byMesh) residentOn(*mesh, params, out);
+        return out;
+    }
+
+    void addResident(MemoryBytes& bytes, int p, const Coord& coord) {
+        const int64_t b = localNumel(p, coord) * dtypeSize(spec(p).dtype);
+        bytes[size_t(MemoryKind::Param)] += b;
+        if (!spec(p).requiresGrad) return;
+        bytes[size_t(MemoryKind::Grad)] += b;
+        bytes[size_t(MemoryKind::Momentum)] += b;
+    }
+
+    // The params on one mesh, summed once per coordinate along the dims they are sharded over.
+    void residentOn(const Mesh& mesh, const std::vector<int>& params,
+                    std::vector<MemoryBytes>& out) {
+        const auto dims = pieceDims(scenario_, params, mesh.ndim());
+        std::unordered_map<int64_t, MemoryBytes> byPiece;
+        const auto& coords = coordsOf(mesh);
+        for (size_t pos = 0; pos < coords.size(); ++pos) {
+            auto [it, isNew] = byPiece.try_emplace(indexOver(dims, mesh.shape, coords[pos]));
+            if (isNew)
+                for (int p : params) addResident(it->second, p, coords[pos]);
+            auto& bytes = out[size_t(mesh.ranks[pos])];
+            for (int k = 0; k < kMemoryKinds; ++k) bytes[size_t(k)] += it->second[size_t(k)];
         }
     }
 
-    void entry(int index) {
+    // --- a schedule entry (runScheduleEntry) ---
+
+    void scheduleEntry(int index) {
         const ScheduleEntry& e = plan_.schedule[size_t(index)];
         const Group& group = plan_.groups.at(size_t(e.group));
         const Batch& batch = group.batches.at(size_t(e.batch));
         const Mesh& mesh = scenario_.mesh(group.mesh);
-        const auto coord = mesh.coordinateOf(rank_);
-        if (!coord) return;
-        const EntryView v{index, group, batch, mesh, *coord};
-        const Coord replicateCoord = reducedReplicateCoord(group, batch, v.coord);
-        std::vector<int> owned;
-        for (int p : batch.params) {
-            auto it = batch.owner.find(p);
-            if (it != batch.owner.end() && it->second == replicateCoord && held(p))
-                owned.push_back(p);
+        EntryView v{index, group, batch, mesh, {}};
+        startEntry(v);
+        const auto& coords = coordsOf(mesh);
+        for (size_t pos = 0; pos < coords.size(); ++pos) {
+            v.coord = coords[pos];
+            ranks_[size_t(mesh.ranks[pos])].entry(index, &stretchAt(v));
         }
-        if (batch.isShard) {
-            if (!owned.empty()) gathered(v, owned);
+        for (int r = 0; r < scenario_.worldSize; ++r)
+            if (!mesh.contains(r)) ranks_[size_t(r)].entry(index, nullptr);
+    }
+
+    // The owner classes and the replica broadcast (each owned param the
+    // ranks hold, rooted at its owner), and the dims each case depends on.
+    void startEntry(const EntryView& v) {
+        owners_.clear();
+        replicaRoots_.clear();
+        replicaParams_.clear();
+        stretches_.clear();
+        replicaStretches_.clear();
+        gatherBuffers_.clear();
+        for (int p : v.batch.params) {
+            auto it = v.batch.owner.find(p);
+            if (it == v.batch.owner.end() || !heldOnEntry(v.mesh, p)) continue;
+            owners_[it->second].owned.push_back(p);
+            replicaParams_.push_back(p);
+            replicaRoots_.push_back(it->second);
+        }
+        int id = 0;
+        for (auto& [coord, owner] : owners_) {
+            owner.id = id++;
+            if (v.batch.isShard) classify(v, coord, owner);
+        }
+        replicaGroups_.emplace(replicaRoots_, replicaBroadcastDims(v.group), v.mesh.shape);
+        caseDims(v);
+    }
+
+    // The mesh dims the ranks' stretches depend on: a replica broadcast's on
+    // the pieces' dims and the outer broadcast dims (where its groups come
+    // from), the owners' update also on the shard and gather dims.
+    void caseDims(const EntryView& v) {
+        const auto& replicaDims = replicaBroadcastDims(v.group);
+        const auto pieces = pieceDims(scenario_, v.batch.params, v.mesh.ndim());
+        std::vector<int> outer(replicaDims.begin(), replicaDims.end());
+        if (!outer.empty()) outer.pop_back();  // the innermost dim's groups do not depend on it
+        replicaKeyDims_ = unionOf(outer, pieces);
+        ownerKeyDims_ =
+            unionOf(unionOf(pieces, updateBroadcastDims(v.group)), gatherMeshDims(v.group));
+        ownerKeySize_ = sizeOver(ownerKeyDims_, v.mesh.shape);
+        replicaKeySize_ = sizeOver(replicaKeyDims_, v.mesh.shape);
+    }
+
+    // A gathered owner class's update plan: the last shard-compute plan of
+    // its coordinate, as the runner takes it, or shard 0 for every param.
+    void classify(const EntryView& v, const Coord& coord, OwnerClass& owner) const {
+        const ShardCompute* compute = nullptr;
+        for (const auto& entry : v.batch.shardCompute)
+            if (entry.replicateCoord == coord) compute = &entry;
+        const auto& shardDims = updateBroadcastDims(v.group);
+        for (int p : owner.owned)
+            owner.computeRoots.push_back(compute ? compute->computeCoord.at(p)
+                                                 : Coord(shardDims.size(), 0));
+        owner.updates.emplace(owner.computeRoots, shardDims, v.mesh.shape);
+    }
+
+    // Whether the ranks of the entry's mesh hold batch param p: all of them
+    // or none, as the planner groups params only over meshes equal to the
+    // group's (plan/grouping.cpp), so it is decided per param, not per rank.
+    bool heldOnEntry(const Mesh& mesh, int p) const {
+        if (!spec(p).placements) return true;
+        const Mesh* own = paramMesh_[size_t(p)];
+        if (own && own != &mesh && (own->shape != mesh.shape || own->ranks != mesh.ranks))
+            throw std::logic_error("predictStepMemory: param " + std::to_string(p) +
+                                   " is not on its group's mesh");
+        return own != nullptr;
+    }
+
+    // The rank's stretch: its owned params' update, then the replica broadcast.
+    const Stretch& stretchAt(const EntryView& v) {
+        auto owner = owners_.find(reducedReplicateCoord(v.group, v.batch, v.coord));
+        const int64_t ownerId = owner == owners_.end() ? -1 : owner->second.id;
+        const int64_t key =
+            ((ownerId + 1) * ownerKeySize_ + indexOver(ownerKeyDims_, v.mesh.shape, v.coord)) *
+                replicaKeySize_ +
+            indexOver(replicaKeyDims_, v.mesh.shape, v.coord);
+        auto [it, isNew] = stretches_.try_emplace(key);
+        if (isNew)
+            it->second = then(owner == owners_.end() ? Stretch{} : ownedStretch(v, owner->second),
+                              replicaStretch(v));
+        return it->second;
+    }
+
+    Stretch ownedStretch(const EntryView& v, const OwnerClass& owner) {
+        MemoryTally tally;
+        if (v.batch.isShard) {
+            if (!owner.owned.empty()) gathered(tally, v, owner);
         } else {
-            for (int p : owned) whole(p, v.coord);
+            for (int p : owner.owned) whole(tally, p, v.coord);
         }
-        replicas(v);
+        return stretchOf(tally);
     }
 
     // Newton–Schulz's workspace, allocated for each 2-D slice in turn.
-    void newtonSchulz(const std::vector<int64_t>& shape) {
+    static void newtonSchulz(MemoryTally& tally, const std::vector<int64_t>& shape) {
         const int64_t bytes = newtonSchulzWorkspaceBytes(shape);
         if (bytes == 0) return;
         const int64_t slices = shapeNumel(shape) / (shape[shape.size() - 2] * shape.back());
         for (int64_t s = 0; s < slices; ++s) {
-            tally_.add(MemoryKind::NewtonSchulz, bytes);
-            tally_.remove(MemoryKind::NewtonSchulz, bytes);
+            tally.add(MemoryKind::NewtonSchulz, bytes);
+            tally.remove(MemoryKind::NewtonSchulz, bytes);
         }
     }
 
     // updateWhole: an fp32 copy of the momentum, orthogonalised in place.
-    void whole(int p, const Coord& coord) {
+    void whole(MemoryTally& tally, int p, const Coord& coord) const {
         const auto shape = localShape(p, coord);
         const int64_t bytes = shapeNumel(shape) * kF32;
-        tally_.add(MemoryKind::FullMatrix, bytes);
-        newtonSchulz(shape);
-        tally_.remove(MemoryKind::FullMatrix, bytes);
+        tally.add(MemoryKind::FullMatrix, bytes);
+        newtonSchulz(tally, shape);
+        tally.remove(MemoryKind::FullMatrix, bytes);
     }
 
-    // The receive buffer of one all-gather over mesh dim m (tensor dim d):
-    // every member's slot, each item reserving its widest member's padded piece.
-    int64_t gatherBufferBytes(const EntryView& v, const std::vector<int>& owned, int m,
-                              int d) const {
-        int64_t slot = 0;
-        for (int p : owned) {
-            const auto& s = spec(p);
-            const int es = dtypeSize(s.dtype);
-            const auto piece =
-                partialLayout(shapes_[size_t(p)], *s.placements, v.mesh.shape, v.coord, m + 1)
-                    .localShape();
-            int64_t rest = 1;
-            for (size_t k = 0; k < piece.size(); ++k)
-                if (int(k) != d) rest *= piece[k];
-            const AxisRows rows =
-                gatherAxisRows(shapes_[size_t(p)], *s.placements, v.mesh.shape, v.coord, m, d);
-            int64_t widest = 0;
-            for (const auto& member : rows.members)
-                widest = std::max(
-                    widest, paddedElements(indexCount(member) * rest, plan_.alignmentBytes, es));
-            slot += widest * es;
-        }
-        return slot * v.mesh.shape[size_t(m)];
+    // The receive buffer of the all-gather over mesh dim m on the rank's
+    // line: the same on all its members, so worked out once per line.
+    int64_t gatherBuffer(const EntryView& v, const OwnerClass& owner, int m, int d) {
+        Coord first = v.coord;
+        first[size_t(m)] = 0;
+        const int64_t key = int64_t(v.mesh.rankAt(first)) * v.mesh.ndim() + m;
+        auto [it, isNew] = gatherBuffers_.try_emplace(key, 0);
+        if (isNew)
+            it->second = gatherSlotBytes(scenario_, shapes_, plan_.alignmentBytes, v.mesh, v.coord,
+                                         owner.owned, m, d) *
+                         v.mesh.shape[size_t(m)];
+        return it->second;
     }
 
     // gatheredUpdate: the fused gathers (each buffer held until the next has
     // read it), the full matrices, the update payloads with Newton–Schulz on
     // the computing shard (each full matrix freed once its update is out), the
     // update broadcast.
-    void gathered(const EntryView& v, const std::vector<int>& owned) {
+    void gathered(MemoryTally& tally, const EntryView& v, const OwnerClass& owner) {
         int64_t held = -1;
         const auto& axes = v.group.layout.shardAxes;
         for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
             const auto [m, d] = *it;
             if (v.mesh.shape[size_t(m)] <= 1) continue;
-            Coord first = v.coord;
-            first[size_t(m)] = 0;
-            const auto key = std::make_tuple(v.index, m, v.mesh.rankAt(first));
-            auto cached = gatherCache_.find(key);
-            if (cached == gatherCache_.end())
-                cached = gatherCache_.emplace(key, gatherBufferBytes(v, owned, m, d)).first;
-            const int64_t bytes = cached->second;
-            tally_.add(MemoryKind::GatherBuffer, bytes);
-            if (held >= 0) tally_.remove(MemoryKind::GatherBuffer, held);
+            const int64_t bytes = gatherBuffer(v, owner, m, d);
+            tally.add(MemoryKind::GatherBuffer, bytes);
+            if (held >= 0) tally.remove(MemoryKind::GatherBuffer, held);
             held = bytes;
         }
-        for (int p : owned) tally_.add(MemoryKind::FullMatrix, numel(p) * kF32);
-        if (held >= 0) tally_.remove(MemoryKind::GatherBuffer, held);
-
-        const auto& shardDims = updateBroadcastDims(v.group);
+        for (int p : owner.owned) tally.add(MemoryKind::FullMatrix, numel(p) * kF32);
+        if (held >= 0) tally.remove(MemoryKind::GatherBuffer, held);
         Coord mine;
-        for (int d : shardDims) mine.push_back(v.coord[size_t(d)]);
-        const Coord replicateCoord = reducedReplicateCoord(v.group, v.batch, v.coord);
-        const ShardCompute* computePlan = nullptr;
-        for (const auto& entry : v.batch.shardCompute)
-            if (entry.replicateCoord == replicateCoord) computePlan = &entry;
-        std::vector<BroadcastItem> items;
-        for (int p : owned) {
-            const Coord computeShard =
-                computePlan ? computePlan->computeCoord.at(p) : Coord(shardDims.size(), 0);
-            tally_.add(MemoryKind::UpdatePayload, numel(p) * kF32);
-            if (computeShard == mine) newtonSchulz(shapes_[size_t(p)]);
-            tally_.remove(MemoryKind::FullMatrix, numel(p) * kF32);
-            items.push_back({computeShard, numel(p) * kF32});
+        for (int d : updateBroadcastDims(v.group)) mine.push_back(v.coord[size_t(d)]);
+        for (size_t i = 0; i < owner.owned.size(); ++i) {
+            const int p = owner.owned[i];
+            tally.add(MemoryKind::UpdatePayload, numel(p) * kF32);
+            if (owner.computeRoots[i] == mine) newtonSchulz(tally, shapes_[size_t(p)]);
+            tally.remove(MemoryKind::FullMatrix, numel(p) * kF32);
         }
-        broadcast(v, shardDims, items);
-        for (int p : owned) tally_.remove(MemoryKind::UpdatePayload, numel(p) * kF32);
+        broadcast(tally, v, updateBroadcastDims(v.group), *owner.updates,
+                  [&](int k) { return numel(owner.owned[size_t(k)]) * kF32; });
+        for (int p : owner.owned) tally.remove(MemoryKind::UpdatePayload, numel(p) * kF32);
     }
 
-    // replicaBroadcast: each owned, held param's updated shard in its dtype.
-    void replicas(const EntryView& v) {
-        std::vector<BroadcastItem> items;
-        for (int p : v.batch.params) {
-            auto it = v.batch.owner.find(p);
-            if (it == v.batch.owner.end() || !held(p)) continue;
-            const int64_t bytes = localNumel(p, v.coord) * dtypeSize(spec(p).dtype);
-            tally_.add(MemoryKind::ReplicaPayload, bytes);
-            items.push_back({it->second, bytes});
+    // replicaBroadcast: each owned, held param's updated shard in its dtype;
+    // the same at every coordinate of replicaKeyDims_, so kept per entry.
+    Stretch replicaStretch(const EntryView& v) {
+        auto [it, isNew] =
+            replicaStretches_.try_emplace(indexOver(replicaKeyDims_, v.mesh.shape, v.coord));
+        if (!isNew) return it->second;
+        std::vector<int64_t> bytes;
+        bytes.reserve(replicaParams_.size());
+        MemoryTally tally;
+        for (int p : replicaParams_) {
+            bytes.push_back(localNumel(p, v.coord) * dtypeSize(spec(p).dtype));
+            tally.add(MemoryKind::ReplicaPayload, bytes.back());
         }
-        broadcast(v, replicaBroadcastDims(v.group), items);
-        for (const auto& item : items) tally_.remove(MemoryKind::ReplicaPayload, item.bytes);
+        broadcast(tally, v, replicaBroadcastDims(v.group), *replicaGroups_,
+                  [&](int k) { return bytes[size_t(k)]; });
+        for (int64_t b : bytes) tally.remove(MemoryKind::ReplicaPayload, b);
+        return it->second = stretchOf(tally);
     }
 
     // hierarchicalBroadcast: innermost dim first, one fused buffer per root
     // whose items lie on this rank's line (capped chunks share the buffer).
-    void broadcast(const EntryView& v, const std::vector<int>& dims,
-                   const std::vector<BroadcastItem>& items) {
+    template <class ItemBytes>
+    void broadcast(MemoryTally& tally, const EntryView& v, const std::vector<int>& dims,
+                   const BroadcastGroups& groups, ItemBytes itemBytes) const {
         for (int i = int(dims.size()) - 1; i >= 0; --i) {
             if (v.mesh.shape[size_t(dims[size_t(i)])] <= 1) continue;
-            std::map<int64_t, int64_t> fusedByRoot;
-            for (const auto& item : items) {
-                bool onLine = true;
-                for (int j = 0; j < i && onLine; ++j)
-                    onLine = item.root[size_t(j)] == v.coord[size_t(dims[size_t(j)])];
-                if (onLine)
-                    fusedByRoot[item.root[size_t(i)]] += roundUp(item.bytes, plan_.alignmentBytes);
-            }
-            for (const auto& [root, bytes] : fusedByRoot) {
+            const auto* along = groups.along(i, v.coord);
+            if (!along) continue;
+            for (const auto& group : *along) {
+                int64_t bytes = 0;
+                for (int k : group.items) bytes += roundUp(itemBytes(k), plan_.alignmentBytes);
                 if (bytes == 0) continue;
-                tally_.add(MemoryKind::BroadcastBuffer, bytes);
-                tally_.remove(MemoryKind::BroadcastBuffer, bytes);
+                tally.add(MemoryKind::BroadcastBuffer, bytes);
+                tally.remove(MemoryKind::BroadcastBuffer, bytes);
             }
         }
+    }
+
+    // --- after the schedule (runLocalParams): the params held whole ---
+
+    void localParams() {
+        std::vector<Stretch> each;
+        for (int p : plan_.noCommParams) {
+            MemoryTally tally;
+            if (spec(p).requiresGrad) whole(tally, p, {});
+            each.push_back(stretchOf(tally));
+        }
+        for (int r = 0; r < scenario_.worldSize; ++r) {
+            Stretch local;
+            for (size_t i = 0; i < each.size(); ++i)
+                if (held(plan_.noCommParams[i], r)) local = then(local, each[i]);
+            ranks_[size_t(r)].entry(-1, &local);
+        }
+    }
+
+    bool held(int p, int rank) const {
+        if (!spec(p).placements) return true;
+        return paramMesh_[size_t(p)] && paramMesh_[size_t(p)]->contains(rank);
     }
 
     const Scenario& scenario_;
     const Plan& plan_;
     const std::vector<std::vector<int64_t>>& shapes_;
-    const int rank_;
-    GatherBufferCache& gatherCache_;
-    std::vector<std::vector<int64_t>>& numelCache_;
-    MemoryTally tally_;
+    std::vector<const Mesh*> paramMesh_;
+    std::vector<std::vector<int64_t>> numelCache_;  // [param][projected coordinate]
+    std::unordered_map<const Mesh*, std::vector<Coord>> coords_;
+    std::vector<RankMemory> ranks_;
+    // Of the entry being predicted:
+    std::map<Coord, OwnerClass> owners_;  // replicate coordinate -> what its ranks own
+    std::vector<int> replicaParams_;
+    std::vector<Coord> replicaRoots_;
+    std::optional<BroadcastGroups> replicaGroups_;
+    std::vector<int> replicaKeyDims_, ownerKeyDims_;
+    int64_t ownerKeySize_ = 1, replicaKeySize_ = 1;
+    std::unordered_map<int64_t, Stretch> stretches_;         // by case (stretchAt)
+    std::unordered_map<int64_t, Stretch> replicaStretches_;  // by replicaKeyDims_ index
+    std::unordered_map<int64_t, int64_t> gatherBuffers_;     // by line: first rank, mesh dim
 };
 
 }  // namespace
@@ -283,13 +498,7 @@ std::vector<StepMemory> predictStepMemory(const Scenario& scenario, const Plan& 
         throw std::invalid_argument("predictStepMemory: one shape per param");
     if (plan.worldSize != scenario.worldSize)
         throw std::invalid_argument("predictStepMemory: the plan is not of this scenario");
-    std::vector<StepMemory> out;
-    out.reserve(size_t(scenario.worldSize));
-    ReplayCaches caches;
-    caches.localNumel.resize(scenario.params.size());
-    for (int r = 0; r < scenario.worldSize; ++r)
-        out.push_back(RankReplay(scenario, plan, paramShapes, r, caches).run());
-    return out;
+    return MemoryModel(scenario, plan, paramShapes).run();
 }
 
 std::vector<StepMemory> predictStepMemory(const Scenario& scenario, const Plan& plan) {

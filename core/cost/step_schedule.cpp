@@ -8,15 +8,14 @@
 #include <string>
 #include <unordered_map>
 
-#include "collectives/fused_gather.h"
 #include "collectives/newton_schulz.h"
 #include "collectives/replicate_broadcast.h"
 #include "cost/detail/broadcast_groups.h"
+#include "cost/detail/gather_slot.h"
 #include "redistribute/redistribute.h"
 #include "run/optimizer_step.h"
 #include "run/tp_execution.h"
 #include "runtime/wire_bytes.h"
-#include "tensor/packing.h"
 #include "types/geometry.h"
 
 namespace hsdp {
@@ -362,39 +361,12 @@ private:
                 double(shapeNumel(shape)) * (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype)));
     }
 
-    // The piece of `p` this rank holds before the all-gather over mesh dim m.
-    std::vector<int64_t> pieceBefore(const EntryView& v, int p, int m) const {
-        const auto& spec = scenario_.params[size_t(p)];
-        return partialLayout(shapes_[size_t(p)], *spec.placements, v.mesh.shape, v.coord, m + 1)
-            .localShape();
-    }
-
     // Bytes this rank packs into its slot for the all-gather over mesh dim m.
     int64_t packedBytes(const EntryView& v, const std::vector<int>& owned, int m) {
         int64_t bytes = 0;
         for (int p : owned)
             bytes += pieceNumel(v, p, m + 1) * dtypeSize(scenario_.params[size_t(p)].dtype);
         return bytes;
-    }
-
-    // The slot bytes of one all-gather over mesh dim m (tensor dim d) of the
-    // owned items: each item reserves its widest member's padded piece. The
-    // same for every member, so computed once, by the first.
-    int64_t gatherSlotBytes(const EntryView& v, const std::vector<int>& owned, int m, int d) const {
-        int64_t slot = 0;
-        for (int p : owned) {
-            const auto& spec = scenario_.params[size_t(p)];
-            const int es = dtypeSize(spec.dtype);
-            const int64_t rest = productExcept(pieceBefore(v, p, m), d);
-            const AxisRows rows =
-                gatherAxisRows(shapes_[size_t(p)], *spec.placements, v.mesh.shape, v.coord, m, d);
-            int64_t widest = 0;
-            for (const auto& member : rows.members)
-                widest = std::max(
-                    widest, paddedElements(indexCount(member) * rest, plan_.alignmentBytes, es));
-            slot += widest * es;
-        }
-        return slot;
     }
 
     void gatheredUpdate(int rank, const EntryView& v, OwnerClass& owner) {
@@ -408,8 +380,9 @@ private:
                 ScheduledCollective c;
                 c.op = CollectiveOp::AllGather;
                 c.group = line;
-                c.sizeBytes =
-                    gatherSlotBytes(v, owned, m, d) * int64_t(out_.groups[size_t(line)].size());
+                c.sizeBytes = gatherSlotBytes(scenario_, shapes_, plan_.alignmentBytes, v.mesh,
+                                              v.coord, owned, m, d) *
+                              int64_t(out_.groups[size_t(line)].size());
                 c.phase = StepPhase::Gather;
                 fillEntryLabel(c, v, m);
                 return Instances{newCollective(c), 1};

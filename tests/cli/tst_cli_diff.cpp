@@ -96,6 +96,79 @@ private slots:
         QVERIFY(text.out.contains("Owners moved"));
     }
 
+    // The same scenario with every param twice as large along each dim must
+    // take longer and peak higher; each side's figures are the ones `plan
+    // --cluster` reports for that file.
+    void clusterCostsBothPlans() {
+        QTemporaryDir dir;
+        QString larger = editedSample(dir, "teaching_2x2.json", [](QJsonObject& doc) {
+            QJsonArray params = doc["params"].toArray();
+            for (auto p : params) {
+                QJsonObject param = p.toObject();
+                QJsonArray shape;
+                for (const auto& extent : param["shape"].toArray()) shape << extent.toInt() * 2;
+                param["shape"] = shape;
+                p = param;
+            }
+            doc["params"] = params;
+        });
+        QString small = sample("teaching_2x2.json");
+        auto r = inspect({"diff", small, larger, "--cluster", "h100-dgx", "--json"});
+        QCOMPARE(r.exitCode, 1);
+        QJsonObject cost = jsonOf(r.out)["cost"].toObject();
+        QCOMPARE(cost["cluster"].toString(), QString("h100-dgx"));
+        const QJsonObject before = cost["before"].toObject(), after = cost["after"].toObject();
+        for (const auto& [side, path] : {std::pair{before, small}, std::pair{after, larger}}) {
+            QJsonObject planned =
+                jsonOf(inspect({"plan", path, "--cluster", "h100-dgx", "--json"}).out)["cost"]
+                    .toObject();
+            QCOMPARE(side["step_seconds"].toDouble(), planned["step_seconds"].toDouble());
+            QCOMPARE(side["peak_bytes"].toInteger(), planned["peak_bytes"].toInteger());
+            QCOMPARE(side["peak_rank"].toInt(), planned["peak_rank"].toInt());
+        }
+        QVERIFY(after["step_seconds"].toDouble() > before["step_seconds"].toDouble());
+        QVERIFY(after["peak_bytes"].toInteger() > before["peak_bytes"].toInteger());
+        QVERIFY(after["resident_bytes"].toInteger() > before["resident_bytes"].toInteger());
+        QCOMPARE(cost["peak_bytes_change"].toInteger(),
+                 after["peak_bytes"].toInteger() - before["peak_bytes"].toInteger());
+        QVERIFY(
+            qFuzzyCompare(cost["step_seconds_change"].toDouble(),
+                          after["step_seconds"].toDouble() - before["step_seconds"].toDouble()));
+        QCOMPARE(cost["faster"].toString(), QString("before"));
+        QCOMPARE(cost["lighter"].toString(), QString("before"));
+        QVERIFY(!cost["phases"].toArray().isEmpty());
+
+        auto text = inspect({"diff", small, larger, "--cluster", "h100-dgx"});
+        QVERIFY(text.out.contains("Cost on h100-dgx"));
+        QVERIFY(text.out.contains("the before plan is faster"));
+        QVERIFY(text.out.contains("the before plan is lighter"));
+        auto swapped = inspect({"diff", larger, small, "--cluster", "h100-dgx"});
+        QVERIFY(swapped.out.contains("the after plan is faster"));
+        QVERIFY(swapped.out.contains("the after plan is lighter"));
+    }
+
+    void clusterOnTheSamePlanIsSame() {
+        auto r = inspect({"diff", sample("teaching_2x2.json"), sample("teaching_2x2.json"),
+                          "--cluster", "loopback", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject cost = jsonOf(r.out)["cost"].toObject();
+        QCOMPARE(cost["faster"].toString(), QString("same"));
+        QCOMPARE(cost["lighter"].toString(), QString("same"));
+        QCOMPARE(cost["peak_bytes_change"].toInteger(), 0);
+        auto text = inspect({"diff", sample("teaching_2x2.json"), sample("teaching_2x2.json"),
+                             "--cluster", "loopback"});
+        QVERIFY(text.out.contains("both plans take the same time"));
+        QVERIFY(text.out.contains("both plans peak the same"));
+    }
+
+    void unknownClusterExitsTwo() {
+        auto r = inspect({"diff", sample("teaching_2x2.json"), sample("teaching_2x2.json"),
+                          "--cluster", "no-such-cluster"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY(r.err.contains("no-such-cluster"));
+    }
+
     void unreadableFileExitsTwoNamingIt_data() {
         QTest::addColumn<bool>("second");
         QTest::newRow("second file") << true;
@@ -139,6 +212,7 @@ private slots:
         auto r = inspect({"diff", "--help"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("exit status"));
+        QVERIFY(r.out.contains("--cluster NAME|FILE"));
         QVERIFY(inspect({"--help"}).out.contains("diff A B"));
     }
 };

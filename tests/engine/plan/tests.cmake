@@ -4,6 +4,7 @@ hsdp_test(tst_batching)
 hsdp_test(tst_cluster_reader)
 hsdp_test(tst_cluster_writer)
 hsdp_test(tst_collective_cost)
+hsdp_test(tst_cost_diff)
 hsdp_test(tst_step_simulation)
 hsdp_test(tst_broadcast_groups)
 # The cost model of a run on this machine: Gloo's algorithms, shared cores, the fit.

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cost/cost_diff.h"
+
+#include <map>
+
+namespace hsdp {
+
+namespace {
+
+template <class T>
+Better lower(T before, T after) {
+    if (after < before) return Better::After;
+    if (before < after) return Better::Before;
+    return Better::Same;
+}
+
+CostSide sideOf(const PlanCost& cost) {
+    CostSide side;
+    side.stepSeconds = cost.stepSeconds;
+    side.peakRank = cost.peakRank;
+    if (size_t(cost.peakRank) < cost.memory.size()) {
+        const StepMemory& peak = cost.memory[size_t(cost.peakRank)];
+        side.peakBytes = peak.peakBytes;
+        side.residentBytes = peak.residentBytes;
+    }
+    return side;
+}
+
+std::vector<PhaseChange> phaseChanges(const PlanCost& before, const PlanCost& after) {
+    std::map<StepPhase, PhaseChange> byPhase;
+    for (const auto& p : before.phases) byPhase[p.phase].beforeSeconds = p.criticalSeconds;
+    for (const auto& p : after.phases) byPhase[p.phase].afterSeconds = p.criticalSeconds;
+    std::vector<PhaseChange> out;
+    for (auto& [phase, change] : byPhase) {
+        change.phase = phase;
+        out.push_back(change);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string_view betterName(Better better) {
+    switch (better) {
+        case Better::Before:
+            return "before";
+        case Better::After:
+            return "after";
+        case Better::Same:
+            return "same";
+    }
+    return "?";
+}
+
+Better CostDiff::faster() const {
+    return lower(before.stepSeconds, after.stepSeconds);
+}
+
+Better CostDiff::lighter() const {
+    return lower(before.peakBytes, after.peakBytes);
+}
+
+CostDiff diffCosts(const PlanCost& before, const PlanCost& after) {
+    CostDiff diff;
+    diff.cluster = after.cluster.name;
+    diff.before = sideOf(before);
+    diff.after = sideOf(after);
+    diff.phases = phaseChanges(before, after);
+    return diff;
+}
+
+}  // namespace hsdp

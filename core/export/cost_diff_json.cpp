@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "export/cost_diff_json.h"
+
+namespace hsdp {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json sideJson(const CostSide& side) {
+    return {{"step_seconds", side.stepSeconds},
+            {"peak_bytes", side.peakBytes},
+            {"peak_rank", side.peakRank},
+            {"resident_bytes", side.residentBytes}};
+}
+
+Json phasesJson(const CostDiff& diff) {
+    Json out = Json::array();
+    for (const auto& p : diff.phases)
+        out.push_back({{"phase", stepPhaseName(p.phase)},
+                       {"before_critical_seconds", p.beforeSeconds},
+                       {"after_critical_seconds", p.afterSeconds},
+                       {"critical_seconds_change", p.change()}});
+    return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json costDiffToJson(const CostDiff& diff) {
+    return {{"cluster", diff.cluster},
+            {"before", sideJson(diff.before)},
+            {"after", sideJson(diff.after)},
+            {"step_seconds_change", diff.stepSecondsChange()},
+            {"peak_bytes_change", diff.peakBytesChange()},
+            {"phases", phasesJson(diff)},
+            {"faster", betterName(diff.faster())},
+            {"lighter", betterName(diff.lighter())}};
+}
+
+}  // namespace hsdp

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// diffCosts: two plans costed on one cluster, side by side. Every expectation
+// is read off the two PlanCosts themselves.
+#include <QtTest>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cluster/reader.h"
+#include "cost/cost_diff.h"
+#include "export/cost_diff_json.h"
+#include "export/cost_diff_text.h"
+#include "plan/planner.h"
+#include "samples.h"
+#include "scenario/reader.h"
+
+using namespace hsdp;
+using hsdp::testing::sample;
+
+namespace {
+
+Scenario teaching(int64_t scale) {
+    std::ifstream in(sample("teaching_2x2.json").toStdString());
+    auto doc = nlohmann::ordered_json::parse(in);
+    for (auto& param : doc["params"])
+        for (auto& extent : param["shape"]) extent = extent.get<int64_t>() * scale;
+    return readScenarioJson(doc);
+}
+
+PlanCost costOf(const Scenario& scenario) {
+    return costPlan(scenario, makePlan(scenario), readClusterPreset("h100-dgx"));
+}
+
+// The first rank with the highest peak, found by walking every rank.
+int worstRank(const PlanCost& cost) {
+    int worst = 0;
+    for (const auto& m : cost.memory)
+        if (m.peakBytes > cost.memory[size_t(worst)].peakBytes) worst = m.rank;
+    return worst;
+}
+
+void checkSide(const CostSide& side, const PlanCost& cost) {
+    const int worst = worstRank(cost);
+    QCOMPARE(side.stepSeconds, cost.stepSeconds);
+    QCOMPARE(side.peakRank, worst);
+    QCOMPARE(side.peakBytes, cost.memory[size_t(worst)].peakBytes);
+    QCOMPARE(side.residentBytes, cost.memory[size_t(worst)].residentBytes);
+}
+
+}  // namespace
+
+class TestCostDiff : public QObject {
+    Q_OBJECT
+private slots:
+    void largerParamsAreSlowerAndHeavier() {
+        const PlanCost small = costOf(teaching(1)), large = costOf(teaching(2));
+        const CostDiff diff = diffCosts(small, large);
+        QCOMPARE(diff.cluster, std::string("h100-dgx"));
+        checkSide(diff.before, small);
+        checkSide(diff.after, large);
+        QVERIFY(diff.stepSecondsChange() > 0);
+        QVERIFY(diff.peakBytesChange() > 0);
+        QCOMPARE(diff.faster(), Better::Before);
+        QCOMPARE(diff.lighter(), Better::Before);
+        const CostDiff back = diffCosts(large, small);
+        QCOMPARE(back.faster(), Better::After);
+        QCOMPARE(back.lighter(), Better::After);
+        QCOMPARE(back.peakBytesChange(), -diff.peakBytesChange());
+    }
+
+    void phasesPairEachPlansCriticalShare() {
+        const PlanCost small = costOf(teaching(1));
+        PlanCost other = small;
+        other.phases.pop_back();  // a phase only the before plan has
+        const CostDiff diff = diffCosts(small, other);
+        QCOMPARE(diff.phases.size(), small.phases.size());
+        for (size_t i = 0; i < small.phases.size(); ++i) {
+            QCOMPARE(diff.phases[i].phase, small.phases[i].phase);
+            QCOMPARE(diff.phases[i].beforeSeconds, small.phases[i].criticalSeconds);
+            const double after = i < other.phases.size() ? other.phases[i].criticalSeconds : 0;
+            QCOMPARE(diff.phases[i].afterSeconds, after);
+        }
+    }
+
+    void samePlanIsSame() {
+        const PlanCost cost = costOf(teaching(1));
+        const CostDiff diff = diffCosts(cost, cost);
+        QCOMPARE(diff.stepSecondsChange(), 0.0);
+        QCOMPARE(diff.peakBytesChange(), int64_t(0));
+        QCOMPARE(diff.faster(), Better::Same);
+        QCOMPARE(diff.lighter(), Better::Same);
+        QVERIFY(costDiffToText(diff).find("both plans take the same time") != std::string::npos);
+    }
+
+    void jsonAndTextSayTheVerdicts() {
+        const CostDiff diff = diffCosts(costOf(teaching(2)), costOf(teaching(1)));
+        const auto json = costDiffToJson(diff);
+        QCOMPARE(json["faster"].get<std::string>(), std::string("after"));
+        QCOMPARE(json["lighter"].get<std::string>(), std::string("after"));
+        QCOMPARE(json["before"]["peak_bytes"].get<int64_t>(), diff.before.peakBytes);
+        QCOMPARE(json["peak_bytes_change"].get<int64_t>(), diff.peakBytesChange());
+        QCOMPARE(json["phases"].size(), diff.phases.size());
+        const std::string text = costDiffToText(diff);
+        QVERIFY(text.rfind("Cost on h100-dgx\n", 0) == 0);
+        QVERIFY(text.find("the after plan is faster") != std::string::npos);
+        QVERIFY(text.find("the after plan is lighter") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCostDiff)
+#include "tst_cost_diff.moc"
