@@ -203,6 +203,7 @@ ReportDocument buildReport(const ReportInput& input) {
     addParamSection(input, list);
     addPictureSections(input, list);
     addTpSections(input, list);
+    addCostSections(input, list);
     if (input.run.isValid()) addRunSections(input, list);
     doc.sections = list.take();
     return doc;

@@ -43,5 +43,6 @@ void addParamSection(const ReportInput& input, SectionList& list);   // report_g
 void addPictureSections(const ReportInput& input,
                         SectionList& list);                        // report_picture_sections.cpp
 void addRunSections(const ReportInput& input, SectionList& list);  // report_run_sections.cpp
+void addCostSections(const ReportInput& input, SectionList& list);  // report_cost_sections.cpp
 
 }  // namespace hsdp::report

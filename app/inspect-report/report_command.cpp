@@ -17,6 +17,7 @@
 #include "report_command.h"
 #include "run/runner.h"
 #include "runtime/allocator_policy.h"
+#include "shared/plan_prediction.h"
 #include "types/figures.h"
 
 namespace hsdp::cli {
@@ -49,6 +50,12 @@ options:
   --mode MODE         with --run: corrected (default) or reference (the
                       reference implementation's algorithms; a corrected run
                       follows, and the wrong rows are drawn against it)
+  --cluster NAME|FILE also predict the optimizer step on a cluster (a preset:
+                      a100-dgx, h100-dgx, h200-hgx, loopback; or an
+                      hsdp-cluster/1 file): a "Cost on" section with the step
+                      time, phases, critical path, per-rank peak memory, the
+                      predicted timeline and the memory per rank; with --run
+                      also the run above its prediction at the run's shapes
   --title TEXT        the document's title (default: "HSDP plan report: NAME")
   --page SIZE         PDF page size: a4 (default) or letter
   --                  end of options (for a SCENARIO starting with '-')
@@ -112,7 +119,9 @@ RunData runForReport(const PlanResult& plan, RunMode mode) {
     options.progress = [&](double f, const std::string& what) { progress.update(f, what); };
     auto result = std::make_shared<RunResult>(runPlan(*plan.scenario, *plan.plan, options));
     progress.finish();
-    return RunData{plan, std::move(result)};
+    RunData run{plan, std::move(result)};
+    run.prediction = predictRunData(run);
+    return run;
 }
 
 }  // namespace
@@ -137,6 +146,7 @@ int writeReportCommand(const std::vector<std::string>& given) {
         if (a == "-o") a = "--output";  // the one short option of the tool
     ArgParser parser;
     parser.flag("--run").option("--output").option("--mode").option("--title").option("--page");
+    parser.option("--cluster");
     parser.parse(args);
     if (parser.positionals().size() != 1)
         throw UsageError("report takes exactly one SCENARIO file");
@@ -152,12 +162,19 @@ int writeReportCommand(const std::vector<std::string>& given) {
         throw UsageError("--mode chooses how --run runs; give --run too");
     const QPageSize::PageSizeId page = pageSize(parser);
 
+    std::shared_ptr<const Cluster> cluster;
+    if (auto name = parser.value("--cluster")) {
+        std::optional<Cluster> read = loadCluster(*name);
+        if (!read) return 2;
+        cluster = std::make_shared<const Cluster>(std::move(*read));
+    }
     std::optional<Scenario> scenario = loadScenario(parser.positionals()[0]);
     if (!scenario) return 2;
     auto app = makeApplication();
     ReportInput input;
     input.plan =
         computePlanResult(std::move(*scenario), QString::fromStdString(parser.positionals()[0]));
+    input.plan.prediction = predictPlan(input.plan, cluster);
     if (parser.has("--run")) {
         const bool reference = mode == "reference";
         input.run = runForReport(input.plan, reference ? RunMode::Reference : RunMode::Corrected);

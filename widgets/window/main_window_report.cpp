@@ -74,6 +74,8 @@ QString MainWindow::reportCommand(const QString& output, const RunData& run) con
         session_->path().isEmpty() ? QStringLiteral("SAVED_SCENARIO.json") : session_->path();
     QString command =
         QStringLiteral("hsdp-inspect report %1 -o %2").arg(quoted(scenario), quoted(output));
+    // The plan's prediction is the chosen cluster's.
+    if (session_->cluster()) command += QStringLiteral(" --cluster %1").arg(quoted(clusterChoice_));
     if (run.isValid() && !run.run->cancelled)
         command += QStringLiteral(" --run --mode %1")
                        .arg(QString::fromLatin1(runModeName(run.run->mode).data()));

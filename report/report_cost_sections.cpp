@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// The prediction's section (report --cluster, or the studio's chosen
+// cluster): the step time, phases, critical path and memory as the CLI's
+// "Cost on" text gives them, the predicted timeline, the memory per rank,
+// and after a run the run above its prediction.
+#include "cost/plan_cost.h"
+#include "export/cost_text.h"
+#include "report/report_builder.h"
+#include "report/report_sections.h"
+#include "shared/plan_prediction.h"
+#include "types/figures.h"
+
+namespace hsdp::report {
+
+namespace {
+
+ReportPicture picture(const char* view, const char* part, const QString& caption, QSize size,
+                      bool drawsRun = false) {
+    ReportPicture p;
+    p.view = QLatin1String(view);
+    p.part = QLatin1String(part);
+    p.caption = caption;
+    p.size = size;
+    p.drawsRun = drawsRun;
+    return p;
+}
+
+Facts costFacts(const PlanCost& cost) {
+    const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
+    Facts facts = {
+        {QStringLiteral("Predicted step"),
+         QStringLiteral("%1 (makespan at real size; rank %2 ends last)")
+             .arg(QString::fromStdString(durationText(cost.stepSeconds)))
+             .arg(cost.lastRank)},
+        {QStringLiteral("Peak memory"), QStringLiteral("%1 on rank %2 (%3 resident)")
+                                            .arg(bytesText(double(peak.peakBytes)))
+                                            .arg(peak.rank)
+                                            .arg(bytesText(double(peak.residentBytes)))},
+    };
+    if (cost.cluster.device.memoryBytes > 0)
+        facts.emplace_back(QStringLiteral("Device memory"),
+                           bytesText(double(cost.cluster.device.memoryBytes)));
+    return facts;
+}
+
+void addRunComparison(const ReportInput& input, ReportSection& section) {
+    if (!input.run.isValid() || !input.run.prediction) return;
+    section.picture(picture("predicted", "run",
+                            QStringLiteral("The run as measured on this machine (above) and as "
+                                           "predicted at its own shapes on %1 (below), rank by "
+                                           "rank.")
+                                .arg(QString::fromStdString(input.run.prediction->cluster->name)),
+                            QSize(1500, 900), /*drawsRun=*/true));
+}
+
+}  // namespace
+
+void addCostSections(const ReportInput& input, SectionList& list) {
+    const PlanPrediction* prediction = input.plan.prediction.get();
+    if (!prediction) return;
+    if (!prediction->cost) {
+        list.add(QStringLiteral("cost"), QStringLiteral("Cost"))
+            .paragraph(QStringLiteral("No prediction: %1").arg(prediction->error));
+        return;
+    }
+    const PlanCost& cost = *prediction->cost;
+    ReportSection& section = list.add(QStringLiteral("cost"),
+                                      QStringLiteral("Cost on %1").arg(clusterText(cost)));
+    section.paragraph(QStringLiteral(
+        "What the cost model predicts for the optimizer step on this cluster at the "
+        "scenario's real shapes: every collective the runner makes over the slowest link "
+        "its group spans, Newton–Schulz at the device's rate, and each rank's memory, "
+        "exact (a run measures the same bytes)."));
+    section.factList(costFacts(cost));
+    section.code(QString::fromStdString(costToText(cost, "real size")));
+    section.picture(picture("predicted", "plan",
+                            QStringLiteral("The predicted step, one row per rank, coloured by "
+                                           "phase."),
+                            QSize(1500, 900)));
+    section.picture(picture("memory", "ranks",
+                            QStringLiteral("Each rank's predicted peak by kind of buffer, the "
+                                           "device's capacity dashed."),
+                            QSize(1200, 520)));
+    section.picture(picture("memory", "entries",
+                            QStringLiteral("The peak rank's high-water mark in each schedule "
+                                           "entry it takes part in."),
+                            QSize(1200, 420)));
+    addRunComparison(input, section);
+}
+
+}  // namespace hsdp::report
