@@ -29,7 +29,12 @@ const std::vector<QString>& traceOpNames() {
         QStringLiteral("all_gather"),     QStringLiteral("all_gather_v"),
         QStringLiteral("broadcast"),      QStringLiteral("all_reduce"),
         QStringLiteral("reduce_scatter"), QStringLiteral("all_to_all"),
-        QStringLiteral("barrier"),        QStringLiteral("other")};
+        QStringLiteral("barrier"),
+        // The compute between collectives (TraceEvent, isCompute), as the
+        // cost model's schedule spells its work kinds.
+        QStringLiteral("pack"),           QStringLiteral("unpack"),
+        QStringLiteral("newton_schulz"),  QStringLiteral("update"),
+        QStringLiteral("other")};
     return names;
 }
 
