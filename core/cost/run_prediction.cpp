@@ -37,7 +37,8 @@ void compareCompute(const Trace& trace, RunPrediction& out) {
     std::map<WorkKind, ComputeAccuracy> byKind;
     for (const auto& pair : match.pairs) {
         const TraceEvent& e = trace.events[pair.event];
-        const WorkSpan& span = out.cost.simulation.ranks[size_t(pair.rank)].spans[size_t(pair.work)];
+        const WorkSpan& span =
+            out.cost.simulation.ranks[size_t(pair.rank)].spans[size_t(pair.work)];
         const double measured = std::max(0.0, e.endUs - e.startUs) / 1e6;
         const double predicted = span.end - span.start;
         const WorkKind kind = schedule.ranks[size_t(pair.rank)][size_t(pair.work)].kind;

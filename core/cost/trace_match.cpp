@@ -74,8 +74,8 @@ ComputeTraceMatch matchComputeToTrace(const StepSchedule& schedule, const Trace&
                 out.pairs.push_back({int(r), works[i], events[i]});
             else
                 out.mismatches.push_back("rank " + std::to_string(r) + ", compute " +
-                                         std::to_string(i) + ": predicted " + predicted +
-                                         ", ran " + ran);
+                                         std::to_string(i) + ": predicted " + predicted + ", ran " +
+                                         ran);
         }
         if (agreed && works.size() != events.size())
             out.mismatches.push_back("rank " + std::to_string(r) + ": predicted " +

@@ -52,7 +52,7 @@ struct TracedCompute {
 };
 
 struct ComputeTraceMatch {
-    std::vector<TracedCompute> pairs;  // rank by rank, in order; only where both agree
+    std::vector<TracedCompute> pairs;     // rank by rank, in order; only where both agree
     std::vector<std::string> mismatches;  // the first disagreement of each rank that has one
     bool matches() const { return mismatches.empty(); }
 };

@@ -56,9 +56,9 @@ Json argsJson(const TraceEvent& event, const ChromeTraceOptions& options) {
 Json eventJson(const TraceEvent& event, const ChromeTraceOptions& options) {
     const std::string& phase = event.label.phase;
     return {{"name", phase.empty() ? event.op : event.op + " (" + phase + ")"},
-            {"cat", isCompute(event)   ? std::string("compute")
-                    : phase.empty() ? std::string("collective")
-                                    : phase},
+            {"cat", isCompute(event) ? std::string("compute")
+                    : phase.empty()  ? std::string("collective")
+                                     : phase},
             {"ph", "X"},
             {"ts", event.startUs},
             {"dur", std::max(0.0, event.endUs - event.startUs)},
@@ -87,8 +87,8 @@ void addRankMetadata(Json& events, int rank) {
 }
 
 Json flowJson(const TraceEvent& event, const char* ph) {
-    Json flow = {{"name", event.op}, {"cat", "collective"}, {"ph", ph},     {"id", event.seq},
-                 {"ts", event.startUs}, {"pid", event.rank}, {"tid", 0}};
+    Json flow = {{"name", event.op},    {"cat", "collective"}, {"ph", ph}, {"id", event.seq},
+                 {"ts", event.startUs}, {"pid", event.rank},   {"tid", 0}};
     if (ph[0] == 'f') flow["bp"] = "e";  // binds to the slice around ts, not the next one
     return flow;
 }

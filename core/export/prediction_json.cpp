@@ -87,11 +87,10 @@ std::string computeText(const RunPrediction& p) {
         "  |predicted - measured| / measured):\n";
     for (const auto& c : p.compute) {
         char line[256];
-        std::snprintf(line, sizeof line,
-                      "    %-14s %5d   measured %-11s predicted %-11s error %s\n",
-                      std::string(workKindName(c.kind)).c_str(), c.spans,
-                      seconds(c.measuredSeconds).c_str(), seconds(c.predictedSeconds).c_str(),
-                      percent(c.medianAbsRelError).c_str());
+        std::snprintf(
+            line, sizeof line, "    %-14s %5d   measured %-11s predicted %-11s error %s\n",
+            std::string(workKindName(c.kind)).c_str(), c.spans, seconds(c.measuredSeconds).c_str(),
+            seconds(c.predictedSeconds).c_str(), percent(c.medianAbsRelError).c_str());
         out += line;
     }
     return out;

@@ -284,10 +284,7 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
         fullCharges[i].reset();
         updateItems.push_back({owned[i], computeShard, &payloads[i]});
     }
-    BroadcastSetup broadcastSetup{
-        &v.mesh,   v.coord,
-        shardDims, env.plan->alignmentBytes,
-        0,         entry};
+    BroadcastSetup broadcastSetup{&v.mesh, v.coord, shardDims, env.plan->alignmentBytes, 0, entry};
     hierarchicalBroadcast(rankStep.ctx, broadcastSetup, updateItems);
     for (size_t i = 0; i < owned.size(); ++i) {
         const int p = owned[i];

@@ -210,7 +210,10 @@ void TraceCanvas::mouseReleaseEvent(QMouseEvent* event) {
     const int index = eventAt(event->position(), size());
     if (index < 0) return;
     const TraceEvent& e = timeline_->event(index);
-    if (isCompute(e)) return;  // a compute span is no collective to select
+    if (isCompute(e)) {  // no collective: its rank and the params it worked on
+        selection_->selectCollective(-1, {e.rank}, e.label.params, run_.plan);
+        return;
+    }
     selection_->selectCollective(e.seq, e.groupRanks, e.label.params, run_.plan);
 }
 
@@ -290,11 +293,11 @@ QString computeKindText(const std::string& op) {
 
 // A compute span moves nothing: what it is, on which params, how long.
 QString computeToolTip(const TraceEvent& e, const QString& params) {
-    return QStringLiteral("<b>%1</b> (%2)<br>rank %3<br>params %4<br>%5<br>step %6 group %7 batch %8")
+    return QStringLiteral(
+               "<b>%1</b> (%2)<br>rank %3<br>params %4<br>%5<br>step %6 group %7 batch %8")
         .arg(computeKindText(e.op).toHtmlEscaped(), QString::fromStdString(e.label.phase))
         .arg(e.rank)
-        .arg(params,
-             QString::fromStdString(hsdp::durationText((e.endUs - e.startUs) * 1e-6)))
+        .arg(params, QString::fromStdString(hsdp::durationText((e.endUs - e.startUs) * 1e-6)))
         .arg(e.label.scheduleIndex)
         .arg(e.label.group)
         .arg(e.label.batch);

@@ -66,11 +66,13 @@ QString ownershipProblem(const Scenario& scenario, const Plan& plan,
                 if (e->op == "update") {
                     updated.insert(e->label.params.front());
                     if (!batch.isShard && !solved.count(e->label.params.front()))
-                        return QString("rank %1 step %2: update before Newton–Schulz").arg(rank).arg(i);
+                        return QString("rank %1 step %2: update before Newton–Schulz")
+                            .arg(rank)
+                            .arg(i);
                 }
             }
-            const bool solvedOwned = std::includes(owned.begin(), owned.end(), solved.begin(),
-                                                   solved.end());
+            const bool solvedOwned =
+                std::includes(owned.begin(), owned.end(), solved.begin(), solved.end());
             if (updated != owned || !solvedOwned || (!batch.isShard && solved != owned))
                 return QString("rank %1 step %2: owns %3 params, updated %4, Newton–Schulz %5")
                     .arg(rank)
@@ -138,7 +140,8 @@ private:
         size_t solved = 0;
         for (int r = 0; r < scenario.worldSize; ++r) {
             size_t items = 0;
-            for (const RankWork& w : schedule.ranks[size_t(r)]) items += w.kind != WorkKind::Collective;
+            for (const RankWork& w : schedule.ranks[size_t(r)])
+                items += w.kind != WorkKind::Collective;
             QCOMPARE(byRank[size_t(r)].size(), items);
             for (const TraceEvent* e : byRank[size_t(r)]) {
                 const QString why = computeEventProblem(plan, *e, seqs);
