@@ -129,7 +129,8 @@ std::string writeTrace(const std::string& path, const RunResult& result, const S
 void warnIfFaultNeverFired(const RunOptions& options, const RunResult& result) {
     if (!options.fault || !result.error.empty()) return;
     int64_t made = 0;
-    for (const auto& e : result.trace.events) made += e.rank == options.fault->rank;
+    for (const auto& e : result.trace.events)
+        made += e.rank == options.fault->rank && !isCompute(e);
     std::cerr << "hsdp-inspect: warning: --inject-fault " << options.fault->rank << ":"
               << options.fault->collective << " never fired: rank " << options.fault->rank
               << " made only " << made << " collectives\n";

@@ -234,6 +234,13 @@ CollectiveLabel axisLabel(const GatherSetup& setup, const std::vector<GatherItem
     return label;
 }
 
+// A pack or unpack around a gather: the gather's label without its buffer
+// segments (a compute span moves nothing on the wire).
+CollectiveLabel computeLabelOf(CollectiveLabel label) {
+    label.segments.clear();
+    return label;
+}
+
 struct AxisGathered {
     std::vector<GatheredTensor> pieces;
     std::shared_ptr<float> buffer;  // the receive buffer (counted on the memory ledger)
@@ -244,6 +251,7 @@ AxisGathered gatherAxisCorrected(RankContext& ctx, const GatherSetup& setup,
                                  const std::vector<GatherItem>& items, int m, int d,
                                  const std::vector<GatheredTensor>& src) {
     auto since = Clock::now();
+    const double packStartUs = ctx.nowUs();
     const Mesh& mesh = *setup.mesh;
     Communicator& comm = ctx.group(mesh.groupAlong(m, setup.coord));
     const auto coords = memberCoords(comm, mesh, m);
@@ -259,8 +267,11 @@ AxisGathered gatherAxisCorrected(RankContext& ctx, const GatherSetup& setup,
     packAxis(items, src, pack, d, mySlot);
     const CollectiveLabel label = axisLabel(setup, items, pack, m);
     lap(setup.timings, &GatherTimings::pack, since);
+    const CollectiveLabel computeLabel = ctx.tracing() ? computeLabelOf(label) : CollectiveLabel();
+    ctx.recordCompute("pack", computeLabel, packStartUs);
     comm.allGather(mySlot, out.bytes(), out.slot, label);
     lap(setup.timings, &GatherTimings::gather, since);
+    const double unpackStartUs = ctx.nowUs();
     const auto shapes = gatheredShapes(src, geo, d);
     std::vector<GatheredTensor> gathered;
     gathered.reserve(items.size());
@@ -271,6 +282,7 @@ AxisGathered gatherAxisCorrected(RankContext& ctx, const GatherSetup& setup,
                                       geo.targetRows[i], blocks, d));
     }
     lap(setup.timings, &GatherTimings::unpack, since);
+    ctx.recordCompute("unpack", computeLabel, unpackStartUs);
     return {std::move(gathered), std::move(out.storage)};
 }
 

@@ -24,6 +24,39 @@ double medianOf(std::vector<double> values) {
     return (upper + *std::max_element(values.begin(), values.begin() + long(mid))) / 2;
 }
 
+namespace {
+
+// Measured against predicted, per compute kind, over the trace's compute
+// spans matched to the schedule's compute items.
+void compareCompute(const Trace& trace, RunPrediction& out) {
+    const StepSchedule& schedule = out.cost.schedule;
+    const ComputeTraceMatch match = matchComputeToTrace(schedule, trace);
+    out.computeMismatches = match.mismatches;
+    if (!match.matches()) return;
+    std::map<WorkKind, std::vector<double>> errors;
+    std::map<WorkKind, ComputeAccuracy> byKind;
+    for (const auto& pair : match.pairs) {
+        const TraceEvent& e = trace.events[pair.event];
+        const WorkSpan& span =
+            out.cost.simulation.ranks[size_t(pair.rank)].spans[size_t(pair.work)];
+        const double measured = std::max(0.0, e.endUs - e.startUs) / 1e6;
+        const double predicted = span.end - span.start;
+        const WorkKind kind = schedule.ranks[size_t(pair.rank)][size_t(pair.work)].kind;
+        errors[kind].push_back(relativeError(measured, predicted));
+        ComputeAccuracy& accuracy = byKind[kind];
+        accuracy.kind = kind;
+        ++accuracy.spans;
+        accuracy.measuredSeconds += measured;
+        accuracy.predictedSeconds += predicted;
+    }
+    for (auto& [kind, accuracy] : byKind) {
+        accuracy.medianAbsRelError = medianOf(errors[kind]);
+        out.compute.push_back(accuracy);
+    }
+}
+
+}  // namespace
+
 RunPrediction predictRun(const Scenario& scenario, const Plan& plan, const Cluster& cluster,
                          const std::vector<std::vector<int64_t>>& paramShapes,
                          const std::vector<std::vector<int64_t>>& tpShapes, const Trace& trace,
@@ -35,6 +68,7 @@ RunPrediction predictRun(const Scenario& scenario, const Plan& plan, const Clust
     if (measuredStepSeconds > 0)
         out.makespanRelError = relativeError(measuredStepSeconds, out.predictedSeconds);
 
+    compareCompute(trace, out);
     const StepSchedule& schedule = out.cost.schedule;
     const ScheduleTraceMatch match = matchScheduleToTrace(schedule, trace);
     out.mismatches = match.mismatches;

@@ -44,6 +44,17 @@ struct OpAccuracy {
     double predictedSeconds = 0;
 };
 
+// One compute kind (pack, unpack, newton_schulz, update) over every span the
+// run traced for it: each span's measured duration beside the predicted
+// duration of the schedule item it ran (workSeconds on the cluster's rates).
+struct ComputeAccuracy {
+    WorkKind kind = WorkKind::Pack;
+    int spans = 0;
+    double medianAbsRelError = 0;
+    double measuredSeconds = 0;  // summed over the kind's spans (all ranks)
+    double predictedSeconds = 0;
+};
+
 struct RunPrediction {
     PlanCost cost;                           // the prediction at the run's shapes
     double predictedSeconds = 0;             // cost.stepSeconds: the step's makespan
@@ -56,6 +67,10 @@ struct RunPrediction {
     double collectiveMedianAbsRelError = 0;  // over `collectives`
     // The schedule disagreed with the trace (then `collectives` is empty).
     std::vector<std::string> mismatches;
+    // Per compute kind that ran, in WorkKind order; empty when the trace has
+    // no compute spans or they disagree with the schedule (computeMismatches).
+    std::vector<ComputeAccuracy> compute;
+    std::vector<std::string> computeMismatches;
 };
 
 // The run traced in `trace`, whose step took `measuredStepSeconds` (0: not

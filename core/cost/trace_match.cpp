@@ -28,18 +28,68 @@ std::string describeTraced(const TraceEvent& e) {
                     e.label.meshDim, e.groupRanks, e.bytes);
 }
 
-ScheduleTraceMatch matchScheduleToTrace(const StepSchedule& schedule, const Trace& trace) {
-    ScheduleTraceMatch out;
-    const size_t world = schedule.ranks.size();
+namespace {
+
+// Each rank's events that `keep` keeps, in start order.
+template <class Keep>
+std::vector<std::vector<size_t>> eventsByRank(const Trace& trace, size_t world, Keep keep) {
     std::vector<std::vector<size_t>> byRank(world);
     for (size_t i = 0; i < trace.events.size(); ++i) {
         const int r = trace.events[i].rank;
-        if (r >= 0 && size_t(r) < world) byRank[size_t(r)].push_back(i);
+        if (keep(trace.events[i]) && r >= 0 && size_t(r) < world) byRank[size_t(r)].push_back(i);
     }
     for (auto& events : byRank)  // Trace::events is in (rank, start) order; keep it so
         std::stable_sort(events.begin(), events.end(), [&](size_t a, size_t b) {
             return trace.events[a].startUs < trace.events[b].startUs;
         });
+    return byRank;
+}
+
+std::string describeCompute(std::string_view kind, std::string_view phase, int step) {
+    return std::string(kind) + " " + std::string(phase) + " step " + std::to_string(step);
+}
+
+}  // namespace
+
+ComputeTraceMatch matchComputeToTrace(const StepSchedule& schedule, const Trace& trace) {
+    ComputeTraceMatch out;
+    const size_t world = schedule.ranks.size();
+    const auto byRank =
+        eventsByRank(trace, world, [](const TraceEvent& e) { return isCompute(e); });
+    for (size_t r = 0; r < world; ++r) {
+        std::vector<int> works;
+        for (size_t w = 0; w < schedule.ranks[r].size(); ++w)
+            if (schedule.ranks[r][w].kind != WorkKind::Collective) works.push_back(int(w));
+        const auto& events = byRank[r];
+        const size_t common = std::min(works.size(), events.size());
+        bool agreed = true;
+        for (size_t i = 0; i < common && agreed; ++i) {
+            const RankWork& work = schedule.ranks[r][size_t(works[i])];
+            const std::string predicted = describeCompute(
+                workKindName(work.kind), stepPhaseName(work.phase), work.scheduleIndex);
+            const TraceEvent& e = trace.events[events[i]];
+            const std::string ran = describeCompute(e.op, e.label.phase, e.label.scheduleIndex);
+            agreed = predicted == ran;
+            if (agreed)
+                out.pairs.push_back({int(r), works[i], events[i]});
+            else
+                out.mismatches.push_back("rank " + std::to_string(r) + ", compute " +
+                                         std::to_string(i) + ": predicted " + predicted + ", ran " +
+                                         ran);
+        }
+        if (agreed && works.size() != events.size())
+            out.mismatches.push_back("rank " + std::to_string(r) + ": predicted " +
+                                     std::to_string(works.size()) + " compute spans, ran " +
+                                     std::to_string(events.size()));
+    }
+    return out;
+}
+
+ScheduleTraceMatch matchScheduleToTrace(const StepSchedule& schedule, const Trace& trace) {
+    ScheduleTraceMatch out;
+    const size_t world = schedule.ranks.size();
+    const auto byRank =
+        eventsByRank(trace, world, [](const TraceEvent& e) { return !isCompute(e); });
     for (size_t r = 0; r < world; ++r) {
         std::vector<int> works;
         for (size_t w = 0; w < schedule.ranks[r].size(); ++w)

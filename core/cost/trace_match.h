@@ -38,6 +38,25 @@ struct ScheduleTraceMatch {
 std::string describeScheduled(const StepSchedule& schedule, const ScheduledCollective& c, int rank);
 std::string describeTraced(const TraceEvent& event);
 
+// Collectives only: the trace's compute spans (isCompute) are left to matchComputeToTrace.
 ScheduleTraceMatch matchScheduleToTrace(const StepSchedule& schedule, const Trace& trace);
+
+// The schedule's compute items held against the trace's compute spans the
+// same way: each rank's n-th scheduled compute item (pack, unpack,
+// newton_schulz, update) is its n-th traced span, and both must name the same
+// kind, phase and step.
+struct TracedCompute {
+    int rank = 0;
+    int work = 0;      // index into StepSchedule::ranks[rank]
+    size_t event = 0;  // index into Trace::events
+};
+
+struct ComputeTraceMatch {
+    std::vector<TracedCompute> pairs;     // rank by rank, in order; only where both agree
+    std::vector<std::string> mismatches;  // the first disagreement of each rank that has one
+    bool matches() const { return mismatches.empty(); }
+};
+
+ComputeTraceMatch matchComputeToTrace(const StepSchedule& schedule, const Trace& trace);
 
 }  // namespace hsdp

@@ -25,6 +25,10 @@ void renumber(std::vector<TraceEvent>& events) {
     std::map<Key, double> firstStart;
     std::vector<Key> keys;
     for (const auto& e : events) {
+        if (isCompute(e)) {  // numbered apart, below
+            keys.push_back({});
+            continue;
+        }
         const std::string group = groupKey(e.groupRanks);
         keys.push_back({group, ++made[{e.rank, group}]});
         auto [it, inserted] = firstStart.try_emplace(keys.back(), e.startUs);
@@ -35,7 +39,10 @@ void renumber(std::vector<TraceEvent>& events) {
     std::sort(order.begin(), order.end());
     std::map<Key, int64_t> ids;
     for (size_t i = 0; i < order.size(); ++i) ids[order[i].second] = int64_t(i);
-    for (size_t i = 0; i < events.size(); ++i) events[i].seq = ids[keys[i]];
+    // Compute spans: -1, -2, ... as a single recorder numbers them.
+    int64_t compute = 0;
+    for (size_t i = 0; i < events.size(); ++i)
+        events[i].seq = isCompute(events[i]) ? -(++compute) : ids[keys[i]];
 }
 
 Trace mergedTrace(const std::vector<ShareOutcome>& shares) {

@@ -2,6 +2,7 @@
 #include "export/chrome_trace.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace hsdp {
@@ -55,7 +56,9 @@ Json argsJson(const TraceEvent& event, const ChromeTraceOptions& options) {
 Json eventJson(const TraceEvent& event, const ChromeTraceOptions& options) {
     const std::string& phase = event.label.phase;
     return {{"name", phase.empty() ? event.op : event.op + " (" + phase + ")"},
-            {"cat", phase.empty() ? std::string("collective") : phase},
+            {"cat", isCompute(event) ? std::string("compute")
+                    : phase.empty()  ? std::string("collective")
+                                     : phase},
             {"ph", "X"},
             {"ts", event.startUs},
             {"dur", std::max(0.0, event.endUs - event.startUs)},
@@ -83,6 +86,30 @@ void addRankMetadata(Json& events, int rank) {
                       {"args", {{"name", "collectives"}}}});
 }
 
+Json flowJson(const TraceEvent& event, const char* ph) {
+    Json flow = {{"name", event.op},    {"cat", "collective"}, {"ph", ph}, {"id", event.seq},
+                 {"ts", event.startUs}, {"pid", event.rank},   {"tid", 0}};
+    if (ph[0] == 'f') flow["bp"] = "e";  // binds to the slice around ts, not the next one
+    return flow;
+}
+
+// A collective of several participants as flow events: from the slice of
+// the member that arrived first ("s") to each other member's ("f"), id the
+// collective's seq, so Perfetto draws an arrow to each participant.
+void addFlows(Json& events, const Trace& trace) {
+    std::map<int64_t, std::vector<const TraceEvent*>> bySeq;
+    for (const auto& event : trace.events)
+        if (!isCompute(event) && event.groupRanks.size() > 1) bySeq[event.seq].push_back(&event);
+    for (auto& [seq, members] : bySeq) {
+        if (members.size() < 2) continue;
+        std::stable_sort(members.begin(), members.end(), [](const auto* a, const auto* b) {
+            return a->startUs != b->startUs ? a->startUs < b->startUs : a->rank < b->rank;
+        });
+        events.push_back(flowJson(*members.front(), "s"));
+        for (size_t i = 1; i < members.size(); ++i) events.push_back(flowJson(*members[i], "f"));
+    }
+}
+
 }  // namespace
 
 nlohmann::ordered_json traceToChromeJson(const Trace& trace, const ChromeTraceOptions& options) {
@@ -92,6 +119,7 @@ nlohmann::ordered_json traceToChromeJson(const Trace& trace, const ChromeTraceOp
     Json events = Json::array();
     for (int rank : ranks) addRankMetadata(events, rank);
     for (const auto& event : trace.events) events.push_back(eventJson(event, options));
+    addFlows(events, trace);
     return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}};
 }
 

@@ -26,7 +26,12 @@ struct ChromeTraceOptions {
 // rank, named after the op and the phase, with args {op, seq, group_ranks,
 // bytes, step, group, batch, phase, mesh, mesh_dim, tp_transition, params,
 // segments: [{param, offset, length, padding}]}; fields the label leaves
-// unset (-1, "") are null.
+// unset (-1, "") are null. A compute span (isCompute: pack, unpack,
+// newton_schulz, update) is a complete event of its own on its rank's track,
+// category "compute". Each collective with more than one participant also
+// has flow events (category "collective", id = its seq, name = its op): "s"
+// on the slice of the member that started first, "f" with "bp": "e" on each
+// other member's, so Perfetto and chrome://tracing draw arrows between them.
 nlohmann::ordered_json traceToChromeJson(const Trace& trace,
                                          const ChromeTraceOptions& options = {});
 

@@ -46,6 +46,15 @@ Json predictionToJson(const RunPrediction& p) {
                        {"predicted_seconds", op.predictedSeconds}});
     out["ops"] = ops;
     if (!p.mismatches.empty()) out["mismatches"] = p.mismatches;
+    Json compute = Json::array();
+    for (const auto& c : p.compute)
+        compute.push_back({{"kind", std::string(workKindName(c.kind))},
+                           {"spans", c.spans},
+                           {"median_abs_rel_error", finiteOrNull(c.medianAbsRelError)},
+                           {"measured_seconds", c.measuredSeconds},
+                           {"predicted_seconds", c.predictedSeconds}});
+    out["compute"] = compute;
+    if (!p.computeMismatches.empty()) out["compute_mismatches"] = p.computeMismatches;
     return out;
 }
 
@@ -63,6 +72,32 @@ void addPrediction(Json& run, const RunPrediction& p) {
     run = std::move(out);
 }
 
+namespace {
+
+// The compute kinds' lines: each span's own duration, measured and predicted.
+std::string computeText(const RunPrediction& p) {
+    if (!p.computeMismatches.empty()) {
+        std::string out = "  the schedule's compute disagrees with the trace, none compared:\n";
+        for (const auto& m : p.computeMismatches) out += "    " + m + "\n";
+        return out;
+    }
+    if (p.compute.empty()) return {};
+    std::string out =
+        "  compute between collectives (each span's duration on its rank; error: median of\n"
+        "  |predicted - measured| / measured):\n";
+    for (const auto& c : p.compute) {
+        char line[256];
+        std::snprintf(
+            line, sizeof line, "    %-14s %5d   measured %-11s predicted %-11s error %s\n",
+            std::string(workKindName(c.kind)).c_str(), c.spans, seconds(c.measuredSeconds).c_str(),
+            seconds(c.predictedSeconds).c_str(), percent(c.medianAbsRelError).c_str());
+        out += line;
+    }
+    return out;
+}
+
+}  // namespace
+
 std::string predictionToText(const RunPrediction& p) {
     std::string out = "Prediction on " + p.cost.cluster.name +
                       " (the cost model at the run's own shapes, docs/cost-model.md):\n";
@@ -74,7 +109,7 @@ std::string predictionToText(const RunPrediction& p) {
     if (!p.mismatches.empty()) {
         out += "  the schedule disagrees with the trace, so no collective is compared:\n";
         for (const auto& m : p.mismatches) out += "    " + m + "\n";
-        return out;
+        return out + computeText(p);
     }
     out +=
         "  collectives (measured: last member's arrival to last member's end; error: median of\n"
@@ -91,7 +126,7 @@ std::string predictionToText(const RunPrediction& p) {
     out += "    all            " + std::to_string(p.collectives.size()) +
            " collectives over more than one rank: median error " +
            percent(p.collectiveMedianAbsRelError) + "\n";
-    return out;
+    return out + computeText(p);
 }
 
 }  // namespace hsdp

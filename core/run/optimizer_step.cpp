@@ -45,6 +45,19 @@ CollectiveLabel labelFor(const char* phase, int scheduleIndex, const Group& grou
     return label;
 }
 
+// The label of a compute span on param p: the entry's (phase as the cost
+// model's schedule names it), with p as its only param.
+CollectiveLabel computeLabel(CollectiveLabel entry, int p) {
+    entry.params = {p};
+    return entry;
+}
+
+// A compute span of kind `op` started at `startUs`, in the trace when the run keeps one.
+void traceCompute(RankContext& ctx, std::string_view op, const CollectiveLabel& entry, int p,
+                  double startUs) {
+    if (ctx.tracing()) ctx.recordCompute(op, computeLabel(entry, p), startUs);
+}
+
 Coord subCoord(const Coord& coord, const std::vector<int>& dims) {
     Coord out;
     for (int d : dims) out.push_back(coord[size_t(d)]);
@@ -102,12 +115,18 @@ void applyChecked(RankOptimizerStep& rankStep, int p, const Tensor& part) {
     applyUpdate(st.weight, part, env.scenario->options.lr, spec.dtype);
 }
 
-// A param held whole: Newton–Schulz on an fp32 copy of its momentum, applied.
-void updateWhole(RankOptimizerStep& rankStep, int p) {
+// A param held whole: Newton–Schulz on an fp32 copy of its momentum, applied;
+// both traced under `entry` (phase "local").
+void updateWhole(RankOptimizerStep& rankStep, int p, const CollectiveLabel& entry) {
+    RankContext& ctx = rankStep.ctx;
+    double startUs = ctx.nowUs();
     Tensor update = rankStep.state[size_t(p)].momentum;
     const MemoryCharge charge(MemoryKind::FullMatrix, update.numel() * int64_t(sizeof(float)));
     newtonSchulzInPlace(update);
+    traceCompute(ctx, "newton_schulz", entry, p, startUs);
+    startUs = ctx.nowUs();
     applyChecked(rankStep, p, update);
+    traceCompute(ctx, "update", entry, p, startUs);
 }
 
 }  // namespace
@@ -241,6 +260,10 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
     std::vector<MemoryCharge> payloadCharges;
     std::vector<std::vector<int64_t>> updateShapes(owned.size());
     std::vector<BroadcastItem> updateItems;
+    // Newton–Schulz and the update go in the trace as the schedule has them:
+    // in the update broadcast's phase.
+    const CollectiveLabel entry =
+        labelFor("update-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh);
     for (size_t i = 0; i < owned.size(); ++i) {
         const Coord computeShard =
             computePlan ? computePlan->computeCoord.at(owned[i]) : Coord(shardDims.size(), 0);
@@ -252,26 +275,27 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
         payloads[i] = poisonBuffer(shapeNumel(updateShapes[i]) * 4);
         payloadCharges.emplace_back(MemoryKind::UpdatePayload, int64_t(payloads[i].size()));
         if (myShard == computeShard) {
+            const double startUs = rankStep.ctx.nowUs();
             newtonSchulzInPlace(full[i]);
             encodeTensor(full[i], DType::F32, payloads[i].data());
+            traceCompute(rankStep.ctx, "newton_schulz", entry, owned[i], startUs);
         }
         full[i] = Tensor();  // its update is in the payload now
         fullCharges[i].reset();
         updateItems.push_back({owned[i], computeShard, &payloads[i]});
     }
-    BroadcastSetup broadcastSetup{
-        &v.mesh,   v.coord,
-        shardDims, env.plan->alignmentBytes,
-        0,         labelFor("update-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};
+    BroadcastSetup broadcastSetup{&v.mesh, v.coord, shardDims, env.plan->alignmentBytes, 0, entry};
     hierarchicalBroadcast(rankStep.ctx, broadcastSetup, updateItems);
     for (size_t i = 0; i < owned.size(); ++i) {
         const int p = owned[i];
+        const double startUs = rankStep.ctx.nowUs();
         Tensor update = decodeTensor(payloads[i].data(), DType::F32, updateShapes[i]);
         Tensor part =
             reference
                 ? sliceUpdateReference(update, v.group.layout.shardAxes, v.mesh.shape, v.coord)
                 : sliceUpdateCorrected(update, items[i].placements, v.mesh.shape, v.coord);
         applyChecked(rankStep, p, part);
+        traceCompute(rankStep.ctx, "update", entry, p, startUs);
     }
 }
 
@@ -326,18 +350,31 @@ void runScheduleEntry(RankOptimizerStep& rankStep, int scheduleIndex, const Grou
     if (batch.isShard) {
         if (!owned.empty()) gatheredUpdate(rankStep, v, owned);
     } else {
-        for (int p : owned) updateWhole(rankStep, p);
+        const CollectiveLabel entry = labelFor("local", scheduleIndex, group, batchIndex, mesh);
+        for (int p : owned) updateWhole(rankStep, p, entry);
     }
     replicaBroadcast(rankStep, v);
     reportFinal(rankStep, batch.params);
 }
+
+namespace {
+
+// A no-comm param's label: phase "local", outside the schedule (step -1).
+CollectiveLabel localLabel(const RankOptimizerStep& rankStep, int p) {
+    CollectiveLabel label;
+    label.phase = "local";
+    label.mesh = specOf(rankStep.env, p).mesh;
+    return label;
+}
+
+}  // namespace
 
 void runLocalParams(RankOptimizerStep& rankStep) {
     std::vector<int> params;
     for (int p : rankStep.env.plan->noCommParams) {
         ParamState& st = rankStep.state[size_t(p)];
         if (!st.held) continue;
-        if (specOf(rankStep.env, p).requiresGrad) updateWhole(rankStep, p);
+        if (specOf(rankStep.env, p).requiresGrad) updateWhole(rankStep, p, localLabel(rankStep, p));
         params.push_back(p);
     }
     reportFinal(rankStep, params);

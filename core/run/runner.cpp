@@ -127,12 +127,14 @@ void prepareRun(const Scenario& scenario, const Plan& plan, const RunOptions& op
 void concludeRun(const ExecEnv& env, const RunSink& sink, Trace trace, RunResult& result) {
     result.trace = std::move(trace);
     std::unordered_set<int64_t> ids;
+    result.rankEvents = 0;
     for (const auto& e : result.trace.events) {
+        if (isCompute(e)) continue;  // counts and bytes are the collectives'
         ids.insert(e.seq);
         result.bytes += e.bytes;
+        ++result.rankEvents;
     }
     result.collectives = static_cast<int64_t>(ids.size());
-    result.rankEvents = static_cast<int64_t>(result.trace.events.size());
     if (result.shrink)
         result.shrink->realBytes =
             realWireBytes(result.trace, realScale(*env.scenario, result.shrink));

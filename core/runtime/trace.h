@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -49,10 +50,19 @@ struct CollectiveLabel {
 //   all_to_all      bytesPerRank * (size - 1)
 //   barrier         0
 // A group of size 1 (or a zero-byte collective) moves nothing: bytes 0.
+//
+// A compute span between collectives (what the cost model's schedule calls
+// pack, unpack, newton_schulz and update) is an event too, so the trace shows
+// where the time between collectives went: op is the work kind's name,
+// groupRanks {rank}, bytes 0, the label that of the entry's collectives with
+// the params it worked on, and a negative seq (-1, -2, ... in recording
+// order) that no collective has. isCompute() tells them apart; whatever counts
+// or matches collectives skips them.
 struct TraceEvent {
     int64_t seq = 0;  // global id, identical on every participant of the collective
     int rank = 0;
     std::string op;  // all_gather | broadcast | all_reduce | reduce_scatter | all_to_all | ...
+                     // or, compute, pack | unpack | newton_schulz | update
     std::vector<int> groupRanks;
     int64_t bytes = 0;   // payload bytes this rank sent
     double startUs = 0;  // microseconds since the run started
@@ -60,11 +70,17 @@ struct TraceEvent {
     CollectiveLabel label;
 };
 
+// Whether `op` names a compute span ("pack" | "unpack" | "newton_schulz" | "update").
+bool isComputeOp(std::string_view op);
+// Whether the event is a compute span rather than a collective.
+bool isCompute(const TraceEvent& event);
+
 struct Trace {
     std::vector<TraceEvent> events;  // ordered by (rank, start)
 };
 
-// Run totals over every recorded event (all ranks).
+// Run totals over every recorded collective event (all ranks; compute spans
+// are not counted).
 struct TraceTotals {
     int64_t collectives = 0;  // distinct seqs: each collective once, across its group
     int64_t rankEvents = 0;   // events: one per participating rank of each collective
@@ -77,6 +93,7 @@ public:
     // The global id of the `groupSeq`-th collective on the process group named
     // `groupKey`: the first participant to ask assigns it, the others get the same.
     int64_t globalSeq(const std::string& groupKey, int64_t groupSeq);
+    // A compute event (isCompute) gets its negative seq here and stays out of the totals.
     void record(TraceEvent event);
     Trace take();  // events sorted by (rank, start); clears the events, not the totals
     TraceTotals totals() const;  // everything recorded since construction
@@ -87,6 +104,7 @@ private:
     std::map<std::pair<std::string, int64_t>, int64_t> seqs_;
     std::unordered_set<int64_t> recorded_;  // the seqs with an event
     int64_t nextSeq_ = 0;
+    int64_t computeEvents_ = 0;
     std::vector<TraceEvent> events_;
 };
 

@@ -12,8 +12,22 @@ int64_t TraceRecorder::globalSeq(const std::string& groupKey, int64_t groupSeq) 
     return it->second;
 }
 
+bool isComputeOp(std::string_view op) {
+    return op == "pack" || op == "unpack" || op == "newton_schulz" || op == "update";
+}
+
+bool isCompute(const TraceEvent& event) {
+    return isComputeOp(event.op);
+}
+
 void TraceRecorder::record(TraceEvent event) {
+    const bool compute = isCompute(event);
     std::lock_guard lock(mutex_);
+    if (compute) {
+        event.seq = -(++computeEvents_);
+        events_.push_back(std::move(event));
+        return;
+    }
     if (recorded_.insert(event.seq).second) totals_.collectives += 1;
     totals_.rankEvents += 1;
     totals_.bytes += event.bytes;

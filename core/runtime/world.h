@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/trace.h"
@@ -146,6 +147,14 @@ public:
     // Microseconds since the bodies started: the trace's clock
     // (TraceEvent::startUs), so a body can time its own parts on it.
     virtual double nowUs() const = 0;
+    // Records a compute span of this rank from `startUs` (nowUs()) to now in
+    // the run's trace (TraceEvent: op "pack" | "unpack" | "newton_schulz" |
+    // "update", the label of the collectives it serves); nothing when the run
+    // keeps no trace.
+    virtual void recordCompute(std::string_view op, const CollectiveLabel& label,
+                               double startUs) = 0;
+    // Whether recordCompute records anything: callers skip building labels when not.
+    virtual bool tracing() const = 0;
 };
 
 // Runs `body` on one thread per rank. Every declared group (each a list of

@@ -133,11 +133,12 @@ std::string traceMismatch(const Scenario& scenario, const Plan& plan, const RunR
                " ranks, the scenario's world " + std::to_string(scenario.worldSize);
     const auto groups = knownGroups(scenario);
     int64_t bytes = 0;
+    int64_t events = 0;  // collective events: the run's rank_events count no compute spans
     for (const TraceEvent& e : saved.trace.events) {
         if (auto why = eventMismatch(scenario, plan, groups, e); !why.empty()) return why;
         bytes += e.bytes;
+        events += !isCompute(e);
     }
-    const auto events = static_cast<int64_t>(saved.trace.events.size());
     if (events != run.rankEvents || bytes != run.bytes)
         return "the trace is of another run: it has " + std::to_string(events) +
                " per-rank events moving " + std::to_string(bytes) + " bytes, the run recorded " +
@@ -157,7 +158,8 @@ RunResult openSavedRun(const Scenario& scenario, const Plan& plan, const std::st
                "not the trace of this run of scenario " + quoted(scenario.name) + ": " + why);
     run.trace = std::move(saved.trace);
     std::set<int64_t> ids;  // a result older than `rank_events` did not count them
-    for (const TraceEvent& e : run.trace.events) ids.insert(e.seq);
+    for (const TraceEvent& e : run.trace.events)
+        if (!isCompute(e)) ids.insert(e.seq);
     run.collectives = static_cast<int64_t>(ids.size());
     if (run.shrink && run.shrink->realBytes <= 0)
         run.shrink->realBytes = realWireBytes(run.trace, realScale(scenario, run.shrink));

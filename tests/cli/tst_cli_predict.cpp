@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QTemporaryDir>
 
 #include "cli_process.h"
@@ -101,6 +102,37 @@ private slots:
         QVERIFY(r.out.contains("error"));
         QVERIFY(r.out.contains("all_gather"));
         QVERIFY(r.out.contains("broadcast"));
+        QVERIFY(r.out.contains("compute between collectives"));
+        QVERIFY(r.out.contains("newton_schulz"));
+    }
+
+    // Each compute kind is timed over the spans the trace holds: the
+    // prediction's counts are the trace file's compute events, kind by kind.
+    void computeKindsAreComparedOverTheTracedSpans() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("t.json");
+        auto r = inspect({"run", sample("llama3_8b_hsdp_2x4.json"), "--cluster", "loopback",
+                          "--json", "--trace", trace});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QMap<QString, int> traced;
+        for (const auto& e : QJsonDocument::fromJson(f.readAll()).object()["traceEvents"].toArray())
+            if (e.toObject()["cat"].toString() == "compute")
+                traced[e.toObject()["args"].toObject()["op"].toString()] += 1;
+        const QJsonObject p =
+            QJsonDocument::fromJson(r.out).object().value("prediction").toObject();
+        QVERIFY(!p.contains("compute_mismatches"));
+        QMap<QString, int> compared;
+        for (const auto& c : p.value("compute").toArray()) {
+            const auto o = c.toObject();
+            QVERIFY(o.value("median_abs_rel_error").isDouble());
+            QVERIFY(o.value("predicted_seconds").toDouble() > 0);
+            compared[o.value("kind").toString()] = o.value("spans").toInt();
+        }
+        QCOMPARE(compared, traced);
+        // A gathered HSDP batch packs, unpacks, runs Newton–Schulz and updates.
+        QCOMPARE(compared.keys(), (QStringList{"newton_schulz", "pack", "unpack", "update"}));
     }
 
     void aGpuPresetPredictsTooAndABadClusterIsUsage() {

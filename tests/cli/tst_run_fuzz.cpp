@@ -301,18 +301,32 @@ std::string describe(const RunResult& r) {
     return os.str();
 }
 
+// The trace's collective events (not the compute spans between them).
+std::vector<TraceEvent> collectiveEvents(const Trace& trace) {
+    std::vector<TraceEvent> out;
+    for (const auto& e : trace.events)
+        if (!isCompute(e)) out.push_back(e);
+    return out;
+}
+
 // Every seq is shared by exactly the members of its group, each once, all
-// agreeing on the group and the op.
+// agreeing on the group and the op; a compute span is its rank's alone.
 std::string traceProblem(const RunResult& r) {
-    if (int64_t(r.trace.events.size()) != r.rankEvents)
+    for (const auto& e : r.trace.events)
+        if (isCompute(e) &&
+            (e.groupRanks != std::vector<int>{e.rank} || e.bytes != 0 || e.seq >= 0))
+            return "compute span " + e.op + " of rank " + std::to_string(e.rank) +
+                   " is not its own";
+    const std::vector<TraceEvent> events = collectiveEvents(r.trace);
+    if (int64_t(events.size()) != r.rankEvents)
         return "collectives: per-rank events " + std::to_string(r.rankEvents) +
-               " != trace events " + std::to_string(r.trace.events.size());
+               " != trace events " + std::to_string(events.size());
     int64_t bytes = 0;
-    for (const auto& e : r.trace.events) bytes += e.bytes;
+    for (const auto& e : events) bytes += e.bytes;
     if (bytes != r.bytes)
         return "bytes " + std::to_string(r.bytes) + " != sum over events " + std::to_string(bytes);
     std::map<int64_t, std::vector<const TraceEvent*>> bySeq;
-    for (const auto& e : r.trace.events) bySeq[e.seq].push_back(&e);
+    for (const auto& e : events) bySeq[e.seq].push_back(&e);
     if (int64_t(bySeq.size()) != r.collectives)  // each collective once, across its group
         return "collectives " + std::to_string(r.collectives) + " != distinct seqs " +
                std::to_string(bySeq.size());
@@ -424,11 +438,11 @@ private slots:
         const Scenario s = readScenario(json.toStdString());
         const Plan plan = makePlan(s);
         const RunResult clean = run(s, plan, RunMode::Corrected);
-        if (clean.trace.events.empty()) QSKIP("no collectives to fail");
-        const TraceEvent& victim = clean.trace.events[size_t(pick) % clean.trace.events.size()];
+        const std::vector<TraceEvent> collectives = collectiveEvents(clean.trace);
+        if (collectives.empty()) QSKIP("no collectives to fail");
+        const TraceEvent& victim = collectives[size_t(pick) % collectives.size()];
         int64_t k = 0;  // the victim's position among its rank's collectives
-        for (const auto& e : clean.trace.events)
-            k += e.rank == victim.rank && e.startUs <= victim.startUs;
+        for (const auto& e : collectives) k += e.rank == victim.rank && e.startUs <= victim.startUs;
         RunOptions options;
         options.timeout = std::chrono::milliseconds(20000);
         options.fault = FaultSpec{victim.rank, k};

@@ -17,6 +17,7 @@
 #include "steps/run_steps.h"
 #include "steps/step_widget.h"
 #include "trace/trace_bars.h"
+#include "trace/trace_palette.h"
 #include "trace/trace_widget.h"
 #include "traffic/traffic_stats.h"
 #include "traffic/traffic_widget.h"
@@ -82,6 +83,7 @@ private slots:
     void stepNavigationDrivesTheSelection();
     void trafficFiguresAreSumsOverTheTrace();
     void withoutARunTheViewsAreEmpty();
+    void computeSlicesHaveTheirOwnColoursAndSayWhatTheyDid();
     void renderImages();
 
 private:
@@ -179,6 +181,12 @@ void TestTraceViews::clickingABarSelectsItsCollectiveOnEveryParticipant() {
         selection.clear();
         QTest::mouseClick(canvas, Qt::LeftButton, {},
                           canvas->eventCentre(index, canvas->size()).toPoint());
+        if (isCompute(e)) {  // no collective: the rank and the params it computed on
+            QCOMPARE(selection.collective(), int64_t(-1));
+            QCOMPARE(selection.ranks(), std::vector<int>{e.rank});
+            QCOMPARE(selection.params(), e.label.params);
+            continue;
+        }
         QCOMPARE(selection.collective(), e.seq);
         QCOMPARE(selection.ranks(), e.groupRanks);
         QCOMPARE(selection.params(), e.label.params);
@@ -207,8 +215,9 @@ void TestTraceViews::everyStepsCaptionNamesOpRanksAndParams() {
     StepWidget panel(&selection);
     panel.setRun(teaching_);
     const Trace& trace = teaching_.run->trace;
-    std::set<int64_t> seqs;
-    for (const TraceEvent& e : trace.events) seqs.insert(e.seq);
+    std::set<int64_t> seqs;  // the collectives: a compute span is no step
+    for (const TraceEvent& e : trace.events)
+        if (!isCompute(e)) seqs.insert(e.seq);
     QCOMPARE(static_cast<size_t>(panel.stepCount()), seqs.size());
     const Scenario& scenario = *teaching_.plan.scenario;
     for (int k = 0; k < panel.stepCount(); ++k) {
@@ -322,6 +331,7 @@ void TestTraceViews::trafficFiguresAreSumsOverTheTrace() {
     std::map<int, int64_t> dimBytes;
     std::set<int64_t> seqs;
     for (const TraceEvent& e : trace.events) {
+        if (isCompute(e)) continue;  // traffic is the collectives'
         bytes += e.bytes;
         opBytes[e.op] += e.bytes;
         dimBytes[e.label.meshDim] += e.bytes;
@@ -329,7 +339,7 @@ void TestTraceViews::trafficFiguresAreSumsOverTheTrace() {
     }
     QCOMPARE(stats.total.wireBytes, bytes);
     QCOMPARE(stats.total.wireBytes, teaching_.run->bytes);
-    QCOMPARE(stats.total.events, static_cast<int64_t>(trace.events.size()));
+    QCOMPARE(stats.total.events, teaching_.run->rankEvents);
     QCOMPARE(stats.total.collectives, static_cast<int64_t>(seqs.size()));
     QCOMPARE(stats.byOp.size(), opBytes.size());
     for (const TrafficRow& row : stats.byOp)
@@ -387,6 +397,44 @@ void TestTraceViews::withoutARunTheViewsAreEmpty() {
 
 // Renders every view; with HSDP_TRACE_SHOTS=DIR set, writes PNGs there (the
 // 70B sample too) to look at.
+void TestTraceViews::computeSlicesHaveTheirOwnColoursAndSayWhatTheyDid() {
+    TraceTimeline timeline(teaching_.run, teaching_.run->worldSize);
+    PlanSelection selection;
+    TraceCanvas canvas(&selection);
+    canvas.setRun(teaching_);
+    const auto& ops = traceOpNames();
+    const QStringList kinds{"pack", "unpack", "newton_schulz", "update"};
+    // Four categories of their own, before "other", each its own colour.
+    std::set<QRgb> colours;
+    for (int c = 0; c < int(ops.size()); ++c)
+        colours.insert(traceCategoryColour(c, TraceColouring::Op).rgb());
+    QCOMPARE(colours.size(), ops.size());
+    QCOMPARE(ops.back(), QStringLiteral("other"));
+    const Trace& trace = teaching_.run->trace;
+    std::set<QString> seen;
+    for (int i = 0; i < timeline.eventCount(); ++i) {
+        const TraceEvent& e = trace.events[size_t(i)];
+        if (!isCompute(e)) continue;
+        const QString op = QString::fromStdString(e.op);
+        seen.insert(op);
+        QCOMPARE(ops[size_t(timeline.categoryOf(i, TraceColouring::Op))], op);
+        const auto& phases = tracePhaseNames();
+        const auto phase =
+            std::find(phases.begin(), phases.end(), QString::fromStdString(e.label.phase));
+        const int phaseCategory =
+            int((phase == phases.end() ? phases.end() - 1 : phase) - phases.begin());
+        QCOMPARE(timeline.categoryOf(i, TraceColouring::Phase), phaseCategory);
+        const QString tip = canvas.toolTipFor(i);
+        QVERIFY2(!tip.contains(QStringLiteral("sent")), qPrintable(tip));
+        const QString param = QString::fromStdString(
+            teaching_.plan.scenario->params[size_t(e.label.params.front())].name);
+        QVERIFY2(tip.contains(param), qPrintable(tip));
+        if (e.op == "newton_schulz")
+            QVERIFY2(tip.contains(QStringLiteral("Newton–Schulz")), qPrintable(tip));
+    }
+    QCOMPARE(seen, (std::set<QString>(kinds.begin(), kinds.end())));
+}
+
 void TestTraceViews::renderImages() {
     const QString dir = qEnvironmentVariable("HSDP_TRACE_SHOTS");
     std::vector<std::pair<QString, RunData>> runs{{QStringLiteral("teaching"), teaching_}};

@@ -11,6 +11,7 @@ std::vector<RunStep> runSteps(const Trace& trace) {
     std::unordered_map<int64_t, size_t> position;
     for (size_t i = 0; i < trace.events.size(); ++i) {
         const TraceEvent& e = trace.events[i];
+        if (isCompute(e)) continue;  // a step is a collective
         auto [it, added] = position.emplace(e.seq, steps.size());
         if (added) steps.push_back({e.seq, {}, {}, e.startUs, e.startUs, e.endUs});
         RunStep& step = steps[it->second];

@@ -210,6 +210,10 @@ void TraceCanvas::mouseReleaseEvent(QMouseEvent* event) {
     const int index = eventAt(event->position(), size());
     if (index < 0) return;
     const TraceEvent& e = timeline_->event(index);
+    if (isCompute(e)) {  // no collective: its rank and the params it worked on
+        selection_->selectCollective(-1, {e.rank}, e.label.params, run_.plan);
+        return;
+    }
     selection_->selectCollective(e.seq, e.groupRanks, e.label.params, run_.plan);
 }
 
@@ -276,11 +280,37 @@ bool TraceCanvas::event(QEvent* event) {
     return true;
 }
 
+namespace {
+
+// "Newton–Schulz" for "newton_schulz": what a compute span did, in words.
+QString computeKindText(const std::string& op) {
+    if (op == "newton_schulz") return QStringLiteral("Newton–Schulz");
+    if (op == "pack") return QStringLiteral("pack (shards into the gather's send slot)");
+    if (op == "unpack") return QStringLiteral("unpack (the gathered buffer into full matrices)");
+    if (op == "update") return QStringLiteral("update (slice, param −= lr·update)");
+    return QString::fromStdString(op);
+}
+
+// A compute span moves nothing: what it is, on which params, how long.
+QString computeToolTip(const TraceEvent& e, const QString& params) {
+    return QStringLiteral(
+               "<b>%1</b> (%2)<br>rank %3<br>params %4<br>%5<br>step %6 group %7 batch %8")
+        .arg(computeKindText(e.op).toHtmlEscaped(), QString::fromStdString(e.label.phase))
+        .arg(e.rank)
+        .arg(params, QString::fromStdString(hsdp::durationText((e.endUs - e.startUs) * 1e-6)))
+        .arg(e.label.scheduleIndex)
+        .arg(e.label.group)
+        .arg(e.label.batch);
+}
+
+}  // namespace
+
 QString TraceCanvas::toolTipFor(int index) const {
     const TraceEvent& e = timeline_->event(index);
     QString params = run_.plan.scenario
                          ? paramNamesText(e.label.params, *run_.plan.scenario).toHtmlEscaped()
                          : QString::number(e.label.params.size()) + QStringLiteral(" params");
+    if (isCompute(e)) return computeToolTip(e, params);
     return QStringLiteral(
                "<b>%1</b> (%2) &nbsp; collective %3<br>rank %4 of %5<br>"
                "sent %6 &nbsp; %7<br>%8 %9<br>group %10 batch %11<br>%12")

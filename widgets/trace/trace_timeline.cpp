@@ -26,10 +26,13 @@ const std::vector<QString>& tracePhaseNames() {
 
 const std::vector<QString>& traceOpNames() {
     static const std::vector<QString> names{
-        QStringLiteral("all_gather"),     QStringLiteral("all_gather_v"),
-        QStringLiteral("broadcast"),      QStringLiteral("all_reduce"),
-        QStringLiteral("reduce_scatter"), QStringLiteral("all_to_all"),
-        QStringLiteral("barrier"),        QStringLiteral("other")};
+        QStringLiteral("all_gather"), QStringLiteral("all_gather_v"), QStringLiteral("broadcast"),
+        QStringLiteral("all_reduce"), QStringLiteral("reduce_scatter"),
+        QStringLiteral("all_to_all"), QStringLiteral("barrier"),
+        // The compute between collectives (TraceEvent, isCompute), as the
+        // cost model's schedule spells its work kinds.
+        QStringLiteral("pack"), QStringLiteral("unpack"), QStringLiteral("newton_schulz"),
+        QStringLiteral("update"), QStringLiteral("other")};
     return names;
 }
 
@@ -53,7 +56,7 @@ TraceTimeline::TraceTimeline(std::shared_ptr<const RunResult> run, int worldSize
         row.start.push_back(e.startUs);
         row.end.push_back(e.endUs);
         row.events.push_back(i);
-        bySeq_[e.seq].push_back(i);
+        if (!isCompute(e)) bySeq_[e.seq].push_back(i);  // a compute span is no collective
         phase_.push_back(categoryIndex(tracePhaseNames(), e.label.phase));
         op_.push_back(categoryIndex(traceOpNames(), e.op));
         begin_ = std::min(begin_, e.startUs);

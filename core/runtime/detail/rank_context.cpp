@@ -50,4 +50,18 @@ Communicator& RankContextImpl::group(const std::vector<int>& ranks) {
     return *it->second;
 }
 
+void RankContextImpl::recordCompute(std::string_view op, const CollectiveLabel& label,
+                                    double startUs) {
+    RunState& run = state_.run();
+    if (!run.options().trace) return;
+    TraceEvent event;
+    event.rank = rank();
+    event.op = std::string(op);
+    event.groupRanks = {rank()};
+    event.startUs = startUs;
+    event.endUs = run.nowUs();
+    event.label = label;
+    run.record(std::move(event));
+}
+
 }  // namespace hsdp

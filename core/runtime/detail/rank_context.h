@@ -28,6 +28,8 @@ public:
     Communicator& world() override;
     Communicator& group(const std::vector<int>& ranks) override;
     double nowUs() const override { return state_.run().nowUs(); }
+    void recordCompute(std::string_view op, const CollectiveLabel& label, double startUs) override;
+    bool tracing() const override { return state_.run().options().trace != nullptr; }
 
 private:
     RankState& state_;

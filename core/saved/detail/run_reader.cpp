@@ -256,7 +256,9 @@ TraceEvent readEvent(const Json& j, const std::string& path, SavedTrace& saved) 
     const std::string argsPath = childPath(path, "args");
     const Json& args = requireMember(j, path, "args");
     e.op = stringMember(args, argsPath, "op");
-    e.seq = intMember(args, argsPath, "seq", 0);
+    // A compute span's seq is negative (runtime/trace.h), a collective's not.
+    e.seq = intMember(args, argsPath, "seq",
+                      isComputeOp(e.op) ? std::numeric_limits<int64_t>::min() : 0);
     e.groupRanks = smallIntList(requireMember(args, argsPath, "group_ranks"),
                                 childPath(argsPath, "group_ranks"));
     e.bytes = intMember(args, argsPath, "bytes", 0);

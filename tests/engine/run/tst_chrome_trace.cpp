@@ -124,6 +124,58 @@ private slots:
         QCOMPARE(perPid, (std::map<int, int>{{0, 2}, {1, 2}, {2, 2}}));
         QCOMPARE(static_cast<int>(seqs.size()), 2);
     }
+
+    // Compute spans are slices of their rank; a collective of several
+    // members is linked by flows from the first to start to each other one,
+    // a one-rank collective and a compute span by none.
+    void computeSlicesAndFlows() {
+        Trace trace;
+        TraceEvent pack = makeEvent(0, -1, "pack", 1, 2);
+        pack.groupRanks = {0};
+        pack.bytes = 0;
+        pack.label.phase = "gather";
+        trace.events.push_back(pack);
+        trace.events.push_back(makeEvent(0, 7, "all_gather", 5, 9));
+        trace.events.push_back(makeEvent(1, 7, "all_gather", 3, 9));
+        trace.events.push_back(makeEvent(2, 7, "all_gather", 4, 9));
+        for (auto& e : trace.events)
+            if (e.seq == 7) e.groupRanks = {0, 1, 2};
+        TraceEvent lonely = makeEvent(1, 8, "broadcast", 10, 11);
+        lonely.groupRanks = {1};
+        trace.events.push_back(lonely);
+
+        const Json json = Json::parse(traceToChromeJson(trace).dump());
+        int slices = 0;
+        std::vector<Json> starts, finishes;
+        for (const auto& event : json["traceEvents"]) {
+            if (event["ph"] == "X") {
+                ++slices;
+                const bool compute = event["args"]["op"] == "pack";
+                QCOMPARE(event["cat"].get<std::string>(),
+                         std::string(compute ? "compute" : "collective"));
+            }
+            if (event["ph"] == "s") starts.push_back(event);
+            if (event["ph"] == "f") finishes.push_back(event);
+        }
+        QCOMPARE(slices, 5);
+        QCOMPARE(int(starts.size()), 1);
+        QCOMPARE(starts[0]["pid"].get<int>(), 1);  // rank 1 started first
+        QCOMPARE(starts[0]["ts"].get<double>(), 3.0);
+        QCOMPARE(starts[0]["id"].get<int64_t>(), int64_t(7));
+        QCOMPARE(starts[0]["cat"].get<std::string>(), std::string("collective"));
+        std::set<int> finished;
+        for (const auto& f : finishes) {
+            QCOMPARE(f["id"].get<int64_t>(), int64_t(7));
+            QCOMPARE(f["bp"].get<std::string>(), std::string("e"));
+            QCOMPARE(f["cat"].get<std::string>(), std::string("collective"));
+            const int pid = f["pid"].get<int>();
+            finished.insert(pid);
+            // Inside that participant's slice, so the arrow lands on it.
+            const double ts = f["ts"].get<double>();
+            QCOMPARE(ts, pid == 0 ? 5.0 : 4.0);
+        }
+        QCOMPARE(finished, (std::set<int>{0, 2}));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestChromeTrace)

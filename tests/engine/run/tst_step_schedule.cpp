@@ -2,12 +2,17 @@
 // The cost model's schedule is the runner's: for every sample and worked
 // example, each rank's predicted collectives are the collectives its real
 // run made over Gloo, in order, with the same op, group, phase, step, mesh
-// dim and wire bytes.
+// dim and wire bytes; and between them it records the compute the schedule
+// lists (pack, unpack, newton_schulz, update), rank by rank, in order.
 #include <QtTest>
+
+#include <algorithm>
+#include <set>
 
 #include "cost/step_schedule.h"
 #include "cost/trace_match.h"
 #include "plan/planner.h"
+#include "run/optimizer_step.h"
 #include "run/runner.h"
 #include "run/shrink.h"
 #include "sample_rows.h"
@@ -15,7 +20,72 @@
 
 using namespace hsdp;
 
-namespace {}  // namespace
+namespace {
+
+// Each rank's compute events, in start order.
+std::vector<std::vector<const TraceEvent*>> computeByRank(const Trace& trace, int world) {
+    std::vector<std::vector<const TraceEvent*>> out(static_cast<size_t>(world));
+    for (const TraceEvent& e : trace.events)
+        if (isCompute(e)) out[size_t(e.rank)].push_back(&e);  // Trace::events: (rank, start)
+    return out;
+}
+
+// What a compute event is, from the plan alone: a span of its own rank (a
+// negative seq no collective has, bytes 0) on one param for Newton–Schulz
+// and the update, labelled with its schedule entry's group and batch.
+QString computeEventProblem(const Plan& plan, const TraceEvent& e, std::set<int64_t>& seqs) {
+    if (e.seq >= 0 || !seqs.insert(e.seq).second) return "seq " + QString::number(e.seq);
+    if (e.groupRanks != std::vector<int>{e.rank} || e.bytes != 0) return "group or bytes";
+    if ((e.op == "newton_schulz" || e.op == "update") && e.label.params.size() != 1)
+        return "params of " + QString::fromStdString(e.op);
+    if (e.label.scheduleIndex < 0) return {};
+    const ScheduleEntry& entry = plan.schedule.at(size_t(e.label.scheduleIndex));
+    if (e.label.group != plan.groups[size_t(entry.group)].id || e.label.batch != entry.batch)
+        return "group/batch label";
+    return {};
+}
+
+// The plan's owners, independently of the schedule: in every entry a rank
+// runs Newton–Schulz and updates exactly the params its replicate coordinate
+// owns, each update after its Newton–Schulz whenever this rank ran one; a
+// rank that owns nothing computes nothing there.
+QString ownershipProblem(const Scenario& scenario, const Plan& plan,
+                         const std::vector<std::vector<const TraceEvent*>>& byRank) {
+    for (size_t i = 0; i < plan.schedule.size(); ++i) {
+        const Group& group = plan.groups[size_t(plan.schedule[i].group)];
+        const Batch& batch = group.batches[size_t(plan.schedule[i].batch)];
+        const Mesh& mesh = scenario.mesh(group.mesh);
+        for (int rank : mesh.ranks) {
+            const Coord replicate = reducedReplicateCoord(group, batch, *mesh.coordinateOf(rank));
+            std::set<int> owned, updated, solved;
+            for (int p : batch.params)
+                if (batch.owner.count(p) && batch.owner.at(p) == replicate) owned.insert(p);
+            for (const TraceEvent* e : byRank[size_t(rank)]) {
+                if (e->label.scheduleIndex != int(i)) continue;
+                if (e->op == "newton_schulz") solved.insert(e->label.params.front());
+                if (e->op == "update") {
+                    updated.insert(e->label.params.front());
+                    if (!batch.isShard && !solved.count(e->label.params.front()))
+                        return QString("rank %1 step %2: update before Newton–Schulz")
+                            .arg(rank)
+                            .arg(i);
+                }
+            }
+            const bool solvedOwned =
+                std::includes(owned.begin(), owned.end(), solved.begin(), solved.end());
+            if (updated != owned || !solvedOwned || (!batch.isShard && solved != owned))
+                return QString("rank %1 step %2: owns %3 params, updated %4, Newton–Schulz %5")
+                    .arg(rank)
+                    .arg(i)
+                    .arg(owned.size())
+                    .arg(updated.size())
+                    .arg(solved.size());
+        }
+    }
+    return {};
+}
+
+}  // namespace
 
 class TestStepSchedule : public QObject {
     Q_OBJECT
@@ -53,6 +123,35 @@ private slots:
         QVERIFY2(match.matches(), qPrintable(problems.join("\n")));
         const int64_t compared = int64_t(match.pairs.size());
         QVERIFY(compared == run.rankEvents);
+        // The compute spans change no count: each scheduled collective once.
+        QCOMPARE(run.collectives, int64_t(schedule.collectives.size()));
+        checkCompute(scenario, plan, schedule, run.trace);
+    }
+
+private:
+    static void checkCompute(const Scenario& scenario, const Plan& plan,
+                             const StepSchedule& schedule, const Trace& trace) {
+        const ComputeTraceMatch match = matchComputeToTrace(schedule, trace);
+        QStringList problems;
+        for (const auto& m : match.mismatches) problems << QString::fromStdString(m);
+        QVERIFY2(match.matches(), qPrintable(problems.join("\n")));
+        const auto byRank = computeByRank(trace, scenario.worldSize);
+        std::set<int64_t> seqs;
+        size_t solved = 0;
+        for (int r = 0; r < scenario.worldSize; ++r) {
+            size_t items = 0;
+            for (const RankWork& w : schedule.ranks[size_t(r)])
+                items += w.kind != WorkKind::Collective;
+            QCOMPARE(byRank[size_t(r)].size(), items);
+            for (const TraceEvent* e : byRank[size_t(r)]) {
+                const QString why = computeEventProblem(plan, *e, seqs);
+                QVERIFY2(why.isEmpty(), qPrintable(QString("rank %1: %2").arg(r).arg(why)));
+                solved += e->op == "newton_schulz";
+            }
+        }
+        const QString owners = ownershipProblem(scenario, plan, byRank);
+        QVERIFY2(owners.isEmpty(), qPrintable(owners));
+        QVERIFY(solved > 0);  // every sample updates something
     }
 };
 
