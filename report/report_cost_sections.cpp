@@ -7,7 +7,7 @@
 #include "export/cost_text.h"
 #include "report/report_builder.h"
 #include "report/report_sections.h"
-#include "shared/plan_prediction.h"
+#include "prediction/plan_prediction.h"
 #include "types/figures.h"
 
 namespace hsdp::report {

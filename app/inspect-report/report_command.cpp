@@ -17,7 +17,7 @@
 #include "report_command.h"
 #include "run/runner.h"
 #include "runtime/allocator_policy.h"
-#include "shared/plan_prediction.h"
+#include "prediction/plan_prediction.h"
 #include "types/figures.h"
 
 namespace hsdp::cli {

@@ -35,7 +35,7 @@ TraceEvent eventOf(const Plan& plan, const StepSchedule& schedule, const RankWor
     event.rank = rank;
     event.label = labelOf(plan, work.phase, work.scheduleIndex);
     if (work.kind != WorkKind::Collective) {
-        event.seq = nextComputeSeq++;
+        event.seq = nextComputeSeq--;
         event.op = std::string(workKindName(work.kind));
         event.groupRanks = {rank};
         return event;
@@ -54,7 +54,7 @@ TraceEvent eventOf(const Plan& plan, const StepSchedule& schedule, const RankWor
 Trace predictedTrace(const Plan& plan, const PlanCost& cost) {
     const StepSchedule& schedule = cost.schedule;
     Trace trace;
-    int64_t nextComputeSeq = int64_t(schedule.collectives.size());
+    int64_t nextComputeSeq = -1;  // as a recorded trace numbers its compute spans
     for (size_t r = 0; r < schedule.ranks.size(); ++r) {
         const std::vector<RankWork>& items = schedule.ranks[r];
         const std::vector<WorkSpan>& spans = cost.simulation.ranks[r].spans;

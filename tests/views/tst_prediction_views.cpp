@@ -13,9 +13,11 @@
 #include "cost/predicted_trace.h"
 #include "cluster/reader.h"
 #include "memory/memory_widget.h"
+#include "plan_diff/plan_diff_tracker.h"
+#include "shared/scenario_document.h"
 #include "prediction/predicted_timeline_widget.h"
 #include "run/runner.h"
-#include "shared/plan_prediction.h"
+#include "prediction/plan_prediction.h"
 #include "studio_test_util.h"
 #include "trace/trace_canvas.h"
 #include "trace/trace_timeline.h"
@@ -51,6 +53,7 @@ private slots:
     void memoryBarsStackToEachRanksPeak();
     void predictedTimelineIsTheSimulation();
     void aRunIsShownAboveItsPrediction();
+    void anEditChangesThePredictionAndWhatChangedSaysHow();
 };
 
 void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
@@ -132,7 +135,10 @@ void TestPredictionViews::predictedTimelineIsTheSimulation() {
     QCOMPARE(trace.events.size(), items);
     // Every member of a collective spans the same predicted time.
     for (const TraceEvent& e : trace.events) {
-        if (e.seq >= int64_t(cost.schedule.collectives.size())) continue;
+        if (isCompute(e)) {
+            QVERIFY(e.seq < 0);
+            continue;
+        }
         QCOMPARE(e.startUs, cost.simulation.collectiveStart[size_t(e.seq)] * 1e6);
         const double seconds = cost.simulation.collectiveSeconds[size_t(e.seq)];
         QVERIFY(qAbs((e.endUs - e.startUs) - seconds * 1e6) <= 1e-6 * qMax(1.0, seconds * 1e6));
@@ -169,6 +175,40 @@ void TestPredictionViews::aRunIsShownAboveItsPrediction() {
     view.showPlan(predicted(QStringLiteral("llama3_8b_hsdp_2x4.json"), "loopback"));
     QVERIFY(!view.canShowRun());
     QCOMPARE(view.shown(), PredictedTimelineWidget::Shown::Plan);
+}
+
+// A what-if edit that doubles the largest param's rows is costed at once: the
+// prediction after it is the cost model's of the edited scenario, and What
+// changed gives the step and the peak before and after.
+void TestPredictionViews::anEditChangesThePredictionAndWhatChangedSaysHow() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, sample("llama3_8b_hsdp_2x4.json")));
+    QVERIFY(chooseAndWait(window, QStringLiteral("h100-dgx")));
+    const PlanCost before = *window.session()->current().prediction->cost;
+    const QString pointer = QStringLiteral("/params/0/shape/0");
+    const int64_t rows = window.document()->value(pointer)->get<int64_t>();
+    QSignalSpy ready(window.session(), &Session::planReady);
+    window.document()->setValue(pointer, Json(rows * 2), QStringLiteral("double the rows"));
+    QVERIFY(ready.wait(20000));
+    const PlanResult& edited = window.session()->current();
+    const PlanCost after = costPlan(*edited.scenario, *edited.plan, readClusterPreset("h100-dgx"));
+    QCOMPARE(edited.prediction->cost->stepSeconds, after.stepSeconds);
+    QVERIFY(after.ranks[size_t(after.peakRank)].peakBytes >
+            before.ranks[size_t(before.peakRank)].peakBytes);
+    QTRY_VERIFY_WITH_TIMEOUT(window.planDiffTracker()->change().currentPlan == edited.plan, 20000);
+    const PlanDiffTable& change = window.planDiffTracker()->change();
+    QVERIFY2(change.summary.contains(
+                 QStringLiteral("peak %1 → %2")
+                     .arg(QString::fromStdString(
+                              humanBytes(double(before.ranks[size_t(before.peakRank)].peakBytes))),
+                          QString::fromStdString(
+                              humanBytes(double(after.ranks[size_t(after.peakRank)].peakBytes))))),
+             qPrintable(change.summary));
+    bool stepRow = false;
+    for (const PlanDiffRow& row : change.rows(PlanDiffSection::Imbalance))
+        if (row.item == QStringLiteral("predicted step"))
+            stepRow = row.after == QString::fromStdString(durationText(after.stepSeconds));
+    QCOMPARE(stepRow, after.stepSeconds != before.stepSeconds);
 }
 
 QTEST_MAIN(TestPredictionViews)

@@ -22,6 +22,7 @@
 #include "shared/plan_result.h"
 #include "shared/scenario_document.h"
 #include "studio_test_util.h"
+#include "types/figures.h"
 #include "wrong_rows/wrong_rows_widget.h"
 
 using nlohmann::json;
@@ -129,6 +130,7 @@ private slots:
     void runReports();
     void exitCodesAndAtomicWrite();
     void studioExportsTheSameDocument();
+    void clusterAddsTheCost();
     void wrongRowsAreDrawn();
 
 private:
@@ -401,6 +403,10 @@ void TestReport::exitCodesAndAtomicWrite() {
 void TestReport::studioExportsTheSameDocument() {
     MainWindow window;
     QVERIFY(testing::openAndWait(window, sample("teaching_2x2.json")));
+    // The studio's prediction is the chosen cluster's; the CLI is told the same one.
+    QSignalSpy costed(window.session(), &Session::planReady);
+    QVERIFY(window.chooseCluster(QStringLiteral("h100-dgx"), true));
+    QVERIFY(costed.wait(20000));
     QVERIFY(window.reportAction());
     QCOMPARE(window.reportAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
     QStringList keys;  // no shortcut is taken twice
@@ -412,7 +418,7 @@ void TestReport::studioExportsTheSameDocument() {
     QVERIFY(window.exportReport(fromStudio, true));
     const QString fromCli = dir_.filePath(QStringLiteral("cli.html"));
     QCOMPARE(inspect({QStringLiteral("report"), sample("teaching_2x2.json"), QStringLiteral("-o"),
-                      fromCli})
+                      fromCli, QStringLiteral("--cluster"), QStringLiteral("h100-dgx")})
                  .exitCode,
              0);
     auto body = [](const QString& path) {
@@ -425,6 +431,8 @@ void TestReport::studioExportsTheSameDocument() {
     QVERIFY(
         studioHtml.contains(QStringLiteral("hsdp-inspect report ") + sample("teaching_2x2.json")));
     QVERIFY(!studioHtml.contains(QStringLiteral("unsaved edits")));
+    QVERIFY(studioHtml.contains(QStringLiteral("--cluster h100-dgx")));
+    QVERIFY(studioHtml.contains(QStringLiteral("Cost on 1× h100-dgx")));
 
     // What is on screen, edits included, with a note that the file lacks them.
     QSignalSpy replanned(window.session(), &Session::planReady);
@@ -447,6 +455,46 @@ void TestReport::studioExportsTheSameDocument() {
     QVERIFY(withoutSpace(text).contains(QStringLiteral("--run--modecorrected")));
     QVERIFY(text.contains(QStringLiteral("Run: verification")));
     QVERIFY(!window.exportReport(dir_.filePath(QStringLiteral("missing/x.html")), true));
+}
+
+// report --cluster: the Cost section says the step and the peak rank as
+// plan --cluster --json computes them, with the timeline and memory pictures;
+// without --cluster there is none, and a cluster that does not read is named.
+void TestReport::clusterAddsTheCost() {
+    const QString scenario = sample("llama3_70b_hsdp_tp_2x4x4.json");
+    const CliOutcome plan = inspect({QStringLiteral("plan"), QStringLiteral("--json"), scenario,
+                                     QStringLiteral("--cluster"), QStringLiteral("h100-dgx")});
+    QCOMPARE(plan.exitCode, 0);
+    const json cost = json::parse(plan.out.toStdString())["cost"];
+    const QString out = dir_.filePath(QStringLiteral("cost.html"));
+    const CliOutcome report = inspect({QStringLiteral("report"), scenario, QStringLiteral("-o"),
+                                       out, QStringLiteral("--cluster"), QStringLiteral("h100-dgx")});
+    QVERIFY2(report.exitCode == 0, report.err.constData());
+    const QString html = QString::fromUtf8(readAll(out));
+    QVERIFY2(htmlProblems(html).isEmpty(), qPrintable(htmlProblems(html)));
+    QVERIFY(html.contains(QStringLiteral("Cost on 4× h100-dgx")));
+    QVERIFY(html.contains(QString::fromStdString(durationText(cost["step_seconds"].get<double>())) +
+                          QStringLiteral(" (makespan at real size")));
+    int peakRank = 0;
+    int64_t peak = -1;
+    for (const auto& r : cost["ranks"])
+        if (r["peak_bytes"].get<int64_t>() > peak) {
+            peak = r["peak_bytes"].get<int64_t>();
+            peakRank = r["rank"].get<int>();
+        }
+    QVERIFY(html.contains(QStringLiteral("%1 on rank %2")
+                              .arg(QString::fromStdString(humanBytes(double(peak))))
+                              .arg(peakRank)));
+    QVERIFY(html.contains(QStringLiteral("The predicted step, one row per rank")));
+    QVERIFY(html.contains(QStringLiteral("predicted peak by kind of buffer")));
+
+    const QString plain = dir_.filePath(QStringLiteral("plain.html"));
+    QCOMPARE(inspect({QStringLiteral("report"), scenario, QStringLiteral("-o"), plain}).exitCode, 0);
+    QVERIFY(!QString::fromUtf8(readAll(plain)).contains(QStringLiteral("Cost on")));
+    const CliOutcome bad = inspect({QStringLiteral("report"), scenario, QStringLiteral("-o"), plain,
+                                    QStringLiteral("--cluster"), QStringLiteral("no-such-cluster")});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.err.contains("no-such-cluster"));
 }
 
 // A reference run's wrong rows are drawn against a corrected run: red rows

@@ -4,7 +4,7 @@
 #include <qcustomplot.h>
 
 #include "cost/plan_cost.h"
-#include "shared/plan_prediction.h"
+#include "prediction/plan_prediction.h"
 #include "studio/offscreen_grab.h"
 #include "types/figures.h"
 

@@ -45,7 +45,7 @@ QString PlanDiffModel::sectionTitle(PlanDiffSection section) {
         case PlanDiffSection::Loads:
             return tr("Loads per owner coordinate");
         case PlanDiffSection::Imbalance:
-            return tr("Imbalance");
+            return tr("Imbalance and prediction");
         case PlanDiffSection::DiagnosticsAppeared:
             return tr("Diagnostics appeared");
         case PlanDiffSection::DiagnosticsDisappeared:

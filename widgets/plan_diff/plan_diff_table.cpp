@@ -178,8 +178,12 @@ PlanDiffTable computePlanChange(const PlanResult& before, const PlanResult& afte
     addDiagnosticRows(ctx, diff->disappearedDiagnostics, false,
                       sections[static_cast<size_t>(PlanDiffSection::DiagnosticsDisappeared)]);
     addOtherRows(*diff, sections[static_cast<size_t>(PlanDiffSection::Other)]);
+    const std::optional<CostDiff> cost = costChange(before, after);
+    if (cost) addCostRows(*cost, imbalance);
     change.diff = std::move(diff);
     change.summary = summaryText(change);
+    if (const QString words = cost ? costSummaryText(*cost) : QString(); !words.isEmpty())
+        change.summary += QStringLiteral(" · ") + words;
     return change;
 }
 

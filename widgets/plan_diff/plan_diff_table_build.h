@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <optional>
+
+#include "cost/cost_diff.h"
+
 // Internal to plan_change*.cpp: what the row builders share.
 
 #include <QObject>
@@ -48,5 +52,10 @@ void addImbalanceRows(const Context& ctx, const PlanDiff& diff, std::vector<Plan
 void addDiagnosticRows(const Context& ctx, const std::vector<DiagnosticItem>& items, bool appeared,
                        std::vector<PlanDiffRow>& rows);
 void addOtherRows(const PlanDiff& diff, std::vector<PlanDiffRow>& rows);
+// plan_diff_table_cost.cpp: the prediction's change, when both plans have
+// one on the same cluster.
+std::optional<CostDiff> costChange(const PlanResult& before, const PlanResult& after);
+void addCostRows(const CostDiff& cost, std::vector<PlanDiffRow>& rows);
+QString costSummaryText(const CostDiff& cost);  // "" when neither figure changed
 
 }  // namespace hsdp::change_detail

@@ -2,7 +2,7 @@
 #include "prediction/predicted_timeline_widget.h"
 
 #include "cost/plan_cost.h"
-#include "shared/plan_prediction.h"
+#include "prediction/plan_prediction.h"
 #include "studio/offscreen_grab.h"
 #include "trace/trace_canvas.h"
 #include "types/figures.h"

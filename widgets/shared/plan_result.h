@@ -26,7 +26,7 @@ struct PlanResult {
     // The JSON document the scenario was read from (what the edit panel edits);
     // null for a result built from a Scenario in memory.
     std::shared_ptr<const Json> document;
-    // The plan costed on the session's cluster (shared/plan_prediction.h);
+    // The plan costed on the session's cluster (prediction/plan_prediction.h);
     // null when no cluster is chosen.
     std::shared_ptr<const PlanPrediction> prediction;
 

@@ -21,7 +21,7 @@ struct RunData {
     std::shared_ptr<const RunResult> run;
     QString source{};  // the run --json file it was opened from; empty for a run made here
     // The run held against its prediction on the plan's cluster, at the run's
-    // own shapes (shared/plan_prediction.h); null: no cluster, or no measured step.
+    // own shapes (prediction/plan_prediction.h); null: no cluster, or no measured step.
     std::shared_ptr<const RunPredictionData> prediction{};
 
     bool isValid() const { return plan.isValid() && run != nullptr; }

@@ -9,7 +9,7 @@
 #include "run/runner.h"
 #include "runtime/allocator_policy.h"
 #include "saved/saved_run.h"
-#include "shared/plan_prediction.h"
+#include "prediction/plan_prediction.h"
 
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>

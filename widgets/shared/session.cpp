@@ -7,7 +7,7 @@
 
 #include "scenario/scenario_error.h"
 #include "shared/edit_error_text.h"
-#include "shared/plan_prediction.h"
+#include "prediction/plan_prediction.h"
 
 namespace hsdp {
 

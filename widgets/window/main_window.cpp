@@ -18,7 +18,7 @@
 #include "editing/edit_widget.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "shared/plan_index.h"
-#include "shared/plan_prediction.h"
+#include "prediction/plan_prediction.h"
 #include "shared/scenario_document.h"
 #include "window/recent_files.h"
 #include "window/stale_banner.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "shared/plan_prediction.h"
+#include "prediction/plan_prediction.h"
 
 #include <QObject>
 

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+// What changed in the prediction: when both plans are costed on the same
+// cluster, the predicted step and the worst rank's peak before and after
+// (core/cost/cost_diff.h), as rows and as the summary's last words.
+#include "cost/cost_diff.h"
+#include "plan_diff/plan_diff_table_build.h"
+#include "prediction/plan_prediction.h"
+#include "types/figures.h"
+
+namespace hsdp::change_detail {
+
+namespace {
+
+PlanDiffTrend trendOf(Better better) {
+    return better == Better::After    ? PlanDiffTrend::Better
+           : better == Better::Before ? PlanDiffTrend::Worse
+                                      : PlanDiffTrend::Neutral;
+}
+
+QString duration(double seconds) {
+    return QString::fromStdString(durationText(seconds));
+}
+
+QString bytes(int64_t value) {
+    return QString::fromStdString(humanBytes(double(value)));
+}
+
+QString signedDuration(double seconds) {
+    return (seconds < 0 ? QStringLiteral("−") : QStringLiteral("+")) + duration(std::abs(seconds));
+}
+
+QString signedBytes(int64_t value) {
+    return (value < 0 ? QStringLiteral("−") : QStringLiteral("+")) + bytes(std::abs(value));
+}
+
+}  // namespace
+
+std::optional<CostDiff> costChange(const PlanResult& before, const PlanResult& after) {
+    const PlanPrediction* a = before.prediction.get();
+    const PlanPrediction* b = after.prediction.get();
+    if (!a || !b || !a->cost || !b->cost || a->cost->cluster.name != b->cost->cluster.name)
+        return std::nullopt;
+    return diffCosts(*a->cost, *b->cost);
+}
+
+void addCostRows(const CostDiff& cost, std::vector<PlanDiffRow>& rows) {
+    const QString where = QObject::tr("on %1").arg(QString::fromStdString(cost.cluster));
+    if (cost.stepSecondsChange() != 0) {
+        PlanDiffRow step = textRow(QObject::tr("predicted step"), where,
+                                   duration(cost.before.stepSeconds),
+                                   duration(cost.after.stepSeconds),
+                                   signedDuration(cost.stepSecondsChange()));
+        step.trend = trendOf(cost.faster());
+        rows.push_back(std::move(step));
+    }
+    if (cost.peakBytesChange() != 0) {
+        PlanDiffRow peak =
+            textRow(QObject::tr("peak memory"), where,
+                    QObject::tr("%1 (rank %2)").arg(bytes(cost.before.peakBytes)).arg(cost.before.peakRank),
+                    QObject::tr("%1 (rank %2)").arg(bytes(cost.after.peakBytes)).arg(cost.after.peakRank),
+                    signedBytes(cost.peakBytesChange()));
+        peak.trend = trendOf(cost.lighter());
+        rows.push_back(std::move(peak));
+    }
+}
+
+QString costSummaryText(const CostDiff& cost) {
+    QStringList parts;
+    if (cost.stepSecondsChange() != 0)
+        parts << QObject::tr("predicted step %1 → %2")
+                     .arg(duration(cost.before.stepSeconds), duration(cost.after.stepSeconds));
+    if (cost.peakBytesChange() != 0)
+        parts << QObject::tr("peak %1 → %2")
+                     .arg(bytes(cost.before.peakBytes), bytes(cost.after.peakBytes));
+    return parts.join(QStringLiteral(" · "));
+}
+
+}  // namespace hsdp::change_detail
