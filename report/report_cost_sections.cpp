@@ -5,9 +5,9 @@
 // and after a run the run above its prediction.
 #include "cost/plan_cost.h"
 #include "export/cost_text.h"
+#include "prediction/plan_prediction.h"
 #include "report/report_builder.h"
 #include "report/report_sections.h"
-#include "prediction/plan_prediction.h"
 #include "types/figures.h"
 
 namespace hsdp::report {
@@ -64,8 +64,8 @@ void addCostSections(const ReportInput& input, SectionList& list) {
         return;
     }
     const PlanCost& cost = *prediction->cost;
-    ReportSection& section = list.add(QStringLiteral("cost"),
-                                      QStringLiteral("Cost on %1").arg(clusterText(cost)));
+    ReportSection& section =
+        list.add(QStringLiteral("cost"), QStringLiteral("Cost on %1").arg(clusterText(cost)));
     section.paragraph(QStringLiteral(
         "What the cost model predicts for the optimizer step on this cluster at the "
         "scenario's real shapes: every collective the runner makes over the slowest link "

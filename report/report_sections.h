@@ -41,8 +41,8 @@ void addTpSections(const ReportInput& input, SectionList& list);     // report_p
 void addGroupSections(const ReportInput& input, SectionList& list);  // report_group_sections.cpp
 void addParamSection(const ReportInput& input, SectionList& list);   // report_group_sections.cpp
 void addPictureSections(const ReportInput& input,
-                        SectionList& list);                        // report_picture_sections.cpp
-void addRunSections(const ReportInput& input, SectionList& list);  // report_run_sections.cpp
+                        SectionList& list);                         // report_picture_sections.cpp
+void addRunSections(const ReportInput& input, SectionList& list);   // report_run_sections.cpp
 void addCostSections(const ReportInput& input, SectionList& list);  // report_cost_sections.cpp
 
 }  // namespace hsdp::report

@@ -12,12 +12,12 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "output_paths.h"
+#include "prediction/plan_prediction.h"
 #include "progress_line.h"
 #include "report/report_file.h"
 #include "report_command.h"
 #include "run/runner.h"
 #include "runtime/allocator_policy.h"
-#include "prediction/plan_prediction.h"
 #include "types/figures.h"
 
 namespace hsdp::cli {

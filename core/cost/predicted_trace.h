@@ -14,9 +14,9 @@ namespace hsdp {
 // one event per member sharing its seq (the schedule's collective index),
 // with the bytes the runner's trace would count; a compute item is an event
 // of its own on its rank (op "pack" | "unpack" | "newton_schulz" | "update",
-// a negative seq, no bytes: isCompute()), as a run's trace records them. Labels carry the phase, the schedule
-// entry, its plan group, batch and params (a TP transition's number for phase
-// tp). Events are ordered by rank, then start, like a recorded trace.
+// a negative seq, no bytes: isCompute()), as a run's trace records them. Labels carry the phase,
+// the schedule entry, its plan group, batch and params (a TP transition's number for phase tp).
+// Events are ordered by rank, then start, like a recorded trace.
 Trace predictedTrace(const Plan& plan, const PlanCost& cost);
 
 }  // namespace hsdp

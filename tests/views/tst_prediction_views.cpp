@@ -9,20 +9,20 @@
 #include <QStandardPaths>
 #include <QtTest>
 
+#include <qcustomplot.h>
+#include "cluster/reader.h"
 #include "cost/plan_cost.h"
 #include "cost/predicted_trace.h"
-#include "cluster/reader.h"
 #include "memory/memory_widget.h"
 #include "plan_diff/plan_diff_tracker.h"
-#include "shared/scenario_document.h"
+#include "prediction/plan_prediction.h"
 #include "prediction/predicted_timeline_widget.h"
 #include "run/runner.h"
-#include "prediction/plan_prediction.h"
+#include "shared/scenario_document.h"
 #include "studio_test_util.h"
 #include "trace/trace_canvas.h"
 #include "trace/trace_timeline.h"
 #include "types/figures.h"
-#include <qcustomplot.h>
 
 using namespace hsdp;
 using hsdp::testing::openAndWait;
@@ -120,7 +120,8 @@ void TestPredictionViews::memoryBarsStackToEachRanksPeak() {
     QCOMPARE(view.shownRank(), cost.peakRank);
     view.selectRank(5);
     QCOMPARE(view.shownRank(), 5);
-    const QCPBarsDataContainer& entries = *static_cast<QCPBars*>(view.entryPlot()->plottable(0))->data();
+    const QCPBarsDataContainer& entries =
+        *static_cast<QCPBars*>(view.entryPlot()->plottable(0))->data();
     QCOMPARE(entries.size(), int(cost.memory[5].entries.size()));
     QCOMPARE(int64_t(entries.at(0)->value), cost.memory[5].entries[0].peakBytes);
     QVERIFY(!view.renderImage(QSize(900, 600)).isNull());

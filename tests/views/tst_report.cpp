@@ -467,8 +467,9 @@ void TestReport::clusterAddsTheCost() {
     QCOMPARE(plan.exitCode, 0);
     const json cost = json::parse(plan.out.toStdString())["cost"];
     const QString out = dir_.filePath(QStringLiteral("cost.html"));
-    const CliOutcome report = inspect({QStringLiteral("report"), scenario, QStringLiteral("-o"),
-                                       out, QStringLiteral("--cluster"), QStringLiteral("h100-dgx")});
+    const CliOutcome report =
+        inspect({QStringLiteral("report"), scenario, QStringLiteral("-o"), out,
+                 QStringLiteral("--cluster"), QStringLiteral("h100-dgx")});
     QVERIFY2(report.exitCode == 0, report.err.constData());
     const QString html = QString::fromUtf8(readAll(out));
     QVERIFY2(htmlProblems(html).isEmpty(), qPrintable(htmlProblems(html)));
@@ -489,10 +490,12 @@ void TestReport::clusterAddsTheCost() {
     QVERIFY(html.contains(QStringLiteral("predicted peak by kind of buffer")));
 
     const QString plain = dir_.filePath(QStringLiteral("plain.html"));
-    QCOMPARE(inspect({QStringLiteral("report"), scenario, QStringLiteral("-o"), plain}).exitCode, 0);
+    QCOMPARE(inspect({QStringLiteral("report"), scenario, QStringLiteral("-o"), plain}).exitCode,
+             0);
     QVERIFY(!QString::fromUtf8(readAll(plain)).contains(QStringLiteral("Cost on")));
-    const CliOutcome bad = inspect({QStringLiteral("report"), scenario, QStringLiteral("-o"), plain,
-                                    QStringLiteral("--cluster"), QStringLiteral("no-such-cluster")});
+    const CliOutcome bad =
+        inspect({QStringLiteral("report"), scenario, QStringLiteral("-o"), plain,
+                 QStringLiteral("--cluster"), QStringLiteral("no-such-cluster")});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.err.contains("no-such-cluster"));
 }

@@ -160,10 +160,10 @@ void TestRunWindow::anInjectedFaultShowsTheEnginesError() {
     // How many collectives complete before rank 2's fault depends on the
     // threads' timing: one of them is "1 collective".
     const int64_t done = run.run->collectives;
-    QCOMPARE(window.runStatusText(), QStringLiteral("run failed on rank 2 after %1 %2")
-                                         .arg(groupedNumber(done))
-                                         .arg(done == 1 ? QStringLiteral("collective")
-                                                        : QStringLiteral("collectives")));
+    QCOMPARE(window.runStatusText(),
+             QStringLiteral("run failed on rank 2 after %1 %2")
+                 .arg(groupedNumber(done))
+                 .arg(done == 1 ? QStringLiteral("collective") : QStringLiteral("collectives")));
     // The next run clears the old run's error.
     run = runAndWait(window, [&] { window.runAction()->trigger(); });
     QVERIFY(run.run->verified);

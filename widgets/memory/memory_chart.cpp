@@ -39,15 +39,24 @@ EntryMemorySeries entryMemory(const PlanCost& cost, int rank) {
 
 QString memoryKindLabel(MemoryKind kind) {
     switch (kind) {
-    case MemoryKind::Param: return QObject::tr("param shard");
-    case MemoryKind::Grad: return QObject::tr("grad shard");
-    case MemoryKind::Momentum: return QObject::tr("momentum shard");
-    case MemoryKind::GatherBuffer: return QObject::tr("gather buffer");
-    case MemoryKind::FullMatrix: return QObject::tr("full matrices");
-    case MemoryKind::NewtonSchulz: return QObject::tr("Newton–Schulz workspace");
-    case MemoryKind::UpdatePayload: return QObject::tr("update payload");
-    case MemoryKind::BroadcastBuffer: return QObject::tr("broadcast buffer");
-    case MemoryKind::ReplicaPayload: return QObject::tr("replica payload");
+        case MemoryKind::Param:
+            return QObject::tr("param shard");
+        case MemoryKind::Grad:
+            return QObject::tr("grad shard");
+        case MemoryKind::Momentum:
+            return QObject::tr("momentum shard");
+        case MemoryKind::GatherBuffer:
+            return QObject::tr("gather buffer");
+        case MemoryKind::FullMatrix:
+            return QObject::tr("full matrices");
+        case MemoryKind::NewtonSchulz:
+            return QObject::tr("Newton–Schulz workspace");
+        case MemoryKind::UpdatePayload:
+            return QObject::tr("update payload");
+        case MemoryKind::BroadcastBuffer:
+            return QObject::tr("broadcast buffer");
+        case MemoryKind::ReplicaPayload:
+            return QObject::tr("replica payload");
     }
     return QString::fromUtf8(memoryKindName(kind).data(), qsizetype(memoryKindName(kind).size()));
 }

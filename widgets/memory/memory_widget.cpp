@@ -54,7 +54,8 @@ MemoryWidget::MemoryWidget(PlanSelection* selection, QWidget* parent)
         kindBars_[size_t(k)] = makeBars(rankPlot_, kKindColors[size_t(k)], memoryKindLabel(kind));
     }
     // Stacked bottom-up in kind order: the resident shards at the bottom.
-    for (int k = 1; k < kMemoryKinds; ++k) kindBars_[size_t(k)]->moveAbove(kindBars_[size_t(k - 1)]);
+    for (int k = 1; k < kMemoryKinds; ++k)
+        kindBars_[size_t(k)]->moveAbove(kindBars_[size_t(k - 1)]);
     rankPlot_->legend->setVisible(true);
     rankPlot_->legend->setFont(QFont(font().family(), 8));
     rankPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
@@ -104,8 +105,7 @@ QString MemoryWidget::message() const {
     if (!result_.isValid()) return tr("No plan.");
     if (!result_.prediction)
         return tr("Choose a cluster (Cluster menu) to predict each rank's memory.");
-    if (!result_.prediction->cost)
-        return tr("No prediction: %1").arg(result_.prediction->error);
+    if (!result_.prediction->cost) return tr("No prediction: %1").arg(result_.prediction->error);
     return {};
 }
 
@@ -114,10 +114,10 @@ void MemoryWidget::fillRankPlot() {
         kindBars_[size_t(k)]->setData(chart_.ranks, chart_.atPeak[size_t(k)], true);
     if (chart_.ranks.isEmpty()) return;
     const PlanCost& cost = *result_.prediction->cost;
-    rankTitle_->setText(tr("Predicted peak memory per rank on %1, real shapes: highest %2 (rank %3)")
-                            .arg(clusterText(cost),
-                                 QString::fromStdString(humanBytes(chart_.peakBytes)))
-                            .arg(chart_.peakRank));
+    rankTitle_->setText(
+        tr("Predicted peak memory per rank on %1, real shapes: highest %2 (rank %3)")
+            .arg(clusterText(cost), QString::fromStdString(humanBytes(chart_.peakBytes)))
+            .arg(chart_.peakRank));
     const double top = std::max(chart_.peakBytes, chart_.capacityBytes);
     capacity_->setVisible(chart_.capacityBytes > 0);
     capacity_->point1->setCoords(0, chart_.capacityBytes);
@@ -125,11 +125,10 @@ void MemoryWidget::fillRankPlot() {
     capacity_->setSelectable(false);
     rankPlot_->xAxis->setRange(-0.6, double(chart_.ranks.size()) - 0.4);
     rankPlot_->yAxis->setRange(0, top * 1.08);
-    rankPlot_->xAxis->setLabel(chart_.capacityBytes > 0
-                                   ? tr("rank (dashed: the device's %1)")
-                                         .arg(QString::fromStdString(
-                                             humanBytes(chart_.capacityBytes)))
-                                   : tr("rank"));
+    rankPlot_->xAxis->setLabel(chart_.capacityBytes > 0 ? tr("rank (dashed: the device's %1)")
+                                                              .arg(QString::fromStdString(
+                                                                  humanBytes(chart_.capacityBytes)))
+                                                        : tr("rank"));
     rankPlot_->replot();
 }
 
@@ -147,8 +146,8 @@ void MemoryWidget::fillEntryPlot() {
     }
     const EntryMemorySeries series = entryMemory(*result_.prediction->cost, shownRank_);
     entryBars_->setData(series.keys, series.bytes, true);
-    entryTitle_->setText(tr("Rank %1: high-water mark in each schedule entry it takes part in")
-                             .arg(shownRank_));
+    entryTitle_->setText(
+        tr("Rank %1: high-water mark in each schedule entry it takes part in").arg(shownRank_));
     double top = 0;
     for (double b : series.bytes) top = std::max(top, b);
     entryPlot_->xAxis->setRange(-0.6, double(series.keys.size()) - 0.4);

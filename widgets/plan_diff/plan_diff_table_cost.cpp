@@ -46,19 +46,18 @@ std::optional<CostDiff> costChange(const PlanResult& before, const PlanResult& a
 void addCostRows(const CostDiff& cost, std::vector<PlanDiffRow>& rows) {
     const QString where = QObject::tr("on %1").arg(QString::fromStdString(cost.cluster));
     if (cost.stepSecondsChange() != 0) {
-        PlanDiffRow step = textRow(QObject::tr("predicted step"), where,
-                                   duration(cost.before.stepSeconds),
-                                   duration(cost.after.stepSeconds),
-                                   signedDuration(cost.stepSecondsChange()));
+        PlanDiffRow step =
+            textRow(QObject::tr("predicted step"), where, duration(cost.before.stepSeconds),
+                    duration(cost.after.stepSeconds), signedDuration(cost.stepSecondsChange()));
         step.trend = trendOf(cost.faster());
         rows.push_back(std::move(step));
     }
     if (cost.peakBytesChange() != 0) {
-        PlanDiffRow peak =
-            textRow(QObject::tr("peak memory"), where,
-                    QObject::tr("%1 (rank %2)").arg(bytes(cost.before.peakBytes)).arg(cost.before.peakRank),
-                    QObject::tr("%1 (rank %2)").arg(bytes(cost.after.peakBytes)).arg(cost.after.peakRank),
-                    signedBytes(cost.peakBytesChange()));
+        PlanDiffRow peak = textRow(
+            QObject::tr("peak memory"), where,
+            QObject::tr("%1 (rank %2)").arg(bytes(cost.before.peakBytes)).arg(cost.before.peakRank),
+            QObject::tr("%1 (rank %2)").arg(bytes(cost.after.peakBytes)).arg(cost.after.peakRank),
+            signedBytes(cost.peakBytesChange()));
         peak.trend = trendOf(cost.lighter());
         rows.push_back(std::move(peak));
     }

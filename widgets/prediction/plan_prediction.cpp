@@ -31,7 +31,8 @@ std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
     auto prediction = std::make_shared<PlanPrediction>();
     prediction->cluster = cluster;
     try {
-        auto cost = std::make_shared<const PlanCost>(costPlan(*plan.scenario, *plan.plan, *cluster));
+        auto cost =
+            std::make_shared<const PlanCost>(costPlan(*plan.scenario, *plan.plan, *cluster));
         prediction->timeline = timelineOf(*plan.plan, *cost, std::nullopt);
         prediction->cost = std::move(cost);
     } catch (const std::exception& error) {
@@ -60,7 +61,9 @@ std::shared_ptr<const RunPredictionData> predictRunData(const RunData& run) {
 }
 
 QString clusterText(const PlanCost& cost) {
-    return QStringLiteral("%1× %2").arg(cost.cluster.nodes).arg(QString::fromStdString(cost.cluster.name));
+    return QStringLiteral("%1× %2")
+        .arg(cost.cluster.nodes)
+        .arg(QString::fromStdString(cost.cluster.name));
 }
 
 QString predictionStatusText(const PlanPrediction* prediction) {
@@ -69,9 +72,9 @@ QString predictionStatusText(const PlanPrediction* prediction) {
         return QObject::tr("no prediction on %1: %2")
             .arg(QString::fromStdString(prediction->cluster->name), prediction->error);
     const PlanCost& cost = *prediction->cost;
-    QString text = QObject::tr("predicted step %1 on %2")
-                       .arg(QString::fromStdString(durationText(cost.stepSeconds)),
-                            clusterText(cost));
+    QString text =
+        QObject::tr("predicted step %1 on %2")
+            .arg(QString::fromStdString(durationText(cost.stepSeconds)), clusterText(cost));
     if (cost.ranks.empty()) return text;
     const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
     return text + QObject::tr(" · peak %1 (rank %2)")

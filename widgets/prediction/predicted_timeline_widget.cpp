@@ -87,8 +87,9 @@ void PredictedTimelineWidget::refresh() {
     choice_->setCurrentIndex(run ? 1 : 0);
     choice_->setEnabled(canShowRun());
     planCanvas_->setVisible(!run);
-    for (QWidget* w : {static_cast<QWidget*>(measuredTitle_), static_cast<QWidget*>(measuredCanvas_),
-                       static_cast<QWidget*>(predictedTitle_), static_cast<QWidget*>(runCanvas_)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(measuredTitle_), static_cast<QWidget*>(measuredCanvas_),
+          static_cast<QWidget*>(predictedTitle_), static_cast<QWidget*>(runCanvas_)})
         w->setVisible(run);
     caption_->setText(caption());
     if (run) {
@@ -97,9 +98,9 @@ void PredictedTimelineWidget::refresh() {
         const QString shapes = measured.shrink ? tr("shrunk shapes") : tr("real shapes");
         measuredTitle_->setText(tr("Measured on this machine (%1): step %2 wall")
                                     .arg(shapes, duration(measured.stepSeconds)));
-        predictedTitle_->setText(tr("Predicted on %1 at the run's %2: step %3")
-                                     .arg(clusterText(predicted.cost), shapes,
-                                          duration(predicted.predictedSeconds)));
+        predictedTitle_->setText(
+            tr("Predicted on %1 at the run's %2: step %3")
+                .arg(clusterText(predicted.cost), shapes, duration(predicted.predictedSeconds)));
     }
 }
 
@@ -122,10 +123,10 @@ QString PredictedTimelineWidget::planCaption() const {
 
 QString PredictedTimelineWidget::runCaption() const {
     const RunPrediction& predicted = *run_.prediction->prediction;
-    const QString error = predicted.makespanRelError
-                              ? QString::number(*predicted.makespanRelError * 100, 'f', 0) +
-                                    QStringLiteral(" %")
-                              : tr("not measured");
+    const QString error =
+        predicted.makespanRelError
+            ? QString::number(*predicted.makespanRelError * 100, 'f', 0) + QStringLiteral(" %")
+            : tr("not measured");
     QString text = tr("Predicted against measured: makespan error %1; per-collective median "
                       "error %2 % over %3 collectives")
                        .arg(error)
@@ -142,8 +143,8 @@ QList<ViewShot> PredictedTimelineWidget::screenshots() const {
     if (plan_.prediction && plan_.prediction->timeline)
         shots.append(ViewShot{{}, QSize(1600, 900), QStringLiteral("plan")});
     if (canShowRun())
-        shots.append(
-            ViewShot{QStringLiteral("predicted-vs-measured.png"), QSize(1600, 900), QStringLiteral("run")});
+        shots.append(ViewShot{QStringLiteral("predicted-vs-measured.png"), QSize(1600, 900),
+                              QStringLiteral("run")});
     return shots;
 }
 

@@ -6,10 +6,10 @@
 #include <mutex>
 #include <string>
 
+#include "prediction/plan_prediction.h"
 #include "run/runner.h"
 #include "runtime/allocator_policy.h"
 #include "saved/saved_run.h"
-#include "prediction/plan_prediction.h"
 
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>

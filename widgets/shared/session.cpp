@@ -5,9 +5,9 @@
 #include <QFileInfo>
 #include <stdexcept>
 
+#include "prediction/plan_prediction.h"
 #include "scenario/scenario_error.h"
 #include "shared/edit_error_text.h"
-#include "prediction/plan_prediction.h"
 
 namespace hsdp {
 

@@ -17,8 +17,8 @@
 
 #include "editing/edit_widget.h"
 #include "plan_diff/plan_diff_tracker.h"
-#include "shared/plan_index.h"
 #include "prediction/plan_prediction.h"
+#include "shared/plan_index.h"
 #include "shared/scenario_document.h"
 #include "window/recent_files.h"
 #include "window/stale_banner.h"
