@@ -49,6 +49,10 @@ MemoryWidget::MemoryWidget(PlanSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection), message_(new QLabel(this)) {
     rankPlot_ = makePlot(&rankTitle_);
     entryPlot_ = makePlot(&entryTitle_);
+    // A short bottom dock scrolls (ViewPlace::BottomScrolled) rather than
+    // squeezing the bars under the legend.
+    rankPlot_->setMinimumHeight(260);
+    entryPlot_->setMinimumHeight(180);
     for (int k = kMemoryKinds - 1; k >= 0; --k) {
         const auto kind = MemoryKind(k);
         kindBars_[size_t(k)] = makeBars(rankPlot_, kKindColors[size_t(k)], memoryKindLabel(kind));

@@ -35,6 +35,9 @@ PredictedTimelineWidget::PredictedTimelineWidget(PlanSelection* selection, QWidg
     choice_->addItem(tr("the plan at real size"));
     choice_->addItem(tr("the last run: measured above, predicted below"));
     caption_->setWordWrap(true);
+    // A short bottom dock scrolls rather than squeezing two timelines into it.
+    for (TraceCanvas* canvas : {planCanvas_, measuredCanvas_, runCanvas_})
+        canvas->setMinimumHeight(220);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 2, 6, 0);
     bar->addWidget(new QLabel(tr("Show"), this));
