@@ -111,7 +111,8 @@ QPageSize::PageSizeId pageSize(const ArgParser& parser) {
     throw UsageError("--page expects 'a4' or 'letter', got '" + page + "'");
 }
 
-RunData runForReport(const PlanResult& plan, RunMode mode) {
+// `cluster` (may be null): what the run is predicted on.
+RunData runForReport(const PlanResult& plan, RunMode mode, std::shared_ptr<const Cluster> cluster) {
     RunOptions options;
     options.mode = mode;
     useCachingAllocator();
@@ -120,7 +121,7 @@ RunData runForReport(const PlanResult& plan, RunMode mode) {
     auto result = std::make_shared<RunResult>(runPlan(*plan.scenario, *plan.plan, options));
     progress.finish();
     RunData run{plan, std::move(result)};
-    run.prediction = predictRunData(run);
+    run.prediction = predictRunData(run, cluster);
     return run;
 }
 
@@ -177,9 +178,10 @@ int writeReportCommand(const std::vector<std::string>& given) {
     input.plan.prediction = predictPlan(input.plan, cluster);
     if (parser.has("--run")) {
         const bool reference = mode == "reference";
-        input.run = runForReport(input.plan, reference ? RunMode::Reference : RunMode::Corrected);
+        input.run =
+            runForReport(input.plan, reference ? RunMode::Reference : RunMode::Corrected, cluster);
         // The wrong rows are drawn against what a corrected run gathered.
-        if (reference) input.comparison = runForReport(input.plan, RunMode::Corrected);
+        if (reference) input.comparison = runForReport(input.plan, RunMode::Corrected, nullptr);
     }
     input.title = QString::fromStdString(parser.value("--title").value_or(""));
     input.command = commandLine(given);

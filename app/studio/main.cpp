@@ -43,6 +43,15 @@ bool waitForPlan(hsdp::MainWindow& window, QString* error) {
     return error->isEmpty();
 }
 
+// Waits for the prediction of the plan on screen, when one is being made.
+void waitForPrediction(hsdp::MainWindow& window) {
+    if (!window.session()->isPredicting()) return;
+    QEventLoop loop;
+    QObject::connect(window.session(), &hsdp::Session::predictionReady, &loop,
+                     [&] { loop.quit(); });
+    loop.exec();
+}
+
 // What to show as the window's run: a run made now, or a saved one.
 struct RunChoice {
     std::optional<hsdp::RunRequest> request;
@@ -78,6 +87,7 @@ int screenshots(hsdp::MainWindow& window, const QString& dir, const QString& sce
         std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
         return 2;
     }
+    waitForPrediction(window);  // its views are in the screenshots
     if ((run.request || !run.savedRun.isEmpty()) && !runAndWait(window, run, &error)) {
         std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
         return 2;

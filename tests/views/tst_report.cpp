@@ -404,7 +404,7 @@ void TestReport::studioExportsTheSameDocument() {
     MainWindow window;
     QVERIFY(testing::openAndWait(window, sample("teaching_2x2.json")));
     // The studio's prediction is the chosen cluster's; the CLI is told the same one.
-    QSignalSpy costed(window.session(), &Session::planReady);
+    QSignalSpy costed(window.session(), &Session::predictionReady);
     QVERIFY(window.chooseCluster(QStringLiteral("h100-dgx"), true));
     QVERIFY(costed.wait(20000));
     QVERIFY(window.reportAction());

@@ -108,7 +108,9 @@ void MemoryWidget::setResult(const PlanResult& result) {
 QString MemoryWidget::message() const {
     if (!result_.isValid()) return tr("No plan.");
     if (!result_.prediction)
-        return tr("Choose a cluster (Cluster menu) to predict each rank's memory.");
+        return tr(
+            "No prediction of this plan (yet): the Cluster menu chooses the cluster "
+            "each rank's memory is predicted on.");
     if (!result_.prediction->cost) return tr("No prediction: %1").arg(result_.prediction->error);
     return {};
 }

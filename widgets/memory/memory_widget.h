@@ -29,6 +29,7 @@ public:
 
     QWidget* widget() override { return this; }
     void showPlan(const PlanResult& plan) override { setResult(plan); }
+    void showPrediction(const PlanResult& plan) override { setResult(plan); }
     QList<ViewShot> screenshots() const override;
     QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
     // A report's parts: "ranks" (the stacked bars) or "entries".

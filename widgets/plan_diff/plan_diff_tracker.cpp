@@ -54,6 +54,14 @@ void PlanDiffTracker::planArrived(const PlanResult& result) {
     startJob();
 }
 
+void PlanDiffTracker::predictionArrived(const PlanResult& result) {
+    if (!current_.isValid() || result.plan != current_.plan) return;
+    current_ = result;
+    // Compared again only where a prediction can differ: against the plan it
+    // replaced, when that one was predicted too.
+    if (mode_ == Mode::SinceLastChange && previous_.isValid() && previous_.prediction) startJob();
+}
+
 void PlanDiffTracker::pinBaseline() {
     if (!current_.isValid()) return;
     previous_ = current_;

@@ -41,6 +41,8 @@ public slots:
     // A new plan for the studio's document: a plan of the same path replaces
     // the current one (and is compared with it), another path starts afresh.
     void planArrived(const hsdp::PlanResult& result);
+    // The current plan's prediction came (Session::predictionReady): compared again with it.
+    void predictionArrived(const hsdp::PlanResult& result);
     // Reads and plans `path` off the GUI thread and compares the current plan with it.
     void compareWith(const QString& path);
     // Back to comparing each plan with the one it replaces.

@@ -5,6 +5,7 @@
 
 #include "cost/predicted_trace.h"
 #include "shared/run_data.h"
+#include "trace/trace_timeline.h"
 #include "types/figures.h"
 
 namespace hsdp {
@@ -34,6 +35,7 @@ std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
         auto cost =
             std::make_shared<const PlanCost>(costPlan(*plan.scenario, *plan.plan, *cluster));
         prediction->timeline = timelineOf(*plan.plan, *cost, std::nullopt);
+        prediction->rows = timelineOfRun(RunData{plan, prediction->timeline});
         prediction->cost = std::move(cost);
     } catch (const std::exception& error) {
         prediction->error = QString::fromStdString(error.what());
@@ -41,18 +43,21 @@ std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
     return prediction;
 }
 
-std::shared_ptr<const RunPredictionData> predictRunData(const RunData& run) {
-    if (!run.isValid() || !run.plan.prediction || !run.plan.prediction->cluster) return nullptr;
+std::shared_ptr<const RunPredictionData> predictRunData(const RunData& run,
+                                                        std::shared_ptr<const Cluster> cluster) {
+    if (!run.isValid() || !cluster) return nullptr;
     const RunResult& result = *run.run;
     if (result.stepSeconds <= 0 || !result.error.empty() || result.paramShapes.empty())
         return nullptr;
     try {
         auto data = std::make_shared<RunPredictionData>();
-        data->cluster = run.plan.prediction->cluster;
+        data->cluster = std::move(cluster);
         auto prediction = std::make_shared<const RunPrediction>(
             predictRun(*run.plan.scenario, *run.plan.plan, *data->cluster, result.paramShapes,
                        result.tpShapes, result.trace, result.stepSeconds));
         data->timeline = timelineOf(*run.plan.plan, prediction->cost, result.shrink);
+        data->rows = timelineOfRun(RunData{run.plan, data->timeline});
+        data->measuredRows = timelineOfRun(run);
         data->prediction = std::move(prediction);
         return data;
     } catch (const std::exception&) {

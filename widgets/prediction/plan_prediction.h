@@ -11,6 +11,7 @@
 
 namespace hsdp {
 
+class TraceTimeline;
 struct PlanResult;
 struct RunData;
 
@@ -22,6 +23,7 @@ struct PlanPrediction {
     std::shared_ptr<const Cluster> cluster;  // as chosen (costPlan grows it to the world)
     std::shared_ptr<const PlanCost> cost;    // null when costing failed: see `error`
     std::shared_ptr<const RunResult> timeline;
+    std::shared_ptr<const TraceTimeline> rows;  // `timeline` indexed for the canvas
     QString error;
 };
 
@@ -30,15 +32,20 @@ std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
                                                   std::shared_ptr<const Cluster> cluster);
 
 // A finished run held against the prediction at its own (shrunk) shapes on
-// the cluster of its plan's prediction, with that prediction as a trace.
+// `cluster`, with that prediction as a trace.
 struct RunPredictionData {
     std::shared_ptr<const Cluster> cluster;
     std::shared_ptr<const RunPrediction> prediction;
     std::shared_ptr<const RunResult> timeline;
+    // Both traces indexed for the canvas, off the GUI thread: the prediction's
+    // and the measured run's.
+    std::shared_ptr<const TraceTimeline> rows;
+    std::shared_ptr<const TraceTimeline> measuredRows;
 };
 
-// Null when the plan has no prediction or the run has no measured step.
-std::shared_ptr<const RunPredictionData> predictRunData(const RunData& run);
+// Null without a cluster or a measured step.
+std::shared_ptr<const RunPredictionData> predictRunData(const RunData& run,
+                                                        std::shared_ptr<const Cluster> cluster);
 
 // "4× h100-dgx": the nodes the plan's world takes, and the cluster's name.
 QString clusterText(const PlanCost& cost);

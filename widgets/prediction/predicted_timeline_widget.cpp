@@ -60,8 +60,10 @@ PredictedTimelineWidget::PredictedTimelineWidget(PlanSelection* selection, QWidg
 void PredictedTimelineWidget::showPlan(const PlanResult& plan) {
     plan_ = plan;
     const PlanPrediction* prediction = plan.prediction.get();
-    planCanvas_->setRun(prediction && prediction->timeline ? RunData{plan, prediction->timeline}
-                                                           : RunData{});
+    if (prediction && prediction->timeline)
+        planCanvas_->setRun(RunData{plan, prediction->timeline}, prediction->rows);
+    else
+        planCanvas_->setRun({});
     // A run of another plan (or of no cluster) is no longer this view's.
     if (run_.isValid() && run_.plan.plan != plan.plan) run_ = {};
     refresh();
@@ -69,8 +71,13 @@ void PredictedTimelineWidget::showPlan(const PlanResult& plan) {
 
 void PredictedTimelineWidget::showRun(const RunData& run) {
     run_ = run;
-    measuredCanvas_->setRun(canShowRun() ? run : RunData{});
-    runCanvas_->setRun(canShowRun() ? RunData{run.plan, run.prediction->timeline} : RunData{});
+    if (canShowRun()) {
+        measuredCanvas_->setRun(run, run.prediction->measuredRows);
+        runCanvas_->setRun(RunData{run.plan, run.prediction->timeline}, run.prediction->rows);
+    } else {
+        measuredCanvas_->setRun({});
+        runCanvas_->setRun({});
+    }
     if (canShowRun()) shown_ = Shown::Run;  // a new run is what the user wants to compare
     refresh();
 }
@@ -114,7 +121,10 @@ QString PredictedTimelineWidget::caption() const {
 QString PredictedTimelineWidget::planCaption() const {
     if (!plan_.isValid()) return tr("No plan.");
     const PlanPrediction* prediction = plan_.prediction.get();
-    if (!prediction) return tr("Choose a cluster (Cluster menu) to predict the step.");
+    if (!prediction)
+        return tr(
+            "No prediction of this plan (yet): the Cluster menu chooses the cluster the "
+            "step is predicted on.");
     if (!prediction->cost) return tr("No prediction: %1").arg(prediction->error);
     const PlanCost& cost = *prediction->cost;
     return tr("Predicted on %1 at real shapes: step %2 (makespan; rank %3 ends last), "

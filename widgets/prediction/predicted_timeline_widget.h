@@ -30,6 +30,7 @@ public:
     QWidget* widget() override { return this; }
     void showPlan(const PlanResult& plan) override;
     void showRun(const RunData& run) override;
+    void showPrediction(const PlanResult& plan) override { showPlan(plan); }
     QList<ViewShot> screenshots() const override;
     QImage picture(const QSize& size, const QString& part) override;
 

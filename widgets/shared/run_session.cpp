@@ -114,7 +114,7 @@ bool RunSession::start(const PlanResult& plan, const RunRequest& request) {
                 shared->phase = phase;
             };
             RunData data{plan, std::make_shared<const RunResult>(runOrExplain(plan, options))};
-            data.prediction = predictRunData(data);
+            data.prediction = predictRunData(data, request.cluster);
             return data;
         },
         [this](RunData data) { finish(std::move(data)); });
@@ -135,7 +135,8 @@ bool RunSession::open(const PlanResult& plan, const QString& runPath, const QStr
                                              QFile::encodeName(runPath).toStdString(),
                                              QFile::encodeName(tracePath).toStdString());
                 RunData data{plan, std::make_shared<const RunResult>(std::move(run)), runPath};
-                data.prediction = predictRunData(data);
+                data.prediction =
+                    predictRunData(data, plan.prediction ? plan.prediction->cluster : nullptr);
                 return {std::move(data), {}};
             } catch (const std::exception& error) {
                 return {RunData{}, QString::fromStdString(error.what())};

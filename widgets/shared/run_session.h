@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "cluster/cluster.h"
 #include "runtime/world.h"
 #include "shared/job_tracker.h"
 #include "shared/run_data.h"
@@ -24,6 +25,8 @@ struct RunRequest {
     int64_t maxBytes = int64_t(2) << 30;       // larger runs shrink (docs/run.md §6)
     double flopBudget = 4e10;                  // Newton–Schulz work; larger runs shrink
     std::optional<FaultSpec> fault;            // rank R fails at its K-th collective
+    // The cluster a finished run is predicted on, at its own shapes (null: none).
+    std::shared_ptr<const Cluster> cluster;
 
     bool operator==(const RunRequest&) const = default;
 };

@@ -33,6 +33,7 @@ qint64 fileFingerprint(const QString& path) {
 Session::Session(QObject* parent) : QObject(parent) {
     qRegisterMetaType<hsdp::PlanResult>();
     pool_.setMaxThreadCount(1);
+    predictionPool_.setMaxThreadCount(1);
     debounce_.setSingleShot(true);
     debounce_.setInterval(200);
     connect(&debounce_, &QTimer::timeout, this, &Session::onSettled);
@@ -42,6 +43,7 @@ Session::Session(QObject* parent) : QObject(parent) {
 
 Session::~Session() {
     pool_.waitForDone();
+    predictionPool_.waitForDone();
 }
 
 void Session::open(const QString& path) {
@@ -84,12 +86,13 @@ void Session::planDocument(std::shared_ptr<const Json> document, const QString& 
 
 void Session::setCluster(std::shared_ptr<const Cluster> cluster) {
     cluster_ = std::move(cluster);
-    // A plan still being made is made again (it would replace the one on
-    // screen); else the one on screen is costed again.
-    if (jobs_.isJobRunning() && lastJob_)
-        startJob(lastJob_, lastJobFromEdit_);
-    else if (current_.isValid())
-        startJob([result = current_] { return result; }, /*fromEdit=*/false);
+    if (!current_.isValid()) return;
+    if (cluster_) {
+        startPrediction();
+        return;
+    }
+    current_.prediction = nullptr;
+    emit predictionReady(current_);
 }
 
 void Session::watch() {
@@ -122,16 +125,13 @@ void Session::startFileJob() {
 template <typename Compute>
 void Session::startJob(Compute compute, bool fromEdit) {
     bool wasBusy = jobs_.isJobRunning();
-    lastJob_ = compute;
-    lastJobFromEdit_ = fromEdit;
     jobs_.startJob(
         pool_,
-        [compute = std::move(compute), fromEdit, cluster = cluster_]() {
+        [compute = std::move(compute), fromEdit]() {
             Outcome outcome;
             outcome.fromEdit = fromEdit;
             try {
                 outcome.result = compute();
-                outcome.result.prediction = predictPlan(outcome.result, cluster);
             } catch (const EditError& error) {
                 outcome.error = QString::fromStdString(error.what());
                 outcome.errorPath = error.field;
@@ -162,6 +162,20 @@ void Session::finishJob(Outcome outcome) {
     stale_ = false;
     current_ = std::move(outcome.result);
     emit planReady(current_);
+    startPrediction();
+}
+
+// Costs the plan on screen; a newer plan or cluster drops the result.
+void Session::startPrediction() {
+    if (!cluster_ || !current_.isValid()) return;
+    predictions_.startJob(
+        predictionPool_,
+        [plan = current_, cluster = cluster_] { return predictPlan(plan, cluster); },
+        [this, plan = current_.plan](std::shared_ptr<const PlanPrediction> prediction) {
+            if (current_.plan != plan) return;
+            current_.prediction = std::move(prediction);
+            emit predictionReady(current_);
+        });
 }
 
 }  // namespace hsdp

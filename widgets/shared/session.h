@@ -5,7 +5,6 @@
 #include <QObject>
 #include <QThreadPool>
 #include <QTimer>
-#include <functional>
 
 #include "cluster/cluster.h"
 #include "shared/job_tracker.h"
@@ -52,9 +51,13 @@ public:
     bool isBusy() const { return jobs_.isJobRunning(); }
 
     // Every plan from now on is costed on `cluster` (null: none), the one on
-    // screen again at once (planReady with its prediction).
+    // screen again at once. A plan is delivered first (planReady, without a
+    // prediction) and costed after it off the GUI thread (predictionReady,
+    // the same plan with its prediction), so that a prediction never delays
+    // what the plan views show.
     void setCluster(std::shared_ptr<const Cluster> cluster);
     std::shared_ptr<const Cluster> cluster() const { return cluster_; }
+    bool isPredicting() const { return predictions_.isJobRunning(); }
 
     void setDebounceMilliseconds(int ms) { debounce_.setInterval(ms); }
 
@@ -63,6 +66,8 @@ signals:
     void readFailed(const QString& message);
     void busyChanged(bool busy);
     void fileChangedOnDisk();  // only while not following the file
+    // current() now has its prediction (null: the cluster was cleared).
+    void predictionReady(const hsdp::PlanResult& result);
 
 private:
     struct Outcome {
@@ -79,6 +84,7 @@ private:
     void watch();
     void onDirectoryChanged();
     void onSettled();
+    void startPrediction();
 
     QString path_;
     PlanResult current_;
@@ -88,9 +94,9 @@ private:
     bool lastErrorFromEdit_ = false;
     bool followsFile_ = true;
     std::shared_ptr<const Cluster> cluster_;
-    std::function<PlanResult()> lastJob_;  // what the latest job computes
-    bool lastJobFromEdit_ = false;
-    qint64 fingerprint_ = 0;  // mtime ^ size of the file when last read
+    JobTracker predictions_{this};
+    QThreadPool predictionPool_;  // its own thread: a plan never queues behind a prediction
+    qint64 fingerprint_ = 0;      // mtime ^ size of the file when last read
     QThreadPool pool_;
     JobTracker jobs_{this};
     QFileSystemWatcher watcher_;

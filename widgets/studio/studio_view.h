@@ -38,6 +38,9 @@ public:
     // ignored by a view that does not draw it.
     virtual void showPlan(const PlanResult& plan) { (void)plan; }
     virtual void showRun(const RunData& run) { (void)run; }
+    // The plan last shown now has its prediction (or lost it: another
+    // cluster, none); only views that draw predictions take it.
+    virtual void showPrediction(const PlanResult& plan) { (void)plan; }
 
     // What --screenshot writes of the view as it stands: by default one
     // picture at 1200x800; none (a view without plan or run to draw) is fine.

@@ -52,16 +52,11 @@ TraceCanvas::TraceCanvas(PlanSelection* selection, QWidget* parent)
         connect(selection_, &PlanSelection::changed, this, &TraceCanvas::onSelectionChanged);
 }
 
-void TraceCanvas::setRun(const RunData& run) {
+void TraceCanvas::setRun(const RunData& run, std::shared_ptr<const TraceTimeline> timeline) {
     run_ = run;
     real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
-    const Mesh* mesh = nullptr;
-    if (run.isValid())
-        for (const Mesh& m : run.plan.scenario->meshes)
-            if (m.size() == run.run->worldSize && !mesh) mesh = &m;
-    setTimeline(run.isValid()
-                    ? std::make_shared<const TraceTimeline>(run.run, run.run->worldSize, mesh)
-                    : nullptr);
+    if (!timeline && run.isValid()) timeline = timelineOfRun(run);
+    setTimeline(run.isValid() ? std::move(timeline) : nullptr);
 }
 
 void TraceCanvas::setTimeline(std::shared_ptr<const TraceTimeline> timeline) {

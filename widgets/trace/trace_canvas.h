@@ -28,7 +28,8 @@ public:
 
     explicit TraceCanvas(PlanSelection* selection, QWidget* parent = nullptr);
 
-    void setRun(const RunData& run);
+    // `timeline`: the run's, built already (off the GUI thread); null: built here.
+    void setRun(const RunData& run, std::shared_ptr<const TraceTimeline> timeline = {});
     // Benchmarks and tests: a trace without a plan (rows = worldSize).
     void setTimeline(std::shared_ptr<const TraceTimeline> timeline);
     const TraceTimeline* timeline() const { return timeline_.get(); }

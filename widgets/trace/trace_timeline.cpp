@@ -134,4 +134,12 @@ int TraceTimeline::categoryOf(int event, TraceColouring colouring) const {
     return categories[static_cast<size_t>(event)];
 }
 
+std::shared_ptr<const TraceTimeline> timelineOfRun(const RunData& run) {
+    if (!run.isValid()) return nullptr;
+    const Mesh* mesh = nullptr;
+    for (const Mesh& m : run.plan.scenario->meshes)
+        if (m.size() == run.run->worldSize && !mesh) mesh = &m;
+    return std::make_shared<const TraceTimeline>(run.run, run.run->worldSize, mesh);
+}
+
 }  // namespace hsdp

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "shared/run_data.h"
 #include "verify/run_result.h"
 
 namespace hsdp {
@@ -74,5 +75,9 @@ private:
     std::vector<uint8_t> phase_, op_;
     double begin_ = 0, end_ = 0;
 };
+
+// The timeline of `run`'s trace, its rows titled by the first mesh of the
+// run's world size (null for an invalid run). Runs on any thread.
+std::shared_ptr<const TraceTimeline> timelineOfRun(const RunData& run);
 
 }  // namespace hsdp

@@ -51,6 +51,11 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     connect(session_, &Session::planReady, this, &MainWindow::onPlanReady);
     connect(session_, &Session::readFailed, this, &MainWindow::onReadFailed);
+    connect(session_, &Session::predictionReady, this, [this](const PlanResult& result) {
+        for (StudioView* view : views_) view->showPrediction(result);
+        planDiffTracker_->predictionArrived(result);
+        updateStatus();
+    });
     connect(banner_, &StaleBanner::reloadRequested, this, [this] {
         if (maybeKeepEdits()) session_->reload();
     });

@@ -93,7 +93,9 @@ void MainWindow::runDialog() {
     startRun(lastRequest_);
 }
 
-bool MainWindow::startRun(const RunRequest& request) {
+bool MainWindow::startRun(const RunRequest& asked) {
+    RunRequest request = asked;
+    request.cluster = session_->cluster();  // the run is predicted where the plan is
     if (!session_->hasResult() || !runSession_->start(session_->current(), request)) return false;
     runEpoch_ = fileEpoch_;
     if (banner_->showsRunError()) banner_->hide();
