@@ -10,6 +10,7 @@
 
 #include "collectives/newton_schulz.h"
 #include "cost/detail/broadcast_groups.h"
+#include "cost/detail/entry_view.h"
 #include "cost/detail/gather_slot.h"
 #include "run/optimizer_step.h"
 #include "types/geometry.h"
@@ -146,14 +147,6 @@ public:
     }
 
 private:
-    struct EntryView {
-        int index;
-        const Group& group;
-        const Batch& batch;
-        const Mesh& mesh;
-        Coord coord;
-    };
-
     // The ranks of one replicate coordinate in an entry: the params they own
     // (batch order) with, for a gathered batch, where each one's update is
     // computed and how its broadcast groups.

@@ -11,6 +11,7 @@
 #include "collectives/newton_schulz.h"
 #include "collectives/replicate_broadcast.h"
 #include "cost/detail/broadcast_groups.h"
+#include "cost/detail/entry_view.h"
 #include "cost/detail/gather_slot.h"
 #include "redistribute/redistribute.h"
 #include "run/optimizer_step.h"
@@ -236,14 +237,6 @@ private:
     }
 
     // --- the schedule's entries (run/optimizer_step.cpp: runScheduleEntry) ---
-
-    struct EntryView {
-        int index;
-        const Group& group;
-        const Batch& batch;
-        const Mesh& mesh;
-        Coord coord;
-    };
 
     struct BroadcastItemSize {
         int param;

@@ -14,25 +14,23 @@ MemoryChart memoryChart(const PlanCost& cost) {
         chart.ranks.push_back(rank.rank);
         for (int k = 0; k < kMemoryKinds; ++k)
             chart.atPeak[size_t(k)].push_back(double(rank.atPeak[size_t(k)]));
-        if (chart.peakRank < 0 || double(rank.peakBytes) > chart.peakBytes) {
-            chart.peakRank = rank.rank;
-            chart.peakBytes = double(rank.peakBytes);
-        }
+    }
+    if (!cost.ranks.empty()) {  // the cost model's own choice of the peak rank
+        chart.peakRank = cost.peakRank;
+        chart.peakBytes = double(cost.ranks[size_t(cost.peakRank)].peakBytes);
     }
     return chart;
 }
 
 EntryMemorySeries entryMemory(const PlanCost& cost, int rank) {
     EntryMemorySeries series;
-    for (const StepMemory& each : cost.memory) {
-        if (each.rank != rank) continue;
-        for (const EntryMemory& entry : each.entries) {
-            series.keys.push_back(double(series.keys.size()));
-            series.bytes.push_back(double(entry.peakBytes));
-            series.names.push_back(entry.scheduleIndex < 0
-                                       ? QObject::tr("whole")
-                                       : QStringLiteral("#%1").arg(entry.scheduleIndex));
-        }
+    if (rank < 0 || size_t(rank) >= cost.memory.size()) return series;
+    for (const EntryMemory& entry : cost.memory[size_t(rank)].entries) {  // memory[r] is rank r's
+        series.keys.push_back(double(series.keys.size()));
+        series.bytes.push_back(double(entry.peakBytes));
+        series.names.push_back(entry.scheduleIndex < 0
+                                   ? QObject::tr("whole")
+                                   : QStringLiteral("#%1").arg(entry.scheduleIndex));
     }
     return series;
 }
