@@ -4,14 +4,17 @@
 // rank computes, the selection's owner ranks outlined (and no others), the
 // ranks that run the selected param's Newton–Schulz flagged (and no others),
 // the tooltip naming what a rank holds, gathers and computes, labels dropped
-// before cells at 8,192 ranks.
+// before cells at 8,192 ranks; with a cluster, its nodes outlined where the
+// ranks on either side of a cell edge run on different nodes.
 #include <QDir>
 #include <QPainter>
 #include <QtTest>
 #include <algorithm>
 #include <set>
 
+#include "cluster/reader.h"
 #include "mesh/mesh_canvas.h"
+#include "prediction/plan_prediction.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
 #include "shared/plan_index.h"
@@ -79,6 +82,37 @@ std::vector<int> newtonSchulzRanks(const Plan& plan, const Mesh& mesh, int param
 
 const QColor kComputeColor(0xff, 0xc4, 0x00);
 
+int pixelsOf(const QImage& image, const QColor& color) {
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) count += image.pixelColor(x, y) == color;
+    return count;
+}
+
+// For every pair of neighbouring cells: is the middle of their shared edge
+// drawn in the node colour exactly when `nodeOf` puts them on different nodes?
+void checkNodeEdges(const MeshCanvas& view, const QImage& image,
+                    const std::function<int(int)>& nodeOf) {
+    const auto& cells = view.meshLayout().cells();
+    int boundaries = 0;
+    for (size_t c = 0; c < cells.size(); ++c) {
+        const QRectF box = QRectF(deviceRect(view, cells[c]).toRect());
+        for (auto [dr, dc] : {std::pair{0, 1}, std::pair{1, 0}}) {
+            int n = view.meshLayout().neighbour(static_cast<int>(c), dr, dc);
+            if (n < 0) continue;
+            const QPoint probe = dc ? QPoint(int(box.right()), int(box.center().y()))
+                                    : QPoint(int(box.center().x()), int(box.bottom()));
+            const bool differ = nodeOf(cells[c].rank) != nodeOf(cells[size_t(n)].rank);
+            boundaries += differ;
+            QVERIFY2((image.pixelColor(probe) == MeshCanvas::nodeColor()) == differ,
+                     qPrintable(QStringLiteral("ranks %1 and %2")
+                                    .arg(cells[c].rank)
+                                    .arg(cells[size_t(n)].rank)));
+        }
+    }
+    QVERIFY(boundaries > 0);  // the case tests something
+}
+
 }  // namespace
 
 class TestMeshView : public QObject {
@@ -97,6 +131,7 @@ private slots:
     void longThinMeshesWrap_data();
     void longThinMeshesWrap();
     void heatScaleIsOrdered();
+    void nodesAreOutlinedWhereRanksChangeNode();
 };
 
 void TestMeshView::samples_data() {
@@ -336,6 +371,36 @@ void TestMeshView::heatScaleIsOrdered() {
     // Darker means more: lightness falls as the load grows.
     QVERIFY(scale.colorFor(100).lightnessF() > scale.colorFor(500).lightnessF());
     QVERIFY(scale.colorFor(500).lightnessF() > scale.colorFor(1000).lightnessF());
+}
+
+// 32 ranks on 8-GPU nodes (torchrun's layout, rank / 8), then on an explicit
+// map that deals ranks to 4 nodes in turn: the outlines follow the map, the
+// tooltip names the node, and neither "Nodes" off nor no cluster draws any.
+void TestMeshView::nodesAreOutlinedWhereRanksChangeNode() {
+    PlanResult result = computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json"));
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    view.setResult(result);
+    QVERIFY(!view.showsNodes());
+    QCOMPARE(pixelsOf(view.renderImage(kImageSize), MeshCanvas::nodeColor()), 0);
+
+    const Cluster dgx = readClusterPreset("h100-dgx");
+    result.prediction = predictPlan(result, std::make_shared<const Cluster>(dgx));
+    view.setPrediction(result);
+    QVERIFY(view.showsNodes());
+    QCOMPARE(view.nodes().nodes, 4);
+    checkNodeEdges(view, view.renderImage(kImageSize), [](int rank) { return rank / 8; });
+    QVERIFY2(view.toolTipFor(20).contains(QStringLiteral("node 2 of 4 × h100-dgx")),
+             qPrintable(view.toolTipFor(20)));
+
+    Cluster dealt = withNodes(dgx, 4);
+    for (int rank = 0; rank < 32; ++rank) dealt.rankToNode[size_t(rank)] = rank % 4;
+    result.prediction = predictPlan(result, std::make_shared<const Cluster>(dealt));
+    view.setPrediction(result);
+    checkNodeEdges(view, view.renderImage(kImageSize), [](int rank) { return rank % 4; });
+
+    view.setShowNodes(false);
+    QCOMPARE(pixelsOf(view.renderImage(kImageSize), MeshCanvas::nodeColor()), 0);
 }
 
 QTEST_MAIN(TestMeshView)

@@ -14,6 +14,7 @@
 #include "cost/plan_cost.h"
 #include "cost/predicted_trace.h"
 #include "memory/memory_widget.h"
+#include "mesh/mesh_widget.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "prediction/plan_prediction.h"
 #include "prediction/predicted_timeline_widget.h"
@@ -78,9 +79,14 @@ void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
     // A slower device predicts a slower step; "none" predicts nothing.
     QVERIFY(chooseAndWait(window, QStringLiteral("a100-dgx")));
     QVERIFY(window.session()->current().prediction->cost->stepSeconds > cost.stepSeconds);
+    // The mesh view outlines the nodes of the chosen cluster, and none without one.
+    const MeshCanvas* mesh = window.view<MeshWidget>()->canvas();
+    QVERIFY(mesh->showsNodes());
+    QCOMPARE(mesh->nodes().nodes, 4);
     QVERIFY(chooseAndWait(window, QStringLiteral("none")));
     QVERIFY(!window.session()->current().prediction);
     QVERIFY(!window.statusText().contains(QStringLiteral("predicted")));
+    QVERIFY(!mesh->showsNodes());
     // The choice holds for the next file too.
     QVERIFY(chooseAndWait(window, QStringLiteral("h100-dgx")));
     QSignalSpy predicted(window.session(), &Session::predictionReady);

@@ -31,7 +31,20 @@ void MeshCanvas::setResult(const PlanResult& result) {
         if (QString::fromStdString(result.scenario->meshes[m].name) == previousMesh)
             keep = static_cast<int>(m);
     setMesh(result.scenario && !result.scenario->meshes.empty() ? keep : -1);
+    nodes_ = nodeMapOf(result);
     onSelectionChanged();
+}
+
+void MeshCanvas::setPrediction(const PlanResult& result) {
+    if (result.plan != result_.plan) return setResult(result);
+    result_.prediction = result.prediction;
+    nodes_ = nodeMapOf(result);
+    update();
+}
+
+void MeshCanvas::setShowNodes(bool show) {
+    showNodes_ = show;
+    update();
 }
 
 const Mesh* MeshCanvas::mesh() const {
@@ -158,6 +171,12 @@ QString MeshCanvas::toolTipFor(int rank) const {
                 << QStringLiteral("%1=%2").arg(QString::fromStdString(m->dimNames[d])).arg((*c)[d]);
     QString text =
         QStringLiteral("<b>rank %1</b>  %2").arg(rank).arg(coord.join(QStringLiteral(", ")));
+    if (int node = nodes_.nodeOf(rank); node >= 0)
+        text += tr("<br>node %1 of %2 × %3 (%4 ranks per node)")
+                    .arg(node)
+                    .arg(nodes_.nodes)
+                    .arg(nodes_.clusterName.toHtmlEscaped())
+                    .arg(nodes_.devicesPerNode);
     if (!result_.plan || static_cast<size_t>(rank) >= result_.plan->ranks.size()) return text;
     const RankOwnership& r = result_.plan->ranks[static_cast<size_t>(rank)];
     auto count = [](int64_t n) { return humanCount(static_cast<double>(n)); };

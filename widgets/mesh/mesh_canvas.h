@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include "mesh/mesh_layout.h"
+#include "mesh/node_map.h"
 #include "mesh/selection_overlay.h"
 #include "shared/heat_scale.h"
 #include "shared/plan_result.h"
@@ -17,10 +18,10 @@ namespace hsdp {
 // One mesh as a grid of rank cells (MeshLayout), coloured by the Newton–Schulz
 // numel each rank computes (HeatScale, legend at the right), with the shared
 // selection's rank sets outlined and the ranks that run the selected param's
-// Newton–Schulz flagged. Wheel or zoomIn/zoomOut zoom around the cursor, dragging pans,
-// hovering shows the rank's ownership, clicking selects the rank. Paints
-// through paintMesh() into any QPainter, so a QImage rendering is exactly
-// what the screen shows. Level of detail: labels go before cells.
+// Newton–Schulz flagged; with a cluster chosen, its nodes outlined. Wheel or zoomIn/zoomOut zoom
+// around the cursor, dragging pans, hovering shows the rank's ownership, clicking selects the rank.
+// Paints through paintMesh() into any QPainter, so a QImage rendering is exactly what the screen
+// shows. Level of detail: labels go before cells.
 class MeshCanvas : public QWidget {
     Q_OBJECT
 public:
@@ -29,6 +30,11 @@ public:
     explicit MeshCanvas(PlanSelection* selection, QWidget* parent = nullptr);
 
     void setResult(const PlanResult& result);
+    // The plan's prediction arrived (or went): only the node outlines change.
+    void setPrediction(const PlanResult& result);
+    void setShowNodes(bool show);
+    bool showsNodes() const { return showNodes_ && !nodes_.empty(); }
+    const NodeMap& nodes() const { return nodes_; }
     void setMesh(int meshIndex);  // position in Scenario::meshes
     int meshIndex() const { return mesh_; }
     const Mesh* mesh() const;
@@ -43,6 +49,9 @@ public:
     // (paintSetOutlines) rather than inside each cell.
     static constexpr double kCellOutlinePixels = 22.0;
     static constexpr double kMinOutlineWidth = 2.0;
+    // Node boundaries are drawn while a cell is at least this many pixels.
+    static constexpr double kMinNodeCellPixels = 3.0;
+    static QColor nodeColor();
 
     // Canvas (layout units) to device pixels: fitted to `size`, then the
     // user's zoom and pan (canvasTransform) or not (fitTransform).
@@ -85,6 +94,9 @@ private:
     void paintOverlays(QPainter& painter, const QTransform& toDevice, double cellPixels) const;
     void paintComputeMarks(QPainter& painter, const QTransform& toDevice, double cellPixels) const;
     void paintSetOutlines(QPainter& painter, const QTransform& toDevice) const;
+    void paintNodeBoundaries(QPainter& painter, const QTransform& toDevice, const QRectF& visible,
+                             double cellPixels) const;
+    double paintNodeLegend(QPainter& painter, const QRectF& area, double y) const;
     void paintCellBorder(QPainter& painter, const QTransform& toDevice,
                          const std::vector<char>& inSet, size_t c, double width, double offset,
                          const QColor& color) const;
@@ -99,6 +111,8 @@ private:
     MeshLayout layout_;
     SelectionOverlay overlay_;
     HeatScale heat_;
+    NodeMap nodes_;
+    bool showNodes_ = true;
     double zoom_ = 1.0;
     QPointF pan_;  // device pixels
     QPointF dragStart_;

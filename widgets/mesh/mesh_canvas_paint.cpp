@@ -84,6 +84,7 @@ void MeshCanvas::paintMesh(QPainter& painter, const QSize& size, const QTransfor
     QRectF visible = toDevice.inverted().mapRect(cellArea);
     paintCells(painter, toDevice, visible);
     double cellPixels = MeshLayout::kCellSize * toDevice.m11();
+    paintNodeBoundaries(painter, toDevice, visible, cellPixels);
     // Outlines of small cells run along the cells' outer edges, where a
     // compute flag's corner would cover them: the flags go first there.
     if (cellPixels < kCellOutlinePixels) paintComputeMarks(painter, toDevice, cellPixels);
@@ -241,6 +242,44 @@ void MeshCanvas::paintSetOutlines(QPainter& painter, const QTransform& toDevice)
     }
 }
 
+QColor MeshCanvas::nodeColor() {
+    return QColor(0x26, 0x32, 0x38);
+}
+
+// Every node of the chosen cluster outlined: a line on each cell side whose
+// neighbour runs on another node, and around the panel's edge. A cell's right
+// and bottom sides are drawn by it, its left and top by the neighbour there,
+// so each line is drawn once.
+void MeshCanvas::paintNodeBoundaries(QPainter& painter, const QTransform& toDevice,
+                                     const QRectF& visible, double cellPixels) const {
+    if (!showsNodes() || cellPixels < kMinNodeCellPixels) return;
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    const double width = cellPixels >= kCellOutlinePixels ? 3.0 : 2.0, h = width / 2;
+    const QColor color = nodeColor();
+    const auto& cells = layout_.cells();
+    auto otherNode = [&](size_t c, int dr, int dc, int node) {
+        int n = layout_.neighbour(static_cast<int>(c), dr, dc);
+        return n < 0 || nodes_.nodeOf(cells[static_cast<size_t>(n)].rank) != node;
+    };
+    for (size_t c = 0; c < cells.size(); ++c) {
+        if (!visible.intersects(cells[c].rect)) continue;
+        const int node = nodes_.nodeOf(cells[c].rank);
+        const QRectF box = QRectF(toDevice.mapRect(cells[c].rect).toRect());
+        if (otherNode(c, 0, 1, node))
+            painter.fillRect(QRectF(box.right() - h, box.top() - h, width, box.height() + width),
+                             color);
+        if (otherNode(c, 1, 0, node))
+            painter.fillRect(QRectF(box.left() - h, box.bottom() - h, box.width() + width, width),
+                             color);
+        if (layout_.neighbour(static_cast<int>(c), 0, -1) < 0)
+            painter.fillRect(QRectF(box.left() - h, box.top() - h, width, box.height() + width),
+                             color);
+        if (layout_.neighbour(static_cast<int>(c), -1, 0) < 0)
+            painter.fillRect(QRectF(box.left() - h, box.top() - h, box.width() + width, width),
+                             color);
+    }
+}
+
 // The sides of cell `c` whose neighbour (in the same panel) is not in the set.
 void MeshCanvas::paintCellBorder(QPainter& painter, const QTransform& toDevice,
                                  const std::vector<char>& inSet, size_t c, double width,
@@ -319,6 +358,7 @@ void MeshCanvas::paintLegend(QPainter& painter, const QSize& size) const {
                          Qt::AlignLeft | Qt::AlignVCenter, tr(style.label));
         y += 18;
     }
+    y = paintNodeLegend(painter, area, y);
     if (!overlay_.computeRanks.empty()) {
         painter.setRenderHint(QPainter::Antialiasing, true);
         painter.setPen(QPen(kComputeEdge, 1));
@@ -335,6 +375,19 @@ void MeshCanvas::paintLegend(QPainter& painter, const QSize& size) const {
         y += wraps ? 34 : 18;
     }
     paintFocusName(painter, QRectF(area.left(), y + 8, area.width(), area.bottom() - y - 8));
+}
+
+// "node (8 ranks): h100-dgx" beside a sample of the boundary line; returns the next line's y.
+double MeshCanvas::paintNodeLegend(QPainter& painter, const QRectF& area, double y) const {
+    if (!showsNodes()) return y;
+    painter.fillRect(QRectF(area.left() + 1, y + 4, 14, 3), nodeColor());
+    const QString text =
+        tr("node, %1 ranks (%2)").arg(nodes_.devicesPerNode).arg(nodes_.clusterName);
+    painter.setPen(palette().color(QPalette::Text));
+    const bool wraps = painter.fontMetrics().horizontalAdvance(text) > area.width() - 22;
+    painter.drawText(QRectF(area.left() + 22, y - 2, area.width() - 22, wraps ? 32 : 16),
+                     Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
+    return y + (wraps ? 34 : 18);
 }
 
 // The focused param's name under the legend, wrapped, so a screenshot says what is outlined.

@@ -16,7 +16,8 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
       view_(new MeshCanvas(selection, this)),
       meshes_(new QComboBox(this)),
       rows_(new QComboBox(this)),
-      columns_(new QComboBox(this)) {
+      columns_(new QComboBox(this)),
+      nodes_(new QToolButton(this)) {
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Mesh"), this));
     controls->addWidget(meshes_);
@@ -26,6 +27,10 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
     controls->addWidget(new QLabel(tr("Columns"), this));
     controls->addWidget(columns_);
     controls->addStretch();
+    nodes_->setText(tr("Nodes"));
+    nodes_->setCheckable(true);
+    nodes_->setChecked(true);
+    controls->addWidget(nodes_);
     auto* fit = new QToolButton(this);
     fit->setText(tr("Fit"));
     fit->setToolTip(tr("Zoom to fit (Ctrl+0)"));
@@ -34,6 +39,7 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
     layout->addWidget(view_, 1);
+    connect(nodes_, &QToolButton::toggled, view_, &MeshCanvas::setShowNodes);
     connect(fit, &QToolButton::clicked, view_, &MeshCanvas::resetZoom);
     connect(meshes_, &QComboBox::activated, view_, &MeshCanvas::setMesh);
     connect(rows_, &QComboBox::activated, this, &MeshWidget::applyDims);
@@ -50,6 +56,23 @@ void MeshWidget::setResult(const PlanResult& result) {
     fillMeshes();
     view_->setResult(result);
     fillDims();
+    updateNodesBox();
+}
+
+void MeshWidget::showPrediction(const PlanResult& plan) {
+    result_ = plan;
+    view_->setPrediction(plan);
+    updateNodesBox();
+}
+
+void MeshWidget::updateNodesBox() {
+    const NodeMap& nodes = view_->nodes();
+    nodes_->setEnabled(!nodes.empty());
+    nodes_->setToolTip(nodes.empty() ? tr("Choose a cluster (Cluster menu) to outline its nodes")
+                                     : tr("Outline the %1 nodes of %2 ranks each (%3)")
+                                           .arg(nodes.nodes)
+                                           .arg(nodes.devicesPerNode)
+                                           .arg(nodes.clusterName));
 }
 
 void MeshWidget::fillMeshes() {

@@ -7,13 +7,15 @@
 #include "studio/studio_view.h"
 
 class QComboBox;
+class QToolButton;
 
 namespace hsdp {
 
 // The mesh view with its controls: which mesh, which dim runs down the rows
 // and which across the columns (the others become small multiples). The
-// studio's central view; its pictures are the canvas alone, a report's
-// "<mesh index>" part that mesh of the plan.
+// studio's central view; with a cluster chosen, "Nodes" outlines its nodes.
+// Its pictures are the canvas alone, a report's "<mesh index>" part that
+// mesh of the plan.
 class MeshWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
@@ -24,6 +26,7 @@ public:
 
     QWidget* widget() override { return this; }
     void showPlan(const PlanResult& plan) override { setResult(plan); }
+    void showPrediction(const PlanResult& plan) override;
     QList<ViewShot> screenshots() const override { return {ViewShot{{}, QSize(1400, 900), {}}}; }
     QImage picture(const QSize& size, const QString& part) override;
     void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
@@ -32,11 +35,13 @@ private:
     void fillMeshes();
     void fillDims();
     void applyDims();
+    void updateNodesBox();
 
     MeshCanvas* view_;
     QComboBox* meshes_;
     QComboBox* rows_;
     QComboBox* columns_;
+    QToolButton* nodes_;  // checkable
     PlanResult result_;
 };
 
