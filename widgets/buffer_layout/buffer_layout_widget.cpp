@@ -9,6 +9,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "shared/run_index.h"
+
 namespace hsdp {
 
 BufferLayoutWidget::BufferLayoutWidget(PlanSelection* selection, QWidget* parent)
@@ -37,7 +39,8 @@ BufferLayoutWidget::BufferLayoutWidget(PlanSelection* selection, QWidget* parent
 void BufferLayoutWidget::setRun(const RunData& data) {
     data_ = data;
     canvas_->setPlan(data.plan);
-    collectives_ = data.isValid() ? bufferCollectives(*data.run) : std::vector<BufferCollective>{};
+    const auto index = runIndexOf(data);
+    collectives_ = index ? index->buffers : std::vector<BufferCollective>{};
     current_ = -1;
     fillCollectives();
     onSelectionChanged();

@@ -5,6 +5,7 @@
 
 #include "cost/predicted_trace.h"
 #include "shared/run_data.h"
+#include "shared/run_index.h"
 #include "trace/trace_timeline.h"
 #include "types/figures.h"
 
@@ -57,7 +58,7 @@ std::shared_ptr<const RunPredictionData> predictRunData(const RunData& run,
                        result.tpShapes, result.trace, result.stepSeconds));
         data->timeline = timelineOf(*run.plan.plan, prediction->cost, result.shrink);
         data->rows = timelineOfRun(RunData{run.plan, data->timeline});
-        data->measuredRows = timelineOfRun(run);
+        data->measuredRows = runIndexOf(run)->timeline;
         data->prediction = std::move(prediction);
         return data;
     } catch (const std::exception&) {

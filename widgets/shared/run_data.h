@@ -10,6 +10,7 @@
 
 namespace hsdp {
 
+struct RunIndex;
 struct RunPredictionData;
 
 // One finished (or failed, or cancelled) run as the run views show it: the
@@ -23,6 +24,9 @@ struct RunData {
     // The run held against its prediction on the plan's cluster, at the run's
     // own shapes (prediction/plan_prediction.h); null: no cluster, or no measured step.
     std::shared_ptr<const RunPredictionData> prediction{};
+    // Its trace indexed for the run views (shared/run_index.h), built with
+    // it; null when made elsewhere (runIndexOf builds it then).
+    std::shared_ptr<const RunIndex> index{};
 
     bool isValid() const { return plan.isValid() && run != nullptr; }
 };

@@ -10,6 +10,7 @@
 #include "run/runner.h"
 #include "runtime/allocator_policy.h"
 #include "saved/saved_run.h"
+#include "shared/run_index.h"
 
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>
@@ -114,6 +115,7 @@ bool RunSession::start(const PlanResult& plan, const RunRequest& request) {
                 shared->phase = phase;
             };
             RunData data{plan, std::make_shared<const RunResult>(runOrExplain(plan, options))};
+            data.index = indexRun(data);
             data.prediction = predictRunData(data, request.cluster);
             return data;
         },
@@ -135,6 +137,7 @@ bool RunSession::open(const PlanResult& plan, const QString& runPath, const QStr
                                              QFile::encodeName(runPath).toStdString(),
                                              QFile::encodeName(tracePath).toStdString());
                 RunData data{plan, std::make_shared<const RunResult>(std::move(run)), runPath};
+                data.index = indexRun(data);
                 data.prediction =
                     predictRunData(data, plan.prediction ? plan.prediction->cluster : nullptr);
                 return {std::move(data), {}};

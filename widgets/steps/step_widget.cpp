@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "run/shrink.h"
+#include "shared/run_index.h"
 #include "shared/run_status_text.h"
 #include "studio/offscreen_grab.h"
 #include "trace/trace_palette.h"
@@ -125,7 +126,8 @@ void StepWidget::setRun(const RunData& run) {
     setPlaying(false);
     run_ = run;
     real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
-    steps_ = run.isValid() ? runSteps(run.run->trace) : std::vector<RunStep>{};
+    const auto index = runIndexOf(run);
+    steps_ = index ? index->steps : std::vector<RunStep>{};
     current_ = -1;
     onSelectionChanged();
     if (current_ < 0) showStep();

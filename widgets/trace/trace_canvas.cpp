@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "shared/run_index.h"
 #include "types/figures.h"
 
 #include "run/shrink.h"
@@ -55,7 +56,7 @@ TraceCanvas::TraceCanvas(PlanSelection* selection, QWidget* parent)
 void TraceCanvas::setRun(const RunData& run, std::shared_ptr<const TraceTimeline> timeline) {
     run_ = run;
     real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
-    if (!timeline && run.isValid()) timeline = timelineOfRun(run);
+    if (!timeline && run.isValid()) timeline = runIndexOf(run)->timeline;
     setTimeline(run.isValid() ? std::move(timeline) : nullptr);
 }
 

@@ -133,7 +133,8 @@ TrafficWidget::TrafficWidget(PlanSelection* selection, QWidget* parent)
     layout->addWidget(slowest_, 2);
     connect(slowest_, &QTableWidget::cellClicked, this, [this](int row, int) {
         if (!selection_ || row < 0 || static_cast<size_t>(row) >= stats_.slowest.size()) return;
-        const RunStep& step = steps_[static_cast<size_t>(stats_.slowest[static_cast<size_t>(row)])];
+        const RunStep& step =
+            steps()[static_cast<size_t>(stats_.slowest[static_cast<size_t>(row)])];
         const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events.front())];
         selection_->selectCollective(step.seq, e.groupRanks, e.label.params, run_.plan);
     });
@@ -160,13 +161,16 @@ QString TrafficWidget::noteText(bool shrunk) {
     return text;
 }
 
+const std::vector<RunStep>& TrafficWidget::steps() const {
+    static const std::vector<RunStep> none;
+    return index_ ? index_->steps : none;
+}
+
 void TrafficWidget::setRun(const RunData& run) {
     run_ = run;
     real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
-    steps_ = run.isValid() ? runSteps(run.run->trace) : std::vector<RunStep>{};
-    stats_ = run.isValid()
-                 ? trafficStats(steps_, run.run->trace, run.plan.scenario.get(), 12, &real_)
-                 : TrafficStats{};
+    index_ = runIndexOf(run);
+    stats_ = index_ ? index_->traffic : TrafficStats{};
     table_->setHorizontalHeaderLabels(statHeaders(stats_.shrunk));
     note_->setText(noteText(stats_.shrunk));
     fillPlot();
@@ -219,7 +223,7 @@ void TrafficWidget::fillSlowest() {
     slowest_->setRowCount(static_cast<int>(stats_.slowest.size()));
     for (size_t i = 0; i < stats_.slowest.size(); ++i) {
         const int position = stats_.slowest[i];
-        const RunStep& step = steps_[static_cast<size_t>(position)];
+        const RunStep& step = steps()[static_cast<size_t>(position)];
         const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events.front())];
         setRow(slowest_, static_cast<int>(i),
                {QString::number(position + 1), collectiveIdText(step.seq),

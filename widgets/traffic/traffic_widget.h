@@ -6,6 +6,7 @@
 
 #include "shared/plan_selection.h"
 #include "shared/run_data.h"
+#include "shared/run_index.h"
 #include "steps/run_steps.h"
 #include "studio/studio_view.h"
 #include "traffic/traffic_stats.h"
@@ -34,7 +35,7 @@ public:
 
     void setRun(const RunData& run);
     const TrafficStats& stats() const { return stats_; }
-    const std::vector<RunStep>& steps() const { return steps_; }
+    const std::vector<RunStep>& steps() const;
     QCustomPlot* plot() const { return plot_; }
     QTableWidget* table() const { return table_; }
     QTableWidget* slowestTable() const { return slowest_; }
@@ -51,7 +52,7 @@ private:
     QPointer<PlanSelection> selection_;
     RunData run_;
     RealScale real_;
-    std::vector<RunStep> steps_;
+    std::shared_ptr<const RunIndex> index_;  // of run_; null without one
     TrafficStats stats_;
     QCustomPlot* plot_;
     QCPBars* algBars_;
