@@ -6,8 +6,8 @@
 
 #include "report/report_sections.h"
 #include "run/shrink.h"
+#include "runs/run_status_text.h"
 #include "shared/plan_index.h"
-#include "shared/run_status_text.h"
 
 namespace hsdp {
 

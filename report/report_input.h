@@ -4,8 +4,8 @@
 #include <QDateTime>
 #include <QString>
 
+#include "runs/run_data.h"
 #include "shared/plan_result.h"
-#include "shared/run_data.h"
 
 namespace hsdp {
 

@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "report/report_document.h"
+#include "runs/run_data.h"
 #include "shared/plan_result.h"
-#include "shared/run_data.h"
 
 namespace hsdp {
 

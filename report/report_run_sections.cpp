@@ -5,7 +5,7 @@
 #include "export/run_figures.h"
 #include "report/report_builder.h"
 #include "report/report_sections.h"
-#include "shared/run_status_text.h"
+#include "runs/run_status_text.h"
 #include "steps/run_steps.h"
 #include "steps/step_caption.h"
 #include "traffic/traffic_stats.h"

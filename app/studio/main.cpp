@@ -11,7 +11,7 @@
 #include <memory>
 #include <optional>
 
-#include "shared/run_status_text.h"
+#include "runs/run_status_text.h"
 #include "window/main_window.h"
 #include "window/screenshots.h"
 

@@ -11,10 +11,10 @@
 #include <QtTest>
 
 #include "run/runner.h"
+#include "runs/run_session.h"
+#include "runs/run_status_text.h"
 #include "samples.h"
 #include "shared/plan_index.h"
-#include "shared/run_session.h"
-#include "shared/run_status_text.h"
 #include "verification/verification_model.h"
 
 using namespace hsdp;

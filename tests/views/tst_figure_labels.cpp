@@ -18,7 +18,7 @@
 #include "report/report_builder.h"
 #include "run/runner.h"
 #include "run/shrink.h"
-#include "shared/run_status_text.h"
+#include "runs/run_status_text.h"
 #include "steps/run_steps.h"
 #include "steps/step_caption.h"
 #include "steps/step_widget.h"

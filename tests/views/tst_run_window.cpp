@@ -18,8 +18,8 @@
 
 #include "export/chrome_trace.h"
 #include "export/run_json.h"
+#include "runs/run_status_text.h"
 #include "shared/plan_index.h"
-#include "shared/run_status_text.h"
 #include "steps/step_widget.h"
 #include "studio_test_util.h"
 #include "verification/verification_widget.h"

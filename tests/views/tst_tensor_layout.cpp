@@ -12,10 +12,10 @@
 #include <set>
 
 #include "run/runner.h"
+#include "runs/run_data.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
 #include "shared/plan_index.h"
-#include "shared/run_data.h"
 #include "tensor_layout/tensor_layout_widget.h"
 #include "types/geometry.h"
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "runs/run_data.h"
 #include "runtime/trace.h"
 #include "shared/plan_selection.h"
-#include "shared/run_data.h"
 #include "types/geometry.h"
 
 namespace hsdp {

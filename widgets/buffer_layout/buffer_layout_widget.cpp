@@ -9,7 +9,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "shared/run_index.h"
+#include "runs/run_index.h"
 
 namespace hsdp {
 

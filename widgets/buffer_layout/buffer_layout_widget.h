@@ -6,8 +6,8 @@
 
 #include "buffer_layout/buffer_layout.h"
 #include "buffer_layout/buffer_layout_canvas.h"
+#include "runs/run_data.h"
 #include "shared/plan_selection.h"
-#include "shared/run_data.h"
 #include "studio/studio_view.h"
 
 class QComboBox;

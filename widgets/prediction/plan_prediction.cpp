@@ -4,8 +4,8 @@
 #include <QObject>
 
 #include "cost/predicted_trace.h"
-#include "shared/run_data.h"
-#include "shared/run_index.h"
+#include "runs/run_data.h"
+#include "runs/run_index.h"
 #include "trace/trace_timeline.h"
 #include "types/figures.h"
 

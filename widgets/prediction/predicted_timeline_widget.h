@@ -3,9 +3,9 @@
 
 #include <QWidget>
 
+#include "runs/run_data.h"
 #include "shared/plan_result.h"
 #include "shared/plan_selection.h"
-#include "shared/run_data.h"
 #include "studio/studio_view.h"
 
 class QComboBox;

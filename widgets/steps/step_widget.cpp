@@ -13,8 +13,8 @@
 #include <QVBoxLayout>
 
 #include "run/shrink.h"
-#include "shared/run_index.h"
-#include "shared/run_status_text.h"
+#include "runs/run_index.h"
+#include "runs/run_status_text.h"
 #include "studio/offscreen_grab.h"
 #include "trace/trace_palette.h"
 

@@ -4,8 +4,8 @@
 #include <QPointer>
 #include <QWidget>
 
+#include "runs/run_data.h"
 #include "shared/plan_selection.h"
-#include "shared/run_data.h"
 #include "steps/run_steps.h"
 #include "steps/step_caption.h"
 #include "studio/studio_view.h"

@@ -7,8 +7,8 @@
 #include <QString>
 #include <functional>
 
+#include "runs/run_data.h"
 #include "shared/plan_result.h"
-#include "shared/run_data.h"
 
 class QPaintDevice;
 class QPainter;

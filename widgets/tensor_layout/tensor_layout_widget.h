@@ -4,9 +4,9 @@
 #include <QWidget>
 #include <vector>
 
+#include "runs/run_data.h"
 #include "shared/plan_result.h"
 #include "shared/plan_selection.h"
-#include "shared/run_data.h"
 #include "studio/studio_view.h"
 #include "tensor_layout/tensor_layout_canvas.h"
 

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "shared/run_index.h"
+#include "runs/run_index.h"
 #include "types/figures.h"
 
 #include "run/shrink.h"

@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "run/real_size.h"
+#include "runs/run_data.h"
 #include "shared/plan_selection.h"
-#include "shared/run_data.h"
 #include "trace/trace_bars.h"
 
 namespace hsdp {

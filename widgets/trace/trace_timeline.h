@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "shared/run_data.h"
+#include "runs/run_data.h"
 #include "verify/run_result.h"
 
 namespace hsdp {

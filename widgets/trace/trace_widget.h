@@ -3,8 +3,8 @@
 
 #include <QWidget>
 
+#include "runs/run_data.h"
 #include "shared/plan_selection.h"
-#include "shared/run_data.h"
 #include "studio/studio_view.h"
 #include "trace/trace_canvas.h"
 

@@ -4,9 +4,9 @@
 #include <QPointer>
 #include <QWidget>
 
+#include "runs/run_data.h"
+#include "runs/run_index.h"
 #include "shared/plan_selection.h"
-#include "shared/run_data.h"
-#include "shared/run_index.h"
 #include "steps/run_steps.h"
 #include "studio/studio_view.h"
 #include "traffic/traffic_stats.h"

@@ -3,8 +3,8 @@
 
 #include <QAbstractItemModel>
 
+#include "runs/run_data.h"
 #include "shared/model_roles.h"
-#include "shared/run_data.h"
 
 namespace hsdp {
 

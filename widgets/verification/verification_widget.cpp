@@ -9,7 +9,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "shared/run_status_text.h"
+#include "runs/run_status_text.h"
 #include "shared/secondary_text.h"
 
 namespace hsdp {

@@ -4,9 +4,9 @@
 #include <QKeySequence>
 #include <QMainWindow>
 
+#include "runs/run_data.h"
+#include "runs/run_session.h"
 #include "shared/plan_selection.h"
-#include "shared/run_data.h"
-#include "shared/run_session.h"
 #include "shared/session.h"
 #include "studio/studio_view.h"
 

@@ -15,8 +15,8 @@
 #include <QStatusBar>
 
 #include "report/report_file.h"
+#include "runs/run_session.h"
 #include "shared/plan_result.h"
-#include "shared/run_session.h"
 #include "shared/scenario_document.h"
 #include "window/main_window.h"
 

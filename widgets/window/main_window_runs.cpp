@@ -12,7 +12,7 @@
 #include <QToolBar>
 #include <QToolButton>
 
-#include "shared/run_status_text.h"
+#include "runs/run_status_text.h"
 #include "window/main_window.h"
 #include "window/run_dialog.h"
 #include "window/stale_banner.h"

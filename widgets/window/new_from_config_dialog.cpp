@@ -16,9 +16,9 @@
 
 #include "hf_config/model_config_error.h"
 #include "hf_config/scenario_from_config.h"
+#include "runs/run_status_text.h"
 #include "shared/plan_index.h"
 #include "shared/plan_result.h"
-#include "shared/run_status_text.h"
 
 namespace hsdp {
 

@@ -3,7 +3,7 @@
 
 #include <QDialog>
 
-#include "shared/run_session.h"
+#include "runs/run_session.h"
 
 class QCheckBox;
 class QComboBox;

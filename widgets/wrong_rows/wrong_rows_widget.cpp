@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <set>
 
-#include "shared/run_status_text.h"
+#include "runs/run_status_text.h"
 
 namespace hsdp {
 

@@ -8,8 +8,8 @@
 #include <QWidget>
 #include <vector>
 
+#include "runs/run_data.h"
 #include "shared/plan_selection.h"
-#include "shared/run_data.h"
 #include "studio/studio_view.h"
 #include "wrong_rows/wrong_rows.h"
 

@@ -24,7 +24,7 @@ struct RunData {
     // The run held against its prediction on the plan's cluster, at the run's
     // own shapes (prediction/plan_prediction.h); null: no cluster, or no measured step.
     std::shared_ptr<const RunPredictionData> prediction{};
-    // Its trace indexed for the run views (shared/run_index.h), built with
+    // Its trace indexed for the run views (runs/run_index.h), built with
     // it; null when made elsewhere (runIndexOf builds it then).
     std::shared_ptr<const RunIndex> index{};
 

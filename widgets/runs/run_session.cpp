@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "shared/run_session.h"
+#include "runs/run_session.h"
 
 #include <QFile>
 #include <algorithm>
@@ -8,9 +8,9 @@
 
 #include "prediction/plan_prediction.h"
 #include "run/runner.h"
+#include "runs/run_index.h"
 #include "runtime/allocator_policy.h"
 #include "saved/saved_run.h"
-#include "shared/run_index.h"
 
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "shared/run_status_text.h"
+#include "runs/run_status_text.h"
 
 #include <QCoreApplication>
 #include <QLocale>

@@ -10,9 +10,9 @@
 #include <optional>
 
 #include "cluster/cluster.h"
+#include "runs/run_data.h"
 #include "runtime/world.h"
 #include "shared/job_tracker.h"
-#include "shared/run_data.h"
 #include "verify/run_result.h"
 
 namespace hsdp {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "shared/run_index.h"
+#include "runs/run_index.h"
 
 #include "run/real_size.h"
-#include "shared/run_data.h"
+#include "runs/run_data.h"
 #include "trace/trace_timeline.h"
 
 namespace hsdp {
