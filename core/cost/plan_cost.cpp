@@ -95,6 +95,7 @@ PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& clu
         if (m.peakBytes > cost.memory[size_t(cost.peakRank)].peakBytes) cost.peakRank = int(r);
     }
     cost.meshDims = meshDimLinks(scenario, cost.cluster);
+    cost.gatherTraffic = gatherTraffic(scenario, plan, cost.schedule, paramShapes);
     return cost;
 }
 

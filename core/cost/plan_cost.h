@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "cost/gather_traffic.h"
 #include "cost/step_memory_model.h"
 #include "cost/step_schedule.h"
 #include "cost/step_simulation.h"
@@ -67,6 +68,9 @@ struct PlanCost {
     std::vector<MeshDimLinks> meshDims;  // every mesh dim of size > 1
     int peakRank = 0;                    // the rank with the highest peak memory (the first)
     std::vector<StepMemory> memory;      // per rank
+    // Bytes to and from the Newton–Schulz ranks, as the runner moves them
+    // (all-gather) and as all-to-all would (gather_traffic.h).
+    GatherTraffic gatherTraffic;
     StepSchedule schedule;
     StepSimulation simulation;
 };

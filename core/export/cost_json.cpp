@@ -50,6 +50,34 @@ Json meshDimsJson(const PlanCost& cost) {
     return dims;
 }
 
+Json phaseBytesJson(const PhaseBytes& bytes) {
+    return {{"sent_bytes", bytes.sent}, {"received_bytes", bytes.received}};
+}
+
+Json strategyJson(const StrategyTraffic& traffic) {
+    Json ranks = Json::array();
+    for (const auto& r : traffic.ranks)
+        ranks.push_back({{"rank", r.rank},
+                         {"gather", phaseBytesJson(r.gather)},
+                         {"update_return", phaseBytesJson(r.updateReturn)}});
+    return {{"max_received_bytes", traffic.maxReceived()},
+            {"total_received_bytes", traffic.totalReceived()},
+            {"ranks", std::move(ranks)}};
+}
+
+// The runner's strategy and the other one, per rank and phase.
+Json gatherTrafficJson(const GatherTraffic& traffic) {
+    const int64_t toAll = traffic.allToAll.maxReceived();
+    return {{"runs", std::string(gatherStrategyName(GatherStrategy::AllGather))},
+            {"received_ratio",
+             toAll > 0 ? double(traffic.allGather.maxReceived()) / double(toAll) : 0.0},
+            {"strategies",
+             {{std::string(gatherStrategyName(GatherStrategy::AllGather)),
+               strategyJson(traffic.allGather)},
+              {std::string(gatherStrategyName(GatherStrategy::AllToAll)),
+               strategyJson(traffic.allToAll)}}}};
+}
+
 }  // namespace
 
 Json costToJson(const PlanCost& cost) {
@@ -70,7 +98,8 @@ Json costToJson(const PlanCost& cost) {
             {"peak_rank", cost.peakRank},
             {"peak_bytes", cost.ranks.empty() ? 0 : cost.ranks[size_t(cost.peakRank)].peakBytes},
             {"device_memory_bytes", cost.cluster.device.memoryBytes},
-            {"ranks", std::move(ranks)}};
+            {"ranks", std::move(ranks)},
+            {"gather_traffic", gatherTrafficJson(cost.gatherTraffic)}};
 }
 
 }  // namespace hsdp

@@ -99,6 +99,20 @@ void writeRanks(std::ostringstream& out, const PlanCost& cost) {
     writeMemory(out, cost);
 }
 
+// The most a rank receives to get its matrices to Newton–Schulz and the
+// update back: as the runner does it, and under all-to-all.
+void writeGatherTraffic(std::ostringstream& out, const PlanCost& cost) {
+    const int64_t gathered = cost.gatherTraffic.allGather.maxReceived();
+    const int64_t toAll = cost.gatherTraffic.allToAll.maxReceived();
+    if (gathered == 0) return;
+    out << "  gather traffic   all-gather (as run): up to " << humanBytes(double(gathered))
+        << " received per rank (gather + update broadcast); all-to-all would receive up to "
+        << humanBytes(double(toAll));
+    if (toAll > 0)
+        out << " (" << threeSignificantText(double(gathered) / double(toAll)) << "x less)";
+    out << "\n";
+}
+
 }  // namespace
 
 std::string costToText(const PlanCost& cost, const std::string& sizes) {
@@ -125,6 +139,7 @@ std::string costToText(const PlanCost& cost, const std::string& sizes) {
     writeCriticalPath(out, cost);
     writeLinks(out, cost);
     writeRanks(out, cost);
+    writeGatherTraffic(out, cost);
     return out.str();
 }
 

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cost/gather_traffic.h"
+
+#include <algorithm>
+#include <map>
+
+#include "run/optimizer_step.h"
+#include "types/geometry.h"
+
+namespace hsdp {
+
+std::string_view gatherStrategyName(GatherStrategy strategy) {
+    return strategy == GatherStrategy::AllGather ? "all-gather" : "all-to-all";
+}
+
+int64_t StrategyTraffic::maxReceived() const {
+    int64_t most = 0;
+    for (const auto& r : ranks) most = std::max(most, r.received());
+    return most;
+}
+
+int64_t StrategyTraffic::totalReceived() const {
+    int64_t total = 0;
+    for (const auto& r : ranks) total += r.received();
+    return total;
+}
+
+namespace {
+
+int64_t roundUp(int64_t n, int64_t a) {
+    return a > 1 ? (n + a - 1) / a * a : n;
+}
+
+StrategyTraffic emptyTraffic(GatherStrategy strategy, int worldSize) {
+    StrategyTraffic traffic{strategy, std::vector<RankGatherTraffic>(size_t(worldSize))};
+    for (int r = 0; r < worldSize; ++r) traffic.ranks[size_t(r)].rank = r;
+    return traffic;
+}
+
+// The schedule's gathers and update broadcasts, rank by rank: what the runner sends.
+StrategyTraffic allGatherTraffic(const StepSchedule& schedule) {
+    StrategyTraffic traffic = emptyTraffic(GatherStrategy::AllGather, schedule.worldSize);
+    for (int rank = 0; rank < schedule.worldSize; ++rank) {
+        for (const RankWork& work : schedule.ranks[size_t(rank)]) {
+            if (work.kind != WorkKind::Collective) continue;
+            const ScheduledCollective& c = schedule.collectives[size_t(work.collective)];
+            if (c.phase != StepPhase::Gather && c.phase != StepPhase::UpdateBroadcast) continue;
+            const auto& members = schedule.groups[size_t(c.group)];
+            const int n = int(members.size());
+            const int me = int(std::find(members.begin(), members.end(), rank) - members.begin());
+            PhaseBytes& bytes = c.phase == StepPhase::Gather
+                                    ? traffic.ranks[size_t(rank)].gather
+                                    : traffic.ranks[size_t(rank)].updateReturn;
+            bytes.sent += schedule.traceBytes(c, rank);
+            if (n > 1 && c.op == CollectiveOp::AllGather)
+                bytes.received += c.sizeBytes / n * (n - 1);
+            if (n > 1 && c.op == CollectiveOp::Broadcast && me != c.root)
+                bytes.received += c.sizeBytes;
+        }
+    }
+    return traffic;
+}
+
+// One schedule entry under all-to-all: each member of a shard group that
+// does not run a param's Newton–Schulz sends the rank that does its piece,
+// and gets its slice of the fp32 update back.
+void addAllToAllEntry(const Scenario& scenario, const Plan& plan, const ScheduleEntry& entry,
+                      const std::vector<std::vector<int64_t>>& shapes, StrategyTraffic& traffic) {
+    const Group& group = plan.groups.at(size_t(entry.group));
+    const Batch& batch = group.batches.at(size_t(entry.batch));
+    if (!batch.isShard) return;  // Newton–Schulz where the params are: no traffic
+    const Mesh& mesh = scenario.mesh(group.mesh);
+    std::map<Coord, std::vector<int>> owned;  // replicate coordinate -> its params
+    for (int p : batch.params) {
+        auto it = batch.owner.find(p);
+        if (it != batch.owner.end() && scenario.params[size_t(p)].placements)
+            owned[it->second].push_back(p);
+    }
+    std::map<Coord, const ShardCompute*> computeOf;  // the last plan listed for a coordinate
+    for (const auto& sc : batch.shardCompute) computeOf[sc.replicateCoord] = &sc;
+    const auto& shardDims = updateBroadcastDims(group);
+    for (int rank : mesh.ranks) {
+        const Coord coord = *mesh.coordinateOf(rank);
+        auto mine = owned.find(reducedReplicateCoord(group, batch, coord));
+        if (mine == owned.end()) continue;
+        auto compute = computeOf.find(mine->first);
+        for (int p : mine->second) {
+            const Coord root = compute != computeOf.end() ? compute->second->computeCoord.at(p)
+                                                          : Coord(shardDims.size(), 0);
+            Coord at = coord;
+            for (size_t k = 0; k < shardDims.size(); ++k) at[size_t(shardDims[k])] = root[k];
+            if (at == coord) continue;  // this rank runs it: its piece stays
+            const int computing = mesh.rankAt(at);
+            const auto& spec = scenario.params[size_t(p)];
+            const int64_t numel = shapeNumel(
+                shardLayout(shapes[size_t(p)], *spec.placements, mesh.shape, coord).localShape());
+            const int64_t piece = roundUp(numel * dtypeSize(spec.dtype), plan.alignmentBytes);
+            const int64_t slice = roundUp(numel * 4, plan.alignmentBytes);
+            traffic.ranks[size_t(rank)].gather.sent += piece;
+            traffic.ranks[size_t(computing)].gather.received += piece;
+            traffic.ranks[size_t(computing)].updateReturn.sent += slice;
+            traffic.ranks[size_t(rank)].updateReturn.received += slice;
+        }
+    }
+}
+
+}  // namespace
+
+GatherTraffic gatherTraffic(const Scenario& scenario, const Plan& plan,
+                            const StepSchedule& schedule,
+                            const std::vector<std::vector<int64_t>>& paramShapes) {
+    GatherTraffic traffic{allGatherTraffic(schedule),
+                          emptyTraffic(GatherStrategy::AllToAll, scenario.worldSize)};
+    for (const ScheduleEntry& entry : plan.schedule)
+        addAllToAllEntry(scenario, plan, entry, paramShapes, traffic.allToAll);
+    return traffic;
+}
+
+GatherTraffic gatherTraffic(const Scenario& scenario, const Plan& plan) {
+    std::vector<std::vector<int64_t>> shapes;
+    for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
+    return gatherTraffic(scenario, plan, stepSchedule(scenario, plan), shapes);
+}
+
+}  // namespace hsdp
