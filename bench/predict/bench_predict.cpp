@@ -44,7 +44,11 @@ predicted in the same process:
   collective each collective's measured time (last member's arrival to the
              last member's end, on the trace's clock) vs its span in the
              predicted timeline: the median |error| per scenario, per op over
-             every scenario, and over every collective of every scenario.
+             every scenario, and over every collective of every scenario;
+  compute    each compute span (pack, unpack, newton_schulz, update) vs its
+             predicted duration: per kind the median of the scenarios'
+             median |error| and the summed time predicted / measured (above
+             1: the model prices the kind slower than it ran).
 
 Errors are |predicted - measured| / measured. Goals: the median scenario's
 makespan within 15 %, the worst within 30 %, the per-collective median
@@ -194,6 +198,14 @@ int predictBenchmark(const std::vector<std::string>& args) {
 
     std::vector<double> makespanErrors, collectiveErrors, spreads;
     std::map<CollectiveOp, std::vector<double>> opErrors;
+    // Per compute kind: each scenario's median |error| of its spans, and the
+    // spans' time summed on both sides (which way the model errs).
+    struct KindErrors {
+        std::vector<double> scenarioMedians;
+        int spans = 0;
+        double measured = 0, predicted = 0;
+    };
+    std::map<WorkKind, KindErrors> kindErrors;
     bool failed = false;
     for (const auto& r : rows) {
         if (!r.error.empty()) {
@@ -206,6 +218,13 @@ int predictBenchmark(const std::vector<std::string>& args) {
             const double e = relativeError(c.measuredSeconds, c.predictedSeconds);
             collectiveErrors.push_back(e);
             opErrors[c.op].push_back(e);
+        }
+        for (const auto& k : r.prediction.compute) {
+            KindErrors& kind = kindErrors[k.kind];
+            kind.scenarioMedians.push_back(k.medianAbsRelError);
+            kind.spans += k.spans;
+            kind.measured += k.measuredSeconds;
+            kind.predicted += k.predictedSeconds;
         }
     }
     const double medianMakespan = medianOf(makespanErrors);
@@ -253,6 +272,14 @@ int predictBenchmark(const std::vector<std::string>& args) {
             ops[std::string(traceNameOf(op))] = {{"collectives", e.size()},
                                                  {"median_error", medianOf(e)}};
         out["ops"] = ops;
+        Json compute = Json::object();
+        for (const auto& [kind, k] : kindErrors)
+            compute[std::string(workKindName(kind))] = {
+                {"spans", k.spans},
+                {"median_error", medianOf(k.scenarioMedians)},
+                {"measured_seconds", k.measured},
+                {"predicted_seconds", k.predicted}};
+        out["compute"] = compute;
         Json g = Json::array();
         for (const auto& goal : goals)
             g.push_back({{"goal", goal.what},
@@ -298,6 +325,14 @@ int predictBenchmark(const std::vector<std::string>& args) {
         for (const auto& [op, e] : opErrors)
             std::printf("  %-14s %6zu collectives  %s\n", std::string(traceNameOf(op)).c_str(),
                         e.size(), pct(medianOf(e)).c_str());
+        std::printf(
+            "\nper compute kind, over every scenario (median of each scenario's median "
+            "|error|; summed span time, predicted / measured):\n");
+        for (const auto& [kind, k] : kindErrors)
+            std::printf("  %-14s %6d spans        %s   predicted / measured %.2f\n",
+                        std::string(workKindName(kind)).c_str(), k.spans,
+                        pct(medianOf(k.scenarioMedians)).c_str(),
+                        k.measured > 0 ? k.predicted / k.measured : 0.0);
         std::printf("\ngoals:\n");
         for (const auto& g : goals)
             std::printf("  %-34s %7s (goal <= %2.0f%%): %s\n", g.what, pct(g.value).c_str(),
