@@ -8,11 +8,13 @@
 // apart.
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLabel>
 #include <QPainter>
 #include <QProxyStyle>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QStyleOptionViewItem>
 #include <QTableView>
 #include <QTableWidget>
@@ -25,6 +27,7 @@
 #include "mesh/mesh_widget.h"
 #include "plan_tree/plan_tree_widget.h"
 #include "scenario/reader.h"
+#include "shared/elided_label.h"
 #include "shared/plan_index.h"
 #include "shared/plan_result.h"
 #include "studio_test_util.h"
@@ -180,6 +183,18 @@ void TestViewFit::everyDockFits() {
         if (!raiseDock(window, dock->objectName().toLatin1().constData())) continue;
         for (const QString& problem : fitProblems(dock->widget()))
             problems << dock->objectName() + QStringLiteral(": ") + problem;
+    }
+    // The status bar's lines (the plan's, the run's) share its width: each
+    // inside it, and one given less than its text shortens it with "…".
+    const QRect bar = window.statusBar()->rect();
+    for (QLabel* label : window.statusBar()->findChildren<QLabel*>()) {
+        if (!label->isVisible() || label->text().isEmpty()) continue;
+        const QRect at(label->mapTo(window.statusBar(), QPoint()), label->size());
+        if (!bar.contains(at)) problems << QStringLiteral("status label outside the bar");
+        const bool cut =
+            label->fontMetrics().horizontalAdvance(label->text()) > label->contentsRect().width();
+        if (cut && !qobject_cast<ElidedLabel*>(label))
+            problems << QStringLiteral("status label clipped: ") + label->text();
     }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }

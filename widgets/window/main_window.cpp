@@ -18,6 +18,7 @@
 #include "editing/edit_widget.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "prediction/plan_prediction.h"
+#include "shared/elided_label.h"
 #include "shared/plan_index.h"
 #include "shared/scenario_document.h"
 #include "window/recent_files.h"
@@ -45,7 +46,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildViews();
     buildPlanDiff();
     buildEditing();  // after buildPlanDiff: edit steps pin the comparison's baseline
-    status_ = new QLabel(tr("No scenario open"), this);
+    status_ = new ElidedLabel(tr("No scenario open"), this);
     statusBar()->addPermanentWidget(status_, 1);
     buildRuns();
     buildMenus();

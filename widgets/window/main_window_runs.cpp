@@ -13,6 +13,7 @@
 #include <QToolButton>
 
 #include "runs/run_status_text.h"
+#include "shared/elided_label.h"
 #include "window/main_window.h"
 #include "window/run_dialog.h"
 #include "window/stale_banner.h"
@@ -34,14 +35,13 @@ void MainWindow::buildRuns() {
     runCancelButton_ = new QToolButton(this);
     runCancelButton_->setText(tr("Cancel"));
     runCancelButton_->setToolTip(tr("Cancel the run (Ctrl+.)"));
-    runStatus_ = new QLabel(this);
-    runStatus_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    runStatus_ = new ElidedLabel(QString(), this);
     for (QWidget* widget : {static_cast<QWidget*>(runPhase_), static_cast<QWidget*>(runProgress_),
                             static_cast<QWidget*>(runCancelButton_)}) {
         statusBar()->addPermanentWidget(widget);
         widget->hide();
     }
-    statusBar()->addPermanentWidget(runStatus_);
+    statusBar()->addPermanentWidget(runStatus_, 1);  // shares the room with the plan's line
 
     connect(runCancelButton_, &QToolButton::clicked, runSession_, &RunSession::cancel);
     connect(runSession_, &RunSession::progress, this, &MainWindow::onRunProgress);
