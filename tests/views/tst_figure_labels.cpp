@@ -209,6 +209,28 @@ private slots:
         QVERIFY(stats.total.wallSeconds > 0);
     }
 
+    // The Traffic chart's bars are bandwidths: its axis says whose (the
+    // shrunk run's), and at the plot's minimum height the axis title is
+    // whole, not clipped at both ends as it was in the docked view.
+    void trafficChartSaysShrunkAndFitsItsTitle() {
+        PlanSelection selection;
+        TrafficWidget view(&selection);
+        for (const RunData* run : {&shrunk_, &real_}) {
+            view.setRun(*run);
+            QCPAxis* axis = view.plot()->yAxis;
+            QCOMPARE(axis->label().contains(QStringLiteral("shrunk run")), run == &shrunk_);
+            QVERIFY2(axis->label().contains(QStringLiteral("GB/s")), qPrintable(axis->label()));
+            view.plot()->setViewport(QRect(0, 0, 600, view.plot()->minimumHeight()));
+            view.plot()->replot();
+            const int title = QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label());
+            QVERIFY2(view.plot()->axisRect()->rect().height() >= title,
+                     qPrintable(QStringLiteral("'%1' is %2 px long on a %3 px axis")
+                                    .arg(axis->label())
+                                    .arg(title)
+                                    .arg(view.plot()->axisRect()->rect().height())));
+        }
+    }
+
     // One id per collective: "#<seq>" in the trace tooltip, Steps, Buffer
     // layout and Traffic's slowest collectives.
     void oneCollectiveOneIdEverywhere() {

@@ -3,7 +3,10 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 #include <QApplication>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -20,6 +23,10 @@ namespace {
 
 const QColor kAlgColour(0x4c, 0x78, 0xa8);
 const QColor kBusColour(0xf5, 0x85, 0x18);
+constexpr int kMinPlotHeight = 120;
+// Above and below the axis rect: the top margin and the rotated op names
+// (about 90 px with the samples' mesh dim names).
+constexpr int kPlotMargins = 110;
 constexpr double kGB = 1e9;  // NCCL-tests: 1 GB/s = 1e9 bytes/s
 
 QString qs(const std::string& text) {
@@ -109,7 +116,7 @@ TrafficWidget::TrafficWidget(PlanSelection* selection, QWidget* parent)
                           tr("size S"), tr("time t"), tr("waited"), tr("params")},
                          this)),
       note_(new QLabel(this)) {
-    plot_->setMinimumHeight(120);
+    setAxisTitle(false);
     table_->horizontalHeader()->setStretchLastSection(false);
     algBars_ = makeBars(plot_, kAlgColour, tr("algbw = S / t"));
     busBars_ = makeBars(plot_, kBusColour, tr("busbw = algbw × factor"));
@@ -117,7 +124,6 @@ TrafficWidget::TrafficWidget(PlanSelection* selection, QWidget* parent)
     plot_->legend->setFont(QFont(font().family(), 8));
     plot_->legend->setBrush(QColor(255, 255, 255, 220));
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    plot_->yAxis->setLabel(tr("GB/s (NCCL-tests, 1e9 B/s)"));
     plot_->xAxis->setTickLabelRotation(20);
     auto* note = note_;
     note->setText(noteText(false));
@@ -173,9 +179,21 @@ void TrafficWidget::setRun(const RunData& run) {
     stats_ = index_ ? index_->traffic : TrafficStats{};
     table_->setHorizontalHeaderLabels(statHeaders(stats_.shrunk));
     note_->setText(noteText(stats_.shrunk));
+    setAxisTitle(stats_.shrunk);
     fillPlot();
     fillTable();
     fillSlowest();
+}
+
+// The bars are bandwidths of the shapes that ran: a shrunk run's say so on
+// the chart itself. The plot is never shorter than its axis title (plus the
+// rotated op names under it), which was clipped at both ends in the dock.
+void TrafficWidget::setAxisTitle(bool shrunk) {
+    const QString title =
+        shrunk ? tr("GB/s, shrunk run (NCCL-tests)") : tr("GB/s (NCCL-tests, 1e9 B/s)");
+    plot_->yAxis->setLabel(title);
+    const int titleLength = QFontMetrics(plot_->yAxis->labelFont()).horizontalAdvance(title);
+    plot_->setMinimumHeight(std::max(kMinPlotHeight, titleLength + kPlotMargins));
 }
 
 void TrafficWidget::fillPlot() {

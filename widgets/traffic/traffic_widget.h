@@ -46,6 +46,7 @@ public:
 private:
     static QString noteText(bool shrunk);
     void fillPlot();
+    void setAxisTitle(bool shrunk);
     void fillTable();
     void fillSlowest();
 
