@@ -48,6 +48,7 @@ struct CollectiveLabel {
 //   all_reduce      ring estimate: 2 * (size - 1) / size * bytes (rounded down)
 //   reduce_scatter  all-to-all of the blocks: blockBytes * (size - 1)
 //   all_to_all      bytesPerRank * (size - 1)
+//   all_to_all_v    the blocks this rank sends the others (its own stays)
 //   barrier         0
 // A group of size 1 (or a zero-byte collective) moves nothing: bytes 0.
 //

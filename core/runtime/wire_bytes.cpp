@@ -42,4 +42,11 @@ int64_t allToAll(int64_t bytesPerRank, int size) {
     return size <= 1 ? 0 : bytesPerRank * (size - 1);
 }
 
+int64_t allToAllV(const std::vector<size_t>& sendBytes, int groupRank) {
+    int64_t bytes = 0;
+    for (size_t i = 0; i < sendBytes.size(); ++i)
+        if (int(i) != groupRank) bytes += int64_t(sendBytes[i]);
+    return bytes;
+}
+
 }  // namespace hsdp::wire_bytes

@@ -17,6 +17,8 @@ int64_t allGatherV(const std::vector<size_t>& bytesPerRank, int groupRank);
 int64_t broadcast(int64_t bytes, int size, int groupRank, int root);
 int64_t allReduce(int64_t bytes, int size);
 int64_t allToAll(int64_t bytesPerRank, int size);
+// What group rank `groupRank` sends the others: every block but its own.
+int64_t allToAllV(const std::vector<size_t>& sendBytes, int groupRank);
 
 }  // namespace wire_bytes
 }  // namespace hsdp

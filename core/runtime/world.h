@@ -130,6 +130,14 @@ public:
     // `in` and `out` hold size() blocks of bytesPerRank; block i goes to group rank i.
     virtual void allToAll(const void* in, void* out, size_t bytesPerRank,
                           const CollectiveLabel& label) = 0;
+    // Variable blocks: `in` holds sendBytes[i] bytes for group rank i, back to
+    // back in group order; `out` receives recvBytes[i] bytes from group rank
+    // i, back to back alike. Empty blocks allowed. What rank i sends rank j
+    // must be what j expects from i (the caller's plan); sendBytes[rank()] ==
+    // recvBytes[rank()] (the block a rank keeps is copied); `in` and `out` do
+    // not overlap.
+    virtual void allToAllV(const void* in, const std::vector<size_t>& sendBytes, void* out,
+                           const std::vector<size_t>& recvBytes, const CollectiveLabel& label) = 0;
     virtual void barrier(const CollectiveLabel& label) = 0;
 };
 

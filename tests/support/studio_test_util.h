@@ -3,7 +3,9 @@
 
 // Opening samples in a studio window, shared by the window's tests.
 
+#include <QLabel>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QString>
 
 #include "samples.h"
@@ -16,6 +18,14 @@ inline bool openAndWait(MainWindow& window, const QString& path) {
     QSignalSpy ready(window.session(), &Session::planReady);
     window.openScenario(path);
     return ready.wait(20000);
+}
+
+// The status bar's run label (its tooltip is the whole run line), or null.
+inline QLabel* runStatusLabel(MainWindow& window) {
+    for (QLabel* label : window.statusBar()->findChildren<QLabel*>())
+        if (!window.runStatusText().isEmpty() && label->toolTip() == window.runStatusText())
+            return label;
+    return nullptr;
 }
 
 }  // namespace hsdp::testing

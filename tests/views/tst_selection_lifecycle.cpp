@@ -367,8 +367,14 @@ void TestSelectionLifecycle::everySelectionSurvivesEveryNextPlan() {
     QCOMPARE(window.lastRun().isValid(), needsRun && !newFile);
     QCOMPARE(window.view<VerificationWidget>()->model()->run().isValid(), needsRun && !newFile);
     if (newFile) QVERIFY(window.runStatusText().isEmpty());
-    if (needsRun && !newFile)
+    if (needsRun && !newFile) {
         QVERIFY(window.runStatusText().endsWith(QStringLiteral(" · a run of an earlier plan")));
+        // On screen the qualifier comes first, where shortening the line keeps it.
+        QLabel* label = testing::runStatusLabel(window);
+        QVERIFY(label);
+        QVERIFY2(label->text().startsWith(QStringLiteral("[a run of an earlier plan")),
+                 qPrintable(label->text()));
+    }
 }
 
 void TestSelectionLifecycle::anotherFilesRunIsNeverShown() {

@@ -91,7 +91,7 @@ PlanTreeWidget::PlanTreeWidget(PlanSelection* selection, QWidget* parent)
     // contents, the name taking the rest (shortened between words by the
     // delegate): all four in view in a narrow dock.
     tree_->header()->moveSection(tree_->header()->visualIndex(kPlacements), kNumel + 1);
-    tree_->setIndentation(14);  // params sit three levels deep: room for their names
+    tree_->setIndentation(10);  // params sit three levels deep: room for their names
     tree_->setItemDelegate(new ShownTextDelegate(tree_));
     tree_->viewport()->installEventFilter(this);
     connect(tree_->header(), &QHeaderView::sectionResized, this, [this](int column) {
@@ -126,18 +126,23 @@ bool PlanTreeWidget::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
-// The widest owner, numel and placements of any row (collapsed ones too:
-// expanding a batch must not cut its params' text).
+// The widest owner, numel and placements of any row, and the widest param
+// name where it sits (collapsed rows too: expanding a batch must not cut its
+// params' text).
 void PlanTreeWidget::measureColumns() {
     const QFontMetrics metrics(tree_->font());
     std::fill(std::begin(contentWidths_), std::end(contentWidths_), 0);
-    std::vector<QModelIndex> pending{QModelIndex()};
+    nameWidth_ = 0;
+    std::vector<std::pair<QModelIndex, int>> pending{{QModelIndex(), 1}};  // parent, depth
     while (!pending.empty()) {
-        const QModelIndex parent = pending.back();
+        const auto [parent, depth] = pending.back();
         pending.pop_back();
         for (int row = 0; row < proxy_->rowCount(parent); ++row) {
             const QModelIndex first = proxy_->index(row, 0, parent);
-            if (proxy_->hasChildren(first)) pending.push_back(first);
+            if (proxy_->hasChildren(first)) pending.emplace_back(first, depth + 1);
+            if (first.data(ParamRole).toInt() >= 0)
+                nameWidth_ = std::max(nameWidth_, depth * tree_->indentation() +
+                                                      metrics.horizontalAdvance(shownText(first)));
             if (first.data(ParamRole).toInt() < 0 && !proxy_->hasChildren(first)) continue;
             for (int i = 0; i < 3; ++i) {
                 const QModelIndex cell = proxy_->index(row, kFitted[i], parent);
@@ -149,24 +154,31 @@ void PlanTreeWidget::measureColumns() {
     }
 }
 
-// Until the user sizes a column: owner, numel and placements as wide as
-// their contents, the name the rest of the viewport.
+// Until the user sizes a column: numel and placements as wide as their
+// contents, the param names whole where they fit, the owner what is left up
+// to its contents (long rank lists shorten after a whole rank run; the
+// tooltip has them all), and the name the rest of the viewport.
 void PlanTreeWidget::fitColumns() {
     if (userSized_) return;
     QScopedValueRollback guard(fitting_, true);
     const int padding = 2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 8;
     const int viewport = tree_->viewport()->width();
+    auto contentWidth = [&](int i) {
+        return std::max(tree_->header()->sectionSizeHint(kFitted[i]), contentWidths_[i] + padding);
+    };
     int used = 0;
     for (int i = 0; i < 3; ++i) {
-        const int header = tree_->header()->sectionSizeHint(kFitted[i]);
-        // Owner rank lists can run long: at most a quarter of the viewport
-        // (shortened after a whole rank run; the tooltip has them all).
-        int width = std::max(header, contentWidths_[i] + padding);
-        if (kFitted[i] == kOwner) width = std::min(width, std::max(header, viewport / 4));
-        tree_->setColumnWidth(kFitted[i], width);
-        used += width;
+        if (kFitted[i] == kOwner) continue;
+        tree_->setColumnWidth(kFitted[i], contentWidth(i));
+        used += contentWidth(i);
     }
-    tree_->setColumnWidth(0, std::max(kMinNameWidth, viewport - used));
+    const int owner = int(std::find(std::begin(kFitted), std::end(kFitted), kOwner) - kFitted);
+    const int name = std::min(nameWidth_ + padding, viewport * 45 / 100);
+    const int ownerHeader = tree_->header()->sectionSizeHint(kOwner);
+    const int ownerWidth =
+        std::clamp(viewport - used - name, ownerHeader, std::max(ownerHeader, contentWidth(owner)));
+    tree_->setColumnWidth(kOwner, ownerWidth);
+    tree_->setColumnWidth(0, std::max(kMinNameWidth, viewport - used - ownerWidth));
 }
 
 void PlanTreeWidget::onCurrentChanged(const QModelIndex& current) {

@@ -55,6 +55,7 @@ private:
     bool fitting_ = false;       // our own column sizing, not the user's
     bool userSized_ = false;     // the user dragged a column: the widths stay theirs
     int contentWidths_[3] = {};  // owner, numel, placements of the widest row
+    int nameWidth_ = 0;          // the widest param name, with its indentation
 };
 
 }  // namespace hsdp

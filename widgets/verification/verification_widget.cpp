@@ -47,6 +47,7 @@ VerificationWidget::VerificationWidget(PlanSelection* selection, QWidget* parent
     summary_->setFont(bold);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    summary_->setWordWrap(true);  // a narrow dock takes it on two lines, never cut
     note_->setPalette(secondaryText(note_->palette()));
     error_->setStyleSheet(QStringLiteral("color: #c01c28;"));
     error_->setWordWrap(true);

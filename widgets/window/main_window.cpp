@@ -185,8 +185,9 @@ void MainWindow::restoreSettings() {
 
 // Dock proportions only take once the window has its size (resizeDocks()
 // before the first show is lost), so a first run sets them on first show:
-// the plan tree 32% of the width (its name, owner, numel and placements
-// columns side by side) and the right column 30% (the owner balance's
+// the plan tree 37% of the width (its name, owner, numel and placements
+// columns side by side, a param's name whole at 1366 pixels) and the right
+// column 27% (the owner balance's
 // charts and the tensor layout's blocks need that much), the bottom row a fifth of the height, the
 // owner balance and the tensor layout half the right column each; the user's own layout wins
 // afterwards.
@@ -195,7 +196,7 @@ void MainWindow::showEvent(QShowEvent* event) {
     if (!firstRunLayout_) return;
     firstRunLayout_ = false;
     const int w = width(), h = height();
-    resizeDocks({dock("planTree"), dock("ownerBalance")}, {w * 32 / 100, w * 30 / 100},
+    resizeDocks({dock("planTree"), dock("ownerBalance")}, {w * 37 / 100, w * 27 / 100},
                 Qt::Horizontal);
     resizeDocks({dock("diagnostics")}, {h / 5}, Qt::Vertical);
     resizeDocks({dock("ownerBalance"), dock("tensorLayout")}, {h / 2, h / 2}, Qt::Vertical);

@@ -169,9 +169,17 @@ QString MainWindow::runStatusText() const {
     return tr("%1 · shown: the last complete run, %2").arg(cancelledLine_, line);
 }
 
+// The line as the status bar shows it: what qualifies its figures first (a
+// shrunk run's, an earlier plan's), so a narrow window that shortens the
+// line at its end never drops them; the whole line is the tooltip.
 void MainWindow::updateRunStatus() {
     const QString line = runStatusText();
-    runStatus_->setText(line);
+    QStringList first;
+    if (lastRun_.isValid() && lastRun_.plan.plan != session_->current().plan)
+        first << tr("a run of an earlier plan");
+    if (lastRun_.isValid() && lastRun_.run->shrink) first << tr("shrunk run");
+    runStatus_->setText(first.isEmpty() ? line
+                                        : QStringLiteral("[%1] %2").arg(first.join(", "), line));
     runStatus_->setToolTip(line);
 }
 

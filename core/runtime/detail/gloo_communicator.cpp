@@ -12,6 +12,7 @@
 #include <gloo/allgatherv.h>
 #include <gloo/allreduce.h>
 #include <gloo/alltoall.h>
+#include <gloo/alltoallv.h>
 #include <gloo/barrier.h>
 #include <gloo/broadcast.h>
 #include <gloo/context.h>
@@ -257,6 +258,39 @@ void GlooCommunicator::allToAll(const void* in, void* out, size_t bytesPerRank,
             }
             allToAllBytes(in, out, bytesPerRank);
         });
+}
+
+void GlooCommunicator::allToAllV(const void* in, const std::vector<size_t>& sendBytes, void* out,
+                                 const std::vector<size_t>& recvBytes,
+                                 const CollectiveLabel& label) {
+    const bool sized = sendBytes.size() == ranks_.size() && recvBytes.size() == ranks_.size();
+    const auto sent = sized ? wire_bytes::allToAllV(sendBytes, groupRank_) : 0;
+    // Each member's sizes are its own: the members agree on the op and group only.
+    run("all_to_all_v", "all_to_all_v", sent, label, [&](std::chrono::milliseconds timeout) {
+        if (!sized)
+            throw std::invalid_argument("all_to_all_v got " + std::to_string(sendBytes.size()) +
+                                        " send and " + std::to_string(recvBytes.size()) +
+                                        " receive sizes for a group of " +
+                                        std::to_string(ranks_.size()));
+        if (sendBytes[groupRank_] != recvBytes[groupRank_])
+            throw std::invalid_argument(
+                "all_to_all_v keeps " + std::to_string(sendBytes[groupRank_]) +
+                " bytes of its own but expects " + std::to_string(recvBytes[groupRank_]));
+        if (ranks_.size() == 1) {
+            if (sendBytes[0] > 0) std::memmove(out, in, sendBytes[0]);
+            return;
+        }
+        std::vector<int64_t> sendCounts(sendBytes.begin(), sendBytes.end());
+        std::vector<int64_t> recvCounts(recvBytes.begin(), recvBytes.end());
+        // Gloo registers both buffers even when a rank sends or receives
+        // nothing: an empty side gets a byte of its own to point at.
+        uint8_t none = 0;
+        gloo::AlltoallvOptions opts(context_);
+        opts.setInput(in ? bytesOf(in) : &none, std::move(sendCounts));
+        opts.setOutput(out ? bytesOf(out) : &none, std::move(recvCounts));
+        opts.setTimeout(timeout);
+        gloo::alltoallv(opts);
+    });
 }
 
 void GlooCommunicator::allToAllBytes(const void* in, void* out, size_t bytesPerRank) {

@@ -42,6 +42,8 @@ public:
                        const CollectiveLabel& label) override;
     void allToAll(const void* in, void* out, size_t bytesPerRank,
                   const CollectiveLabel& label) override;
+    void allToAllV(const void* in, const std::vector<size_t>& sendBytes, void* out,
+                   const std::vector<size_t>& recvBytes, const CollectiveLabel& label) override;
     void barrier(const CollectiveLabel& label) override;
 
     // Destroys the Gloo context, closing its sockets: peers blocked on this
