@@ -399,8 +399,12 @@ void TestMeshView::nodesAreOutlinedWhereRanksChangeNode() {
     view.setPrediction(result);
     checkNodeEdges(view, view.renderImage(kImageSize), [](int rank) { return rank % 4; });
 
+    QCOMPARE(view.nodeLegendText(48), QStringLiteral("node, 8 ranks (h100-dgx)"));
+    // Cells too small for the lines: none drawn, and the legend says so.
+    QVERIFY(view.nodeLegendText(2).contains(QStringLiteral("zoom in")));
     view.setShowNodes(false);
     QCOMPARE(pixelsOf(view.renderImage(kImageSize), MeshCanvas::nodeColor()), 0);
+    QVERIFY(view.nodeLegendText(48).isEmpty());
 }
 
 QTEST_MAIN(TestMeshView)

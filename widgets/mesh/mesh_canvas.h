@@ -52,6 +52,9 @@ public:
     // Node boundaries are drawn while a cell is at least this many pixels.
     static constexpr double kMinNodeCellPixels = 3.0;
     static QColor nodeColor();
+    // The legend's line for the nodes at `cellPixels` a cell ("" without
+    // them): below kMinNodeCellPixels it says to zoom in, as none is drawn.
+    QString nodeLegendText(double cellPixels) const;
 
     // Canvas (layout units) to device pixels: fitted to `size`, then the
     // user's zoom and pan (canvasTransform) or not (fitTransform).
@@ -96,12 +99,13 @@ private:
     void paintSetOutlines(QPainter& painter, const QTransform& toDevice) const;
     void paintNodeBoundaries(QPainter& painter, const QTransform& toDevice, const QRectF& visible,
                              double cellPixels) const;
-    double paintNodeLegend(QPainter& painter, const QRectF& area, double y) const;
+    double paintNodeLegend(QPainter& painter, const QRectF& area, double y,
+                           double cellPixels) const;
     void paintCellBorder(QPainter& painter, const QTransform& toDevice,
                          const std::vector<char>& inSet, size_t c, double width, double offset,
                          const QColor& color) const;
     void paintPanelTitles(QPainter& painter, const QTransform& toDevice) const;
-    void paintLegend(QPainter& painter, const QSize& size) const;
+    void paintLegend(QPainter& painter, const QSize& size, double cellPixels) const;
     void paintFocusName(QPainter& painter, const QRectF& area) const;
     void paintEmpty(QPainter& painter, const QSize& size) const;
 

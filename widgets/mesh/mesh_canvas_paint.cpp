@@ -92,7 +92,7 @@ void MeshCanvas::paintMesh(QPainter& painter, const QSize& size, const QTransfor
     if (cellPixels >= kCellOutlinePixels) paintComputeMarks(painter, toDevice, cellPixels);
     paintPanelTitles(painter, toDevice);
     painter.restore();
-    paintLegend(painter, size);
+    paintLegend(painter, size, cellPixels);
 }
 
 void MeshCanvas::paintCells(QPainter& painter, const QTransform& toDevice,
@@ -322,7 +322,7 @@ void MeshCanvas::paintPanelTitles(QPainter& painter, const QTransform& toDevice)
     }
 }
 
-void MeshCanvas::paintLegend(QPainter& painter, const QSize& size) const {
+void MeshCanvas::paintLegend(QPainter& painter, const QSize& size, double cellPixels) const {
     QRectF area(size.width() - kLegendWidth + 16, 16, kLegendWidth - 28, size.height() - 32);
     QFont font = painter.font();
     font.setPixelSize(11);
@@ -358,7 +358,7 @@ void MeshCanvas::paintLegend(QPainter& painter, const QSize& size) const {
                          Qt::AlignLeft | Qt::AlignVCenter, tr(style.label));
         y += 18;
     }
-    y = paintNodeLegend(painter, area, y);
+    y = paintNodeLegend(painter, area, y, cellPixels);
     if (!overlay_.computeRanks.empty()) {
         painter.setRenderHint(QPainter::Antialiasing, true);
         painter.setPen(QPen(kComputeEdge, 1));
@@ -377,17 +377,27 @@ void MeshCanvas::paintLegend(QPainter& painter, const QSize& size) const {
     paintFocusName(painter, QRectF(area.left(), y + 8, area.width(), area.bottom() - y - 8));
 }
 
-// "node (8 ranks): h100-dgx" beside a sample of the boundary line; returns the next line's y.
-double MeshCanvas::paintNodeLegend(QPainter& painter, const QRectF& area, double y) const {
+QString MeshCanvas::nodeLegendText(double cellPixels) const {
+    if (!showsNodes()) return {};
+    if (cellPixels < kMinNodeCellPixels)
+        return tr("nodes of %1 ranks (%2): zoom in to see them")
+            .arg(nodes_.devicesPerNode)
+            .arg(nodes_.clusterName);
+    return tr("node, %1 ranks (%2)").arg(nodes_.devicesPerNode).arg(nodes_.clusterName);
+}
+
+// The nodes' legend line beside a sample of the boundary line; returns the next line's y.
+double MeshCanvas::paintNodeLegend(QPainter& painter, const QRectF& area, double y,
+                                   double cellPixels) const {
     if (!showsNodes()) return y;
     painter.fillRect(QRectF(area.left() + 1, y + 4, 14, 3), nodeColor());
-    const QString text =
-        tr("node, %1 ranks (%2)").arg(nodes_.devicesPerNode).arg(nodes_.clusterName);
+    const QString text = nodeLegendText(cellPixels);
     painter.setPen(palette().color(QPalette::Text));
-    const bool wraps = painter.fontMetrics().horizontalAdvance(text) > area.width() - 22;
-    painter.drawText(QRectF(area.left() + 22, y - 2, area.width() - 22, wraps ? 32 : 16),
-                     Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
-    return y + (wraps ? 34 : 18);
+    const int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+    const QRectF box = painter.boundingRect(
+        QRectF(area.left() + 22, y - 2, area.width() - 22, area.height()), flags, text);
+    painter.drawText(box, flags, text);
+    return box.bottom() + 4;
 }
 
 // The focused param's name under the legend, wrapped, so a screenshot says what is outlined.
