@@ -17,6 +17,7 @@
 #include "report/report_file.h"
 #include "report_command.h"
 #include "run/runner.h"
+#include "runs/run_index.h"
 #include "runtime/allocator_policy.h"
 #include "types/figures.h"
 
@@ -120,9 +121,7 @@ RunData runForReport(const PlanResult& plan, RunMode mode, std::shared_ptr<const
     options.progress = [&](double f, const std::string& what) { progress.update(f, what); };
     auto result = std::make_shared<RunResult>(runPlan(*plan.scenario, *plan.plan, options));
     progress.finish();
-    RunData run{plan, std::move(result)};
-    run.prediction = predictRunData(run, cluster);
-    return run;
+    return preparedRun(plan, std::move(result), std::move(cluster));
 }
 
 }  // namespace

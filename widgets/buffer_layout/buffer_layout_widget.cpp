@@ -9,8 +9,6 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "runs/run_index.h"
-
 namespace hsdp {
 
 BufferLayoutWidget::BufferLayoutWidget(PlanSelection* selection, QWidget* parent)
@@ -39,8 +37,7 @@ BufferLayoutWidget::BufferLayoutWidget(PlanSelection* selection, QWidget* parent
 void BufferLayoutWidget::setRun(const RunData& data) {
     data_ = data;
     canvas_->setPlan(data.plan);
-    const auto index = runIndexOf(data);
-    collectives_ = index ? index->buffers : std::vector<BufferCollective>{};
+    index_ = runIndexOf(data);
     current_ = -1;
     fillCollectives();
     onSelectionChanged();
@@ -49,7 +46,7 @@ void BufferLayoutWidget::setRun(const RunData& data) {
 void BufferLayoutWidget::fillCollectives() {
     const QSignalBlocker block(collectiveBox_);
     collectiveBox_->clear();
-    for (const auto& c : collectives_) {
+    for (const auto& c : collectives()) {
         const auto& l = c.event->label;
         collectiveBox_->addItem(tr("#%1 %2 · group %3 batch %4 · dim %5 · %6 params")
                                     .arg(c.seq)
@@ -72,16 +69,16 @@ void BufferLayoutWidget::onSelectionChanged() {
     const auto& groups = data_.plan.plan->groups;
     if (state.group >= 0)
         state.group = size_t(state.group) < groups.size() ? groups[size_t(state.group)].id : -1;
-    const int pick = pickCollective(collectives_, state);
+    const int pick = pickCollective(collectives(), state);
     if (pick < 0) {
         current_ = -1;
         canvas_->setLayout(std::nullopt,
-                           collectives_.empty()
+                           collectives().empty()
                                ? tr("This run moved no fused buffer.")
                                : tr("Select a gathered batch, a parameter or a collective."));
         return;
     }
-    showCollective(pick, defaultRank(collectives_[size_t(pick)]));
+    showCollective(pick, defaultRank(collectives()[size_t(pick)]));
 }
 
 // The selection's first rank when it is a member, else the rank shown so far,
@@ -105,9 +102,9 @@ int BufferLayoutWidget::groupPosition(int id) const {
 }
 
 void BufferLayoutWidget::showCollective(int index, int rank) {
-    if (index < 0 || size_t(index) >= collectives_.size()) return;
+    if (index < 0 || size_t(index) >= collectives().size()) return;
     current_ = index;
-    BufferLayout layout = bufferLayout(data_, collectives_[size_t(index)], rank,
+    BufferLayout layout = bufferLayout(data_, collectives()[size_t(index)], rank,
                                        selection_->focusParamFor(data_.plan));
     rank_ = layout.rank;
     {
@@ -122,7 +119,7 @@ void BufferLayoutWidget::showCollective(int index, int rank) {
 void BufferLayoutWidget::fillRanks(int rank) {
     const QSignalBlocker block(ranks_);
     ranks_->clear();
-    for (int r : collectives_[size_t(current_)].event->groupRanks) {
+    for (int r : collectives()[size_t(current_)].event->groupRanks) {
         ranks_->addItem(tr("rank %1").arg(r), r);
         if (r == rank) ranks_->setCurrentIndex(ranks_->count() - 1);
     }

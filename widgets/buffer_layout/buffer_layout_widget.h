@@ -7,6 +7,7 @@
 #include "buffer_layout/buffer_layout.h"
 #include "buffer_layout/buffer_layout_canvas.h"
 #include "runs/run_data.h"
+#include "runs/run_index.h"
 #include "shared/plan_selection.h"
 #include "studio/studio_view.h"
 
@@ -32,7 +33,7 @@ public:
     void setRun(const RunData& data);
     // Shows collective `index` of collectives() as seen by `rank` (tests, combos).
     void showCollective(int index, int rank);
-    const std::vector<BufferCollective>& collectives() const { return collectives_; }
+    const std::vector<BufferCollective>& collectives() const { return index_->buffers; }
     BufferLayoutCanvas* canvas() const { return canvas_; }
     QComboBox* rankBox() const { return ranks_; }
     QImage renderImage(const QSize& size) const { return canvas_->renderImage(size); }
@@ -46,7 +47,7 @@ private:
 
     PlanSelection* selection_;
     RunData data_;
-    std::vector<BufferCollective> collectives_;
+    std::shared_ptr<const RunIndex> index_ = indexRun({});  // of data_
     int current_ = -1;
     int rank_ = -1;
     BufferLayoutCanvas* canvas_;

@@ -166,17 +166,15 @@ void PlanTreeWidget::fitColumns() {
     auto contentWidth = [&](int i) {
         return std::max(tree_->header()->sectionSizeHint(kFitted[i]), contentWidths_[i] + padding);
     };
+    static_assert(kFitted[0] == kOwner);  // contentWidths_[0] is the owner's
     int used = 0;
-    for (int i = 0; i < 3; ++i) {
-        if (kFitted[i] == kOwner) continue;
+    for (int i = 1; i < 3; ++i) {
         tree_->setColumnWidth(kFitted[i], contentWidth(i));
         used += contentWidth(i);
     }
-    const int owner = int(std::find(std::begin(kFitted), std::end(kFitted), kOwner) - kFitted);
     const int name = std::min(nameWidth_ + padding, viewport * 45 / 100);
-    const int ownerHeader = tree_->header()->sectionSizeHint(kOwner);
-    const int ownerWidth =
-        std::clamp(viewport - used - name, ownerHeader, std::max(ownerHeader, contentWidth(owner)));
+    const int ownerWidth = std::clamp(viewport - used - name,
+                                      tree_->header()->sectionSizeHint(kOwner), contentWidth(0));
     tree_->setColumnWidth(kOwner, ownerWidth);
     tree_->setColumnWidth(0, std::max(kMinNameWidth, viewport - used - ownerWidth));
 }

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runs/run_index.h"
 
+#include "prediction/plan_prediction.h"
 #include "run/real_size.h"
-#include "runs/run_data.h"
 #include "trace/trace_timeline.h"
 
 namespace hsdp {
 
 std::shared_ptr<const RunIndex> indexRun(const RunData& run) {
-    if (!run.isValid()) return nullptr;
+    static const auto none = std::make_shared<const RunIndex>();
+    if (!run.isValid()) return none;
     auto index = std::make_shared<RunIndex>();
     const RunResult& result = *run.run;
     index->steps = runSteps(result.trace);
@@ -22,6 +23,14 @@ std::shared_ptr<const RunIndex> indexRun(const RunData& run) {
 
 std::shared_ptr<const RunIndex> runIndexOf(const RunData& run) {
     return run.index ? run.index : indexRun(run);
+}
+
+RunData preparedRun(const PlanResult& plan, std::shared_ptr<const RunResult> run,
+                    std::shared_ptr<const Cluster> cluster, const QString& source) {
+    RunData data{plan, std::move(run), source};
+    data.index = indexRun(data);
+    data.prediction = predictRunData(data, std::move(cluster));
+    return data;
 }
 
 }  // namespace hsdp

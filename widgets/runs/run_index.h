@@ -5,13 +5,14 @@
 #include <vector>
 
 #include "buffer_layout/buffer_layout.h"
+#include "cluster/cluster.h"
+#include "runs/run_data.h"
 #include "steps/run_steps.h"
 #include "traffic/traffic_stats.h"
 
 namespace hsdp {
 
 class TraceTimeline;
-struct RunData;
 
 // What the run views derive from a run's trace, derived once off the GUI
 // thread with the run (as PlanIndex is for a plan), so that showing a run of
@@ -28,11 +29,17 @@ struct RunIndex {
 // How many of the slowest collectives the traffic figures list.
 inline constexpr int kSlowestCollectives = 12;
 
-// Null for an invalid run.
+// An invalid run's index is empty (shared by all of them).
 std::shared_ptr<const RunIndex> indexRun(const RunData& run);
 
-// The run's index as the session built it, or built here (a RunData made
-// without one, as tests and the report writer make them).
+// The run's index as it was built with it, or built here (a RunData a test
+// made by hand); never null.
 std::shared_ptr<const RunIndex> runIndexOf(const RunData& run);
+
+// A finished run as the views take it: its trace indexed and, with a
+// cluster, held against its prediction (prediction/plan_prediction.h). Off
+// the GUI thread: the run session's jobs and the report writer make them.
+RunData preparedRun(const PlanResult& plan, std::shared_ptr<const RunResult> run,
+                    std::shared_ptr<const Cluster> cluster, const QString& source = {});
 
 }  // namespace hsdp

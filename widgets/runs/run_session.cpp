@@ -114,10 +114,8 @@ bool RunSession::start(const PlanResult& plan, const RunRequest& request) {
                 shared->fraction = std::max(shared->fraction, fraction);
                 shared->phase = phase;
             };
-            RunData data{plan, std::make_shared<const RunResult>(runOrExplain(plan, options))};
-            data.index = indexRun(data);
-            data.prediction = predictRunData(data, request.cluster);
-            return data;
+            return preparedRun(plan, std::make_shared<const RunResult>(runOrExplain(plan, options)),
+                               request.cluster);
         },
         [this](RunData data) { finish(std::move(data)); });
     ticker_.start();
@@ -136,11 +134,9 @@ bool RunSession::open(const PlanResult& plan, const QString& runPath, const QStr
                 RunResult run = openSavedRun(*plan.scenario, *plan.plan,
                                              QFile::encodeName(runPath).toStdString(),
                                              QFile::encodeName(tracePath).toStdString());
-                RunData data{plan, std::make_shared<const RunResult>(std::move(run)), runPath};
-                data.index = indexRun(data);
-                data.prediction =
-                    predictRunData(data, plan.prediction ? plan.prediction->cluster : nullptr);
-                return {std::move(data), {}};
+                return {preparedRun(plan, std::make_shared<const RunResult>(std::move(run)),
+                                    plan.prediction ? plan.prediction->cluster : nullptr, runPath),
+                        {}};
             } catch (const std::exception& error) {
                 return {RunData{}, QString::fromStdString(error.what())};
             }

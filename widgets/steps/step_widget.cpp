@@ -13,7 +13,6 @@
 #include <QVBoxLayout>
 
 #include "run/shrink.h"
-#include "runs/run_index.h"
 #include "runs/run_status_text.h"
 #include "studio/offscreen_grab.h"
 #include "trace/trace_palette.h"
@@ -126,27 +125,26 @@ void StepWidget::setRun(const RunData& run) {
     setPlaying(false);
     run_ = run;
     real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
-    const auto index = runIndexOf(run);
-    steps_ = index ? index->steps : std::vector<RunStep>{};
+    index_ = runIndexOf(run);
     current_ = -1;
     onSelectionChanged();
     if (current_ < 0) showStep();
 }
 
 QString StepWidget::positionText() const {
-    if (steps_.empty()) return tr("no steps");
+    if (steps().empty()) return tr("no steps");
     if (current_ < 0) return tr("%1 steps").arg(stepCount());
     // The position in this walk, and the collective's id everywhere else.
     return tr("step %1 of %2 · collective %3")
         .arg(groupedNumber(current_ + 1), groupedNumber(stepCount()),
-             collectiveIdText(steps_[size_t(current_)].seq));
+             collectiveIdText(steps()[size_t(current_)].seq));
 }
 
 void StepWidget::setStep(int step) {
-    if (steps_.empty()) return;
+    if (steps().empty()) return;
     step = std::clamp(step, 0, stepCount() - 1);
     current_ = step;
-    const RunStep& s = steps_[static_cast<size_t>(step)];
+    const RunStep& s = steps()[static_cast<size_t>(step)];
     const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(s.events.front())];
     if (selection_) selection_->selectCollective(s.seq, e.groupRanks, e.label.params, run_.plan);
     showStep();
@@ -154,7 +152,7 @@ void StepWidget::setStep(int step) {
 
 void StepWidget::onSelectionChanged() {
     if (!selection_ || selection_->collective() < 0) return;
-    const int step = stepOfSeq(steps_, selection_->collective());
+    const int step = stepOfSeq(steps(), selection_->collective());
     if (step < 0 || step == current_) return;
     current_ = step;
     showStep();
@@ -170,7 +168,7 @@ void StepWidget::setSpeed(double stepsPerSecond) {
 }
 
 void StepWidget::setPlaying(bool playing) {
-    if (playing && steps_.empty()) playing = false;
+    if (playing && steps().empty()) playing = false;
     if (playing) {
         if (current_ >= stepCount() - 1) setStep(0);
         timer_->start();
@@ -194,15 +192,15 @@ void StepWidget::showStep() {
     if (current_ < 0 || !run_.isValid()) {
         caption_ = {};
         badge_->hide();
-        headline_->setText(steps_.empty() ? tr("No run yet.")
-                                          : tr("Press Next (Alt+Right) to walk the run's %1 "
-                                               "collectives one by one.")
-                                                .arg(stepCount()));
+        headline_->setText(steps().empty() ? tr("No run yet.")
+                                           : tr("Press Next (Alt+Right) to walk the run's %1 "
+                                                "collectives one by one.")
+                                                 .arg(stepCount()));
         why_->clear();
         participants_->setRowCount(0);
         return;
     }
-    const RunStep& step = steps_[static_cast<size_t>(current_)];
+    const RunStep& step = steps()[static_cast<size_t>(current_)];
     caption_ = stepCaption(step, run_.run->trace, *run_.plan.scenario, *run_.plan.plan, &real_);
     const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events.front())];
     const QColor colour = tracePhaseColour(e.label.phase);

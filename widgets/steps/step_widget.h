@@ -5,6 +5,7 @@
 #include <QWidget>
 
 #include "runs/run_data.h"
+#include "runs/run_index.h"
 #include "shared/plan_selection.h"
 #include "steps/run_steps.h"
 #include "steps/step_caption.h"
@@ -36,8 +37,8 @@ public:
     QImage picture(const QSize& size, const QString& part) override;
 
     void setRun(const RunData& run);
-    const std::vector<RunStep>& steps() const { return steps_; }
-    int stepCount() const { return static_cast<int>(steps_.size()); }
+    const std::vector<RunStep>& steps() const { return index_->steps; }
+    int stepCount() const { return static_cast<int>(steps().size()); }
     int currentStep() const { return current_; }  // -1: none
     StepCaption caption() const { return caption_; }
     QString positionText() const;  // "step 3 of 32 · collective #12"
@@ -64,7 +65,7 @@ private:
     QPointer<PlanSelection> selection_;
     RunData run_;
     RealScale real_;  // the run's scale to the real shapes (shrunk runs)
-    std::vector<RunStep> steps_;
+    std::shared_ptr<const RunIndex> index_ = indexRun({});  // of run_
     int current_ = -1;
     StepCaption caption_;
     QToolButton* play_;

@@ -138,9 +138,9 @@ TrafficWidget::TrafficWidget(PlanSelection* selection, QWidget* parent)
     layout->addWidget(slowTitle);
     layout->addWidget(slowest_, 2);
     connect(slowest_, &QTableWidget::cellClicked, this, [this](int row, int) {
-        if (!selection_ || row < 0 || static_cast<size_t>(row) >= stats_.slowest.size()) return;
+        if (!selection_ || row < 0 || static_cast<size_t>(row) >= stats().slowest.size()) return;
         const RunStep& step =
-            steps()[static_cast<size_t>(stats_.slowest[static_cast<size_t>(row)])];
+            steps()[static_cast<size_t>(stats().slowest[static_cast<size_t>(row)])];
         const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events.front())];
         selection_->selectCollective(step.seq, e.groupRanks, e.label.params, run_.plan);
     });
@@ -167,19 +167,13 @@ QString TrafficWidget::noteText(bool shrunk) {
     return text;
 }
 
-const std::vector<RunStep>& TrafficWidget::steps() const {
-    static const std::vector<RunStep> none;
-    return index_ ? index_->steps : none;
-}
-
 void TrafficWidget::setRun(const RunData& run) {
     run_ = run;
     real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
     index_ = runIndexOf(run);
-    stats_ = index_ ? index_->traffic : TrafficStats{};
-    table_->setHorizontalHeaderLabels(statHeaders(stats_.shrunk));
-    note_->setText(noteText(stats_.shrunk));
-    setAxisTitle(stats_.shrunk);
+    table_->setHorizontalHeaderLabels(statHeaders(stats().shrunk));
+    note_->setText(noteText(stats().shrunk));
+    setAxisTitle(stats().shrunk);
     fillPlot();
     fillTable();
     fillSlowest();
@@ -209,9 +203,9 @@ void TrafficWidget::fillPlot() {
         ticker->addTick(key, row.key);
         key += 1;
     };
-    for (const TrafficRow& row : stats_.byOp) addRow(row);
+    for (const TrafficRow& row : stats().byOp) addRow(row);
     key += 0.5;  // a gap between the op bars and the mesh-dim bars
-    for (const TrafficRow& row : stats_.byDim) addRow(row);
+    for (const TrafficRow& row : stats().byDim) addRow(row);
     algBars_->setData(keysAlg, alg);
     busBars_->setData(keysBus, bus);
     plot_->xAxis->setTicker(ticker);
@@ -221,12 +215,12 @@ void TrafficWidget::fillPlot() {
 }
 
 void TrafficWidget::fillTable() {
-    const int rows = static_cast<int>(stats_.byOp.size() + stats_.byDim.size()) + 1;
+    const int rows = static_cast<int>(stats().byOp.size() + stats().byDim.size()) + 1;
     table_->setRowCount(rows);
     int r = 0;
-    for (const TrafficRow& row : stats_.byOp) setRow(table_, r++, statCells(row, stats_.shrunk));
-    for (const TrafficRow& row : stats_.byDim) setRow(table_, r++, statCells(row, stats_.shrunk));
-    setRow(table_, r, statCells(stats_.total, stats_.shrunk));
+    for (const TrafficRow& row : stats().byOp) setRow(table_, r++, statCells(row, stats().shrunk));
+    for (const TrafficRow& row : stats().byDim) setRow(table_, r++, statCells(row, stats().shrunk));
+    setRow(table_, r, statCells(stats().total, stats().shrunk));
     QFont bold = table_->font();
     bold.setBold(true);
     for (int c = 0; c < table_->columnCount(); ++c)
@@ -238,9 +232,9 @@ void TrafficWidget::fillTable() {
 }
 
 void TrafficWidget::fillSlowest() {
-    slowest_->setRowCount(static_cast<int>(stats_.slowest.size()));
-    for (size_t i = 0; i < stats_.slowest.size(); ++i) {
-        const int position = stats_.slowest[i];
+    slowest_->setRowCount(static_cast<int>(stats().slowest.size()));
+    for (size_t i = 0; i < stats().slowest.size(); ++i) {
+        const int position = stats().slowest[i];
         const RunStep& step = steps()[static_cast<size_t>(position)];
         const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events.front())];
         setRow(slowest_, static_cast<int>(i),

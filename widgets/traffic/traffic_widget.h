@@ -34,8 +34,8 @@ public:
     QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
 
     void setRun(const RunData& run);
-    const TrafficStats& stats() const { return stats_; }
-    const std::vector<RunStep>& steps() const;
+    const TrafficStats& stats() const { return index_->traffic; }
+    const std::vector<RunStep>& steps() const { return index_->steps; }
     QCustomPlot* plot() const { return plot_; }
     QTableWidget* table() const { return table_; }
     QTableWidget* slowestTable() const { return slowest_; }
@@ -53,8 +53,7 @@ private:
     QPointer<PlanSelection> selection_;
     RunData run_;
     RealScale real_;
-    std::shared_ptr<const RunIndex> index_;  // of run_; null without one
-    TrafficStats stats_;
+    std::shared_ptr<const RunIndex> index_ = indexRun({});  // of run_
     QCustomPlot* plot_;
     QCPBars* algBars_;
     QCPBars* busBars_;
