@@ -9,10 +9,6 @@
 
 namespace hsdp {
 
-std::string_view gatherStrategyName(GatherStrategy strategy) {
-    return strategy == GatherStrategy::AllGather ? "all-gather" : "all-to-all";
-}
-
 int64_t StrategyTraffic::maxReceived() const {
     int64_t most = 0;
     for (const auto& r : ranks) most = std::max(most, r.received());

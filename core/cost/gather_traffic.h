@@ -7,6 +7,7 @@
 
 #include "cost/step_schedule.h"
 #include "plan/plan.h"
+#include "types/gather_strategy.h"
 #include "types/scenario.h"
 
 namespace hsdp {
@@ -27,9 +28,6 @@ namespace hsdp {
 // The replica broadcast and the TP transitions are the same under both and
 // are left out. Bytes are those a rank puts on the wire and takes off it:
 // the all-gather figures are the schedule's (the runner's trace bytes).
-enum class GatherStrategy : uint8_t { AllGather, AllToAll };
-// "all-gather" | "all-to-all"
-std::string_view gatherStrategyName(GatherStrategy strategy);
 
 struct PhaseBytes {
     int64_t sent = 0;

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "plan/grouping.h"
+
 namespace hsdp {
 
 namespace {
@@ -129,7 +131,7 @@ Json batchJson(const Batch& batch) {
 Json groupJson(const Group& g) {
     Json batches = arrayWithCapacity(g.batches.size());
     for (const auto& b : g.batches) batches.get_ref<Json::array_t&>().push_back(batchJson(b));
-    Json out = objectWithCapacity(8);
+    Json out = objectWithCapacity(9);
     put(out, "id", g.id);
     put(out, "mesh", g.mesh);
     put(out, "mesh_shape", array(g.meshShape));
@@ -138,6 +140,11 @@ Json groupJson(const Group& g) {
     put(out, "layout", layoutJson(g.layout));
     put(out, "params", array(g.params));
     put(out, "batches", std::move(batches));
+    if (isGathered(g))
+        put(out, "gather_strategy",
+            Json{{"chosen", gatherStrategyName(g.gatherStrategy)},
+                 {"auto", g.gatherStrategyAuto},
+                 {"why", g.gatherStrategyWhy}});
     return out;
 }
 
@@ -220,6 +227,7 @@ nlohmann::ordered_json planToJson(const Plan& plan, const Scenario& scenario) {
         plan.effectiveReplicaCount ? Json(*plan.effectiveReplicaCount) : Json(nullptr));
     put(out, "alignment_bytes", plan.alignmentBytes);
     put(out, "backend", scenario.options.backend);
+    put(out, "gather_strategy", gatherStrategyOptionName(scenario.options.gatherStrategy));
     put(out, "meshes", meshesJson(scenario));
     put(out, "params", paramsJson(plan, scenario));
     put(out, "no_comm_params", array(plan.noCommParams));

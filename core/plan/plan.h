@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "plan/redistribution.h"
+#include "types/gather_strategy.h"
 #include "types/mesh.h"
 #include "types/placement.h"
 
@@ -55,6 +56,12 @@ struct Group {
     GroupLayout layout;
     std::vector<int> params;  // index order
     std::vector<Batch> batches;
+    // How its gathered batches reach their computing ranks and the update comes
+    // back (types/gather_strategy.h); all-gather for a group that gathers nothing.
+    GatherStrategy gatherStrategy = GatherStrategy::AllGather;
+    // The option asked for it, or "auto" weighed both (chooseGatherStrategies).
+    bool gatherStrategyAuto = false;
+    std::string gatherStrategyWhy;
 };
 
 struct ScheduleEntry {

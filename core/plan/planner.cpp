@@ -37,6 +37,21 @@ void assignOwnership(std::vector<Group>& groups, const std::vector<ParamSpec>& s
     }
 }
 
+// What the option says for each gathered group; "auto" is left for the cost
+// model to settle (chooseGatherStrategies), all-gather until it does.
+void assignGatherStrategies(std::vector<Group>& groups, GatherStrategyOption option) {
+    for (Group& group : groups) {
+        if (!isGathered(group)) continue;
+        group.gatherStrategyAuto = option == GatherStrategyOption::Auto;
+        group.gatherStrategy = option == GatherStrategyOption::AllToAll
+                                   ? GatherStrategy::AllToAll
+                                   : GatherStrategy::AllGather;
+        group.gatherStrategyWhy = group.gatherStrategyAuto
+                                      ? "auto, not yet weighed by the cost model: all-gather"
+                                      : "options.gather_strategy";
+    }
+}
+
 }  // namespace
 
 Plan makePlan(const Scenario& scenario) {
@@ -54,6 +69,7 @@ Plan makePlan(const Scenario& scenario) {
     plan.effectiveReplicaCount = effectiveReplicaCount(plan.groups, scenario.options, sink);
     plan.schedule = buildBatches(plan.groups, scenario.params, scenario.options.maxBatchNumel);
     assignOwnership(plan.groups, scenario.params, plan.effectiveReplicaCount);
+    assignGatherStrategies(plan.groups, scenario.options.gatherStrategy);
     plan.ranks =
         rankOwnership(plan.groups, scenario.params, scenario.worldSize, plan.effectiveReplicaCount);
     addRankWork(plan.ranks, plan.groups, plan.noCommParams, scenario.params,

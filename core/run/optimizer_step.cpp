@@ -5,6 +5,7 @@
 
 #include "collectives/fused_gather.h"
 #include "collectives/newton_schulz.h"
+#include "collectives/owner_exchange.h"
 #include "collectives/replicate_broadcast.h"
 #include "collectives/update_slicing.h"
 #include "tensor/dtype_codec.h"
@@ -145,9 +146,21 @@ const std::vector<int>& replicaBroadcastDims(const Group& group) {
     return group.replicateMeshDims;
 }
 
-std::vector<int> scheduleEntryMeshDims(const Group& group, const Batch& batch) {
+bool exchangesWithOwners(const Group& group, const Batch& batch, RunMode mode) {
+    return batch.isShard && group.gatherStrategy == GatherStrategy::AllToAll &&
+           mode != RunMode::Reference;
+}
+
+std::vector<int> exchangeMeshDims(const Group& group, const Batch& batch, RunMode mode) {
+    return exchangesWithOwners(group, batch, mode) ? updateBroadcastDims(group)
+                                                   : std::vector<int>{};
+}
+
+std::vector<int> scheduleEntryMeshDims(const Group& group, const Batch& batch, RunMode mode) {
     std::vector<int> dims = replicaBroadcastDims(group);
-    if (batch.isShard) {  // runScheduleEntry gathers and broadcasts the update only then
+    // runScheduleEntry gathers and broadcasts the update only for a gathered
+    // batch, and dim by dim only under all-gather
+    if (batch.isShard && !exchangesWithOwners(group, batch, mode)) {
         for (int d : gatherMeshDims(group)) dims.push_back(d);
         for (int d : updateBroadcastDims(group)) dims.push_back(d);
     }
@@ -299,6 +312,55 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
     }
 }
 
+// The computing coordinate along the shard dims of each owned param.
+Coord computeShardOf(const BatchView& v, int p) {
+    const Coord replicateCoord = reducedReplicateCoord(v.group, v.batch, v.coord);
+    for (const auto& entry : v.batch.shardCompute)
+        if (entry.replicateCoord == replicateCoord) return entry.computeCoord.at(p);
+    return Coord(updateBroadcastDims(v.group).size(), 0);
+}
+
+// Gathered batch under the all-to-all strategy: every member sends each
+// computing rank only its piece, the computing rank checks the full matrix
+// and runs Newton–Schulz, and sends each member back only its slice.
+void exchangedUpdate(RankOptimizerStep& rankStep, const BatchView& v,
+                     const std::vector<int>& owned) {
+    const ExecEnv& env = rankStep.env;
+    const int rank = rankStep.ctx.rank();
+    std::vector<OwnerExchangeItem> items;
+    for (int p : owned)
+        items.push_back({{p, shapeOf(env, p), *specOf(env, p).placements, specOf(env, p).dtype,
+                          &rankStep.state[size_t(p)].momentum},
+                         computeShardOf(v, p)});
+    OwnerExchangeSetup setup{&v.mesh, v.coord, updateBroadcastDims(v.group),
+                             env.plan->alignmentBytes,
+                             labelFor("gather", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};
+    const OwnerExchangeGroup group = ownerExchangeGroup(setup, items);
+    OwnerMatrices gathered = gatherToComputers(rankStep.ctx, setup, group, items);
+    const CollectiveLabel entry =
+        labelFor("update-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh);
+    for (size_t i = 0; i < owned.size(); ++i) {
+        if (!group.computesHere(i)) continue;
+        const int p = owned[i];
+        Tensor& full = gathered.full[i];
+        env.sink->gathered(
+            p, rank, compareGathered(rank, full, globalTensor(Truth::grad(p), shapeOf(env, p))));
+        if (env.observer) env.observer->gatheredTensor(rank, specOf(env, p), full);
+        const double startUs = rankStep.ctx.nowUs();
+        newtonSchulzInPlace(full);
+        traceCompute(rankStep.ctx, "newton_schulz", entry, p, startUs);
+    }
+    setup.label = entry;
+    const std::vector<Tensor> slices =
+        returnUpdateSlices(rankStep.ctx, setup, group, items, gathered.full);
+    gathered = OwnerMatrices();
+    for (size_t i = 0; i < owned.size(); ++i) {
+        const double startUs = rankStep.ctx.nowUs();
+        applyChecked(rankStep, owned[i], slices[i]);
+        traceCompute(rankStep.ctx, "update", entry, owned[i], startUs);
+    }
+}
+
 // Step 3: the owners' updated params go to their replicas.
 void replicaBroadcast(RankOptimizerStep& rankStep, const BatchView& v) {
     const ExecEnv& env = rankStep.env;
@@ -348,7 +410,12 @@ void runScheduleEntry(RankOptimizerStep& rankStep, int scheduleIndex, const Grou
             owned.push_back(p);
     }
     if (batch.isShard) {
-        if (!owned.empty()) gatheredUpdate(rankStep, v, owned);
+        if (owned.empty())
+            ;
+        else if (exchangesWithOwners(group, batch, rankStep.env.mode))
+            exchangedUpdate(rankStep, v, owned);
+        else
+            gatheredUpdate(rankStep, v, owned);
     } else {
         const CollectiveLabel entry = labelFor("local", scheduleIndex, group, batchIndex, mesh);
         for (int p : owned) updateWhole(rankStep, p, entry);

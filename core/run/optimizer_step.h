@@ -34,9 +34,16 @@ void runLocalParams(RankOptimizerStep& rankStep);
 std::vector<int> gatherMeshDims(const Group& group);
 const std::vector<int>& updateBroadcastDims(const Group& group);
 const std::vector<int>& replicaBroadcastDims(const Group& group);
+// Whether the entry's gathered batch runs the all-to-all strategy in `mode`
+// (reference mode runs the reference's all-gather whatever the plan says).
+bool exchangesWithOwners(const Group& group, const Batch& batch, RunMode mode);
 // Every mesh dim of group.mesh that schedule entry (group, batch) may run a
-// collective over.
-std::vector<int> scheduleEntryMeshDims(const Group& group, const Batch& batch);
+// collective over, one dim at a time (the all-to-all's flattened shard group
+// is exchangeMeshDims).
+std::vector<int> scheduleEntryMeshDims(const Group& group, const Batch& batch, RunMode mode);
+// The mesh dims the entry's all-to-all exchange runs over as one group
+// (empty when it has none).
+std::vector<int> exchangeMeshDims(const Group& group, const Batch& batch, RunMode mode);
 
 // The rank's coordinate over the group's replicate dims, reduced by the batch's sizes.
 Coord reducedReplicateCoord(const Group& group, const Batch& batch, const Coord& coord);

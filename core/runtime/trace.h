@@ -32,6 +32,8 @@ struct CollectiveLabel {
     int meshDim = -1;
     std::vector<int> params;
     std::vector<BufferSegment> segments;
+    // all_to_all_v: the bytes this rank sends each member (group order; its own block included).
+    std::vector<int64_t> peerBytes;
 };
 
 // One collective as one rank saw it, recorded when it completed (a failed

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "types/dtype.h"
+#include "types/gather_strategy.h"
 #include "types/mesh.h"
 #include "types/placement.h"
 
@@ -21,6 +22,7 @@ struct PlanOptions {
     std::string backend = "gloo";  // gloo | nccl | hccl
     int64_t broadcastMaxBytes = 536870912;
     double lr = 0.02;
+    GatherStrategyOption gatherStrategy = GatherStrategyOption::AllGather;
 };
 
 struct ParamSpec {

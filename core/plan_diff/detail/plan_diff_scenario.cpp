@@ -41,6 +41,8 @@ void diffOptions(const PlanOptions& a, const PlanOptions& b, PlanDiff& out) {
     add("backend", a.backend, b.backend, true);
     add("broadcast_max_bytes", text(a.broadcastMaxBytes), text(b.broadcastMaxBytes), false);
     add("lr", text(a.lr), text(b.lr), false);
+    add("gather_strategy", std::string(gatherStrategyOptionName(a.gatherStrategy)),
+        std::string(gatherStrategyOptionName(b.gatherStrategy)), true);
 }
 
 std::map<std::string, MeshSummary> meshSummaries(const Scenario& s) {

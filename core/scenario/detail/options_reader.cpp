@@ -25,12 +25,20 @@ std::string readBackend(const Json& value, const std::string& path) {
     return value.get<std::string>();
 }
 
+GatherStrategyOption readGatherStrategy(const Json& value, const std::string& path) {
+    auto option = value.is_string() ? gatherStrategyOptionNamed(value.get<std::string>())
+                                    : std::nullopt;
+    if (!option) failExpected(path, "one of \"all-gather\", \"all-to-all\", \"auto\"", value);
+    return *option;
+}
+
 }  // namespace
 
 PlanOptions readOptions(const Json& options, const std::string& path) {
     requireObject(options, path, "options",
                   {"alignment_bytes", "max_batch_numel", "hsdp_replica_count", "auto_replica_count",
-                   "devices_per_node", "backend", "broadcast_max_bytes", "lr"});
+                   "devices_per_node", "backend", "broadcast_max_bytes", "lr",
+                   "gather_strategy"});
     PlanOptions out;
     for (const auto& [key, value] : options.items()) {
         std::string at = childPath(path, key);
@@ -50,6 +58,8 @@ PlanOptions readOptions(const Json& options, const std::string& path) {
             out.broadcastMaxBytes = readInt(value, at, 1);
         else if (key == "lr")
             out.lr = readPositiveNumber(value, at);
+        else if (key == "gather_strategy")
+            out.gatherStrategy = readGatherStrategy(value, at);
     }
     return out;
 }
