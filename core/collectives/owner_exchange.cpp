@@ -85,9 +85,8 @@ Block blockOf(const OwnerExchangeGroup& group, const std::vector<OwnerExchangeIt
     return {numel, paddedElements(numel, alignmentBytes, es) * es};
 }
 
-ExchangeBuffers layOut(const OwnerExchangeGroup& group,
-                       const std::vector<OwnerExchangeItem>& items, int64_t alignmentBytes,
-                       ExchangeDirection direction, MemoryKind kind) {
+ExchangeBuffers layOut(const OwnerExchangeGroup& group, const std::vector<OwnerExchangeItem>& items,
+                       int64_t alignmentBytes, ExchangeDirection direction, MemoryKind kind) {
     const size_t n = group.ranks.size(), me = size_t(group.me);
     const bool toComputer = direction == ExchangeDirection::ToComputer;
     ExchangeBuffers b;
@@ -105,14 +104,16 @@ ExchangeBuffers layOut(const OwnerExchangeGroup& group,
             if (sendsToQ) {
                 const size_t holder = toComputer ? me : q;
                 b.sendOffset[i][q] = sendAt;
-                const auto bytes = blockOf(group, items, i, holder, alignmentBytes, direction).bytes;
+                const auto bytes =
+                    blockOf(group, items, i, holder, alignmentBytes, direction).bytes;
                 sendAt += bytes;
                 b.sendBytes[q] += size_t(bytes);
             }
             if (receivesFromQ) {
                 const size_t holder = toComputer ? q : me;
                 b.recvOffset[i][q] = recvAt;
-                const auto bytes = blockOf(group, items, i, holder, alignmentBytes, direction).bytes;
+                const auto bytes =
+                    blockOf(group, items, i, holder, alignmentBytes, direction).bytes;
                 recvAt += bytes;
                 b.recvBytes[q] += size_t(bytes);
             }
@@ -134,8 +135,8 @@ void putBlock(const Tensor& t, DType dtype, int64_t bytes, std::byte* dst) {
 // The label of one exchange: its params, this rank's send segments (offsets
 // in its send buffer) and the bytes it sends each member.
 CollectiveLabel exchangeLabel(const OwnerExchangeSetup& setup, const OwnerExchangeGroup& group,
-                              const std::vector<OwnerExchangeItem>& items,
-                              const ExchangeBuffers& b, ExchangeDirection direction) {
+                              const std::vector<OwnerExchangeItem>& items, const ExchangeBuffers& b,
+                              ExchangeDirection direction) {
     CollectiveLabel label = setup.label;
     for (size_t i = 0; i < items.size(); ++i) {
         label.params.push_back(items[i].param.param);
@@ -187,13 +188,14 @@ OwnerMatrices gatherToComputers(RankContext& ctx, const OwnerExchangeSetup& setu
         if (!group.computesHere(i)) continue;
         const auto& item = items[i].param;
         Tensor full(item.shape);
-        out.charges[i] = MemoryCharge(MemoryKind::FullMatrix, full.numel() * int64_t(sizeof(float)));
+        out.charges[i] =
+            MemoryCharge(MemoryKind::FullMatrix, full.numel() * int64_t(sizeof(float)));
         std::vector<IndexSet> whole;
         for (int64_t len : item.shape) whole.push_back({IndexRange{0, len}});
         for (size_t q = 0; q < group.ranks.size(); ++q) {
             const ShardLayout& held = group.held[i][q];
-            Tensor piece = decodeTensor(b.recv.data() + b.recvOffset[i][q], item.dtype,
-                                        held.localShape());
+            Tensor piece =
+                decodeTensor(b.recv.data() + b.recvOffset[i][q], item.dtype, held.localShape());
             insert(full, positionsIn(whole, held.dims), piece);
         }
         out.full[i] = std::move(full);

@@ -38,9 +38,9 @@ struct OwnerExchangeItem {
 
 // Who is in the exchange and what each holds: the same on every member.
 struct OwnerExchangeGroup {
-    std::vector<int> ranks;                     // ascending global ranks
-    int me = 0;                                 // this rank's position in `ranks`
-    std::vector<int> computer;                  // [item] position of its computing rank
+    std::vector<int> ranks;                      // ascending global ranks
+    int me = 0;                                  // this rank's position in `ranks`
+    std::vector<int> computer;                   // [item] position of its computing rank
     std::vector<std::vector<ShardLayout>> held;  // [item][member] what it holds
 
     bool computesHere(size_t item) const { return computer[item] == me; }
@@ -64,8 +64,8 @@ struct OwnerMatrices {
     std::vector<MemoryCharge> charges;
 };
 OwnerMatrices gatherToComputers(RankContext& ctx, const OwnerExchangeSetup& setup,
-                                      const OwnerExchangeGroup& group,
-                                      const std::vector<OwnerExchangeItem>& items);
+                                const OwnerExchangeGroup& group,
+                                const std::vector<OwnerExchangeItem>& items);
 
 // Return: `updates[i]` is the full fp32 update where this rank computes item
 // i (ignored elsewhere); the result is, per item, this rank's slice of it.

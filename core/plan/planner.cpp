@@ -43,9 +43,8 @@ void assignGatherStrategies(std::vector<Group>& groups, GatherStrategyOption opt
     for (Group& group : groups) {
         if (!isGathered(group)) continue;
         group.gatherStrategyAuto = option == GatherStrategyOption::Auto;
-        group.gatherStrategy = option == GatherStrategyOption::AllToAll
-                                   ? GatherStrategy::AllToAll
-                                   : GatherStrategy::AllGather;
+        group.gatherStrategy = option == GatherStrategyOption::AllToAll ? GatherStrategy::AllToAll
+                                                                        : GatherStrategy::AllGather;
         group.gatherStrategyWhy = group.gatherStrategyAuto
                                       ? "auto, not yet weighed by the cost model: all-gather"
                                       : "options.gather_strategy";

@@ -9,9 +9,12 @@ std::string_view gatherStrategyName(GatherStrategy strategy) {
 
 std::string_view gatherStrategyOptionName(GatherStrategyOption option) {
     switch (option) {
-    case GatherStrategyOption::AllGather: return "all-gather";
-    case GatherStrategyOption::AllToAll: return "all-to-all";
-    case GatherStrategyOption::Auto: return "auto";
+        case GatherStrategyOption::AllGather:
+            return "all-gather";
+        case GatherStrategyOption::AllToAll:
+            return "all-to-all";
+        case GatherStrategyOption::Auto:
+            return "auto";
     }
     return "all-gather";
 }

@@ -26,8 +26,8 @@ std::string readBackend(const Json& value, const std::string& path) {
 }
 
 GatherStrategyOption readGatherStrategy(const Json& value, const std::string& path) {
-    auto option = value.is_string() ? gatherStrategyOptionNamed(value.get<std::string>())
-                                    : std::nullopt;
+    auto option =
+        value.is_string() ? gatherStrategyOptionNamed(value.get<std::string>()) : std::nullopt;
     if (!option) failExpected(path, "one of \"all-gather\", \"all-to-all\", \"auto\"", value);
     return *option;
 }
@@ -37,8 +37,7 @@ GatherStrategyOption readGatherStrategy(const Json& value, const std::string& pa
 PlanOptions readOptions(const Json& options, const std::string& path) {
     requireObject(options, path, "options",
                   {"alignment_bytes", "max_batch_numel", "hsdp_replica_count", "auto_replica_count",
-                   "devices_per_node", "backend", "broadcast_max_bytes", "lr",
-                   "gather_strategy"});
+                   "devices_per_node", "backend", "broadcast_max_bytes", "lr", "gather_strategy"});
     PlanOptions out;
     for (const auto& [key, value] : options.items()) {
         std::string at = childPath(path, key);
