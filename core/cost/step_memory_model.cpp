@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cost/step_memory_model.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -9,6 +10,7 @@
 #include <unordered_map>
 
 #include "collectives/newton_schulz.h"
+#include "collectives/owner_exchange.h"
 #include "cost/detail/broadcast_groups.h"
 #include "cost/detail/entry_view.h"
 #include "cost/detail/gather_slot.h"
@@ -333,7 +335,12 @@ private:
     Stretch ownedStretch(const EntryView& v, const OwnerClass& owner) {
         MemoryTally tally;
         if (v.batch.isShard) {
-            if (!owner.owned.empty()) gathered(tally, v, owner);
+            if (owner.owned.empty())
+                ;
+            else if (exchangesWithOwners(v.group, v.batch, RunMode::Corrected))
+                exchanged(tally, v, owner);
+            else
+                gathered(tally, v, owner);
         } else {
             for (int p : owner.owned) whole(tally, p, v.coord);
         }
@@ -402,6 +409,47 @@ private:
         broadcast(tally, v, updateBroadcastDims(v.group), *owner.updates,
                   [&](int k) { return numel(owner.owned[size_t(k)]) * kF32; });
         for (int p : owner.owned) tally.remove(MemoryKind::UpdatePayload, numel(p) * kF32);
+    }
+
+    // exchangedUpdate: the gather's send and receive buffers, the full
+    // matrices assembled on the computing rank (held until the slices are
+    // back), Newton–Schulz on each, the return's buffers.
+    void exchanged(MemoryTally& tally, const EntryView& v, const OwnerClass& owner) const {
+        std::vector<OwnerExchangeItem> items;
+        for (size_t i = 0; i < owner.owned.size(); ++i) {
+            const int p = owner.owned[i];
+            items.push_back({{p, shapes_[size_t(p)], *spec(p).placements, spec(p).dtype, nullptr},
+                             owner.computeRoots[i]});
+        }
+        const OwnerExchangeSetup setup{&v.mesh, v.coord, updateBroadcastDims(v.group),
+                                       plan_.alignmentBytes, {}};
+        const OwnerExchangeGroup group = ownerExchangeGroup(setup, items);
+        const size_t me = size_t(group.me);
+        auto exchange = [&](ExchangeDirection direction, MemoryKind kind,
+                            const std::function<void()>& whileReceived) {
+            const auto blocks = exchangeBlockBytes(group, items, plan_.alignmentBytes, direction);
+            int64_t sent = 0, received = 0;
+            for (size_t q = 0; q < blocks.size(); ++q) {
+                sent += blocks[me][q];
+                received += blocks[q][me];
+            }
+            tally.add(kind, sent);
+            tally.add(kind, received);
+            tally.remove(kind, sent);
+            whileReceived();
+            tally.remove(kind, received);
+        };
+        exchange(ExchangeDirection::ToComputer, MemoryKind::GatherBuffer, [&] {
+            for (size_t i = 0; i < items.size(); ++i)
+                if (group.computesHere(i))
+                    tally.add(MemoryKind::FullMatrix, numel(owner.owned[i]) * kF32);
+        });
+        for (size_t i = 0; i < items.size(); ++i)
+            if (group.computesHere(i)) newtonSchulz(tally, shapes_[size_t(owner.owned[i])]);
+        exchange(ExchangeDirection::FromComputer, MemoryKind::UpdatePayload, [] {});
+        for (size_t i = 0; i < items.size(); ++i)
+            if (group.computesHere(i))
+                tally.remove(MemoryKind::FullMatrix, numel(owner.owned[i]) * kF32);
     }
 
     // replicaBroadcast: each owned, held param's updated shard in its dtype;
