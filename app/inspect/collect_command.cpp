@@ -48,7 +48,14 @@ int collectCommand(const std::vector<std::string>& args) {
     declareRunSettings(settings);
     settings.parse(card.settings);
     const RunOptions options = parseRunSettings(settings);
-    return mergeFolder(parser, folder, scenario, makePlan(scenario), options, card.procs);
+    std::optional<Cluster> cluster;
+    if (auto name = settings.value("--cluster")) {
+        cluster = loadCluster(*name);
+        if (!cluster) return 2;
+    }
+    return mergeFolder(parser, folder, scenario,
+                       planWithStrategies(scenario, cluster, settings.value("--cluster")), options,
+                       card.procs);
 }
 
 }  // namespace hsdp::cli

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "plan/plan.h"
 #include "types/scenario.h"
 
 namespace hsdp::cli {
@@ -33,6 +34,13 @@ std::optional<Scenario> loadScenario(const std::string& path, std::string& text)
 // A preset's name or a cluster file (--cluster); on failure prints the
 // reader's message (file or preset, JSON path) and returns nullopt: exit 2.
 std::optional<Cluster> loadCluster(const std::string& nameOrPath);
+
+// The scenario's plan, with `gather_strategy: auto` settled on the cluster
+// `--cluster` names (`clusterArg`, loaded as `cluster`) or, without one, on
+// the loopback preset: every command that plans, runs or merges a run
+// decides the same way.
+Plan planWithStrategies(const Scenario& scenario, const std::optional<Cluster>& cluster,
+                        const std::optional<std::string>& clusterArg);
 
 extern const char* const kPlanHelp;
 extern const char* const kRunHelp;

@@ -62,7 +62,8 @@ int diffCommand(const std::vector<std::string>& args) {
         cluster = loadCluster(*name);
         if (!cluster) return 2;
     }
-    const Plan beforePlan = makePlan(*before), afterPlan = makePlan(*after);
+    const Plan beforePlan = planWithStrategies(*before, cluster, parser.value("--cluster"));
+    const Plan afterPlan = planWithStrategies(*after, cluster, parser.value("--cluster"));
     PlanDiff diff = diffPlans(*before, beforePlan, *after, afterPlan);
     std::optional<CostDiff> cost;
     if (cluster)

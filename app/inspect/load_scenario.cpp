@@ -5,6 +5,8 @@
 
 #include "cluster/reader.h"
 #include "commands.h"
+#include "cost/gather_strategy_choice.h"
+#include "plan/planner.h"
 #include "scenario/reader.h"
 
 namespace hsdp::cli {
@@ -42,6 +44,16 @@ std::optional<Cluster> loadCluster(const std::string& nameOrPath) {
         std::cerr << "hsdp-inspect: --cluster: " << error.what() << "\n";
         return std::nullopt;
     }
+}
+
+Plan planWithStrategies(const Scenario& scenario, const std::optional<Cluster>& cluster,
+                        const std::optional<std::string>& clusterArg) {
+    Plan plan = makePlan(scenario);
+    if (cluster)
+        chooseGatherStrategies(scenario, plan, *cluster, clusterArg.value_or(cluster->name));
+    else
+        chooseGatherStrategies(scenario, plan, defaultStrategyCluster(), "loopback");
+    return plan;
 }
 
 }  // namespace hsdp::cli

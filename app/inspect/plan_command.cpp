@@ -62,7 +62,7 @@ int planCommand(const std::vector<std::string>& args) {
         cluster = loadCluster(*name);
         if (!cluster) return 2;
     }
-    Plan plan = makePlan(scenario);
+    Plan plan = planWithStrategies(scenario, cluster, parser.value("--cluster"));
     // A plan with errors is costed as it runs: without its rejected params.
     std::optional<PlanCost> cost;
     if (cluster) cost = costPlan(scenario, plan, *cluster);

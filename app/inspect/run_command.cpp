@@ -160,7 +160,7 @@ bool refusedOverFileLimit(const Scenario& scenario, const Plan& plan, const RunO
 
 int runCommand(const std::vector<std::string>& args) {
     ArgParser parser;
-    parser.flag("--json").option("--trace").option("--dump").option("--procs").option("--cluster");
+    parser.flag("--json").option("--trace").option("--dump").option("--procs");
     declareRunSettings(parser);
     parser.parse(args);
     if (parser.positionals().size() != 1) throw UsageError("run takes exactly one SCENARIO file");
@@ -177,7 +177,7 @@ int runCommand(const std::vector<std::string>& args) {
         cluster = loadCluster(*name);
         if (!cluster) return 2;
     }
-    Plan plan = makePlan(scenario);
+    Plan plan = planWithStrategies(scenario, cluster, parser.value("--cluster"));
     checkAgainstScenario(options, scenario, plan);
     const int procs =
         parser.value("--procs") ? parseProcs(*parser.value("--procs"), scenario, plan, options) : 0;

@@ -5,8 +5,8 @@ namespace hsdp::cli {
 
 namespace {
 
-const char* const kSettings[] = {"--mode", "--timeout", "--max-bytes", "--max-flops",
-                                 "--inject-fault"};
+const char* const kSettings[] = {"--mode",      "--timeout",      "--max-bytes",
+                                 "--max-flops", "--inject-fault", "--cluster"};
 
 FaultSpec parseFault(const std::string& text) {
     auto colon = text.find(':');

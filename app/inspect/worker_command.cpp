@@ -103,7 +103,12 @@ int workerCommand(const std::vector<std::string>& args) {
     const Scenario& scenario = *loaded;
     WorkerArgs w = parseWorker(parser, scenario);
     if (auto path = parser.value("--trace")) checkOutputFile("--trace", *path);
-    const Plan plan = makePlan(scenario);
+    std::optional<Cluster> cluster;
+    if (auto name = parser.value("--cluster")) {
+        cluster = loadCluster(*name);
+        if (!cluster) return 2;
+    }
+    const Plan plan = planWithStrategies(scenario, cluster, parser.value("--cluster"));
     try {
         joinRun(w.spec.folder, RunCard{std::move(text), runSettingsArgs(parser), w.spec.procs},
                 w.spec.proc, parser.has("--fresh"), w.options.timeout * 10);

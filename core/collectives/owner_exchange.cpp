@@ -155,6 +155,16 @@ CollectiveLabel exchangeLabel(const OwnerExchangeSetup& setup, const OwnerExchan
     return label;
 }
 
+// A compute span of the exchange (pack, unpack) under its label, as the fused gather traces its
+// own.
+void traceCompute(RankContext& ctx, std::string_view op, const OwnerExchangeSetup& setup,
+                  const std::vector<OwnerExchangeItem>& items, double startUs) {
+    if (!ctx.tracing()) return;
+    CollectiveLabel label = setup.label;
+    for (const auto& item : items) label.params.push_back(item.param.param);
+    ctx.recordCompute(op, label, startUs);
+}
+
 void exchange(RankContext& ctx, const OwnerExchangeSetup& setup, const OwnerExchangeGroup& group,
               const std::vector<OwnerExchangeItem>& items, ExchangeBuffers& b,
               ExchangeDirection direction) {
@@ -172,15 +182,18 @@ OwnerMatrices gatherToComputers(RankContext& ctx, const OwnerExchangeSetup& setu
     ExchangeBuffers b =
         layOut(group, items, setup.alignmentBytes, direction, MemoryKind::GatherBuffer);
     const size_t me = size_t(group.me);
+    const double packStartUs = ctx.nowUs();
     for (size_t i = 0; i < items.size(); ++i) {
         const size_t computer = size_t(group.computer[i]);
         const auto bytes = blockOf(group, items, i, me, setup.alignmentBytes, direction).bytes;
         putBlock(*items[i].param.local, items[i].param.dtype, bytes,
                  b.send.data() + b.sendOffset[i][computer]);
     }
+    traceCompute(ctx, "pack", setup, items, packStartUs);
     exchange(ctx, setup, group, items, b, direction);
     b.sendCharge.reset();
     b.send = {};
+    const double unpackStartUs = ctx.nowUs();
     OwnerMatrices out;
     out.full.resize(items.size());
     out.charges.resize(items.size());
@@ -200,6 +213,7 @@ OwnerMatrices gatherToComputers(RankContext& ctx, const OwnerExchangeSetup& setu
         }
         out.full[i] = std::move(full);
     }
+    traceCompute(ctx, "unpack", setup, items, unpackStartUs);
     return out;
 }
 
@@ -211,6 +225,7 @@ std::vector<Tensor> returnUpdateSlices(RankContext& ctx, const OwnerExchangeSetu
     ExchangeBuffers b =
         layOut(group, items, setup.alignmentBytes, direction, MemoryKind::UpdatePayload);
     const size_t n = group.ranks.size(), me = size_t(group.me);
+    const double packStartUs = ctx.nowUs();
     for (size_t i = 0; i < items.size(); ++i) {
         if (!group.computesHere(i)) continue;
         for (size_t q = 0; q < n; ++q) {
@@ -222,6 +237,7 @@ std::vector<Tensor> returnUpdateSlices(RankContext& ctx, const OwnerExchangeSetu
             putBlock(slice, DType::F32, bytes, b.send.data() + b.sendOffset[i][q]);
         }
     }
+    traceCompute(ctx, "pack", setup, items, packStartUs);
     exchange(ctx, setup, group, items, b, direction);
     b.sendCharge.reset();
     b.send = {};

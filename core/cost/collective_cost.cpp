@@ -10,13 +10,14 @@ namespace hsdp {
 
 namespace {
 
-constexpr std::array<std::pair<CollectiveOp, std::string_view>, 7> kNames = {{
+constexpr std::array<std::pair<CollectiveOp, std::string_view>, 8> kNames = {{
     {CollectiveOp::AllGather, "all_gather"},
     {CollectiveOp::AllGatherV, "all_gather_v"},
     {CollectiveOp::ReduceScatter, "reduce_scatter"},
     {CollectiveOp::AllReduce, "all_reduce"},
     {CollectiveOp::Broadcast, "broadcast"},
     {CollectiveOp::AllToAll, "all_to_all"},
+    {CollectiveOp::AllToAllV, "all_to_all_v"},
     {CollectiveOp::Barrier, "barrier"},
 }};
 
@@ -42,6 +43,7 @@ double busBandwidthFactor(CollectiveOp op, int ranks) {
         case CollectiveOp::AllGatherV:
         case CollectiveOp::ReduceScatter:
         case CollectiveOp::AllToAll:
+        case CollectiveOp::AllToAllV:
             return (n - 1) / n;
         case CollectiveOp::AllReduce:
             return 2 * (n - 1) / n;

@@ -19,17 +19,18 @@ enum class CollectiveOp {
     AllReduce,
     Broadcast,
     AllToAll,
+    AllToAllV,  // the all-to-all gather strategy's exchange: each member its own block sizes
     Barrier
 };
 
 // "all_gather", "all_gather_v", "reduce_scatter", "all_reduce", "broadcast",
-// "all_to_all", "barrier": the trace's spelling. nullopt for any other name.
+// "all_to_all", "all_to_all_v", "barrier": the trace's spelling. nullopt for any other name.
 std::optional<CollectiveOp> collectiveOpNamed(std::string_view traceOp);
 std::string_view traceNameOf(CollectiveOp op);
 
 // NCCL-tests' bus-bandwidth factor of `op` over `ranks` ranks: busbw = algbw x
 // factor, so the bytes one rank sends in the ring are size x factor.
-// all_gather, all_gather_v, reduce_scatter, all_to_all (n-1)/n; all_reduce
+// all_gather, all_gather_v, reduce_scatter, all_to_all(_v) (n-1)/n; all_reduce
 // 2(n-1)/n; broadcast 1; barrier 0. 0 for a group of one rank.
 double busBandwidthFactor(CollectiveOp op, int ranks);
 
@@ -63,10 +64,11 @@ struct CollectiveCost {
 // block: all_gather(_v) the gathered output (n x each rank's block),
 // reduce_scatter the input (n x each rank's output block), all_reduce and
 // broadcast the buffer, all_to_all one rank's send buffer (n x the block for
-// each peer); barrier ignores it. A group of one rank (or none) costs 0, and
-// so does a collective of 0 bytes other than a barrier (the runner skips it).
-// Throws std::invalid_argument for a negative size, std::out_of_range for a
-// rank outside the cluster.
+// each peer), all_to_all_v n/(n-1) x the most any member sends or receives
+// (its own block left out), so the bus bytes are that most; barrier ignores it. A group of one rank
+// (or none) costs 0, and so does a collective of 0 bytes other than a barrier (the runner skips
+// it). Throws std::invalid_argument for a negative size, std::out_of_range for a rank outside the
+// cluster.
 CollectiveCost collectiveCost(CollectiveOp op, int64_t sizeBytes,
                               const std::vector<int>& groupRanks, const Cluster& cluster);
 

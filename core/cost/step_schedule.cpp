@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "collectives/newton_schulz.h"
+#include "collectives/owner_exchange.h"
 #include "collectives/replicate_broadcast.h"
 #include "cost/detail/broadcast_groups.h"
 #include "cost/detail/entry_view.h"
@@ -65,6 +66,8 @@ int64_t StepSchedule::traceBytes(const ScheduledCollective& c, int rank) const {
         case CollectiveOp::ReduceScatter:
         case CollectiveOp::AllToAll:
             return c.sizeBytes / n * (n - 1);
+        case CollectiveOp::AllToAllV:
+            return c.sentBytes.at(size_t(me));
         case CollectiveOp::AllReduce:
             return wire_bytes::allReduce(c.sizeBytes, n);
         case CollectiveOp::Broadcast:
@@ -265,7 +268,9 @@ private:
             v.coord = *mesh.coordinateOf(rank);
             auto owner = owners_.find(reducedReplicateCoord(group, batch, v.coord));
             if (owner != owners_.end()) {
-                if (batch.isShard) {
+                if (batch.isShard && exchangesWithOwners(group, batch, RunMode::Corrected)) {
+                    exchangedUpdate(rank, v, owner->second);
+                } else if (batch.isShard) {
                     gatheredUpdate(rank, v, owner->second);
                 } else {
                     for (int p : owner->second.owned) localUpdate(rank, StepPhase::Local, index, p);
@@ -280,6 +285,7 @@ private:
     // broadcast (each owned param the ranks hold, rooted at its owner).
     void startEntry(const EntryView& v) {
         instances_.clear();
+        exchanges_.clear();
         pieces_.clear();
         fusedBytes_.clear();  // its keys point into owners_ and replicas_, remade here
         owners_.clear();
@@ -381,6 +387,110 @@ private:
                     double(out_.collectives[size_t(gather.first)].sizeBytes));
         }
         updateBroadcastAndApply(rank, v, owner);
+    }
+
+    // The flattened shard group of an all-to-all exchange through `coord`,
+    // keyed by the dims (as a negative "dim") and the rank at their origin.
+    int exchangeGroup(const Mesh& mesh, const std::vector<int>& dims, const Coord& coord) {
+        Coord origin = coord;
+        int mask = 0;
+        for (int d : dims) {
+            origin[size_t(d)] = 0;
+            mask |= 1 << d;
+        }
+        const LineKey key{&mesh, -1 - mask, mesh.rankAt(origin)};
+        auto it = lines_.find(key);
+        if (it != lines_.end()) return it->second;
+        std::vector<int> ranks = mesh.groupOver(dims, coord);
+        std::sort(ranks.begin(), ranks.end());
+        out_.groups.push_back(std::move(ranks));
+        const int id = int(out_.groups.size()) - 1;
+        lines_.emplace(key, id);
+        return id;
+    }
+
+    // One exchange group's two alltoallv of an entry, with the block sizes
+    // (collectives/owner_exchange.h) every member's work is read from.
+    struct Exchange {
+        OwnerExchangeGroup members;
+        std::vector<std::vector<int64_t>> toComputer, fromComputer;  // [from][to] bytes
+        int gather = -1, updateReturn = -1;                          // collectives
+    };
+
+    ScheduledCollective exchangeCollective(const EntryView& v, int group, StepPhase phase,
+                                           const std::vector<std::vector<int64_t>>& blocks) {
+        ScheduledCollective c;
+        c.op = CollectiveOp::AllToAllV;
+        c.group = group;
+        c.phase = phase;
+        fillEntryLabel(c, v, -1);
+        const size_t n = blocks.size();
+        int64_t most = 0;
+        for (size_t q = 0; q < n; ++q) {
+            int64_t sent = 0, received = 0;
+            for (size_t r = 0; r < n; ++r)
+                if (r != q) {
+                    sent += blocks[q][r];
+                    received += blocks[r][q];
+                }
+            c.sentBytes.push_back(sent);
+            most = std::max({most, sent, received});
+        }
+        c.sizeBytes = n > 1 ? (most * int64_t(n) + int64_t(n) - 2) / int64_t(n - 1) : 0;
+        return c;
+    }
+
+    Exchange& exchangeOf(const EntryView& v, const OwnerClass& owner, int group) {
+        auto [it, isNew] = exchanges_.try_emplace(group);
+        if (!isNew) return it->second;
+        Exchange& x = it->second;
+        std::vector<OwnerExchangeItem> items;
+        const auto& shardDims = updateBroadcastDims(v.group);
+        for (int p : owner.owned)
+            items.push_back(
+                {{p, shapes_[size_t(p)], *scenario_.params[size_t(p)].placements,
+                  scenario_.params[size_t(p)].dtype, nullptr},
+                 owner.compute ? owner.compute->computeCoord.at(p) : Coord(shardDims.size(), 0)});
+        const OwnerExchangeSetup setup{&v.mesh, v.coord, shardDims, plan_.alignmentBytes, {}};
+        x.members = ownerExchangeGroup(setup, items);
+        x.toComputer = exchangeBlockBytes(x.members, items, plan_.alignmentBytes,
+                                          ExchangeDirection::ToComputer);
+        x.fromComputer = exchangeBlockBytes(x.members, items, plan_.alignmentBytes,
+                                            ExchangeDirection::FromComputer);
+        x.gather = newCollective(exchangeCollective(v, group, StepPhase::Gather, x.toComputer));
+        x.updateReturn =
+            newCollective(exchangeCollective(v, group, StepPhase::UpdateBroadcast, x.fromComputer));
+        return x;
+    }
+
+    // run/optimizer_step.cpp exchangedUpdate: pack, the exchange to the
+    // computing ranks, assembly; Newton–Schulz where computed; pack, the
+    // exchange back, each owned param's update.
+    void exchangedUpdate(int rank, const EntryView& v, const OwnerClass& owner) {
+        const int group = exchangeGroup(v.mesh, updateBroadcastDims(v.group), v.coord);
+        const Exchange& x = exchangeOf(v, owner, group);
+        const auto& ranks = out_.groups[size_t(group)];
+        const size_t me = size_t(std::find(ranks.begin(), ranks.end(), rank) - ranks.begin());
+        auto sum = [](const std::vector<std::vector<int64_t>>& blocks, size_t q, bool row) {
+            double total = 0;
+            for (size_t r = 0; r < blocks.size(); ++r)
+                total += double(row ? blocks[q][r] : blocks[r][q]);
+            return total;
+        };
+        addWork(rank, WorkKind::Pack, StepPhase::Gather, v.index, sum(x.toComputer, me, true));
+        addCollectives(rank, {x.gather, 1});
+        addWork(rank, WorkKind::Unpack, StepPhase::Gather, v.index, sum(x.toComputer, me, false));
+        for (size_t i = 0; i < owner.owned.size(); ++i)
+            if (x.members.computer[i] == int(me))
+                addWork(rank, WorkKind::NewtonSchulz, StepPhase::UpdateBroadcast, v.index,
+                        newtonSchulzFlops(shapes_[size_t(owner.owned[i])]));
+        addWork(rank, WorkKind::Pack, StepPhase::UpdateBroadcast, v.index,
+                sum(x.fromComputer, me, true));
+        addCollectives(rank, {x.updateReturn, 1});
+        for (int p : owner.owned)
+            addWork(
+                rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index,
+                double(localNumel(v, p)) * (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype)));
     }
 
     void fillEntryLabel(ScheduledCollective& c, const EntryView& v, int meshDim) const {
@@ -537,8 +647,9 @@ private:
     std::unordered_map<LineKey, int, LineKeyHash> lines_;
     // Of the entry or TP transition being built:
     std::unordered_map<InstanceKey, Instances, InstanceKeyHash> instances_;
-    std::map<Coord, OwnerClass> owners_;      // replicate coordinate -> what its ranks own
-    std::optional<BroadcastItems> replicas_;  // the replica broadcast
+    std::unordered_map<int, Exchange> exchanges_;  // by exchange group
+    std::map<Coord, OwnerClass> owners_;           // replicate coordinate -> what its ranks own
+    std::optional<BroadcastItems> replicas_;       // the replica broadcast
     std::unordered_map<PieceKey, int64_t, PieceKeyHash> pieces_;
     std::unordered_map<FusedKey, int64_t, FusedKeyHash> fusedBytes_;
     StepSchedule out_;

@@ -45,7 +45,9 @@ struct ScheduledCollective {
     int planGroup = -1;
     int batch = -1;
     int tpTransition = -1;
-    int meshDim = -1;
+    int meshDim = -1;  // -1: the all-to-all exchange, over every shard mesh dim at once
+    // all_to_all_v: what each member (group order) sends the others, its own block left out.
+    std::vector<int64_t> sentBytes;
 };
 
 // One item of a rank's sequence.

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QObject>
 
+#include "cost/gather_strategy_choice.h"
 #include "plan/planner.h"
 #include "plan_tree/plan_tree_rows.h"
 #include "scenario/reader.h"
@@ -42,7 +43,10 @@ PlanResult computePlanResult(Scenario scenario, const QString& path) {
     PlanResult result;
     result.path = path;
     auto shared = std::make_shared<const Scenario>(std::move(scenario));
-    auto plan = std::make_shared<const Plan>(makePlan(*shared));
+    Plan planned = makePlan(*shared);
+    // "auto" is weighed on the loopback preset here, as the CLI does without --cluster.
+    chooseGatherStrategies(*shared, planned, defaultStrategyCluster(), "loopback");
+    auto plan = std::make_shared<const Plan>(std::move(planned));
     auto index = std::make_shared<const PlanIndex>(buildPlanIndex(*shared, *plan));
     result.tree = std::make_shared<const PlanTreeRows>(buildPlanTreeRows(*shared, *plan, *index));
     result.scenario = std::move(shared);
