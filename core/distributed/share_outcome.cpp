@@ -149,9 +149,9 @@ RunSink::TpRecords tpFrom(const json& j) {
 json labelJson(const CollectiveLabel& l) {
     json segments = json::array();
     for (const auto& s : l.segments) segments.push_back({s.param, s.offset, s.length, s.padding});
-    return {{"phase", l.phase}, {"step", l.scheduleIndex}, {"group", l.group},
-            {"batch", l.batch}, {"tp", l.tpTransition},    {"mesh", l.mesh},
-            {"dim", l.meshDim}, {"params", l.params},      {"segments", segments},
+    return {{"phase", l.phase},         {"step", l.scheduleIndex}, {"group", l.group},
+            {"batch", l.batch},         {"tp", l.tpTransition},    {"mesh", l.mesh},
+            {"dim", l.meshDim},         {"params", l.params},      {"segments", segments},
             {"peer_bytes", l.peerBytes}};
 }
 
