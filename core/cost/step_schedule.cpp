@@ -178,8 +178,10 @@ public:
             paramMesh_.push_back(spec.placements ? scenario.findMesh(spec.mesh) : nullptr);
     }
 
-    StepSchedule build() {
+    StepSchedule build(bool gatherOnly = false) {
+        gatherOnly_ = gatherOnly;
         for (size_t i = 0; i < plan_.schedule.size(); ++i) scheduleEntry(int(i));
+        if (gatherOnly) return std::move(out_);
         for (int r = 0; r < scenario_.worldSize; ++r) localParams(r);
         for (size_t t = 0; t < plan_.tpTransitions.size(); ++t) tpTransition(int(t));
         return std::move(out_);
@@ -276,8 +278,9 @@ private:
                     for (int p : owner->second.owned) localUpdate(rank, StepPhase::Local, index, p);
                 }
             }
-            broadcast(rank, v, StepPhase::ReplicaBroadcast, replicaBroadcastDims(group),
-                      scenario_.options.broadcastMaxBytes, *replicas_);
+            if (!gatherOnly_)
+                broadcast(rank, v, StepPhase::ReplicaBroadcast, replicaBroadcastDims(group),
+                          scenario_.options.broadcastMaxBytes, *replicas_);
         }
     }
 
@@ -649,8 +652,9 @@ private:
     // Of the entry or TP transition being built:
     std::unordered_map<InstanceKey, Instances, InstanceKeyHash> instances_;
     std::unordered_map<int, Exchange> exchanges_;  // by exchange group
-    std::map<Coord, OwnerClass> owners_;           // replicate coordinate -> what its ranks own
-    std::optional<BroadcastItems> replicas_;       // the replica broadcast
+    bool gatherOnly_ = false;
+    std::map<Coord, OwnerClass> owners_;      // replicate coordinate -> what its ranks own
+    std::optional<BroadcastItems> replicas_;  // the replica broadcast
     std::unordered_map<PieceKey, int64_t, PieceKeyHash> pieces_;
     std::unordered_map<FusedKey, int64_t, FusedKeyHash> fusedBytes_;
     StepSchedule out_;
@@ -671,6 +675,15 @@ StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan) {
     for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
     for (const auto& tp : scenario.tpTransitions) tpShapes.push_back(tp.shape);
     return stepSchedule(scenario, plan, shapes, tpShapes);
+}
+
+StepSchedule gatherSchedule(const Scenario& scenario, const Plan& plan,
+                            const std::vector<std::vector<int64_t>>& paramShapes) {
+    if (plan.worldSize != scenario.worldSize)
+        throw std::invalid_argument("gatherSchedule: the plan is not of this scenario");
+    std::vector<std::vector<int64_t>> tpShapes;
+    for (const auto& tp : scenario.tpTransitions) tpShapes.push_back(tp.shape);
+    return ScheduleBuilder(scenario, plan, paramShapes, tpShapes).build(true);
 }
 
 }  // namespace hsdp
