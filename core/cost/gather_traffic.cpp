@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "run/optimizer_step.h"
 #include "tensor/packing.h"
@@ -72,6 +73,26 @@ std::string strategiesRun(const Plan& plan) {
         gatherStrategyName(exchanged ? GatherStrategy::AllToAll : GatherStrategy::AllGather));
 }
 
+// A param's local numel at a coordinate, worked out once per coordinate along
+// the mesh dims it is not replicated over (the only ones its piece depends on).
+struct PieceSizes {
+    const Mesh& mesh;
+    const std::vector<std::vector<int64_t>>& shapes;
+    std::unordered_map<uint64_t, int64_t> known;
+
+    int64_t numel(int p, const std::vector<Placement>& placements, const Coord& coord) {
+        uint64_t index = 0;
+        for (size_t d = 0; d < placements.size(); ++d)
+            if (!placements[d].isReplicate())
+                index = index * uint64_t(mesh.shape[d]) + uint64_t(coord[d]);
+        const auto [it, isNew] = known.try_emplace((uint64_t(p) << 40) | index, 0);
+        if (isNew)
+            it->second = shapeNumel(
+                shardLayout(shapes[size_t(p)], placements, mesh.shape, coord).localShape());
+        return it->second;
+    }
+};
+
 // One schedule entry under all-to-all: each member of a shard group that
 // does not run a param's Newton–Schulz sends the rank that does its piece,
 // and gets its slice of the fp32 update back.
@@ -90,6 +111,7 @@ void addAllToAllEntry(const Scenario& scenario, const Plan& plan, const Schedule
     std::map<Coord, const ShardCompute*> computeOf;  // the last plan listed for a coordinate
     for (const auto& sc : batch.shardCompute) computeOf[sc.replicateCoord] = &sc;
     const auto& shardDims = updateBroadcastDims(group);
+    PieceSizes pieces{mesh, shapes, {}};
     for (int rank : mesh.ranks) {
         const Coord coord = *mesh.coordinateOf(rank);
         auto mine = owned.find(reducedReplicateCoord(group, batch, coord));
@@ -103,8 +125,7 @@ void addAllToAllEntry(const Scenario& scenario, const Plan& plan, const Schedule
             if (at == coord) continue;  // this rank runs it: its piece stays
             const int computing = mesh.rankAt(at);
             const auto& spec = scenario.params[size_t(p)];
-            const int64_t numel = shapeNumel(
-                shardLayout(shapes[size_t(p)], *spec.placements, mesh.shape, coord).localShape());
+            const int64_t numel = pieces.numel(p, *spec.placements, coord);
             // Padded as the exchange pads its blocks (collectives/owner_exchange.cpp).
             const int es = dtypeSize(spec.dtype);
             const int64_t piece = paddedElements(numel, plan.alignmentBytes, es) * es;
@@ -132,7 +153,7 @@ GatherTraffic gatherTraffic(const Scenario& scenario, const Plan& plan,
     if (anyExchanged) {
         Plan gathering = plan;
         for (Group& g : gathering.groups) g.gatherStrategy = GatherStrategy::AllGather;
-        const StepSchedule all = gatherSchedule(scenario, gathering, paramShapes);
+        const StepSchedule all = gatherSchedule(scenario, gathering, paramShapes, false);
         addAllGatherTraffic(
             all, [](int) { return true; }, traffic.allGather);
         addAllGatherTraffic(
@@ -153,7 +174,7 @@ GatherTraffic gatherTraffic(const Scenario& scenario, const Plan& plan,
 GatherTraffic gatherTraffic(const Scenario& scenario, const Plan& plan) {
     std::vector<std::vector<int64_t>> shapes;
     for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
-    return gatherTraffic(scenario, plan, gatherSchedule(scenario, plan, shapes), shapes);
+    return gatherTraffic(scenario, plan, gatherSchedule(scenario, plan, shapes, false), shapes);
 }
 
 }  // namespace hsdp
