@@ -10,9 +10,11 @@
 #include <QtTest>
 #include <cstdio>
 
+#include "cluster/reader.h"
 #include "samples.h"
 #include "scenario/reader.h"
 #include "shared/plan_index.h"
+#include "shared/plan_result.h"
 #include "shared/session.h"
 
 using namespace hsdp;
@@ -60,6 +62,7 @@ private slots:
     void brokenFileKeepsTheLastGoodPlan();
     void missingFileReportsTheReadersMessage();
     void replacedJobsAreDropped();
+    void autoWeighsOnTheChosenCluster();
 
 private:
     QTemporaryDir dir_;
@@ -162,6 +165,27 @@ void TestSession::replacedJobsAreDropped() {
     QCOMPARE(ready.count(), 1);
     QCOMPARE(ready.at(0).at(0).value<PlanResult>().path, QFileInfo(other).absoluteFilePath());
     QCOMPARE(session.current().plan->worldSize, 4);
+}
+
+// gather_strategy auto is weighed on the loopback preset until a cluster is
+// chosen, and choosing one plans the same document again on it.
+void TestSession::autoWeighsOnTheChosenCluster() {
+    writeFile(path_, sampleText("llama3_8b_hsdp_2x4.json")
+                         .replace("\"options\": {\"alignment_bytes\": 512}",
+                                  "\"options\": {\"alignment_bytes\": 512, "
+                                  "\"gather_strategy\": \"auto\"}"));
+    Session session;
+    QSignalSpy ready(&session, &Session::planReady);
+    session.open(path_);
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 20000);
+    auto why = [&] {
+        return QString::fromStdString(session.current().plan->groups.front().gatherStrategyWhy);
+    };
+    QVERIFY(weighsGatherStrategies(session.current()));
+    QVERIFY2(why().startsWith("auto on loopback:"), qPrintable(why()));
+    session.setCluster(std::make_shared<const Cluster>(readClusterPreset("h100-dgx")));
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 20000);
+    QVERIFY2(why().startsWith("auto on h100-dgx:"), qPrintable(why()));
 }
 
 QTEST_MAIN(TestSession)

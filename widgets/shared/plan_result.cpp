@@ -3,6 +3,7 @@
 
 #include <QFileInfo>
 #include <QObject>
+#include <algorithm>
 
 #include "cost/gather_strategy_choice.h"
 #include "plan/planner.h"
@@ -16,7 +17,7 @@ QString documentName(const QString& path) {
     return path.isEmpty() ? QObject::tr("untitled") : QFileInfo(path).fileName();
 }
 
-PlanResult computePlanResult(const QString& path) {
+PlanResult computePlanResult(const QString& path, const Cluster* strategyCluster) {
     const std::string file = path.toStdString();
     std::shared_ptr<const Json> document;
     try {
@@ -24,28 +25,34 @@ PlanResult computePlanResult(const QString& path) {
     } catch (const ScenarioError& error) {
         throw error.inFile(file);
     }
-    return computePlanResult(std::move(document), path);
+    return computePlanResult(std::move(document), path, strategyCluster);
 }
 
-PlanResult computePlanResult(std::shared_ptr<const Json> document, const QString& path) {
+PlanResult computePlanResult(std::shared_ptr<const Json> document, const QString& path,
+                             const Cluster* strategyCluster) {
     Scenario scenario;
     try {
         scenario = readScenarioJson(*document);
     } catch (const ScenarioError& error) {
         throw error.inFile(path.toStdString());
     }
-    PlanResult result = computePlanResult(std::move(scenario), path);
+    PlanResult result = computePlanResult(std::move(scenario), path, strategyCluster);
     result.document = std::move(document);
     return result;
 }
 
-PlanResult computePlanResult(Scenario scenario, const QString& path) {
+PlanResult computePlanResult(Scenario scenario, const QString& path,
+                             const Cluster* strategyCluster) {
     PlanResult result;
     result.path = path;
     auto shared = std::make_shared<const Scenario>(std::move(scenario));
     Plan planned = makePlan(*shared);
-    // "auto" is weighed on the loopback preset here, as the CLI does without --cluster.
-    chooseGatherStrategies(*shared, planned, defaultStrategyCluster(), "loopback");
+    if (strategyCluster)
+        chooseGatherStrategies(
+            *shared, planned, *strategyCluster,
+            strategyCluster->name.empty() ? "the chosen cluster" : strategyCluster->name);
+    else
+        chooseGatherStrategies(*shared, planned, defaultStrategyCluster(), "loopback");
     auto plan = std::make_shared<const Plan>(std::move(planned));
     auto index = std::make_shared<const PlanIndex>(buildPlanIndex(*shared, *plan));
     result.tree = std::make_shared<const PlanTreeRows>(buildPlanTreeRows(*shared, *plan, *index));
@@ -53,6 +60,12 @@ PlanResult computePlanResult(Scenario scenario, const QString& path) {
     result.plan = std::move(plan);
     result.index = std::move(index);
     return result;
+}
+
+bool weighsGatherStrategies(const PlanResult& plan) {
+    if (!plan.plan) return false;
+    return std::any_of(plan.plan->groups.begin(), plan.plan->groups.end(),
+                       [](const Group& g) { return g.gatherStrategyAuto; });
 }
 
 }  // namespace hsdp

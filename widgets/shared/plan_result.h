@@ -5,6 +5,7 @@
 #include <QString>
 #include <memory>
 
+#include "cluster/cluster.h"
 #include "plan/plan.h"
 #include "scenario/json_text.h"
 #include "types/scenario.h"
@@ -39,12 +40,19 @@ QString documentName(const QString& path);
 
 // Reads and plans `path` exactly as hsdp-inspect does (same reader, same
 // planner, so the same errors), then precomputes the index and the tree rows.
+// `options.gather_strategy: auto` is weighed on `strategyCluster` (the
+// session's chosen cluster), on the loopback preset when null, as
+// hsdp-inspect does with and without --cluster.
 // Throws ScenarioError for a file the reader rejects. Runs on any thread.
-PlanResult computePlanResult(const QString& path);
+PlanResult computePlanResult(const QString& path, const Cluster* strategyCluster = nullptr);
 // The same from an edited document of the file `path`: errors name `path`.
-PlanResult computePlanResult(std::shared_ptr<const Json> document, const QString& path);
+PlanResult computePlanResult(std::shared_ptr<const Json> document, const QString& path,
+                             const Cluster* strategyCluster = nullptr);
 // The same from a scenario already in memory (benchmarks, tests).
-PlanResult computePlanResult(Scenario scenario, const QString& path = {});
+PlanResult computePlanResult(Scenario scenario, const QString& path = {},
+                             const Cluster* strategyCluster = nullptr);
+// Whether some group of `plan` left its gather strategy to the cost model.
+bool weighsGatherStrategies(const PlanResult& plan);
 
 }  // namespace hsdp
 

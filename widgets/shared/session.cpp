@@ -62,7 +62,8 @@ void Session::openDocument(std::shared_ptr<const Json> document) {
     stale_ = false;
     if (!watcher_.files().isEmpty()) watcher_.removePaths(watcher_.files());
     if (!watcher_.directories().isEmpty()) watcher_.removePaths(watcher_.directories());
-    startJob([document = std::move(document)] { return computePlanResult(document, QString()); },
+    startJob([document = std::move(document),
+              cluster = cluster_] { return computePlanResult(document, QString(), cluster.get()); },
              /*fromEdit=*/false);
 }
 
@@ -72,9 +73,9 @@ void Session::reload() {
 
 void Session::planDocument(std::shared_ptr<const Json> document, const QString& edited) {
     startJob(
-        [document = std::move(document), path = path_, edited] {
+        [document = std::move(document), path = path_, edited, cluster = cluster_] {
             try {
-                return computePlanResult(document, path);
+                return computePlanResult(document, path, cluster.get());
             } catch (const ScenarioError& error) {
                 throw EditError(editErrorText(*document, edited, QString::fromStdString(error.path),
                                               QString::fromStdString(error.problem)),
@@ -87,6 +88,13 @@ void Session::planDocument(std::shared_ptr<const Json> document, const QString& 
 void Session::setCluster(std::shared_ptr<const Cluster> cluster) {
     cluster_ = std::move(cluster);
     if (!current_.isValid()) return;
+    // "auto" weighs the strategies on the chosen cluster: plan the same document again.
+    if (weighsGatherStrategies(current_) && current_.document) {
+        startJob([document = current_.document, path = current_.path,
+                  cluster = cluster_] { return computePlanResult(document, path, cluster.get()); },
+                 /*fromEdit=*/false);
+        return;
+    }
     if (cluster_) {
         startPrediction();
         return;
@@ -119,7 +127,8 @@ void Session::onSettled() {
 
 void Session::startFileJob() {
     fingerprint_ = fileFingerprint(path_);
-    startJob([path = path_] { return computePlanResult(path); }, /*fromEdit=*/false);
+    startJob([path = path_, cluster = cluster_] { return computePlanResult(path, cluster.get()); },
+             /*fromEdit=*/false);
 }
 
 template <typename Compute>
