@@ -95,28 +95,23 @@ ExchangeBuffers layOut(const OwnerExchangeGroup& group, const std::vector<OwnerE
     b.sendOffset.assign(items.size(), std::vector<int64_t>(n, -1));
     b.recvOffset.assign(items.size(), std::vector<int64_t>(n, -1));
     int64_t sendAt = 0, recvAt = 0;
+    // Item i's block with peer q at the end of a buffer: its offset, the
+    // buffer's length and the bytes for q grow by it.
+    auto place = [&](std::vector<std::vector<int64_t>>& offset, int64_t& at,
+                     std::vector<size_t>& perPeer, size_t i, size_t q, size_t holder) {
+        offset[i][q] = at;
+        const auto bytes = blockOf(group, items, i, holder, alignmentBytes, direction).bytes;
+        at += bytes;
+        perPeer[q] += size_t(bytes);
+    };
     for (size_t q = 0; q < n; ++q)
         for (size_t i = 0; i < items.size(); ++i) {
             const size_t computer = size_t(group.computer[i]);
             // To the computer every holder sends its piece; from it every holder gets its slice.
-            const bool sendsToQ = toComputer ? computer == q : computer == me;
-            const bool receivesFromQ = toComputer ? computer == me : computer == q;
-            if (sendsToQ) {
-                const size_t holder = toComputer ? me : q;
-                b.sendOffset[i][q] = sendAt;
-                const auto bytes =
-                    blockOf(group, items, i, holder, alignmentBytes, direction).bytes;
-                sendAt += bytes;
-                b.sendBytes[q] += size_t(bytes);
-            }
-            if (receivesFromQ) {
-                const size_t holder = toComputer ? q : me;
-                b.recvOffset[i][q] = recvAt;
-                const auto bytes =
-                    blockOf(group, items, i, holder, alignmentBytes, direction).bytes;
-                recvAt += bytes;
-                b.recvBytes[q] += size_t(bytes);
-            }
+            if (toComputer ? computer == q : computer == me)
+                place(b.sendOffset, sendAt, b.sendBytes, i, q, toComputer ? me : q);
+            if (toComputer ? computer == me : computer == q)
+                place(b.recvOffset, recvAt, b.recvBytes, i, q, toComputer ? q : me);
         }
     b.send = poisonBuffer(sendAt);
     b.recv = poisonBuffer(recvAt);

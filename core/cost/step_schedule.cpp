@@ -197,13 +197,27 @@ private:
     }
 
     int lineGroup(const Mesh& mesh, int dim, const Coord& coord) {
-        Coord first = coord;
-        first[size_t(dim)] = 0;
-        const LineKey key{&mesh, dim, mesh.rankAt(first)};
+        return groupOver(mesh, {dim}, coord, dim);
+    }
+
+    // The flattened shard group of an all-to-all exchange through `coord`,
+    // keyed by the dims as a negative "dim".
+    int exchangeGroup(const Mesh& mesh, const std::vector<int>& dims, const Coord& coord) {
+        int mask = 0;
+        for (int d : dims) mask |= 1 << d;
+        return groupOver(mesh, dims, coord, -1 - mask);
+    }
+
+    // The group over `dims` through `coord`, made once and found by `keyDim`
+    // and the rank at the group's origin (`coord` with those dims at 0).
+    int groupOver(const Mesh& mesh, const std::vector<int>& dims, const Coord& coord, int keyDim) {
+        Coord origin = coord;
+        for (int d : dims) origin[size_t(d)] = 0;
+        const LineKey key{&mesh, keyDim, mesh.rankAt(origin)};
         auto it = lines_.find(key);
         if (it != lines_.end()) return it->second;
         // A communicator lists its ranks ascending, whatever the mesh's order.
-        std::vector<int> ranks = mesh.groupAlong(dim, coord);
+        std::vector<int> ranks = mesh.groupOver(dims, coord);
         std::sort(ranks.begin(), ranks.end());
         out_.groups.push_back(std::move(ranks));
         const int id = int(out_.groups.size()) - 1;
@@ -401,26 +415,6 @@ private:
                     double(out_.collectives[size_t(gather.first)].sizeBytes));
         }
         updateBroadcastAndApply(rank, v, owner);
-    }
-
-    // The flattened shard group of an all-to-all exchange through `coord`,
-    // keyed by the dims (as a negative "dim") and the rank at their origin.
-    int exchangeGroup(const Mesh& mesh, const std::vector<int>& dims, const Coord& coord) {
-        Coord origin = coord;
-        int mask = 0;
-        for (int d : dims) {
-            origin[size_t(d)] = 0;
-            mask |= 1 << d;
-        }
-        const LineKey key{&mesh, -1 - mask, mesh.rankAt(origin)};
-        auto it = lines_.find(key);
-        if (it != lines_.end()) return it->second;
-        std::vector<int> ranks = mesh.groupOver(dims, coord);
-        std::sort(ranks.begin(), ranks.end());
-        out_.groups.push_back(std::move(ranks));
-        const int id = int(out_.groups.size()) - 1;
-        lines_.emplace(key, id);
-        return id;
     }
 
     // One exchange group's two alltoallv of an entry, with the block sizes
