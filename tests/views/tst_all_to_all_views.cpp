@@ -163,12 +163,13 @@ void TestAllToAllViews::stepCaptionsSayWhoSendsWhatToWhom() {
         for (size_t q = 0; q < e.label.peerBytes.size(); ++q)
             if (e.groupRanks[q] != e.rank && e.label.peerBytes[q] > 0)
                 sent += e.label.peerBytes[q], ++peers;
-        QVERIFY2(caption.why.contains(QStringLiteral("rank %1 sends %2 to %3 of its %4 peers")
-                                          .arg(e.rank)
-                                          .arg(qs(humanBytes(double(sent))))
-                                          .arg(peers)
-                                          .arg(e.groupRanks.size() - 1)),
-                 qPrintable(text));
+        QVERIFY2(
+            caption.why.contains(QStringLiteral("rank %1 sends to %2 of its %3 peers, %4 in all")
+                                     .arg(e.rank)
+                                     .arg(peers)
+                                     .arg(e.groupRanks.size() - 1)
+                                     .arg(qs(humanBytes(double(sent))))),
+            qPrintable(text));
         QVERIFY2(
             caption.why.contains(QStringLiteral("each of the %1 ranks").arg(e.groupRanks.size())) ||
                 e.label.phase != "gather",
@@ -266,6 +267,11 @@ void TestAllToAllViews::bufferLayoutDrawsEveryPeersBlock() {
             }
             // One outlined block per peer that moves bytes, every segment inside its block.
             const BufferScene scene = buildBufferScene(layout, size);
+            static const QRegularExpression placeholder(QStringLiteral("%[0-9]"));
+            for (const BufferText& t : scene.texts)
+                QVERIFY2(!t.text.contains(placeholder), qPrintable(t.text));
+            for (const BufferShape& s : scene.shapes)
+                QVERIFY2(!s.tip.contains(placeholder), qPrintable(s.tip));
             for (int section : {0, 1}) {
                 const auto& blocks = section == 0 ? x.send : x.recv;
                 const auto moving = std::count_if(blocks.begin(), blocks.end(),

@@ -285,8 +285,9 @@ double addExchangeBuffer(BufferScene& scene, const BufferLayout& layout, const B
         if (block.bytes <= 0) continue;
         const double a = scale.at(block.offset), b = scale.at(block.offset + block.bytes);
         const QRectF rect(a, y + kPeerLine, std::max(b - a, 2.0), kSendHeight);
-        const QString peer = block.rank == layout.rank ? QStringLiteral("rank %1 (itself: stays)")
-                                                       : QStringLiteral("rank %1").arg(block.rank);
+        const QString peer = (block.rank == layout.rank ? QStringLiteral("rank %1 (itself: stays)")
+                                                        : QStringLiteral("rank %1"))
+                                 .arg(block.rank);
         scene.texts.push_back({QRectF(a + 2, y, std::max(b - a - 4, 1.0), kPeerLine),
                                (sending ? QStringLiteral("to ") : QStringLiteral("from ")) + peer});
         scene.shapes.push_back({BufferShape::Block, rect, -1, block.rank, sending ? 0 : 1,

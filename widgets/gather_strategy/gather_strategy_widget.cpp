@@ -80,7 +80,8 @@ GatherStrategyWidget::GatherStrategyWidget(PlanSelection* selection, QWidget* pa
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() * 6);
+    table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 4);
     layout->addWidget(title_);
@@ -146,10 +147,11 @@ void GatherStrategyWidget::show(const std::optional<StrategyComparison>& compari
     }
     const StrategyComparison& c = *comparison;
     const Group& group = plan_.plan->groups[size_t(c.group)];
-    title_->setText(tr("Gather strategy of group %1 (%2 batches, mesh %3): all-gather and "
+    const size_t batches = group.batches.size();
+    title_->setText(tr("Gather strategy of group %1 (%2, mesh %3): all-gather and "
                        "all-to-all side by side, at real shapes")
                         .arg(c.groupId)
-                        .arg(group.batches.size())
+                        .arg(batches == 1 ? tr("1 batch") : tr("%1 batches").arg(batches))
                         .arg(qs(group.mesh)));
     QStringList headers;
     for (GatherStrategy s : {GatherStrategy::AllGather, GatherStrategy::AllToAll})
@@ -168,6 +170,15 @@ void GatherStrategyWidget::show(const std::optional<StrategyComparison>& compari
         }
     }
     caption_->setText(caption());
+    fitTableHeight();
+}
+
+// The table exactly as tall as its rows: no empty grid below them.
+void GatherStrategyWidget::fitTableHeight() {
+    table_->resizeRowsToContents();
+    int height = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth();
+    for (int r = 0; r < table_->rowCount(); ++r) height += table_->rowHeight(r);
+    table_->setFixedHeight(height);
 }
 
 QString GatherStrategyWidget::caption() const {

@@ -52,6 +52,7 @@ private:
     Key keyFor(int group) const;
     std::shared_ptr<const Cluster> cluster() const;
     void show(const std::optional<StrategyComparison>& comparison, const QString& message);
+    void fitTableHeight();
 
     QPointer<PlanSelection> selection_;
     PlanResult plan_;

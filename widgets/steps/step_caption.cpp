@@ -226,20 +226,20 @@ PeerSends peerSends(const Context& c) {
     return out;
 }
 
-// "rank 0 sends 1.0 MiB to 2 of its 3 peers", from the label's peer bytes (or
+// "rank 0 sends to 2 of its 3 peers, 1.0 MiB in all", from the label's peer bytes (or
 // the event's wire bytes when the trace has none).
 QString peerSendText(const Context& c) {
     const PeerSends sends = peerSends(c);
     const auto others = static_cast<int>(c.event.groupRanks.size()) - 1;
     if (c.event.label.peerBytes.empty())
-        return QStringLiteral("rank %1 sends %2 to the others")
+        return QStringLiteral("rank %1 sends the others %2")
             .arg(c.event.rank)
             .arg(sizeText(c, double(c.event.bytes)));
-    return QStringLiteral("rank %1 sends %2 to %3 of its %4 peers")
+    return QStringLiteral("rank %1 sends to %2 of its %3 peers, %4 in all")
         .arg(c.event.rank)
-        .arg(sizeText(c, double(sends.bytes)))
         .arg(sends.peers)
-        .arg(others);
+        .arg(others)
+        .arg(sizeText(c, double(sends.bytes)));
 }
 
 QString exchangeGatherWhy(const Context& c) {
