@@ -258,23 +258,45 @@ QString exchangeTip(const BufferLayout& layout, const BufferSegment& s, const Pe
         .arg(bytes(s.offset), bytes(s.length), bytes(s.padding));
 }
 
+// A block's peer above it, as long as the block's width allows (about 7
+// pixels a character): "to rank 17", "→ 17", "17".
+QString peerLabel(int peer, int rank, bool sending, double width) {
+    const QString to = sending ? QStringLiteral("to") : QStringLiteral("from");
+    const QString arrow = sending ? QStringLiteral("→") : QStringLiteral("←");
+    const QStringList labels{peer == rank
+                                 ? QStringLiteral("%1 rank %2 (itself: stays)").arg(to).arg(peer)
+                                 : QStringLiteral("%1 rank %2").arg(to).arg(peer),
+                             peer == rank ? QStringLiteral("%1 %2 (stays)").arg(arrow).arg(peer)
+                                          : QStringLiteral("%1 %2").arg(arrow).arg(peer)};
+    for (const QString& label : labels)
+        if (double(label.size()) * 7 <= width) return label;
+    return QString::number(peer);
+}
+
 double addExchangeBuffer(BufferScene& scene, const BufferLayout& layout, const ByteScale& scale,
                          double y, bool sending) {
     const ExchangeLayout& x = *layout.exchange;
     const std::vector<PeerBlock>& blocks = sending ? x.send : x.recv;
     int peers = 0;
-    for (const PeerBlock& b : blocks) peers += b.bytes > 0 && b.rank != layout.rank;
+    bool self = false;
+    for (const PeerBlock& b : blocks) {
+        peers += b.bytes > 0 && b.rank != layout.rank;
+        self = self || (b.bytes > 0 && b.rank == layout.rank);
+    }
+    const QString own = self ? QStringLiteral(" and its own (it stays)") : QString();
     const QString heading =
-        sending ? QStringLiteral("Send buffer of rank %1 · %2 · a block for each of %3 peers%4")
+        sending ? QStringLiteral("Send buffer of rank %1 · %2 · a block for each of %3 peers%4%5")
                       .arg(layout.rank)
                       .arg(runBytes(layout, x.sendBytes()))
                       .arg(peers)
+                      .arg(own)
                       .arg(x.sendFromTrace ? QString()
                                            : QStringLiteral(" (laid out as the runner does)"))
-                : QStringLiteral("Receive buffer of rank %1 · %2 · a block from each of %3 peers")
+                : QStringLiteral("Receive buffer of rank %1 · %2 · a block from each of %3 peers%4")
                       .arg(layout.rank)
                       .arg(runBytes(layout, x.recvBytes()))
-                      .arg(peers);
+                      .arg(peers)
+                      .arg(own);
     scene.texts.push_back({QRectF(kMargin, y, scale.x1 - kMargin, kHeader), heading, true});
     y += kHeader + 2;
     constexpr double kPeerLine = 16;
@@ -289,7 +311,7 @@ double addExchangeBuffer(BufferScene& scene, const BufferLayout& layout, const B
                                                         : QStringLiteral("rank %1"))
                                  .arg(block.rank);
         scene.texts.push_back({QRectF(a + 2, y, std::max(b - a - 4, 1.0), kPeerLine),
-                               (sending ? QStringLiteral("to ") : QStringLiteral("from ")) + peer});
+                               peerLabel(block.rank, layout.rank, sending, b - a - 4)});
         scene.shapes.push_back({BufferShape::Block, rect, -1, block.rank, sending ? 0 : 1,
                                 QStringList(),
                                 QStringLiteral("%1 %2: %3")

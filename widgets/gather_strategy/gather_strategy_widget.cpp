@@ -73,13 +73,14 @@ GatherStrategyWidget::GatherStrategyWidget(PlanSelection* selection, QWidget* pa
     title_->setStyleSheet(QStringLiteral("font-weight: bold;"));
     title_->setWordWrap(true);
     caption_->setWordWrap(true);
+    caption_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QStringList rows;
     for (const Row& row : kRows) rows << tr(row.label);
     table_->setVerticalHeaderLabels(rows);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* layout = new QVBoxLayout(this);
@@ -88,6 +89,7 @@ GatherStrategyWidget::GatherStrategyWidget(PlanSelection* selection, QWidget* pa
     layout->addWidget(table_);
     layout->addWidget(caption_);
     layout->addStretch(1);
+    fitTableHeight();
     if (selection_)
         connect(selection_, &PlanSelection::changed, this, &GatherStrategyWidget::refresh);
     refresh();
@@ -175,10 +177,16 @@ void GatherStrategyWidget::show(const std::optional<StrategyComparison>& compari
 
 // The table exactly as tall as its rows: no empty grid below them.
 void GatherStrategyWidget::fitTableHeight() {
-    table_->resizeRowsToContents();
-    int height = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth();
-    for (int r = 0; r < table_->rowCount(); ++r) height += table_->rowHeight(r);
-    table_->setFixedHeight(height);
+    const int row = table_->fontMetrics().height() + 8;
+    table_->verticalHeader()->setDefaultSectionSize(row);
+    table_->setFixedHeight(table_->horizontalHeader()->sizeHint().height() +
+                           row * table_->rowCount() + 2 * table_->frameWidth());
+}
+
+void GatherStrategyWidget::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+        fitTableHeight();
 }
 
 QString GatherStrategyWidget::caption() const {

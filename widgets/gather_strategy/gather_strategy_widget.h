@@ -46,6 +46,9 @@ public:
     QTableWidget* table() const { return table_; }
     QString caption() const;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     using Key = std::tuple<const Plan*, int, std::string>;  // plan, group, cluster
     void refresh();
