@@ -30,7 +30,9 @@ options:
                     (h100-dgx, a100-dgx, h200-hgx; grown to as many
                     nodes as the world needs) or an hsdp-cluster/1 file. Adds
                     a "Cost on <cluster>" section (step time, phases, critical
-                    path, groups that cross nodes) and a "cost" object to --json
+                    path, groups that cross nodes) and a "cost" object to --json.
+                    options.gather_strategy "auto" is weighed on this cluster
+                    (on the loopback preset without --cluster)
   --                end of options (for a SCENARIO starting with '-')
   -h, --help        show this help
 

@@ -57,7 +57,9 @@ options:
                          hsdp-cluster/1 file), at the run's own (shrunk) shapes,
                          and print it beside what was measured: the step's
                          makespan and each collective op's median error
-                         (--json: step_seconds, predicted_seconds, prediction)
+                         (--json: step_seconds, predicted_seconds, prediction).
+                         options.gather_strategy "auto" is weighed on this
+                         cluster (on the loopback preset without --cluster)
   --                     end of options (for a SCENARIO starting with '-')
   -h, --help             show this help
 

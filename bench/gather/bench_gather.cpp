@@ -18,11 +18,13 @@
 #include "gather_options.h"
 #include "runtime/allocator_policy.h"
 #include "shard_sizes_file.h"
+#include "strategy_report.h"
 
 namespace hsdp::bench {
 
 const char* const kGatherHelp =
     R"(usage: hsdp-bench gather [--json] [--shard-sizes FILE] [--rounds N] [--ranks N]
+                         [--strategy all-to-all]
 
 Measures the fused all-gather of the optimizer step (core/exec, corrected
 mode) against one all-gather per parameter and against one raw Gloo
@@ -42,7 +44,16 @@ options:
                        ('#' lines are comments); no sweep, goals not applied
   --rounds N           rounds of every measurement, 1-1000 (default 15; 9
                        under the default allocator, 7 per sweep point)
-  --ranks N            rank threads, 2-16 (default 8)
+  --ranks N            rank threads, 2-64 (default 8)
+  --strategy all-to-all
+                       compare the two gather strategies of the step instead:
+                       all-to-all (each matrix only to the rank computing it,
+                       each rank back only its slice) against the fused
+                       all-gather + update broadcast, interleaved rounds of
+                       gather + update return (Newton-Schulz left out): bytes
+                       received per rank, time, peak memory of the buffers;
+                       goals at 8 ranks or more: >= 4x fewer bytes received,
+                       >= 2.5x less time
   -h, --help           show this help
 
 exit status: 0 every goal met and every gathered tensor verified; 1 not;
@@ -300,13 +311,22 @@ int gatherBenchmark(const std::vector<std::string>& args) {
     } catch (const std::runtime_error& error) {  // GatherUsageError, ShardSizesError
         std::cerr << "hsdp-bench gather: " << error.what() << "\n"
                   << "usage: hsdp-bench gather [--json] [--shard-sizes FILE] [--rounds N] "
-                     "[--ranks N]\n";
+                     "[--ranks N] [--strategy all-to-all]\n";
         return 2;
     }
     Json out = header(run);
-    measureAll(run, out);
+    const bool strategies = !run.options.strategy.empty();
+    if (strategies) {
+        useCachingAllocator();
+        measureStrategies(run.workload, run.rounds(kRounds), out);
+        out["load_average_after"] = loadAverage();
+    } else {
+        measureAll(run, out);
+    }
     if (run.options.json)
         std::cout << out.dump(1) << "\n";
+    else if (strategies)
+        printStrategies(out);
     else
         printText(out);
     return out["goals_met"].get<bool>() ? 0 : 1;

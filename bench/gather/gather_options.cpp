@@ -26,16 +26,21 @@ GatherOptions parseGatherOptions(const std::vector<std::string>& args) {
             o.json = true;
             continue;
         }
-        if (arg != "--shard-sizes" && arg != "--rounds" && arg != "--ranks")
+        if (arg != "--shard-sizes" && arg != "--rounds" && arg != "--ranks" && arg != "--strategy")
             throw GatherUsageError("unknown option '" + arg + "'");
         if (i + 1 == args.size()) throw GatherUsageError(arg + " needs a value");
         const std::string& value = args[++i];
         if (arg == "--shard-sizes")
             o.shardSizesFile = value;
-        else if (arg == "--rounds")
+        else if (arg == "--strategy") {
+            if (value != "all-to-all")
+                throw GatherUsageError(
+                    "--strategy compares 'all-to-all' with the all-gather, got '" + value + "'");
+            o.strategy = value;
+        } else if (arg == "--rounds")
             o.rounds = parseCount(arg, value, 1, 1000);
         else
-            o.ranks = parseCount(arg, value, 2, 16);
+            o.ranks = parseCount(arg, value, 2, 64);
     }
     return o;
 }

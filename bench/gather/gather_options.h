@@ -17,9 +17,12 @@ struct GatherOptions {
     std::string shardSizesFile;  // empty: the built-in log-uniform workload
     int rounds = 0;              // 0: each measurement's default
     int ranks = 8;
+    // "all-to-all": compare the two gather strategies instead (strategy_report.h).
+    std::string strategy;
 };
 
-// --json, --shard-sizes FILE, --rounds N (1-1000), --ranks N (2-16).
+// --json, --shard-sizes FILE, --rounds N (1-1000), --ranks N (2-64),
+// --strategy all-to-all.
 GatherOptions parseGatherOptions(const std::vector<std::string>& args);
 
 }  // namespace hsdp::bench

@@ -168,6 +168,12 @@ void traceCompute(RankContext& ctx, std::string_view op, const OwnerExchangeSetu
 void exchange(RankContext& ctx, const OwnerExchangeSetup& setup, const OwnerExchangeGroup& group,
               const std::vector<OwnerExchangeItem>& items, ExchangeBuffers& b,
               ExchangeDirection direction) {
+    // A shard group of one rank (its shard dims all of size 1) keeps its own
+    // blocks: no collective, as the all-gather skips a dim of size 1.
+    if (group.ranks.size() == 1) {
+        std::copy(b.send.begin(), b.send.end(), b.recv.begin());
+        return;
+    }
     Communicator& comm = ctx.group(group.ranks);
     comm.allToAllV(b.send.data(), b.sendBytes, b.recv.data(), b.recvBytes,
                    exchangeLabel(setup, group, items, b, direction));

@@ -457,6 +457,7 @@ private:
                                           ExchangeDirection::ToComputer);
         x.fromComputer = exchangeBlockBytes(x.members, items, plan_.alignmentBytes,
                                             ExchangeDirection::FromComputer);
+        if (x.members.ranks.size() == 1) return x;  // it keeps its own blocks: no collective
         x.gather = newCollective(exchangeCollective(v, group, StepPhase::Gather, x.toComputer));
         x.updateReturn =
             newCollective(exchangeCollective(v, group, StepPhase::UpdateBroadcast, x.fromComputer));
@@ -478,7 +479,7 @@ private:
             return total;
         };
         addWork(rank, WorkKind::Pack, StepPhase::Gather, v.index, sum(x.toComputer, me, true));
-        addCollectives(rank, {x.gather, 1});
+        if (x.gather >= 0) addCollectives(rank, {x.gather, 1});
         addWork(rank, WorkKind::Unpack, StepPhase::Gather, v.index, sum(x.toComputer, me, false));
         for (size_t i = 0; i < owner.owned.size(); ++i)
             if (x.members.computer[i] == int(me))
@@ -486,7 +487,7 @@ private:
                         newtonSchulzFlops(shapes_[size_t(owner.owned[i])]));
         addWork(rank, WorkKind::Pack, StepPhase::UpdateBroadcast, v.index,
                 sum(x.fromComputer, me, true));
-        addCollectives(rank, {x.updateReturn, 1});
+        if (x.updateReturn >= 0) addCollectives(rank, {x.updateReturn, 1});
         for (int p : owner.owned)
             addWork(
                 rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index,

@@ -149,9 +149,10 @@ RunSink::TpRecords tpFrom(const json& j) {
 json labelJson(const CollectiveLabel& l) {
     json segments = json::array();
     for (const auto& s : l.segments) segments.push_back({s.param, s.offset, s.length, s.padding});
-    return {{"phase", l.phase}, {"step", l.scheduleIndex}, {"group", l.group},
-            {"batch", l.batch}, {"tp", l.tpTransition},    {"mesh", l.mesh},
-            {"dim", l.meshDim}, {"params", l.params},      {"segments", segments}};
+    return {{"phase", l.phase},         {"step", l.scheduleIndex}, {"group", l.group},
+            {"batch", l.batch},         {"tp", l.tpTransition},    {"mesh", l.mesh},
+            {"dim", l.meshDim},         {"params", l.params},      {"segments", segments},
+            {"peer_bytes", l.peerBytes}};
 }
 
 CollectiveLabel labelFrom(const json& j) {
@@ -167,6 +168,7 @@ CollectiveLabel labelFrom(const json& j) {
     for (const auto& s : j.at("segments"))
         l.segments.push_back({s.at(0).get<int>(), s.at(1).get<int64_t>(), s.at(2).get<int64_t>(),
                               s.at(3).get<int64_t>()});
+    l.peerBytes = j.at("peer_bytes").get<std::vector<int64_t>>();
     return l;
 }
 

@@ -50,6 +50,7 @@ Json argsJson(const TraceEvent& event, const ChromeTraceOptions& options) {
         args["param_names"] = std::move(names);
     }
     args["segments"] = segmentsJson(label.segments);
+    if (!label.peerBytes.empty()) args["peer_bytes"] = label.peerBytes;
     return args;
 }
 

@@ -55,6 +55,10 @@ const char* const kGlossary =
     "    owner-imbalance warning uses the same measure.\n"
     "  shard compute: inside the owner's replicate coordinate, the shard coordinate\n"
     "    (a rank of the shard group) that runs Newton-Schulz on the gathered matrix.\n"
+    "  gather strategy: how a gathered batch reaches its Newton-Schulz ranks: all-gather\n"
+    "    (every member gathers every matrix, the update is broadcast back) or all-to-all\n"
+    "    (each member sends only the computing rank its piece and gets back only its\n"
+    "    slice); options.gather_strategy, or auto: the one the cost model predicts faster.\n"
     "  schedule: the order batches run in, g<group>/b<batch>.\n"
     "  TP lowered: one collective does the transition; fallback: the generic\n"
     "    redistribution (rank-order: the TP group's ranks are not ascending).\n"
@@ -166,6 +170,9 @@ private:
             axes.push_back("mesh " + std::to_string(m) + "->tensor " + std::to_string(t));
         out_ << "  layout: ndim " << g.layout.tensorNdim << ", shard axes [" << join(axes)
              << "], last-2d sharded " << (g.layout.isLast2dSharded ? "yes" : "no") << "\n";
+        if (gathered)
+            out_ << "  gather strategy: " << gatherStrategyName(g.gatherStrategy) << " ("
+                 << g.gatherStrategyWhy << ")\n";
         list("  params: ", g.params);
         for (size_t b = 0; b < g.batches.size(); ++b) batch(g.batches[b], b);
         out_ << "\n";

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "cost/gather_strategy_choice.h"
 #include "plan/planner.h"
 #include "run/runner.h"
 #include "runtime_test_util.h"
@@ -195,6 +196,10 @@ std::string optionsJson(Gen& g) {
         o.push_back("\"broadcast_max_bytes\": " +
                     std::to_string(g.pick(std::vector<int>{64, 100, 256})));
     if (g.chance(0.5)) o.push_back(R"("backend": "nccl")");
+    // Both gather strategies, and auto choosing between them group by group.
+    if (g.chance(0.6))
+        o.push_back("\"gather_strategy\": \"" +
+                    g.pick(std::vector<std::string>{"all-to-all", "all-to-all", "auto"}) + "\"");
     std::string out = "{";
     for (size_t i = 0; i < o.size(); ++i) out += (i ? ", " : "") + o[i];
     return out + "}";
@@ -382,6 +387,14 @@ RunResult run(const Scenario& s, const Plan& plan, RunMode mode) {
 
 class TestRunFuzz : public QObject {
     Q_OBJECT
+private:
+    // The plan as every command makes it: gather_strategy auto settled on loopback.
+    static Plan planned(const Scenario& s) {
+        Plan plan = makePlan(s);
+        chooseGatherStrategies(s, plan, defaultStrategyCluster(), "loopback");
+        return plan;
+    }
+
 private slots:
     void randomScenarios_data() {
         QTest::addColumn<QString>("json");
@@ -395,7 +408,7 @@ private slots:
         QFETCH(QString, json);
         const std::string text = json.toStdString();
         const Scenario s = readScenario(text);
-        const Plan plan = makePlan(s);
+        const Plan plan = planned(s);
         std::string problems;
 
         const RunResult good = run(s, plan, RunMode::Corrected);
@@ -436,7 +449,7 @@ private slots:
         QFETCH(QString, json);
         QFETCH(int, pick);
         const Scenario s = readScenario(json.toStdString());
-        const Plan plan = makePlan(s);
+        const Plan plan = planned(s);
         const RunResult clean = run(s, plan, RunMode::Corrected);
         const std::vector<TraceEvent> collectives = collectiveEvents(clean.trace);
         if (collectives.empty()) QSKIP("no collectives to fail");

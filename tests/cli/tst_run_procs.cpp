@@ -19,6 +19,7 @@
 
 #include "cli_process.h"
 #include "runtime/file_limits.h"
+#include "sample_rows.h"
 
 using namespace hsdp::testing;
 
@@ -183,6 +184,12 @@ private slots:
         // The largest sample once, at the split the closing note asks for.
         QTest::addRow("70B --procs 4")
             << sample("llama3_70b_hsdp_tp_2x4x4.json") << "corrected" << 4;
+        // Every sample and worked example under the all-to-all gather strategy
+        // and under auto: the split run decides and exchanges as one process does.
+        for (const QString& file : scenarioPaths())
+            for (const char* strategy : {"all-to-all", "auto"})
+                QTest::addRow("%s %s --procs 2", qPrintable(QFileInfo(file).baseName()), strategy)
+                    << withStrategy(file, strategy) << "corrected" << 2;
     }
 
     void sameAsInProcess() {
@@ -413,6 +420,23 @@ private slots:
     }
 
 private:
+    // A copy of `file` with options.gather_strategy set, kept for the test's lifetime.
+    QString withStrategy(const QString& file, const char* strategy) {
+        QFile in(file);
+        if (!in.open(QIODevice::ReadOnly)) return {};
+        QJsonObject scenario = QJsonDocument::fromJson(in.readAll()).object();
+        QJsonObject options = scenario.value("options").toObject();
+        options.insert("gather_strategy", QString::fromLatin1(strategy));
+        scenario.insert("options", options);
+        const QString path =
+            variants_.filePath(QFileInfo(file).baseName() + "." + strategy + ".json");
+        QFile out(path);
+        if (!out.open(QIODevice::WriteOnly)) return {};
+        out.write(QJsonDocument(scenario).toJson());
+        return path;
+    }
+
+    QTemporaryDir variants_;
     const QString kInspect = QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect");
     static QStringList workerArgs(const QString& scenario, const QString& store, int proc) {
         return {"worker",  scenario, "--store", store,

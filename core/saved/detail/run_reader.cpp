@@ -273,6 +273,8 @@ TraceEvent readEvent(const Json& j, const std::string& path, SavedTrace& saved) 
     label.params =
         smallIntList(requireMember(args, argsPath, "params"), childPath(argsPath, "params"));
     label.segments = readSegments(args, argsPath);
+    if (const Json* peers = findMember(args, "peer_bytes"))
+        label.peerBytes = intList(*peers, childPath(argsPath, "peer_bytes"), 0);
     if (const Json* names = findMember(args, "param_names"); names && names->is_array()) {
         for (size_t i = 0; i < names->size() && i < label.params.size(); ++i)
             if ((*names)[i].is_string())

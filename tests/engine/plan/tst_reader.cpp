@@ -33,7 +33,7 @@ static const char* kGoodPath = R"j({
   "world_size": 10,
   "options": {"alignment_bytes": 256, "max_batch_numel": 1000, "hsdp_replica_count": 2,
               "auto_replica_count": true, "devices_per_node": 4, "backend": "nccl",
-              "broadcast_max_bytes": 4096, "lr": 0.5},
+              "broadcast_max_bytes": 4096, "lr": 0.5, "gather_strategy": "auto"},
   "params": [
     {"name": "embed", "shape": [16, 8], "dtype": "bfloat16", "mesh": "dense",
      "placements": ["R", "Shard(dim=0)"]},
@@ -89,6 +89,7 @@ void TestReader::goodPathEveryField() {
     QCOMPARE(qs(o.backend), QString("nccl"));
     QCOMPARE(o.broadcastMaxBytes, int64_t(4096));
     QCOMPARE(o.lr, 0.5);
+    QCOMPARE(o.gatherStrategy, GatherStrategyOption::Auto);
 
     // Outer loop over the counter, inner over the entries; nested var e.
     const QStringList expectedNames{"embed",          "layer0.attn",    "layer0.expert0",
@@ -149,6 +150,7 @@ void TestReader::defaults() {
     QCOMPARE(qs(s.options.backend), QString("gloo"));
     QCOMPARE(s.options.broadcastMaxBytes, int64_t(536870912));
     QCOMPARE(s.options.lr, 0.02);
+    QCOMPARE(s.options.gatherStrategy, GatherStrategyOption::AllGather);
     QVERIFY(s.params[0].requiresGrad);
     QCOMPARE(qs(s.params[0].mesh), QString("main"));
     QCOMPARE(qs(s.params[1].mesh), QString("main"));

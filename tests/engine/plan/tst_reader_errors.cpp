@@ -177,6 +177,11 @@ void TestReaderErrors::malformed_data() {
         "/options/broadcast_max_bytes", "expected an integer >= 1, got null");
     row("lr string", doc(R"j("options": {"lr": "0.1"})j"), "/options/lr",
         "expected a number > 0, got \"0.1\"");
+    row("bad gather_strategy", doc(R"j("options": {"gather_strategy": "ring"})j"),
+        "/options/gather_strategy",
+        "expected one of \"all-gather\", \"all-to-all\", \"auto\", got \"ring\"");
+    row("gather_strategy bool", doc(R"j("options": {"gather_strategy": true})j"),
+        "/options/gather_strategy", "got true");
     row("lr negative", doc(R"j("options": {"lr": -0.1})j"), "/options/lr", "expected a number > 0");
     // Params.
     row("params not an array", doc(R"j("params": {})j"), "/params",
