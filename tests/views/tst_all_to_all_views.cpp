@@ -350,7 +350,11 @@ void TestAllToAllViews::gatherStrategyViewMatchesARunOfEach() {
         selection.setPlan(run.plan, SelectionState{});
         GatherStrategyWidget view(&selection);
         view.showPlan(run.plan);
-        QVERIFY(!view.shown());  // costing on the view's thread: nothing yet
+        // Hidden (a tab behind others), it costs nothing; shown, it costs on
+        // its own thread, so nothing is there at first.
+        QVERIFY(!view.isCosting() && !view.shown());
+        view.show();
+        QVERIFY(view.isCosting() && !view.shown());
         QTRY_VERIFY_WITH_TIMEOUT(view.shown().has_value(), 20000);
         const StrategyComparison& c = *view.shown();
         QVERIFY(gathers(run.plan.plan->groups[size_t(c.group)]));
@@ -388,6 +392,7 @@ void TestAllToAllViews::gatherStrategyViewFollowsTheSelectionAndCluster() {
     PlanSelection selection;
     selection.setPlan(plan, SelectionState{});
     GatherStrategyWidget view(&selection);
+    view.show();
     view.showPlan(plan);
     QTRY_VERIFY_WITH_TIMEOUT(view.shown().has_value(), 20000);
     QCOMPARE(view.shown()->group, gatheredGroups.front());
@@ -421,6 +426,7 @@ void TestAllToAllViews::gatherStrategyViewSaysWhyAutoChose() {
     PlanSelection selection;
     selection.setPlan(plan, SelectionState{});
     GatherStrategyWidget view(&selection);
+    view.show();
     view.showPlan(plan);
     QTRY_VERIFY_WITH_TIMEOUT(view.shown().has_value(), 20000);
     const StrategyComparison& c = *view.shown();

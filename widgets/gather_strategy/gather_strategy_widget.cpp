@@ -116,30 +116,36 @@ GatherStrategyWidget::Key GatherStrategyWidget::keyFor(int group) const {
 }
 
 void GatherStrategyWidget::refresh() {
-    if (!plan_.isValid()) return show(std::nullopt, tr("No plan."));
+    if (!plan_.isValid()) return display(std::nullopt, tr("No plan."));
     const SelectionState state = selection_ ? selection_->stateFor(plan_) : SelectionState{};
     const int group = comparedGroup(*plan_.plan, *plan_.index, state);
     if (group < 0)
-        return show(std::nullopt, tr("This plan gathers nothing: every param runs Newton–Schulz "
-                                     "where it is, so there is no gather strategy to choose."));
+        return display(std::nullopt, tr("This plan gathers nothing: every param runs Newton–Schulz "
+                                        "where it is, so there is no gather strategy to choose."));
     const Key key = keyFor(group);
-    if (auto it = costed_.find(key); it != costed_.end()) return show(*it->second, {});
-    show(std::nullopt, tr("Costing both strategies of group %1 on %2…")
-                           .arg(plan_.plan->groups[size_t(group)].id)
-                           .arg(qs(std::get<2>(key))));
+    if (auto it = costed_.find(key); it != costed_.end()) return display(*it->second, {});
+    // A tab behind others costs nothing: every what-if edit plans anew, and
+    // the two cores are the planner's first. showEvent() comes back here.
+    if (!isVisible())
+        return display(std::nullopt, tr("Both strategies of group %1 are costed when this view "
+                                        "is shown.")
+                                         .arg(plan_.plan->groups[size_t(group)].id));
+    display(std::nullopt, tr("Costing both strategies of group %1 on %2…")
+                              .arg(plan_.plan->groups[size_t(group)].id)
+                              .arg(qs(std::get<2>(key))));
     jobs_.startJob(
         pool_, [plan = plan_, group, cluster = cluster()] { return cost(plan, group, cluster); },
         [this, key](Costed costed) {
             if (std::get<0>(key) != plan_.plan.get()) return;  // another plan meanwhile
             if (!costed.comparison)
-                return show(std::nullopt, tr("No prediction: %1").arg(costed.error));
+                return display(std::nullopt, tr("No prediction: %1").arg(costed.error));
             costed_[key] = costed.comparison;
             refresh();
         });
 }
 
-void GatherStrategyWidget::show(const std::optional<StrategyComparison>& comparison,
-                                const QString& message) {
+void GatherStrategyWidget::display(const std::optional<StrategyComparison>& comparison,
+                                   const QString& message) {
     shown_ = comparison;
     table_->setVisible(bool(comparison));
     if (!comparison) {
@@ -181,6 +187,11 @@ void GatherStrategyWidget::fitTableHeight() {
     table_->verticalHeader()->setDefaultSectionSize(row);
     table_->setFixedHeight(table_->horizontalHeader()->sizeHint().height() +
                            row * table_->rowCount() + 2 * table_->frameWidth());
+}
+
+void GatherStrategyWidget::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (!shown_) refresh();
 }
 
 void GatherStrategyWidget::changeEvent(QEvent* event) {

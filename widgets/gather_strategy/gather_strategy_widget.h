@@ -25,7 +25,7 @@ namespace hsdp {
 // (loopback without one), the step's peak memory, and which one the plan uses
 // and why. Costing both takes two schedules and two memory replays, seconds
 // on a 70B plan: it runs on a thread of the view's own, once per plan, group
-// and cluster, and the view says so meanwhile.
+// and cluster, only while the view is shown, and the view says so meanwhile.
 class GatherStrategyWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
@@ -47,6 +47,7 @@ public:
     QString caption() const;
 
 protected:
+    void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -54,7 +55,7 @@ private:
     void refresh();
     Key keyFor(int group) const;
     std::shared_ptr<const Cluster> cluster() const;
-    void show(const std::optional<StrategyComparison>& comparison, const QString& message);
+    void display(const std::optional<StrategyComparison>& comparison, const QString& message);
     void fitTableHeight();
 
     QPointer<PlanSelection> selection_;
