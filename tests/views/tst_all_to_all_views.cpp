@@ -164,13 +164,13 @@ void TestAllToAllViews::stepCaptionsSayWhoSendsWhatToWhom() {
         for (size_t q = 0; q < e.label.peerBytes.size(); ++q)
             if (e.groupRanks[q] != e.rank && e.label.peerBytes[q] > 0)
                 sent += e.label.peerBytes[q], ++peers;
-        QVERIFY2(
-            caption.why.contains(QStringLiteral("rank %1 sends to %2 of its %3 peers, %4 in all")
-                                     .arg(e.rank)
-                                     .arg(peers)
-                                     .arg(e.groupRanks.size() - 1)
-                                     .arg(qs(humanBytes(double(sent))))),
-            qPrintable(text));
+        QVERIFY2(caption.why.contains(QStringLiteral("rank %1 sends to %2 of its %3 %4, %5 in all")
+                                          .arg(e.rank)
+                                          .arg(peers)
+                                          .arg(e.groupRanks.size() - 1)
+                                          .arg(e.groupRanks.size() == 2 ? "peer" : "peers")
+                                          .arg(qs(humanBytes(double(sent))))),
+                 qPrintable(text));
         QVERIFY2(
             caption.why.contains(QStringLiteral("each of the %1 ranks").arg(e.groupRanks.size())) ||
                 e.label.phase != "gather",

@@ -284,18 +284,20 @@ double addExchangeBuffer(BufferScene& scene, const BufferLayout& layout, const B
         self = self || (b.bytes > 0 && b.rank == layout.rank);
     }
     const QString own = self ? QStringLiteral(" and its own (it stays)") : QString();
+    const QString peersText =
+        peers == 1 ? QStringLiteral("1 peer") : QStringLiteral("%1 peers").arg(peers);
     const QString heading =
-        sending ? QStringLiteral("Send buffer of rank %1 · %2 · a block for each of %3 peers%4%5")
+        sending ? QStringLiteral("Send buffer of rank %1 · %2 · a block for each of %3%4%5")
                       .arg(layout.rank)
                       .arg(runBytes(layout, x.sendBytes()))
-                      .arg(peers)
+                      .arg(peersText)
                       .arg(own)
                       .arg(x.sendFromTrace ? QString()
                                            : QStringLiteral(" (laid out as the runner does)"))
-                : QStringLiteral("Receive buffer of rank %1 · %2 · a block from each of %3 peers%4")
+                : QStringLiteral("Receive buffer of rank %1 · %2 · a block from each of %3%4")
                       .arg(layout.rank)
                       .arg(runBytes(layout, x.recvBytes()))
-                      .arg(peers)
+                      .arg(peersText)
                       .arg(own);
     scene.texts.push_back({QRectF(kMargin, y, scale.x1 - kMargin, kHeader), heading, true});
     y += kHeader + 2;

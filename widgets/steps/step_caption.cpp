@@ -235,10 +235,11 @@ QString peerSendText(const Context& c) {
         return QStringLiteral("rank %1 sends the others %2")
             .arg(c.event.rank)
             .arg(sizeText(c, double(c.event.bytes)));
-    return QStringLiteral("rank %1 sends to %2 of its %3 peers, %4 in all")
+    return QStringLiteral("rank %1 sends to %2 of its %3 %4, %5 in all")
         .arg(c.event.rank)
         .arg(sends.peers)
         .arg(others)
+        .arg(others == 1 ? QStringLiteral("peer") : QStringLiteral("peers"))
         .arg(sizeText(c, double(sends.bytes)));
 }
 
