@@ -70,6 +70,7 @@ int planCommand(const std::vector<std::string>& args) {
     if (cluster) cost = costPlan(scenario, plan, *cluster);
     if (format == "json") {
         auto json = planToJson(plan, scenario);
+        json["gather_traffic"] = gatherTrafficToJson(gatherTraffic(scenario, plan));
         if (cost) json["cost"] = costToJson(*cost);
         std::cout << json.dump(1) << "\n";
     } else {

@@ -18,7 +18,9 @@ namespace {
 // phases of its entries under the strategies `plan` has.
 std::map<int, double> gatherSecondsByGroup(const Scenario& scenario, const Plan& plan,
                                            const Cluster& cluster) {
-    const StepSchedule schedule = stepSchedule(scenario, plan);
+    std::vector<std::vector<int64_t>> shapes;
+    for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
+    const StepSchedule schedule = gatherSchedule(scenario, plan, shapes);
     const std::vector<double> collectiveSeconds = collectiveSecondsOn(schedule, cluster);
     const ComputeRates rates = computeRatesOf(cluster);
     std::map<int, double> most;

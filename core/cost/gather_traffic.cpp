@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "run/optimizer_step.h"
+#include "tensor/packing.h"
 #include "types/geometry.h"
 
 namespace hsdp {
@@ -23,24 +25,22 @@ int64_t StrategyTraffic::totalReceived() const {
 
 namespace {
 
-int64_t roundUp(int64_t n, int64_t a) {
-    return a > 1 ? (n + a - 1) / a * a : n;
-}
-
 StrategyTraffic emptyTraffic(GatherStrategy strategy, int worldSize) {
     StrategyTraffic traffic{strategy, std::vector<RankGatherTraffic>(size_t(worldSize))};
     for (int r = 0; r < worldSize; ++r) traffic.ranks[size_t(r)].rank = r;
     return traffic;
 }
 
-// The schedule's gathers and update broadcasts, rank by rank: what the runner sends.
-StrategyTraffic allGatherTraffic(const StepSchedule& schedule) {
-    StrategyTraffic traffic = emptyTraffic(GatherStrategy::AllGather, schedule.worldSize);
+// The schedule's gathers and update broadcasts, rank by rank, of the entries
+// `counted` takes: what the runner sends.
+template <typename Counted>
+void addAllGatherTraffic(const StepSchedule& schedule, Counted counted, StrategyTraffic& traffic) {
     for (int rank = 0; rank < schedule.worldSize; ++rank) {
         for (const RankWork& work : schedule.ranks[size_t(rank)]) {
             if (work.kind != WorkKind::Collective) continue;
             const ScheduledCollective& c = schedule.collectives[size_t(work.collective)];
             if (c.phase != StepPhase::Gather && c.phase != StepPhase::UpdateBroadcast) continue;
+            if (!counted(c.scheduleIndex)) continue;
             const auto& members = schedule.groups[size_t(c.group)];
             const int n = int(members.size());
             const int me = int(std::find(members.begin(), members.end(), rank) - members.begin());
@@ -54,8 +54,44 @@ StrategyTraffic allGatherTraffic(const StepSchedule& schedule) {
                 bytes.received += c.sizeBytes;
         }
     }
-    return traffic;
 }
+
+bool exchanges(const Plan& plan, int scheduleIndex) {
+    return plan.groups.at(size_t(plan.schedule.at(size_t(scheduleIndex)).group)).gatherStrategy ==
+           GatherStrategy::AllToAll;
+}
+
+std::string strategiesRun(const Plan& plan) {
+    bool gathers = false, exchanged = false;
+    for (const auto& entry : plan.schedule) {
+        const Group& group = plan.groups.at(size_t(entry.group));
+        if (!group.batches.at(size_t(entry.batch)).isShard) continue;
+        (group.gatherStrategy == GatherStrategy::AllToAll ? exchanged : gathers) = true;
+    }
+    if (gathers && exchanged) return "mixed";
+    return std::string(
+        gatherStrategyName(exchanged ? GatherStrategy::AllToAll : GatherStrategy::AllGather));
+}
+
+// A param's local numel at a coordinate, worked out once per coordinate along
+// the mesh dims it is not replicated over (the only ones its piece depends on).
+struct PieceSizes {
+    const Mesh& mesh;
+    const std::vector<std::vector<int64_t>>& shapes;
+    std::unordered_map<uint64_t, int64_t> known;
+
+    int64_t numel(int p, const std::vector<Placement>& placements, const Coord& coord) {
+        uint64_t index = 0;
+        for (size_t d = 0; d < placements.size(); ++d)
+            if (!placements[d].isReplicate())
+                index = index * uint64_t(mesh.shape[d]) + uint64_t(coord[d]);
+        const auto [it, isNew] = known.try_emplace((uint64_t(p) << 40) | index, 0);
+        if (isNew)
+            it->second = shapeNumel(
+                shardLayout(shapes[size_t(p)], placements, mesh.shape, coord).localShape());
+        return it->second;
+    }
+};
 
 // One schedule entry under all-to-all: each member of a shard group that
 // does not run a param's Newton–Schulz sends the rank that does its piece,
@@ -75,6 +111,7 @@ void addAllToAllEntry(const Scenario& scenario, const Plan& plan, const Schedule
     std::map<Coord, const ShardCompute*> computeOf;  // the last plan listed for a coordinate
     for (const auto& sc : batch.shardCompute) computeOf[sc.replicateCoord] = &sc;
     const auto& shardDims = updateBroadcastDims(group);
+    PieceSizes pieces{mesh, shapes, {}};
     for (int rank : mesh.ranks) {
         const Coord coord = *mesh.coordinateOf(rank);
         auto mine = owned.find(reducedReplicateCoord(group, batch, coord));
@@ -88,10 +125,11 @@ void addAllToAllEntry(const Scenario& scenario, const Plan& plan, const Schedule
             if (at == coord) continue;  // this rank runs it: its piece stays
             const int computing = mesh.rankAt(at);
             const auto& spec = scenario.params[size_t(p)];
-            const int64_t numel = shapeNumel(
-                shardLayout(shapes[size_t(p)], *spec.placements, mesh.shape, coord).localShape());
-            const int64_t piece = roundUp(numel * dtypeSize(spec.dtype), plan.alignmentBytes);
-            const int64_t slice = roundUp(numel * 4, plan.alignmentBytes);
+            const int64_t numel = pieces.numel(p, *spec.placements, coord);
+            // Padded as the exchange pads its blocks (collectives/owner_exchange.cpp).
+            const int es = dtypeSize(spec.dtype);
+            const int64_t piece = paddedElements(numel, plan.alignmentBytes, es) * es;
+            const int64_t slice = paddedElements(numel, plan.alignmentBytes, 4) * 4;
             traffic.ranks[size_t(rank)].gather.sent += piece;
             traffic.ranks[size_t(computing)].gather.received += piece;
             traffic.ranks[size_t(computing)].updateReturn.sent += slice;
@@ -105,17 +143,38 @@ void addAllToAllEntry(const Scenario& scenario, const Plan& plan, const Schedule
 GatherTraffic gatherTraffic(const Scenario& scenario, const Plan& plan,
                             const StepSchedule& schedule,
                             const std::vector<std::vector<int64_t>>& paramShapes) {
-    GatherTraffic traffic{allGatherTraffic(schedule),
-                          emptyTraffic(GatherStrategy::AllToAll, scenario.worldSize)};
-    for (const ScheduleEntry& entry : plan.schedule)
-        addAllToAllEntry(scenario, plan, entry, paramShapes, traffic.allToAll);
+    GatherTraffic traffic{emptyTraffic(GatherStrategy::AllGather, scenario.worldSize),
+                          emptyTraffic(GatherStrategy::AllToAll, scenario.worldSize),
+                          emptyTraffic(GatherStrategy::AllGather, scenario.worldSize),
+                          strategiesRun(plan)};
+    const bool anyExchanged =
+        std::any_of(plan.groups.begin(), plan.groups.end(),
+                    [](const Group& g) { return g.gatherStrategy == GatherStrategy::AllToAll; });
+    if (anyExchanged) {
+        Plan gathering = plan;
+        for (Group& g : gathering.groups) g.gatherStrategy = GatherStrategy::AllGather;
+        const StepSchedule all = gatherSchedule(scenario, gathering, paramShapes, false);
+        addAllGatherTraffic(
+            all, [](int) { return true; }, traffic.allGather);
+        addAllGatherTraffic(
+            all, [&](int i) { return !exchanges(plan, i); }, traffic.chosen);
+    } else {
+        addAllGatherTraffic(
+            schedule, [](int) { return true; }, traffic.allGather);
+        traffic.chosen = traffic.allGather;
+    }
+    for (size_t i = 0; i < plan.schedule.size(); ++i) {
+        addAllToAllEntry(scenario, plan, plan.schedule[i], paramShapes, traffic.allToAll);
+        if (exchanges(plan, int(i)))
+            addAllToAllEntry(scenario, plan, plan.schedule[i], paramShapes, traffic.chosen);
+    }
     return traffic;
 }
 
 GatherTraffic gatherTraffic(const Scenario& scenario, const Plan& plan) {
     std::vector<std::vector<int64_t>> shapes;
     for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
-    return gatherTraffic(scenario, plan, stepSchedule(scenario, plan), shapes);
+    return gatherTraffic(scenario, plan, gatherSchedule(scenario, plan, shapes, false), shapes);
 }
 
 }  // namespace hsdp

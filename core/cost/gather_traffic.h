@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,7 +28,8 @@ namespace hsdp {
 //
 // The replica broadcast and the TP transitions are the same under both and
 // are left out. Bytes are those a rank puts on the wire and takes off it:
-// the all-gather figures are the schedule's (the runner's trace bytes).
+// the all-gather figures are the schedule's (the runner's trace bytes), the
+// all-to-all figures the exchange's blocks (collectives/owner_exchange.h).
 
 struct PhaseBytes {
     int64_t sent = 0;
@@ -53,12 +55,17 @@ struct StrategyTraffic {
 };
 
 struct GatherTraffic {
-    StrategyTraffic allGather;
-    StrategyTraffic allToAll;
+    StrategyTraffic allGather;  // every gathered group all-gathering
+    StrategyTraffic allToAll;   // every gathered group exchanging
+    // What the plan runs: each group under its own strategy (Group::gatherStrategy).
+    StrategyTraffic chosen;
+    std::string runs;  // "all-gather", "all-to-all", or "mixed" (per group)
 };
 
 // Both strategies for the plan at the data shapes given (real, or a shrunk
-// run's); `schedule` is stepSchedule's at the same shapes.
+// run's); `schedule` is stepSchedule's at the same shapes (when a group runs
+// all-to-all, the all-gather side is scheduled anew with every group
+// all-gathering).
 GatherTraffic gatherTraffic(const Scenario& scenario, const Plan& plan,
                             const StepSchedule& schedule,
                             const std::vector<std::vector<int64_t>>& paramShapes);

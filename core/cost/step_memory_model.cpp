@@ -421,8 +421,8 @@ private:
             items.push_back({{p, shapes_[size_t(p)], *spec(p).placements, spec(p).dtype, nullptr},
                              owner.computeRoots[i]});
         }
-        const OwnerExchangeSetup setup{&v.mesh, v.coord, updateBroadcastDims(v.group),
-                                       plan_.alignmentBytes, {}};
+        const OwnerExchangeSetup setup{
+            &v.mesh, v.coord, updateBroadcastDims(v.group), plan_.alignmentBytes, {}};
         const OwnerExchangeGroup group = ownerExchangeGroup(setup, items);
         const size_t me = size_t(group.me);
         auto exchange = [&](ExchangeDirection direction, MemoryKind kind,

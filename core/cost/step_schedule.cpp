@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 
 #include "collectives/newton_schulz.h"
@@ -178,8 +179,11 @@ public:
             paramMesh_.push_back(spec.placements ? scenario.findMesh(spec.mesh) : nullptr);
     }
 
-    StepSchedule build() {
+    StepSchedule build(bool gatherOnly = false, bool withCompute = true) {
+        gatherOnly_ = gatherOnly;
+        withCompute_ = withCompute;
         for (size_t i = 0; i < plan_.schedule.size(); ++i) scheduleEntry(int(i));
+        if (gatherOnly) return std::move(out_);
         for (int r = 0; r < scenario_.worldSize; ++r) localParams(r);
         for (size_t t = 0; t < plan_.tpTransitions.size(); ++t) tpTransition(int(t));
         return std::move(out_);
@@ -207,8 +211,17 @@ private:
         return id;
     }
 
-    void addWork(int rank, WorkKind kind, StepPhase phase, int index, double amount) {
-        out_.ranks[size_t(rank)].push_back({kind, phase, index, -1, amount});
+    // `amount` is the figure or a callable giving it, evaluated only when
+    // the schedule keeps compute (a collectives-only schedule skips its cost).
+    template <class Amount>
+    void addWork(int rank, WorkKind kind, StepPhase phase, int index, Amount amount) {
+        if (!withCompute_) return;
+        double value = 0;
+        if constexpr (std::is_invocable_v<Amount>)
+            value = double(amount());
+        else
+            value = double(amount);
+        out_.ranks[size_t(rank)].push_back({kind, phase, index, -1, value});
     }
 
     void addCollectives(int rank, Instances made) {
@@ -276,8 +289,9 @@ private:
                     for (int p : owner->second.owned) localUpdate(rank, StepPhase::Local, index, p);
                 }
             }
-            broadcast(rank, v, StepPhase::ReplicaBroadcast, replicaBroadcastDims(group),
-                      scenario_.options.broadcastMaxBytes, *replicas_);
+            if (!gatherOnly_)
+                broadcast(rank, v, StepPhase::ReplicaBroadcast, replicaBroadcastDims(group),
+                          scenario_.options.broadcastMaxBytes, *replicas_);
         }
     }
 
@@ -381,7 +395,7 @@ private:
                 return Instances{newCollective(c), 1};
             });
             addWork(rank, WorkKind::Pack, StepPhase::Gather, v.index,
-                    double(packedBytes(v, owned, m)));
+                    [&] { return packedBytes(v, owned, m); });
             addCollectives(rank, gather);
             addWork(rank, WorkKind::Unpack, StepPhase::Gather, v.index,
                     double(out_.collectives[size_t(gather.first)].sizeBytes));
@@ -489,9 +503,10 @@ private:
                 sum(x.fromComputer, me, true));
         if (x.updateReturn >= 0) addCollectives(rank, {x.updateReturn, 1});
         for (int p : owner.owned)
-            addWork(
-                rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index,
-                double(localNumel(v, p)) * (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype)));
+            addWork(rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index, [&] {
+                return double(localNumel(v, p)) *
+                       (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype));
+            });
     }
 
     void fillEntryLabel(ScheduledCollective& c, const EntryView& v, int meshDim) const {
@@ -512,10 +527,11 @@ private:
                         newtonSchulzFlops(shapes_[size_t(item.param)]));
         broadcast(rank, v, StepPhase::UpdateBroadcast, shardDims, 0, *owner.updates);
         for (int p : owner.owned)
-            addWork(rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index,
-                    double(shapeNumel(shapes_[size_t(p)])) * 4 +
-                        double(localNumel(v, p)) *
-                            (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype)));
+            addWork(rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index, [&] {
+                return double(shapeNumel(shapes_[size_t(p)])) * 4 +
+                       double(localNumel(v, p)) *
+                           (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype));
+            });
     }
 
     // The update broadcast of a class's owned params: each param's fp32
@@ -649,8 +665,10 @@ private:
     // Of the entry or TP transition being built:
     std::unordered_map<InstanceKey, Instances, InstanceKeyHash> instances_;
     std::unordered_map<int, Exchange> exchanges_;  // by exchange group
-    std::map<Coord, OwnerClass> owners_;           // replicate coordinate -> what its ranks own
-    std::optional<BroadcastItems> replicas_;       // the replica broadcast
+    bool gatherOnly_ = false;
+    bool withCompute_ = true;
+    std::map<Coord, OwnerClass> owners_;      // replicate coordinate -> what its ranks own
+    std::optional<BroadcastItems> replicas_;  // the replica broadcast
     std::unordered_map<PieceKey, int64_t, PieceKeyHash> pieces_;
     std::unordered_map<FusedKey, int64_t, FusedKeyHash> fusedBytes_;
     StepSchedule out_;
@@ -671,6 +689,16 @@ StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan) {
     for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
     for (const auto& tp : scenario.tpTransitions) tpShapes.push_back(tp.shape);
     return stepSchedule(scenario, plan, shapes, tpShapes);
+}
+
+StepSchedule gatherSchedule(const Scenario& scenario, const Plan& plan,
+                            const std::vector<std::vector<int64_t>>& paramShapes,
+                            bool withCompute) {
+    if (plan.worldSize != scenario.worldSize)
+        throw std::invalid_argument("gatherSchedule: the plan is not of this scenario");
+    std::vector<std::vector<int64_t>> tpShapes;
+    for (const auto& tp : scenario.tpTransitions) tpShapes.push_back(tp.shape);
+    return ScheduleBuilder(scenario, plan, paramShapes, tpShapes).build(true, withCompute);
 }
 
 }  // namespace hsdp

@@ -81,4 +81,13 @@ StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan,
 // The same with the scenario's own (real) shapes.
 StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan);
 
+// Only the phases that get the matrices to Newton–Schulz and the update back
+// (Gather and UpdateBroadcast, with their compute): no replica broadcast, no
+// local params, no TP; without `withCompute` only the collectives. A fraction
+// of the whole schedule's cost, for figures that need only those phases
+// (gather_traffic.h: collectives; the strategy choice: with their compute).
+StepSchedule gatherSchedule(const Scenario& scenario, const Plan& plan,
+                            const std::vector<std::vector<int64_t>>& paramShapes,
+                            bool withCompute = true);
+
 }  // namespace hsdp

@@ -50,25 +50,33 @@ Json meshDimsJson(const PlanCost& cost) {
     return dims;
 }
 
-Json phaseBytesJson(const PhaseBytes& bytes) {
-    return {{"sent_bytes", bytes.sent}, {"received_bytes", bytes.received}};
-}
-
+// Per rank as columns indexed by rank: a world of 131,072 ranks stays a few
+// arrays of integers instead of as many objects.
 Json strategyJson(const StrategyTraffic& traffic) {
-    Json ranks = Json::array();
-    for (const auto& r : traffic.ranks)
-        ranks.push_back({{"rank", r.rank},
-                         {"gather", phaseBytesJson(r.gather)},
-                         {"update_return", phaseBytesJson(r.updateReturn)}});
+    std::vector<int64_t> gatherSent, gatherReceived, returnSent, returnReceived;
+    for (const auto& r : traffic.ranks) {
+        gatherSent.push_back(r.gather.sent);
+        gatherReceived.push_back(r.gather.received);
+        returnSent.push_back(r.updateReturn.sent);
+        returnReceived.push_back(r.updateReturn.received);
+    }
     return {{"max_received_bytes", traffic.maxReceived()},
             {"total_received_bytes", traffic.totalReceived()},
-            {"ranks", std::move(ranks)}};
+            {"ranks",
+             {{"gather_sent_bytes", std::move(gatherSent)},
+              {"gather_received_bytes", std::move(gatherReceived)},
+              {"update_return_sent_bytes", std::move(returnSent)},
+              {"update_return_received_bytes", std::move(returnReceived)}}}};
 }
 
-// The runner's strategy and the other one, per rank and phase.
-Json gatherTrafficJson(const GatherTraffic& traffic) {
+}  // namespace
+
+// What the plan runs and both strategies, per rank and phase.
+nlohmann::ordered_json gatherTrafficToJson(const GatherTraffic& traffic) {
+    using Json = nlohmann::ordered_json;
     const int64_t toAll = traffic.allToAll.maxReceived();
-    return {{"runs", std::string(gatherStrategyName(GatherStrategy::AllGather))},
+    return {{"runs", traffic.runs},
+            {"chosen", strategyJson(traffic.chosen)},
             {"received_ratio",
              toAll > 0 ? double(traffic.allGather.maxReceived()) / double(toAll) : 0.0},
             {"strategies",
@@ -77,8 +85,6 @@ Json gatherTrafficJson(const GatherTraffic& traffic) {
               {std::string(gatherStrategyName(GatherStrategy::AllToAll)),
                strategyJson(traffic.allToAll)}}}};
 }
-
-}  // namespace
 
 Json costToJson(const PlanCost& cost) {
     Json ranks = Json::array();
@@ -99,7 +105,7 @@ Json costToJson(const PlanCost& cost) {
             {"peak_bytes", cost.ranks.empty() ? 0 : cost.ranks[size_t(cost.peakRank)].peakBytes},
             {"device_memory_bytes", cost.cluster.device.memoryBytes},
             {"ranks", std::move(ranks)},
-            {"gather_traffic", gatherTrafficJson(cost.gatherTraffic)}};
+            {"gather_traffic", gatherTrafficToJson(cost.gatherTraffic)}};
 }
 
 }  // namespace hsdp

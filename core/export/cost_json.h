@@ -13,4 +13,9 @@ namespace hsdp {
 // groups cross nodes. Times are predicted seconds.
 nlohmann::ordered_json costToJson(const PlanCost& cost);
 
+// What each rank sends and receives in the gather and update-return phases:
+// what the plan runs (`chosen`) and both strategies, per rank and phase
+// (cost/gather_traffic.h); `plan --json` has it with or without --cluster.
+nlohmann::ordered_json gatherTrafficToJson(const GatherTraffic& traffic);
+
 }  // namespace hsdp

@@ -105,12 +105,12 @@ void writeGatherTraffic(std::ostringstream& out, const PlanCost& cost) {
     const int64_t gathered = cost.gatherTraffic.allGather.maxReceived();
     const int64_t toAll = cost.gatherTraffic.allToAll.maxReceived();
     if (gathered == 0) return;
-    out << "  gather traffic   all-gather (as run): up to " << humanBytes(double(gathered))
-        << " received per rank (gather + update broadcast); all-to-all would receive up to "
+    out << "  gather traffic   all-gather: up to " << humanBytes(double(gathered))
+        << " received per rank (gather + update broadcast); all-to-all: up to "
         << humanBytes(double(toAll));
     if (toAll > 0)
         out << " (" << threeSignificantText(double(gathered) / double(toAll)) << "x less)";
-    out << "\n";
+    out << "; the plan runs " << cost.gatherTraffic.runs << "\n";
 }
 
 }  // namespace

@@ -96,10 +96,34 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
+    // Both strategies on a small shard group (goals apply from 8 ranks): each
+    // verifies, and what each rank receives follows the design's arithmetic.
+    void comparesTheGatherStrategies() {
+        const auto r = bench(
+            {"gather", "--strategy", "all-to-all", "--ranks", "4", "--rounds", "2", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j.value("benchmark").toString(), QString("gather.strategies"));
+        QCOMPARE(j.value("goals_apply").toBool(), false);
+        const auto gathered = j.value("all_gather").toObject();
+        const auto exchanged = j.value("all_to_all").toObject();
+        QVERIFY(gathered.value("verified").toBool() && exchanged.value("verified").toBool());
+        // Of a 4-rank group the all-gather brings each rank 3/4 of the batch in
+        // f32 plus the updates computed elsewhere; the all-to-all about 1/4 of that.
+        const double ratio = j.value("received_bytes_ratio").toDouble();
+        QVERIFY2(ratio > 3 && ratio < 5, qPrintable(QString::number(ratio)));
+        QCOMPARE(ratio, gathered.value("max_received_bytes_per_rank").toDouble() /
+                            exchanged.value("max_received_bytes_per_rank").toDouble());
+        QVERIFY(exchanged.value("max_peak_bytes_per_rank").toDouble() <
+                gathered.value("max_peak_bytes_per_rank").toDouble());
+        QVERIFY(j.value("time_ratio").toDouble() > 0);
+    }
+
     void refusesBadOptions() {
         for (const QStringList& args :
              {QStringList{"gather", "--rounds", "0"}, QStringList{"gather", "--ranks", "1"},
-              QStringList{"gather", "--shard-sizes"}, QStringList{"gather", "--fast"}}) {
+              QStringList{"gather", "--shard-sizes"}, QStringList{"gather", "--fast"},
+              QStringList{"gather", "--strategy", "ring"}}) {
             const auto r = bench(args);
             QCOMPARE(r.exitCode, 2);
             QVERIFY(r.err.contains("usage: hsdp-bench gather"));

@@ -56,6 +56,55 @@ private slots:
         QVERIFY(text.out.contains("main.tp (dim 2): 0 of 8 groups cross nodes"));
     }
 
+    // Per rank and phase, what the plan runs and both strategies, without --cluster;
+    // auto weighs on the cluster given, and the group says which it chose and why.
+    void jsonHasTheGatherTrafficOfBothStrategies() {
+        QTemporaryDir dir;
+        QFile in(sample("llama3_8b_hsdp_2x4.json"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject scenario = QJsonDocument::fromJson(in.readAll()).object();
+        QJsonObject options = scenario.value("options").toObject();
+        options.insert("gather_strategy", "all-to-all");
+        scenario.insert("options", options);
+        QFile out(dir.filePath("a2a.json"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(scenario).toJson());
+        out.close();
+        auto r = inspect({"plan", out.fileName(), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject plan = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(plan.value("gather_strategy").toString(), QString("all-to-all"));
+        const QJsonObject traffic = plan.value("gather_traffic").toObject();
+        QCOMPARE(traffic.value("runs").toString(), QString("all-to-all"));
+        const auto strategies = traffic.value("strategies").toObject();
+        QCOMPARE(traffic.value("chosen"), strategies.value("all-to-all"));
+        const auto gathered = strategies.value("all-gather").toObject();
+        const auto exchanged = strategies.value("all-to-all").toObject();
+        for (const char* column : {"gather_sent_bytes", "gather_received_bytes",
+                                   "update_return_sent_bytes", "update_return_received_bytes"})
+            QCOMPARE(exchanged.value("ranks").toObject().value(column).toArray().size(), 8);
+        // A shard group of 4: the all-gather brings each rank several times more.
+        QVERIFY(gathered.value("max_received_bytes").toDouble() >
+                3 * exchanged.value("max_received_bytes").toDouble());
+        for (const auto& g : plan.value("groups").toArray())
+            QCOMPARE(g.toObject().value("gather_strategy").toObject().value("chosen").toString(),
+                     QString("all-to-all"));
+
+        options.insert("gather_strategy", "auto");
+        scenario.insert("options", options);
+        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write(QJsonDocument(scenario).toJson());
+        out.close();
+        auto h100 = inspect({"plan", out.fileName(), "--json", "--cluster", "h100-dgx"});
+        QCOMPARE(h100.exitCode, 0);
+        for (const auto& g : QJsonDocument::fromJson(h100.out).object().value("groups").toArray()) {
+            const auto chosen = g.toObject().value("gather_strategy").toObject();
+            QVERIFY(chosen.value("auto").toBool());
+            QVERIFY2(chosen.value("why").toString().startsWith("auto on h100-dgx: all-to-all "),
+                     qPrintable(chosen.value("why").toString()));
+        }
+    }
+
     void aBadClusterExitsTwoNamingIt() {
         auto r = inspect({"plan", sample("teaching_2x2.json"), "--cluster", "h1000"});
         QCOMPARE(r.exitCode, 2);

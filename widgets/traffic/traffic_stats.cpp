@@ -45,8 +45,34 @@ double unionSeconds(Intervals busy) {
     return (total + std::max(0.0, end - begin)) * 1e-6;
 }
 
+// The mesh dims along which the members of `ranks` differ: the dims an
+// exchange over a flattened group (the all-to-all gather strategy) spans.
+std::vector<int> spannedDims(const Mesh& mesh, const std::vector<int>& ranks) {
+    std::vector<int> dims;
+    const auto first = ranks.empty() ? std::nullopt : mesh.coordinateOf(ranks.front());
+    if (!first) return dims;
+    for (int d = 0; d < mesh.ndim(); ++d)
+        for (int r : ranks)
+            if (auto c = mesh.coordinateOf(r); c && (*c)[size_t(d)] != (*first)[size_t(d)]) {
+                dims.push_back(d);
+                break;
+            }
+    return dims;
+}
+
 QString dimKey(const TraceEvent& e, const Scenario* scenario) {
     const Mesh* mesh = scenario ? scenario->findMesh(e.label.mesh) : nullptr;
+    if (e.label.meshDim < 0 && mesh && !e.label.mesh.empty()) {
+        QStringList names, numbers;
+        for (int d : spannedDims(*mesh, e.groupRanks)) {
+            names << QString::fromStdString(mesh->dimNames[size_t(d)]);
+            numbers << QString::number(d);
+        }
+        if (!names.isEmpty())
+            return QStringLiteral("%1 %2 (dims %3 as one group)")
+                .arg(QString::fromStdString(e.label.mesh), names.join(QChar(0x00D7)),
+                     numbers.join(QStringLiteral(", ")));
+    }
     if (e.label.meshDim < 0)
         return QStringLiteral("%1 (no mesh dim)").arg(QString::fromStdString(e.label.mesh));
     QString dim = mesh && e.label.meshDim < mesh->ndim()

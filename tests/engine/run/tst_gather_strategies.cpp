@@ -12,6 +12,7 @@
 
 #include "cluster/reader.h"
 #include "cost/gather_strategy_choice.h"
+#include "cost/gather_traffic.h"
 #include "cost/step_memory_model.h"
 #include "cost/step_schedule.h"
 #include "cost/trace_match.h"
@@ -79,6 +80,19 @@ void checkRun(const Scenario& scenario, const Plan& plan) {
                                 .arg(measured.rank)
                                 .arg(predicted[size_t(measured.rank)].peakBytes)
                                 .arg(measured.peakBytes)));
+    // What the plan's gather traffic says each rank sends is what it sent.
+    const GatherTraffic traffic = gatherTraffic(scenario, plan, schedule, run.paramShapes);
+    std::vector<PhaseBytes> gatherSent(size_t(scenario.worldSize)),
+        returnSent(size_t(scenario.worldSize));
+    for (const TraceEvent& e : run.trace.events) {
+        if (isCompute(e)) continue;
+        if (e.label.phase == "gather") gatherSent[size_t(e.rank)].sent += e.bytes;
+        if (e.label.phase == "update-broadcast") returnSent[size_t(e.rank)].sent += e.bytes;
+    }
+    for (const RankGatherTraffic& r : traffic.chosen.ranks) {
+        QCOMPARE(r.gather.sent, gatherSent[size_t(r.rank)].sent);
+        QCOMPARE(r.updateReturn.sent, returnSent[size_t(r.rank)].sent);
+    }
     int exchanges = 0;
     for (const TraceEvent& e : run.trace.events) {
         if (e.op != "all_to_all_v") continue;
