@@ -368,6 +368,8 @@ void TestAllToAllViews::gatherStrategyViewMatchesARunOfEach() {
                      ->horizontalHeaderItem(toAll ? 0 : 1)
                      ->text()
                      .contains(QStringLiteral("the plan's")));
+        QVERIFY(!c.chosenByAuto && !c.why.empty());  // the option named it
+        QVERIFY2(view.caption().contains(qs(c.why)), qPrintable(view.caption()));
         const StrategyFigures& used = toAll ? c.allToAll : c.allGather;
         QCOMPARE(used.peakBytes, measuredPeak(*run.run));
         if (toAll) QCOMPARE(c.allToAll.maxReceived, mostReceived(*run.run, c.groupId));

@@ -207,7 +207,8 @@ QString GatherStrategyWidget::caption() const {
     QString why = c.chosenByAuto
                       ? tr("The plan uses %1, options.gather_strategy \"auto\" weighed both: %2.")
                             .arg(used, qs(c.why))
-                      : tr("The plan uses %1: options.gather_strategy names it.").arg(used);
+                  : c.why.empty() ? tr("The plan uses %1.").arg(used)
+                                  : tr("The plan uses %1, as %2 says.").arg(used, qs(c.why));
     return why + QLatin1Char(' ') +
            tr("Received: the bytes of this group's gathers and update returns a rank of its mesh "
               "takes off the wire. Times: the busiest rank's, predicted on %1 (Newton–Schulz, "
