@@ -13,8 +13,9 @@ namespace hsdp {
 
 namespace {
 
+// An alltoallv member that sends nothing still receives: its event stays.
 bool movesBuffer(const TraceEvent& e) {
-    return !e.label.segments.empty() &&
+    return (!e.label.segments.empty() || e.op == "all_to_all_v") &&
            (e.label.phase == "gather" || e.label.phase == "update-broadcast" ||
             e.label.phase == "replica-broadcast");
 }
@@ -126,6 +127,7 @@ int pickCollective(const std::vector<BufferCollective>& collectives, const Selec
 }
 
 int64_t BufferLayout::widestSlot() const {
+    if (exchange) return std::max(exchange->sendBytes(), exchange->recvBytes());
     int64_t widest = send.slotBytes;
     for (const auto& s : memberSlots) widest = std::max(widest, s.slotBytes);
     return widest;
@@ -168,6 +170,11 @@ BufferLayout bufferLayout(const RunData& data, const BufferCollective& collectiv
     if (data.run->shrink) {
         layout.shrinkFactor = data.run->shrink->factor;
         layout.realRatio = realScale(*data.plan.scenario, data.run->shrink).realBytes(e.label, 1.0);
+    }
+    if (collective.isExchange()) {
+        const TraceEvent* mine = collective.members[size_t(member - e.groupRanks.begin())];
+        layout.exchange = exchangeLayout(data, e, mine, layout.rank);
+        return layout;
     }
     if (collective.isGather()) {
         if (!holds(layout.params, param))

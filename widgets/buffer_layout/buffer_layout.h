@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "buffer_layout/exchange_layout.h"
 #include "runs/run_data.h"
 #include "runtime/trace.h"
 #include "shared/plan_selection.h"
@@ -20,6 +21,7 @@ struct BufferCollective {
     const TraceEvent* event = nullptr;       // the first member's (label, op, group ranks)
     std::vector<const TraceEvent*> members;  // group order; nullptr: no event from that rank
     bool isGather() const { return event && event->label.phase == "gather"; }
+    bool isExchange() const { return event && event->op == "all_to_all_v"; }
 };
 
 // Every fused-buffer collective of `run` (events with segments), by seq.
@@ -70,6 +72,9 @@ struct BufferLayout {
     SlotRow send;                      // that rank's packed buffer
     std::vector<SlotRow> memberSlots;  // gather: the rank-major buffer, one row per member
     std::optional<TensorCut> cut;
+    // all_to_all_v (the all-to-all gather strategy): the rank's send and
+    // receive buffers, block by peer, in place of the send and member slots.
+    std::optional<ExchangeLayout> exchange;
     // Shrunk runs: every byte above is of the shrunk shapes; realRatio turns
     // this buffer's bytes into the real shapes' (run/real_size.h), when known.
     int64_t shrinkFactor = 1;  // 1: the run used the real shapes

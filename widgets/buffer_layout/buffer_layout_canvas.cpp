@@ -81,6 +81,12 @@ void BufferLayoutCanvas::paintShapes(QPainter& painter, const BufferScene& scene
             paintHatch(painter, shape.rect);
             continue;
         }
+        if (shape.kind == BufferShape::Block) {  // a peer's block: its segments paint inside
+            painter.fillRect(shape.rect, palette().alternateBase());
+            painter.setPen(QPen(palette().text().color(), 1));
+            painter.drawRect(shape.rect.adjusted(0, 0, -1, -1));
+            continue;
+        }
         QColor fill = bufferParamColor(layout_->colourOf(shape.param));
         if (shape.kind == BufferShape::Rows && shape.rank % 2)
             fill = fill.darker(118);  // neighbouring members' rows stay apart
@@ -177,7 +183,7 @@ void BufferLayoutCanvas::mouseReleaseEvent(QMouseEvent* event) {
     if (!layout_ || !selection_ || event->button() != Qt::LeftButton) return;
     const BufferScene s = scene(size());
     const BufferShape* shape = shapeAt(s, event->position());
-    if (!shape) return;
+    if (!shape || shape->param < 0) return;
     // The layout's positions are of the plan its run ran.
     SelectionState state = selection_->stateFor(plan_);
     state.params = {shape->param};

@@ -48,12 +48,13 @@ void BufferLayoutWidget::fillCollectives() {
     collectiveBox_->clear();
     for (const auto& c : collectives()) {
         const auto& l = c.event->label;
-        collectiveBox_->addItem(tr("#%1 %2 · group %3 batch %4 · dim %5 · %6 params")
+        collectiveBox_->addItem(tr("#%1 %2 · group %3 batch %4 · %5 · %6 params")
                                     .arg(c.seq)
                                     .arg(QString::fromStdString(l.phase))
                                     .arg(l.group)
                                     .arg(l.batch)
-                                    .arg(l.meshDim)
+                                    .arg(c.isExchange() ? tr("all_to_all_v over the shard group")
+                                                        : tr("dim %1").arg(l.meshDim))
                                     .arg(l.params.size()));
     }
 }

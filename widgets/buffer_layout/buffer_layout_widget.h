@@ -18,8 +18,10 @@ namespace hsdp {
 // The fused buffers of a run: for the selected collective (or the first
 // gather of the selected batch / param) and a chosen member rank, the packed
 // send buffer, the rank-major gathered buffer and how the selected param is
-// cut out of it, or a broadcast's buffer (BufferLayoutCanvas). Segments are
-// the trace's, as the engine recorded them.
+// cut out of it, or a broadcast's buffer (BufferLayoutCanvas); for an
+// all_to_all_v (the all-to-all strategy) the rank's send and receive buffers,
+// a block per peer. Segments are the trace's, as the engine recorded them
+// (an alltoallv's receive side: the runner's geometry, exchange_layout.h).
 class BufferLayoutWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:

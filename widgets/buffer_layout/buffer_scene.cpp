@@ -108,13 +108,16 @@ double addTitle(BufferScene& scene, const BufferLayout& layout, double width) {
              .arg(layout.seq)
              .arg(QString::fromStdString(layout.mode)),
          true});
-    scene.texts.push_back({QRectF(kMargin, 26, width, 18),
-                           QStringLiteral("group %1 · batch %2 · mesh %3, dim %4 · ranks %5")
-                               .arg(layout.group)
-                               .arg(layout.batch)
-                               .arg(QString::fromStdString(layout.mesh))
-                               .arg(layout.meshDim)
-                               .arg(ranks)});
+    const QString where = layout.exchange ? QStringLiteral("mesh %1, shard group flattened")
+                                                .arg(QString::fromStdString(layout.mesh))
+                                          : QStringLiteral("mesh %1, dim %2")
+                                                .arg(QString::fromStdString(layout.mesh))
+                                                .arg(layout.meshDim);
+    scene.texts.push_back(
+        {QRectF(kMargin, 26, width, 18), QStringLiteral("group %1 · batch %2 · %3 · ranks %4")
+                                             .arg(layout.group)
+                                             .arg(layout.batch)
+                                             .arg(where, ranks)});
     return 54;
 }
 
@@ -239,6 +242,128 @@ double addCut(BufferScene& scene, const BufferLayout& layout, const ByteScale& s
     return y + 16;
 }
 
+// The all-to-all strategy's buffers (exchange_layout.h): what the rank packs
+// for each peer and what it gets from each, one block per peer.
+QString exchangeTip(const BufferLayout& layout, const BufferSegment& s, const PeerBlock& block,
+                    bool sending) {
+    const bool gather = layout.phase == "gather";
+    const QString what =
+        gather
+            ? QStringLiteral("rank %1's piece").arg(sending ? layout.rank : block.rank)
+            : QStringLiteral("rank %1's fp32 update slice").arg(sending ? block.rank : layout.rank);
+    return QStringLiteral("%1 · %2\n%3 rank %4 · offset %5 · length %6 · padding %7")
+        .arg(name(layout, s.param), what,
+             sending ? QStringLiteral("sent to") : QStringLiteral("received from"))
+        .arg(block.rank)
+        .arg(bytes(s.offset), bytes(s.length), bytes(s.padding));
+}
+
+// A block's peer above it, as long as the block's width allows (about 7
+// pixels a character): "to rank 17", "→ 17", "17".
+QString peerLabel(int peer, int rank, bool sending, double width) {
+    const QString to = sending ? QStringLiteral("to") : QStringLiteral("from");
+    const QString arrow = sending ? QStringLiteral("→") : QStringLiteral("←");
+    const QStringList labels{peer == rank
+                                 ? QStringLiteral("%1 rank %2 (itself: stays)").arg(to).arg(peer)
+                                 : QStringLiteral("%1 rank %2").arg(to).arg(peer),
+                             peer == rank ? QStringLiteral("%1 %2 (stays)").arg(arrow).arg(peer)
+                                          : QStringLiteral("%1 %2").arg(arrow).arg(peer)};
+    for (const QString& label : labels)
+        if (double(label.size()) * 7 <= width) return label;
+    return QString::number(peer);
+}
+
+double addExchangeBuffer(BufferScene& scene, const BufferLayout& layout, const ByteScale& scale,
+                         double y, bool sending) {
+    const ExchangeLayout& x = *layout.exchange;
+    const std::vector<PeerBlock>& blocks = sending ? x.send : x.recv;
+    int peers = 0;
+    bool self = false;
+    for (const PeerBlock& b : blocks) {
+        peers += b.bytes > 0 && b.rank != layout.rank;
+        self = self || (b.bytes > 0 && b.rank == layout.rank);
+    }
+    const QString own = self ? QStringLiteral(" and its own (it stays)") : QString();
+    const QString peersText =
+        peers == 1 ? QStringLiteral("1 peer") : QStringLiteral("%1 peers").arg(peers);
+    const QString heading =
+        sending ? QStringLiteral("Send buffer of rank %1 · %2 · a block for each of %3%4%5")
+                      .arg(layout.rank)
+                      .arg(runBytes(layout, x.sendBytes()))
+                      .arg(peersText)
+                      .arg(own)
+                      .arg(x.sendFromTrace ? QString()
+                                           : QStringLiteral(" (laid out as the runner does)"))
+                : QStringLiteral("Receive buffer of rank %1 · %2 · a block from each of %3%4")
+                      .arg(layout.rank)
+                      .arg(runBytes(layout, x.recvBytes()))
+                      .arg(peersText)
+                      .arg(own);
+    scene.texts.push_back({QRectF(kMargin, y, scale.x1 - kMargin, kHeader), heading, true});
+    y += kHeader + 2;
+    constexpr double kPeerLine = 16;
+    scene.texts.push_back({QRectF(kMargin, y + kPeerLine, kLabelWidth - 6, kSendHeight),
+                           sending ? QStringLiteral("rank %1 →").arg(layout.rank)
+                                   : QStringLiteral("→ rank %1").arg(layout.rank)});
+    for (const PeerBlock& block : blocks) {
+        if (block.bytes <= 0) continue;
+        const double a = scale.at(block.offset), b = scale.at(block.offset + block.bytes);
+        const QRectF rect(a, y + kPeerLine, std::max(b - a, 2.0), kSendHeight);
+        const QString peer = (block.rank == layout.rank ? QStringLiteral("rank %1 (itself: stays)")
+                                                        : QStringLiteral("rank %1"))
+                                 .arg(block.rank);
+        scene.texts.push_back({QRectF(a + 2, y, std::max(b - a - 4, 1.0), kPeerLine),
+                               peerLabel(block.rank, layout.rank, sending, b - a - 4)});
+        scene.shapes.push_back({BufferShape::Block, rect, -1, block.rank, sending ? 0 : 1,
+                                QStringList(),
+                                QStringLiteral("%1 %2: %3")
+                                    .arg(sending ? QStringLiteral("to") : QStringLiteral("from"),
+                                         peer, runBytes(layout, block.bytes))});
+        for (const BufferSegment& s : block.segments) {
+            const double sa = scale.at(s.offset), sb = scale.at(s.offset + s.length);
+            const double se = scale.at(s.offset + s.length + s.padding);
+            const QString tip = exchangeTip(layout, s, block, sending);
+            const QRectF payload(sa, rect.top() + 3, std::max(sb - sa, 1.0), rect.height() - 6);
+            scene.shapes.push_back({BufferShape::Payload, payload, s.param, block.rank,
+                                    sending ? 0 : 1, QStringList{name(layout, s.param)}, tip});
+            if (s.padding > 0) {
+                const double w = std::max(se - sb, kMinPadding);
+                scene.shapes.push_back({BufferShape::Padding,
+                                        QRectF(se - w, payload.top(), w, payload.height()), s.param,
+                                        block.rank, sending ? 0 : 1, QStringList(), tip});
+            }
+        }
+    }
+    return y + kPeerLine + kSendHeight + 4;
+}
+
+// Who ends with what: the difference from the all-gather, in one line.
+void addExchangeNote(BufferScene& scene, const BufferLayout& layout, const QRectF& line) {
+    scene.texts.push_back(
+        {line, layout.phase == "gather"
+                   ? QStringLiteral("Each member sends the rank computing a param only its own "
+                                    "piece of it; rank %1 assembles the full matrices of the "
+                                    "params it computes from its receive buffer, and no other.")
+                         .arg(layout.rank)
+                   : QStringLiteral("Each computing rank sends each member back only its fp32 "
+                                    "slice of the update; rank %1 applies the slices it "
+                                    "receives to its own shards.")
+                         .arg(layout.rank)});
+}
+
+BufferScene buildExchangeScene(const BufferLayout& layout, const QSize& size) {
+    BufferScene scene;
+    const double legendWidth = std::min(280.0, size.width() * 0.28);
+    const double right = size.width() - kMargin - legendWidth - kGap;
+    scene.legend = QRectF(right + kGap, 54, legendWidth, size.height() - 54 - kMargin);
+    ByteScale scale{kMargin + kLabelWidth, right, std::max<int64_t>(layout.widestSlot(), 1)};
+    double y = addTitle(scene, layout, size.width() - 2 * kMargin);
+    y = addExchangeBuffer(scene, layout, scale, y, true) + kGap;
+    y = addExchangeBuffer(scene, layout, scale, y, false) + kGap;
+    addExchangeNote(scene, layout, QRectF(kMargin, y, right - kMargin, kHeader));
+    return scene;
+}
+
 // What the buffer costs in padding, summed over the members' recorded segments.
 void addTotals(BufferScene& scene, const BufferLayout& layout, const QRectF& line) {
     int64_t payload = 0, padding = 0;
@@ -280,6 +405,7 @@ QColor bufferHatchColor() {
 }
 
 BufferScene buildBufferScene(const BufferLayout& layout, const QSize& size) {
+    if (layout.exchange) return buildExchangeScene(layout, size);
     BufferScene scene;
     const double legendWidth = std::min(280.0, size.width() * 0.28);
     const double right = size.width() - kMargin - legendWidth - kGap;

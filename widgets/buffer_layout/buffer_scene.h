@@ -16,12 +16,14 @@ namespace hsdp {
 // What a fused-buffer picture is made of, in pixels for one size: built once
 // per paint, so painting, tooltips, clicks and tests agree on every rectangle.
 struct BufferShape {
-    enum Kind { Payload, Padding, Rows };
+    // Block: an alltoallv buffer's block for one peer (outline; its segments inside).
+    enum Kind { Payload, Padding, Rows, Block };
     Kind kind = Payload;
     QRectF rect;
     int param = -1;
-    int rank = -1;       // whose slot (Payload, Padding) or whose rows (Rows)
-    int section = 0;     // 0 send buffer, 1 gathered / broadcast buffer, 2 tensor cut
+    int rank = -1;  // whose slot (Payload, Padding) or rows (Rows); the peer (Block)
+    // 0 send buffer, 1 gathered / broadcast / alltoallv receive buffer, 2 tensor cut
+    int section = 0;
     QStringList labels;  // longest first: the first that fits is drawn inside
     QString tip;
 };

@@ -2,6 +2,7 @@
 #include "editing/edit_fields.h"
 
 #include "shared/scenario_document.h"
+#include "types/gather_strategy.h"
 
 namespace hsdp {
 
@@ -34,6 +35,20 @@ std::vector<MeshFields> meshFields(const Json& document) {
     return meshes;
 }
 
+namespace {
+
+// The reader's names (types/gather_strategy.h), the default first.
+QStringList gatherStrategyChoices() {
+    QStringList names;
+    for (auto option : {GatherStrategyOption::AllGather, GatherStrategyOption::AllToAll,
+                        GatherStrategyOption::Auto})
+        names << QString::fromUtf8(gatherStrategyOptionName(option).data(),
+                                   qsizetype(gatherStrategyOptionName(option).size()));
+    return names;
+}
+
+}  // namespace
+
 std::vector<EditField> optionFields() {
     auto option = [](const char* key, const QString& label, FieldKind kind,
                      const QString& placeholder = {}, const QStringList& choices = {}) {
@@ -50,7 +65,10 @@ std::vector<EditField> optionFields() {
             option("alignment_bytes", QObject::tr("Alignment (bytes)"), FieldKind::Int,
                    QStringLiteral("512")),
             option("backend", QObject::tr("Backend"), FieldKind::Choice, {},
-                   {QStringLiteral("gloo"), QStringLiteral("nccl"), QStringLiteral("hccl")})};
+                   {QStringLiteral("gloo"), QStringLiteral("nccl"), QStringLiteral("hccl")}),
+            // The default first: an absent option shows as the first choice.
+            option("gather_strategy", QObject::tr("Gather strategy"), FieldKind::Choice, {},
+                   gatherStrategyChoices())};
 }
 
 namespace {

@@ -192,6 +192,85 @@ QString updateWhy(const Context& c, int root) {
            tail;
 }
 
+// What all members of the step put on the wire together.
+double wireBytes(const RunStep& step, const Trace& trace) {
+    double sum = 0;
+    for (int e : step.events)
+        sum += static_cast<double>(trace.events[static_cast<size_t>(e)].bytes);
+    return sum;
+}
+
+// The all-to-all strategy's shard group, its mesh dims flattened: "dp_shard" or "dp_shard × tp".
+QString shardDimsText(const Context& c) {
+    if (!c.mesh || !c.group || c.group->shardMeshDims.empty()) return c.dim;
+    QStringList names;
+    for (int d : c.group->shardMeshDims)
+        names << QString::fromStdString(c.mesh->dimNames[static_cast<size_t>(d)]);
+    return names.join(QStringLiteral(" × "));
+}
+
+// What this event's rank sends the others of an all_to_all_v (its own block stays).
+struct PeerSends {
+    int64_t bytes = 0;
+    int peers = 0;
+};
+PeerSends peerSends(const Context& c) {
+    PeerSends out;
+    const auto& ranks = c.event.groupRanks;
+    const auto& sent = c.event.label.peerBytes;
+    for (size_t q = 0; q < sent.size() && q < ranks.size(); ++q) {
+        if (ranks[q] == c.event.rank || sent[q] == 0) continue;
+        out.bytes += sent[q];
+        ++out.peers;
+    }
+    return out;
+}
+
+// "rank 0 sends to 2 of its 3 peers, 1.0 MiB in all", from the label's peer bytes (or
+// the event's wire bytes when the trace has none).
+QString peerSendText(const Context& c) {
+    const PeerSends sends = peerSends(c);
+    const auto others = static_cast<int>(c.event.groupRanks.size()) - 1;
+    if (c.event.label.peerBytes.empty())
+        return QStringLiteral("rank %1 sends the others %2")
+            .arg(c.event.rank)
+            .arg(sizeText(c, double(c.event.bytes)));
+    return QStringLiteral("rank %1 sends to %2 of its %3 %4, %5 in all")
+        .arg(c.event.rank)
+        .arg(sends.peers)
+        .arg(others)
+        .arg(others == 1 ? QStringLiteral("peer") : QStringLiteral("peers"))
+        .arg(sizeText(c, double(sends.bytes)));
+}
+
+QString exchangeGatherWhy(const Context& c) {
+    QString why =
+        QStringLiteral(
+            "All-to-all strategy: each of the %1 ranks of the %2 shard group (%3) sends "
+            "the rank computing each param of %4 only its own piece of it, in one "
+            "alltoallv: %5 (each piece aligned to %6 B; a piece of a param it computes "
+            "itself stays). No member receives a matrix it does not compute. The computing "
+            "ranks assemble the full matrices of %7: ")
+            .arg(c.event.groupRanks.size())
+            .arg(shardDimsText(c), ranksText(c.event.groupRanks), batchText(c), peerSendText(c))
+            .arg(c.plan.alignmentBytes)
+            .arg(c.params);
+    const QString compute = computeText(c);
+    return why + (compute.isEmpty() ? QStringLiteral("the shard-compute ranks run it.")
+                                    : compute + QLatin1Char('.'));
+}
+
+QString exchangeReturnWhy(const Context& c) {
+    return QStringLiteral(
+               "All-to-all strategy: the rank that ran Newton–Schulz on each param of %1 "
+               "sends each member of the %2 shard group (%3) back only its fp32 slice of "
+               "the update, in one alltoallv: %4 (a slice of its own stays). Every member "
+               "applies param -= lr · update to its own shard of %5, so no member "
+               "receives an update it does not hold.")
+        .arg(batchText(c), shardDimsText(c), ranksText(c.event.groupRanks), peerSendText(c),
+             c.params);
+}
+
 // Is `rank` in the replica that owns the collective's params (its reduced
 // replicate coordinate is the owner's)? Otherwise it received them earlier in
 // the hierarchical broadcast and passes them on.
@@ -317,13 +396,20 @@ StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario&
     c.size = collectiveSize(step, trace);
     const auto n = static_cast<double>(e.groupRanks.size());
     const bool gather = e.op == "all_gather" || e.op == "all_gather_v";
+    const bool exchange = e.op == "all_to_all_v";
+    // An alltoallv runs over the shard group with its mesh dims flattened:
+    // no one mesh dim, and no one buffer size (each member sends its own blocks).
+    const QString where =
+        exchange ? QStringLiteral("%1 (shard group, mesh dims flattened)").arg(shardDimsText(c))
+                 : QStringLiteral("%1 (mesh dim %2)").arg(c.dim).arg(e.label.meshDim);
     StepCaption caption;
     caption.headline =
-        QStringLiteral("collective %1 · %2 · %3 · %4 %5 (mesh dim %6) · %7 · %8")
+        QStringLiteral("collective %1 · %2 · %3 · %4 %5 · %6 · %7")
             .arg(collectiveIdText(step.seq), QString::fromStdString(e.op), ranksText(e.groupRanks),
-                 QString::fromStdString(e.label.mesh), c.dim)
-            .arg(e.label.meshDim)
-            .arg(gather && n > 0
+                 QString::fromStdString(e.label.mesh), where)
+            .arg(exchange ? collectiveBytesText(wireBytes(step, trace), e.label, real,
+                                                QStringLiteral(" sent in all"))
+                 : gather && n > 0
                      ? collectiveBytesText(c.size / n, e.label, real, QStringLiteral(" per rank"))
                      : collectiveBytesText(c.size, e.label, real, QStringLiteral(" buffer")))
             .arg(!e.label.params.empty() ? c.params
@@ -333,7 +419,11 @@ StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario&
                            scenario.tpTransitions[static_cast<size_t>(e.label.tpTransition)].name)
                      : QString());
     const int root = rootOf(c, trace);
-    if (e.label.phase == "gather")
+    if (exchange && e.label.phase == "gather")
+        caption.why = exchangeGatherWhy(c);
+    else if (exchange && e.label.phase == "update-broadcast")
+        caption.why = exchangeReturnWhy(c);
+    else if (e.label.phase == "gather")
         caption.why = gatherWhy(c);
     else if (e.label.phase == "update-broadcast")
         caption.why = updateWhy(c, root);

@@ -6,6 +6,7 @@
 #include "buffer_layout/buffer_layout_widget.h"
 #include "diagnostics/diagnostics_widget.h"
 #include "editing/edit_widget.h"
+#include "gather_strategy/gather_strategy_widget.h"
 #include "memory/memory_widget.h"
 #include "mesh/mesh_widget.h"
 #include "owner_balance/owner_balance_widget.h"
@@ -58,6 +59,8 @@ const std::vector<ViewRegistration>& studioViews() {
         {"trace", TITLE("Trace"), ViewPlace::BottomScrolled, false, withSelection<TraceWidget>},
         {"predicted", TITLE("Predicted timeline"), ViewPlace::BottomScrolled, false,
          withSelection<PredictedTimelineWidget>},
+        {"gatherStrategy", TITLE("Gather strategy"), ViewPlace::BottomScrolled, false,
+         withSelection<GatherStrategyWidget>},
         {"memory", TITLE("Memory"), ViewPlace::BottomScrolled, false, withSelection<MemoryWidget>},
         {"bufferLayout", TITLE("Buffer layout"), ViewPlace::BottomScrolled, false,
          withSelection<BufferLayoutWidget>},

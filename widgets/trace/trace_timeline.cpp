@@ -28,7 +28,9 @@ const std::vector<QString>& traceOpNames() {
     static const std::vector<QString> names{
         QStringLiteral("all_gather"), QStringLiteral("all_gather_v"), QStringLiteral("broadcast"),
         QStringLiteral("all_reduce"), QStringLiteral("reduce_scatter"),
-        QStringLiteral("all_to_all"), QStringLiteral("barrier"),
+        QStringLiteral("all_to_all"),
+        // The all-to-all gather strategy's exchange (collectives/owner_exchange.h).
+        QStringLiteral("all_to_all_v"), QStringLiteral("barrier"),
         // The compute between collectives (TraceEvent, isCompute), as the
         // cost model's schedule spells its work kinds.
         QStringLiteral("pack"), QStringLiteral("unpack"), QStringLiteral("newton_schulz"),

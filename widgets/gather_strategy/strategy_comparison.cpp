@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gather_strategy/strategy_comparison.h"
+
+#include <algorithm>
+
+#include "cost/gather_strategy_choice.h"
+#include "cost/gather_traffic.h"
+#include "cost/step_memory_model.h"
+#include "shared/plan_index.h"
+#include "shared/plan_selection.h"
+
+namespace hsdp {
+
+namespace {
+
+// The plan with group `group` on `strategy`, everything else as it is.
+Plan withStrategy(Plan plan, int group, GatherStrategy strategy) {
+    plan.groups.at(size_t(group)).gatherStrategy = strategy;
+    return plan;
+}
+
+// Only the group's own schedule entries, on the all-gather (whose traffic is
+// the schedule's): gatherTraffic then counts this group alone, both ways.
+Plan groupAlone(const Plan& plan, int group) {
+    Plan alone = withStrategy(plan, group, GatherStrategy::AllGather);
+    alone.schedule.clear();
+    for (const ScheduleEntry& entry : plan.schedule)
+        if (entry.group == group) alone.schedule.push_back(entry);
+    return alone;
+}
+
+void setReceived(StrategyFigures& figures, const StrategyTraffic& traffic, const Mesh& mesh) {
+    int64_t total = 0;
+    for (int rank : mesh.ranks) {
+        const int64_t received = traffic.ranks.at(size_t(rank)).received();
+        figures.maxReceived = std::max(figures.maxReceived, received);
+        total += received;
+    }
+    figures.meanReceived = mesh.ranks.empty() ? 0 : double(total) / double(mesh.ranks.size());
+}
+
+void setPeak(StrategyFigures& figures, const Scenario& scenario, const Plan& plan) {
+    for (const StepMemory& rank : predictStepMemory(scenario, plan))
+        if (rank.peakBytes > figures.peakBytes) {
+            figures.peakBytes = rank.peakBytes;
+            figures.peakRank = rank.rank;
+        }
+}
+
+}  // namespace
+
+bool gathers(const Group& group) {
+    return std::any_of(group.batches.begin(), group.batches.end(),
+                       [](const Batch& b) { return b.isShard; });
+}
+
+StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan, int group,
+                                     const Cluster& cluster) {
+    const Group& g = plan.groups.at(size_t(group));
+    StrategyComparison out;
+    out.group = group;
+    out.groupId = g.id;
+    out.used = g.gatherStrategy;
+    out.chosenByAuto = g.gatherStrategyAuto;
+    out.why = g.gatherStrategyWhy;
+    out.cluster = cluster.name;
+    const Mesh& mesh = scenario.mesh(g.mesh);
+    const GatherTraffic traffic = gatherTraffic(scenario, groupAlone(plan, group));
+    setReceived(out.allGather, traffic.allGather, mesh);
+    setReceived(out.allToAll, traffic.allToAll, mesh);
+    for (const GatherStrategyEstimate& e : estimateGatherStrategies(scenario, plan, cluster))
+        if (e.group == group) {
+            out.allGather.seconds = e.allGatherSeconds;
+            out.allToAll.seconds = e.allToAllSeconds;
+        }
+    setPeak(out.allGather, scenario, withStrategy(plan, group, GatherStrategy::AllGather));
+    setPeak(out.allToAll, scenario, withStrategy(plan, group, GatherStrategy::AllToAll));
+    return out;
+}
+
+int comparedGroup(const Plan& plan, const PlanIndex& index, const SelectionState& state) {
+    auto gathered = [&](int g) {
+        return g >= 0 && size_t(g) < plan.groups.size() && gathers(plan.groups[size_t(g)]);
+    };
+    if (gathered(state.group)) return state.group;
+    if (!state.params.empty() && size_t(state.params.front()) < index.params.size()) {
+        const int g = index.params[size_t(state.params.front())].group;
+        if (gathered(g)) return g;
+    }
+    for (size_t g = 0; g < plan.groups.size(); ++g)
+        if (gathered(int(g))) return int(g);
+    return -1;
+}
+
+}  // namespace hsdp

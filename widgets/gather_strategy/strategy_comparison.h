@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cluster/cluster.h"
+#include "plan/plan.h"
+#include "types/gather_strategy.h"
+#include "types/scenario.h"
+
+namespace hsdp {
+
+struct PlanIndex;
+struct SelectionState;
+
+// One strategy's figures for one gathered group, at the real shapes.
+struct StrategyFigures {
+    // What a rank of the group's mesh receives for the group's gathers and
+    // update returns (cost/gather_traffic.h): the most any rank does, the mean.
+    int64_t maxReceived = 0;
+    double meanReceived = 0;
+    // The busiest rank's predicted gather + update-return time
+    // (cost/gather_strategy_choice.h; Newton–Schulz, the same under both, left out).
+    double seconds = 0;
+    // The step's peak memory over all ranks with the group on this strategy.
+    int64_t peakBytes = 0;
+    int peakRank = 0;
+};
+
+// The two strategies side by side for one gathered group of a plan.
+struct StrategyComparison {
+    int group = -1;  // position in Plan::groups
+    int groupId = -1;
+    GatherStrategy used = GatherStrategy::AllGather;  // what the plan runs
+    bool chosenByAuto = false;
+    std::string why;      // the plan's gatherStrategyWhy ("" when the option named it)
+    std::string cluster;  // whose times
+    StrategyFigures allGather, allToAll;
+};
+
+// Costs both strategies of group `group` on `cluster`; heavy on a large plan
+// (two step schedules and two memory replays): run it off the GUI thread.
+// Throws what the cost models throw.
+StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan, int group,
+                                     const Cluster& cluster);
+
+// Whether the group gathers anything (has a sharded batch): else the
+// strategies do not differ.
+bool gathers(const Group& group);
+// The gathered group a selection is about: its group, else its focus param's,
+// else the plan's first gathered group; -1 when the plan gathers nothing.
+int comparedGroup(const Plan& plan, const PlanIndex& index, const SelectionState& state);
+
+}  // namespace hsdp
