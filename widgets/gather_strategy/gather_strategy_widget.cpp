@@ -63,6 +63,13 @@ const Row kRows[] = {
 
 }  // namespace
 
+namespace {
+
+// Longer than an edit's re-plan and repaint on the 70B sample (about 60 ms).
+constexpr int kSettleMilliseconds = 150;
+
+}  // namespace
+
 GatherStrategyWidget::GatherStrategyWidget(PlanSelection* selection, QWidget* parent)
     : QWidget(parent),
       selection_(selection),
@@ -70,6 +77,13 @@ GatherStrategyWidget::GatherStrategyWidget(PlanSelection* selection, QWidget* pa
       caption_(new QLabel(this)),
       table_(new QTableWidget(int(std::size(kRows)), 2, this)) {
     pool_.setMaxThreadCount(1);
+    settle_.setSingleShot(true);
+    settle_.setInterval(kSettleMilliseconds);
+    connect(&settle_, &QTimer::timeout, this, [this] {
+        settled_ = true;
+        refresh();
+        settled_ = false;
+    });
     title_->setStyleSheet(QStringLiteral("font-weight: bold;"));
     title_->setWordWrap(true);
     caption_->setWordWrap(true);
@@ -133,6 +147,7 @@ void GatherStrategyWidget::refresh() {
     display(std::nullopt, tr("Costing both strategies of group %1 on %2…")
                               .arg(plan_.plan->groups[size_t(group)].id)
                               .arg(qs(std::get<2>(key))));
+    if (!settled_) return settle_.start();  // comes back here once the plan has stayed
     jobs_.startJob(
         pool_, [plan = plan_, group, cluster = cluster()] { return cost(plan, group, cluster); },
         [this, key](Costed costed) {

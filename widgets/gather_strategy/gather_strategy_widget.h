@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QThreadPool>
+#include <QTimer>
 #include <QWidget>
 #include <map>
 #include <memory>
@@ -42,7 +43,7 @@ public:
 
     // The figures shown, once costed (nullopt meanwhile, or for no group).
     const std::optional<StrategyComparison>& shown() const { return shown_; }
-    bool isCosting() const { return jobs_.isJobRunning(); }
+    bool isCosting() const { return jobs_.isJobRunning() || settle_.isActive(); }
     QTableWidget* table() const { return table_; }
     QString caption() const;
 
@@ -66,6 +67,11 @@ private:
     QLabel* caption_;
     QTableWidget* table_;
     JobTracker jobs_{this};
+    // Costing starts once the plan has stayed for a moment: a burst of what-if
+    // edits re-plans on both cores, and costing every plan of it would slow
+    // each edit's repaint (hsdp-bench views, edit_to_repaint_ms).
+    QTimer settle_;
+    bool settled_ = false;
     QThreadPool pool_;  // one thread; waited for in the destructor
 };
 
