@@ -16,6 +16,13 @@
 
 namespace hsdp::testing {
 
+// The event of collective `seq` on `rank`, or null.
+inline const TraceEvent* eventOf(const RunResult& run, int64_t seq, int rank) {
+    for (const auto& e : run.trace.events)
+        if (e.seq == seq && e.rank == rank) return &e;
+    return nullptr;
+}
+
 // A multiple of 1/16 in [-30/16, 30/16]: 5 significant bits at most.
 inline float valueFor(int rank, int index, int salt = 0) {
     return static_cast<float>(((rank * 7 + index * 3 + salt * 11) % 61) - 30) / 16.0f;

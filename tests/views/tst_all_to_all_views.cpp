@@ -28,6 +28,7 @@
 #include "prediction/plan_prediction.h"
 #include "run/runner.h"
 #include "run/shrink.h"
+#include "runtime_test_util.h"
 #include "samples.h"
 #include "scenario/reader.h"
 #include "shared/plan_index.h"
@@ -40,6 +41,7 @@
 #include "window/main_window.h"
 
 using namespace hsdp;
+using hsdp::testing::eventOf;
 using hsdp::testing::sample;
 
 namespace {
@@ -62,12 +64,6 @@ RunData runWith(const QString& path, GatherStrategyOption option, RunOptions opt
     data.run =
         std::make_shared<const RunResult>(runPlan(*data.plan.scenario, *data.plan.plan, options));
     return data;
-}
-
-const TraceEvent* eventOf(const RunResult& run, int64_t seq, int rank) {
-    for (const auto& e : run.trace.events)
-        if (e.seq == seq && e.rank == rank) return &e;
-    return nullptr;
 }
 
 int memberIndex(const TraceEvent& e, int rank) {

@@ -18,6 +18,7 @@
 #include "buffer_layout/buffer_layout.h"
 #include "buffer_layout/buffer_layout_widget.h"
 #include "run/runner.h"
+#include "runtime_test_util.h"
 #include "samples.h"
 #include "wrong_rows/wrong_rows.h"
 #include "wrong_rows/wrong_rows_widget.h"
@@ -30,6 +31,7 @@ bool operator==(const BufferSegment& a, const BufferSegment& b) {
 }  // namespace hsdp
 
 using namespace hsdp;
+using hsdp::testing::eventOf;
 using hsdp::testing::sample;
 
 namespace {
@@ -44,12 +46,6 @@ RunData runSample(const QString& path, RunMode mode) {
     data.run =
         std::make_shared<const RunResult>(runPlan(*data.plan.scenario, *data.plan.plan, options));
     return data;
-}
-
-const TraceEvent* eventOf(const RunResult& run, int64_t seq, int rank) {
-    for (const auto& e : run.trace.events)
-        if (e.seq == seq && e.rank == rank) return &e;
-    return nullptr;
 }
 
 // The layout shown for `rank` carries the engine's segments, slot by slot.

@@ -351,16 +351,24 @@ void addExchangeNote(BufferScene& scene, const BufferLayout& layout, const QRect
                          .arg(layout.rank)});
 }
 
-BufferScene buildExchangeScene(const BufferLayout& layout, const QSize& size) {
-    BufferScene scene;
+// The legend's column on the right, the byte scale of the buffers left of
+// it, and the title: what every scene starts with; returns the scale and the
+// y under the title.
+std::pair<ByteScale, double> startScene(BufferScene& scene, const BufferLayout& layout,
+                                        const QSize& size) {
     const double legendWidth = std::min(280.0, size.width() * 0.28);
     const double right = size.width() - kMargin - legendWidth - kGap;
     scene.legend = QRectF(right + kGap, 54, legendWidth, size.height() - 54 - kMargin);
-    ByteScale scale{kMargin + kLabelWidth, right, std::max<int64_t>(layout.widestSlot(), 1)};
-    double y = addTitle(scene, layout, size.width() - 2 * kMargin);
+    const ByteScale scale{kMargin + kLabelWidth, right, std::max<int64_t>(layout.widestSlot(), 1)};
+    return {scale, addTitle(scene, layout, size.width() - 2 * kMargin)};
+}
+
+BufferScene buildExchangeScene(const BufferLayout& layout, const QSize& size) {
+    BufferScene scene;
+    auto [scale, y] = startScene(scene, layout, size);
     y = addExchangeBuffer(scene, layout, scale, y, true) + kGap;
     y = addExchangeBuffer(scene, layout, scale, y, false) + kGap;
-    addExchangeNote(scene, layout, QRectF(kMargin, y, right - kMargin, kHeader));
+    addExchangeNote(scene, layout, QRectF(kMargin, y, scale.x1 - kMargin, kHeader));
     return scene;
 }
 
@@ -407,11 +415,7 @@ QColor bufferHatchColor() {
 BufferScene buildBufferScene(const BufferLayout& layout, const QSize& size) {
     if (layout.exchange) return buildExchangeScene(layout, size);
     BufferScene scene;
-    const double legendWidth = std::min(280.0, size.width() * 0.28);
-    const double right = size.width() - kMargin - legendWidth - kGap;
-    scene.legend = QRectF(right + kGap, 54, legendWidth, size.height() - 54 - kMargin);
-    ByteScale scale{kMargin + kLabelWidth, right, std::max<int64_t>(layout.widestSlot(), 1)};
-    double y = addTitle(scene, layout, size.width() - 2 * kMargin);
+    auto [scale, y] = startScene(scene, layout, size);
     y = addSend(scene, layout, scale, y) + kGap;
     const bool cut = layout.cut && !layout.cut->target.empty();
     const double reserve =
@@ -421,7 +425,7 @@ BufferScene buildBufferScene(const BufferLayout& layout, const QSize& size) {
         std::clamp(room / double(std::max<size_t>(layout.memberSlots.size(), 1)), 10.0, 64.0);
     const double gridBottom = addSlots(scene, layout, scale, y, rowHeight);
     y = cut ? addCut(scene, layout, scale, gridBottom + kGap) : gridBottom;
-    addTotals(scene, layout, QRectF(kMargin, y + kGap, right - kMargin, kHeader));
+    addTotals(scene, layout, QRectF(kMargin, y + kGap, scale.x1 - kMargin, kHeader));
     return scene;
 }
 
