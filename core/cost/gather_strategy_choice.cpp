@@ -76,8 +76,7 @@ void chooseGatherStrategies(const Scenario& scenario, Plan& plan, const Cluster&
                                   durationText(estimate.allToAllSeconds) + " vs all-gather " +
                                   durationText(estimate.allGatherSeconds) +
                                   " predicted for its gather and update return (the busiest rank; "
-                                  "Newton–Schulz, the same "
-                                  "under both, left out)";
+                                  "Newton–Schulz, the same under both, left out)";
     }
 }
 

@@ -228,6 +228,17 @@ struct BatchView {
     int batchIndex;
 };
 
+// Where owned param p's Newton–Schulz runs, along the shard dims: the shard
+// compute plan of this rank's replicate coordinate (the last one listed, as
+// the cost model takes it), shard 0 without one.
+Coord computeShardOf(const BatchView& v, int p) {
+    const Coord replicateCoord = reducedReplicateCoord(v.group, v.batch, v.coord);
+    const ShardCompute* plan = nullptr;
+    for (const auto& entry : v.batch.shardCompute)
+        if (entry.replicateCoord == replicateCoord) plan = &entry;
+    return plan ? plan->computeCoord.at(p) : Coord(updateBroadcastDims(v.group).size(), 0);
+}
+
 // Gathered batch, steps 2-3 for the owned params: fused gather, compute on
 // the shard_compute coordinate, update broadcast, slice, apply.
 void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
@@ -263,10 +274,6 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
         if (env.observer) env.observer->gatheredTensor(rank, specOf(env, p), full[i]);
     }
     gathered = GatherResult();
-    const Coord replicateCoord = reducedReplicateCoord(v.group, v.batch, v.coord);
-    const ShardCompute* computePlan = nullptr;
-    for (const auto& entry : v.batch.shardCompute)
-        if (entry.replicateCoord == replicateCoord) computePlan = &entry;
     const auto& shardDims = updateBroadcastDims(v.group);
     const Coord myShard = subCoord(v.coord, shardDims);
     std::vector<std::vector<std::byte>> payloads(owned.size());
@@ -278,8 +285,7 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
     const CollectiveLabel entry =
         labelFor("update-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh);
     for (size_t i = 0; i < owned.size(); ++i) {
-        const Coord computeShard =
-            computePlan ? computePlan->computeCoord.at(owned[i]) : Coord(shardDims.size(), 0);
+        const Coord computeShard = computeShardOf(v, owned[i]);
         updateShapes[i] =
             reference ? referenceGatheredShape(items[i], v.mesh.shape,
                                                withSubCoord(v.coord, shardDims, computeShard),
@@ -310,14 +316,6 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
         applyChecked(rankStep, p, part);
         traceCompute(rankStep.ctx, "update", entry, p, startUs);
     }
-}
-
-// The computing coordinate along the shard dims of each owned param.
-Coord computeShardOf(const BatchView& v, int p) {
-    const Coord replicateCoord = reducedReplicateCoord(v.group, v.batch, v.coord);
-    for (const auto& entry : v.batch.shardCompute)
-        if (entry.replicateCoord == replicateCoord) return entry.computeCoord.at(p);
-    return Coord(updateBroadcastDims(v.group).size(), 0);
 }
 
 // Gathered batch under the all-to-all strategy: every member sends each
