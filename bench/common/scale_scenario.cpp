@@ -6,6 +6,7 @@
 #include "scale_scenario.h"
 
 #include <nlohmann/json.hpp>
+#include <utility>
 
 namespace hsdp::bench {
 
@@ -70,6 +71,16 @@ std::vector<ScalePoint> scalePoints() {
 
 ScalePoint guardPoint() {
     return {40, {32, 32, 8}};
+}
+
+ScalePoint pointOfRanks(int64_t ranks) {
+    int64_t outer = 1, replicate = ranks / 8;
+    while (outer < replicate) {
+        outer *= 2;
+        replicate /= 2;
+    }
+    if (outer > replicate) std::swap(outer, replicate);
+    return {119, {outer, replicate, 8}};
 }
 
 std::string scenarioJson(const ScalePoint& point) {

@@ -25,6 +25,10 @@ std::vector<ScalePoint> scalePoints();
 // 4,041 params (40 MoE layers of 32 experts) on [32, 32, 8]: 1,024 replicate coordinates.
 ScalePoint guardPoint();
 
+// 12,020 params (119 MoE layers) on [a, b, 8] with a x b x 8 = `ranks` (a
+// power of two >= 64), a <= b: at 131,072 ranks [128, 128, 8].
+ScalePoint pointOfRanks(int64_t ranks);
+
 // The point as an hsdp-scenario/1 file (repeat blocks, row-major ranks).
 std::string scenarioJson(const ScalePoint& point);
 

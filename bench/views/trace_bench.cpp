@@ -108,6 +108,7 @@ TraceBenchFigures traceBenchmark(const QString& runScenario, int rounds) {
     auto [overview, zoomed] = paintSeconds(rounds);
     figures.paintOverviewMs = overview * 1e3;
     figures.paintZoomedMs = zoomed * 1e3;
+    if (runScenario.isEmpty()) return figures;  // nothing to run: no steps
     auto [step, count] = stepChangeSeconds(runScenario, std::max(rounds, 30));
     figures.stepChangeMs = step * 1e3;
     figures.steps = count;

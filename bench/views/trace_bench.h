@@ -18,6 +18,7 @@ struct TraceBenchFigures {
     int steps = 0;  // collectives of the run the step change walks
 };
 
+// An empty `runScenario`: the paint figures only.
 TraceBenchFigures traceBenchmark(const QString& runScenario, int rounds);
 
 }  // namespace hsdp::bench

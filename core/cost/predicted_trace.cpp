@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cost/predicted_trace.h"
 
+#include <algorithm>
+#include <numeric>
+
 #include "cost/collective_cost.h"
 
 namespace hsdp {
@@ -51,21 +54,42 @@ TraceEvent eventOf(const Plan& plan, const StepSchedule& schedule, const RankWor
 
 }  // namespace
 
-Trace predictedTrace(const Plan& plan, const PlanCost& cost) {
+Trace predictedTrace(const Plan& plan, const PlanCost& cost, const std::vector<int>& ranks) {
     const StepSchedule& schedule = cost.schedule;
     Trace trace;
     int64_t nextComputeSeq = -1;  // as a recorded trace numbers its compute spans
-    for (size_t r = 0; r < schedule.ranks.size(); ++r) {
-        const std::vector<RankWork>& items = schedule.ranks[r];
-        const std::vector<WorkSpan>& spans = cost.simulation.ranks[r].spans;
+    for (int r : ranks) {
+        const std::vector<RankWork>& items = schedule.ranks.at(size_t(r));
+        const std::vector<WorkSpan>& spans = cost.simulation.ranks.at(size_t(r)).spans;
         for (size_t i = 0; i < items.size(); ++i) {
-            TraceEvent event = eventOf(plan, schedule, items[i], int(r), nextComputeSeq);
+            TraceEvent event = eventOf(plan, schedule, items[i], r, nextComputeSeq);
             event.startUs = spans[i].start * kMicrosecondsPerSecond;
             event.endUs = spans[i].end * kMicrosecondsPerSecond;
             trace.events.push_back(std::move(event));
         }
     }
     return trace;
+}
+
+Trace predictedTrace(const Plan& plan, const PlanCost& cost) {
+    std::vector<int> all(cost.schedule.ranks.size());
+    std::iota(all.begin(), all.end(), 0);
+    return predictedTrace(plan, cost, all);
+}
+
+std::vector<int> predictedTraceRanks(const PlanCost& cost, int limit) {
+    const int world = int(cost.schedule.ranks.size());
+    std::vector<int> ranks;
+    if (world <= limit || limit < 2) {
+        ranks.resize(size_t(world));
+        std::iota(ranks.begin(), ranks.end(), 0);
+        return ranks;
+    }
+    for (int i = 0; i < limit - 1; ++i) ranks.push_back(int(int64_t(i) * world / (limit - 1)));
+    ranks.push_back(cost.simulation.lastRank);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    return ranks;
 }
 
 }  // namespace hsdp

@@ -18,5 +18,14 @@ namespace hsdp {
 // the schedule entry, its plan group, batch and params (a TP transition's number for phase tp).
 // Events are ordered by rank, then start, like a recorded trace.
 Trace predictedTrace(const Plan& plan, const PlanCost& cost);
+// The same, only the events of `ranks` (ascending): each event copies its
+// group's ranks and its batch's params, so at 131,072 ranks every rank's
+// events would take tens of GiB.
+Trace predictedTrace(const Plan& plan, const PlanCost& cost, const std::vector<int>& ranks);
+
+// The ranks a predicted trace of `cost` keeps when the world is larger than
+// `limit`: `limit` - 1 evenly spaced ranks (rank 0 first) and the one that
+// ends last (the makespan's), ascending; every rank otherwise.
+std::vector<int> predictedTraceRanks(const PlanCost& cost, int limit);
 
 }  // namespace hsdp

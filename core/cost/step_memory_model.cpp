@@ -260,6 +260,7 @@ private:
         replicaParams_.clear();
         stretches_.clear();
         replicaStretches_.clear();
+        replicaBytes_.clear();
         gatherBuffers_.clear();
         for (int p : v.batch.params) {
             auto it = v.batch.owner.find(p);
@@ -286,6 +287,7 @@ private:
         std::vector<int> outer(replicaDims.begin(), replicaDims.end());
         if (!outer.empty()) outer.pop_back();  // the innermost dim's groups do not depend on it
         replicaKeyDims_ = unionOf(outer, pieces);
+        pieceKeyDims_ = pieces;
         ownerKeyDims_ =
             unionOf(unionOf(pieces, updateBroadcastDims(v.group)), gatherMeshDims(v.group));
         ownerKeySize_ = sizeOver(ownerKeyDims_, v.mesh.shape);
@@ -458,17 +460,25 @@ private:
         auto [it, isNew] =
             replicaStretches_.try_emplace(indexOver(replicaKeyDims_, v.mesh.shape, v.coord));
         if (!isNew) return it->second;
-        std::vector<int64_t> bytes;
-        bytes.reserve(replicaParams_.size());
+        const std::vector<int64_t>& bytes = replicaBytes(v);
         MemoryTally tally;
-        for (int p : replicaParams_) {
-            bytes.push_back(localNumel(p, v.coord) * dtypeSize(spec(p).dtype));
-            tally.add(MemoryKind::ReplicaPayload, bytes.back());
-        }
+        for (int64_t b : bytes) tally.add(MemoryKind::ReplicaPayload, b);
         broadcast(tally, v, replicaBroadcastDims(v.group), *replicaGroups_,
                   [&](int k) { return bytes[size_t(k)]; });
         for (int64_t b : bytes) tally.remove(MemoryKind::ReplicaPayload, b);
         return it->second = stretchOf(tally);
+    }
+
+    // Each replicated param's shard bytes at the rank: they depend only on its
+    // coordinate along the pieces' dims, far fewer than replicaKeyDims_'s.
+    const std::vector<int64_t>& replicaBytes(const EntryView& v) {
+        auto [it, isNew] =
+            replicaBytes_.try_emplace(indexOver(pieceKeyDims_, v.mesh.shape, v.coord));
+        if (!isNew) return it->second;
+        it->second.reserve(replicaParams_.size());
+        for (int p : replicaParams_)
+            it->second.push_back(localNumel(p, v.coord) * dtypeSize(spec(p).dtype));
+        return it->second;
     }
 
     // hierarchicalBroadcast: innermost dim first, one fused buffer per root
@@ -524,11 +534,12 @@ private:
     std::vector<int> replicaParams_;
     std::vector<Coord> replicaRoots_;
     std::optional<BroadcastGroups> replicaGroups_;
-    std::vector<int> replicaKeyDims_, ownerKeyDims_;
+    std::vector<int> replicaKeyDims_, ownerKeyDims_, pieceKeyDims_;
     int64_t ownerKeySize_ = 1, replicaKeySize_ = 1;
-    std::unordered_map<int64_t, Stretch> stretches_;         // by case (stretchAt)
-    std::unordered_map<int64_t, Stretch> replicaStretches_;  // by replicaKeyDims_ index
-    std::unordered_map<int64_t, int64_t> gatherBuffers_;     // by line: first rank, mesh dim
+    std::unordered_map<int64_t, Stretch> stretches_;                  // by case (stretchAt)
+    std::unordered_map<int64_t, Stretch> replicaStretches_;           // by replicaKeyDims_ index
+    std::unordered_map<int64_t, std::vector<int64_t>> replicaBytes_;  // by pieceKeyDims_ index
+    std::unordered_map<int64_t, int64_t> gatherBuffers_;  // by line: first rank, mesh dim
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QtTest>
+#include <set>
 
 #include <qcustomplot.h>
 #include "cluster/reader.h"
@@ -55,6 +56,7 @@ private slots:
     void memoryBarsStackToEachRanksPeak();
     void predictedTimelineIsTheSimulation();
     void aRunIsShownAboveItsPrediction();
+    void aLargeWorldsTimelineKeepsSomeRanks();
     void anEditChangesThePredictionAndWhatChangedSaysHow();
 };
 
@@ -164,6 +166,46 @@ void TestPredictionViews::predictedTimelineIsTheSimulation() {
     QCOMPARE(timeline->endUs(), cost.stepSeconds * 1e6);
     QVERIFY(view.caption().contains(QString::fromStdString(durationText(cost.stepSeconds))));
     QVERIFY(!view.canShowRun());
+}
+
+// Each predicted event copies its group's ranks and batch's params: a world
+// past kPredictedTraceRanks keeps the rows of a few ranks, exactly as the full
+// trace has them, and the caption says which.
+void TestPredictionViews::aLargeWorldsTimelineKeepsSomeRanks() {
+    const PlanResult plan = predicted(QStringLiteral("llama3_8b_hsdp_2x4.json"), "h100-dgx");
+    const PlanCost& cost = *plan.prediction->cost;
+    const std::vector<int> kept = predictedTraceRanks(cost, 3);
+    QVERIFY(kept.size() >= 2 && kept.size() <= 3);  // 0, 4 and the last (maybe one of them)
+    QVERIFY(std::is_sorted(kept.begin(), kept.end()));
+    QVERIFY(std::find(kept.begin(), kept.end(), cost.simulation.lastRank) != kept.end());
+    QCOMPARE(kept.front(), 0);
+    QCOMPARE(predictedTraceRanks(cost, 8).size(), size_t(8));  // the whole world fits
+    const Trace full = predictedTrace(*plan.plan, cost);
+    const Trace some = predictedTrace(*plan.plan, cost, kept);
+    std::vector<TraceEvent> expected;
+    for (const TraceEvent& e : full.events)
+        if (std::find(kept.begin(), kept.end(), e.rank) != kept.end()) expected.push_back(e);
+    QCOMPARE(some.events.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+        QCOMPARE(some.events[i].rank, expected[i].rank);
+        QCOMPARE(some.events[i].op, expected[i].op);
+        QCOMPARE(some.events[i].startUs, expected[i].startUs);
+        QCOMPARE(some.events[i].endUs, expected[i].endUs);
+    }
+    // The studio's own prediction of a world larger than its row limit.
+    PlanResult large =
+        computePlanResult(QStringLiteral(HSDP_SOURCE_DIR "/tests/data/scale/hsdp_tp_4x16x16.json"));
+    large.prediction =
+        predictPlan(large, std::make_shared<const Cluster>(readClusterPreset("h100-dgx")));
+    QVERIFY(large.plan->worldSize > kPredictedTraceRanks);
+    std::set<int> rows;
+    for (const TraceEvent& e : large.prediction->timeline->trace.events) rows.insert(e.rank);
+    QVERIFY(rows.size() <= size_t(kPredictedTraceRanks));
+    QVERIFY(rows.count(large.prediction->cost->simulation.lastRank));
+    PlanSelection selection;
+    PredictedTimelineWidget view(&selection);
+    view.showPlan(large);
+    QVERIFY(view.caption().contains(QStringLiteral("rows of 64 of the 1,024 ranks")));
 }
 
 void TestPredictionViews::aRunIsShownAboveItsPrediction() {

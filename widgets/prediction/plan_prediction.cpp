@@ -20,7 +20,7 @@ std::shared_ptr<const RunResult> timelineOf(const Plan& plan, const PlanCost& co
     auto timeline = std::make_shared<RunResult>();
     timeline->worldSize = cost.schedule.worldSize;
     timeline->shrink = std::move(shrink);
-    timeline->trace = predictedTrace(plan, cost);
+    timeline->trace = predictedTrace(plan, cost, predictedTraceRanks(cost, kPredictedTraceRanks));
     timeline->stepSeconds = cost.stepSeconds;
     return timeline;
 }

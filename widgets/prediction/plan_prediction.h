@@ -19,6 +19,10 @@ struct RunData;
 // off the GUI thread with the plan and shared read-only. `timeline` holds
 // the predicted step as a trace (cost/predicted_trace.h), which the trace
 // canvas draws as it draws a run's.
+// At most this many ranks' rows in a predicted timeline (predictedTraceRanks:
+// evenly spaced and the one that ends last); the cost covers every rank.
+constexpr int kPredictedTraceRanks = 64;
+
 struct PlanPrediction {
     std::shared_ptr<const Cluster> cluster;  // as chosen (costPlan grows it to the world)
     std::shared_ptr<const PlanCost> cost;    // null when costing failed: see `error`

@@ -127,11 +127,18 @@ QString PredictedTimelineWidget::planCaption() const {
             "step is predicted on.");
     if (!prediction->cost) return tr("No prediction: %1").arg(prediction->error);
     const PlanCost& cost = *prediction->cost;
-    return tr("Predicted on %1 at real shapes: step %2 (makespan; rank %3 ends last), "
-              "%4 collectives")
-        .arg(clusterText(cost), duration(cost.stepSeconds))
-        .arg(cost.lastRank)
-        .arg(QString::fromStdString(groupedCount(int64_t(cost.schedule.collectives.size()))));
+    QString text =
+        tr("Predicted on %1 at real shapes: step %2 (makespan; rank %3 ends last), "
+           "%4 collectives")
+            .arg(clusterText(cost), duration(cost.stepSeconds))
+            .arg(cost.lastRank)
+            .arg(QString::fromStdString(groupedCount(int64_t(cost.schedule.collectives.size()))));
+    const int world = int(cost.schedule.ranks.size());
+    if (world > kPredictedTraceRanks)
+        text += tr("; rows of %1 of the %2 ranks, evenly spaced, and the one that ends last")
+                    .arg(kPredictedTraceRanks)
+                    .arg(QString::fromStdString(groupedCount(world)));
+    return text;
 }
 
 QString PredictedTimelineWidget::runCaption() const {

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// One what-if edit, timed from the edit to the end of the window's repaint:
+// the document changes, the session re-plans off the GUI thread, every view
+// takes the new result, the whole window paints (grab() paints every child).
+// The edit toggles the batch cap, so every round really changes the plan.
+// Meanwhile a 1 ms timer measures the longest time the GUI thread could not
+// serve it: the stall a user feels while typing.
+#include "edit_repaint.h"
+
+#include <sys/resource.h>
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+#include "bench_common.h"
+#include "shared/scenario_document.h"
+#include "shared/session.h"
+#include "window/main_window.h"
+
+namespace hsdp::bench {
+
+namespace {
+
+double peakResidentMiB() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux: KiB
+}
+
+// Runs `start` and serves the event loop until the session delivers a plan
+// (or fails); returns the longest gap between ticks of a 1 ms timer.
+double longestGapUntilPlanned(MainWindow& window, const std::function<void()>& start) {
+    QElapsedTimer clock;
+    double longest = 0, last = 0;
+    QTimer tick;
+    tick.setInterval(1);
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        double now = static_cast<double>(clock.nsecsElapsed()) * 1e-9;
+        longest = std::max(longest, now - last);
+        last = now;
+    });
+    QEventLoop loop;
+    // Views may finish their share of a plan in queued calls: serve those too.
+    auto ready = QObject::connect(window.session(), &Session::planReady, &loop,
+                                  [&loop] { QTimer::singleShot(0, &loop, &QEventLoop::quit); });
+    auto failed =
+        QObject::connect(window.session(), &Session::readFailed, &loop, &QEventLoop::quit);
+    clock.start();
+    tick.start();
+    start();
+    loop.exec();
+    QObject::disconnect(ready);
+    QObject::disconnect(failed);
+    double now = static_cast<double>(clock.nsecsElapsed()) * 1e-9;
+    return std::max(longest, now - last);
+}
+
+}  // namespace
+
+EditFigures editFigures(const QString& path, int rounds) {
+    MainWindow window;
+    window.setAttribute(Qt::WA_DontShowOnScreen);
+    window.resize(1600, 1000);
+    window.show();
+    longestGapUntilPlanned(window, [&] { window.openScenario(path); });
+    (void)window.grab();
+    std::vector<double> toRepaint, stalls;
+    const QString cap = QStringLiteral("/options/max_batch_numel");
+    for (int r = 0; r < rounds; ++r) {
+        QElapsedTimer clock;
+        clock.start();
+        double gap = longestGapUntilPlanned(window, [&] {
+            window.document()->setValue(cap, Json(r % 2 ? int64_t(1) << 40 : int64_t(50000000)),
+                                        QStringLiteral("bench"));
+        });
+        double repaint = secondsOf([&] { (void)window.grab(); });
+        toRepaint.push_back(static_cast<double>(clock.nsecsElapsed()) * 1e-9);
+        stalls.push_back(std::max(gap, repaint));
+    }
+    return {median(toRepaint) * 1e3, median(stalls) * 1e3, peakResidentMiB()};
+}
+
+}  // namespace hsdp::bench
