@@ -83,9 +83,13 @@ TraceWidget::TraceWidget(PlanSelection* selection, QWidget* parent)
 
 void TraceWidget::setRun(const RunData& run) {
     canvas_->setRun(run);
+    const PlanResult predicted = predicted_;  // made before the run came
+    if (canvas_->nodeMap().empty()) showPrediction(predicted);
 }
 
+// The prediction may come before the run or after it: kept for either.
 void TraceWidget::showPrediction(const PlanResult& plan) {
+    predicted_ = plan;
     const TraceTimeline* timeline = canvas_->timeline();
     if (!timeline || !plan.plan || plan.plan->worldSize != timeline->rowCount()) return;
     NodeMap nodes = nodeMapOf(plan);

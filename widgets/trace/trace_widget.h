@@ -47,6 +47,7 @@ private:
     QToolButton* expandAll_;
     QToolButton* collapseAll_;
     std::vector<RankGrouping> groupings_;
+    PlanResult predicted_;  // the last plan shown with its prediction
 };
 
 }  // namespace hsdp
