@@ -7,15 +7,16 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QShortcut>
-#include <QTableWidget>
 #include <QTimer>
 #include <QToolButton>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "run/shrink.h"
 #include "runs/run_status_text.h"
 #include "studio/offscreen_grab.h"
 #include "trace/trace_palette.h"
+#include "types/mesh.h"
 
 namespace hsdp {
 
@@ -44,7 +45,7 @@ StepWidget::StepWidget(PlanSelection* selection, QWidget* parent)
       badge_(new QLabel(this)),
       headline_(new QLabel(this)),
       why_(new QLabel(this)),
-      participants_(new QTableWidget(this)),
+      participants_(new QTreeWidget(this)),
       timer_(new QTimer(this)) {
     auto* firstButton = navButton(tr("First"), tr("First step (Alt+Home)"), this);
     auto* previousButton = navButton(tr("◀ Prev"), tr("Previous step (Alt+Left, PgUp)"), this);
@@ -74,13 +75,15 @@ StepWidget::StepWidget(PlanSelection* selection, QWidget* parent)
     why_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     why_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     participants_->setColumnCount(5);
-    participants_->setHorizontalHeaderLabels(
+    participants_->setHeaderLabels(
         {tr("rank"), tr("sent"), tr("arrived"), tr("waited"), tr("finished")});
-    participants_->verticalHeader()->hide();
-    participants_->horizontalHeader()->setStretchLastSection(true);
+    participants_->header()->setStretchLastSection(true);
     participants_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     participants_->setSelectionMode(QAbstractItemView::NoSelection);
     participants_->setFocusPolicy(Qt::NoFocus);
+    participants_->setUniformRowHeights(true);  // a thousand lines lay out at once
+    participants_->setRootIsDecorated(false);
+    participants_->setExpandsOnDoubleClick(true);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addLayout(title);
@@ -126,6 +129,11 @@ void StepWidget::setRun(const RunData& run) {
     run_ = run;
     real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
     index_ = runIndexOf(run);
+    mesh_.reset();
+    if (run.isValid())
+        for (const Mesh& m : run.plan.scenario->meshes)
+            if (m.size() == run.run->worldSize && !mesh_) mesh_ = std::make_shared<const Mesh>(m);
+    grouping_ = defaultRankGrouping(run.isValid() ? run.run->worldSize : 0, mesh_.get());
     current_ = -1;
     onSelectionChanged();
     if (current_ < 0) showStep();
@@ -197,7 +205,7 @@ void StepWidget::showStep() {
                                                 "collectives one by one.")
                                                  .arg(stepCount()));
         why_->clear();
-        participants_->setRowCount(0);
+        participants_->clear();
         return;
     }
     const RunStep& step = steps()[static_cast<size_t>(current_)];
@@ -214,17 +222,65 @@ void StepWidget::showStep() {
     fillParticipants(step);
 }
 
-void StepWidget::fillParticipants(const RunStep& step) {
-    participants_->setRowCount(static_cast<int>(step.events.size()));
-    for (size_t i = 0; i < step.events.size(); ++i) {
-        const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events[i])];
-        const QStringList cells{QString::number(e.rank),
-                                collectiveBytesText(static_cast<double>(e.bytes), e.label, &real_),
-                                ms(e.startUs), ms(step.readyUs - e.startUs), ms(e.endUs)};
-        for (int c = 0; c < cells.size(); ++c)
-            participants_->setItem(static_cast<int>(i), c, new QTableWidgetItem(cells[c]));
+void StepWidget::setGrouping(const RankGrouping& grouping) {
+    grouping_ = grouping;
+    showStep();
+}
+
+void StepWidget::addParticipant(QTreeWidget* tree, QTreeWidgetItem* parent, const RunStep& step,
+                                size_t i) {
+    const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events[i])];
+    const QStringList cells{QString::number(e.rank),
+                            collectiveBytesText(static_cast<double>(e.bytes), e.label, &real_),
+                            ms(e.startUs), ms(step.readyUs - e.startUs), ms(e.endUs)};
+    if (parent)
+        new QTreeWidgetItem(parent, cells);
+    else
+        new QTreeWidgetItem(tree, cells);
+}
+
+// A folded group's line: its ranks' total sent, first to last arrival, the
+// longest wait, the last finish.
+void StepWidget::addGroup(const RankGroup& group, const RunStep& step) {
+    double sent = 0, first = 1e300, last = -1e300, finished = -1e300;
+    const TraceEvent* any = nullptr;
+    std::vector<int> ranks;
+    for (int i : group.members) {
+        const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events[size_t(i)])];
+        any = &e;
+        ranks.push_back(e.rank);
+        sent += static_cast<double>(e.bytes);
+        first = std::min(first, e.startUs);
+        last = std::max(last, e.startUs);
+        finished = std::max(finished, e.endUs);
     }
-    participants_->resizeColumnsToContents();
+    if (!any) return;
+    auto* item = new QTreeWidgetItem(
+        participants_, {tr("%1 · %2 ranks").arg(group.title).arg(group.members.size()),
+                        collectiveBytesText(sent, any->label, &real_, tr(" in all")),
+                        QStringLiteral("%1 – %2").arg(ms(first), ms(last)),
+                        ms(step.readyUs - first), ms(finished)});
+    item->setToolTip(0, rankRunsText(ranks));
+    QFont bold = item->font(0);
+    bold.setBold(true);
+    item->setFont(0, bold);
+    for (int i : group.members) addParticipant(participants_, item, step, size_t(i));
+}
+
+void StepWidget::fillParticipants(const RunStep& step) {
+    participants_->clear();
+    const bool grouped = static_cast<int>(step.ranks.size()) > kGroupRanksAbove;
+    RankGroupingContext context;
+    context.mesh = mesh_.get();
+    if (selection_) context.selectedRanks = selection_->ranks();
+    const std::vector<RankGroup> groups =
+        grouped ? groupRanks(step.ranks, grouping_, context) : std::vector<RankGroup>{};
+    participants_->setRootIsDecorated(!groups.empty());
+    if (groups.empty())
+        for (size_t i = 0; i < step.events.size(); ++i)
+            addParticipant(participants_, nullptr, step, i);
+    for (const RankGroup& group : groups) addGroup(group, step);  // folded: one line each
+    for (int c = 0; c < participants_->columnCount(); ++c) participants_->resizeColumnToContents(c);
 }
 
 QImage StepWidget::renderImage(QSize size) {

@@ -10,10 +10,12 @@
 #include "steps/run_steps.h"
 #include "steps/step_caption.h"
 #include "studio/studio_view.h"
+#include "trace/trace_grouping.h"
 
 class QDoubleSpinBox;
 class QLabel;
-class QTableWidget;
+class QTreeWidget;
+class QTreeWidgetItem;
 class QTimer;
 class QToolButton;
 
@@ -24,7 +26,9 @@ namespace hsdp {
 // second; Alt+Left / Alt+Right / Alt+Home / Alt+End anywhere in the window,
 // PgUp / PgDn / Home / End / Space with the focus here. The current step is
 // the shared selection's collective, so every view follows, and a bar picked
-// in the trace moves the step. The caption says what moves and why.
+// in the trace moves the step. The caption says what moves and why. A step
+// of more than kGroupRanksAbove participants lists them in folded groups
+// (the run's default grouping: a mesh dim's index), one summary line each.
 class StepWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
@@ -46,6 +50,11 @@ public:
     void setSpeed(double stepsPerSecond);
     // The widget laid out at `size` and painted, never on screen.
     QImage renderImage(QSize size);
+    // How a big step's participants are grouped (None: one line each).
+    void setGrouping(const RankGrouping& grouping);
+    const RankGrouping& grouping() const { return grouping_; }
+    // The participants: top-level lines are ranks, or groups holding them.
+    QTreeWidget* participants() const { return participants_; }
 
 public slots:
     void setStep(int step);
@@ -61,6 +70,8 @@ private:
     void onTick();
     void showStep();
     void fillParticipants(const RunStep& step);
+    void addParticipant(QTreeWidget* tree, QTreeWidgetItem* parent, const RunStep& step, size_t i);
+    void addGroup(const RankGroup& group, const RunStep& step);
 
     QPointer<PlanSelection> selection_;
     RunData run_;
@@ -74,7 +85,9 @@ private:
     QLabel* badge_;
     QLabel* headline_;
     QLabel* why_;
-    QTableWidget* participants_;
+    QTreeWidget* participants_;
+    RankGrouping grouping_;
+    std::shared_ptr<const Mesh> mesh_;  // of the run's world, or null
     QTimer* timer_;
 };
 

@@ -12,6 +12,7 @@
 
 #include "runs/run_index.h"
 #include "types/figures.h"
+#include "types/mesh.h"
 
 #include "run/shrink.h"
 #include "steps/step_caption.h"
@@ -57,12 +58,27 @@ void TraceCanvas::setRun(const RunData& run, std::shared_ptr<const TraceTimeline
     run_ = run;
     real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
     if (!timeline && run.isValid()) timeline = runIndexOf(run)->timeline;
-    setTimeline(run.isValid() ? std::move(timeline) : nullptr);
+    std::shared_ptr<const Mesh> mesh;
+    if (run.isValid())
+        for (const Mesh& m : run.plan.scenario->meshes)
+            if (m.size() == run.run->worldSize && !mesh) mesh = std::make_shared<const Mesh>(m);
+    nodes_ = run.isValid() ? nodeMapOf(run.plan) : NodeMap{};
+    setTimeline(run.isValid() ? std::move(timeline) : nullptr, std::move(mesh));
 }
 
-void TraceCanvas::setTimeline(std::shared_ptr<const TraceTimeline> timeline) {
+void TraceCanvas::setTimeline(std::shared_ptr<const TraceTimeline> timeline,
+                              std::shared_ptr<const Mesh> mesh) {
+    const int before = timeline_ ? timeline_->rowCount() : -1;
     timeline_ = std::move(timeline);
+    mesh_ = std::move(mesh);
     scrollY_ = 0;
+    const int rows = timeline_ ? timeline_->rowCount() : 0;
+    // A grouping the user chose stays for another run of the world it was made for.
+    if (!groupingChosen_ || rows != before || !canGroup(grouping_, groupingContext())) {
+        groupingChosen_ = false;
+        grouping_ = defaultRankGrouping(rows, mesh_.get());
+    }
+    regroup();
     fit();
     onSelectionChanged();
 }
@@ -114,7 +130,7 @@ void TraceCanvas::panBy(double fraction) {
 
 void TraceCanvas::scrollRows(double pixels) {
     if (!timeline_) return;
-    const double total = timeline_->rowCount() * rowHeight(size());
+    const double total = layout_.lineCount() * rowHeight(size());
     const double room = std::max(0.0, total - (height() - kHeader));
     scrollY_ = std::clamp(scrollY_ + pixels, 0.0, room);
     update();
@@ -126,20 +142,33 @@ TimeAxis TraceCanvas::axisFor(const QSize& size) const {
 }
 
 double TraceCanvas::rowHeight(const QSize& size) const {
-    const int rows = timeline_ ? std::max(1, timeline_->rowCount()) : 1;
+    const int rows = std::max(1, layout_.lineCount());
     const double fitted = static_cast<double>(size.height() - kHeader - 4) / rows;
     return std::clamp(fitted, 3.0, static_cast<double>(kMaxRowHeight));
 }
 
 double TraceCanvas::rowTop(int row, const QSize& size) const {
-    return kHeader + row * rowHeight(size) - scrollY_;
+    const int line = layout_.lineOfRow(row);
+    return lineTop(line >= 0 ? line : row, size);  // past the last row: below it
+}
+
+double TraceCanvas::lineTop(int line, const QSize& size) const {
+    return kHeader + line * rowHeight(size) - scrollY_;
+}
+
+int TraceCanvas::lineAt(double y, const QSize& size) const {
+    if (y < kHeader) return -1;
+    const int line = static_cast<int>(std::floor((y - kHeader + scrollY_) / rowHeight(size)));
+    return line >= 0 && line < layout_.lineCount() ? line : -1;
 }
 
 int TraceCanvas::eventAt(const QPointF& pos, const QSize& size) const {
     if (!timeline_ || pos.x() < kGutter || pos.y() < kHeader) return -1;
-    const int row = static_cast<int>(std::floor((pos.y() - kHeader + scrollY_) / rowHeight(size)));
+    const int line = lineAt(pos.y(), size);
+    if (line < 0 || layout_.line(line).isSummary()) return -1;  // a summary is no one event
     const TimeAxis axis = axisFor(size);
-    return timeline_->eventNear(row, axis.time(pos.x()), kPickPixels * axis.usPerPixel());
+    return timeline_->eventNear(layout_.line(line).row, axis.time(pos.x()),
+                                kPickPixels * axis.usPerPixel());
 }
 
 QPointF TraceCanvas::eventCentre(int index, const QSize& size) const {
@@ -150,6 +179,8 @@ QPointF TraceCanvas::eventCentre(int index, const QSize& size) const {
 }
 
 void TraceCanvas::onSelectionChanged() {
+    if (grouping_.kind == RankGroupingKind::Selection) regroup();
+    expandSelectedRanks();
     const int64_t seq = selection_ ? selection_->collective() : -1;
     if (seq == seq_) return;
     seq_ = seq;
@@ -202,7 +233,8 @@ void TraceCanvas::mouseMoveEvent(QMouseEvent* event) {
 
 void TraceCanvas::mouseReleaseEvent(QMouseEvent* event) {
     unsetCursor();
-    if (dragging_ || !selection_ || !timeline_) return;
+    if (dragging_ || !timeline_ || toggleGroupAt(event->position())) return;
+    if (!selection_) return;
     const int index = eventAt(event->position(), size());
     if (index < 0) return;
     const TraceEvent& e = timeline_->event(index);
@@ -266,6 +298,12 @@ bool TraceCanvas::event(QEvent* event) {
     }
     if (event->type() != QEvent::ToolTip) return QWidget::event(event);
     auto* help = static_cast<QHelpEvent*>(event);
+    const int line = timeline_ ? lineAt(help->pos().y(), size()) : -1;
+    if (line >= 0 && layout_.line(line).isSummary()) {
+        const double t = axisFor(size()).time(std::max<double>(help->pos().x(), kGutter));
+        QToolTip::showText(help->globalPos(), groupToolTipFor(layout_.line(line).group, t), this);
+        return true;
+    }
     const int index = eventAt(help->pos(), size());
     if (index < 0) {
         QToolTip::hideText();
@@ -370,13 +408,18 @@ void TraceCanvas::paintRows(QPainter& painter, const QSize& size, int& bars) con
     const double h = rowHeight(size);
     const TimeAxis axis = axisFor(size);
     const int first = std::max(0, static_cast<int>(std::floor(scrollY_ / h)));
-    const int last =
-        std::min(timeline_->rowCount(),
-                 static_cast<int>(std::ceil((scrollY_ + size.height() - kHeader) / h)));
+    const int last = std::min(
+        layout_.lineCount(), static_cast<int>(std::ceil((scrollY_ + size.height() - kHeader) / h)));
     const double gap = h >= 8 ? 2 : h >= 5 ? 1 : 0;
-    for (int row = first; row < last; ++row) {
-        const double top = rowTop(row, size);
-        if (row % 2) painter.fillRect(QRectF(kGutter, top, size.width() - kGutter, h), kBand);
+    for (int line = first; line < last; ++line) {
+        const double top = lineTop(line, size);
+        const TraceRowLayout::Line& l = layout_.line(line);
+        if (l.isSummary()) {
+            paintSummary(painter, l.group, top, h, axis, bars);
+            continue;
+        }
+        const int row = l.row;
+        if (line % 2) painter.fillRect(QRectF(kGutter, top, size.width() - kGutter, h), kBand);
         rowBars(*timeline_, row, axis, colouring_, bars_);
         const int y = static_cast<int>(std::round(top + gap));
         const int barHeight = std::max(1, static_cast<int>(std::round(h - 2 * gap)));
@@ -387,12 +430,7 @@ void TraceCanvas::paintRows(QPainter& painter, const QSize& size, int& bars) con
                 traceCategoryColour(timeline_->categoryOf(bar.event, colouring_), colouring_));
         bars += static_cast<int>(bars_.size());
     }
-    painter.setPen(kRule);
-    for (const auto& group : timeline_->rowGroups())
-        if (group.firstRow > 0) {
-            const double y = rowTop(group.firstRow, size);
-            painter.drawLine(QPointF(0, y), QPointF(size.width(), y));
-        }
+    paintGroupRules(painter, size);
 }
 
 // The selected collective on every participant: a dark frame at least a few
@@ -407,7 +445,7 @@ void TraceCanvas::paintHighlight(QPainter& painter, const QSize& size) const {
     double top = 1e18, bottom = -1e18, centre = 0;
     for (int index : events) {
         const TraceEvent& e = timeline_->event(index);
-        const double y = rowTop(timeline_->rowOfRank(e.rank), size);
+        const double y = rowTop(timeline_->rowOfRank(e.rank), size);  // or its group's summary
         double x0 = axis.x(e.startUs), x1 = axis.x(e.endUs);
         if (x1 - x0 < 6) {
             const double mid = (x0 + x1) / 2;
@@ -430,18 +468,8 @@ void TraceCanvas::paintGutter(QPainter& painter, const QSize& size) const {
     painter.fillRect(QRect(0, kHeader, kGutter, size.height() - kHeader), QColor(0xfa, 0xfa, 0xfb));
     painter.setPen(kRule);
     painter.drawLine(kGutter - 1, kHeader, kGutter - 1, size.height());
-    const double h = rowHeight(size);
-    QFont font = painter.font();
-    font.setPointSizeF(std::clamp(h * 0.45, 6.0, 9.0));
-    painter.setFont(font);
-    const int step = std::max(1, static_cast<int>(std::ceil(11.0 / h)));  // labels never overlap
-    painter.setPen(kText);
-    for (int row = 0; row < timeline_->rowCount(); row += step) {
-        const double top = rowTop(row, size);
-        if (top + h < kHeader || top > size.height()) continue;
-        painter.drawText(QRectF(20, top, kGutter - 26, std::max(h, 11.0)),
-                         Qt::AlignRight | Qt::AlignVCenter, rowLabel(row));
-    }
+    paintLineLabels(painter, size);
+    if (layout_.isGrouped()) return;  // the summary rows title the groups
     QFont bold = painter.font();
     bold.setBold(true);
     bold.setPointSizeF(7);
@@ -506,7 +534,12 @@ void TraceCanvas::paintLegend(QPainter& painter, const QSize& size) const {
         x += 16 + metrics.horizontalAdvance(names[i]) + 14;
     }
     const QString summary =
-        tr("%1 ranks · %2 events").arg(timeline_->rowCount()).arg(timeline_->eventCount());
+        layout_.isGrouped()
+            ? tr("%1 ranks in %2 groups · %3 events")
+                  .arg(timeline_->rowCount())
+                  .arg(layout_.groups().size())
+                  .arg(timeline_->eventCount())
+            : tr("%1 ranks · %2 events").arg(timeline_->rowCount()).arg(timeline_->eventCount());
     painter.setPen(QColor(0x77, 0x77, 0x77));
     painter.drawText(QRectF(x, 3, size.width() - x - 8, 16), Qt::AlignRight | Qt::AlignVCenter,
                      summary);

@@ -5,10 +5,13 @@
 #include <QWidget>
 #include <memory>
 
+#include "mesh/node_map.h"
 #include "run/real_size.h"
 #include "runs/run_data.h"
 #include "shared/plan_selection.h"
 #include "trace/trace_bars.h"
+#include "trace/trace_group_bars.h"
+#include "trace/trace_row_layout.h"
 
 namespace hsdp {
 
@@ -19,6 +22,11 @@ namespace hsdp {
 // through rowBars() (at most one bar per pixel column per row), so a 100,000
 // event overview costs what its pixels cost. Hover: the collective's
 // details; click: selects it (its seq, participants and params) everywhere.
+//
+// A run of more than kGroupRanksAbove ranks opens grouped (TraceRowLayout):
+// each group of ranks (a mesh dim's index, a node, the selection) is one
+// summary row, the density of its ranks' bars (groupBars), until a click on
+// it unfolds its ranks' rows; a rank selected elsewhere unfolds its group.
 class TraceCanvas : public QWidget {
     Q_OBJECT
 public:
@@ -30,8 +38,10 @@ public:
 
     // `timeline`: the run's, built already (off the GUI thread); null: built here.
     void setRun(const RunData& run, std::shared_ptr<const TraceTimeline> timeline = {});
-    // Benchmarks and tests: a trace without a plan (rows = worldSize).
-    void setTimeline(std::shared_ptr<const TraceTimeline> timeline);
+    // Benchmarks and tests: a trace without a plan (rows = worldSize);
+    // `mesh` (of the world's size) serves the MeshDim groupings.
+    void setTimeline(std::shared_ptr<const TraceTimeline> timeline,
+                     std::shared_ptr<const Mesh> mesh = {});
     const TraceTimeline* timeline() const { return timeline_.get(); }
     void setColouring(TraceColouring colouring);
     TraceColouring colouring() const { return colouring_; }
@@ -42,9 +52,27 @@ public:
     double windowEnd() const { return t1_; }
     void setWindow(double t0, double t1);
 
+    // Grouping: a new one starts with every group collapsed (None: one row
+    // per rank). The run's default is defaultRankGrouping's.
+    void setGrouping(const RankGrouping& grouping);
+    const RankGrouping& grouping() const { return grouping_; }
+    // The cluster's nodes (the Node grouping); a Node grouping without them falls back.
+    void setNodeMap(const NodeMap& nodes);
+    const NodeMap& nodeMap() const { return nodes_; }
+    const Mesh* mesh() const { return mesh_.get(); }
+    RankGroupingContext groupingContext() const;
+    const TraceRowLayout& rowLayout() const { return layout_; }
+    void setGroupCollapsed(int group, bool collapsed);
+    void setAllGroupsCollapsed(bool collapsed);
+
     TimeAxis axisFor(const QSize& size) const;
-    double rowHeight(const QSize& size) const;
-    double rowTop(int row, const QSize& size) const;  // device y of the row's top
+    double rowHeight(const QSize& size) const;  // of every line
+    // Device y of the top of the line showing timeline row `row` (its own,
+    // or its collapsed group's summary).
+    double rowTop(int row, const QSize& size) const;
+    double lineTop(int line, const QSize& size) const;
+    // The layout line under device y, or -1.
+    int lineAt(double y, const QSize& size) const;
     // The event under a device point for a canvas of `size`, or -1.
     int eventAt(const QPointF& pos, const QSize& size) const;
     // Where event `index` is painted (its bar's centre) on a canvas of `size`.
@@ -63,6 +91,12 @@ public slots:
     // The tooltip of trace event `index` (rich text): op, collective id, rank,
     // bytes sent (of the shrunk run, with the real size, when shrunk), time.
     QString toolTipFor(int index) const;
+    // A summary row's tooltip: the group, its ranks, how many are busy at `t`.
+    QString groupToolTipFor(int group, double t) const;
+
+signals:
+    // The grouping or a group's folding changed (the toolbar follows).
+    void layoutChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -78,8 +112,18 @@ private:
     void zoomAround(double factor, double x);
     void scrollRows(double pixels);
     void bringIntoView(int64_t seq);
+    void regroup();
+    void relayoutDone();
+    void expandSelectedRanks();
+    void scrollToLine(int line);
+    bool toggleGroupAt(const QPointF& pos);
     QString rowLabel(int row) const;
     void paintRows(QPainter& painter, const QSize& size, int& bars) const;
+    void paintSummary(QPainter& painter, int group, double top, double h, const TimeAxis& axis,
+                      int& bars) const;
+    void paintGroupRules(QPainter& painter, const QSize& size) const;
+    void paintLineLabels(QPainter& painter, const QSize& size) const;
+    QString lineLabel(int line) const;
     void paintHighlight(QPainter& painter, const QSize& size) const;
     void paintGutter(QPainter& painter, const QSize& size) const;
     void paintAxis(QPainter& painter, const QSize& size) const;
@@ -97,6 +141,13 @@ private:
     double t0AtDrag_ = 0, scrollAtDrag_ = 0;
     bool dragging_ = false;
     mutable std::vector<BarSpan> bars_;  // reused per row while painting
+    mutable std::vector<DensitySpan> density_;
+    mutable GroupBarsScratch scratch_;
+    std::shared_ptr<const Mesh> mesh_;  // of the world's size, or null
+    NodeMap nodes_;
+    RankGrouping grouping_;
+    bool groupingChosen_ = false;  // by the user: kept across runs of one size
+    TraceRowLayout layout_;
 };
 
 }  // namespace hsdp
