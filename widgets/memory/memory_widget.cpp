@@ -74,10 +74,10 @@ MemoryWidget::MemoryWidget(PlanSelection* selection, QWidget* parent)
     layout->addWidget(rankPlot_, 3);
     layout->addWidget(entryPlot_, 2);
     connect(selection_, &PlanSelection::changed, this, &MemoryWidget::onSelectionChanged);
-    connect(rankPlot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
-        const int bar = barAt(rankPlot_, event->pos(), int(chart_.ranks.size()));
-        if (bar >= 0) selectRank(int(chart_.ranks[bar]));
-    });
+    rankDist_ = std::make_unique<DistributionChart>(rankPlot_);
+    connect(rankPlot_, &QCustomPlot::mouseRelease, this,
+            [this](QMouseEvent* event) { onRankPlotClicked(event->pos()); });
+    connect(rankPlot_, &QCustomPlot::afterLayout, this, &MemoryWidget::onRankPlotLaidOut);
     setResult({});
 }
 
@@ -115,7 +115,63 @@ QString MemoryWidget::message() const {
     return {};
 }
 
+void MemoryWidget::onRankPlotClicked(const QPoint& pos) {
+    const int bar = rankDist_->isShown() ? rankDist_->pickAt(pos).entry
+                                         : barAt(rankPlot_, pos, int(chart_.ranks.size()));
+    if (bar >= 0) selectRank(int(chart_.ranks[bar]));
+}
+
+// Bars or a distribution, as the width the layout gave asks.
+void MemoryWidget::onRankPlotLaidOut() {
+    const bool refill =
+        !chart_.ranks.isEmpty() &&
+        wantsDistribution(size_t(chart_.ranks.size()), *rankPlot_) != rankDist_->isShown();
+    if (refill) {
+        fillRankPlot();
+        onSelectionChanged();
+    }
+    if (refill || rankDist_->fit()) rankPlot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void MemoryWidget::fillRankPlot() {
+    if (!chart_.ranks.isEmpty() && wantsDistribution(size_t(chart_.ranks.size()), *rankPlot_))
+        showRankDistribution();
+    else
+        fillRankBars();
+}
+
+// Each rank's peak (its kinds summed, as the bars stack), sorted.
+void MemoryWidget::showRankDistribution() {
+    for (QCPBars* bars : kindBars_) bars->data()->clear();
+    rankPlot_->legend->setVisible(false);  // the kinds: not told apart here
+    std::vector<double> peaks(size_t(chart_.ranks.size()), 0.0);
+    for (const QVector<double>& kind : chart_.atPeak)
+        for (qsizetype r = 0; r < kind.size(); ++r) peaks[size_t(r)] += kind[r];
+    rankDist_->show({{tr("peak"), kKindColors[size_t(MemoryKind::Param)], std::move(peaks)}},
+                    {tr("ranks"),
+                     [this](int entry) {
+                         return rankEntryName(result_.scenario.get(), int(chart_.ranks[entry]));
+                     },
+                     [](double bytes) { return QString::fromStdString(humanBytes(bytes)); }});
+    const PlanCost& cost = *result_.prediction->cost;
+    rankTitle_->setText(
+        tr("Predicted peak memory per rank on %1, real shapes: highest %2 (rank %3)")
+            .arg(clusterText(cost), QString::fromStdString(humanBytes(chart_.peakBytes)))
+            .arg(chart_.peakRank));
+    showCapacity();
+    rankPlot_->xAxis->setLabel(
+        chart_.capacityBytes > 0
+            ? tr("ranks sorted by peak: share at or below (dashed: the "
+                 "device's %1)")
+                  .arg(QString::fromStdString(humanBytes(chart_.capacityBytes)))
+            : tr("ranks sorted by peak: share at or below"));
+    rankPlot_->yAxis->setRange(0, std::max(rankDist_->top(), chart_.capacityBytes) * 1.15);
+    rankPlot_->replot();
+}
+
+void MemoryWidget::fillRankBars() {
+    rankDist_->hide();
+    rankPlot_->legend->setVisible(true);
     for (int k = 0; k < kMemoryKinds; ++k)
         kindBars_[size_t(k)]->setData(chart_.ranks, chart_.atPeak[size_t(k)], true);
     if (chart_.ranks.isEmpty()) return;
@@ -125,10 +181,7 @@ void MemoryWidget::fillRankPlot() {
             .arg(clusterText(cost), QString::fromStdString(humanBytes(chart_.peakBytes)))
             .arg(chart_.peakRank));
     const double top = std::max(chart_.peakBytes, chart_.capacityBytes);
-    capacity_->setVisible(chart_.capacityBytes > 0);
-    capacity_->point1->setCoords(0, chart_.capacityBytes);
-    capacity_->point2->setCoords(1, chart_.capacityBytes);
-    capacity_->setSelectable(false);
+    showCapacity();
     rankPlot_->xAxis->setRange(-0.6, double(chart_.ranks.size()) - 0.4);
     rankPlot_->yAxis->setRange(0, top * 1.08);
     rankPlot_->xAxis->setLabel(chart_.capacityBytes > 0 ? tr("rank (dashed: the device's %1)")
@@ -138,9 +191,22 @@ void MemoryWidget::fillRankPlot() {
     rankPlot_->replot();
 }
 
+void MemoryWidget::showCapacity() {
+    capacity_->setVisible(chart_.capacityBytes > 0);
+    capacity_->point1->setCoords(0, chart_.capacityBytes);
+    capacity_->point2->setCoords(1, chart_.capacityBytes);
+    capacity_->setSelectable(false);
+}
+
 void MemoryWidget::onSelectionChanged() {
     const std::vector<int> picked = selection_->ranks();
     shownRank_ = picked.size() == 1 ? picked.front() : chart_.peakRank;
+    if (rankDist_->isShown()) {  // the picked rank ringed on the curve
+        const qsizetype entry =
+            picked.size() == 1 ? chart_.ranks.indexOf(double(picked.front())) : -1;
+        rankDist_->markEntry(int(entry));
+        rankPlot_->replot();
+    }
     fillEntryPlot();
 }
 
@@ -173,8 +239,11 @@ QList<ViewShot> MemoryWidget::screenshots() const {
 
 QImage MemoryWidget::renderImage(const QSize& size) {
     return grabOffscreen(*this, size, [this] {
-        rankPlot_->replot();
-        entryPlot_->replot();
+        // Twice: the first layout may turn the bars into a distribution.
+        for (int pass = 0; pass < 2; ++pass) {
+            rankPlot_->replot();
+            entryPlot_->replot();
+        }
     });
 }
 

@@ -3,8 +3,10 @@
 
 #include <QWidget>
 #include <array>
+#include <memory>
 
 #include "memory/memory_chart.h"
+#include "shared/distribution_chart.h"
 #include "shared/plan_result.h"
 #include "shared/plan_selection.h"
 #include "studio/studio_view.h"
@@ -21,7 +23,9 @@ namespace hsdp {
 // a run measures the same bytes): per rank the peak as bars stacked by kind
 // of buffer, with the device's capacity as a line, and the selected rank's
 // (else the peak rank's) high-water mark per schedule entry. Clicking a
-// rank's bar selects that rank everywhere.
+// rank's bar selects that rank everywhere. More ranks than the chart's
+// width shows bars for (tooManyForBars): their peaks as a sorted
+// distribution, the worst ranks named, a click on it selecting the rank there.
 class MemoryWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
@@ -42,6 +46,8 @@ public:
     QCustomPlot* entryPlot() const { return entryPlot_; }
     QCPBars* kindBars(MemoryKind kind) const { return kindBars_[size_t(kind)]; }
     QCPItemStraightLine* capacityLine() const { return capacity_; }
+    // The per-rank chart's distribution form: shown instead of the bars at many ranks.
+    const DistributionChart& rankDistribution() const { return *rankDist_; }
     QString message() const;  // why nothing is drawn ("" when a prediction is)
     void selectRank(int rank);
     QImage renderImage(const QSize& size);
@@ -49,6 +55,11 @@ public:
 private:
     QCustomPlot* makePlot(QCPTextElement** title);
     void fillRankPlot();
+    void fillRankBars();
+    void showRankDistribution();
+    void onRankPlotLaidOut();
+    void onRankPlotClicked(const QPoint& pos);
+    void showCapacity();
     void fillEntryPlot();
     void onSelectionChanged();
 
@@ -64,6 +75,7 @@ private:
     std::array<QCPBars*, kMemoryKinds> kindBars_{};
     QCPBars* entryBars_ = nullptr;
     QCPItemStraightLine* capacity_ = nullptr;
+    std::unique_ptr<DistributionChart> rankDist_;
 };
 
 }  // namespace hsdp

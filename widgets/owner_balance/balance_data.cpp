@@ -117,6 +117,25 @@ std::vector<int> ranksAtCoordinate(const Group& group, const Coord& coord,
     return ranks;
 }
 
+std::optional<Coord> replicateCoordinateOf(const Group& group, int rank,
+                                           std::optional<int64_t> replicaCount) {
+    const auto it = std::find(group.meshRanks.begin(), group.meshRanks.end(), rank);
+    if (it == group.meshRanks.end()) return std::nullopt;
+    const Coord meshCoord = coordinateAt(it - group.meshRanks.begin(), group.meshShape);
+    return replicateCoordinate(meshCoord, group.replicateMeshDims, replicaCount);
+}
+
+int coordinateOfRanks(const Group& group, const CoordBalance& balance,
+                      const std::vector<int>& ranks, std::optional<int64_t> replicaCount) {
+    if (ranks.empty()) return -1;
+    const auto coord = replicateCoordinateOf(group, ranks.front(), replicaCount);
+    if (!coord) return -1;
+    const auto it = std::find(balance.coords.begin(), balance.coords.end(), *coord);
+    if (it == balance.coords.end() || ranksAtCoordinate(group, *it, replicaCount) != ranks)
+        return -1;
+    return static_cast<int>(it - balance.coords.begin());
+}
+
 BatchRef worstBatch(const Plan& plan) {
     return worstBatchIn(plan, 0, plan.groups.size());
 }

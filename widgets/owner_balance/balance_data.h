@@ -53,6 +53,14 @@ std::vector<ComputeLoad> computeLoads(const Scenario& scenario, const Group& gro
 // replica count, is `coord`: the ranks that own what that coordinate owns.
 std::vector<int> ranksAtCoordinate(const Group& group, const Coord& coord,
                                    std::optional<int64_t> replicaCount);
+// The replicate coordinate of `rank` in `group` (reduced by the replica
+// count), or none for a rank outside the group.
+std::optional<Coord> replicateCoordinateOf(const Group& group, int rank,
+                                           std::optional<int64_t> replicaCount);
+// The coordinate of `balance` whose ranks are exactly `ranks`, or -1: found
+// from the first rank's coordinate, so one pass over the group's ranks.
+int coordinateOfRanks(const Group& group, const CoordBalance& balance,
+                      const std::vector<int>& ranks, std::optional<int64_t> replicaCount);
 // The batch with the largest imbalance (the first on ties), or none.
 BatchRef worstBatch(const Plan& plan);
 // The batch a balance chart shows for `selection`: the selected group/batch,

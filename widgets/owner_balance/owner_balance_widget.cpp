@@ -106,6 +106,10 @@ int barIndexAt(QCustomPlot* plot, const QPoint& pos, size_t count) {
     return static_cast<int>(index);
 }
 
+QString humanValue(double value) {
+    return humanCount(value);
+}
+
 void fitRanges(QCustomPlot* plot, size_t count, double top) {
     plot->xAxis->setRange(-0.6, std::max<double>(static_cast<double>(count), 1.0) - 0.4);
     plot->yAxis->setRange(0, top > 0 ? top * 1.12 : 1.0);
@@ -164,14 +168,39 @@ OwnerBalanceWidget::OwnerBalanceWidget(PlanSelection* selection, QWidget* parent
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll_);
     shardPlot_->hide();
+    coordDist_ = std::make_unique<DistributionChart>(coordPlot_);
+    rankDist_ = std::make_unique<DistributionChart>(rankPlot_);
+    shardDist_ = std::make_unique<DistributionChart>(shardPlot_);
     connect(selection_, &PlanSelection::changed, this, &OwnerBalanceWidget::onSelectionChanged);
-    connect(coordPlot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
-        selectCoordinate(barIndexAt(coordPlot_, event->pos(), balance_.coords.size()));
-    });
-    connect(rankPlot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
-        if (result_.isValid())
-            selectRank(barIndexAt(rankPlot_, event->pos(), result_.plan->ranks.size()));
-    });
+    for (QCustomPlot* plot : {coordPlot_, rankPlot_, shardPlot_})
+        connect(plot, &QCustomPlot::mouseRelease, this,
+                [this, plot](QMouseEvent* event) { onPlotClicked(plot, event->pos()); });
+}
+
+DistributionChart& OwnerBalanceWidget::distributionOf(QCustomPlot* plot) const {
+    return plot == coordPlot_ ? *coordDist_ : plot == rankPlot_ ? *rankDist_ : *shardDist_;
+}
+
+// Bars side by side on `plot`: three a rank (held, gathered, computed).
+size_t OwnerBalanceWidget::barCount(QCustomPlot* plot) const {
+    if (plot == coordPlot_) return balance_.coords.size();
+    if (plot == shardPlot_) return computeLoads_.size();
+    return result_.isValid() ? result_.plan->ranks.size() * 3 : 0;
+}
+
+// A coordinate bar or point selects its ranks, a rank's its rank, a point of
+// the Newton–Schulz distribution the ranks computing there.
+void OwnerBalanceWidget::onPlotClicked(QCustomPlot* plot, const QPoint& pos) {
+    const DistributionChart& distribution = distributionOf(plot);
+    if (plot == coordPlot_)
+        selectCoordinate(distribution.isShown() ? distribution.pickAt(pos).entry
+                                                : barIndexAt(plot, pos, balance_.coords.size()));
+    else if (plot == rankPlot_ && result_.isValid())
+        selectRank(distribution.isShown() ? distribution.pickAt(pos).entry
+                                          : barIndexAt(plot, pos, result_.plan->ranks.size()));
+    else if (plot == shardPlot_ && distribution.isShown())
+        if (const int entry = distribution.pickAt(pos).entry; entry >= 0)
+            selection_->selectRanks(computeLoads_[static_cast<size_t>(entry)].ranks);
 }
 
 QCustomPlot* OwnerBalanceWidget::makePlot(QCPTextElement** title) {
@@ -207,23 +236,44 @@ void OwnerBalanceWidget::onSelectionChanged() {
     showPickedCoordinate();
 }
 
-// Outlines the coordinate whose ranks are exactly the picked ones.
+// Outlines the coordinate whose ranks are exactly the picked ones (found
+// from the first picked rank's coordinate: one pass, at 131,072 ranks too).
 void OwnerBalanceWidget::showPickedCoordinate() {
     pickedCoordinate_ = -1;
     const std::vector<int> picked = selection_->stateFor(result_).ranks;
     if (batch_.isValid() && !picked.empty()) {
         const Group& group = result_.plan->groups[static_cast<size_t>(batch_.group)];
-        for (size_t i = 0; i < balance_.coords.size() && pickedCoordinate_ < 0; ++i)
-            if (ranksAtCoordinate(group, balance_.coords[i], result_.plan->effectiveReplicaCount) ==
-                picked)
-                pickedCoordinate_ = static_cast<int>(i);
+        pickedCoordinate_ =
+            coordinateOfRanks(group, balance_, picked, result_.plan->effectiveReplicaCount);
     }
     pickedBars_->data()->clear();
-    if (pickedCoordinate_ >= 0)
+    if (pickedCoordinate_ >= 0 && !coordDist_->isShown())
         pickedBars_->addData(
             pickedCoordinate_,
             static_cast<double>(balance_.numel[static_cast<size_t>(pickedCoordinate_)]));
+    coordDist_->markEntry(pickedCoordinate_);
+    showPickedEntries(picked);
     coordPlot_->replot();
+}
+
+// On a distribution the picked rank, or the shard coordinate whose
+// computing ranks are the picked ones, ringed on its curve.
+void OwnerBalanceWidget::showPickedEntries(const std::vector<int>& picked) {
+    if (rankDist_->isShown()) {
+        int entry = -1;
+        const auto& ranks = result_.plan->ranks;
+        for (size_t i = 0; picked.size() == 1 && i < ranks.size() && entry < 0; ++i)
+            if (ranks[i].rank == picked.front()) entry = static_cast<int>(i);
+        rankDist_->markEntry(entry);
+        rankPlot_->replot();
+    }
+    if (shardDist_->isShown()) {
+        int entry = -1;
+        for (size_t i = 0; !picked.empty() && i < computeLoads_.size() && entry < 0; ++i)
+            if (computeLoads_[i].ranks == picked) entry = static_cast<int>(i);
+        shardDist_->markEntry(entry);
+        shardPlot_->replot();
+    }
 }
 
 void OwnerBalanceWidget::showBatch() {
@@ -238,6 +288,15 @@ void OwnerBalanceWidget::showBatch() {
 }
 
 void OwnerBalanceWidget::fillCoordPlot() {
+    if (wantsDistribution(barCount(coordPlot_), *coordPlot_))
+        showCoordDistribution();
+    else
+        fillCoordBars();
+    fillCoordTitle();
+}
+
+void OwnerBalanceWidget::fillCoordBars() {
+    coordDist_->hide();
     QStringList labels;
     QVector<double> values;
     for (size_t i = 0; i < balance_.coords.size(); ++i) {
@@ -253,6 +312,23 @@ void OwnerBalanceWidget::fillCoordPlot() {
     double top = std::max(balance_.lowerBound, balance_.mean);
     for (double v : values) top = std::max(top, v);
     fitRanges(coordPlot_, labels.size(), top);
+}
+
+void OwnerBalanceWidget::showCoordDistribution() {
+    coordBars_->data()->clear();
+    keyTicks_.erase(coordPlot_);
+    coordDist_->show(
+        {{tr("numel"), kBarColor,
+          std::vector<double>(balance_.numel.begin(), balance_.numel.end())}},
+        {tr("coordinates"), [this](int entry) { return coordText(balance_.coords[size_t(entry)]); },
+         humanValue, /*meanLines=*/false});
+    meanLine_->setData({0, 100}, {balance_.mean, balance_.mean});
+    lowerBoundLine_->setData({0, 100}, {balance_.lowerBound, balance_.lowerBound});
+    const double top = std::max({coordDist_->top(), balance_.lowerBound, balance_.mean});
+    coordPlot_->yAxis->setRange(0, top > 0 ? top * 1.15 : 1.0);
+}
+
+void OwnerBalanceWidget::fillCoordTitle() {
     QString title = tr("No batch");
     if (batch_.isValid()) {
         const Group& group = result_.plan->groups[static_cast<size_t>(batch_.group)];
@@ -273,15 +349,48 @@ void OwnerBalanceWidget::fillCoordPlot() {
 }
 
 void OwnerBalanceWidget::fillRankPlot() {
+    std::vector<int64_t> computedNumel;
+    if (result_.isValid())
+        for (const RankOwnership& rank : result_.plan->ranks)
+            computedNumel.push_back(rank.computedNumel);
+    if (wantsDistribution(barCount(rankPlot_), *rankPlot_))
+        showRankDistribution();
+    else
+        fillRankBars();
+    rankTitle_->setText(
+        tr("Per rank, all batches · NS max/mean %1").arg(loadImbalanceText(computedNumel)));
+    rankPlot_->replot();
+}
+
+void OwnerBalanceWidget::showRankDistribution() {
+    for (QCPBars* bars : {heldBars_, gatheredBars_, computedBars_}) bars->data()->clear();
+    keyTicks_.erase(rankPlot_);
+    std::vector<double> held, gathered, computed;
+    for (const RankOwnership& rank : result_.plan->ranks) {
+        held.push_back(static_cast<double>(rank.heldNumel));
+        gathered.push_back(static_cast<double>(rank.gatheredNumel));
+        computed.push_back(static_cast<double>(rank.computedNumel));
+    }
+    rankDist_->show({{tr("held"), kHeldColor, std::move(held)},
+                     {tr("gathered"), kGatheredColor, std::move(gathered)},
+                     {tr("Newton–Schulz"), kShardColor, std::move(computed)}},
+                    {tr("ranks"),
+                     [this](int entry) {
+                         return rankEntryName(result_.scenario.get(),
+                                              result_.plan->ranks[size_t(entry)].rank);
+                     },
+                     humanValue});
+}
+
+void OwnerBalanceWidget::fillRankBars() {
+    rankDist_->hide();
     QVector<double> held, gathered, computed;
     QStringList labels;
-    std::vector<int64_t> computedNumel;
     if (result_.isValid())
         for (const RankOwnership& rank : result_.plan->ranks) {
             held << static_cast<double>(rank.heldNumel);
             gathered << static_cast<double>(rank.gatheredNumel);
             computed << static_cast<double>(rank.computedNumel);
-            computedNumel.push_back(rank.computedNumel);
             labels << QString::number(rank.rank);
         }
     const QVector<double> keys = indices(held.size());
@@ -294,9 +403,6 @@ void OwnerBalanceWidget::fillRankPlot() {
     for (const auto* values : {&held, &gathered, &computed})
         for (double v : *values) top = std::max(top, v);
     fitRanges(rankPlot_, held.size(), top);
-    rankTitle_->setText(
-        tr("Per rank, all batches · NS max/mean %1").arg(loadImbalanceText(computedNumel)));
-    rankPlot_->replot();
 }
 
 size_t OwnerBalanceWidget::shardsPerReplicate() const {
@@ -314,6 +420,33 @@ double OwnerBalanceWidget::computeKey(size_t index) const {
 
 void OwnerBalanceWidget::fillShardPlot() {
     shardPlot_->setVisible(!computeLoads_.empty());
+    if (wantsDistribution(barCount(shardPlot_), *shardPlot_))
+        showShardDistribution();
+    else
+        fillShardBars();
+    shardTitle_->setText(tr("Newton–Schulz numel per shard coordinate"));
+    shardPlot_->replot();
+}
+
+void OwnerBalanceWidget::showShardDistribution() {
+    shardBars_->data()->clear();
+    shardBarsOdd_->data()->clear();
+    keyTicks_.erase(shardPlot_);
+    shardPlot_->clearItems();  // the bars' parameter counts
+    std::vector<double> numel;
+    for (const ComputeLoad& load : computeLoads_) numel.push_back(static_cast<double>(load.numel));
+    shardDist_->show({{tr("Newton–Schulz numel"), kShardColor, std::move(numel)}},
+                     {tr("replicate × shard coordinates"),
+                      [this](int entry) {
+                          const ComputeLoad& load = computeLoads_[size_t(entry)];
+                          return tr("%1 shard %2")
+                              .arg(coordText(load.replicateCoord), coordLabel(load.shardCoord));
+                      },
+                      humanValue});
+}
+
+void OwnerBalanceWidget::fillShardBars() {
+    shardDist_->hide();
     QStringList labels;
     QVector<double> keys, values;
     QVector<double> evenKeys, evenValues, oddKeys, oddValues;
@@ -340,8 +473,6 @@ void OwnerBalanceWidget::fillShardPlot() {
     fitRanges(shardPlot_, 0, top);
     shardPlot_->xAxis->setRange(-0.6, keys.isEmpty() ? 1.0 : keys.back() + 0.6);
     labelShardCounts(top);
-    shardTitle_->setText(tr("Newton–Schulz numel per shard coordinate"));
-    shardPlot_->replot();
 }
 
 // Each bar's parameter count on it, and each replicate coordinate over its
@@ -377,7 +508,11 @@ void OwnerBalanceWidget::labelShardCounts(double top) {
 
 // After each layout: key labels that fit the width, value ticks the height.
 void OwnerBalanceWidget::fitTicks(QCustomPlot* plot) {
-    bool changed = false;
+    if (refitForm(plot)) {
+        plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    bool changed = distributionOf(plot).fit();
     // Value labels at least two text lines apart, two to four of them.
     const int valueTicks = std::clamp(plot->axisRect()->height() / 36, 1, 3) + 1;
     if (plot->yAxis->ticker()->tickCount() != valueTicks) {
@@ -388,6 +523,21 @@ void OwnerBalanceWidget::fitTicks(QCustomPlot* plot) {
     // Upright labels may take a fifth of the plot's height, no more.
     if (it != keyTicks_.end()) changed = it->second.fit(plot->xAxis, plot->height() / 5) || changed;
     if (changed) plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Bars or distribution, as the plot's width now asks; true when that changed.
+bool OwnerBalanceWidget::refitForm(QCustomPlot* plot) {
+    if (!result_.isValid() ||
+        wantsDistribution(barCount(plot), *plot) == distributionOf(plot).isShown())
+        return false;
+    if (plot == coordPlot_)
+        fillCoordPlot();
+    else if (plot == rankPlot_)
+        fillRankPlot();
+    else
+        fillShardPlot();
+    showPickedCoordinate();
+    return true;
 }
 
 void OwnerBalanceWidget::selectCoordinate(int index) {
@@ -406,9 +556,10 @@ void OwnerBalanceWidget::selectRank(int index) {
 
 QImage OwnerBalanceWidget::renderImage(const QSize& size) {
     return grabOffscreen(*this, size, [this] {
-        // Twice: the first layout fits the tick labels to the width, the
-        // second lays the axes out around them.
-        for (int pass = 0; pass < 2; ++pass)
+        // Three times: the first layout picks bars or a distribution for
+        // the width, the next fits the tick labels, the last lays the axes
+        // out around them.
+        for (int pass = 0; pass < 3; ++pass)
             for (QCustomPlot* plot : {coordPlot_, rankPlot_, shardPlot_}) plot->replot();
     });
 }

@@ -3,8 +3,10 @@
 
 #include <QWidget>
 #include <map>
+#include <memory>
 
 #include "owner_balance/balance_data.h"
+#include "shared/distribution_chart.h"
 #include "shared/key_ticks.h"
 #include "shared/plan_result.h"
 #include "shared/plan_selection.h"
@@ -28,6 +30,10 @@ namespace hsdp {
 // follows the selection (its group/batch, else its param's), else the worst
 // batch. Clicking a coordinate bar selects that coordinate's ranks, a rank
 // bar that rank. Tick labels thin out or turn upright so they never overlap.
+// A chart with more bars than its width shows (tooManyForBars: 16,384
+// coordinates, 131,072 ranks) draws them as a sorted distribution instead,
+// percentiles and the worst entries named, and says so under its title;
+// clicking its curve selects as the bar would.
 class OwnerBalanceWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
@@ -61,6 +67,10 @@ public:
     // The coordinate bar whose ranks are exactly the picked ranks, or -1.
     int pickedCoordinate() const { return pickedCoordinate_; }
     QCPGraph* lowerBoundLine() const { return lowerBoundLine_; }
+    // Each plot's distribution form (isShown() while it replaces the bars).
+    const DistributionChart& coordDistribution() const { return *coordDist_; }
+    const DistributionChart& rankDistribution() const { return *rankDist_; }
+    const DistributionChart& shardDistribution() const { return *shardDist_; }
 
     // What clicking coordinate bar `index` selects: that coordinate's ranks.
     void selectCoordinate(int index);
@@ -74,10 +84,22 @@ private:
     void showBatch();
     void showPickedCoordinate();
     void fillCoordPlot();
+    void fillCoordBars();
+    void fillCoordTitle();
     void fillRankPlot();
+    void fillRankBars();
     void fillShardPlot();
+    void fillShardBars();
     void labelShardCounts(double top);
     void fitTicks(QCustomPlot* plot);
+    bool refitForm(QCustomPlot* plot);
+    DistributionChart& distributionOf(QCustomPlot* plot) const;
+    size_t barCount(QCustomPlot* plot) const;
+    void onPlotClicked(QCustomPlot* plot, const QPoint& pos);
+    void showPickedEntries(const std::vector<int>& picked);
+    void showCoordDistribution();
+    void showRankDistribution();
+    void showShardDistribution();
     size_t shardsPerReplicate() const;
 
     PlanSelection* selection_;
@@ -103,6 +125,7 @@ private:
     QScrollArea* scroll_;
     QCPGraph* meanLine_;
     QCPGraph* lowerBoundLine_;
+    std::unique_ptr<DistributionChart> coordDist_, rankDist_, shardDist_;
 };
 
 }  // namespace hsdp
