@@ -172,6 +172,8 @@ private:
     void paintOverview(QPainter& painter, const QSize& size, const QTransform& toDevice) const;
     void paintBlockImages(QPainter& painter, const QTransform& toDevice, double gap) const;
     void paintWorstBlocks(QPainter& painter, const QTransform& toDevice) const;
+    void paintOwnerCrosshair(QPainter& painter, const QTransform& toDevice,
+                             double blockPixels) const;
     void paintMinimap(QPainter& painter, const QRectF& cellArea, const QTransform& toDevice) const;
     void paintBand(QPainter& painter) const;
     double paintHeatBar(QPainter& painter, const QRectF& area, const HeatScale& scale,

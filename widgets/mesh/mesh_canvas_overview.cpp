@@ -46,13 +46,15 @@ void MeshCanvas::paintOverview(QPainter& painter, const QSize& size,
     const double blockPixels = MeshLayout::kCellSize * toDevice.m11();
     const double gap = blockPixels >= 6 ? std::clamp(blockPixels * 0.04, 1.0, 3.0) : 0.0;
     paintBlockImages(painter, toDevice, gap);
+    // The rings first: the selection's outlines hug their blocks inside them.
+    paintWorstBlocks(painter, toDevice);
+    paintOwnerCrosshair(painter, toDevice, blockPixels);
     const std::vector<int>& computes = blockOverlay_.computeRanks;
     if (blockPixels < kCellOutlinePixels)
         paintComputeMarks(painter, toDevice, blockPixels, blockLayout_, computes);
     paintOverlays(painter, toDevice, blockPixels, blockLayout_, blockOverlay_);
     if (blockPixels >= kCellOutlinePixels)
         paintComputeMarks(painter, toDevice, blockPixels, blockLayout_, computes);
-    paintWorstBlocks(painter, toDevice);
     paintPanelTitles(painter, toDevice, blockLayout_);
     if (toDevice.m11() > fitTransform(size).m11() * 1.001)
         paintMinimap(painter, cellArea, toDevice);
@@ -96,6 +98,7 @@ void MeshCanvas::paintWorstBlocks(QPainter& painter, const QTransform& toDevice)
     font.setPixelSize(10);
     font.setBold(true);
     painter.setFont(font);
+    std::vector<QRectF> tags;
     for (size_t i = 0; i < worst_.size(); ++i) {
         const int cell = blockLayout_.cellOfRank(worst_[i]);
         if (cell < 0) continue;
@@ -103,10 +106,47 @@ void MeshCanvas::paintWorstBlocks(QPainter& painter, const QTransform& toDevice)
             QRectF(toDevice.mapRect(blockLayout_.cells()[static_cast<size_t>(cell)].rect).toRect());
         const double ring = std::max(8.0, box.width() * 0.15);
         fillOutline(painter, box.adjusted(-ring, -ring, ring, ring), 2.0, worstColor());
-        const QRectF tag(box.right() + ring - 1, box.top() - ring - 12, 12, 12);
+        // Neighbouring worst blocks (the planner fills owners in order) share
+        // one corner: a tag that would cover an earlier one is left out.
+        QRectF tag(box.right() + ring - 1, box.top() - ring - 12, 12, 12);
+        if (tag.top() < 0) tag.moveTop(box.bottom() + ring);  // the grid's top row: below
+
+        if (std::any_of(tags.begin(), tags.end(),
+                        [&](const QRectF& t) { return t.intersects(tag); }))
+            continue;
+        tags.push_back(tag);
         painter.fillRect(tag, worstColor());
         painter.setPen(Qt::white);
         painter.drawText(tag, Qt::AlignCenter, QString::number(i + 1));
+    }
+}
+
+// Blocks of a few pixels: thin lines along the owner blocks' row and column
+// across their panel lead the eye to them (a 7 px block is easy to miss).
+void MeshCanvas::paintOwnerCrosshair(QPainter& painter, const QTransform& toDevice,
+                                     double blockPixels) const {
+    const std::vector<int>& owners = blockOverlay_.ownerRanks;
+    if (owners.empty() || owners.size() > 4 || blockPixels >= kCellOutlinePixels) return;
+    const auto& panels = blockLayout_.panels();
+    QColor line = kOwnerColor;
+    line.setAlpha(150);
+    for (int block : owners) {
+        const int cell = blockLayout_.cellOfRank(block);
+        if (cell < 0) continue;
+        auto after =
+            std::upper_bound(panels.begin(), panels.end(), static_cast<size_t>(cell),
+                             [](size_t c, const MeshPanel& panel) { return c < panel.firstCell; });
+        const QRectF area = toDevice.mapRect(std::prev(after)->rect);
+        const QRectF box = toDevice.mapRect(blockLayout_.cells()[static_cast<size_t>(cell)].rect);
+        const double clear = 6 + 2 * kMinOutlineWidth * 3;  // past the set outlines
+        const double cx = std::round(box.center().x()), cy = std::round(box.center().y());
+        auto fill = [&](const QRectF& r) {
+            if (r.width() > 0 && r.height() > 0) painter.fillRect(r, line);
+        };
+        fill(QRectF(area.left(), cy, box.left() - clear - area.left(), 1));
+        fill(QRectF(box.right() + clear, cy, area.right() - box.right() - clear, 1));
+        fill(QRectF(cx, area.top(), 1, box.top() - clear - area.top()));
+        fill(QRectF(cx, box.bottom() + clear, 1, area.bottom() - box.bottom() - clear));
     }
 }
 

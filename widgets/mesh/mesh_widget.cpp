@@ -29,7 +29,8 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
     controls->addWidget(new QLabel(tr("Columns"), this));
     controls->addWidget(columns_);
     controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("Blocks by"), this));
+    statisticLabel_ = new QLabel(tr("Blocks by"), this);
+    controls->addWidget(statisticLabel_);
     statistic_->addItem(tr("max"), static_cast<int>(BlockStatistic::Max));
     statistic_->addItem(tr("mean"), static_cast<int>(BlockStatistic::Mean));
     statistic_->addItem(tr("max / mean"), static_cast<int>(BlockStatistic::MaxOverMean));
@@ -51,6 +52,8 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
     breadcrumb_->setTextFormat(Qt::RichText);
+    // A long path must not widen the view (and squeeze the docks): it is cut instead.
+    breadcrumb_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     breadcrumb_->setVisible(false);
     layout->addWidget(breadcrumb_);
     layout->addWidget(view_, 1);
@@ -88,7 +91,10 @@ void MeshWidget::showPrediction(const PlanResult& plan) {
 
 void MeshWidget::updateLevel() {
     const MeshCanvas::Level level = view_->level();
-    statistic_->setEnabled(level != MeshCanvas::Level::Ranks);
+    // Only a mesh drawn in blocks has a statistic to choose: a small one
+    // keeps the toolbar (and the docks beside the view) as they were.
+    statistic_->setVisible(level != MeshCanvas::Level::Ranks);
+    statisticLabel_->setVisible(level != MeshCanvas::Level::Ranks);
     breadcrumb_->setVisible(level != MeshCanvas::Level::Ranks);
     QString path = view_->breadcrumb().toHtmlEscaped();
     if (level == MeshCanvas::Level::Zoomed) {  // the first step links back to the overview

@@ -46,7 +46,8 @@ private:
     QComboBox* rows_;
     QComboBox* columns_;
     QComboBox* statistic_;  // BlockStatistic, for meshes drawn in blocks
-    QToolButton* nodes_;    // checkable
+    QLabel* statisticLabel_;
+    QToolButton* nodes_;  // checkable
     QLabel* breadcrumb_;
     PlanResult result_;
 };
