@@ -2,11 +2,14 @@
 #include "mesh/mesh_canvas.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QStringList>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <algorithm>
 
 #include "shared/plan_index.h"
 
@@ -25,6 +28,15 @@ void MeshCanvas::setResult(const PlanResult& result) {
     QString previousMesh = mesh() ? QString::fromStdString(mesh()->name) : QString();
     result_ = result;
     heat_ = HeatScale(result.index ? result.index->maxComputedNumel : 0);
+    // A world too large for rank cells everywhere: loads span decades there,
+    // so both levels colour on a logarithmic scale (HeatScale).
+    if (result.index && result.plan && result.plan->worldSize > MeshBlocks::kMaxRankCells) {
+        int64_t floor = result.index->maxComputedNumel;
+        for (int64_t v : result.index->computedNumel)
+            if (v > 0) floor = std::min(floor, v);
+        heat_ = HeatScale::logarithmic(static_cast<double>(floor),
+                                       static_cast<double>(result.index->maxComputedNumel));
+    }
     mesh_ = -1;
     int keep = 0;
     for (size_t m = 0; result.scenario && m < result.scenario->meshes.size(); ++m)
@@ -55,18 +67,134 @@ const Mesh* MeshCanvas::mesh() const {
 void MeshCanvas::setMesh(int meshIndex) {
     if (meshIndex == mesh_ && mesh_ >= 0) return;
     mesh_ = meshIndex;
+    window_ = {};
+    blocks_ =
+        mesh() && result_.index ? MeshBlocks(*mesh(), result_.index->computedNumel) : MeshBlocks();
+    blockLayout_ = MeshLayout();
+    if (!blocks_.empty()) {
+        auto dims = MeshLayout::defaultDims(blocks_.blockMesh());
+        blockLayout_ = MeshLayout(blocks_.blockMesh(), dims.first, dims.second);
+    }
+    rebuildBlocks();
+    rebuildBlockOverlay();
     auto dims = mesh() ? MeshLayout::defaultDims(*mesh()) : std::pair{-1, -1};
     rebuildLayout(dims.first, dims.second);
     emit meshChanged(mesh_);
+    emit levelChanged();
 }
 
 void MeshCanvas::setDims(int rowDim, int colDim) {
     rebuildLayout(rowDim, colDim);
 }
 
+// The rank cells: the whole mesh, the zoomed window of a large one, or none at its overview.
 void MeshCanvas::rebuildLayout(int rowDim, int colDim) {
-    layout_ = mesh() ? MeshLayout(*mesh(), rowDim, colDim) : MeshLayout();
+    rowDim_ = rowDim;
+    colDim_ = colDim;
+    if (!mesh())
+        layout_ = MeshLayout();
+    else if (blocks_.empty())
+        layout_ = MeshLayout(*mesh(), rowDim, colDim);
+    else if (window_.empty())
+        layout_ = MeshLayout();
+    else
+        layout_ = MeshLayout(window_.subMesh(*mesh()), rowDim, colDim, window_.origin());
     resetZoom();
+}
+
+MeshCanvas::Level MeshCanvas::level() const {
+    if (blocks_.empty()) return Level::Ranks;
+    return window_.empty() ? Level::Overview : Level::Zoomed;
+}
+
+const MeshLayout& MeshCanvas::shownLayout() const {
+    return level() == Level::Overview ? blockLayout_ : layout_;
+}
+
+void MeshCanvas::setStatistic(BlockStatistic statistic) {
+    statistic_ = statistic;
+    rebuildBlocks();
+    update();
+}
+
+// The blocks' colour scale (from the smallest statistic above zero to the
+// largest), the worst blocks and one image per panel, a pixel per block:
+// the overview then paints O(panels), never O(ranks).
+void MeshCanvas::rebuildBlocks() {
+    blockImages_.clear();
+    worst_.clear();
+    if (blocks_.empty()) return;
+    double floor = 0, top = 0;
+    for (int b = 0; b < blocks_.count(); ++b) {
+        const double v = blocks_.statistic(b, statistic_);
+        if (v > 0) floor = floor > 0 ? std::min(floor, v) : v;
+        top = std::max(top, v);
+    }
+    blockHeat_ = HeatScale::logarithmic(floor, top);
+    worst_ = blocks_.worst(statistic_, kWorstBlocks);
+    const auto& cells = blockLayout_.cells();
+    for (const MeshPanel& panel : blockLayout_.panels()) {
+        const int columns = static_cast<int>(panel.cols), rows = static_cast<int>(panel.rows);
+        QImage image(columns, rows, QImage::Format_RGB32);
+        for (int i = 0; i < columns * rows; ++i) {
+            const int block = cells[panel.firstCell + static_cast<size_t>(i)].rank;
+            image.setPixel(i % columns, i / columns,
+                           blockHeat_.colorForValue(blocks_.statistic(block, statistic_)).rgb());
+        }
+        blockImages_.push_back(image);
+    }
+}
+
+// The selection's rank sets as the blocks that hold them.
+void MeshCanvas::rebuildBlockOverlay() {
+    blockOverlay_ = SelectionOverlay();
+    if (blocks_.empty()) return;
+    blockOverlay_.ownerRanks = blocks_.blocksOf(overlay_.ownerRanks);
+    blockOverlay_.computeRanks = blocks_.blocksOf(overlay_.computeRanks);
+    blockOverlay_.replicateGroup = blocks_.blocksOf(overlay_.replicateGroup);
+    blockOverlay_.shardGroup = blocks_.blocksOf(overlay_.shardGroup);
+    blockOverlay_.tpRanks = blocks_.blocksOf(overlay_.tpRanks);
+    blockOverlay_.groupRanks = blocks_.blocksOf(overlay_.groupRanks);
+    blockOverlay_.pickedRanks = blocks_.blocksOf(overlay_.pickedRanks);
+    blockOverlay_.mesh = overlay_.mesh;
+}
+
+void MeshCanvas::zoomIntoWindow(const MeshWindow& window) {
+    if (blocks_.empty() || window.empty() || !mesh()) return;
+    if (window_.empty()) {
+        overviewZoom_ = zoom_;
+        overviewPan_ = pan_;
+    }
+    window_ = window;
+    rebuildLayout(rowDim_, colDim_);
+    emit levelChanged();
+}
+
+bool MeshCanvas::zoomIntoBlock(int block) {
+    MeshWindow window = windowAround(blocks_, block, kDescendRanks);
+    if (window.empty()) return false;
+    zoomIntoWindow(window);
+    return true;
+}
+
+void MeshCanvas::zoomToOverview() {
+    if (window_.empty()) return;
+    window_ = {};
+    rebuildLayout(rowDim_, colDim_);
+    zoom_ = overviewZoom_;
+    pan_ = overviewPan_;
+    // One step out of where it descended, so the next wheel step in does not
+    // descend straight away.
+    zoomBy(1 / 1.2, rect().center());
+    emit levelChanged();
+}
+
+QString MeshCanvas::breadcrumb() const {
+    if (blocks_.empty() || !mesh()) return {};
+    const QString all =
+        tr("all %1 ranks").arg(QLocale(QLocale::English).toString(qlonglong(mesh()->size())));
+    if (window_.empty()) return all + QStringLiteral(" — ") + blocks_.description();
+    return all + QStringLiteral(" ▸ ") + window_.text(*mesh());
 }
 
 void MeshCanvas::onSelectionChanged() {
@@ -77,6 +205,7 @@ void MeshCanvas::onSelectionChanged() {
         auto position = overlay_.mesh - result_.scenario->meshes.data();
         setMesh(static_cast<int>(position));
     }
+    rebuildBlockOverlay();
     update();
 }
 
@@ -95,6 +224,58 @@ void MeshCanvas::zoomBy(double factor, const QPointF& anchor) {
     update();
 }
 
+// The overview zoomed far enough that its visible blocks' ranks fit as cells: show those.
+void MeshCanvas::descendIfClose() {
+    if (level() != Level::Overview || zoom_ <= 1.0) return;
+    MeshWindow window = visibleWindow();
+    if (!window.empty() && window.size() <= kDescendRanks) zoomIntoWindow(window);
+}
+
+// The whole blocks under the cell area at the current zoom and pan.
+MeshWindow MeshCanvas::visibleWindow() const {
+    const QRectF cellArea(0, 0, std::max(0.0, width() - kLegendWidth), height());
+    const QRectF visible = canvasTransform(size()).inverted().mapRect(cellArea);
+    Coord lo, hi;
+    for (const MeshCell& cell : blockLayout_.cells()) {
+        if (!visible.intersects(cell.rect)) continue;
+        const Coord g = blocks_.gridCoord(cell.rank);
+        if (lo.empty()) lo = hi = g;
+        for (size_t d = 0; d < g.size(); ++d) {
+            lo[d] = std::min(lo[d], g[d]);
+            hi[d] = std::max(hi[d], g[d]);
+        }
+    }
+    return lo.empty() ? MeshWindow() : windowOfBlocks(blocks_, lo, hi);
+}
+
+void MeshCanvas::zoomToBand(const QRectF& deviceRect) {
+    const QRectF band = deviceRect.normalized();
+    if (band.width() < 4 || band.height() < 4) return;
+    if (level() == Level::Overview) {
+        const QRectF canvas = canvasTransform(size()).inverted().mapRect(band);
+        Coord lo, hi;
+        for (const MeshCell& cell : blockLayout_.cells()) {
+            if (!canvas.intersects(cell.rect)) continue;
+            const Coord g = blocks_.gridCoord(cell.rank);
+            if (lo.empty()) lo = hi = g;
+            for (size_t d = 0; d < g.size(); ++d) {
+                lo[d] = std::min(lo[d], g[d]);
+                hi[d] = std::max(hi[d], g[d]);
+            }
+        }
+        MeshWindow window = lo.empty() ? MeshWindow() : windowOfBlocks(blocks_, lo, hi);
+        if (!window.empty() && window.size() <= MeshBlocks::kMaxRankCells)
+            return zoomIntoWindow(window);
+    }
+    // Too many ranks under the band (or rank cells already): zoom onto it.
+    const QRectF area(0, 0, std::max(1.0, width() - kLegendWidth), std::max(1, height()));
+    const double factor = std::min(area.width() / band.width(), area.height() / band.height());
+    zoomBy(factor, band.center());
+    pan_ += area.center() - band.center();
+    descendIfClose();
+    update();
+}
+
 QTransform MeshCanvas::canvasTransform(const QSize& size) const {
     return fitTransform(size) * QTransform(zoom_, 0, 0, zoom_, pan_.x(), pan_.y());
 }
@@ -102,7 +283,7 @@ QTransform MeshCanvas::canvasTransform(const QSize& size) const {
 QTransform MeshCanvas::fitTransform(const QSize& size) const {
     constexpr double margin = 12.0;
     const double legend = kLegendWidth;
-    QRectF bounds = layout_.bounds();
+    QRectF bounds = shownLayout().bounds();
     if (bounds.isEmpty()) return {};
     double available = std::max(1.0, size.width() - legend - 2 * margin);
     double scale =
@@ -114,26 +295,56 @@ QTransform MeshCanvas::fitTransform(const QSize& size) const {
     return QTransform(scale, 0, 0, scale, x, y);
 }
 
+int MeshCanvas::blockAtPixel(const QPointF& pos) const {
+    if (level() != Level::Overview) return -1;
+    bool invertible = false;
+    QPointF canvas = canvasTransform(size()).inverted(&invertible).map(pos);
+    int cell = invertible ? blockLayout_.cellAt(canvas) : -1;
+    return cell < 0 ? -1 : blockLayout_.cells()[static_cast<size_t>(cell)].rank;
+}
+
 int MeshCanvas::rankAtPixel(const QPointF& pos) const {
+    if (level() == Level::Overview) return -1;
     bool invertible = false;
     QPointF canvas = canvasTransform(size()).inverted(&invertible).map(pos);
     int cell = invertible ? layout_.cellAt(canvas) : -1;
     return cell < 0 ? -1 : layout_.cells()[static_cast<size_t>(cell)].rank;
 }
 
+void MeshCanvas::zoomIn() {
+    zoomBy(1.25, rect().center());
+    descendIfClose();
+}
+
+void MeshCanvas::zoomOut() {
+    if (level() == Level::Zoomed && zoom_ <= 1.0) return zoomToOverview();
+    zoomBy(0.8, rect().center());
+}
+
 void MeshCanvas::wheelEvent(QWheelEvent* event) {
-    zoomBy(event->angleDelta().y() > 0 ? 1.2 : 1 / 1.2, event->position());
     event->accept();
+    const bool in = event->angleDelta().y() > 0;
+    // Zoomed in on a window: out past fit climbs back to the overview.
+    if (!in && level() == Level::Zoomed && zoom_ <= 1.0) return zoomToOverview();
+    zoomBy(in ? 1.2 : 1 / 1.2, event->position());
+    if (in) descendIfClose();
 }
 
 void MeshCanvas::mousePressEvent(QMouseEvent* event) {
     dragStart_ = event->position();
+    bandEnd_ = dragStart_;
     panAtDragStart_ = pan_;
     dragging_ = false;
+    banding_ = (event->modifiers() & Qt::ShiftModifier) && event->button() == Qt::LeftButton;
 }
 
 void MeshCanvas::mouseMoveEvent(QMouseEvent* event) {
     if (!(event->buttons() & Qt::LeftButton)) return;
+    if (banding_) {
+        bandEnd_ = event->position();
+        dragging_ = true;
+        return update();
+    }
     QPointF delta = event->position() - dragStart_;
     dragging_ = dragging_ || delta.manhattanLength() > 4;
     if (!dragging_) return;
@@ -144,14 +355,35 @@ void MeshCanvas::mouseMoveEvent(QMouseEvent* event) {
 
 void MeshCanvas::mouseReleaseEvent(QMouseEvent* event) {
     unsetCursor();
+    if (banding_) {
+        banding_ = false;
+        update();
+        if (dragging_) return zoomToBand(QRectF(dragStart_, event->position()));
+    }
     if (dragging_ || !selection_) return;
+    if (level() == Level::Overview) {  // a click selects the block's ranks
+        return selection_->selectRanks(blocks_.ranksOf(blockAtPixel(event->position())));
+    }
     int rank = rankAtPixel(event->position());
     selection_->selectRanks(rank < 0 ? std::vector<int>{} : std::vector<int>{rank});
+}
+
+void MeshCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
+    if (level() == Level::Overview) zoomIntoBlock(blockAtPixel(event->position()));
+}
+
+void MeshCanvas::keyPressEvent(QKeyEvent* event) {
+    if (level() == Level::Zoomed && event->key() == Qt::Key_Backspace) return zoomToOverview();
+    QWidget::keyPressEvent(event);
 }
 
 bool MeshCanvas::event(QEvent* event) {
     if (event->type() != QEvent::ToolTip) return QWidget::event(event);
     auto* help = static_cast<QHelpEvent*>(event);
+    if (int block = blockAtPixel(help->pos()); block >= 0) {
+        QToolTip::showText(help->globalPos(), toolTipForBlock(block), this);
+        return true;
+    }
     int rank = rankAtPixel(help->pos());
     if (rank < 0) {
         QToolTip::hideText();
@@ -190,6 +422,24 @@ QString MeshCanvas::toolTipFor(int rank) const {
                "its shard group)")
                 .arg(r.owned.size())
                 .arg(count(r.ownedNumel));
+    return text;
+}
+
+QString MeshCanvas::toolTipForBlock(int block) const {
+    if (block < 0 || block >= blocks_.count()) return {};
+    auto count = [](double n) { return humanCount(n); };
+    QString text = QStringLiteral("<b>%1</b><br>%2 (%3)")
+                       .arg(blocks_.name(block).toHtmlEscaped(), blocks_.rankText(block))
+                       .arg(tr("%n rank(s)", nullptr, blocks_.rankCount(block)));
+    text += tr("<br>Newton–Schulz numel per rank: max %1, mean %2, max / mean %3")
+                .arg(count(blocks_.maxOf(block)), count(blocks_.meanOf(block)))
+                .arg(blocks_.statistic(block, BlockStatistic::MaxOverMean), 0, 'f', 2);
+    auto worst = std::find(worst_.begin(), worst_.end(), block);
+    if (worst != worst_.end())
+        text += tr("<br><b>#%1 by %2</b>")
+                    .arg(worst - worst_.begin() + 1)
+                    .arg(blockStatisticName(statistic_));
+    text += tr("<br>click selects its ranks, double-click zooms in");
     return text;
 }
 

@@ -6,7 +6,9 @@
 #include <QTransform>
 #include <QWidget>
 
+#include "mesh/mesh_blocks.h"
 #include "mesh/mesh_layout.h"
+#include "mesh/mesh_window.h"
 #include "mesh/node_map.h"
 #include "mesh/selection_overlay.h"
 #include "shared/heat_scale.h"
@@ -22,10 +24,24 @@ namespace hsdp {
 // around the cursor, dragging pans, hovering shows the rank's ownership, clicking selects the rank.
 // Paints through paintMesh() into any QPainter, so a QImage rendering is exactly what the screen
 // shows. Level of detail: labels go before cells.
+//
+// A mesh of more than MeshBlocks::kMaxRankCells ranks opens at its overview
+// (Level::Overview): one cell per block of ranks (MeshBlocks), coloured by
+// the chosen statistic of the block's Newton–Schulz numel on a logarithmic
+// scale, the kWorstBlocks largest outlined and listed in the legend, the
+// selection's rank sets outlined as the blocks that hold them. Wheel zooms
+// the blocks; once the visible blocks hold at most kDescendRanks ranks, or
+// on Shift+drag (rubber band) or double-click of a block, the view descends
+// to Level::Zoomed: the ranks of a window of whole blocks (MeshWindow) drawn
+// cell by cell as a small mesh is, with a minimap of the overview marking the
+// window. Wheel out past fit, Backspace or the breadcrumb's first step climb back.
+// A click always selects: at the overview the block's ranks, zoomed in the
+// rank (so a click never moves the view; zooming is wheel, band, double-click).
 class MeshCanvas : public QWidget {
     Q_OBJECT
 public:
     enum class Detail { RankAndCoordinate, Rank, Cells, DenseCells };
+    enum class Level { Ranks, Overview, Zoomed };
 
     explicit MeshCanvas(PlanSelection* selection, QWidget* parent = nullptr);
 
@@ -39,10 +55,44 @@ public:
     int meshIndex() const { return mesh_; }
     const Mesh* mesh() const;
     void setDims(int rowDim, int colDim);
+    // The mesh dims down the rows and across the columns of the rank cells
+    // (kept at the overview for when it zooms in).
+    std::pair<int, int> dims() const { return {rowDim_, colDim_}; }
 
+    // The rank cells drawn: the whole mesh, the zoomed window, or none at the overview.
     const MeshLayout& meshLayout() const { return layout_; }
     const SelectionOverlay& overlay() const { return overlay_; }
     const HeatScale& heatScale() const { return heat_; }
+
+    // Large meshes: the blocks, their layout (a block cell's rank is its block
+    // index), their colour scale, and the selection as blocks (each rank set
+    // of overlay() replaced by the blocks holding its ranks).
+    Level level() const;
+    const MeshBlocks& blocks() const { return blocks_; }
+    const MeshLayout& blockLayout() const { return blockLayout_; }
+    const HeatScale& blockHeat() const { return blockHeat_; }
+    const SelectionOverlay& blockOverlay() const { return blockOverlay_; }
+    const std::vector<int>& worstBlocks() const { return worst_; }
+    const MeshWindow& window() const { return window_; }
+    BlockStatistic statistic() const { return statistic_; }
+    void setStatistic(BlockStatistic statistic);
+    static constexpr size_t kWorstBlocks = 5;
+    // Zooming in on the overview descends once the visible blocks hold at most this many ranks.
+    static constexpr int64_t kDescendRanks = 4096;
+    // Descends to `window` (whole blocks, at most MeshBlocks::kMaxRankCells ranks).
+    void zoomIntoWindow(const MeshWindow& window);
+    // Descends to a window of about kDescendRanks ranks around `block`; false
+    // when the mesh has no blocks (or no such block).
+    bool zoomIntoBlock(int block);
+    void zoomToOverview();
+    // Rubber band: the overview descends into the blocks under `deviceRect`
+    // (or zooms onto it when they hold too many ranks); ranks zoom onto it.
+    void zoomToBand(const QRectF& deviceRect);
+    // The path shown above the canvas: "all 131,072 ranks ▸ dp_outer 12–27 × … (2,048 ranks)".
+    QString breadcrumb() const;
+    int blockAtPixel(const QPointF& pos) const;
+    QString toolTipForBlock(int block) const;
+    static QColor worstColor();
 
     static constexpr double kLegendWidth = 150.0;
     // Below this many pixels a cell, selections are outlined as whole sets
@@ -70,12 +120,13 @@ public:
     QSize sizeHint() const override { return {720, 480}; }
 
 public slots:
-    void zoomIn() { zoomBy(1.25, rect().center()); }
-    void zoomOut() { zoomBy(0.8, rect().center()); }
+    void zoomIn();
+    void zoomOut();
     void resetZoom();
 
 signals:
     void meshChanged(int meshIndex);
+    void levelChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -83,29 +134,51 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
     void onSelectionChanged();
     void rebuildLayout(int rowDim, int colDim);
+    void rebuildBlocks();
+    void rebuildBlockOverlay();
+    const MeshLayout& shownLayout() const;
     void zoomBy(double factor, const QPointF& anchor);
+    void descendIfClose();
+    MeshWindow visibleWindow() const;
     int rankAtPixel(const QPointF& pos) const;
     QString paramNames(const std::vector<int>& params, size_t limit) const;
     void paintCells(QPainter& painter, const QTransform& toDevice, const QRectF& visible) const;
     void paintCellBlocks(QPainter& painter, const QTransform& toDevice, double gap) const;
     int64_t computedNumelOf(int rank) const;
-    void paintOverlays(QPainter& painter, const QTransform& toDevice, double cellPixels) const;
-    void paintComputeMarks(QPainter& painter, const QTransform& toDevice, double cellPixels) const;
-    void paintSetOutlines(QPainter& painter, const QTransform& toDevice) const;
+    void paintOverlays(QPainter& painter, const QTransform& toDevice, double cellPixels,
+                       const MeshLayout& layout, const SelectionOverlay& overlay) const;
+    void paintComputeMarks(QPainter& painter, const QTransform& toDevice, double cellPixels,
+                           const MeshLayout& layout, const std::vector<int>& ranks) const;
+    void paintSetOutlines(QPainter& painter, const QTransform& toDevice, const MeshLayout& layout,
+                          const SelectionOverlay& overlay) const;
     void paintNodeBoundaries(QPainter& painter, const QTransform& toDevice, const QRectF& visible,
                              double cellPixels) const;
     double paintNodeLegend(QPainter& painter, const QRectF& area, double y,
                            double cellPixels) const;
-    void paintCellBorder(QPainter& painter, const QTransform& toDevice,
+    void paintCellBorder(QPainter& painter, const QTransform& toDevice, const MeshLayout& layout,
                          const std::vector<char>& inSet, size_t c, double width, double offset,
                          const QColor& color) const;
-    void paintPanelTitles(QPainter& painter, const QTransform& toDevice) const;
+    void paintPanelTitles(QPainter& painter, const QTransform& toDevice,
+                          const MeshLayout& layout) const;
     void paintLegend(QPainter& painter, const QSize& size, double cellPixels) const;
+    // mesh_canvas_overview.cpp
+    void paintOverview(QPainter& painter, const QSize& size, const QTransform& toDevice) const;
+    void paintBlockImages(QPainter& painter, const QTransform& toDevice, double gap) const;
+    void paintWorstBlocks(QPainter& painter, const QTransform& toDevice) const;
+    void paintOwnerCrosshair(QPainter& painter, const QTransform& toDevice,
+                             double blockPixels) const;
+    void paintMinimap(QPainter& painter, const QRectF& cellArea, const QTransform& toDevice) const;
+    void paintBand(QPainter& painter) const;
+    double paintHeatBar(QPainter& painter, const QRectF& area, const HeatScale& scale,
+                        const QString& title) const;
+    double paintWorstLegend(QPainter& painter, const QRectF& area, double y) const;
     void paintFocusName(QPainter& painter, const QRectF& area) const;
     void paintEmpty(QPainter& painter, const QSize& size) const;
 
@@ -122,6 +195,19 @@ private:
     QPointF dragStart_;
     QPointF panAtDragStart_;
     bool dragging_ = false;
+    bool banding_ = false;  // Shift+drag: a rubber band from dragStart_ to bandEnd_
+    QPointF bandEnd_;
+    int rowDim_ = -1, colDim_ = -1;  // of the rank cells
+    MeshBlocks blocks_;              // empty: the mesh is drawn rank by rank
+    MeshLayout blockLayout_;
+    MeshWindow window_;  // empty at the overview
+    BlockStatistic statistic_ = BlockStatistic::Max;
+    HeatScale blockHeat_;
+    std::vector<int> worst_;
+    std::vector<QImage> blockImages_;  // one per block panel, a pixel per block
+    SelectionOverlay blockOverlay_;
+    double overviewZoom_ = 1.0;  // restored when climbing back
+    QPointF overviewPan_;
 };
 
 }  // namespace hsdp

@@ -10,61 +10,12 @@
 #include <cmath>
 
 #include "mesh/mesh_canvas.h"
+#include "mesh/mesh_paint_style.h"
 #include "shared/plan_index.h"
 
 namespace hsdp {
 
-namespace {
-
-struct OverlayStyle {
-    const std::vector<int>* ranks;
-    QColor color;
-    double inset;  // in pixels, from the cell edge
-    double width;
-    const char* label;
-};
-
-const QColor kOwnerColor(0xe6, 0x61, 0x00);
-const QColor kShardColor(0x1a, 0x9e, 0x77);
-const QColor kReplicateColor(0xc2, 0x18, 0x8f);
-const QColor kTpColor(0x75, 0x3b, 0xbd);
-const QColor kPickColor(0x11, 0x11, 0x11);
-const QColor kComputeColor(0xff, 0xc4, 0x00);  // the Newton–Schulz mark, on every heat colour
-const QColor kComputeEdge(0x11, 0x11, 0x11);
-
-// The Newton–Schulz mark: a flag in the cell's top-right corner, `side` pixels.
-QPolygonF computeFlag(const QRectF& box, double side) {
-    return QPolygonF(
-        {box.topRight(), box.topRight() - QPointF(side, 0), box.topRight() + QPointF(0, side)});
-}
-
-std::vector<OverlayStyle> overlayStyles(const SelectionOverlay& overlay) {
-    // Outer to inner, so nested sets (owner inside shard group) stay visible.
-    return {{&overlay.shardGroup, kShardColor, 1, 2, "shard group"},
-            {&overlay.groupRanks, kShardColor, 1, 2, "group ranks"},
-            {&overlay.tpRanks, kTpColor, 1, 2, "TP groups"},
-            {&overlay.replicateGroup, kReplicateColor, 4, 2, "replicate group"},
-            {&overlay.ownerRanks, kOwnerColor, 7, 3, "owner ranks"},
-            {&overlay.pickedRanks, kPickColor, 0, 2, "picked rank"}};
-}
-
-QString coordinateText(const Coord& coord) {
-    QStringList parts;
-    for (int64_t c : coord) parts << QString::number(c);
-    return QLatin1Char('(') + parts.join(QLatin1Char(',')) + QLatin1Char(')');
-}
-
-// A rectangle's outline centred on `box`'s edges, as four fills: stroking
-// wide pens goes through the path stroker, thousands of times too slow here.
-void fillOutline(QPainter& painter, const QRectF& box, double width, const QColor& color) {
-    double h = width / 2;
-    painter.fillRect(QRectF(box.left() - h, box.top() - h, box.width() + width, width), color);
-    painter.fillRect(QRectF(box.left() - h, box.bottom() - h, box.width() + width, width), color);
-    painter.fillRect(QRectF(box.left() - h, box.top() + h, width, box.height() - width), color);
-    painter.fillRect(QRectF(box.right() - h, box.top() + h, width, box.height() - width), color);
-}
-
-}  // namespace
+using namespace mesh_paint;
 
 MeshCanvas::Detail MeshCanvas::detailFor(double cellPixels) {
     if (cellPixels >= 56) return Detail::RankAndCoordinate;
@@ -75,6 +26,7 @@ MeshCanvas::Detail MeshCanvas::detailFor(double cellPixels) {
 
 void MeshCanvas::paintMesh(QPainter& painter, const QSize& size, const QTransform& toDevice) const {
     painter.fillRect(QRect(QPoint(), size), palette().color(QPalette::Base));
+    if (level() == Level::Overview) return paintOverview(painter, size, toDevice);
     if (layout_.cells().empty()) return paintEmpty(painter, size);
     // The legend's strip is outside the cell area: cells zoomed or panned
     // under it are clipped, never drawn beneath its text.
@@ -87,10 +39,15 @@ void MeshCanvas::paintMesh(QPainter& painter, const QSize& size, const QTransfor
     paintNodeBoundaries(painter, toDevice, visible, cellPixels);
     // Outlines of small cells run along the cells' outer edges, where a
     // compute flag's corner would cover them: the flags go first there.
-    if (cellPixels < kCellOutlinePixels) paintComputeMarks(painter, toDevice, cellPixels);
-    paintOverlays(painter, toDevice, cellPixels);
-    if (cellPixels >= kCellOutlinePixels) paintComputeMarks(painter, toDevice, cellPixels);
-    paintPanelTitles(painter, toDevice);
+    const std::vector<int>& computes = overlay_.computeRanks;
+    if (cellPixels < kCellOutlinePixels)
+        paintComputeMarks(painter, toDevice, cellPixels, layout_, computes);
+    paintOverlays(painter, toDevice, cellPixels, layout_, overlay_);
+    if (cellPixels >= kCellOutlinePixels)
+        paintComputeMarks(painter, toDevice, cellPixels, layout_, computes);
+    paintPanelTitles(painter, toDevice, layout_);
+    if (level() == Level::Zoomed) paintMinimap(painter, cellArea, toDevice);
+    paintBand(painter);
     painter.restore();
     paintLegend(painter, size, cellPixels);
 }
@@ -177,20 +134,21 @@ void MeshCanvas::paintCellBlocks(QPainter& painter, const QTransform& toDevice, 
     }
 }
 
-void MeshCanvas::paintOverlays(QPainter& painter, const QTransform& toDevice,
-                               double cellPixels) const {
-    if (cellPixels < kCellOutlinePixels) return paintSetOutlines(painter, toDevice);
+void MeshCanvas::paintOverlays(QPainter& painter, const QTransform& toDevice, double cellPixels,
+                               const MeshLayout& layout, const SelectionOverlay& overlay) const {
+    if (cellPixels < kCellOutlinePixels)
+        return paintSetOutlines(painter, toDevice, layout, overlay);
     const double scale = std::clamp(cellPixels / 48.0, 0.35, 1.5);
     painter.setRenderHint(QPainter::Antialiasing, false);
     painter.setBrush(Qt::NoBrush);
-    for (const OverlayStyle& style : overlayStyles(overlay_)) {
+    for (const OverlayStyle& style : overlayStyles(overlay)) {
         if (style.ranks->empty()) continue;
         double width = std::max(1.0, style.width * scale);
         double inset = style.inset * scale + width / 2;
         for (int rank : *style.ranks) {
-            int cell = layout_.cellOfRank(rank);
+            int cell = layout.cellOfRank(rank);
             if (cell < 0) continue;
-            QRectF box = toDevice.mapRect(layout_.cells()[static_cast<size_t>(cell)].rect);
+            QRectF box = toDevice.mapRect(layout.cells()[static_cast<size_t>(cell)].rect);
             if (box.width() > 2 * inset + 2)
                 fillOutline(painter, box.adjusted(inset, inset, -inset, -inset), width,
                             style.color);
@@ -199,16 +157,16 @@ void MeshCanvas::paintOverlays(QPainter& painter, const QTransform& toDevice,
 }
 
 // The ranks that run the focus param's Newton–Schulz, flagged on top of the outlines.
-void MeshCanvas::paintComputeMarks(QPainter& painter, const QTransform& toDevice,
-                                   double cellPixels) const {
-    if (overlay_.computeRanks.empty() || cellPixels < 6) return;
+void MeshCanvas::paintComputeMarks(QPainter& painter, const QTransform& toDevice, double cellPixels,
+                                   const MeshLayout& layout, const std::vector<int>& ranks) const {
+    if (ranks.empty() || cellPixels < 6) return;
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setPen(QPen(kComputeEdge, 1));
     painter.setBrush(kComputeColor);
-    for (int rank : overlay_.computeRanks) {
-        int cell = layout_.cellOfRank(rank);
+    for (int rank : ranks) {
+        int cell = layout.cellOfRank(rank);
         if (cell < 0) continue;
-        QRectF box = toDevice.mapRect(layout_.cells()[static_cast<size_t>(cell)].rect);
+        QRectF box = toDevice.mapRect(layout.cells()[static_cast<size_t>(cell)].rect);
         QRectF mark = computeMarkRect(box, cellPixels);
         painter.drawPolygon(computeFlag(mark, mark.width()));
     }
@@ -220,24 +178,24 @@ void MeshCanvas::paintComputeMarks(QPainter& painter, const QTransform& toDevice
 // as a whole, along the edges of its cells that border cells outside it,
 // at least kMinOutlineWidth pixels wide whatever the zoom. Outer sets stand
 // further out, so nested ones (the owner inside its shard group) stay apart.
-void MeshCanvas::paintSetOutlines(QPainter& painter, const QTransform& toDevice) const {
+void MeshCanvas::paintSetOutlines(QPainter& painter, const QTransform& toDevice,
+                                  const MeshLayout& layout, const SelectionOverlay& overlay) const {
     painter.setRenderHint(QPainter::Antialiasing, false);
     std::vector<OverlayStyle> styles;
-    for (const OverlayStyle& style : overlayStyles(overlay_))
+    for (const OverlayStyle& style : overlayStyles(overlay))
         if (!style.ranks->empty()) styles.push_back(style);
-    const size_t cells = layout_.cells().size();
+    const size_t cells = layout.cells().size();
     std::vector<char> inSet(cells);
     for (size_t s = 0; s < styles.size(); ++s) {
         std::fill(inSet.begin(), inSet.end(), 0);
         for (int rank : *styles[s].ranks)
-            if (int cell = layout_.cellOfRank(rank); cell >= 0)
-                inSet[static_cast<size_t>(cell)] = 1;
+            if (int cell = layout.cellOfRank(rank); cell >= 0) inSet[static_cast<size_t>(cell)] = 1;
         // The innermost set sits on its cells' edge, each one further out a
         // width beyond the one inside it.
         const double offset = static_cast<double>(styles.size() - 1 - s) * kMinOutlineWidth;
         for (size_t c = 0; c < cells; ++c)
             if (inSet[c])
-                paintCellBorder(painter, toDevice, inSet, c, kMinOutlineWidth, offset,
+                paintCellBorder(painter, toDevice, layout, inSet, c, kMinOutlineWidth, offset,
                                 styles[s].color);
     }
 }
@@ -282,15 +240,15 @@ void MeshCanvas::paintNodeBoundaries(QPainter& painter, const QTransform& toDevi
 
 // The sides of cell `c` whose neighbour (in the same panel) is not in the set.
 void MeshCanvas::paintCellBorder(QPainter& painter, const QTransform& toDevice,
-                                 const std::vector<char>& inSet, size_t c, double width,
-                                 double offset, const QColor& color) const {
-    const MeshCell& cell = layout_.cells()[c];
+                                 const MeshLayout& layout, const std::vector<char>& inSet, size_t c,
+                                 double width, double offset, const QColor& color) const {
+    const MeshCell& cell = layout.cells()[c];
     // On whole pixels: fills at fractional edges round to one pixel or three.
     const QRectF box = QRectF(toDevice.mapRect(cell.rect).toRect());
     // The neighbour in the same panel: a wrapped segment's last column is
     // outlined even though the next segment continues the dim.
     auto outside = [&](int dx, int dy) {
-        int n = layout_.neighbour(static_cast<int>(c), dy, dx);
+        int n = layout.neighbour(static_cast<int>(c), dy, dx);
         return n < 0 || !inSet[static_cast<size_t>(n)];
     };
     const double out = offset + width;  // from the cell edge outwards
@@ -308,14 +266,15 @@ void MeshCanvas::paintCellBorder(QPainter& painter, const QTransform& toDevice,
             QRectF(box.right() + offset, box.top() - out, width, box.height() + 2 * out), color);
 }
 
-void MeshCanvas::paintPanelTitles(QPainter& painter, const QTransform& toDevice) const {
+void MeshCanvas::paintPanelTitles(QPainter& painter, const QTransform& toDevice,
+                                  const MeshLayout& layout) const {
     double titlePixels = MeshLayout::kTitleHeight * toDevice.m11();
-    if (titlePixels < 10 || layout_.panels().size() < 2) return;
+    if (titlePixels < 10 || layout.panels().size() < 2) return;
     QFont font = painter.font();
     font.setPixelSize(std::clamp(static_cast<int>(titlePixels * 0.6), 8, 14));
     painter.setFont(font);
     painter.setPen(palette().color(QPalette::Text));
-    for (const MeshPanel& panel : layout_.panels()) {
+    for (const MeshPanel& panel : layout.panels()) {
         QRectF area = toDevice.mapRect(panel.rect);
         QRectF title(area.left(), area.top() - titlePixels, area.width(), titlePixels);
         painter.drawText(title, Qt::AlignLeft | Qt::AlignVCenter, panel.title);
@@ -329,22 +288,13 @@ void MeshCanvas::paintLegend(QPainter& painter, const QSize& size, double cellPi
     font.setBold(false);
     painter.setFont(font);
     painter.setPen(palette().color(QPalette::Text));
-    painter.drawText(QRectF(area.left(), area.top(), area.width(), 18), Qt::AlignLeft,
-                     tr("Newton–Schulz numel"));
-    QRectF bar(area.left(), area.top() + 24, 16, std::min(180.0, area.height() * 0.45));
-    QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
-    for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, HeatScale::ramp(i / 8.0));
-    painter.fillRect(bar, gradient);
-    painter.setPen(palette().color(QPalette::Mid));
-    painter.drawRect(bar);
-    painter.setPen(palette().color(QPalette::Text));
-    for (int i = 0; i <= 2; ++i) {
-        double y = bar.bottom() - bar.height() * i / 2.0;
-        painter.drawText(QRectF(bar.right() + 6, y - 8, area.width() - 22, 16),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         humanCount(static_cast<double>(heat_.maxValue()) * i / 2.0));
-    }
-    QRectF idle(area.left(), bar.bottom() + 12, 16, 12);
+    const bool overview = level() == Level::Overview;
+    const double barBottom =
+        overview ? paintHeatBar(
+                       painter, area, blockHeat_,
+                       tr("Newton–Schulz numel, %1 of a block").arg(blockStatisticName(statistic_)))
+                 : paintHeatBar(painter, area, heat_, tr("Newton–Schulz numel"));
+    QRectF idle(area.left(), barBottom + 12, 16, 12);
     painter.fillRect(idle, HeatScale::idleColor());
     painter.drawText(QRectF(idle.right() + 6, idle.top() - 2, area.width() - 22, 16),
                      Qt::AlignLeft | Qt::AlignVCenter, tr("computes nothing"));
@@ -373,6 +323,16 @@ void MeshCanvas::paintLegend(QPainter& painter, const QSize& size, double cellPi
         painter.drawText(QRectF(area.left() + 22, y - 2, area.width() - 22, wraps ? 32 : 16),
                          Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
         y += wraps ? 34 : 18;
+    }
+    if (overview) y = paintWorstLegend(painter, area, y);
+    if (level() == Level::Zoomed) {
+        const int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+        const QString text = tr("zoomed in on %1: Backspace or wheel out for the overview")
+                                 .arg(window_.text(*mesh()));
+        const QRectF box = painter.boundingRect(
+            QRectF(area.left(), y + 4, area.width(), area.height()), flags, text);
+        painter.drawText(box, flags, text);
+        y = box.bottom() + 4;
     }
     paintFocusName(painter, QRectF(area.left(), y + 8, area.width(), area.bottom() - y - 8));
 }

@@ -17,8 +17,9 @@ constexpr int64_t kMaxPanels = 1024;
 
 }  // namespace
 
-MeshLayout::MeshLayout(const Mesh& mesh, int rowDim, int colDim)
-    : rowDim_(rowDim), colDim_(colDim) {
+MeshLayout::MeshLayout(const Mesh& mesh, int rowDim, int colDim, Coord origin)
+    : rowDim_(rowDim), colDim_(colDim), origin_(std::move(origin)) {
+    if (origin_.empty()) origin_.assign(static_cast<size_t>(mesh.ndim()), 0);
     if (rowDim_ == colDim_) rowDim_ = -1;
     rows_ = rowDim_ >= 0 ? mesh.dimSize(rowDim_) : 1;
     cols_ = colDim_ >= 0 ? mesh.dimSize(colDim_) : 1;
@@ -84,7 +85,7 @@ void MeshLayout::place(const Mesh& mesh, const std::vector<int>& panelDims) {
         for (size_t i = 0; i < panelDims.size(); ++i) {
             parts << QStringLiteral("%1=%2")
                          .arg(QString::fromStdString(mesh.dimNames.at(panelDims[i])))
-                         .arg(panelCoords[p][i]);
+                         .arg(panelCoords[p][i] + origin_[static_cast<size_t>(panelDims[i])]);
             coord[static_cast<size_t>(panelDims[i])] = panelCoords[p][i];
         }
         for (int64_t s = 0; s < segments_; ++s) {
@@ -123,8 +124,10 @@ void MeshLayout::placePanel(const Mesh& mesh, Coord coord, int64_t segment, cons
             int rank = mesh.rankAt(coord);
             if (rank >= 0 && static_cast<size_t>(rank) < cellOfRank_.size())
                 cellOfRank_[static_cast<size_t>(rank)] = static_cast<int>(cells_.size());
+            Coord global = coord;
+            for (size_t d = 0; d < global.size(); ++d) global[d] += origin_[d];
             cells_.push_back(
-                {rank, coord,
+                {rank, std::move(global),
                  QRectF(origin.x() + static_cast<double>(c) * kCellSize,
                         origin.y() + static_cast<double>(r) * kCellSize, kCellSize, kCellSize)});
         }
@@ -137,10 +140,11 @@ QString MeshLayout::segmentTitle(const Mesh& mesh, int64_t segment) const {
     const int64_t length = wrapDim_ == rowDim_ ? rows_ : cols_;
     const int64_t first = segment * segmentLength_;
     const int64_t last = std::min(length, first + segmentLength_) - 1;
+    const int64_t offset = origin_[static_cast<size_t>(wrapDim_)];
     return QStringLiteral("%1 %2–%3")
         .arg(QString::fromStdString(mesh.dimNames.at(static_cast<size_t>(wrapDim_))))
-        .arg(first)
-        .arg(last);
+        .arg(first + offset)
+        .arg(last + offset);
 }
 
 // The number of panel columns that makes cells largest in a landscape (16:10) area.

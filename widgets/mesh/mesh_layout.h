@@ -39,7 +39,9 @@ public:
 
     MeshLayout() = default;
     // rowDim / colDim: mesh dims, or -1 for none (a 1-D mesh has no row dim).
-    MeshLayout(const Mesh& mesh, int rowDim, int colDim);
+    // `origin`: where `mesh` starts in a larger one (a MeshWindow's sub-mesh):
+    // cells' coordinates and panel titles count from it.
+    MeshLayout(const Mesh& mesh, int rowDim, int colDim, Coord origin = {});
 
     const std::vector<MeshCell>& cells() const { return cells_; }
     const std::vector<MeshPanel>& panels() const { return panels_; }
@@ -80,6 +82,7 @@ private:
     int64_t segments_ = 1, segmentLength_ = 1;  // along wrapDim_
     int panelColumns_ = 1;
     double titleHeight_ = 0;
+    Coord origin_;
 };
 
 }  // namespace hsdp

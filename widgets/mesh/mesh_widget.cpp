@@ -17,7 +17,9 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
       meshes_(new QComboBox(this)),
       rows_(new QComboBox(this)),
       columns_(new QComboBox(this)),
-      nodes_(new QToolButton(this)) {
+      statistic_(new QComboBox(this)),
+      nodes_(new QToolButton(this)),
+      breadcrumb_(new QLabel(this)) {
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Mesh"), this));
     controls->addWidget(meshes_);
@@ -26,6 +28,17 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
     controls->addWidget(rows_);
     controls->addWidget(new QLabel(tr("Columns"), this));
     controls->addWidget(columns_);
+    controls->addSpacing(12);
+    statisticLabel_ = new QLabel(tr("Blocks by"), this);
+    controls->addWidget(statisticLabel_);
+    statistic_->addItem(tr("max"), static_cast<int>(BlockStatistic::Max));
+    statistic_->addItem(tr("mean"), static_cast<int>(BlockStatistic::Mean));
+    statistic_->addItem(tr("max / mean"), static_cast<int>(BlockStatistic::MaxOverMean));
+    statistic_->setToolTip(
+        tr("A mesh too large for a cell per rank is drawn in blocks of ranks: colour each "
+           "block by the largest Newton–Schulz numel of its ranks, their mean, or max / mean "
+           "(how unevenly the block splits its work)"));
+    controls->addWidget(statistic_);
     controls->addStretch();
     nodes_->setText(tr("Nodes"));
     nodes_->setCheckable(true);
@@ -38,7 +51,17 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
+    breadcrumb_->setTextFormat(Qt::RichText);
+    // A long path must not widen the view (and squeeze the docks): it is cut instead.
+    breadcrumb_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    breadcrumb_->setVisible(false);
+    layout->addWidget(breadcrumb_);
     layout->addWidget(view_, 1);
+    connect(breadcrumb_, &QLabel::linkActivated, view_, &MeshCanvas::zoomToOverview);
+    connect(view_, &MeshCanvas::levelChanged, this, &MeshWidget::updateLevel);
+    connect(statistic_, &QComboBox::activated, this, [this] {
+        view_->setStatistic(static_cast<BlockStatistic>(statistic_->currentData().toInt()));
+    });
     connect(nodes_, &QToolButton::toggled, view_, &MeshCanvas::setShowNodes);
     connect(fit, &QToolButton::clicked, view_, &MeshCanvas::resetZoom);
     connect(meshes_, &QComboBox::activated, view_, &MeshCanvas::setMesh);
@@ -49,6 +72,7 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
         meshes_->setCurrentIndex(mesh);
         fillDims();
     });
+    updateLevel();
 }
 
 void MeshWidget::setResult(const PlanResult& result) {
@@ -63,6 +87,21 @@ void MeshWidget::showPrediction(const PlanResult& plan) {
     result_ = plan;
     view_->setPrediction(plan);
     updateNodesBox();
+}
+
+void MeshWidget::updateLevel() {
+    const MeshCanvas::Level level = view_->level();
+    // Only a mesh drawn in blocks has a statistic to choose: a small one
+    // keeps the toolbar (and the docks beside the view) as they were.
+    statistic_->setVisible(level != MeshCanvas::Level::Ranks);
+    statisticLabel_->setVisible(level != MeshCanvas::Level::Ranks);
+    breadcrumb_->setVisible(level != MeshCanvas::Level::Ranks);
+    QString path = view_->breadcrumb().toHtmlEscaped();
+    if (level == MeshCanvas::Level::Zoomed) {  // the first step links back to the overview
+        const int step = path.indexOf(QStringLiteral(" ▸ "));
+        path = QStringLiteral("<a href=\"overview\">%1</a>%2").arg(path.left(step), path.mid(step));
+    }
+    breadcrumb_->setText(path);
 }
 
 void MeshWidget::updateNodesBox() {
@@ -100,8 +139,8 @@ void MeshWidget::fillDims() {
         rows_->addItem(name, d);
         columns_->addItem(name, d);
     }
-    rows_->setCurrentIndex(rows_->findData(view_->meshLayout().rowDim()));
-    columns_->setCurrentIndex(columns_->findData(view_->meshLayout().colDim()));
+    rows_->setCurrentIndex(rows_->findData(view_->dims().first));
+    columns_->setCurrentIndex(columns_->findData(view_->dims().second));
 }
 
 void MeshWidget::applyDims() {

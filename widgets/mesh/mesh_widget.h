@@ -7,6 +7,7 @@
 #include "studio/studio_view.h"
 
 class QComboBox;
+class QLabel;
 class QToolButton;
 
 namespace hsdp {
@@ -15,7 +16,9 @@ namespace hsdp {
 // and which across the columns (the others become small multiples). The
 // studio's central view; with a cluster chosen, "Nodes" outlines its nodes.
 // Its pictures are the canvas alone, a report's "<mesh index>" part that
-// mesh of the plan.
+// mesh of the plan. A mesh drawn in blocks (MeshCanvas's overview) adds the
+// block statistic to colour by and, under the controls, the breadcrumb of
+// where the view is (its first step climbs back to the overview).
 class MeshWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
@@ -36,12 +39,16 @@ private:
     void fillDims();
     void applyDims();
     void updateNodesBox();
+    void updateLevel();
 
     MeshCanvas* view_;
     QComboBox* meshes_;
     QComboBox* rows_;
     QComboBox* columns_;
+    QComboBox* statistic_;  // BlockStatistic, for meshes drawn in blocks
+    QLabel* statisticLabel_;
     QToolButton* nodes_;  // checkable
+    QLabel* breadcrumb_;
     PlanResult result_;
 };
 

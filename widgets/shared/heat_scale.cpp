@@ -29,9 +29,31 @@ QColor HeatScale::ramp(double t) {
     return QColor(mix(0), mix(1), mix(2));
 }
 
-QColor HeatScale::colorFor(int64_t value) const {
+HeatScale HeatScale::logarithmic(double floor, double max) {
+    HeatScale scale;
+    scale.max_ = max;
+    scale.floor_ = std::clamp(floor, std::min(1.0, max), max);
+    scale.log_ = true;
+    return scale;
+}
+
+double HeatScale::position(double value) const {
+    if (!log_) return max_ > 0 ? std::clamp(value / max_, 0.0, 1.0) : 0.0;
+    if (max_ <= floor_ || floor_ <= 0) return 1.0;
+    const double t = std::log(std::max(value, floor_) / floor_) / std::log(max_ / floor_);
+    return kLogStart + (1.0 - kLogStart) * std::clamp(t, 0.0, 1.0);
+}
+
+double HeatScale::valueAt(double t) const {
+    if (!log_) return max_ * t;
+    if (max_ <= floor_ || floor_ <= 0) return max_;
+    const double u = std::clamp((t - kLogStart) / (1.0 - kLogStart), 0.0, 1.0);
+    return floor_ * std::pow(max_ / floor_, u);
+}
+
+QColor HeatScale::colorForValue(double value) const {
     if (value <= 0 || max_ <= 0) return idleColor();
-    return ramp(static_cast<double>(value) / static_cast<double>(max_));
+    return ramp(position(value));
 }
 
 QColor HeatScale::textOn(const QColor& background) {
