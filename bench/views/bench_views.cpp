@@ -235,13 +235,19 @@ using Figure = std::function<void(const char*, double, double, const std::string
 
 // The views that paint a plan: the mesh fitted with a param selected, the
 // owner balance charts, the plan tree's model and rows.
-void measurePlanViews(const PlanResult& result, const Figure& figure) {
+// Returns the tree's row count.
+int measurePlanViews(const PlanResult& result, const Figure& figure) {
     PlanSelection selection;
     MeshCanvas mesh(&selection);
     mesh.setResult(result);
     int param = mostInterestingParam(*result.scenario, *result.plan);
     const ParamPlace& place = result.index->params[static_cast<size_t>(param)];
     selection.selectParam(param, place.group, place.batch);
+    // A mesh drawn in blocks (above 16,384 ranks) also zoomed into its worst block.
+    MeshCanvas zoomed(&selection);
+    zoomed.setResult(result);
+    const bool blocks =
+        !zoomed.worstBlocks().empty() && zoomed.zoomIntoBlock(zoomed.worstBlocks().front());
     OwnerBalanceWidget balance(&selection);
     balance.setAttribute(Qt::WA_DontShowOnScreen);
     balance.resize(1600, 1000);
@@ -258,6 +264,11 @@ void measurePlanViews(const PlanResult& result, const Figure& figure) {
                       mesh.paintMesh(painter, image.size(), mesh.fitTransform(image.size()));
                   },
                   [&] {
+                      if (!blocks) return;
+                      QPainter painter(&image);
+                      zoomed.paintMesh(painter, image.size(), zoomed.fitTransform(image.size()));
+                  },
+                  [&] {
                       for (QCustomPlot* plot : balance.plots())
                           plot->replot(QCustomPlot::rpImmediateRefresh);
                   },
@@ -267,12 +278,17 @@ void measurePlanViews(const PlanResult& result, const Figure& figure) {
                   },
                   [&] { (void)buildPlanTreeRows(*result.scenario, *result.plan, *result.index); }});
     figure("mesh_paint_ms", median(samples[0]) * 1e3, 16,
-           "mesh view fitted to 1600x1000, a param selected");
-    figure("chart_paint_ms", median(samples[1]) * 1e3, 16,
+           blocks ? "mesh view at its overview of blocks, 1600x1000, a param selected"
+                  : "mesh view fitted to 1600x1000, a param selected");
+    if (blocks)
+        figure("mesh_paint_zoomed_ms", median(samples[1]) * 1e3, 16,
+               "zoomed into the worst block: rank cells");
+    figure("chart_paint_ms", median(samples[2]) * 1e3, 16,
            "owner balance: its three charts replotted at 1600x1000");
-    figure("tree_model_build_ms", median(samples[2]) * 1e3, 100,
+    figure("tree_model_build_ms", median(samples[3]) * 1e3, 100,
            "reset + proxy + walk of " + std::to_string(rows) + " rows");
-    figure("tree_rows_build_ms", median(samples[3]) * 1e3, 0, "off the GUI thread");
+    figure("tree_rows_build_ms", median(samples[4]) * 1e3, 0, "off the GUI thread");
+    return rows;
 }
 
 // The longest GUI gap while a Session plans `path`, and the idle baseline.
@@ -286,17 +302,19 @@ std::pair<double, double> guiStalls(const QString& path) {
     return {median(stalls) * 1e3, median(idleGaps) * 1e3};
 }
 
-void measureTrace(const ViewsInputs& inputs, const Figure& figure) {
+// Returns the steps the step change walked (0: not runnable).
+int measureTrace(const ViewsInputs& inputs, const Figure& figure) {
     const TraceBenchFigures trace =
         traceBenchmark(inputs.runnable ? inputs.edit : QString(), kRounds);
     figure("trace_paint_overview_ms", trace.paintOverviewMs, 16,
            "100,000 events, 50 ranks, 1600x1000");
     figure("trace_paint_zoomed_ms", trace.paintZoomedMs, 16, "1/200 of the run");
-    if (!inputs.runnable) return;
+    if (!inputs.runnable) return 0;
     figure("step_change_ms", trace.stepChangeMs, 50,
            "step panel + trace + mesh view repaint, " + std::to_string(trace.steps) + " steps");
     figure("run_gui_stall_ms", runGuiStallMs(inputs.edit, 3), 50,
            "longest GUI gap while the window runs the edit scenario");
+    return trace.steps;
 }
 
 }  // namespace
@@ -339,7 +357,7 @@ int viewsBenchmark(const std::vector<std::string>& rawArgs) {
         std::cout << "views at " << result.plan->worldSize << " ranks, "
                   << result.scenario->params.size() << " params, offscreen (" << kRounds
                   << " interleaved rounds, medians)\n";
-    measurePlanViews(result, figure);
+    out["tree_rows"] = measurePlanViews(result, figure);
     auto stalls = guiStalls(inputs.stall);
     figure("plan_gui_stall_ms", stalls.first, 50, "longest GUI gap while planning");
     figure("idle_gui_gap_ms", stalls.second, 0,
@@ -352,7 +370,7 @@ int viewsBenchmark(const std::vector<std::string>& rawArgs) {
            "longest GUI gap from an edit to its repaint, the repaint included");
     figure("studio_peak_mib", edit.peakMiB, 1536, "peak resident memory of the edited window");
     out["edit_scenario"] = editName;
-    measureTrace(inputs, figure);
+    if (int steps = measureTrace(inputs, figure)) out["step_change_steps"] = steps;
     if (!inputs.runnable) out["not_run"] = "too many ranks to run here: no step or run figures";
     out["goals"] = nlohmann::ordered_json::object();
     bool met = true;

@@ -75,12 +75,15 @@ std::vector<MeshDimLinks> meshDimLinks(const Scenario& scenario, const Cluster& 
 
 }  // namespace
 
-PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& cluster,
-                  const std::vector<std::vector<int64_t>>& paramShapes,
-                  const std::vector<std::vector<int64_t>>& tpShapes) {
+namespace {
+
+PlanCost costWithin(const Scenario& scenario, const Plan& plan, const Cluster& cluster,
+                    const std::vector<std::vector<int64_t>>& paramShapes,
+                    const std::vector<std::vector<int64_t>>& tpShapes,
+                    const ScheduleBudget& budget) {
     PlanCost cost;
     cost.cluster = clusterForWorld(cluster, scenario.worldSize);
-    cost.schedule = stepSchedule(scenario, plan, paramShapes, tpShapes);
+    cost.schedule = stepSchedule(scenario, plan, paramShapes, tpShapes, budget);
     const ComputeRates rates = computeRatesOf(cost.cluster);
     cost.simulation = simulateOn(cost.schedule, cost.cluster);  // shared cores or not
     cost.stepSeconds = cost.simulation.makespan;
@@ -99,11 +102,29 @@ PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& clu
     return cost;
 }
 
-PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& cluster) {
+PlanCost costAtRealShapes(const Scenario& scenario, const Plan& plan, const Cluster& cluster,
+                          const ScheduleBudget& budget) {
     std::vector<std::vector<int64_t>> shapes, tpShapes;
     for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
     for (const auto& tp : scenario.tpTransitions) tpShapes.push_back(tp.shape);
-    return costPlan(scenario, plan, cluster, shapes, tpShapes);
+    return costWithin(scenario, plan, cluster, shapes, tpShapes, budget);
+}
+
+}  // namespace
+
+PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& cluster,
+                  const std::vector<std::vector<int64_t>>& paramShapes,
+                  const std::vector<std::vector<int64_t>>& tpShapes) {
+    return costWithin(scenario, plan, cluster, paramShapes, tpShapes, {});
+}
+
+PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& cluster) {
+    return costAtRealShapes(scenario, plan, cluster, {});
+}
+
+PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& cluster,
+                  const ScheduleBudget& budget) {
+    return costAtRealShapes(scenario, plan, cluster, budget);
 }
 
 }  // namespace hsdp

@@ -20,6 +20,7 @@
 #include "run/optimizer_step.h"
 #include "run/tp_execution.h"
 #include "runtime/wire_bytes.h"
+#include "types/figures.h"
 #include "types/geometry.h"
 
 namespace hsdp {
@@ -168,8 +169,13 @@ class ScheduleBuilder {
 public:
     ScheduleBuilder(const Scenario& scenario, const Plan& plan,
                     const std::vector<std::vector<int64_t>>& paramShapes,
-                    const std::vector<std::vector<int64_t>>& tpShapes)
-        : scenario_(scenario), plan_(plan), shapes_(paramShapes), tpShapes_(tpShapes) {
+                    const std::vector<std::vector<int64_t>>& tpShapes,
+                    const ScheduleBudget& budget = {})
+        : scenario_(scenario),
+          plan_(plan),
+          shapes_(paramShapes),
+          tpShapes_(tpShapes),
+          budget_(budget) {
         if (paramShapes.size() != scenario.params.size() ||
             tpShapes.size() != scenario.tpTransitions.size())
             throw std::invalid_argument("stepSchedule: one shape per param and transition");
@@ -240,6 +246,18 @@ private:
         else
             value = double(amount);
         out_.ranks[size_t(rank)].push_back({kind, phase, index, -1, value});
+        countItems(1);
+    }
+
+    void countItems(int64_t n) {
+        items_ += n;
+        if (budget_.maxWorkItems > 0 && items_ > budget_.maxWorkItems)
+            throw ScheduleTooLarge(
+                "the step's schedule outgrows " + groupedCount(budget_.maxWorkItems) +
+                " work items (" + groupedCount(scenario_.worldSize) + " ranks, " +
+                groupedCount(int64_t(plan_.schedule.size())) +
+                " schedule entries): too large to cost here; fewer batches (a larger "
+                "options.max_batch_numel) or hsdp-inspect plan --cluster, which has no limit");
     }
 
     void addCollectives(int rank, Instances made) {
@@ -248,6 +266,7 @@ private:
             const int index = sc.phase == StepPhase::Tp ? sc.tpTransition : sc.scheduleIndex;
             out_.ranks[size_t(rank)].push_back({WorkKind::Collective, sc.phase, index, c, 0});
         }
+        countItems(made.count);
     }
 
     int newCollective(ScheduledCollective c) {
@@ -658,6 +677,8 @@ private:
     const Plan& plan_;
     const std::vector<std::vector<int64_t>>& shapes_;
     const std::vector<std::vector<int64_t>>& tpShapes_;
+    ScheduleBudget budget_;
+    int64_t items_ = 0;  // work items so far, all ranks
     std::vector<const Mesh*> paramMesh_;
     std::unordered_map<LineKey, int, LineKeyHash> lines_;
     // Of the entry or TP transition being built:
@@ -680,6 +701,15 @@ StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan,
     if (plan.worldSize != scenario.worldSize)
         throw std::invalid_argument("stepSchedule: the plan is not of this scenario");
     return ScheduleBuilder(scenario, plan, paramShapes, tpShapes).build();
+}
+
+StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan,
+                          const std::vector<std::vector<int64_t>>& paramShapes,
+                          const std::vector<std::vector<int64_t>>& tpShapes,
+                          const ScheduleBudget& budget) {
+    if (plan.worldSize != scenario.worldSize)
+        throw std::invalid_argument("stepSchedule: the plan is not of this scenario");
+    return ScheduleBuilder(scenario, plan, paramShapes, tpShapes, budget).build();
 }
 
 StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan) {

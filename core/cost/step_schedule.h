@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <stdexcept>
+
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -80,6 +82,25 @@ StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan,
 
 // The same with the scenario's own (real) shapes.
 StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan);
+
+// The most work items, all ranks' together, a schedule may hold (0: any).
+// Each costs about 40 bytes with its simulated span: a plan of many batches
+// at 131,072 ranks holds hundreds of millions, GiB the studio must not take.
+struct ScheduleBudget {
+    int64_t maxWorkItems = 0;
+};
+
+// Thrown when a schedule outgrows its budget; says by how much.
+class ScheduleTooLarge : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// stepSchedule within `budget`: throws ScheduleTooLarge past it.
+StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan,
+                          const std::vector<std::vector<int64_t>>& paramShapes,
+                          const std::vector<std::vector<int64_t>>& tpShapes,
+                          const ScheduleBudget& budget);
 
 // Only the phases that get the matrices to Newton–Schulz and the update back
 // (Gather and UpdateBroadcast, with their compute): no replica broadcast, no

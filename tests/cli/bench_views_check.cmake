@@ -87,12 +87,13 @@ if(NOT edit_scenario STREQUAL scenario_name)
   fail("edit_scenario is '${edit_scenario}', not the given '${scenario_name}'")
 endif()
 
-# Every timed figure: a number below a minute; the work timed (paints, builds,
+# Every timed figure (and the peak memory, in MiB): a number below a minute; the work timed (paints, builds,
 # edits, step changes) takes some time, while the longest GUI gaps may be 0
 # (a small plan can finish between two ticks of the 1 ms timer).
-set(work_figures mesh_paint_ms tree_model_build_ms tree_rows_build_ms edit_to_repaint_ms
-    trace_paint_overview_ms trace_paint_zoomed_ms step_change_ms)
-set(gap_figures plan_gui_stall_ms idle_gui_gap_ms run_gui_stall_ms)
+set(work_figures mesh_paint_ms chart_paint_ms tree_model_build_ms tree_rows_build_ms
+    edit_to_repaint_ms trace_paint_overview_ms trace_paint_zoomed_ms step_change_ms
+    studio_peak_mib)
+set(gap_figures plan_gui_stall_ms idle_gui_gap_ms edit_gui_stall_ms run_gui_stall_ms)
 set(figures ${work_figures} ${gap_figures})
 foreach(key ${figures})
   string(JSON type ERROR_VARIABLE missing TYPE "${out}" ${key})

@@ -33,8 +33,8 @@ std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
     auto prediction = std::make_shared<PlanPrediction>();
     prediction->cluster = cluster;
     try {
-        auto cost =
-            std::make_shared<const PlanCost>(costPlan(*plan.scenario, *plan.plan, *cluster));
+        auto cost = std::make_shared<const PlanCost>(
+            costPlan(*plan.scenario, *plan.plan, *cluster, ScheduleBudget{kStudioScheduleItems}));
         prediction->timeline = timelineOf(*plan.plan, *cost, std::nullopt);
         prediction->rows = timelineOfRun(RunData{plan, prediction->timeline});
         prediction->cost = std::move(cost);

@@ -17,6 +17,7 @@
 #include "run/shrink.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
+#include "types/figures.h"
 
 using namespace hsdp;
 
@@ -126,6 +127,32 @@ private slots:
         // The compute spans change no count: each scheduled collective once.
         QCOMPARE(run.collectives, int64_t(schedule.collectives.size()));
         checkCompute(scenario, plan, schedule, run.trace);
+    }
+
+    // A budget at the schedule's own size gives the same schedule; one item
+    // less is refused, naming the budget, before the schedule is complete.
+    void aBudgetBoundsTheWorkItems() {
+        const Scenario scenario =
+            readScenarioFile(HSDP_SOURCE_DIR "/samples/llama3_8b_hsdp_2x4.json");
+        const Plan plan = makePlan(scenario);
+        const StepSchedule whole = stepSchedule(scenario, plan);
+        int64_t items = 0;
+        for (const auto& rank : whole.ranks) items += int64_t(rank.size());
+        std::vector<std::vector<int64_t>> shapes, tpShapes;
+        for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
+        for (const auto& tp : scenario.tpTransitions) tpShapes.push_back(tp.shape);
+        const StepSchedule within =
+            stepSchedule(scenario, plan, shapes, tpShapes, ScheduleBudget{items});
+        QCOMPARE(within.collectives.size(), whole.collectives.size());
+        for (size_t r = 0; r < whole.ranks.size(); ++r)
+            QCOMPARE(within.ranks[r].size(), whole.ranks[r].size());
+        try {
+            (void)stepSchedule(scenario, plan, shapes, tpShapes, ScheduleBudget{items - 1});
+            QFAIL("a schedule past its budget was built");
+        } catch (const ScheduleTooLarge& error) {
+            const std::string budget = groupedCount(items - 1) + " work items";
+            QVERIFY2(std::string(error.what()).find(budget) != std::string::npos, error.what());
+        }
     }
 
 private:
