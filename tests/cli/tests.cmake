@@ -30,14 +30,16 @@ set_tests_properties(bench_predict_cli PROPERTIES TIMEOUT 120 LABELS bench)
 # in-run ratio to the Python port of the seeds (fails below 10x at 4k params x
 # 8,192 ranks); a ratio measured in one run survives a noisy machine.
 add_test(NAME bench_plan_guard COMMAND hsdp-bench plan --check)
-set_tests_properties(bench_plan_guard PROPERTIES TIMEOUT 450 LABELS bench)
+# Alone: a wall-clock ratio, and a 0.2 s process sharing two cores with the
+# suite's rank threads measured 8.7x once where it measures 24x by itself.
+set_tests_properties(bench_plan_guard PROPERTIES TIMEOUT 450 LABELS bench RUN_SERIAL TRUE)
 # The views benchmark's command line on a small sample: every figure printed,
 # each a plausible number consistent with the others and the exit code.
 add_test(NAME bench_views_cli
   COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:hsdp-bench>
           -DSCENARIO=${CMAKE_SOURCE_DIR}/samples/teaching_2x2.json
           -P ${CMAKE_CURRENT_LIST_DIR}/bench_views_check.cmake)
-set_tests_properties(bench_views_cli PROPERTIES TIMEOUT 120 LABELS bench
+set_tests_properties(bench_views_cli PROPERTIES TIMEOUT 120 LABELS bench RUN_SERIAL TRUE
   ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
 # The scale benchmark's command line on its two smallest worlds: both sides
 # verify, connect times and the slope are printed.
