@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "gap_meter.h"
 #include "shared/scenario_document.h"
 #include "shared/session.h"
 #include "window/main_window.h"
@@ -34,29 +35,18 @@ double peakResidentMiB() {
 // Runs `start` and serves the event loop until the session delivers a plan
 // (or fails); returns the longest gap between ticks of a 1 ms timer.
 double longestGapUntilPlanned(MainWindow& window, const std::function<void()>& start) {
-    QElapsedTimer clock;
-    double longest = 0, last = 0;
-    QTimer tick;
-    tick.setInterval(1);
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        double now = static_cast<double>(clock.nsecsElapsed()) * 1e-9;
-        longest = std::max(longest, now - last);
-        last = now;
-    });
     QEventLoop loop;
     // Views may finish their share of a plan in queued calls: serve those too.
     auto ready = QObject::connect(window.session(), &Session::planReady, &loop,
                                   [&loop] { QTimer::singleShot(0, &loop, &QEventLoop::quit); });
     auto failed =
         QObject::connect(window.session(), &Session::readFailed, &loop, &QEventLoop::quit);
-    clock.start();
-    tick.start();
+    GapMeter gaps;
     start();
     loop.exec();
     QObject::disconnect(ready);
     QObject::disconnect(failed);
-    double now = static_cast<double>(clock.nsecsElapsed()) * 1e-9;
-    return std::max(longest, now - last);
+    return gaps.longest();
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "gap_meter.h"
 #include "window/main_window.h"
 
 namespace hsdp::bench {
@@ -18,24 +19,14 @@ namespace {
 // the start of a run until 300 ms after the window's runReady (bench_views'
 // gap idea).
 double longestGapUntilRunReady(MainWindow& window, const RunRequest& request) {
-    QElapsedTimer clock;
-    double longest = 0, last = 0;
-    QTimer tick;
-    tick.setInterval(1);
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        double now = static_cast<double>(clock.nsecsElapsed()) * 1e-9;
-        longest = std::max(longest, now - last);
-        last = now;
-    });
     QEventLoop loop;
     // The repaints that show the result belong to the run: keep serving a while.
     QObject::connect(&window, &MainWindow::runReady, &loop,
                      [&loop] { QTimer::singleShot(300, &loop, &QEventLoop::quit); });
-    clock.start();
-    tick.start();
+    GapMeter gaps;
     if (!window.startRun(request)) return -1;
     loop.exec();
-    return longest;
+    return gaps.longestClosed();
 }
 
 }  // namespace
