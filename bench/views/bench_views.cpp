@@ -369,6 +369,20 @@ int viewsBenchmark(const std::vector<std::string>& rawArgs) {
     figure("edit_gui_stall_ms", edit.guiStallMs, 50,
            "longest GUI gap from an edit to its repaint, the repaint included");
     figure("studio_peak_mib", edit.peakMiB, 1536, "peak resident memory of the edited window");
+    figure("edit_plan_ms", edit.planMs, 0,
+           "of the edit: the slower of its two re-plans alone, off the GUI thread");
+    figure("edit_diff_ms", edit.diffMs, 0, "of the edit: the plan diff alone, off the GUI thread");
+    out["edit_show_ms"] = nlohmann::ordered_json::object();
+    std::string slowest;
+    for (size_t v = 0; v < edit.showMs.size(); ++v) {
+        out["edit_show_ms"][edit.showMs[v].first] = edit.showMs[v].second;
+        if (v < 4)
+            slowest += (v ? ", " : "") + edit.showMs[v].first + " " +
+                       QString::number(edit.showMs[v].second, 'f', 1).toStdString();
+    }
+    if (!args->json)
+        std::cout << "  edit_show_ms             GUI thread per view, slowest: " << slowest
+                  << " ms\n";
     out["edit_scenario"] = editName;
     if (int steps = measureTrace(inputs, figure)) out["step_change_steps"] = steps;
     if (!inputs.runnable) out["not_run"] = "too many ranks to run here: no step or run figures";

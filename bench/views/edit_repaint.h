@@ -2,6 +2,9 @@
 #pragma once
 
 #include <QString>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace hsdp::bench {
 
@@ -10,6 +13,12 @@ struct EditFigures {
     double toRepaintMs = 0;  // median: the edit until the window has repainted the new plan
     double guiStallMs = 0;  // median over edits of the longest GUI-thread gap, the repaint included
     double peakMiB = 0;     // the process's peak resident memory once the edits are done
+    // Where an edit's time goes, medians: the GUI thread's share per view
+    // (MainWindow::lastShowTimes, slowest first), and, measured alone after
+    // the window's rounds, the re-plan and the diff the studio runs off it.
+    std::vector<std::pair<std::string, double>> showMs;
+    double planMs = 0;
+    double diffMs = 0;
 };
 
 EditFigures editFigures(const QString& path, int rounds);

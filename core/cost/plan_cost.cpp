@@ -4,6 +4,7 @@
 #include <map>
 
 #include "cost/shared_cores.h"
+#include "types/stopped.h"
 
 namespace hsdp {
 
@@ -85,18 +86,21 @@ PlanCost costWithin(const Scenario& scenario, const Plan& plan, const Cluster& c
     cost.cluster = clusterForWorld(cluster, scenario.worldSize);
     cost.schedule = stepSchedule(scenario, plan, paramShapes, tpShapes, budget);
     const ComputeRates rates = computeRatesOf(cost.cluster);
+    throwIfStopped(budget.stop);
     cost.simulation = simulateOn(cost.schedule, cost.cluster);  // shared cores or not
+    throwIfStopped(budget.stop);
     cost.stepSeconds = cost.simulation.makespan;
     cost.lastRank = cost.simulation.lastRank;
     cost.phases = phaseCosts(cost.schedule, cost.simulation, rates);
     cost.criticalPath = criticalSegments(cost.schedule, cost.simulation);
-    cost.memory = predictStepMemory(scenario, plan, paramShapes);
+    cost.memory = predictStepMemory(scenario, plan, paramShapes, budget.stop);
     for (size_t r = 0; r < cost.simulation.ranks.size(); ++r) {
         const auto& t = cost.simulation.ranks[r];
         const StepMemory& m = cost.memory[r];
         cost.ranks.push_back({int(r), t.finish, t.busy, t.waiting, m.peakBytes, m.residentBytes});
         if (m.peakBytes > cost.memory[size_t(cost.peakRank)].peakBytes) cost.peakRank = int(r);
     }
+    throwIfStopped(budget.stop);
     cost.meshDims = meshDimLinks(scenario, cost.cluster);
     cost.gatherTraffic = gatherTraffic(scenario, plan, cost.schedule, paramShapes);
     return cost;

@@ -86,7 +86,8 @@ PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& clu
                   const std::vector<std::vector<int64_t>>& tpShapes);
 // The same with the scenario's real shapes.
 PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& cluster);
-// The same within `budget`: throws ScheduleTooLarge before the schedule outgrows it.
+// The same within `budget`: throws ScheduleTooLarge before the schedule outgrows
+// it, Stopped (types/stopped.h) soon after its stop is requested.
 PlanCost costPlan(const Scenario& scenario, const Plan& plan, const Cluster& cluster,
                   const ScheduleBudget& budget);
 

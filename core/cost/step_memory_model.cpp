@@ -16,6 +16,7 @@
 #include "cost/detail/gather_slot.h"
 #include "run/optimizer_step.h"
 #include "types/geometry.h"
+#include "types/stopped.h"
 
 namespace hsdp {
 
@@ -129,8 +130,12 @@ std::vector<int> unionOf(const std::vector<int>& a, const std::vector<int>& b) {
 class MemoryModel {
 public:
     MemoryModel(const Scenario& scenario, const Plan& plan,
-                const std::vector<std::vector<int64_t>>& shapes)
-        : scenario_(scenario), plan_(plan), shapes_(shapes), numelCache_(scenario.params.size()) {
+                const std::vector<std::vector<int64_t>>& shapes, std::stop_token stop)
+        : scenario_(scenario),
+          plan_(plan),
+          shapes_(shapes),
+          stop_(std::move(stop)),
+          numelCache_(scenario.params.size()) {
         for (const auto& spec : scenario.params)
             paramMesh_.push_back(spec.placements ? scenario.findMesh(spec.mesh) : nullptr);
     }
@@ -140,7 +145,10 @@ public:
         const size_t entries = plan_.schedule.size() + 1;
         for (int r = 0; r < scenario_.worldSize; ++r)
             ranks_.emplace_back(r, resident[size_t(r)], entries);
-        for (size_t i = 0; i < plan_.schedule.size(); ++i) scheduleEntry(int(i));
+        for (size_t i = 0; i < plan_.schedule.size(); ++i) {
+            throwIfStopped(stop_);
+            scheduleEntry(int(i));
+        }
         localParams();
         std::vector<StepMemory> out;
         out.reserve(ranks_.size());
@@ -525,6 +533,7 @@ private:
     const Scenario& scenario_;
     const Plan& plan_;
     const std::vector<std::vector<int64_t>>& shapes_;
+    std::stop_token stop_;
     std::vector<const Mesh*> paramMesh_;
     std::vector<std::vector<int64_t>> numelCache_;  // [param][projected coordinate]
     std::unordered_map<const Mesh*, std::vector<Coord>> coords_;
@@ -545,18 +554,20 @@ private:
 }  // namespace
 
 std::vector<StepMemory> predictStepMemory(const Scenario& scenario, const Plan& plan,
-                                          const std::vector<std::vector<int64_t>>& paramShapes) {
+                                          const std::vector<std::vector<int64_t>>& paramShapes,
+                                          std::stop_token stop) {
     if (paramShapes.size() != scenario.params.size())
         throw std::invalid_argument("predictStepMemory: one shape per param");
     if (plan.worldSize != scenario.worldSize)
         throw std::invalid_argument("predictStepMemory: the plan is not of this scenario");
-    return MemoryModel(scenario, plan, paramShapes).run();
+    return MemoryModel(scenario, plan, paramShapes, std::move(stop)).run();
 }
 
-std::vector<StepMemory> predictStepMemory(const Scenario& scenario, const Plan& plan) {
+std::vector<StepMemory> predictStepMemory(const Scenario& scenario, const Plan& plan,
+                                          std::stop_token stop) {
     std::vector<std::vector<int64_t>> shapes;
     for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
-    return predictStepMemory(scenario, plan, shapes);
+    return predictStepMemory(scenario, plan, shapes, std::move(stop));
 }
 
 }  // namespace hsdp

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stop_token>
 #include <vector>
 
 #include "plan/plan.h"
@@ -18,11 +19,14 @@ namespace hsdp {
 // byte for byte, on every rank.
 
 // With the data shapes `paramShapes` (one per param: the real shapes, or a
-// shrunk run's). Throws std::invalid_argument when they do not fit.
+// shrunk run's). Throws std::invalid_argument when they do not fit, Stopped
+// (types/stopped.h) once `stop` is requested.
 std::vector<StepMemory> predictStepMemory(const Scenario& scenario, const Plan& plan,
-                                          const std::vector<std::vector<int64_t>>& paramShapes);
+                                          const std::vector<std::vector<int64_t>>& paramShapes,
+                                          std::stop_token stop = {});
 
 // The same with the scenario's own (real) shapes.
-std::vector<StepMemory> predictStepMemory(const Scenario& scenario, const Plan& plan);
+std::vector<StepMemory> predictStepMemory(const Scenario& scenario, const Plan& plan,
+                                          std::stop_token stop = {});
 
 }  // namespace hsdp

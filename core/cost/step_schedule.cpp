@@ -22,6 +22,7 @@
 #include "runtime/wire_bytes.h"
 #include "types/figures.h"
 #include "types/geometry.h"
+#include "types/stopped.h"
 
 namespace hsdp {
 
@@ -250,6 +251,7 @@ private:
     }
 
     void countItems(int64_t n) {
+        throwIfStopped(budget_.stop);
         items_ += n;
         if (budget_.maxWorkItems > 0 && items_ > budget_.maxWorkItems)
             throw ScheduleTooLarge(
@@ -720,13 +722,13 @@ StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan) {
 }
 
 StepSchedule gatherSchedule(const Scenario& scenario, const Plan& plan,
-                            const std::vector<std::vector<int64_t>>& paramShapes,
-                            bool withCompute) {
+                            const std::vector<std::vector<int64_t>>& paramShapes, bool withCompute,
+                            const ScheduleBudget& budget) {
     if (plan.worldSize != scenario.worldSize)
         throw std::invalid_argument("gatherSchedule: the plan is not of this scenario");
     std::vector<std::vector<int64_t>> tpShapes;
     for (const auto& tp : scenario.tpTransitions) tpShapes.push_back(tp.shape);
-    return ScheduleBuilder(scenario, plan, paramShapes, tpShapes).build(true, withCompute);
+    return ScheduleBuilder(scenario, plan, paramShapes, tpShapes, budget).build(true, withCompute);
 }
 
 }  // namespace hsdp

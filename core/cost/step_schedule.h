@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include <cstdint>
+#include <stop_token>
 #include <string_view>
 #include <vector>
 
@@ -86,8 +87,10 @@ StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan);
 // The most work items, all ranks' together, a schedule may hold (0: any).
 // Each costs about 40 bytes with its simulated span: a plan of many batches
 // at 131,072 ranks holds hundreds of millions, GiB the studio must not take.
+// `stop`: the caller no longer wants the schedule (types/stopped.h).
 struct ScheduleBudget {
     int64_t maxWorkItems = 0;
+    std::stop_token stop;
 };
 
 // Thrown when a schedule outgrows its budget; says by how much.
@@ -109,6 +112,6 @@ StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan,
 // (gather_traffic.h: collectives; the strategy choice: with their compute).
 StepSchedule gatherSchedule(const Scenario& scenario, const Plan& plan,
                             const std::vector<std::vector<int64_t>>& paramShapes,
-                            bool withCompute = true);
+                            bool withCompute = true, const ScheduleBudget& budget = {});
 
 }  // namespace hsdp

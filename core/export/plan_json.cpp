@@ -4,6 +4,7 @@
 #include <string>
 
 #include "plan/grouping.h"
+#include "plan/ownership.h"
 
 namespace hsdp {
 
@@ -105,13 +106,21 @@ Json loadsJson(const Batch& batch) {
     return loads;
 }
 
+// Every replicate coordinate, in order; the plan keeps only those that
+// compute something, the others compute nothing ({}).
 Json shardComputeJson(const Batch& batch) {
-    Json compute = arrayWithCapacity(batch.shardCompute.size());
-    for (const auto& sc : batch.shardCompute) {
+    const int64_t count = coordinateCount(batch.replicateSizes);
+    Json compute = arrayWithCapacity(size_t(count));
+    auto next = batch.shardCompute.begin();
+    const std::map<int, Coord> nothing;
+    for (int64_t c = 0; c < count; ++c) {
+        Coord coord = coordinateAt(c, batch.replicateSizes);
+        const bool listed = next != batch.shardCompute.end() && next->replicateCoord == coord;
         Json entry = objectWithCapacity(2);
-        put(entry, "replicate_coord", array(sc.replicateCoord));
-        put(entry, "compute_coord", coordMap(sc.computeCoord));
+        put(entry, "replicate_coord", array(coord));
+        put(entry, "compute_coord", coordMap(listed ? next->computeCoord : nothing));
         compute.get_ref<Json::array_t&>().push_back(std::move(entry));
+        if (listed) ++next;
     }
     return compute;
 }

@@ -85,8 +85,8 @@ void assignShardCompute(Batch& batch, const std::vector<std::vector<OwnerItem>>&
                         const std::vector<int64_t>& shardSizes) {
     int64_t shardCount = coordinateCount(shardSizes);
     batch.shardCompute.clear();
-    batch.shardCompute.reserve(ownedByCoord.size());
     for (size_t c = 0; c < ownedByCoord.size(); ++c) {
+        if (ownedByCoord[c].empty()) continue;  // computes nothing (plan.h)
         ShardCompute sc;
         sc.replicateCoord = coordinateAt(static_cast<int64_t>(c), batch.replicateSizes);
         for (const auto& [param, shardIndex] : assignOwners(ownedByCoord[c], shardCount).owners)

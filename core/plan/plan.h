@@ -39,11 +39,14 @@ struct ShardCompute {
 struct Batch {
     std::vector<int> params;  // batch order
     int64_t numel = 0;
-    std::vector<int64_t> replicateSizes;     // reduced by the replica count
-    bool isShard = false;                    // gathered
-    std::map<int, Coord> owner;              // param index -> replicate coordinate
-    std::vector<CoordLoad> loads;            // every coordinate, lexicographic
-    std::vector<ShardCompute> shardCompute;  // gathered batches only
+    std::vector<int64_t> replicateSizes;  // reduced by the replica count
+    bool isShard = false;                 // gathered
+    std::map<int, Coord> owner;           // param index -> replicate coordinate
+    std::vector<CoordLoad> loads;         // every coordinate, lexicographic
+    // Gathered batches only; the replicate coordinates that own a param, in
+    // coordinate order (one that owns none computes nothing and is left out:
+    // at 131,072 ranks a batch has 16,384 of them, most owning nothing).
+    std::vector<ShardCompute> shardCompute;
 };
 
 struct Group {

@@ -7,6 +7,7 @@
 
 #include "plan/load_imbalance.h"
 #include "plan_diff/detail/plan_diff_scenario.h"
+#include "types/stopped.h"
 
 namespace hsdp {
 
@@ -135,14 +136,38 @@ std::string nameOf(int param, const Scenario& s) {
     return namesOf({param}, s).front();
 }
 
-BatchSummary batchSummary(const Batch& batch, const Scenario& s) {
-    return {
-        namesOf(batch.params, s),  batch.numel, batch.replicateSizes, batch.isShard, batch.loads,
-        loadImbalance(batch.loads)};
+BatchSummary batchSummary(const Batch& batch, const Scenario& s, bool withLoads) {
+    return {namesOf(batch.params, s),
+            batch.numel,
+            batch.replicateSizes,
+            batch.isShard,
+            withLoads ? batch.loads : std::vector<CoordLoad>{},
+            loadImbalance(batch.loads)};
 }
 
-// Loads summed over a group's batches per coordinate (each batch restarts the greedy).
+// Whether two load lists name the same coordinates in the same order: then
+// they sum and compare position by position, with no map of coordinates
+// (16,384 of them a batch at 131,072 ranks).
+bool sameCoords(const std::vector<CoordLoad>& a, const std::vector<CoordLoad>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const CoordLoad& x, const CoordLoad& y) { return x.coord == y.coord; });
+}
+
+// Loads summed over a group's batches per coordinate (each batch restarts
+// the greedy), in coordinate order.
 std::vector<CoordLoad> groupLoads(const Group& g) {
+    const bool aligned =
+        !g.batches.empty() &&
+        std::is_sorted(g.batches.front().loads.begin(), g.batches.front().loads.end(),
+                       [](const auto& x, const auto& y) { return x.coord < y.coord; }) &&
+        std::all_of(g.batches.begin(), g.batches.end(),
+                    [&](const Batch& b) { return sameCoords(b.loads, g.batches.front().loads); });
+    if (aligned) {
+        std::vector<CoordLoad> out = g.batches.front().loads;
+        for (size_t i = 1; i < g.batches.size(); ++i)
+            for (size_t c = 0; c < out.size(); ++c) out[c].numel += g.batches[i].loads[c].numel;
+        return out;
+    }
     std::map<Coord, int64_t> total;
     for (const Batch& b : g.batches)
         for (const CoordLoad& l : b.loads) total[l.coord] += l.numel;
@@ -175,6 +200,15 @@ bool sameSummary(const GroupSummary& a, const GroupSummary& b) {
 
 std::vector<CoordLoadChange> loadChanges(const std::vector<CoordLoad>& a,
                                          const std::vector<CoordLoad>& b) {
+    std::vector<CoordLoadChange> out;
+    if (sameCoords(a, b)) {
+        for (size_t c = 0; c < a.size(); ++c)
+            if (a[c].numel != b[c].numel) out.push_back({a[c].coord, a[c].numel, b[c].numel});
+        if (std::is_sorted(a.begin(), a.end(),
+                           [](const auto& x, const auto& y) { return x.coord < y.coord; }))
+            return out;
+        out.clear();
+    }
     std::map<Coord, CoordLoadChange> byCoord;
     for (const auto& l : a) byCoord[l.coord] = {l.coord, l.numel, std::nullopt};
     for (const auto& l : b) {
@@ -182,10 +216,17 @@ std::vector<CoordLoadChange> loadChanges(const std::vector<CoordLoad>& a,
         c.coord = l.coord;
         c.after = l.numel;
     }
-    std::vector<CoordLoadChange> out;
     for (auto& [coord, c] : byCoord)
         if (c.before != c.after) out.push_back(std::move(c));
     return out;
+}
+
+// Whether loadChanges(a, b) is not empty, without making it where it can.
+bool loadsDiffer(const std::vector<CoordLoad>& a, const std::vector<CoordLoad>& b) {
+    if (sameCoords(a, b))
+        return !std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                           [](const auto& x, const auto& y) { return x.numel == y.numel; });
+    return !loadChanges(a, b).empty();
 }
 
 std::map<std::string, Coord> ownersByName(const Batch& batch, const Scenario& s) {
@@ -208,21 +249,25 @@ ShardComputeByName shardComputeByName(const Batch& batch, const Scenario& s) {
 struct Side {
     const Scenario& scenario;
     const Plan& plan;
+    const DiffOptions& options;
 };
 
 std::optional<BatchDiff> diffBatch(const Batch* a, const Batch* b, int index, Side sa, Side sb) {
+    throwIfStopped(sa.options.stop);
+    const bool withLoads = sa.options.batchLoads;
     BatchDiff d;
     d.index = index;
-    if (a) d.before = batchSummary(*a, sa.scenario);
-    if (b) d.after = batchSummary(*b, sb.scenario);
+    if (a) d.before = batchSummary(*a, sa.scenario, withLoads);
+    if (b) d.after = batchSummary(*b, sb.scenario, withLoads);
     if (!a || !b) return d;
-    d.loads = loadChanges(a->loads, b->loads);
+    d.loadsChanged = loadsDiffer(a->loads, b->loads);
+    if (withLoads && d.loadsChanged) d.loads = loadChanges(a->loads, b->loads);
     d.paramsChanged = d.before->params != d.after->params;
     d.ownersChanged = ownersByName(*a, sa.scenario) != ownersByName(*b, sb.scenario);
     d.shardComputeChanged = a->isShard != b->isShard || shardComputeByName(*a, sa.scenario) !=
                                                             shardComputeByName(*b, sb.scenario);
-    bool differs = !d.loads.empty() || d.paramsChanged || d.ownersChanged ||
-                   d.shardComputeChanged || d.before->numel != d.after->numel ||
+    bool differs = d.loadsChanged || d.paramsChanged || d.ownersChanged || d.shardComputeChanged ||
+                   d.before->numel != d.after->numel ||
                    d.before->replicateSizes != d.after->replicateSizes ||
                    d.before->isShard != d.after->isShard;
     return differs ? std::optional<BatchDiff>(std::move(d)) : std::nullopt;
@@ -238,7 +283,8 @@ std::optional<GroupDiff> diffGroup(const GroupIdentity& key, const Group* a, con
     for (size_t i = 0; i < batches; ++i) {
         const Batch* ba = a && i < a->batches.size() ? &a->batches[i] : nullptr;
         const Batch* bb = b && i < b->batches.size() ? &b->batches[i] : nullptr;
-        if (auto bd = diffBatch(ba, bb, static_cast<int>(i), sa, sb)) d.batches.push_back(*bd);
+        if (auto bd = diffBatch(ba, bb, static_cast<int>(i), sa, sb))
+            d.batches.push_back(std::move(*bd));
     }
     bool differs = !a || !b || !d.batches.empty() || !sameSummary(*d.before, *d.after);
     return differs ? std::optional<GroupDiff>(std::move(d)) : std::nullopt;
@@ -273,7 +319,8 @@ std::vector<ScheduleStep> scheduleSteps(const Plan& plan) {
 
 }  // namespace
 
-PlanDiff diffPlans(const Scenario& a, const Plan& pa, const Scenario& b, const Plan& pb) {
+PlanDiff diffPlans(const Scenario& a, const Plan& pa, const Scenario& b, const Plan& pb,
+                   const DiffOptions& options) {
     PlanDiff out;
     if (pa.scenarioName != pb.scenarioName)
         out.scenarioName = Change<std::string>{pa.scenarioName, pb.scenarioName};
@@ -282,7 +329,8 @@ PlanDiff diffPlans(const Scenario& a, const Plan& pa, const Scenario& b, const P
         out.effectiveReplicaCount =
             Change<std::optional<int64_t>>{pa.effectiveReplicaCount, pb.effectiveReplicaCount};
     diffParams(paramStates(a, pa), paramStates(b, pb), out);
-    diffGroups({a, pa}, {b, pb}, out);
+    diffGroups({a, pa, options}, {b, pb, options}, out);
+    throwIfStopped(options.stop);
     auto stepsA = scheduleSteps(pa), stepsB = scheduleSteps(pb);
     if (stepsA != stepsB) out.schedule = Change<std::vector<ScheduleStep>>{stepsA, stepsB};
     diffScenarioParts(a, pa, b, pb, out);

@@ -4,6 +4,7 @@
 #include <compare>
 #include <cstdint>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <utility>
 #include <vector>
@@ -104,6 +105,7 @@ struct BatchDiff {
     std::optional<BatchSummary> before;
     std::optional<BatchSummary> after;
     std::vector<CoordLoadChange> loads;  // coordinates whose load differs
+    bool loadsChanged = false;           // some coordinate's load differs (`loads` or not)
     bool paramsChanged = false;          // members or their order
     bool ownersChanged = false;
     bool shardComputeChanged = false;
@@ -211,6 +213,16 @@ struct PlanDiff {
     bool same() const;
 };
 
-PlanDiff diffPlans(const Scenario& a, const Plan& pa, const Scenario& b, const Plan& pb);
+// How much of the diff to make. Without `batchLoads` a batch's summary and
+// changes carry no per-coordinate loads (their imbalance and whether any load
+// changed still count): at 131,072 ranks those are 16,384 coordinates a
+// batch, GiB over a plan of many batches, which the studio does not show.
+struct DiffOptions {
+    bool batchLoads = true;
+    std::stop_token stop;  // types/stopped.h: throws Stopped soon after a request
+};
+
+PlanDiff diffPlans(const Scenario& a, const Plan& pa, const Scenario& b, const Plan& pb,
+                   const DiffOptions& options = {});
 
 }  // namespace hsdp

@@ -3,6 +3,7 @@
 // after a write-to-temp + rename save), keeps the last good plan when the
 // file stops reading and reports the reader's own message, drops results of
 // replaced jobs.
+#include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -13,6 +14,7 @@
 #include "cluster/reader.h"
 #include "samples.h"
 #include "scenario/reader.h"
+#include "shared/job_tracker.h"
 #include "shared/plan_index.h"
 #include "shared/plan_result.h"
 #include "shared/session.h"
@@ -57,6 +59,8 @@ class TestSession : public QObject {
 private slots:
     void init();
     void plansOffTheGuiThread();
+    void aReplacedJobIsAskedToStop();
+    void aResultLastHeldByTheGuiIsFreedOffIt();
     void replansWhenTheFileChanges();
     void replansAfterRenameSave();
     void brokenFileKeepsTheLastGoodPlan();
@@ -186,6 +190,67 @@ void TestSession::autoWeighsOnTheChosenCluster() {
     session.setCluster(std::make_shared<const Cluster>(readClusterPreset("h100-dgx")));
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 20000);
     QVERIFY2(why().startsWith("auto on h100-dgx:"), qPrintable(why()));
+}
+
+// A long job that watches its token stops once a newer job replaces it,
+// and only the newer one's result arrives.
+void TestSession::aReplacedJobIsAskedToStop() {
+    QObject context;
+    QThreadPool pool;
+    pool.setMaxThreadCount(2);
+    JobTracker jobs(&context);
+    std::atomic<bool> started = false, stopped = false;
+    QList<int> results;
+    jobs.startJob(
+        pool,
+        [&](std::stop_token stop) {
+            started = true;
+            QElapsedTimer clock;
+            clock.start();
+            while (!stop.stop_requested() && clock.elapsed() < 10000) QThread::msleep(1);
+            stopped = stop.stop_requested();
+            return 1;
+        },
+        [&](int r) { results << r; });
+    QTRY_VERIFY_WITH_TIMEOUT(started.load(), 5000);
+    jobs.startJob(
+        pool, [] { return 2; }, [&](int r) { results << r; });
+    QTRY_VERIFY_WITH_TIMEOUT(!jobs.isJobRunning(), 5000);
+    QVERIFY(stopped.load());
+    QCOMPARE(results, QList<int>{2});
+    pool.waitForDone();
+}
+
+namespace {
+
+// Records the thread that destroys it (a moved-from one records nothing).
+struct ThreadRecorder {
+    explicit ThreadRecorder(std::atomic<QThread*>* on) : freedOn(on) {}
+    ThreadRecorder(ThreadRecorder&& other) noexcept
+        : freedOn(std::exchange(other.freedOn, nullptr)) {}
+    std::atomic<QThread*>* freedOn;
+    ~ThreadRecorder() {
+        if (freedOn) freedOn->store(QThread::currentThread());
+    }
+};
+
+}  // namespace
+
+// A plan's parts dropped last on the GUI thread are freed on a pool thread;
+// dropped last elsewhere, where they are dropped.
+void TestSession::aResultLastHeldByTheGuiIsFreedOffIt() {
+    std::atomic<QThread*> freedOn = nullptr;
+    auto held = freedOffGuiThread(ThreadRecorder{&freedOn});
+    held.reset();
+    QTRY_VERIFY_WITH_TIMEOUT(freedOn.load() != nullptr, 5000);
+    QVERIFY(freedOn.load() != QThread::currentThread());
+    freedOn = nullptr;
+    auto elsewhere = freedOffGuiThread(ThreadRecorder{&freedOn});
+    QThread* worker = QThread::create([&] { elsewhere.reset(); });
+    worker->start();
+    QVERIFY(worker->wait(5000));
+    QCOMPARE(freedOn.load(), worker);
+    delete worker;
 }
 
 QTEST_MAIN(TestSession)

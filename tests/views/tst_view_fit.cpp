@@ -26,6 +26,7 @@
 #include "mesh/mesh_canvas.h"
 #include "mesh/mesh_widget.h"
 #include "plan_tree/plan_tree_widget.h"
+#include "plan_tree/widest_text.h"
 #include "scenario/reader.h"
 #include "shared/elided_label.h"
 #include "shared/plan_index.h"
@@ -126,6 +127,22 @@ PlanResult planOf128x128() {
 class TestViewFit : public QObject {
     Q_OBJECT
 private slots:
+    // The widest of many texts is the one shaping every text gives.
+    void widestTextIsTheShapedWidest() {
+        const QFontMetrics metrics(QApplication::font());
+        QStringList texts;
+        for (int i = 0; i < 3000; ++i)
+            texts << QStringLiteral("layers.%1.experts.%2.w%3").arg(i / 40).arg(i % 40).arg(i % 3);
+        texts << QStringLiteral("WWWWWWWWWWWWWW") << QStringLiteral("iiiiiiiiiiiiiiiiiiiiiiiiiiii");
+        WidestText widest(metrics);
+        int expected = 0;
+        for (int i = 0; i < texts.size(); ++i) {
+            widest.add(texts[i], i % 7);
+            expected = std::max(expected, i % 7 + metrics.horizontalAdvance(texts[i]));
+        }
+        QCOMPARE(widest.width(), expected);
+        QCOMPARE(WidestText(metrics).width(), 0);
+    }
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void defaultWindowFitsTheScreen();
     void everyDockFits_data();

@@ -31,10 +31,11 @@ struct Costed {
     QString error;
 };
 
-Costed cost(const PlanResult& plan, int group, std::shared_ptr<const Cluster> cluster) {
+Costed cost(const PlanResult& plan, int group, std::shared_ptr<const Cluster> cluster,
+            std::stop_token stop = {}) {
     try {
-        return {std::make_shared<const StrategyComparison>(
-                    compareStrategies(*plan.scenario, *plan.plan, group, *cluster)),
+        return {std::make_shared<const StrategyComparison>(compareStrategies(
+                    *plan.scenario, *plan.plan, group, *cluster, std::move(stop))),
                 {}};
     } catch (const std::exception& error) {
         return {nullptr, QString::fromUtf8(error.what())};
@@ -114,7 +115,10 @@ GatherStrategyWidget::~GatherStrategyWidget() {
 }
 
 void GatherStrategyWidget::showPlan(const PlanResult& plan) {
-    if (plan.plan != plan_.plan) costed_.clear();  // positions and figures were that plan's
+    if (plan.plan != plan_.plan) {
+        costed_.clear();  // positions and figures were that plan's
+        jobs_.cancel();   // and the costing of the last one is not wanted any more
+    }
     plan_ = plan;
     refresh();
 }
@@ -149,7 +153,10 @@ void GatherStrategyWidget::refresh() {
                               .arg(qs(std::get<2>(key))));
     if (!settled_) return settle_.start();  // comes back here once the plan has stayed
     jobs_.startJob(
-        pool_, [plan = plan_, group, cluster = cluster()] { return cost(plan, group, cluster); },
+        pool_,
+        [plan = plan_, group, cluster = cluster()](std::stop_token stop) {
+            return cost(plan, group, cluster, std::move(stop));
+        },
         [this, key](Costed costed) {
             if (std::get<0>(key) != plan_.plan.get()) return;  // another plan meanwhile
             if (!costed.comparison)

@@ -8,6 +8,7 @@
 #include "cost/step_memory_model.h"
 #include "shared/plan_index.h"
 #include "shared/plan_selection.h"
+#include "types/stopped.h"
 
 namespace hsdp {
 
@@ -39,8 +40,9 @@ void setReceived(StrategyFigures& figures, const StrategyTraffic& traffic, const
     figures.meanReceived = mesh.ranks.empty() ? 0 : double(total) / double(mesh.ranks.size());
 }
 
-void setPeak(StrategyFigures& figures, const Scenario& scenario, const Plan& plan) {
-    for (const StepMemory& rank : predictStepMemory(scenario, plan))
+void setPeak(StrategyFigures& figures, const Scenario& scenario, const Plan& plan,
+             const std::stop_token& stop) {
+    for (const StepMemory& rank : predictStepMemory(scenario, plan, stop))
         if (rank.peakBytes > figures.peakBytes) {
             figures.peakBytes = rank.peakBytes;
             figures.peakRank = rank.rank;
@@ -55,7 +57,7 @@ bool gathers(const Group& group) {
 }
 
 StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan, int group,
-                                     const Cluster& cluster) {
+                                     const Cluster& cluster, std::stop_token stop) {
     const Group& g = plan.groups.at(size_t(group));
     StrategyComparison out;
     out.group = group;
@@ -68,13 +70,15 @@ StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan,
     const GatherTraffic traffic = gatherTraffic(scenario, groupAlone(plan, group));
     setReceived(out.allGather, traffic.allGather, mesh);
     setReceived(out.allToAll, traffic.allToAll, mesh);
+    throwIfStopped(stop);
     for (const GatherStrategyEstimate& e : estimateGatherStrategies(scenario, plan, cluster))
         if (e.group == group) {
             out.allGather.seconds = e.allGatherSeconds;
             out.allToAll.seconds = e.allToAllSeconds;
         }
-    setPeak(out.allGather, scenario, withStrategy(plan, group, GatherStrategy::AllGather));
-    setPeak(out.allToAll, scenario, withStrategy(plan, group, GatherStrategy::AllToAll));
+    throwIfStopped(stop);
+    setPeak(out.allGather, scenario, withStrategy(plan, group, GatherStrategy::AllGather), stop);
+    setPeak(out.allToAll, scenario, withStrategy(plan, group, GatherStrategy::AllToAll), stop);
     return out;
 }
 

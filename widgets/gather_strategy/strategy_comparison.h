@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stop_token>
 #include <string>
 
 #include "cluster/cluster.h"
@@ -41,9 +42,9 @@ struct StrategyComparison {
 
 // Costs both strategies of group `group` on `cluster`; heavy on a large plan
 // (two step schedules and two memory replays): run it off the GUI thread.
-// Throws what the cost models throw.
+// Throws what the cost models throw, Stopped soon after `stop` is requested.
 StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan, int group,
-                                     const Cluster& cluster);
+                                     const Cluster& cluster, std::stop_token stop = {});
 
 // Whether the group gathers anything (has a sharded batch): else the
 // strategies do not differ.

@@ -146,10 +146,12 @@ QString summaryText(const PlanDiffTable& change) {
 
 PlanDiffTable computePlanChange(const PlanResult& before, const PlanResult& after,
                                 CurrentSide current, const QString& beforeLabel,
-                                const QString& afterLabel) {
+                                const QString& afterLabel, std::stop_token stop) {
     PlanDiffTable change;
-    auto diff = std::make_shared<PlanDiff>(
-        diffPlans(*before.scenario, *before.plan, *after.scenario, *after.plan));
+    // The table shows group loads and batch imbalances, never a batch's
+    // per-coordinate loads: those are left out.
+    auto diff = freedOffGuiThread(diffPlans(*before.scenario, *before.plan, *after.scenario,
+                                            *after.plan, DiffOptions{false, std::move(stop)}));
     change.current = current;
     change.currentPlan = current == CurrentSide::After ? after.plan : before.plan;
     change.beforeLabel = beforeLabel;

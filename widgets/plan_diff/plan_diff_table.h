@@ -73,10 +73,11 @@ struct PlanDiffTable {
 // Diffs `before` against `after` with the engine (diffPlans) and builds the
 // rows. `current` names the side the studio shows, whose param and group
 // positions the rows carry. Both results must be valid. Runs on any thread;
-// may take a while for thousands of params on thousands of ranks.
+// may take a while for thousands of params on thousands of ranks, and
+// throws Stopped soon after `stop` is requested.
 PlanDiffTable computePlanChange(const PlanResult& before, const PlanResult& after,
                                 CurrentSide current, const QString& beforeLabel,
-                                const QString& afterLabel);
+                                const QString& afterLabel, std::stop_token stop = {});
 
 // The param counts of `diff`, each defined once: moved (in both plans,
 // something changed), added (after only), removed (before only); e.g.

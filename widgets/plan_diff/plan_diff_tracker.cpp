@@ -3,6 +3,8 @@
 
 #include <QFileInfo>
 
+#include "types/stopped.h"
+
 namespace hsdp {
 
 // Everything a job needs, copied: the job must not touch the tracker.
@@ -93,7 +95,7 @@ void PlanDiffTracker::compareSinceLastChange() {
     startJob();
 }
 
-PlanDiffTracker::Outcome PlanDiffTracker::run(const Request& request) {
+PlanDiffTracker::Outcome PlanDiffTracker::run(const Request& request, const std::stop_token& stop) {
     Outcome out;
     const PlanResult& current = request.current;
     const QString currentName = fileName(current.path);
@@ -112,7 +114,7 @@ PlanDiffTracker::Outcome PlanDiffTracker::run(const Request& request) {
         }
         out.change = computePlanChange(current, out.reference, CurrentSide::Before,
                                        QObject::tr("%1 (open)").arg(currentName),
-                                       fileName(request.referencePath));
+                                       fileName(request.referencePath), stop);
         return out;
     }
     if (!current.isValid() || !request.previous.isValid()) {
@@ -125,9 +127,9 @@ PlanDiffTracker::Outcome PlanDiffTracker::run(const Request& request) {
                 : QObject::tr("No scenario open.");
         return out;
     }
-    out.change =
-        computePlanChange(request.previous, current, CurrentSide::After,
-                          QObject::tr("plan of %1").arg(request.previousTime), QObject::tr("now"));
+    out.change = computePlanChange(request.previous, current, CurrentSide::After,
+                                   QObject::tr("plan of %1").arg(request.previousTime),
+                                   QObject::tr("now"), stop);
     return out;
 }
 
@@ -138,7 +140,14 @@ void PlanDiffTracker::startJob() {
     bool wasBusy = jobs_.isJobRunning();
     // A new job replaces any running one: JobTracker drops the older result.
     jobs_.startJob(
-        pool_, [request = std::move(request)] { return run(request); },
+        pool_,
+        [request = std::move(request)](std::stop_token stop) {
+            try {
+                return run(request, stop);
+            } catch (const Stopped&) {
+                return Outcome{};  // replaced by a newer job: JobTracker drops it
+            }
+        },
         [this](Outcome outcome) { finishJob(std::move(outcome)); });
     if (!wasBusy) emit busyChanged(true);
 }

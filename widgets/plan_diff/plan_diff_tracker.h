@@ -4,6 +4,7 @@
 #include <QDateTime>
 #include <QObject>
 #include <QThreadPool>
+#include <stop_token>
 
 #include "plan_diff/plan_diff_table.h"
 #include "shared/job_tracker.h"
@@ -66,7 +67,7 @@ signals:
 private:
     struct Request;
     struct Outcome;
-    static Outcome run(const Request& request);
+    static Outcome run(const Request& request, const std::stop_token& stop);
     void startJob();
     void finishJob(Outcome outcome);
 

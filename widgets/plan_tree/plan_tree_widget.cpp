@@ -13,6 +13,7 @@
 #include <iterator>
 
 #include "plan_tree/plan_tree_rows.h"
+#include "plan_tree/widest_text.h"
 #include "shared/heat_scale.h"
 #include "shared/model_roles.h"
 #include "shared/word_elide_delegate.h"
@@ -131,27 +132,28 @@ bool PlanTreeWidget::eventFilter(QObject* watched, QEvent* event) {
 // params' text).
 void PlanTreeWidget::measureColumns() {
     const QFontMetrics metrics(tree_->font());
-    std::fill(std::begin(contentWidths_), std::end(contentWidths_), 0);
-    nameWidth_ = 0;
+    WidestText names(metrics);
+    std::vector<WidestText> columns(std::size(kFitted), WidestText(metrics));
     std::vector<std::pair<QModelIndex, int>> pending{{QModelIndex(), 1}};  // parent, depth
     while (!pending.empty()) {
         const auto [parent, depth] = pending.back();
         pending.pop_back();
         for (int row = 0; row < proxy_->rowCount(parent); ++row) {
             const QModelIndex first = proxy_->index(row, 0, parent);
-            if (proxy_->hasChildren(first)) pending.emplace_back(first, depth + 1);
-            if (first.data(ParamRole).toInt() >= 0)
-                nameWidth_ = std::max(nameWidth_, depth * tree_->indentation() +
-                                                      metrics.horizontalAdvance(shownText(first)));
-            if (first.data(ParamRole).toInt() < 0 && !proxy_->hasChildren(first)) continue;
-            for (int i = 0; i < 3; ++i) {
+            const bool branch = proxy_->hasChildren(first);
+            if (branch) pending.emplace_back(first, depth + 1);
+            const bool param = first.data(ParamRole).toInt() >= 0;
+            if (param) names.add(shownText(first), depth * tree_->indentation());
+            if (!param && !branch) continue;
+            for (size_t i = 0; i < std::size(kFitted); ++i) {
                 const QModelIndex cell = proxy_->index(row, kFitted[i], parent);
                 if (kFitted[i] == kPlacements && cell.data(ParamRole).toInt() < 0) continue;
-                contentWidths_[i] =
-                    std::max(contentWidths_[i], metrics.horizontalAdvance(shownText(cell)));
+                columns[i].add(shownText(cell));
             }
         }
     }
+    nameWidth_ = names.width();
+    for (size_t i = 0; i < std::size(kFitted); ++i) contentWidths_[i] = columns[i].width();
 }
 
 // Until the user sizes a column: numel and placements as wide as their

@@ -28,13 +28,15 @@ std::shared_ptr<const RunResult> timelineOf(const Plan& plan, const PlanCost& co
 }  // namespace
 
 std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
-                                                  std::shared_ptr<const Cluster> cluster) {
+                                                  std::shared_ptr<const Cluster> cluster,
+                                                  std::stop_token stop) {
     if (!cluster || !plan.isValid()) return nullptr;
     auto prediction = std::make_shared<PlanPrediction>();
     prediction->cluster = cluster;
     try {
-        auto cost = std::make_shared<const PlanCost>(
-            costPlan(*plan.scenario, *plan.plan, *cluster, ScheduleBudget{kStudioScheduleItems}));
+        auto cost =
+            freedOffGuiThread(costPlan(*plan.scenario, *plan.plan, *cluster,
+                                       ScheduleBudget{kStudioScheduleItems, std::move(stop)}));
         prediction->timeline = timelineOf(*plan.plan, *cost, std::nullopt);
         prediction->rows = timelineOfRun(RunData{plan, prediction->timeline});
         prediction->cost = std::move(cost);

@@ -3,6 +3,7 @@
 
 #include <QString>
 #include <memory>
+#include <stop_token>
 
 #include "cluster/cluster.h"
 #include "cost/plan_cost.h"
@@ -37,9 +38,12 @@ struct PlanPrediction {
     QString error;
 };
 
-// `plan` costed on `cluster` at the scenario's real shapes; null without a cluster.
+// `plan` costed on `cluster` at the scenario's real shapes; null without a
+// cluster. Once `stop` is requested it soon returns a prediction whose error
+// says it stopped.
 std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
-                                                  std::shared_ptr<const Cluster> cluster);
+                                                  std::shared_ptr<const Cluster> cluster,
+                                                  std::stop_token stop = {});
 
 // A finished run held against the prediction at its own (shrunk) shapes on
 // `cluster`, with that prediction as a trace.

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "shared/plan_result.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QObject>
+#include <QThread>
+#include <QThreadPool>
 #include <algorithm>
 
 #include "cost/gather_strategy_choice.h"
@@ -12,6 +15,15 @@
 #include "shared/plan_index.h"
 
 namespace hsdp {
+
+bool releasesOffGuiThread() {
+    const QCoreApplication* app = QCoreApplication::instance();
+    return app && !QCoreApplication::closingDown() && QThread::currentThread() == app->thread();
+}
+
+void releaseOffGuiThread(std::function<void()> release) {
+    QThreadPool::globalInstance()->start(std::move(release));
+}
 
 QString documentName(const QString& path) {
     return path.isEmpty() ? QObject::tr("untitled") : QFileInfo(path).fileName();
@@ -45,7 +57,7 @@ PlanResult computePlanResult(Scenario scenario, const QString& path,
                              const Cluster* strategyCluster) {
     PlanResult result;
     result.path = path;
-    auto shared = std::make_shared<const Scenario>(std::move(scenario));
+    auto shared = freedOffGuiThread(std::move(scenario));
     Plan planned = makePlan(*shared);
     if (strategyCluster)
         chooseGatherStrategies(
@@ -53,9 +65,9 @@ PlanResult computePlanResult(Scenario scenario, const QString& path,
             strategyCluster->name.empty() ? "the chosen cluster" : strategyCluster->name);
     else
         chooseGatherStrategies(*shared, planned, defaultStrategyCluster(), "loopback");
-    auto plan = std::make_shared<const Plan>(std::move(planned));
-    auto index = std::make_shared<const PlanIndex>(buildPlanIndex(*shared, *plan));
-    result.tree = std::make_shared<const PlanTreeRows>(buildPlanTreeRows(*shared, *plan, *index));
+    auto plan = freedOffGuiThread(std::move(planned));
+    auto index = freedOffGuiThread(buildPlanIndex(*shared, *plan));
+    result.tree = freedOffGuiThread(buildPlanTreeRows(*shared, *plan, *index));
     result.scenario = std::move(shared);
     result.plan = std::move(plan);
     result.index = std::move(index);

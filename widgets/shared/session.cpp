@@ -133,6 +133,9 @@ void Session::startFileJob() {
 
 template <typename Compute>
 void Session::startJob(Compute compute, bool fromEdit) {
+    // The plan on screen is about to be replaced: its prediction would be
+    // dropped, and it would hold a core the new plan needs.
+    predictions_.cancel();
     bool wasBusy = jobs_.isJobRunning();
     jobs_.startJob(
         pool_,
@@ -164,6 +167,9 @@ void Session::finishJob(Outcome outcome) {
         lastErrorFromEdit_ = outcome.fromEdit;
         stale_ = current_.isValid();
         emit readFailed(outcome.error);
+        // The plan that stays on screen may have lost its prediction to the
+        // failed job's start (startJob cancels it).
+        if (current_.isValid() && !current_.prediction) startPrediction();
         return;
     }
     lastError_.clear();
@@ -179,7 +185,9 @@ void Session::startPrediction() {
     if (!cluster_ || !current_.isValid()) return;
     predictions_.startJob(
         predictionPool_,
-        [plan = current_, cluster = cluster_] { return predictPlan(plan, cluster); },
+        [plan = current_, cluster = cluster_](std::stop_token stop) {
+            return predictPlan(plan, cluster, std::move(stop));
+        },
         [this, plan = current_.plan](std::shared_ptr<const PlanPrediction> prediction) {
             if (current_.plan != plan) return;
             current_.prediction = std::move(prediction);

@@ -5,6 +5,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -21,6 +22,7 @@
 #include "shared/elided_label.h"
 #include "shared/plan_index.h"
 #include "shared/scenario_document.h"
+#include "studio/studio_views.h"
 #include "window/recent_files.h"
 #include "window/stale_banner.h"
 
@@ -106,8 +108,16 @@ void MainWindow::onPlanReady(const PlanResult& result) {
     adoptDocument(result);
     editing_->clearErrors();
     showEditTextError(editing_->textError());  // still no value: still said
-    for (StudioView* view : views_) view->showPlan(result);
+    lastShowTimes_.clear();
+    QElapsedTimer clock;
+    for (size_t v = 0; v < views_.size(); ++v) {
+        clock.start();
+        views_[v]->showPlan(result);
+        lastShowTimes_.push_back({studioViews()[v].id, double(clock.nsecsElapsed()) * 1e-6});
+    }
+    clock.start();
     selection_->setPlan(result, selection);
+    lastShowTimes_.push_back({"selection", double(clock.nsecsElapsed()) * 1e-6});
     updateStatus();
     updateTitle();
 }

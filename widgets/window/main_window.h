@@ -52,6 +52,14 @@ public:
         return nullptr;
     }
     const std::vector<StudioView*>& views() const { return views_; }
+    // What the GUI thread spent on the last plan shown (onPlanReady), each
+    // view's showPlan by its id, then "selection": the views following the
+    // selection carried to it. hsdp-bench views names the slowest.
+    struct ShowTime {
+        const char* what;
+        double ms;
+    };
+    const std::vector<ShowTime>& lastShowTimes() const { return lastShowTimes_; }
     StaleBanner* banner() const { return banner_; }
     ScenarioDocument* document() const { return document_; }
     // Writes the edited scenario to `path` atomically (QSaveFile) and makes it
@@ -182,7 +190,8 @@ private:
     RecentFiles* recent_ = nullptr;
     ScenarioDocument* document_ = nullptr;
     std::vector<StudioView*> views_;  // owned by their docks (the mesh: the centre)
-    EditWidget* editing_ = nullptr;   // views_'s what-if editing, which the window drives
+    std::vector<ShowTime> lastShowTimes_;
+    EditWidget* editing_ = nullptr;  // views_'s what-if editing, which the window drives
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;
     RunSession* runSession_ = nullptr;

@@ -349,14 +349,57 @@ private slots:
         QVERIFY(differentPairs > 0);
     }
 
+    // A batch-cap edit reshuffles every batch over the same coordinates: the
+    // loads compared position by position are those a map of coordinates
+    // gives, and a diff without batch loads says the same batches changed.
+    void batchCapEditWithAndWithoutBatchLoads() {
+        Json doc = sampleJson("llama3_70b_hsdp_tp_2x4x4.json");
+        auto a = planOf(doc);
+        doc["options"]["max_batch_numel"] = int64_t(200000000);
+        auto b = planOf(doc);
+        const PlanDiff full = diffOf(a, b);
+        const PlanDiff lean = diffPlans(a.scenario, a.plan, b.scenario, b.plan, DiffOptions{false});
+        QVERIFY(!full.groups.empty());
+        QCOMPARE(lean.groups.size(), full.groups.size());
+        int changedLoads = 0;
+        for (size_t g = 0; g < full.groups.size(); ++g) {
+            const GroupDiff &f = full.groups[g], &l = lean.groups[g];
+            QCOMPARE(l.batches.size(), f.batches.size());
+            QCOMPARE(l.after->loads.size(), f.after->loads.size());  // group loads stay
+            for (size_t i = 0; i < f.batches.size(); ++i) {
+                QCOMPARE(l.batches[i].index, f.batches[i].index);
+                QCOMPARE(l.batches[i].loadsChanged, !f.batches[i].loads.empty());
+                QVERIFY(l.batches[i].loads.empty());
+                if (l.batches[i].after) QVERIFY(l.batches[i].after->loads.empty());
+                if (l.batches[i].after && f.batches[i].after)
+                    QCOMPARE(l.batches[i].after->imbalance, f.batches[i].after->imbalance);
+                changedLoads += l.batches[i].loadsChanged;
+            }
+            const Group* before = groupOf(a.plan, f.key);
+            const Group* after = groupOf(b.plan, f.key);
+            if (!before || !after) continue;
+            const size_t common = std::min(before->batches.size(), after->batches.size());
+            for (size_t i = 0; i < common; ++i)
+                checkBatchLoads(before->batches[i], after->batches[i], f, int(i));
+        }
+        QVERIFY(changedLoads > 0);
+    }
+
 private:
-    static void checkBatchLoads(const Batch& before, const Batch& after, const GroupDiff& g) {
+    static const Group* groupOf(const Plan& plan, const GroupIdentity& key) {
+        for (const Group& g : plan.groups)
+            if (GroupIdentity::of(g) == key) return &g;
+        return nullptr;
+    }
+
+    static void checkBatchLoads(const Batch& before, const Batch& after, const GroupDiff& g,
+                                int index = 0) {
         std::map<Coord, std::pair<std::optional<int64_t>, std::optional<int64_t>>> expected;
         for (const auto& l : before.loads) expected[l.coord].first = l.numel;
         for (const auto& l : after.loads) expected[l.coord].second = l.numel;
         std::vector<CoordLoadChange> reported;
         for (const auto& b : g.batches)
-            if (b.index == 0) reported = b.loads;
+            if (b.index == index) reported = b.loads;
         size_t differing = 0;
         for (const auto& [coord, values] : expected) differing += values.first != values.second;
         QCOMPARE(reported.size(), differing);

@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <set>
 
+#include "cost/gather_strategy_choice.h"
+#include "cost/plan_cost.h"
+#include "cost/step_memory_model.h"
 #include "cost/step_schedule.h"
 #include "cost/trace_match.h"
 #include "plan/planner.h"
@@ -18,6 +21,7 @@
 #include "sample_rows.h"
 #include "scenario/reader.h"
 #include "types/figures.h"
+#include "types/stopped.h"
 
 using namespace hsdp;
 
@@ -153,6 +157,31 @@ private slots:
             const std::string budget = groupedCount(items - 1) + " work items";
             QVERIFY2(std::string(error.what()).find(budget) != std::string::npos, error.what());
         }
+    }
+
+    // A request to stop ends the schedule, the cost and the memory replay
+    // with Stopped; with none requested they are the same as without a token.
+    void aStopRequestStopsTheCost() {
+        const Scenario scenario =
+            readScenarioFile(HSDP_SOURCE_DIR "/samples/llama3_8b_hsdp_2x4.json");
+        const Plan plan = makePlan(scenario);
+        std::vector<std::vector<int64_t>> shapes, tpShapes;
+        for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
+        for (const auto& tp : scenario.tpTransitions) tpShapes.push_back(tp.shape);
+        std::stop_source source;
+        const StepSchedule running =
+            stepSchedule(scenario, plan, shapes, tpShapes, ScheduleBudget{0, source.get_token()});
+        QCOMPARE(running.collectives.size(), stepSchedule(scenario, plan).collectives.size());
+        QCOMPARE(predictStepMemory(scenario, plan, source.get_token()).size(),
+                 size_t(scenario.worldSize));
+        source.request_stop();
+        QVERIFY_THROWS_EXCEPTION(Stopped,
+                                 (void)stepSchedule(scenario, plan, shapes, tpShapes,
+                                                    ScheduleBudget{0, source.get_token()}));
+        QVERIFY_THROWS_EXCEPTION(Stopped,
+                                 (void)predictStepMemory(scenario, plan, source.get_token()));
+        QVERIFY_THROWS_EXCEPTION(Stopped, (void)costPlan(scenario, plan, defaultStrategyCluster(),
+                                                         ScheduleBudget{0, source.get_token()}));
     }
 
 private:
