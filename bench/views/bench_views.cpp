@@ -59,6 +59,10 @@ point), the edits and runs on the 70B sample:
                            the repaint included; goal <= 50
   studio_peak_mib          the process's peak resident memory after the
                            window's edits (measured first); goal <= 1536
+  edit_plan_ms, edit_diff_ms, edit_show_ms
+                           where an edit's time goes: the slower of its two
+                           re-plans and the plan diff, each alone, off the
+                           GUI thread; the GUI thread's time per view
   trace_paint_overview_ms, trace_paint_zoomed_ms
                            one paint of the trace timeline, 100,000 events
                            fitted whole, then zoomed; goal <= 16 each
