@@ -54,10 +54,10 @@ ReportTable batchTable(const Group& g) {
     std::vector<std::pair<double, QStringList>> rows;
     for (size_t b = 0; b < g.batches.size(); ++b) {
         const Batch& batch = g.batches[b];
-        int64_t most = 0, least = batch.loads.empty() ? 0 : batch.loads.front().numel;
-        for (const CoordLoad& l : batch.loads) {
-            most = std::max(most, l.numel);
-            least = std::min(least, l.numel);
+        int64_t most = 0, least = batch.loads.empty() ? 0 : batch.loads.front();
+        for (int64_t numel : batch.loads) {
+            most = std::max(most, numel);
+            least = std::min(least, numel);
         }
         const std::optional<double> imbalance = loadImbalance(batch.loads);
         rows.push_back(
@@ -115,11 +115,13 @@ ReportTable loadTable(const Plan& plan, const Group& g) {
         const Batch& batch = g.batches[b];
         const double mean =
             batch.loads.empty() ? 0 : double(batch.numel) / double(batch.loads.size());
-        for (const CoordLoad& l : batch.loads) {
-            const double share = mean > 0 ? double(l.numel) / mean : 0;
+        for (size_t c = 0; c < batch.loads.size(); ++c) {
+            const Coord coord = batch.loadCoord(c);
+            const int64_t numel = batch.loads[c];
+            const double share = mean > 0 ? double(numel) / mean : 0;
             rows.push_back({share,
-                            {QString::number(b), coordText(l.coord), number(l.numel), ratio(share),
-                             ranksOf(l.coord)}});
+                            {QString::number(b), coordText(coord), number(numel), ratio(share),
+                             ranksOf(coord)}});
         }
     }
     std::stable_sort(rows.begin(), rows.end(),

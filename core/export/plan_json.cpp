@@ -97,10 +97,10 @@ Json layoutJson(const GroupLayout& layout) {
 
 Json loadsJson(const Batch& batch) {
     Json loads = arrayWithCapacity(batch.loads.size());
-    for (const auto& l : batch.loads) {
+    for (size_t c = 0; c < batch.loads.size(); ++c) {
         Json entry = objectWithCapacity(2);
-        put(entry, "coord", array(l.coord));
-        put(entry, "numel", l.numel);
+        put(entry, "coord", array(batch.loadCoord(c)));
+        put(entry, "numel", batch.loads[c]);
         loads.get_ref<Json::array_t&>().push_back(std::move(entry));
     }
     return loads;

@@ -198,12 +198,13 @@ private:
     void loads(const Batch& b) {
         if (b.loads.empty()) return;
         std::vector<std::string> items;
-        int64_t sum = 0, mx = 0, mn = b.loads.front().numel;
-        for (const auto& l : b.loads) {
-            items.push_back(coordText(l.coord) + "=" + std::to_string(l.numel));
-            sum += l.numel;
-            mx = std::max(mx, l.numel);
-            mn = std::min(mn, l.numel);
+        int64_t sum = 0, mx = 0, mn = b.loads.front();
+        for (size_t c = 0; c < b.loads.size(); ++c) {
+            const int64_t numel = b.loads[c];
+            items.push_back(coordText(b.loadCoord(c)) + "=" + std::to_string(numel));
+            sum += numel;
+            mx = std::max(mx, numel);
+            mn = std::min(mn, numel);
         }
         double mean = static_cast<double>(sum) / static_cast<double>(b.loads.size());
         out_ << "    loads (numel owned per replicate coordinate): "

@@ -206,8 +206,7 @@ void reportOwnerImbalance(const std::vector<Group>& groups, DiagnosticSink& sink
         std::vector<int> groupOwned;
         for (size_t b = 0; b < g.batches.size(); ++b) {
             const Batch& batch = g.batches[b];
-            std::vector<int64_t> loads;
-            for (const auto& l : batch.loads) loads.push_back(l.numel);
+            const std::vector<int64_t>& loads = batch.loads;
             total.resize(loads.size(), 0);
             for (size_t c = 0; c < loads.size(); ++c) total[c] += loads[c];
             auto owned = ownedParams(batch);

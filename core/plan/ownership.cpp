@@ -114,11 +114,7 @@ void assignBatchOwnership(Batch& batch, const std::vector<ParamSpec>& specs,
         ownedByCoord[static_cast<size_t>(coord)].push_back(
             {param, specs[static_cast<size_t>(param)].numel()});
     }
-    batch.loads.clear();
-    batch.loads.reserve(static_cast<size_t>(coordCount));
-    for (int64_t c = 0; c < coordCount; ++c)
-        batch.loads.push_back(
-            {coordinateAt(c, batch.replicateSizes), assignment.loads[static_cast<size_t>(c)]});
+    batch.loads = std::move(assignment.loads);
     if (batch.isShard) assignShardCompute(batch, ownedByCoord, shardSizes);
 }
 

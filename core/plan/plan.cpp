@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "plan/ownership.h"
+
 namespace hsdp {
 
 std::string_view severityName(Severity severity) {
@@ -83,6 +85,10 @@ bool Plan::hasErrors() const {
 bool Plan::isRejected(int paramIndex) const {
     return std::find(rejectedParams.begin(), rejectedParams.end(), paramIndex) !=
            rejectedParams.end();
+}
+
+Coord Batch::loadCoord(size_t index) const {
+    return coordinateAt(static_cast<int64_t>(index), replicateSizes);
 }
 
 const Group* Plan::groupOf(int paramIndex) const {

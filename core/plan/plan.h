@@ -42,11 +42,16 @@ struct Batch {
     std::vector<int64_t> replicateSizes;  // reduced by the replica count
     bool isShard = false;                 // gathered
     std::map<int, Coord> owner;           // param index -> replicate coordinate
-    std::vector<CoordLoad> loads;         // every coordinate, lexicographic
+    // Numel owned by every replicate coordinate, lexicographic: entry i is
+    // coordinate loadCoord(i). Plain numbers, as a batch at 131,072 ranks has
+    // 16,384 coordinates and a plan hundreds of batches.
+    std::vector<int64_t> loads;
     // Gathered batches only; the replicate coordinates that own a param, in
     // coordinate order (one that owns none computes nothing and is left out:
     // at 131,072 ranks a batch has 16,384 of them, most owning nothing).
     std::vector<ShardCompute> shardCompute;
+
+    Coord loadCoord(size_t index) const;  // coordinateAt(index, replicateSizes)
 };
 
 struct Group {

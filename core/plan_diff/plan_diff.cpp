@@ -136,41 +136,42 @@ std::string nameOf(int param, const Scenario& s) {
     return namesOf({param}, s).front();
 }
 
+// A batch's loads with their coordinates spelled out.
+std::vector<CoordLoad> coordLoads(const Batch& batch) {
+    std::vector<CoordLoad> out;
+    out.reserve(batch.loads.size());
+    for (size_t c = 0; c < batch.loads.size(); ++c)
+        out.push_back({batch.loadCoord(c), batch.loads[c]});
+    return out;
+}
+
 BatchSummary batchSummary(const Batch& batch, const Scenario& s, bool withLoads) {
     return {namesOf(batch.params, s),
             batch.numel,
             batch.replicateSizes,
             batch.isShard,
-            withLoads ? batch.loads : std::vector<CoordLoad>{},
+            withLoads ? coordLoads(batch) : std::vector<CoordLoad>{},
             loadImbalance(batch.loads)};
 }
 
-// Whether two load lists name the same coordinates in the same order: then
-// they sum and compare position by position, with no map of coordinates
-// (16,384 of them a batch at 131,072 ranks).
-bool sameCoords(const std::vector<CoordLoad>& a, const std::vector<CoordLoad>& b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                      [](const CoordLoad& x, const CoordLoad& y) { return x.coord == y.coord; });
-}
-
 // Loads summed over a group's batches per coordinate (each batch restarts
-// the greedy), in coordinate order.
+// the greedy), in coordinate order. Batches over the same coordinates sum
+// position by position, with no map of coordinates (16,384 of them a batch
+// at 131,072 ranks).
 std::vector<CoordLoad> groupLoads(const Group& g) {
     const bool aligned =
-        !g.batches.empty() &&
-        std::is_sorted(g.batches.front().loads.begin(), g.batches.front().loads.end(),
-                       [](const auto& x, const auto& y) { return x.coord < y.coord; }) &&
-        std::all_of(g.batches.begin(), g.batches.end(),
-                    [&](const Batch& b) { return sameCoords(b.loads, g.batches.front().loads); });
+        !g.batches.empty() && std::all_of(g.batches.begin(), g.batches.end(), [&](const Batch& b) {
+            return b.replicateSizes == g.batches.front().replicateSizes;
+        });
     if (aligned) {
-        std::vector<CoordLoad> out = g.batches.front().loads;
+        std::vector<CoordLoad> out = coordLoads(g.batches.front());
         for (size_t i = 1; i < g.batches.size(); ++i)
-            for (size_t c = 0; c < out.size(); ++c) out[c].numel += g.batches[i].loads[c].numel;
+            for (size_t c = 0; c < out.size(); ++c) out[c].numel += g.batches[i].loads[c];
         return out;
     }
     std::map<Coord, int64_t> total;
     for (const Batch& b : g.batches)
-        for (const CoordLoad& l : b.loads) total[l.coord] += l.numel;
+        for (size_t c = 0; c < b.loads.size(); ++c) total[b.loadCoord(c)] += b.loads[c];
     std::vector<CoordLoad> out;
     for (const auto& [coord, numel] : total) out.push_back({coord, numel});
     return out;
@@ -198,23 +199,20 @@ bool sameSummary(const GroupSummary& a, const GroupSummary& b) {
            a.batchCount == b.batchCount && a.gathered == b.gathered && loadsEqual(a.loads, b.loads);
 }
 
-std::vector<CoordLoadChange> loadChanges(const std::vector<CoordLoad>& a,
-                                         const std::vector<CoordLoad>& b) {
+std::vector<CoordLoadChange> loadChanges(const Batch& a, const Batch& b) {
     std::vector<CoordLoadChange> out;
-    if (sameCoords(a, b)) {
-        for (size_t c = 0; c < a.size(); ++c)
-            if (a[c].numel != b[c].numel) out.push_back({a[c].coord, a[c].numel, b[c].numel});
-        if (std::is_sorted(a.begin(), a.end(),
-                           [](const auto& x, const auto& y) { return x.coord < y.coord; }))
-            return out;
-        out.clear();
+    if (a.replicateSizes == b.replicateSizes) {
+        for (size_t c = 0; c < a.loads.size(); ++c)
+            if (a.loads[c] != b.loads[c]) out.push_back({a.loadCoord(c), a.loads[c], b.loads[c]});
+        return out;
     }
     std::map<Coord, CoordLoadChange> byCoord;
-    for (const auto& l : a) byCoord[l.coord] = {l.coord, l.numel, std::nullopt};
-    for (const auto& l : b) {
-        auto& c = byCoord[l.coord];
-        c.coord = l.coord;
-        c.after = l.numel;
+    for (size_t c = 0; c < a.loads.size(); ++c)
+        byCoord[a.loadCoord(c)] = {a.loadCoord(c), a.loads[c], std::nullopt};
+    for (size_t c = 0; c < b.loads.size(); ++c) {
+        auto& change = byCoord[b.loadCoord(c)];
+        change.coord = b.loadCoord(c);
+        change.after = b.loads[c];
     }
     for (auto& [coord, c] : byCoord)
         if (c.before != c.after) out.push_back(std::move(c));
@@ -222,10 +220,8 @@ std::vector<CoordLoadChange> loadChanges(const std::vector<CoordLoad>& a,
 }
 
 // Whether loadChanges(a, b) is not empty, without making it where it can.
-bool loadsDiffer(const std::vector<CoordLoad>& a, const std::vector<CoordLoad>& b) {
-    if (sameCoords(a, b))
-        return !std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                           [](const auto& x, const auto& y) { return x.numel == y.numel; });
+bool loadsDiffer(const Batch& a, const Batch& b) {
+    if (a.replicateSizes == b.replicateSizes) return a.loads != b.loads;
     return !loadChanges(a, b).empty();
 }
 
@@ -260,8 +256,8 @@ std::optional<BatchDiff> diffBatch(const Batch* a, const Batch* b, int index, Si
     if (a) d.before = batchSummary(*a, sa.scenario, withLoads);
     if (b) d.after = batchSummary(*b, sb.scenario, withLoads);
     if (!a || !b) return d;
-    d.loadsChanged = loadsDiffer(a->loads, b->loads);
-    if (withLoads && d.loadsChanged) d.loads = loadChanges(a->loads, b->loads);
+    d.loadsChanged = loadsDiffer(*a, *b);
+    if (withLoads && d.loadsChanged) d.loads = loadChanges(*a, *b);
     d.paramsChanged = d.before->params != d.after->params;
     d.ownersChanged = ownersByName(*a, sa.scenario) != ownersByName(*b, sb.scenario);
     d.shardComputeChanged = a->isShard != b->isShard || shardComputeByName(*a, sa.scenario) !=

@@ -195,7 +195,7 @@ void TestChartDistributions::coordinatesAsADistribution() {
     const Group& group = plan_.plan->groups[size_t(shown.group)];
     const Batch& batch = group.batches[size_t(shown.batch)];
     std::vector<double> loads;
-    for (const CoordLoad& load : batch.loads) loads.push_back(double(load.numel));
+    for (int64_t load : batch.loads) loads.push_back(double(load));
     checkFigures(chart, 0, loads, DistributionChart::kWorstNamed);
     // The worst coordinates by the names their bars' ticks had.
     for (int entry : chart.worst(0)) {

@@ -142,7 +142,7 @@ void TestOwnerBalance::barsAreThePlansLoads() {
     const Batch& batch = group.batches[static_cast<size_t>(shown.batch)];
     QVERIFY(qFuzzyCompare(*view.balance().imbalance, result.index->worstImbalance));
     std::vector<double> loads;
-    for (const CoordLoad& load : batch.loads) loads.push_back(static_cast<double>(load.numel));
+    for (int64_t load : batch.loads) loads.push_back(static_cast<double>(load));
     QCOMPARE(barValues(view.coordBars()), loads);
     int64_t total = 0, largest = 0;
     for (int p : batch.params) {

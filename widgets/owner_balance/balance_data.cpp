@@ -47,10 +47,9 @@ BatchRef worstBatchIn(const Plan& plan, size_t first, size_t last) {
 
 CoordBalance coordBalance(const Scenario& scenario, const Batch& batch) {
     CoordBalance out;
-    for (const CoordLoad& load : batch.loads) {
-        out.coords.push_back(load.coord);
-        out.numel.push_back(load.numel);
-    }
+    out.coords.reserve(batch.loads.size());
+    for (size_t c = 0; c < batch.loads.size(); ++c) out.coords.push_back(batch.loadCoord(c));
+    out.numel = batch.loads;
     for (int p : batch.params) {
         int64_t numel = paramNumel(scenario, p);
         out.total += numel;

@@ -55,9 +55,9 @@ void indexDiagnostics(const Plan& plan, PlanIndex& index) {
 double batchImbalance(const Batch& batch) {
     if (batch.loads.empty()) return 1.0;
     int64_t sum = 0, most = 0;
-    for (const CoordLoad& load : batch.loads) {
-        sum += load.numel;
-        most = std::max(most, load.numel);
+    for (int64_t load : batch.loads) {
+        sum += load;
+        most = std::max(most, load);
     }
     double mean = static_cast<double>(sum) / static_cast<double>(batch.loads.size());
     return mean > 0 ? static_cast<double>(most) / mean : 1.0;
