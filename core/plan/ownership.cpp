@@ -22,6 +22,18 @@ OwnerAssignment assignOwners(std::vector<OwnerItem> items, int64_t coordCount) {
     out.loads.assign(static_cast<size_t>(coordCount), 0);
     if (coordCount <= 0) return out;
     sortForAssignment(items);
+    // No more items than coordinates, none empty: each takes the next idle
+    // coordinate (least loaded, smallest index) and no heap is needed. At
+    // 131,072 ranks a batch is a few dozen params over 16,384 coordinates.
+    if (static_cast<int64_t>(items.size()) <= coordCount &&
+        (items.empty() || items.back().numel > 0)) {
+        out.owners.reserve(items.size());
+        for (size_t i = 0; i < items.size(); ++i) {
+            out.owners.emplace_back(items[i].param, static_cast<int64_t>(i));
+            out.loads[i] = items[i].numel;
+        }
+        return out;
+    }
     using Slot = std::pair<int64_t, int64_t>;  // (load, coordinate index)
     std::vector<Slot> initial;
     initial.reserve(static_cast<size_t>(coordCount));
@@ -80,18 +92,24 @@ Coord coordinateAt(int64_t index, const std::vector<int64_t>& sizes) {
 namespace {
 
 // Newton-Schulz work of each replicate coordinate spread over the shard group
-// by the same greedy rule (docs/plan.md §4, shard_compute).
-void assignShardCompute(Batch& batch, const std::vector<std::vector<OwnerItem>>& ownedByCoord,
+// by the same greedy rule (docs/plan.md §4, shard_compute). `owned` holds
+// (replicate coordinate index, item) sorted by coordinate: only coordinates
+// that own a param compute (plan.h).
+void assignShardCompute(Batch& batch, const std::vector<std::pair<int64_t, OwnerItem>>& owned,
                         const std::vector<int64_t>& shardSizes) {
     int64_t shardCount = coordinateCount(shardSizes);
     batch.shardCompute.clear();
-    for (size_t c = 0; c < ownedByCoord.size(); ++c) {
-        if (ownedByCoord[c].empty()) continue;  // computes nothing (plan.h)
+    for (size_t first = 0; first < owned.size();) {
+        size_t last = first;
+        std::vector<OwnerItem> items;
+        for (; last < owned.size() && owned[last].first == owned[first].first; ++last)
+            items.push_back(owned[last].second);
         ShardCompute sc;
-        sc.replicateCoord = coordinateAt(static_cast<int64_t>(c), batch.replicateSizes);
-        for (const auto& [param, shardIndex] : assignOwners(ownedByCoord[c], shardCount).owners)
+        sc.replicateCoord = coordinateAt(owned[first].first, batch.replicateSizes);
+        for (const auto& [param, shardIndex] : assignOwners(std::move(items), shardCount).owners)
             sc.computeCoord[param] = coordinateAt(shardIndex, shardSizes);
         batch.shardCompute.push_back(std::move(sc));
+        first = last;
     }
 }
 
@@ -107,15 +125,16 @@ void assignBatchOwnership(Batch& batch, const std::vector<ParamSpec>& specs,
     }
     auto assignment = assignOwners(items, coordCount);
     batch.owner.clear();
-    // The greedy rule re-sorts its input, so the order inside each list is irrelevant.
-    std::vector<std::vector<OwnerItem>> ownedByCoord(static_cast<size_t>(coordCount));
+    std::vector<std::pair<int64_t, OwnerItem>> owned;  // (coordinate index, item)
     for (const auto& [param, coord] : assignment.owners) {
         batch.owner[param] = coordinateAt(coord, batch.replicateSizes);
-        ownedByCoord[static_cast<size_t>(coord)].push_back(
-            {param, specs[static_cast<size_t>(param)].numel()});
+        if (batch.isShard) owned.push_back({coord, {param, specs[size_t(param)].numel()}});
     }
     batch.loads = std::move(assignment.loads);
-    if (batch.isShard) assignShardCompute(batch, ownedByCoord, shardSizes);
+    // The greedy rule re-sorts its input, so the order inside a coordinate is irrelevant.
+    std::sort(owned.begin(), owned.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (batch.isShard) assignShardCompute(batch, owned, shardSizes);
 }
 
 }  // namespace hsdp

@@ -85,12 +85,19 @@ std::vector<ComputeLoad> computeLoads(const Scenario& scenario, const Group& gro
             ++load.count;
             load.numel += paramNumel(scenario, param);
         }
+    // Each rank's load by index arithmetic (coordinateIndex of its replicate
+    // and shard coordinates), with no coordinate built: 131,072 ranks a batch.
     Coord meshCoord(group.meshShape.size(), 0);
-    for (int rank : group.meshRanks) {  // row-major odometer: ascending per load
-        Coord shard;
-        for (int d : group.shardMeshDims) shard.push_back(meshCoord[static_cast<size_t>(d)]);
-        at(replicateCoordinate(meshCoord, group.replicateMeshDims, replicaCount), shard)
-            .ranks.push_back(rank);
+    for (int rank : group.meshRanks) {  // row-major odometer
+        int64_t replicate = 0, shard = 0;
+        for (size_t i = 0; i < group.replicateMeshDims.size(); ++i) {
+            const int64_t c = meshCoord[static_cast<size_t>(group.replicateMeshDims[i])];
+            replicate =
+                replicate * batch.replicateSizes[i] + (replicaCount ? c % *replicaCount : c);
+        }
+        for (size_t i = 0; i < group.shardMeshDims.size(); ++i)
+            shard = shard * shardSizes[i] + meshCoord[static_cast<size_t>(group.shardMeshDims[i])];
+        loads[static_cast<size_t>(replicate * shards + shard)].ranks.push_back(rank);
         for (size_t d = meshCoord.size(); d-- > 0;) {
             if (++meshCoord[d] < group.meshShape[d]) break;
             meshCoord[d] = 0;

@@ -73,32 +73,54 @@ void diffMeshes(const Scenario& a, const Scenario& b, PlanDiff& out) {
         for (const auto& name : orderB) out.meshes.push_back({name, inA[name], inB[name]});
 }
 
-std::map<int, RankSummary> rankSummaries(const Scenario& s, const Plan& plan) {
-    std::map<int, RankSummary> out;
-    for (const RankOwnership& r : plan.ranks) {
-        RankSummary summary{{}, r.ownedNumel};
-        for (int p : r.owned)
-            summary.owned.push_back(static_cast<size_t>(p) < s.params.size()
-                                        ? s.params[static_cast<size_t>(p)].name
-                                        : "#" + std::to_string(p));
-        out[r.rank] = std::move(summary);
+std::string paramName(const Scenario& s, int p) {
+    return static_cast<size_t>(p) < s.params.size() ? s.params[static_cast<size_t>(p)].name
+                                                    : "#" + std::to_string(p);
+}
+
+RankSummary rankSummary(const Scenario& s, const RankOwnership& r) {
+    RankSummary summary{{}, r.ownedNumel};
+    for (int p : r.owned) summary.owned.push_back(paramName(s, p));
+    return summary;
+}
+
+// Whether two ranks own the same params by name, with no summary built: at
+// 131,072 ranks nearly every rank is unchanged.
+bool sameOwnership(const Scenario& a, const RankOwnership& ra, const Scenario& b,
+                   const RankOwnership& rb) {
+    if (ra.ownedNumel != rb.ownedNumel || ra.owned.size() != rb.owned.size()) return false;
+    for (size_t i = 0; i < ra.owned.size(); ++i) {
+        const int pa = ra.owned[i], pb = rb.owned[i];
+        const bool known =
+            static_cast<size_t>(pa) < a.params.size() && static_cast<size_t>(pb) < b.params.size();
+        if (known ? a.params[static_cast<size_t>(pa)].name != b.params[static_cast<size_t>(pb)].name
+                  : paramName(a, pa) != paramName(b, pb))
+            return false;
     }
+    return true;
+}
+
+std::map<int, const RankOwnership*> byRank(const Plan& plan) {
+    std::map<int, const RankOwnership*> out;
+    for (const RankOwnership& r : plan.ranks) out[r.rank] = &r;
     return out;
 }
 
+// Ranks ascending; a rank in one plan only is a change.
 void diffRanks(const Scenario& a, const Plan& pa, const Scenario& b, const Plan& pb,
                PlanDiff& out) {
-    auto inA = rankSummaries(a, pa), inB = rankSummaries(b, pb);
+    auto inA = byRank(pa), inB = byRank(pb);
     std::set<int> ranks;
-    for (const auto& [r, s] : inA) ranks.insert(r);
-    for (const auto& [r, s] : inB) ranks.insert(r);
+    for (const auto& [r, o] : inA) ranks.insert(r);
+    for (const auto& [r, o] : inB) ranks.insert(r);
     for (int r : ranks) {
+        auto before = inA.find(r), after = inB.find(r);
+        const bool both = before != inA.end() && after != inB.end();
+        if (both && sameOwnership(a, *before->second, b, *after->second)) continue;
         RankDiff d{r, std::nullopt, std::nullopt};
-        if (inA.count(r)) d.before = inA[r];
-        if (inB.count(r)) d.after = inB[r];
-        bool same = d.before && d.after && d.before->owned == d.after->owned &&
-                    d.before->ownedNumel == d.after->ownedNumel;
-        if (!same) out.ranks.push_back(std::move(d));
+        if (before != inA.end()) d.before = rankSummary(a, *before->second);
+        if (after != inB.end()) d.after = rankSummary(b, *after->second);
+        out.ranks.push_back(std::move(d));
     }
 }
 
