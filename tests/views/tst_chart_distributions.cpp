@@ -281,8 +281,7 @@ void TestChartDistributions::newtonSchulzAsADistribution() {
     QVERIFY(tooManyForBars(loads.size(), view.shardPlot()->width()));
     const DistributionChart& chart = view.shardDistribution();
     checkSaysSo(chart, QStringLiteral("replicate × shard coordinates"), loads.size());
-    std::vector<double> numel;
-    for (const ComputeLoad& load : loads) numel.push_back(double(load.numel));
+    std::vector<double> numel(loads.numels().begin(), loads.numels().end());
     checkFigures(chart, 0, numel, DistributionChart::kWorstNamed);
     const std::vector<int> order = ascending(numel);
     QCustomPlot* plot = view.shardPlot();
@@ -290,7 +289,7 @@ void TestChartDistributions::newtonSchulzAsADistribution() {
     const QPoint pixel = columnPixel(plot, n / 2, n, numel[size_t(order[n / 2])] / 2);
     const int entry = order[positionOfColumn(plot, pixel.x(), n)];
     QTest::mouseClick(plot, Qt::LeftButton, {}, pixel);
-    QCOMPARE(selection.ranks(), loads[size_t(entry)].ranks);
+    QCOMPARE(selection.ranks(), loads.rankList(size_t(entry)));
 }
 
 void TestChartDistributions::wideEnoughKeepsTheBars() {

@@ -147,12 +147,13 @@ void MemoryWidget::showRankDistribution() {
     std::vector<double> peaks(size_t(chart_.ranks.size()), 0.0);
     for (const QVector<double>& kind : chart_.atPeak)
         for (qsizetype r = 0; r < kind.size(); ++r) peaks[size_t(r)] += kind[r];
-    rankDist_->show({{tr("peak"), kKindColors[size_t(MemoryKind::Param)], std::move(peaks)}},
-                    {tr("ranks"),
-                     [this](int entry) {
-                         return rankEntryName(result_.scenario.get(), int(chart_.ranks[entry]));
-                     },
-                     [](double bytes) { return QString::fromStdString(humanBytes(bytes)); }});
+    rankDist_->show(
+        {{tr("peak"), kKindColors[size_t(MemoryKind::Param)], std::move(peaks), nullptr}},
+        {tr("ranks"),
+         [this](int entry) {
+             return rankEntryName(result_.scenario.get(), int(chart_.ranks[entry]));
+         },
+         [](double bytes) { return QString::fromStdString(humanBytes(bytes)); }});
     const PlanCost& cost = *result_.prediction->cost;
     rankTitle_->setText(
         tr("Predicted peak memory per rank on %1, real shapes: highest %2 (rank %3)")

@@ -62,33 +62,76 @@ CoordBalance coordBalance(const Scenario& scenario, const Batch& batch) {
     return out;
 }
 
-std::vector<ComputeLoad> computeLoads(const Scenario& scenario, const Group& group,
-                                      const Batch& batch, std::optional<int64_t> replicaCount) {
+ComputeLoads::ComputeLoads(std::vector<int64_t> replicateSizes, std::vector<int64_t> shardSizes)
+    : replicateSizes_(std::move(replicateSizes)),
+      shardSizes_(std::move(shardSizes)),
+      shards_(static_cast<size_t>(std::max<int64_t>(coordinateCount(shardSizes_), 1))) {
+    const auto n = static_cast<size_t>(coordinateCount(replicateSizes_)) * shards_;
+    count_.assign(n, 0);
+    numel_.assign(n, 0);
+    rankStart_.assign(n + 1, 0);
+}
+
+Coord ComputeLoads::replicateCoord(size_t i) const {
+    return coordinateAt(static_cast<int64_t>(i / shards_), replicateSizes_);
+}
+
+Coord ComputeLoads::shardCoord(size_t i) const {
+    return coordinateAt(static_cast<int64_t>(i % shards_), shardSizes_);
+}
+
+std::span<const int> ComputeLoads::ranks(size_t i) const {
+    return {ranks_.data() + rankStart_[i], rankStart_[i + 1] - rankStart_[i]};
+}
+
+std::vector<int> ComputeLoads::rankList(size_t i) const {
+    const auto span = ranks(i);
+    return {span.begin(), span.end()};
+}
+
+int ComputeLoads::entryOfRanks(const std::vector<int>& ranks) const {
+    for (size_t i = 0; !ranks.empty() && i < size(); ++i)
+        if (std::ranges::equal(this->ranks(i), ranks)) return static_cast<int>(i);
+    return -1;
+}
+
+void ComputeLoads::add(size_t i, int64_t numel) {
+    ++count_[i];
+    numel_[i] += numel;
+}
+
+void ComputeLoads::setRanks(const std::vector<int>& ranks, const std::vector<size_t>& entries) {
+    std::fill(rankStart_.begin(), rankStart_.end(), 0);
+    for (size_t entry : entries) ++rankStart_[entry + 1];
+    for (size_t i = 1; i < rankStart_.size(); ++i) rankStart_[i] += rankStart_[i - 1];
+    ranks_.assign(ranks.size(), 0);
+    std::vector<size_t> next(rankStart_.begin(), rankStart_.end() - 1);
+    for (size_t k = 0; k < ranks.size(); ++k) ranks_[next[entries[k]]++] = ranks[k];
+    for (size_t i = 0; i < size(); ++i)
+        std::sort(ranks_.begin() + static_cast<std::ptrdiff_t>(rankStart_[i]),
+                  ranks_.begin() + static_cast<std::ptrdiff_t>(rankStart_[i + 1]));
+}
+
+ComputeLoads computeLoads(const Scenario& scenario, const Group& group, const Batch& batch,
+                          std::optional<int64_t> replicaCount) {
     if (!batch.isShard) return {};
     std::vector<int64_t> shardSizes;
     for (int d : group.shardMeshDims) shardSizes.push_back(group.meshShape[static_cast<size_t>(d)]);
-    const int64_t shards = coordinateCount(shardSizes);
-    std::vector<ComputeLoad> loads(
-        static_cast<size_t>(coordinateCount(batch.replicateSizes) * shards));
-    for (size_t i = 0; i < loads.size(); ++i) {
-        loads[i].replicateCoord =
-            coordinateAt(static_cast<int64_t>(i) / shards, batch.replicateSizes);
-        loads[i].shardCoord = coordinateAt(static_cast<int64_t>(i) % shards, shardSizes);
+    const auto shards = static_cast<size_t>(coordinateCount(shardSizes));
+    ComputeLoads loads(batch.replicateSizes, shardSizes);
+    for (const ShardCompute& compute : batch.shardCompute) {
+        const auto replicate =
+            static_cast<size_t>(coordinateIndex(compute.replicateCoord, batch.replicateSizes));
+        for (const auto& [param, coord] : compute.computeCoord)
+            loads.add(replicate * shards + static_cast<size_t>(coordinateIndex(coord, shardSizes)),
+                      paramNumel(scenario, param));
     }
-    auto at = [&](const Coord& replicate, const Coord& shard) -> ComputeLoad& {
-        return loads[static_cast<size_t>(coordinateIndex(replicate, batch.replicateSizes) * shards +
-                                         coordinateIndex(shard, shardSizes))];
-    };
-    for (const ShardCompute& compute : batch.shardCompute)
-        for (const auto& [param, coord] : compute.computeCoord) {
-            ComputeLoad& load = at(compute.replicateCoord, coord);
-            ++load.count;
-            load.numel += paramNumel(scenario, param);
-        }
-    // Each rank's load by index arithmetic (coordinateIndex of its replicate
+    // Each rank's entry by index arithmetic (coordinateIndex of its replicate
     // and shard coordinates), with no coordinate built: 131,072 ranks a batch.
+    std::vector<size_t> entries;
+    entries.reserve(group.meshRanks.size());
     Coord meshCoord(group.meshShape.size(), 0);
-    for (int rank : group.meshRanks) {  // row-major odometer
+    for (size_t r = 0; r < group.meshRanks.size(); ++r) {  // row-major odometer
         int64_t replicate = 0, shard = 0;
         for (size_t i = 0; i < group.replicateMeshDims.size(); ++i) {
             const int64_t c = meshCoord[static_cast<size_t>(group.replicateMeshDims[i])];
@@ -97,13 +140,13 @@ std::vector<ComputeLoad> computeLoads(const Scenario& scenario, const Group& gro
         }
         for (size_t i = 0; i < group.shardMeshDims.size(); ++i)
             shard = shard * shardSizes[i] + meshCoord[static_cast<size_t>(group.shardMeshDims[i])];
-        loads[static_cast<size_t>(replicate * shards + shard)].ranks.push_back(rank);
+        entries.push_back(static_cast<size_t>(replicate) * shards + static_cast<size_t>(shard));
         for (size_t d = meshCoord.size(); d-- > 0;) {
             if (++meshCoord[d] < group.meshShape[d]) break;
             meshCoord[d] = 0;
         }
     }
-    for (ComputeLoad& load : loads) std::sort(load.ranks.begin(), load.ranks.end());
+    loads.setRanks(group.meshRanks, entries);
     return loads;
 }
 
@@ -153,7 +196,7 @@ const Batch* batchAt(const Plan& plan, BatchRef ref) {
     return &batches[static_cast<size_t>(ref.batch)];
 }
 
-BatchRef balanceBatch(const Plan& plan, const SelectionState& selection) {
+BatchRef balanceBatch(const Plan& plan, const SelectionState& selection, BatchRef worst) {
     BatchRef picked{selection.group, selection.batch};
     if (batchAt(plan, picked)) return picked;
     if (!selection.params.empty()) {
@@ -166,7 +209,7 @@ BatchRef balanceBatch(const Plan& plan, const SelectionState& selection) {
         BatchRef inGroup = worstBatchIn(plan, group, group + 1);
         if (inGroup.isValid()) return inGroup;
     }
-    return worstBatch(plan);
+    return worst;
 }
 
 }  // namespace hsdp

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "plan/plan.h"
@@ -33,22 +34,49 @@ struct CoordBalance {
     std::optional<double> imbalance;  // loadImbalance(Batch::loads)
 };
 
-// Newton–Schulz work at one (replicate, shard) coordinate of a gathered
-// batch: what Batch::shardCompute gives that replicate coordinate's rank at
-// that shard coordinate, and those ranks (one per replica sub-group).
-struct ComputeLoad {
-    Coord replicateCoord;
-    Coord shardCoord;
-    std::vector<int> ranks;  // ascending
-    int count = 0;
-    int64_t numel = 0;  // global numel: the full matrix is computed
+// Newton–Schulz work at every (replicate, shard) coordinate of a gathered
+// batch, lexicographic by (replicate, shard), idle ones at zero: what
+// Batch::shardCompute gives that replicate coordinate's rank at that shard
+// coordinate, and those ranks (one per replica sub-group). Flat arrays, the
+// coordinates by index arithmetic: at 131,072 ranks a batch has 131,072
+// entries, and a vector of coordinates and ranks each took the studio 20 ms
+// to build and as long to free on every plan.
+class ComputeLoads {
+public:
+    ComputeLoads() = default;
+    ComputeLoads(std::vector<int64_t> replicateSizes, std::vector<int64_t> shardSizes);
+
+    size_t size() const { return numel_.size(); }
+    bool empty() const { return numel_.empty(); }
+    size_t shardsPerReplicate() const { return shards_; }
+    size_t replicateIndex(size_t i) const { return i / shards_; }
+    Coord replicateCoord(size_t i) const;
+    Coord shardCoord(size_t i) const;
+    int count(size_t i) const { return count_[i]; }      // params computed there
+    int64_t numel(size_t i) const { return numel_[i]; }  // global numel: full matrices
+    const std::vector<int64_t>& numels() const { return numel_; }
+    std::span<const int> ranks(size_t i) const;  // ascending
+    std::vector<int> rankList(size_t i) const;
+    // The entry whose ranks are exactly `ranks`, or -1.
+    int entryOfRanks(const std::vector<int>& ranks) const;
+
+    void add(size_t i, int64_t numel);
+    // ranks[k] computes at entry entries[k]: every rank of the group once.
+    void setRanks(const std::vector<int>& ranks, const std::vector<size_t>& entries);
+
+private:
+    std::vector<int64_t> replicateSizes_, shardSizes_;
+    size_t shards_ = 1;
+    std::vector<int> count_;
+    std::vector<int64_t> numel_;
+    std::vector<size_t> rankStart_;  // size() + 1 offsets into ranks_
+    std::vector<int> ranks_;
 };
 
 CoordBalance coordBalance(const Scenario& scenario, const Batch& batch);
-// Every replicate coordinate times every shard coordinate, idle ones at zero,
-// lexicographic by (replicate, shard); empty for a batch that is not gathered.
-std::vector<ComputeLoad> computeLoads(const Scenario& scenario, const Group& group,
-                                      const Batch& batch, std::optional<int64_t> replicaCount);
+// Empty for a batch that is not gathered.
+ComputeLoads computeLoads(const Scenario& scenario, const Group& group, const Batch& batch,
+                          std::optional<int64_t> replicaCount);
 // The global ranks of `group` whose replicate coordinate, reduced by the
 // replica count, is `coord`: the ranks that own what that coordinate owns.
 std::vector<int> ranksAtCoordinate(const Group& group, const Coord& coord,
@@ -64,8 +92,8 @@ int coordinateOfRanks(const Group& group, const CoordBalance& balance,
 // The batch with the largest imbalance (the first on ties), or none.
 BatchRef worstBatch(const Plan& plan);
 // The batch a balance chart shows for `selection`: the selected group/batch,
-// else the focus param's batch, else the worst one.
-BatchRef balanceBatch(const Plan& plan, const SelectionState& selection);
+// else the focus param's batch, else `worst` (worstBatch(plan), known ahead).
+BatchRef balanceBatch(const Plan& plan, const SelectionState& selection, BatchRef worst);
 const Batch* batchAt(const Plan& plan, BatchRef ref);
 
 }  // namespace hsdp

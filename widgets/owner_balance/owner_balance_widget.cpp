@@ -8,9 +8,11 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "plan/load_imbalance.h"
 #include "shared/heat_scale.h"
+#include "shared/plan_index.h"
 #include "studio/offscreen_grab.h"
 
 namespace hsdp {
@@ -200,7 +202,7 @@ void OwnerBalanceWidget::onPlotClicked(QCustomPlot* plot, const QPoint& pos) {
                                           : barIndexAt(plot, pos, result_.plan->ranks.size()));
     else if (plot == shardPlot_ && distribution.isShown())
         if (const int entry = distribution.pickAt(pos).entry; entry >= 0)
-            selection_->selectRanks(computeLoads_[static_cast<size_t>(entry)].ranks);
+            selection_->selectRanks(computeLoads_.rankList(static_cast<size_t>(entry)));
 }
 
 QCustomPlot* OwnerBalanceWidget::makePlot(QCPTextElement** title) {
@@ -220,15 +222,38 @@ QCustomPlot* OwnerBalanceWidget::makePlot(QCPTextElement** title) {
 }
 
 void OwnerBalanceWidget::setResult(const PlanResult& result) {
+    HeldReplots held(*this);
     result_ = result;
     batch_ = {};
     fillRankPlot();
     onSelectionChanged();
 }
 
+// Filling a chart replots it at several steps; while held, each plot
+// replots once at the end (a replot paints: 30 ms at 131,072 ranks).
+void OwnerBalanceWidget::replot(QCustomPlot* plot) {
+    if (!replotHolds_) {
+        plot->replot();
+        return;
+    }
+    if (std::find(heldReplots_.begin(), heldReplots_.end(), plot) == heldReplots_.end())
+        heldReplots_.push_back(plot);
+}
+
+OwnerBalanceWidget::HeldReplots::HeldReplots(OwnerBalanceWidget& widget) : widget_(widget) {
+    ++widget_.replotHolds_;
+}
+
+OwnerBalanceWidget::HeldReplots::~HeldReplots() {
+    if (--widget_.replotHolds_ > 0) return;
+    for (QCustomPlot* plot : std::exchange(widget_.heldReplots_, {})) plot->replot();
+}
+
 void OwnerBalanceWidget::onSelectionChanged() {
     if (!result_.isValid()) return;
-    BatchRef batch = balanceBatch(*result_.plan, selection_->stateFor(result_));
+    HeldReplots held(*this);
+    BatchRef batch = balanceBatch(*result_.plan, selection_->stateFor(result_),
+                                  {result_.index->worstGroup, result_.index->worstBatch});
     if (batch != batch_ || !batch.isValid()) {  // a rank pick keeps the chart
         batch_ = batch;
         showBatch();
@@ -253,7 +278,7 @@ void OwnerBalanceWidget::showPickedCoordinate() {
             static_cast<double>(balance_.numel[static_cast<size_t>(pickedCoordinate_)]));
     coordDist_->markEntry(pickedCoordinate_);
     showPickedEntries(picked);
-    coordPlot_->replot();
+    replot(coordPlot_);
 }
 
 // On a distribution the picked rank, or the shard coordinate whose
@@ -265,14 +290,11 @@ void OwnerBalanceWidget::showPickedEntries(const std::vector<int>& picked) {
         for (size_t i = 0; picked.size() == 1 && i < ranks.size() && entry < 0; ++i)
             if (ranks[i].rank == picked.front()) entry = static_cast<int>(i);
         rankDist_->markEntry(entry);
-        rankPlot_->replot();
+        replot(rankPlot_);
     }
     if (shardDist_->isShown()) {
-        int entry = -1;
-        for (size_t i = 0; !picked.empty() && i < computeLoads_.size() && entry < 0; ++i)
-            if (computeLoads_[i].ranks == picked) entry = static_cast<int>(i);
-        shardDist_->markEntry(entry);
-        shardPlot_->replot();
+        shardDist_->markEntry(computeLoads_.entryOfRanks(picked));
+        replot(shardPlot_);
     }
 }
 
@@ -282,7 +304,7 @@ void OwnerBalanceWidget::showBatch() {
     const Group* group = batch ? &result_.plan->groups[static_cast<size_t>(batch_.group)] : nullptr;
     computeLoads_ = group ? hsdp::computeLoads(*result_.scenario, *group, *batch,
                                                result_.plan->effectiveReplicaCount)
-                          : std::vector<ComputeLoad>{};
+                          : ComputeLoads{};
     fillCoordPlot();
     fillShardPlot();
 }
@@ -318,8 +340,8 @@ void OwnerBalanceWidget::showCoordDistribution() {
     coordBars_->data()->clear();
     keyTicks_.erase(coordPlot_);
     coordDist_->show(
-        {{tr("numel"), kBarColor,
-          std::vector<double>(balance_.numel.begin(), balance_.numel.end())}},
+        {{tr("numel"), kBarColor, std::vector<double>(balance_.numel.begin(), balance_.numel.end()),
+          nullptr}},
         {tr("coordinates"), [this](int entry) { return coordText(balance_.coords[size_t(entry)]); },
          humanValue, /*meanLines=*/false});
     meanLine_->setData({0, 100}, {balance_.mean, balance_.mean});
@@ -345,7 +367,7 @@ void OwnerBalanceWidget::fillCoordTitle() {
     meanLine_->setName(tr("mean %1").arg(humanCount(balance_.mean)));
     lowerBoundLine_->setName(tr("bound %1").arg(humanCount(balance_.lowerBound)));
     coordTitle_->setText(title);
-    coordPlot_->replot();
+    replot(coordPlot_);
 }
 
 void OwnerBalanceWidget::fillRankPlot() {
@@ -359,21 +381,16 @@ void OwnerBalanceWidget::fillRankPlot() {
         fillRankBars();
     rankTitle_->setText(
         tr("Per rank, all batches · NS max/mean %1").arg(loadImbalanceText(computedNumel)));
-    rankPlot_->replot();
+    replot(rankPlot_);
 }
 
 void OwnerBalanceWidget::showRankDistribution() {
     for (QCPBars* bars : {heldBars_, gatheredBars_, computedBars_}) bars->data()->clear();
     keyTicks_.erase(rankPlot_);
-    std::vector<double> held, gathered, computed;
-    for (const RankOwnership& rank : result_.plan->ranks) {
-        held.push_back(static_cast<double>(rank.heldNumel));
-        gathered.push_back(static_cast<double>(rank.gatheredNumel));
-        computed.push_back(static_cast<double>(rank.computedNumel));
-    }
-    rankDist_->show({{tr("held"), kHeldColor, std::move(held)},
-                     {tr("gathered"), kGatheredColor, std::move(gathered)},
-                     {tr("Newton–Schulz"), kShardColor, std::move(computed)}},
+    const PlanIndex& index = *result_.index;
+    rankDist_->show({{tr("held"), kHeldColor, {}, index.heldByRank},
+                     {tr("gathered"), kGatheredColor, {}, index.gatheredByRank},
+                     {tr("Newton–Schulz"), kShardColor, {}, index.computedByRank}},
                     {tr("ranks"),
                      [this](int entry) {
                          return rankEntryName(result_.scenario.get(),
@@ -406,11 +423,7 @@ void OwnerBalanceWidget::fillRankBars() {
 }
 
 size_t OwnerBalanceWidget::shardsPerReplicate() const {
-    size_t shards = 0;
-    while (shards < computeLoads_.size() &&
-           computeLoads_[shards].replicateCoord == computeLoads_.front().replicateCoord)
-        ++shards;
-    return std::max<size_t>(shards, 1);
+    return computeLoads_.shardsPerReplicate();
 }
 
 double OwnerBalanceWidget::computeKey(size_t index) const {
@@ -425,7 +438,7 @@ void OwnerBalanceWidget::fillShardPlot() {
     else
         fillShardBars();
     shardTitle_->setText(tr("Newton–Schulz numel per shard coordinate"));
-    shardPlot_->replot();
+    replot(shardPlot_);
 }
 
 void OwnerBalanceWidget::showShardDistribution() {
@@ -433,14 +446,14 @@ void OwnerBalanceWidget::showShardDistribution() {
     shardBarsOdd_->data()->clear();
     keyTicks_.erase(shardPlot_);
     shardPlot_->clearItems();  // the bars' parameter counts
-    std::vector<double> numel;
-    for (const ComputeLoad& load : computeLoads_) numel.push_back(static_cast<double>(load.numel));
-    shardDist_->show({{tr("Newton–Schulz numel"), kShardColor, std::move(numel)}},
+    std::vector<double> numel(computeLoads_.numels().begin(), computeLoads_.numels().end());
+    shardDist_->show({{tr("Newton–Schulz numel"), kShardColor, std::move(numel), nullptr}},
                      {tr("replicate × shard coordinates"),
                       [this](int entry) {
-                          const ComputeLoad& load = computeLoads_[size_t(entry)];
+                          const auto i = size_t(entry);
                           return tr("%1 shard %2")
-                              .arg(coordText(load.replicateCoord), coordLabel(load.shardCoord));
+                              .arg(coordText(computeLoads_.replicateCoord(i)),
+                                   coordLabel(computeLoads_.shardCoord(i)));
                       },
                       humanValue});
 }
@@ -450,15 +463,11 @@ void OwnerBalanceWidget::fillShardBars() {
     QStringList labels;
     QVector<double> keys, values;
     QVector<double> evenKeys, evenValues, oddKeys, oddValues;
-    Coord previous;
-    int block = -1;
     for (size_t i = 0; i < computeLoads_.size(); ++i) {
-        const ComputeLoad& load = computeLoads_[i];
-        if (i == 0 || load.replicateCoord != previous) ++block;
-        previous = load.replicateCoord;
-        labels << coordLabel(load.shardCoord);
+        const size_t block = computeLoads_.replicateIndex(i);
+        labels << coordLabel(computeLoads_.shardCoord(i));
         keys << computeKey(i);
-        values << static_cast<double>(load.numel);
+        values << static_cast<double>(computeLoads_.numel(i));
         (block % 2 ? oddKeys : evenKeys) << keys.back();
         (block % 2 ? oddValues : evenValues) << values.back();
     }
@@ -494,12 +503,12 @@ void OwnerBalanceWidget::labelShardCounts(double top) {
     const double height = top > 0 ? top : 1.0;
     size_t first = 0;  // the block's first load
     for (size_t i = 0; i < computeLoads_.size(); ++i) {
-        addText(computeKey(i), static_cast<double>(computeLoads_[i].numel) + height * 0.01,
-                QString::number(computeLoads_[i].count), 0.8);
+        addText(computeKey(i), static_cast<double>(computeLoads_.numel(i)) + height * 0.01,
+                QString::number(computeLoads_.count(i)), 0.8);
         const bool last = i + 1 == computeLoads_.size() ||
-                          computeLoads_[i + 1].replicateCoord != computeLoads_[i].replicateCoord;
+                          computeLoads_.replicateIndex(i + 1) != computeLoads_.replicateIndex(i);
         if (!last) continue;
-        const QString coord = coordText(computeLoads_[i].replicateCoord);
+        const QString coord = coordText(computeLoads_.replicateCoord(i));
         addText((computeKey(first) + computeKey(i)) / 2, height * 1.22,
                 first == 0 ? tr("replicate %1").arg(coord) : coord, 0.8);
         first = i + 1;

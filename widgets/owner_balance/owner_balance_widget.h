@@ -49,7 +49,7 @@ public:
     void setResult(const PlanResult& result);
     BatchRef shownBatch() const { return batch_; }
     const CoordBalance& balance() const { return balance_; }
-    const std::vector<ComputeLoad>& computeLoads() const { return computeLoads_; }
+    const ComputeLoads& computeLoads() const { return computeLoads_; }
     // The key of computeLoads()[i]'s bar: blocks of shard coordinates, a gap between replicates.
     double computeKey(size_t index) const;
 
@@ -101,12 +101,24 @@ private:
     void showRankDistribution();
     void showShardDistribution();
     size_t shardsPerReplicate() const;
+    void replot(QCustomPlot* plot);
+    // While one lives, replot() only notes the plot; the last one replots them.
+    class HeldReplots {
+    public:
+        explicit HeldReplots(OwnerBalanceWidget& widget);
+        ~HeldReplots();
+        HeldReplots(const HeldReplots&) = delete;
+        HeldReplots& operator=(const HeldReplots&) = delete;
+
+    private:
+        OwnerBalanceWidget& widget_;
+    };
 
     PlanSelection* selection_;
     PlanResult result_;
     BatchRef batch_;
     CoordBalance balance_;
-    std::vector<ComputeLoad> computeLoads_;
+    ComputeLoads computeLoads_;
     std::map<QCustomPlot*, KeyTicks> keyTicks_;
     QCustomPlot* coordPlot_;
     QCustomPlot* rankPlot_;
@@ -126,6 +138,8 @@ private:
     QCPGraph* meanLine_;
     QCPGraph* lowerBoundLine_;
     std::unique_ptr<DistributionChart> coordDist_, rankDist_, shardDist_;
+    int replotHolds_ = 0;
+    std::vector<QCustomPlot*> heldReplots_;
 };
 
 }  // namespace hsdp

@@ -96,15 +96,20 @@ void DistributionChart::show(std::vector<DistributionSeries> series, const Distr
     clear();
     shown_ = true;
     for (const DistributionSeries& one : series) {
-        series_.push_back({SortedDistribution(one.values), {}, {}, {}, {}});
+        series_.push_back(
+            {one.sorted ? one.sorted : std::make_shared<const SortedDistribution>(one.values),
+             {},
+             {},
+             {},
+             {}});
         addCurve(series_.back(), one, series.size() == 1);
         if (!text.meanLines) series_.back().mean->setVisible(false);
     }
-    if (series_.empty() || series_.front().sorted.empty()) return;
+    if (series_.empty() || series_.front().sorted->empty()) return;
     addMarkers();
     addMaxLabel(text);
     lines_ = QStringList{QObject::tr("%1 %2: sorted distribution (too many for bars at this width)")
-                             .arg(grouped(series_.front().sorted.size()), text.entries)} +
+                             .arg(grouped(series_.front().sorted->size()), text.entries)} +
              figureLines(series, text);
     subtitle_ = new QCPTextElement(plot_, QString(), QFont(plot_->font().family(), 8));
     subtitle_->setTextColor(QColor(0x55, 0x55, 0x55));
@@ -116,7 +121,7 @@ void DistributionChart::show(std::vector<DistributionSeries> series, const Distr
 }
 
 void DistributionChart::addCurve(Drawn& drawn, const DistributionSeries& series, bool fill) {
-    const SortedDistribution& sorted = drawn.sorted;
+    const SortedDistribution& sorted = *drawn.sorted;
     const size_t n = sorted.size();
     const size_t points = std::min(n, kMaxCurvePoints);
     QVector<double> keys, values;
@@ -176,7 +181,7 @@ void DistributionChart::addMarkers() {
 // The worst entry of a single series named at its point, at the curve's end.
 void DistributionChart::addMaxLabel(const DistributionText& text) {
     if (series_.size() != 1 || !text.entryName) return;
-    const SortedDistribution& sorted = series_.front().sorted;
+    const SortedDistribution& sorted = *series_.front().sorted;
     auto* label = new QCPItemText(plot_);
     label->position->setCoords(100, sorted.max());
     label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
@@ -197,7 +202,7 @@ QStringList DistributionChart::figureLines(const std::vector<DistributionSeries>
     QStringList lines;
     const bool several = series_.size() > 1;
     for (size_t s = 0; s < series_.size(); ++s) {
-        const SortedDistribution& sorted = series_[s].sorted;
+        const SortedDistribution& sorted = *series_[s].sorted;
         QStringList parts;
         for (double p : kMarked)
             parts << QStringLiteral("p%1 %2").arg(p).arg(value(sorted.percentile(p)));
@@ -212,7 +217,7 @@ QStringList DistributionChart::figureLines(const std::vector<DistributionSeries>
         for (int entry : worst(0))
             worstParts << QStringLiteral("%1 %2").arg(
                 name(entry),
-                value(series_[0].sorted.sorted()[series_[0].sorted.positionOf(entry)]));
+                value(series_[0].sorted->sorted()[series_[0].sorted->positionOf(entry)]));
         lines << QObject::tr("worst: ") + worstParts.join(QStringLiteral(" · "));
     }
     return lines;
@@ -275,7 +280,7 @@ DistributionPick DistributionChart::pickAt(const QPoint& pos) const {
     DistributionPick pick;
     double nearest = 0;
     for (size_t s = 0; s < series_.size(); ++s) {
-        const SortedDistribution& sorted = series_[s].sorted;
+        const SortedDistribution& sorted = *series_[s].sorted;
         if (sorted.empty()) continue;
         const size_t position = sorted.positionAt(share);
         const double distance =
@@ -288,7 +293,7 @@ DistributionPick DistributionChart::pickAt(const QPoint& pos) const {
 }
 
 QPointF DistributionChart::pointOf(size_t series, int entry) const {
-    const SortedDistribution& sorted = series_[series].sorted;
+    const SortedDistribution& sorted = *series_[series].sorted;
     const size_t position = sorted.positionOf(entry);
     return {sorted.shareAt(position), sorted.sorted()[position]};
 }
@@ -297,7 +302,7 @@ void DistributionChart::markEntry(int entry) {
     for (size_t s = 0; s < series_.size(); ++s) {
         if (!series_[s].mark) continue;
         series_[s].mark->data()->clear();
-        if (entry >= 0 && static_cast<size_t>(entry) < series_[s].sorted.size()) {
+        if (entry >= 0 && static_cast<size_t>(entry) < series_[s].sorted->size()) {
             const QPointF point = pointOf(s, entry);
             series_[s].mark->addData(point.x(), point.y());
         }
@@ -305,7 +310,7 @@ void DistributionChart::markEntry(int entry) {
 }
 
 std::vector<int> DistributionChart::worst(size_t series) const {
-    return series_[series].sorted.worst(series_.size() > 1 ? 1 : kWorstNamed);
+    return series_[series].sorted->worst(series_.size() > 1 ? 1 : kWorstNamed);
 }
 
 QCPGraph* DistributionChart::curve(size_t series) const {
@@ -318,7 +323,7 @@ QString DistributionChart::subtitle() const {
 
 double DistributionChart::top() const {
     double top = 0;
-    for (const Drawn& drawn : series_) top = std::max(top, drawn.sorted.max());
+    for (const Drawn& drawn : series_) top = std::max(top, drawn.sorted->max());
     return top;
 }
 

@@ -7,6 +7,7 @@
 #include <QSharedPointer>
 #include <QStringList>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "shared/sorted_distribution.h"
@@ -33,6 +34,9 @@ struct DistributionSeries {
     QString name;  // said before its figures when a chart has several; else unused
     QColor color;
     std::vector<double> values;
+    // Sorted already (off the GUI thread, e.g. PlanIndex's per-rank loads):
+    // then `values` is not read.
+    std::shared_ptr<const SortedDistribution> sorted;
 };
 
 // How a chart speaks of its entries and values.
@@ -81,7 +85,7 @@ public:
     void markEntry(int entry);
 
     size_t seriesCount() const { return series_.size(); }
-    const SortedDistribution& distribution(size_t series) const { return series_[series].sorted; }
+    const SortedDistribution& distribution(size_t series) const { return *series_[series].sorted; }
     std::vector<int> worst(size_t series) const;  // the entries named, worst first
     QCPGraph* curve(size_t series) const;
     QString subtitle() const;  // as shown, lines joined by '\n'
@@ -89,7 +93,7 @@ public:
 
 private:
     struct Drawn {
-        SortedDistribution sorted;
+        std::shared_ptr<const SortedDistribution> sorted;  // never null
         QPointer<QCPGraph> curve, dots, mean, mark;
     };
     void clear();

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "plan/load_imbalance.h"
+
 namespace hsdp {
 
 namespace {
@@ -52,15 +54,21 @@ void indexDiagnostics(const Plan& plan, PlanIndex& index) {
     }
 }
 
-double batchImbalance(const Batch& batch) {
-    if (batch.loads.empty()) return 1.0;
-    int64_t sum = 0, most = 0;
-    for (int64_t load : batch.loads) {
-        sum += load;
-        most = std::max(most, load);
+void sortRankLoads(const Plan& plan, PlanIndex& index) {
+    std::vector<double> held, gathered, computed;
+    for (const RankOwnership& rank : plan.ranks) {
+        held.push_back(static_cast<double>(rank.heldNumel));
+        gathered.push_back(static_cast<double>(rank.gatheredNumel));
+        computed.push_back(static_cast<double>(rank.computedNumel));
     }
-    double mean = static_cast<double>(sum) / static_cast<double>(batch.loads.size());
-    return mean > 0 ? static_cast<double>(most) / mean : 1.0;
+    index.heldByRank = std::make_shared<const SortedDistribution>(std::move(held));
+    index.gatheredByRank = std::make_shared<const SortedDistribution>(std::move(gathered));
+    index.computedByRank = std::make_shared<const SortedDistribution>(std::move(computed));
+}
+
+// As the owner balance's worstBatch weighs it: the same function, the same ties.
+double batchImbalance(const Batch& batch) {
+    return loadImbalance(batch.loads).value_or(1.0);
 }
 
 }  // namespace
@@ -71,9 +79,16 @@ PlanIndex buildPlanIndex(const Scenario& scenario, const Plan& plan) {
     indexGroups(plan, index);
     indexRanks(plan, index);
     indexDiagnostics(plan, index);
-    for (const Group& group : plan.groups)
-        for (const Batch& batch : group.batches)
-            index.worstImbalance = std::max(index.worstImbalance, batchImbalance(batch));
+    sortRankLoads(plan, index);
+    double worst = -1;
+    for (size_t g = 0; g < plan.groups.size(); ++g)
+        for (size_t b = 0; b < plan.groups[g].batches.size(); ++b)
+            if (const double ratio = batchImbalance(plan.groups[g].batches[b]); ratio > worst) {
+                worst = ratio;
+                index.worstGroup = static_cast<int>(g);
+                index.worstBatch = static_cast<int>(b);
+            }
+    index.worstImbalance = std::max(1.0, worst);
     return index;
 }
 
