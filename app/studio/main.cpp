@@ -33,7 +33,7 @@ void preferOffscreenWithoutDisplay(int argc, char** argv) {
 // Waits for the first plan (or the reader's error) of the window's session.
 bool waitForPlan(hsdp::MainWindow& window, QString* error) {
     QEventLoop loop;
-    QObject::connect(window.session(), &hsdp::Session::planReady, &loop, [&] { loop.quit(); });
+    QObject::connect(&window, &hsdp::MainWindow::planShown, &loop, [&] { loop.quit(); });
     QObject::connect(window.session(), &hsdp::Session::readFailed, &loop,
                      [&](const QString& message) {
                          *error = message;
@@ -187,7 +187,7 @@ int main(int argc, char** argv) {
     if (request || !choice.savedRun.isEmpty()) {
         // The first plan of the file starts the run (or opens the saved one), once.
         auto started = std::make_shared<QMetaObject::Connection>();
-        *started = QObject::connect(window.session(), &hsdp::Session::planReady, &window,
+        *started = QObject::connect(&window, &hsdp::MainWindow::planShown, &window,
                                     [&window, choice, started] {
                                         QObject::disconnect(*started);
                                         if (choice.savedRun.isEmpty())

@@ -33,12 +33,12 @@ double peakResidentMiB() {
     return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux: KiB
 }
 
-// Runs `start` and serves the event loop until the session delivers a plan
-// (or fails); returns the longest gap between ticks of a 1 ms timer.
+// Runs `start` and serves the event loop until every view holds the new plan
+// (or the session fails); returns the longest gap between ticks of a 1 ms timer.
 double longestGapUntilPlanned(MainWindow& window, const std::function<void()>& start) {
     QEventLoop loop;
     // Views may finish their share of a plan in queued calls: serve those too.
-    auto ready = QObject::connect(window.session(), &Session::planReady, &loop,
+    auto ready = QObject::connect(&window, &MainWindow::planShown, &loop,
                                   [&loop] { QTimer::singleShot(0, &loop, &QEventLoop::quit); });
     auto failed =
         QObject::connect(window.session(), &Session::readFailed, &loop, &QEventLoop::quit);

@@ -37,7 +37,7 @@ double runGuiStallMs(const QString& path, int rounds) {
     window.resize(1600, 1000);
     window.show();
     QEventLoop planned;
-    QObject::connect(window.session(), &Session::planReady, &planned, &QEventLoop::quit);
+    QObject::connect(&window, &MainWindow::planShown, &planned, &QEventLoop::quit);
     QObject::connect(window.session(), &Session::readFailed, &planned, &QEventLoop::quit);
     window.openScenario(path);
     planned.exec();

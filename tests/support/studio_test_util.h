@@ -15,7 +15,7 @@ namespace hsdp::testing {
 
 // Opens `path` in the window and waits for its first plan.
 inline bool openAndWait(MainWindow& window, const QString& path) {
-    QSignalSpy ready(window.session(), &Session::planReady);
+    QSignalSpy ready(&window, &MainWindow::planShown);
     window.openScenario(path);
     return ready.wait(20000);
 }

@@ -460,7 +460,7 @@ void TestAllToAllViews::whatIfPanelChoosesTheGatherStrategy() {
     };
     QVERIFY(!strategies().empty());
     for (GatherStrategy s : strategies()) QCOMPARE(s, GatherStrategy::AllGather);
-    QSignalSpy ready(window.session(), &Session::planReady);
+    QSignalSpy ready(&window, &MainWindow::planShown);
     combo->setCurrentIndex(1);
     emit combo->textActivated(combo->currentText());
     QVERIFY(ready.wait(20000));

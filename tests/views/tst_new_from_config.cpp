@@ -89,7 +89,7 @@ private slots:
         NewFromConfigDialog dialog(kLlama3);
         dialog.setDegrees(2, 2, 2, 1);
         QVERIFY(waitForPreview(dialog));
-        QSignalSpy planned(window.session(), &Session::planReady);
+        QSignalSpy planned(&window, &MainWindow::planShown);
         window.openGeneratedScenario(dialog.document());
         QVERIFY(planned.wait(30000));
         const PlanResult result = planned.takeFirst().at(0).value<PlanResult>();
@@ -108,7 +108,7 @@ private slots:
     void anUntitledScenarioIsAnotherDocument() {
         QTemporaryDir dir;
         MainWindow window;
-        QSignalSpy opened(window.session(), &Session::planReady);
+        QSignalSpy opened(&window, &MainWindow::planShown);
         window.openScenario(sample("diagnostics_tour.json"));
         QVERIFY(opened.wait(20000));
         QSignalSpy finished(window.runSession(), &RunSession::finished);
@@ -122,7 +122,7 @@ private slots:
             QVERIFY(waitForPreview(dialog) || dialog.document());
             QVERIFY(dialog.document());
             window.document()->markSaved();  // as if "Discard" was answered
-            QSignalSpy planned(window.session(), &Session::planReady);
+            QSignalSpy planned(&window, &MainWindow::planShown);
             QSignalSpy compared(window.planDiffTracker(), &PlanDiffTracker::diffReady);
             window.openGeneratedScenario(dialog.document());
             QVERIFY(planned.wait(30000));

@@ -104,7 +104,7 @@ void TestPlanDiffWidget::fileChangedOnDiskShowsWhatMoved() {
     QCOMPARE(frontTab(window), QStringLiteral("Diagnostics"));  // nothing to show yet
     PlanResult before = window.session()->current();
 
-    QSignalSpy planned(window.session(), &Session::planReady);
+    QSignalSpy planned(&window, &MainWindow::planShown);
     QSignalSpy compared(window.planDiffTracker(), &PlanDiffTracker::diffReady);
     QThread::msleep(20);
     QVERIFY(writeFile(path_, fourReplicas()));

@@ -91,11 +91,14 @@ void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
     QVERIFY(!mesh->showsNodes());
     // The choice holds for the next file too.
     QVERIFY(chooseAndWait(window, QStringLiteral("h100-dgx")));
+    QSignalSpy planned(window.session(), &Session::planReady);
     QSignalSpy predicted(window.session(), &Session::predictionReady);
     QVERIFY(openAndWait(window, sample("teaching_2x2.json")));
-    // The plan comes first, its prediction after it.
-    QVERIFY(!window.session()->current().prediction);
-    QVERIFY(predicted.wait(20000));
+    // The plan comes first, its prediction after it (maybe while the views
+    // still take the plan: it reaches them once they hold it).
+    QCOMPARE(planned.count(), 1);
+    QVERIFY(!planned.first().at(0).value<PlanResult>().prediction);
+    QVERIFY(!predicted.isEmpty() || predicted.wait(20000));
     QVERIFY(window.session()->current().prediction);
     QCOMPARE(window.clusterChoice(), QStringLiteral("h100-dgx"));
 }

@@ -435,7 +435,7 @@ void TestReport::studioExportsTheSameDocument() {
     QVERIFY(studioHtml.contains(QStringLiteral("Cost on 1× h100-dgx")));
 
     // What is on screen, edits included, with a note that the file lacks them.
-    QSignalSpy replanned(window.session(), &Session::planReady);
+    QSignalSpy replanned(&window, &MainWindow::planShown);
     window.document()->setValue(QStringLiteral("/name"), Json("teaching, edited"),
                                 QStringLiteral("rename"));
     QVERIFY(replanned.wait(20000));

@@ -326,7 +326,7 @@ void TestSelectionLifecycle::everySelectionSurvivesEveryNextPlan() {
     const Named picked = named(selected, before);
     paintEverything(window);
 
-    QSignalSpy ready(window.session(), &Session::planReady);
+    QSignalSpy ready(&window, &MainWindow::planShown);
     QSignalSpy failed(window.session(), &Session::readFailed);
     if (route == Route::Watcher) {
         // As an editor's rename-save, or `mv next base`.
@@ -601,7 +601,7 @@ void TestSelectionLifecycle::aReportHoldsOnlyARunOfItsPlan() {
     QVERIFY(window.lastRun().run->verified);
     QVERIFY(exportedReport(window, dir).contains(QStringLiteral("VERIFIED")));
 
-    QSignalSpy ready(window.session(), &Session::planReady);
+    QSignalSpy ready(&window, &MainWindow::planShown);
     QCOMPARE(std::rename(QFile::encodeName(next).constData(), QFile::encodeName(path).constData()),
              0);
     QVERIFY(ready.wait(20000));

@@ -57,7 +57,7 @@ struct EditFixture {
         if (!QFile::copy(hsdp::testing::sample(QLatin1String(sample)), path)) return false;
         QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
         window.session()->setDebounceMilliseconds(50);
-        QSignalSpy ready(window.session(), &Session::planReady);
+        QSignalSpy ready(&window, &MainWindow::planShown);
         window.openScenario(path);
         return ready.wait(20000);
     }
@@ -73,7 +73,7 @@ struct EditFixture {
         QTest::keyClicks(edit, text);
     }
     bool waitPlan() {
-        QSignalSpy ready(window.session(), &Session::planReady);
+        QSignalSpy ready(&window, &MainWindow::planShown);
         return ready.wait(20000);
     }
 };

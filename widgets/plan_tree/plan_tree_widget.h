@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <QTimer>
 #include <QWidget>
 
 #include "plan_tree/plan_filter_proxy.h"
@@ -24,6 +25,7 @@ public:
     QWidget* widget() override { return this; }
     void showPlan(const PlanResult& plan) override { setResult(plan); }
     QList<ViewShot> screenshots() const override { return {ViewShot{{}, QSize(1400, 800), {}}}; }
+    QImage picture(const QSize& size, const QString& part) override;
 
     void setResult(const PlanResult& result);
     QTreeView* treeView() const { return tree_; }
@@ -51,11 +53,13 @@ private:
     PlanFilterProxy* proxy_;
     QLineEdit* filter_;
     QTreeView* tree_;
-    bool syncing_ = false;       // following the selection: do not write it back
-    bool fitting_ = false;       // our own column sizing, not the user's
-    bool userSized_ = false;     // the user dragged a column: the widths stay theirs
-    int contentWidths_[3] = {};  // owner, numel, placements of the widest row
-    int nameWidth_ = 0;          // the widest param name, with its indentation
+    bool syncing_ = false;         // following the selection: do not write it back
+    bool fitting_ = false;         // our own column sizing, not the user's
+    bool userSized_ = false;       // the user dragged a column: the widths stay theirs
+    int contentWidths_[3] = {};    // owner, numel, placements of the widest row
+    int nameWidth_ = 0;            // the widest param name, with its indentation
+    bool measurePending_ = false;  // a plan's widths not measured yet
+    QTimer fitTimer_;
 };
 
 }  // namespace hsdp

@@ -3,6 +3,8 @@
 
 #include <QKeySequence>
 #include <QMainWindow>
+#include <QTimer>
+#include <optional>
 
 #include "runs/run_data.h"
 #include "runs/run_session.h"
@@ -118,7 +120,15 @@ public:
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
     QList<QAction*> shortcutActions() const;
 
+    // Gives the views the rest of a plan they are taking one a turn (see
+    // planShown); nothing when none is pending.
+    void completePendingPlan();
+
 signals:
+    // Every view and the selection hold the session's new plan. The views
+    // take it one a turn of the event loop after Session::planReady: wait
+    // for this, not that, before reading them.
+    void planShown(const hsdp::PlanResult& result);
     // A run finished, failed or was cancelled (after every view took it).
     void runReady(const hsdp::RunData& run);
 
@@ -175,6 +185,7 @@ private:
     QAction* addShortcutAction(QMenu* menu, const QString& text, const QKeySequence& shortcut);
     void openDialog();
     void onPlanReady(const PlanResult& result);
+    void showPendingPlanStep();  // the next view takes the pending plan, or the selection
     void onReadFailed(const QString& message);
     SelectionState reconciledSelection(const PlanResult& result, bool sameFile) const;
     void updateStatus();
@@ -191,6 +202,14 @@ private:
     ScenarioDocument* document_ = nullptr;
     std::vector<StudioView*> views_;  // owned by their docks (the mesh: the centre)
     std::vector<ShowTime> lastShowTimes_;
+    // The plan the views are taking, one a turn (onPlanReady).
+    struct PendingPlan {
+        PlanResult result;
+        bool sameFile = false;
+        size_t nextView = 0;
+    };
+    std::optional<PendingPlan> pendingPlan_;
+    QTimer pendingPlanTimer_;
     EditWidget* editing_ = nullptr;  // views_'s what-if editing, which the window drives
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;

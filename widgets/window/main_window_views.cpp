@@ -100,6 +100,7 @@ QDockWidget* MainWindow::dock(const char* viewId) const {
 // corrected run a reference run is compared with stays while runs of its
 // plan follow it.
 void MainWindow::showRun(const RunData& run) {
+    completePendingPlan();
     if (!run.isValid())
         lastCorrectedRun_ = {};
     else if (run.run->mode != RunMode::Reference)
