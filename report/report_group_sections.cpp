@@ -54,11 +54,7 @@ ReportTable batchTable(const Group& g) {
     std::vector<std::pair<double, QStringList>> rows;
     for (size_t b = 0; b < g.batches.size(); ++b) {
         const Batch& batch = g.batches[b];
-        int64_t most = 0, least = batch.loads.empty() ? 0 : batch.loads.front();
-        for (int64_t numel : batch.loads) {
-            most = std::max(most, numel);
-            least = std::min(least, numel);
-        }
+        const int64_t most = batch.loads.max(), least = batch.loads.min();
         const std::optional<double> imbalance = loadImbalance(batch.loads);
         rows.push_back(
             {imbalance.value_or(0),

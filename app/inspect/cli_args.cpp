@@ -11,7 +11,28 @@
 
 namespace hsdp::cli {
 
+namespace {
+
+// Out of memory, nlohmann::json's destructors still allocate (an explicit
+// stack for big values), and a bad_alloc while a large plan document
+// unwound aborted the tool. A reserve freed at the first failed allocation
+// gives them room, so exitCodeOf reports the failure instead.
+char* outOfMemoryReserve = nullptr;
+
+void releaseReserveAndFail() {
+    delete[] outOfMemoryReserve;
+    outOfMemoryReserve = nullptr;
+    std::set_new_handler(nullptr);
+    throw std::bad_alloc();
+}
+
+}  // namespace
+
 int exitCodeOf(const std::function<int()>& body, const std::string& help) {
+    if (!outOfMemoryReserve) {
+        outOfMemoryReserve = new char[size_t(32) << 20];
+        std::set_new_handler(releaseReserveAndFail);
+    }
     try {
         return body();
     } catch (const UsageError& error) {

@@ -197,18 +197,16 @@ private:
 
     void loads(const Batch& b) {
         if (b.loads.empty()) return;
+        // Only the items shown are spelled out: a batch at 131,072 ranks has 16,384.
         std::vector<std::string> items;
-        int64_t sum = 0, mx = 0, mn = b.loads.front();
-        for (size_t c = 0; c < b.loads.size(); ++c) {
-            const int64_t numel = b.loads[c];
-            items.push_back(coordText(b.loadCoord(c)) + "=" + std::to_string(numel));
-            sum += numel;
-            mx = std::max(mx, numel);
-            mn = std::min(mn, numel);
-        }
+        for (size_t c = 0; c < std::min(b.loads.size(), options_.maxItems); ++c)
+            items.push_back(coordText(b.loadCoord(c)) + "=" + std::to_string(b.loads[c]));
+        std::string listed = join(items, " ");
+        if (b.loads.size() > options_.maxItems)
+            listed += " ... " + std::to_string(b.loads.size() - options_.maxItems) + " more";
+        const int64_t sum = b.loads.sum(), mx = b.loads.max(), mn = b.loads.min();
         double mean = static_cast<double>(sum) / static_cast<double>(b.loads.size());
-        out_ << "    loads (numel owned per replicate coordinate): "
-             << capped(items, options_.maxItems, " ") << "\n"
+        out_ << "    loads (numel owned per replicate coordinate): " << listed << "\n"
              << "    imbalance: max/mean "
              << (mean > 0 ? fixed2(static_cast<double>(mx) / mean) : "-") << " (min " << mn
              << ", max " << mx << ", coordinates " << b.loads.size() << ")\n";

@@ -206,12 +206,15 @@ void reportOwnerImbalance(const std::vector<Group>& groups, DiagnosticSink& sink
         std::vector<int> groupOwned;
         for (size_t b = 0; b < g.batches.size(); ++b) {
             const Batch& batch = g.batches[b];
-            const std::vector<int64_t>& loads = batch.loads;
-            total.resize(loads.size(), 0);
-            for (size_t c = 0; c < loads.size(); ++c) total[c] += loads[c];
+            const OwnerLoads& loads = batch.loads;
+            total.resize(std::max(total.size(), loads.size()), 0);
+            for (size_t c = 0; c < loads.leading().size(); ++c) total[c] += loads.leading()[c];
             auto owned = ownedParams(batch);
             groupOwned.insert(groupOwned.end(), owned.begin(), owned.end());
-            auto ratio = imbalance(loads, owned.size(), maxOverMean);
+            // Fewer params than coordinates: imbalance() says nothing, densify nothing.
+            auto ratio = owned.size() < loads.size()
+                             ? std::string()
+                             : imbalance(loads.dense(), owned.size(), maxOverMean);
             if (!ratio.empty())
                 sink.report(
                     Severity::Warning, codes::OwnerImbalance, headline,

@@ -14,6 +14,14 @@ std::optional<double> loadImbalance(const std::vector<int64_t>& numels) {
     return static_cast<double>(heaviest) * static_cast<double>(numels.size()) / sum;
 }
 
+std::optional<double> loadImbalance(const OwnerLoads& loads) {
+    if (loads.empty()) return std::nullopt;
+    double sum = 0;  // the zero tail adds nothing
+    for (int64_t n : loads.leading()) sum += static_cast<double>(n);
+    if (sum <= 0) return std::nullopt;
+    return static_cast<double>(loads.max()) * static_cast<double>(loads.size()) / sum;
+}
+
 std::optional<double> loadImbalance(const std::vector<CoordLoad>& loads) {
     std::vector<int64_t> numels;
     numels.reserve(loads.size());

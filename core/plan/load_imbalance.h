@@ -14,5 +14,7 @@ namespace hsdp {
 // nullopt when there is no coordinate or no load at all.
 std::optional<double> loadImbalance(const std::vector<int64_t>& numels);
 std::optional<double> loadImbalance(const std::vector<CoordLoad>& loads);
+std::optional<double> loadImbalance(
+    const OwnerLoads& loads);  // the same figure, from its loaded coordinates
 
 }  // namespace hsdp

@@ -19,8 +19,8 @@ void sortForAssignment(std::vector<OwnerItem>& items) {
 
 OwnerAssignment assignOwners(std::vector<OwnerItem> items, int64_t coordCount) {
     OwnerAssignment out;
-    out.loads.assign(static_cast<size_t>(coordCount), 0);
     if (coordCount <= 0) return out;
+    const auto coords = static_cast<size_t>(coordCount);
     sortForAssignment(items);
     // No more items than coordinates, none empty: each takes the next idle
     // coordinate (least loaded, smallest index) and no heap is needed. At
@@ -28,10 +28,13 @@ OwnerAssignment assignOwners(std::vector<OwnerItem> items, int64_t coordCount) {
     if (static_cast<int64_t>(items.size()) <= coordCount &&
         (items.empty() || items.back().numel > 0)) {
         out.owners.reserve(items.size());
+        std::vector<int64_t> leading;
+        leading.reserve(items.size());
         for (size_t i = 0; i < items.size(); ++i) {
             out.owners.emplace_back(items[i].param, static_cast<int64_t>(i));
-            out.loads[i] = items[i].numel;
+            leading.push_back(items[i].numel);
         }
+        out.loads = OwnerLoads(coords, std::move(leading));
         return out;
     }
     using Slot = std::pair<int64_t, int64_t>;  // (load, coordinate index)
@@ -42,29 +45,32 @@ OwnerAssignment assignOwners(std::vector<OwnerItem> items, int64_t coordCount) {
     std::priority_queue<Slot, std::vector<Slot>, std::greater<>> heap(std::greater<>{},
                                                                       std::move(initial));
     out.owners.reserve(items.size());
+    std::vector<int64_t> loads(coords, 0);
     for (const auto& item : items) {
         auto [load, coord] = heap.top();
         heap.pop();
         out.owners.emplace_back(item.param, coord);
-        out.loads[static_cast<size_t>(coord)] = load + item.numel;
+        loads[static_cast<size_t>(coord)] = load + item.numel;
         heap.emplace(load + item.numel, coord);
     }
+    out.loads = OwnerLoads(std::move(loads));
     return out;
 }
 
 OwnerAssignment assignOwnersByScan(std::vector<OwnerItem> items, int64_t coordCount) {
     OwnerAssignment out;
-    out.loads.assign(static_cast<size_t>(coordCount), 0);
     if (coordCount <= 0) return out;
     sortForAssignment(items);
     out.owners.reserve(items.size());
+    std::vector<int64_t> loads(static_cast<size_t>(coordCount), 0);
     for (const auto& item : items) {
         size_t best = 0;
-        for (size_t c = 1; c < out.loads.size(); ++c)
-            if (out.loads[c] < out.loads[best]) best = c;  // strict: ties keep the smaller index
+        for (size_t c = 1; c < loads.size(); ++c)
+            if (loads[c] < loads[best]) best = c;  // strict: ties keep the smaller index
         out.owners.emplace_back(item.param, static_cast<int64_t>(best));
-        out.loads[best] += item.numel;
+        loads[best] += item.numel;
     }
+    out.loads = OwnerLoads(std::move(loads));
     return out;
 }
 

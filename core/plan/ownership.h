@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "plan/owner_loads.h"
 #include "plan/plan.h"
 #include "types/mesh.h"
 #include "types/scenario.h"
@@ -20,7 +21,7 @@ struct OwnerItem {
 // lexicographic (row-major) order.
 struct OwnerAssignment {
     std::vector<std::pair<int, int64_t>> owners;  // (param, coordinate index), assignment order
-    std::vector<int64_t> loads;                   // per coordinate index
+    OwnerLoads loads;                             // per coordinate index
 };
 
 // Reference build_owner_by_size: items sorted by (numel descending, param

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "plan/owner_loads.h"
 #include "plan/redistribution.h"
 #include "types/gather_strategy.h"
 #include "types/mesh.h"
@@ -43,9 +44,9 @@ struct Batch {
     bool isShard = false;                 // gathered
     std::map<int, Coord> owner;           // param index -> replicate coordinate
     // Numel owned by every replicate coordinate, lexicographic: entry i is
-    // coordinate loadCoord(i). Plain numbers, as a batch at 131,072 ranks has
-    // 16,384 coordinates and a plan hundreds of batches.
-    std::vector<int64_t> loads;
+    // coordinate loadCoord(i); stored up to the last loaded coordinate, as a
+    // batch at 131,072 ranks has 16,384 coordinates and a plan hundreds of batches.
+    OwnerLoads loads;
     // Gathered batches only; the replicate coordinates that own a param, in
     // coordinate order (one that owns none computes nothing and is left out:
     // at 131,072 ranks a batch has 16,384 of them, most owning nothing).

@@ -49,7 +49,7 @@ CoordBalance coordBalance(const Scenario& scenario, const Batch& batch) {
     CoordBalance out;
     out.coords.reserve(batch.loads.size());
     for (size_t c = 0; c < batch.loads.size(); ++c) out.coords.push_back(batch.loadCoord(c));
-    out.numel = batch.loads;
+    out.numel = batch.loads.dense();
     for (int p : batch.params) {
         int64_t numel = paramNumel(scenario, p);
         out.total += numel;
