@@ -98,4 +98,14 @@ Coord replicateCoordinate(const Coord& meshCoord, const std::vector<int>& replic
     return out;
 }
 
+int64_t replicateIndex(const Coord& meshCoord, const std::vector<int>& replicateMeshDims,
+                       const std::vector<int64_t>& sizes, std::optional<int64_t> count) {
+    int64_t index = 0;
+    for (size_t i = 0; i < replicateMeshDims.size(); ++i) {
+        const int64_t c = meshCoord[static_cast<size_t>(replicateMeshDims[i])];
+        index = index * sizes[i] + (count ? c % *count : c);
+    }
+    return index;
+}
+
 }  // namespace hsdp

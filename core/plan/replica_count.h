@@ -31,5 +31,9 @@ std::vector<int64_t> replicateSizes(const Group& group, std::optional<int64_t> c
 // A rank's replicate coordinate from its mesh coordinate: coord % c per replicate dim.
 Coord replicateCoordinate(const Coord& meshCoord, const std::vector<int>& replicateMeshDims,
                           std::optional<int64_t> count);
+// coordinateIndex(replicateCoordinate(meshCoord, ...), sizes) without the
+// coordinate: per rank of a 131,072-rank group, the allocation was the cost.
+int64_t replicateIndex(const Coord& meshCoord, const std::vector<int>& replicateMeshDims,
+                       const std::vector<int64_t>& sizes, std::optional<int64_t> count);
 
 }  // namespace hsdp

@@ -132,12 +132,9 @@ ComputeLoads computeLoads(const Scenario& scenario, const Group& group, const Ba
     entries.reserve(group.meshRanks.size());
     Coord meshCoord(group.meshShape.size(), 0);
     for (size_t r = 0; r < group.meshRanks.size(); ++r) {  // row-major odometer
-        int64_t replicate = 0, shard = 0;
-        for (size_t i = 0; i < group.replicateMeshDims.size(); ++i) {
-            const int64_t c = meshCoord[static_cast<size_t>(group.replicateMeshDims[i])];
-            replicate =
-                replicate * batch.replicateSizes[i] + (replicaCount ? c % *replicaCount : c);
-        }
+        const int64_t replicate =
+            replicateIndex(meshCoord, group.replicateMeshDims, batch.replicateSizes, replicaCount);
+        int64_t shard = 0;
         for (size_t i = 0; i < group.shardMeshDims.size(); ++i)
             shard = shard * shardSizes[i] + meshCoord[static_cast<size_t>(group.shardMeshDims[i])];
         entries.push_back(static_cast<size_t>(replicate) * shards + static_cast<size_t>(shard));

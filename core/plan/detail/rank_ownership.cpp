@@ -40,8 +40,8 @@ void addGroupOwnership(const Group& group, const std::vector<ParamSpec>& specs,
     auto byCoord = ownershipByCoordinate(group, sizes, specs);
     Coord meshCoord(group.meshShape.size(), 0);
     for (int rank : group.meshRanks) {
-        Coord reduced = replicateCoordinate(meshCoord, group.replicateMeshDims, replicaCount);
-        auto c = static_cast<size_t>(coordinateIndex(reduced, sizes));
+        const auto c = static_cast<size_t>(
+            replicateIndex(meshCoord, group.replicateMeshDims, sizes, replicaCount));
         if (rank >= 0 && static_cast<size_t>(rank) < ranks.size() && !byCoord.params[c].empty()) {
             auto& owned = ranks[static_cast<size_t>(rank)];
             owned.owned.insert(owned.owned.end(), byCoord.params[c].begin(),

@@ -140,15 +140,15 @@ void addGroupWork(const Group& group, const std::vector<ParamSpec>& specs,
     const auto replicateSizes = hsdp::replicateSizes(group, replicaCount);
     const GroupWork work = groupWork(group, locals, replicateSizes);
     Coord meshCoord(group.meshShape.size(), 0);
-    Coord shard(group.shardMeshDims.size());
     for (int rank : group.meshRanks) {
         if (rank >= 0 && size_t(rank) < ranks.size()) {
-            for (size_t i = 0; i < shard.size(); ++i)
-                shard[i] = meshCoord[size_t(group.shardMeshDims[i])];
-            const int64_t s = coordinateIndex(shard, locals.shardSizes());
-            const int64_t c = coordinateIndex(
-                replicateCoordinate(meshCoord, group.replicateMeshDims, replicaCount),
-                replicateSizes);
+            // coordinateIndex of its shard and (reduced) replicate coordinates,
+            // with no coordinate built: 131,072 ranks a group.
+            int64_t s = 0;
+            for (size_t i = 0; i < group.shardMeshDims.size(); ++i)
+                s = s * locals.shardSizes()[i] + meshCoord[size_t(group.shardMeshDims[i])];
+            const int64_t c =
+                replicateIndex(meshCoord, group.replicateMeshDims, replicateSizes, replicaCount);
             const size_t at = size_t(c * locals.shardCount() + s);
             RankOwnership& r = ranks[size_t(rank)];
             r.heldNumel += work.held[size_t(s)];
