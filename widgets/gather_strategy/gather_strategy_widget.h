@@ -66,7 +66,7 @@ private:
     QLabel* title_;
     QLabel* caption_;
     QTableWidget* table_;
-    JobTracker jobs_{this};
+    JobTracker jobs_{this, JobPriority::Background};
     // Costing starts once the plan has stayed for a moment: a burst of what-if
     // edits re-plans on both cores, and costing every plan of it would slow
     // each edit's repaint (hsdp-bench views, edit_to_repaint_ms).

@@ -82,7 +82,7 @@ private:
     PlanDiffTable change_;
     QString compareError_;
     QThreadPool pool_;
-    JobTracker jobs_{this};
+    JobTracker jobs_{this, JobPriority::Background};
 };
 
 }  // namespace hsdp

@@ -11,7 +11,27 @@
 #include <type_traits>
 #include <utility>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace hsdp {
+
+// How a tracker's jobs share the machine with the studio's own: Background
+// jobs (a prediction, a plan diff, a strategy comparison) run at nice 10, so
+// that the next edit's re-plan and the GUI thread come first on a loaded
+// machine (at 131,072 ranks a stale diff took half of a 2-core machine
+// while the edit it preceded re-planned) and still run whenever a core is free.
+enum class JobPriority { Normal, Background };
+
+inline void lowerThisThreadsPriority() {
+#ifdef __linux__
+    // Per thread on Linux: the calling thread only, not the process.
+    (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+#endif
+}
 
 // Runs jobs on a thread pool and hands each result back on the context's
 // thread, but only if no newer job was started meanwhile: the results of a
@@ -23,7 +43,8 @@ namespace hsdp {
 // before it dies (Session does, in its destructor).
 class JobTracker {
 public:
-    explicit JobTracker(QObject* context) : context_(context) {}
+    explicit JobTracker(QObject* context, JobPriority priority = JobPriority::Normal)
+        : context_(context), priority_(priority) {}
 
     bool isJobRunning() const { return running_ > 0; }
 
@@ -46,6 +67,7 @@ public:
                     context_, [this] { --running_; }, Qt::QueuedConnection);
                 return;
             }
+            if (priority_ == JobPriority::Background) lowerThisThreadsPriority();
             auto result = [&] {
                 if constexpr (std::is_invocable_v<Job&, std::stop_token>)
                     return job(stop);
@@ -64,6 +86,7 @@ public:
 
 private:
     QObject* context_;
+    JobPriority priority_;
     std::atomic<quint64> jobId_ = 0;  // written on the context's thread only
     std::stop_source stop_;           // the latest job's; touched on the context's thread only
     int running_ = 0;                 // touched on the context's thread only

@@ -94,7 +94,7 @@ private:
     bool lastErrorFromEdit_ = false;
     bool followsFile_ = true;
     std::shared_ptr<const Cluster> cluster_;
-    JobTracker predictions_{this};
+    JobTracker predictions_{this, JobPriority::Background};
     QThreadPool predictionPool_;  // its own thread: a plan never queues behind a prediction
     qint64 fingerprint_ = 0;      // mtime ^ size of the file when last read
     QThreadPool pool_;
