@@ -127,7 +127,13 @@ SelectionState expectedOn(const Named& before, const PlanResult& plan, bool newF
     SelectionState out;
     for (const auto& name : before.params)
         if (int p = paramNamed(plan, name); p >= 0) out.params.push_back(p);
-    for (const auto& name : before.groupParams) {
+    // The selected param leads when the group or batch holds it, then the
+    // group's or batch's params in order.
+    std::vector<std::string> leaders = before.groupParams;
+    if (!before.params.empty() &&
+        std::find(leaders.begin(), leaders.end(), before.params.front()) != leaders.end())
+        leaders.insert(leaders.begin(), before.params.front());
+    for (const auto& name : leaders) {
         const int p = paramNamed(plan, name);
         if (p < 0) continue;
         out.group = plan.index->params[size_t(p)].group;

@@ -29,6 +29,7 @@
 #include "sample_rows.h"
 #include "scenario/reader.h"
 #include "shared/model_roles.h"
+#include "shared/plan_index.h"
 #include "shared/scenario_document.h"
 #include "window/main_window.h"
 #include "window/stale_banner.h"
@@ -87,6 +88,7 @@ private slots:
     void savedTextReadsBackToTheSameScenario_data() { testing::addSampleRows(); }
     void savedTextReadsBackToTheSameScenario();
     void typingRePlansAndUndoRestores();
+    void aSplitBatchFollowsTheSelectedParam();
     void aTextThatIsNoValueMarksTheFieldOnly();
     void aValueTheReaderRejectsKeepsTheLastPlan();
     void aTextTypedPastAValueLeavesTheFieldAsItWas();
@@ -139,6 +141,29 @@ void TestWhatIfEditing::typingRePlansAndUndoRestores() {
     f.window.document()->undoStack()->redo();
     QVERIFY(f.waitPlan());
     QCOMPARE(f.field(kBatchCap)->text(), QStringLiteral("300000000"));
+}
+
+// A selected param whose batch an edit splits: the selection's batch is
+// the param's new one (the owner balance shows it), not the one its first
+// param went to.
+void TestWhatIfEditing::aSplitBatchFollowsTheSelectedParam() {
+    EditFixture f;
+    QVERIFY(f.open("llama3_8b_hsdp_2x4.json"));
+    const PlanResult& before = f.window.session()->current();
+    const Group& group = before.plan->groups.front();
+    QCOMPARE(group.batches.size(), size_t(1));  // no cap: one batch
+    const int param = group.batches.front().params.back();
+    f.window.selection()->selectParam(param, 0, 0);
+    f.type(kBatchCap, QStringLiteral("300000000"));
+    QVERIFY(f.window.session()->isBusy() || f.waitPlan());
+    while (f.window.session()->isBusy()) QVERIFY(f.waitPlan());
+    const PlanResult& after = f.window.session()->current();
+    const ParamPlace& place = after.index->params[size_t(param)];
+    QVERIFY(place.batch > 0);  // split away from the batch of the first param
+    const SelectionState state = f.window.selection()->stateFor(after);
+    QCOMPARE(state.params, std::vector<int>{param});
+    QCOMPARE(state.group, place.group);
+    QCOMPARE(state.batch, place.batch);
 }
 
 void TestWhatIfEditing::aTextThatIsNoValueMarksTheFieldOnly() {

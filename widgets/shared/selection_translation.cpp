@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "shared/selection_translation.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -48,7 +49,9 @@ int firstCarried(const std::vector<int>& params, const Scenario& from, const Par
 }
 
 // A group or a batch is known by the params it holds: its new position is
-// where the first of them that still exists sits now.
+// where the selected param sits now when it holds that param (an edit that
+// splits a batch keeps the one of the param the user looks at), else where
+// the first of them that still exists does.
 void translateGroup(const SelectionState& state, const PlanResult& from, const PlanResult& to,
                     const ParamNames& names, SelectionState& out) {
     const auto& groups = from.plan->groups;
@@ -57,7 +60,11 @@ void translateGroup(const SelectionState& state, const PlanResult& from, const P
     const bool hasBatch = within(state.batch, group.batches.size());
     const std::vector<int>& held =
         hasBatch ? group.batches[static_cast<size_t>(state.batch)].params : group.params;
-    const int carried = firstCarried(held, *from.scenario, names);
+    int carried = -1;
+    if (!state.params.empty() &&
+        std::find(held.begin(), held.end(), state.params.front()) != held.end())
+        carried = firstCarried({state.params.front()}, *from.scenario, names);
+    if (carried < 0) carried = firstCarried(held, *from.scenario, names);
     if (carried < 0) return;
     const ParamPlace& place = to.index->params[static_cast<size_t>(carried)];
     out.group = place.group;
