@@ -20,6 +20,13 @@ inline bool openAndWait(MainWindow& window, const QString& path) {
     return ready.wait(20000);
 }
 
+// Waits for the prediction of the window's plan when one is being made.
+inline bool predictionDone(MainWindow& window) {
+    if (!window.session()->isPredicting()) return true;
+    QSignalSpy predicted(window.session(), &Session::predictionReady);
+    return predicted.wait(20000);
+}
+
 // The status bar's run label (its tooltip is the whole run line), or null.
 inline QLabel* runStatusLabel(MainWindow& window) {
     for (QLabel* label : window.statusBar()->findChildren<QLabel*>())

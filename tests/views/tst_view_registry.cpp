@@ -19,6 +19,7 @@
 
 using namespace hsdp;
 using hsdp::testing::openAndWait;
+using hsdp::testing::predictionDone;
 using hsdp::testing::sample;
 
 namespace {
@@ -98,6 +99,9 @@ void TestViewRegistry::theWindowHoldsEveryRegisteredViewOnce() {
 void TestViewRegistry::everyViewTakesThePlanAndTheRunTheWindowShows() {
     MainWindow window;
     QVERIFY(openAndWait(window, sample(QStringLiteral("teaching_2x2.json"))));
+    // The predicted views draw once the plan's prediction is in, run or not:
+    // sampled before it came, they would seem to draw only after the run.
+    QVERIFY(predictionDone(window));
     // Before a run, the run views have nothing to draw; after it, they do.
     QSet<QString> before;
     for (size_t i = 0; i < studioViews().size(); ++i)
@@ -117,6 +121,7 @@ void TestViewRegistry::everyViewTakesThePlanAndTheRunTheWindowShows() {
     QVERIFY(window.lastCorrectedRun().isValid());
     // Another file: every view forgets the run.
     QVERIFY(openAndWait(window, sample(QStringLiteral("diagnostics_tour.json"))));
+    QVERIFY(predictionDone(window));
     for (size_t i = 0; i < studioViews().size(); ++i)
         if (!before.contains(QLatin1String(studioViews()[i].id)))
             QVERIFY2(window.views()[i]->screenshots().isEmpty(), studioViews()[i].id);
