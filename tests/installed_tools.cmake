@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # `cmake --install` into a fresh prefix gives working tools: the installed
 # hsdp-inspect plans an installed sample and writes a report through the
-# installed hsdp-inspect-report (it is started from hsdp-inspect's folder).
+# installed hsdp-inspect-report (it is started from hsdp-inspect's folder),
+# and the installed studio given no scenario opens the installed default sample.
 # Usage: cmake -DBINARY_DIR=DIR -DPREFIX=DIR -P installed_tools.cmake
 cmake_minimum_required(VERSION 3.25)
 
@@ -35,5 +36,18 @@ endif()
 file(READ "${report}" html)
 if(NOT html MATCHES "teaching")
   message(FATAL_ERROR "the installed tools' report does not name the sample's scenario")
+endif()
+
+# Given no scenario, the installed studio opens the installed default sample.
+set(shots "${PREFIX}/shots")
+execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen
+                        "${PREFIX}/bin/hsdp-studio" --screenshot "${shots}"
+                RESULT_VARIABLE shot OUTPUT_VARIABLE said ERROR_VARIABLE errors)
+if(NOT shot EQUAL 0 OR NOT EXISTS "${shots}/window.png" OR NOT EXISTS "${shots}/owner-balance.png")
+  message(FATAL_ERROR "installed hsdp-studio --screenshot with no scenario failed (${shot}): "
+                      "${said} ${errors}")
+endif()
+if(NOT said MATCHES "opening the installed sample [^\n]*/share/hsdp-studio/samples/llama3_8b_hsdp_2x4.json")
+  message(FATAL_ERROR "the studio given no scenario did not open the installed default sample: ${said}")
 endif()
 file(REMOVE_RECURSE "${PREFIX}")

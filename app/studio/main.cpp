@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
 #include <cstdio>
@@ -28,6 +29,15 @@ void preferOffscreenWithoutDisplay(int argc, char** argv) {
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
+// The sample an installed studio opens when given no scenario: the one the
+// package puts beside it (<prefix>/share/hsdp-studio/samples); none from a
+// build folder.
+QString installedDefaultSample() {
+    const QString path = QCoreApplication::applicationDirPath() +
+                         QStringLiteral("/../share/hsdp-studio/samples/llama3_8b_hsdp_2x4.json");
+    return QFileInfo::exists(path) ? QFileInfo(path).canonicalFilePath() : QString();
 }
 
 // Waits for the first plan (or the reader's error) of the window's session.
@@ -139,10 +149,18 @@ int main(int argc, char** argv) {
                              QStringLiteral("The saved run's trace (hsdp-inspect run --trace)."),
                              QStringLiteral("TRACE_JSON"));
     parser.addOption(trace);
-    parser.addPositionalArgument(QStringLiteral("scenario"),
-                                 QStringLiteral("An hsdp-scenario/1 JSON file to open."));
+    parser.addPositionalArgument(
+        QStringLiteral("scenario"),
+        QStringLiteral("An hsdp-scenario/1 JSON file to open (installed: the Llama-3-8B "
+                       "sample when none is given)."));
     parser.process(app);
-    const QStringList files = parser.positionalArguments();
+    QStringList files = parser.positionalArguments();
+    if (files.isEmpty())
+        if (const QString sample = installedDefaultSample(); !sample.isEmpty()) {
+            std::printf("hsdp-studio: no scenario given, opening the installed sample %s\n",
+                        qPrintable(sample));
+            files << sample;
+        }
 
     RunChoice choice;
     std::optional<hsdp::RunRequest>& request = choice.request;
