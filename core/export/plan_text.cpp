@@ -30,12 +30,17 @@ std::string fixed2(double value) {
 }
 
 // Lists at most `limit` items, then "... N more".
-std::string capped(const std::vector<std::string>& items, size_t limit, const char* sep = ", ") {
-    std::vector<std::string> shown(items.begin(), items.begin() + std::min(items.size(), limit));
+// `shown`, the first of `total` items, and how many more there are.
+std::string cappedOf(const std::vector<std::string>& shown, size_t total, const char* sep) {
     std::string out = join(shown, sep);
-    if (items.size() > limit)
-        out += std::string(sep) + "... " + std::to_string(items.size() - limit) + " more";
+    if (total > shown.size())
+        out += std::string(sep) + "... " + std::to_string(total - shown.size()) + " more";
     return out;
+}
+
+std::string capped(const std::vector<std::string>& items, size_t limit, const char* sep = ", ") {
+    return cappedOf({items.begin(), items.begin() + std::min(items.size(), limit)}, items.size(),
+                    sep);
 }
 
 constexpr size_t kRankParamsListed = 8;  // a 70B rank owns hundreds: list the first few
@@ -201,12 +206,10 @@ private:
         std::vector<std::string> items;
         for (size_t c = 0; c < std::min(b.loads.size(), options_.maxItems); ++c)
             items.push_back(coordText(b.loadCoord(c)) + "=" + std::to_string(b.loads[c]));
-        std::string listed = join(items, " ");
-        if (b.loads.size() > options_.maxItems)
-            listed += " ... " + std::to_string(b.loads.size() - options_.maxItems) + " more";
         const int64_t sum = b.loads.sum(), mx = b.loads.max(), mn = b.loads.min();
         double mean = static_cast<double>(sum) / static_cast<double>(b.loads.size());
-        out_ << "    loads (numel owned per replicate coordinate): " << listed << "\n"
+        out_ << "    loads (numel owned per replicate coordinate): "
+             << cappedOf(items, b.loads.size(), " ") << "\n"
              << "    imbalance: max/mean "
              << (mean > 0 ? fixed2(static_cast<double>(mx) / mean) : "-") << " (min " << mn
              << ", max " << mx << ", coordinates " << b.loads.size() << ")\n";

@@ -39,12 +39,6 @@ ParamHazards findHazards(const ParamSpec& param, const std::vector<int64_t>& mes
 
 namespace {
 
-int64_t flatIndex(const Coord& coord, const std::vector<int64_t>& shape) {
-    int64_t index = 0;
-    for (size_t d = 0; d < shape.size(); ++d) index = index * shape[d] + coord[d];
-    return index;
-}
-
 bool lineSorted(const std::vector<int>& ranks, int64_t first, int64_t stride, int64_t length) {
     for (int64_t k = 1; k < length; ++k)
         if (ranks[size_t(first + k * stride)] < ranks[size_t(first + (k - 1) * stride)])
@@ -78,7 +72,7 @@ ShardRankOrder::ShardRankOrder(const Group& group, std::vector<int64_t> replicat
         for (size_t d = m + 1; d < shape.size(); ++d) stride *= shape[d];
         Coord start(shape.size(), 0);
         do {
-            if (!lineSorted(group.meshRanks, flatIndex(start, shape), stride, shape[m])) {
+            if (!lineSorted(group.meshRanks, coordinateIndex(start, shape), stride, shape[m])) {
                 anyUnordered_ = true;
                 unorderedAt_[static_cast<size_t>(reducedIndex(group, start))] = 1;
             }

@@ -137,9 +137,6 @@ void MainWindow::showPendingPlanStep() {
     pendingPlan_.reset();
     selection_->setPlan(done.result, reconciledSelection(done.result, done.sameFile));
     lastShowTimes_.push_back({"selection", double(clock.nsecsElapsed()) * 1e-6});
-    // A prediction that came while the views took the plan.
-    if (done.result.plan == session_->current().plan && session_->current().prediction)
-        for (StudioView* view : views_) view->showPrediction(session_->current());
     updateStatus();
     updateTitle();
     emit planShown(done.result);
