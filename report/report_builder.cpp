@@ -4,6 +4,7 @@
 #include <QLocale>
 #include <algorithm>
 
+#include "hsdp_version.h"
 #include "report/report_sections.h"
 #include "run/shrink.h"
 #include "runs/run_status_text.h"
@@ -188,7 +189,7 @@ ReportDocument buildReport(const ReportInput& input) {
         QLocale(QLocale::English).toString(date, QStringLiteral("yyyy-MM-dd HH:mm t")));
     doc.header.emplace_back(
         QStringLiteral("Tool"),
-        QStringLiteral("HSDP Studio / hsdp-inspect %1").arg(QStringLiteral(HSDP_VERSION)));
+        QStringLiteral("HSDP Studio / hsdp-inspect %1").arg(QString::fromUtf8(hsdp::version())));
     doc.command = input.command;
     if (!input.commandNote.isEmpty())
         doc.header.emplace_back(QStringLiteral("Note"), input.commandNote);

@@ -9,6 +9,7 @@
 #include <QPicture>
 #include <algorithm>
 
+#include "hsdp_version.h"
 #include "report/report_pictures.h"
 
 namespace hsdp {
@@ -342,7 +343,7 @@ void setUp(QPdfWriter& writer, const ReportDocument& doc, QPageSize::PageSizeId 
     writer.setPageSize(QPageSize(page));
     writer.setPageMargins(QMarginsF(14, 14, 14, 12), QPageLayout::Millimeter);
     writer.setTitle(doc.title);
-    writer.setCreator(QStringLiteral("HSDP Studio %1").arg(QStringLiteral(HSDP_VERSION)));
+    writer.setCreator(QStringLiteral("HSDP Studio %1").arg(QString::fromUtf8(hsdp::version())));
 }
 
 }  // namespace

@@ -61,6 +61,7 @@ options:
   --page SIZE         PDF page size: a4 (default) or letter
   --                  end of options (for a SCENARIO starting with '-')
   -h, --help          show this help
+  --version           print the version
 
 exit status: 0 written; 1 written, and the plan has error diagnostics or the
 run did not verify; 2 unreadable scenario, unwritable output (the message

@@ -7,6 +7,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "hsdp_version.h"
 
 namespace {
 
@@ -132,7 +133,7 @@ int main(int argc, char** argv) {
         return args.empty() ? 2 : 0;
     }
     if (args[0] == "--version") {
-        std::cout << "hsdp-inspect " << HSDP_VERSION << "\n";
+        std::cout << "hsdp-inspect " << hsdp::version() << "\n";
         return 0;
     }
     const std::string command = args[0];

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+#include "hsdp_version.h"
 #include "runs/run_status_text.h"
 #include "window/main_window.h"
 #include "window/screenshots.h"
@@ -116,7 +117,7 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("hsdp"));
     QApplication::setApplicationName(QStringLiteral("hsdp-studio"));
     QApplication::setApplicationDisplayName(QStringLiteral("HSDP Studio"));
-    QApplication::setApplicationVersion(QStringLiteral(HSDP_VERSION));
+    QApplication::setApplicationVersion(QString::fromUtf8(hsdp::version()));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/hsdp-studio.svg")));
     QApplication::setDesktopFileName(QStringLiteral("hsdp-studio"));
 

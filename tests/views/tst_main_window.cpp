@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "diagnostics/diagnostics_widget.h"
+#include "hsdp_version.h"
 #include "mesh/mesh_widget.h"
 #include "plan_tree/plan_tree_widget.h"
 #include "scenario/reader.h"
@@ -186,7 +187,7 @@ void TestMainWindow::helpAndVersion() {
     QProcess process;
     process.start(studio(), {QStringLiteral("--version")});
     QVERIFY(process.waitForFinished(30000));
-    QVERIFY(process.readAllStandardOutput().contains(HSDP_VERSION));
+    QVERIFY(process.readAllStandardOutput().contains(hsdp::version()));
     process.start(studio(), {QStringLiteral("--help")});
     QVERIFY(process.waitForFinished(30000));
     QVERIFY(process.readAllStandardOutput().contains("--screenshot <DIR>"));

@@ -12,6 +12,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "hsdp_version.h"
 #include "mesh/mesh_widget.h"
 #include "plan_tree/plan_tree_widget.h"
 #include "window/main_window.h"
@@ -97,7 +98,7 @@ void MainWindow::buildHelpMenu() {
             this, tr("About HSDP Studio"),
             tr("<b>HSDP Studio %1</b><p>A visualizer and debugger for HSDP sharding plans: "
                "groups, batches, owners and TP transitions on N-D device meshes.</p>")
-                .arg(QStringLiteral(HSDP_VERSION)));
+                .arg(QString::fromUtf8(hsdp::version())));
     });
 }
 
