@@ -302,6 +302,17 @@ void TestViewExport::aViewAsOnScreenIsItsPixels() {
     checkSvgOfPicture(readAll(svg), image, "planTree as on screen");
     // The plan tree's rows are text in the SVG, a parameter's name among them.
     QVERIFY(readAll(svg).contains("embed"));
+
+    // A view behind another dock's tab comes to the front to be exported.
+    window_->findChild<QDockWidget*>(QStringLiteral("traceDock"))->raise();
+    QApplication::processEvents();
+    QWidget* verification = window_->views()[7]->widget();
+    QVERIFY(verification->visibleRegion().isEmpty());
+    const QString behind = dir_.filePath(QStringLiteral("verification-on-screen.png"));
+    QVERIFY2(window_->exportView({QStringLiteral("verification"), {}, {}, behind}, &error),
+             qPrintable(error));
+    QVERIFY(!verification->visibleRegion().isEmpty());
+    QCOMPARE(QImage(behind).size(), verification->size());
 }
 
 // A part (a step) is drawn as --screenshot draws it, at the size asked; the

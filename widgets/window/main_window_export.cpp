@@ -95,12 +95,13 @@ ExportViewDialog* MainWindow::openExportViewDialog(const QString& viewId) {
     return dialog;
 }
 
-// Brings a view hidden behind another dock's tab (or closed) to the front:
+// Brings a view behind another dock's tab (or closed) to the front:
 // its size on screen means nothing until then, and what is exported is
 // what the user then sees.
 void MainWindow::revealView(int index) {
     QWidget* widget = views_[size_t(index)]->widget();
-    if (widget->isVisible() || !isVisible()) return;
+    // A dock behind another's tab counts as visible; nothing of it is on screen.
+    if (!isVisible() || (widget->isVisible() && !widget->visibleRegion().isEmpty())) return;
     if (QDockWidget* viewDock = dock(studioViews()[size_t(index)].id)) {
         viewDock->show();
         viewDock->raise();
