@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// hsdp-studio: the studio window, or with --screenshot its views as PNGs
+// hsdp-studio: the studio window, or with --screenshot its views as PNGs or SVGs
 // (no display needed). A thin main: everything lives in widgets/.
 #include <QApplication>
 #include <QCommandLineParser>
@@ -91,7 +91,7 @@ bool runAndWait(hsdp::MainWindow& window, const RunChoice& choice, QString* erro
 }
 
 int screenshots(hsdp::MainWindow& window, const QString& dir, const QString& scenario,
-                const RunChoice& run) {
+                const RunChoice& run, hsdp::ScreenshotFormats formats) {
     window.openScenario(scenario);
     QString error;
     if (!waitForPlan(window, &error)) {
@@ -103,7 +103,7 @@ int screenshots(hsdp::MainWindow& window, const QString& dir, const QString& sce
         std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
         return 2;
     }
-    QStringList written = hsdp::writeScreenshots(window, dir, &error);
+    QStringList written = hsdp::writeScreenshots(window, dir, &error, formats);
     for (const QString& path : written) std::printf("wrote %s\n", qPrintable(path));
     if (!error.isEmpty()) std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
     return error.isEmpty() ? 0 : 1;
@@ -128,9 +128,17 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
-        QStringLiteral("Write each view of SCENARIO as a PNG into DIR and exit."),
+        QStringLiteral("Write each view of SCENARIO as a PNG (or SVG: --screenshot-format) into "
+                       "DIR and exit."),
         QStringLiteral("DIR"));
     parser.addOption(screenshot);
+    QCommandLineOption screenshotFormat(
+        QStringLiteral("screenshot-format"),
+        QStringLiteral("What --screenshot writes of each view: png (pixels, the default), svg "
+                       "(drawing commands: text stays text) or png,svg (both, e.g. mesh.png "
+                       "and mesh.svg)."),
+        QStringLiteral("FORMATS"), QStringLiteral("png"));
+    parser.addOption(screenshotFormat);
     QCommandLineOption run(
         QStringLiteral("run"),
         QStringLiteral("Run the plan for real once it is ready (with --screenshot: before the "
@@ -194,13 +202,28 @@ int main(int argc, char** argv) {
                                                            : hsdp::RunMode::Corrected;
     }
 
+    hsdp::ScreenshotFormats formats;
+    if (parser.isSet(screenshotFormat)) {
+        QString error;
+        if (!hsdp::parseScreenshotFormats(parser.value(screenshotFormat), &formats, &error)) {
+            std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
+            return 2;
+        }
+        if (!parser.isSet(screenshot)) {
+            std::fprintf(stderr,
+                         "hsdp-studio: --screenshot-format is the format of --screenshot; add "
+                         "--screenshot DIR\n");
+            return 2;
+        }
+    }
+
     hsdp::MainWindow window;
     if (parser.isSet(screenshot)) {
         if (files.size() != 1) {
             std::fprintf(stderr, "hsdp-studio: --screenshot DIR needs exactly one SCENARIO\n");
             return 2;
         }
-        return screenshots(window, parser.value(screenshot), files.front(), choice);
+        return screenshots(window, parser.value(screenshot), files.front(), choice, formats);
     }
     window.show();
     if (request || !choice.savedRun.isEmpty()) {

@@ -170,7 +170,8 @@ QList<ViewShot> PredictedTimelineWidget::screenshots() const {
 
 QImage PredictedTimelineWidget::picture(const QSize& size, const QString& part) {
     const Shown before = shown_;
-    setShown(part == QLatin1String("run") ? Shown::Run : Shown::Plan);
+    // No part: the timeline shown now (Export View's "as on screen").
+    if (!part.isEmpty()) setShown(part == QLatin1String("run") ? Shown::Run : Shown::Plan);
     QImage image = grabOffscreen(*this, size);
     setShown(before);
     return image;

@@ -4,6 +4,8 @@
 #include <QApplication>
 #include <QWidget>
 
+#include "studio/vector_capture.h"
+
 namespace hsdp {
 
 QImage grabOffscreen(QWidget& widget, const QSize& size, const std::function<void()>& beforeGrab) {
@@ -14,6 +16,7 @@ QImage grabOffscreen(QWidget& widget, const QSize& size, const std::function<voi
     QApplication::processEvents();
     if (beforeGrab) beforeGrab();
     QImage image = widget.grab().toImage();
+    VectorCapture::offer(widget);  // an SVG of this very picture, when one is asked for
     if (!wasVisible) widget.hide();
     return image;
 }

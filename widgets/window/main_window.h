@@ -23,11 +23,15 @@ class QToolButton;
 
 namespace hsdp {
 
+class ActiveViewTracker;
 class EditWidget;
+class ExportViewDialog;
 class PlanDiffTracker;
 class RecentFiles;
 class ScenarioDocument;
 class StaleBanner;
+struct ViewExportRequest;
+struct ViewPicture;
 struct ViewRegistration;
 
 // The studio window: the session, the one selection, and the views around
@@ -117,6 +121,16 @@ public:
     QAction* reportAction() const { return reportAction_; }
     // Where Export Report… proposes to write: beside the scenario, named after it.
     QString suggestedReportPath() const;
+    // Pictures out (main_window_export.cpp): File ▸ Export View… opens the
+    // dialog on `viewId` ("": the view last worked in); exportView() writes
+    // a request (false with `error` naming the culprit); Copy View as Image
+    // puts the view as on screen on the clipboard (image and SVG). A right
+    // click on any view offers both (showViewMenu).
+    ExportViewDialog* openExportViewDialog(const QString& viewId = {});
+    bool exportView(const ViewExportRequest& request, QString* error);
+    bool copyView(const QString& viewId);
+    QString activeViewId() const;
+    QMenu* showViewMenu(const QString& viewId, const QPoint& at);
     // Every action with a shortcut, in menu order (Help ▸ Keyboard shortcuts).
     QList<QAction*> shortcutActions() const;
 
@@ -165,6 +179,12 @@ private:
     // The status bar's run line, its tooltip the whole line where the bar elides it.
     void updateRunStatus();
     void addReportAction(QMenu* file);
+    // Where a file made of the scenario goes: beside it, named after it and `ending`.
+    QString suggestedPathBeside(const QString& ending) const;
+    void addExportViewActions(QMenu* file);
+    int viewIndex(const QString& viewId) const;
+    void revealView(int index);
+    ViewPicture renderView(int index, const QString& part, const QSize& size, bool withSvg);
     void exportReportDialog();
     QString reportCommand(const QString& output, const RunData& run) const;
     QStringList reportPlanNotes(bool runLeftOut) const;
@@ -211,6 +231,7 @@ private:
     std::optional<PendingPlan> pendingPlan_;
     QTimer pendingPlanTimer_;
     EditWidget* editing_ = nullptr;  // views_'s what-if editing, which the window drives
+    ActiveViewTracker* activeView_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;
     RunSession* runSession_ = nullptr;

@@ -52,6 +52,7 @@ void MainWindow::buildMenus() {
     addCompareActions(file);
     addOpenRunAction(file);
     addReportAction(file);
+    addExportViewActions(file);
     file->addSeparator();
     connect(addShortcutAction(file, tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q)),
             &QAction::triggered, this, &QWidget::close);

@@ -51,18 +51,22 @@ void MainWindow::exportReportDialog() {
     if (!path.isEmpty()) exportReport(path);
 }
 
+QString MainWindow::suggestedReportPath() const {
+    return suggestedPathBeside(QStringLiteral("-report.html"));
+}
+
 // Beside the scenario file, named after it; an unsaved scenario has no file
 // to name it after: its name (or "untitled") in the working directory.
-QString MainWindow::suggestedReportPath() const {
-    const QString report = QStringLiteral("-report.html");
+QString MainWindow::suggestedPathBeside(const QString& ending) const {
     if (session_->path().isEmpty()) {
-        QString name = QString::fromStdString(session_->current().scenario->name);
+        const auto& scenario = session_->current().scenario;  // none before a file opens
+        QString name = scenario ? QString::fromStdString(scenario->name) : QString();
         name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("_"));
         name.remove(QRegularExpression(QStringLiteral("^[._]+|_+$")));
-        return QDir::current().filePath((name.isEmpty() ? documentName({}) : name) + report);
+        return QDir::current().filePath((name.isEmpty() ? documentName({}) : name) + ending);
     }
     const QFileInfo scenario(session_->path());
-    return scenario.absoluteDir().filePath(scenario.completeBaseName() + report);
+    return scenario.absoluteDir().filePath(scenario.completeBaseName() + ending);
 }
 
 // The hsdp-inspect command that writes the same report from the saved file:
