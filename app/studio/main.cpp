@@ -6,6 +6,7 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QIcon>
+#include <QStandardPaths>
 #include <QTimer>
 #include <cstdio>
 #include <cstdlib>
@@ -201,6 +202,10 @@ int main(int argc, char** argv) {
         }
         return screenshots(window, parser.value(screenshot), files.front(), choice);
     }
+    // Unsaved edits are set aside as they are made, and what a studio that
+    // crashed or was killed left is offered back.
+    window.enableAutosave(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                          QStringLiteral("/autosave"));
     window.show();
     if (request || !choice.savedRun.isEmpty()) {
         // The first plan of the file starts the run (or opens the saved one), once.

@@ -139,6 +139,7 @@ void EditWidget::rebuild() {
     }
     editors_.clear();
     fields_.clear();
+    firstEditor_ = nullptr;
     marked_.clear();
     setTextError({}, {});
     lastEdited_.clear();
@@ -165,8 +166,15 @@ void EditWidget::addField(QFormLayout* form, const EditField& field) {
     editor->setToolTip(field.pointer);
     editors_.insert(field.pointer, editor);
     fields_.insert(field.pointer, field);
+    if (!firstEditor_) firstEditor_ = editor;
     form->addRow(field.label, editor);
     showValue(field.pointer);
+}
+
+void EditWidget::focusFirstField() {
+    if (!firstEditor_) return;
+    firstEditor_->setFocus(Qt::ShortcutFocusReason);
+    if (auto* edit = qobject_cast<QLineEdit*>(firstEditor_)) edit->selectAll();
 }
 
 QWidget* EditWidget::createEditor(const EditField& field) {

@@ -23,11 +23,13 @@ class QToolButton;
 
 namespace hsdp {
 
+class Autosaver;
 class EditWidget;
 class PlanDiffTracker;
 class RecentFiles;
 class ScenarioDocument;
 class StaleBanner;
+struct RestoreOffer;
 struct ViewRegistration;
 
 // The studio window: the session, the one selection, and the views around
@@ -110,6 +112,16 @@ public:
     // where), planned like a file.
     void openGeneratedScenario(std::shared_ptr<const Json> document);
 
+    // Unsaved edits (main_window_autosave.cpp): from now on they are set
+    // aside in `dir` (hsdp-studio: <AppDataLocation>/autosave), and the copies
+    // of studios no longer running are offered back, soon after this call
+    // and whenever their file is opened.
+    void enableAutosave(const QString& dir);
+    Autosaver* autosaver() const { return autosaver_; }
+    // Opens the offered copy's edited scenario, unsaved, with one undo step
+    // back to the file on disk; false when the user keeps the edits on screen.
+    bool restore(const RestoreOffer& offer);
+
     // File ▸ Export Report… (main_window_report.cpp): the plan on screen and
     // its last run as HTML or PDF (by the suffix), as hsdp-inspect report
     // writes it; false (with a message box unless quiet) on failure.
@@ -182,6 +194,11 @@ private:
     bool confirmSavingUnreadable(const QString& path, bool quiet);
     // Asks what to do with unsaved edits before they would be lost; false: cancel.
     bool maybeKeepEdits();
+    // Offers the orphaned copies of `file` ("" for all) once the event loop
+    // runs; one offer at a time, none while one is shown.
+    void scheduleRestoreOffer(const QString& file);
+    void offerRestores(const QString& file);
+    void applyRestoredChanges(const RestoreOffer& offer);
     QAction* addShortcutAction(QMenu* menu, const QString& text, const QKeySequence& shortcut);
     void openDialog();
     void onPlanReady(const PlanResult& result);
@@ -211,6 +228,9 @@ private:
     std::optional<PendingPlan> pendingPlan_;
     QTimer pendingPlanTimer_;
     EditWidget* editing_ = nullptr;  // views_'s what-if editing, which the window drives
+    Autosaver* autosaver_ = nullptr;
+    std::optional<QString> pendingRestoreOffer_;  // the file whose copies are to be offered
+    bool offeringRestores_ = false;
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;
     RunSession* runSession_ = nullptr;
