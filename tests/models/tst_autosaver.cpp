@@ -103,6 +103,7 @@ void TestAutosaver::aSaveRemovesTheCopy() {
     QVERIFY(f.saved.wait(30000));
     QCOMPARE(copiesIn(f.folder()).size(), 1);
     f.document.markSaved();
+    f.saver.flush();
     QCOMPARE(QDir(f.folder()).entryList(QDir::Files), QStringList());  // the lock too
     // The next edits start from the saved document.
     f.edit(8);
@@ -117,6 +118,7 @@ void TestAutosaver::editsUndoneRemoveTheCopy() {
     QVERIFY(f.saved.wait(30000));
     f.document.undoStack()->undo();
     QVERIFY(!f.document.isModified());
+    f.saver.flush();
     QCOMPARE(copiesIn(f.folder()), QStringList());
     f.document.undoStack()->redo();
     QVERIFY(f.saved.wait(30000));
@@ -129,6 +131,7 @@ void TestAutosaver::anotherDocumentRemovesTheCopy() {
     f.edit(4);
     QVERIFY(f.saved.wait(30000));
     f.document.reset(sampleDocument());  // the window asked about the edits first
+    f.saver.flush();
     QCOMPARE(copiesIn(f.folder()), QStringList());
     QTest::qWait(50);
     QCOMPARE(f.saved.count(), 1);
@@ -163,6 +166,8 @@ void TestAutosaver::aFailingFolderIsSaidOnce() {
     document.closeEditStep();
     document.setValue(kShape, Json::array({8, 2}), QStringLiteral("Shape"));
     saver.saveNow();
+    saver.flush();
+    QCoreApplication::processEvents();  // its report
     QCOMPARE(failed.count(), 1);
 }
 

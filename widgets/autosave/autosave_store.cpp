@@ -50,7 +50,13 @@ QString AutosaveStore::slotPath(const QString& id, const char* suffix) const {
 }
 
 QString AutosaveStore::ownCopyPath() const {
+    QMutexLocker locked(&mutex_);
     return id_.isEmpty() ? QString() : slotPath(id_, ".json");
+}
+
+bool AutosaveStore::hasOwnCopy() const {
+    QMutexLocker locked(&mutex_);
+    return hasCopy_;
 }
 
 // The slot's lock is held from before the first write until the copy is
@@ -59,7 +65,10 @@ QString AutosaveStore::ownCopyPath() const {
 bool AutosaveStore::lockOwnSlot(QString* error) {
     if (lock_ && lock_->isLocked()) return true;
     for (int attempt = 0; attempt < 3; ++attempt) {
-        if (id_.isEmpty() || attempt > 0) id_ = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        if (id_.isEmpty() || attempt > 0) {
+            QMutexLocker locked(&mutex_);
+            id_ = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        }
         lock_ = lockFile(slotPath(id_, ".lock"));
         if (lock_->tryLock(0)) return true;
     }
@@ -97,6 +106,7 @@ bool AutosaveStore::save(const Json& base, const Json& document, const QString& 
                          .arg(out.fileName(), out.errorString());
         return false;
     }
+    QMutexLocker locked(&mutex_);
     hasCopy_ = true;
     return true;
 }
@@ -104,16 +114,18 @@ bool AutosaveStore::save(const Json& base, const Json& document, const QString& 
 void AutosaveStore::removeOwn() {
     if (!id_.isEmpty()) QFile::remove(slotPath(id_, ".json"));
     if (lock_) lock_->unlock();  // removes the lock file
+    QMutexLocker locked(&mutex_);
     hasCopy_ = false;
 }
 
 std::vector<ClaimedCopy> AutosaveStore::claimOrphans(const QString& file) const {
     const QString wanted = absolute(file);
+    const QString own = QFileInfo(ownCopyPath()).completeBaseName();
     std::vector<ClaimedCopy> claimed;
     const auto entries = QDir(dir_).entryInfoList({QStringLiteral("*.json")}, QDir::Files);
     for (const QFileInfo& entry : entries) {
         const QString id = entry.completeBaseName();
-        if (id == id_) continue;
+        if (id == own) continue;  // (its lock would refuse us anyway)
         ClaimedCopy claim;
         claim.path = entry.absoluteFilePath();
         claim.lock = lockFile(slotPath(id, ".lock"));

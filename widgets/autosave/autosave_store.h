@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QDateTime>
+#include <QMutex>
 #include <QString>
 #include <memory>
 #include <vector>
@@ -43,7 +44,8 @@ struct ClaimedCopy {
 // into place) and <id>.lock, a QLockFile with the studio's PID that it holds
 // while it has a copy. A copy whose lock is missing or stale (its process is
 // gone: killed, crashed) belongs to nobody and is offered for restoring; a
-// running studio's never is. Qt Core only; the GUI thread calls it.
+// running studio's never is. Qt Core only. save() and removeOwn() run on one
+// thread at a time (the autosaver's writer); the rest on any.
 class AutosaveStore {
 public:
     explicit AutosaveStore(QString dir);
@@ -60,7 +62,7 @@ public:
     bool save(const Json& base, const Json& document, const QString& file, QString* error);
     // Removes this studio's copy and its lock: nothing unsaved any more.
     void removeOwn();
-    bool hasOwnCopy() const { return hasCopy_; }
+    bool hasOwnCopy() const;
     QString ownCopyPath() const;  // "" before the first save
 
     // Locks and reads every copy no running studio holds, newest first; with
@@ -78,6 +80,7 @@ private:
     bool lockOwnSlot(QString* error);
 
     QString dir_;
+    mutable QMutex mutex_;  // id_ and hasCopy_, read from other threads
     QString id_;
     std::unique_ptr<QLockFile> lock_;
     bool hasCopy_ = false;

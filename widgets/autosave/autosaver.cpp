@@ -12,6 +12,8 @@ Autosaver::Autosaver(ScenarioDocument* document, const QString& dir, std::functi
       document_(document),
       store_(std::make_unique<AutosaveStore>(dir)),
       file_(std::move(file)) {
+    writer_.setMaxThreadCount(1);
+    writer_.setExpiryTimeout(-1);
     idle_.setSingleShot(true);
     max_.setSingleShot(true);
     setDelays(kIdleMs, kMaxMs);
@@ -20,13 +22,16 @@ Autosaver::Autosaver(ScenarioDocument* document, const QString& dir, std::functi
     connect(document, &ScenarioDocument::valueChanged, this, &Autosaver::onEdited);
     connect(document, &ScenarioDocument::modifiedChanged, this, &Autosaver::onModifiedChanged);
     connect(document, &ScenarioDocument::documentReset, this, &Autosaver::onReset);
-    if (document->isLoaded()) base_ = document->json();
+    base_ = document->snapshot();
     if (document->isModified()) onEdited();
 }
 
 // A window torn down with unsaved edits keeps its copy (the store's
-// destructor leaves it for the next studio): nothing here removes it.
-Autosaver::~Autosaver() = default;
+// destructor leaves it for the next studio): nothing here removes it, and the
+// last write asked for completes first.
+Autosaver::~Autosaver() {
+    writer_.waitForDone();
+}
 
 void Autosaver::setDelays(int idleMs, int maxMs) {
     idle_.setInterval(idleMs);
@@ -46,25 +51,42 @@ void Autosaver::onModifiedChanged(bool modified) {
         onEdited();  // a document that exists on no disk yet is unsaved from the start
         return;
     }
-    idle_.stop();
-    max_.stop();
-    base_ = document_->json();  // saved, or back at the file's version
-    store_->removeOwn();
+    base_ = document_->snapshot();  // saved, or back at the file's version
+    removeCopy();
 }
 
 void Autosaver::onReset() {
-    idle_.stop();
-    max_.stop();
-    base_ = document_->json();
-    store_->removeOwn();
+    base_ = document_->snapshot();
+    removeCopy();
 }
 
+void Autosaver::removeCopy() {
+    idle_.stop();
+    max_.stop();
+    writer_.start([store = store_.get()] { store->removeOwn(); });
+}
+
+void Autosaver::flush() {
+    writer_.waitForDone();
+}
+
+// The document's snapshot is immutable (planning shares it): the writer
+// serializes it while the user goes on editing.
 void Autosaver::saveNow() {
     idle_.stop();
     max_.stop();
     if (!document_ || !document_->isModified()) return;
-    QString error;
-    if (store_->save(base_, document_->json(), file_(), &error)) {
+    writer_.start([this, store = store_.get(), base = base_, document = document_->snapshot(),
+                   file = file_()] {
+        QString error;
+        const bool ok = store->save(*base, *document, file, &error);
+        QMetaObject::invokeMethod(
+            this, [this, ok, error] { reportWrite(ok, error); }, Qt::QueuedConnection);
+    });
+}
+
+void Autosaver::reportWrite(bool ok, const QString& error) {
+    if (ok) {
         failing_ = false;
         emit saved();
         return;

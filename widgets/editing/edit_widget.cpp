@@ -228,7 +228,17 @@ void EditWidget::onTextEdited(const EditField& field, const QString& text) {
 // user's own spelling ("2,4" for [2, 4]): an undo changes the text, typing not.
 void EditWidget::showValue(const QString& pointer) {
     QWidget* editor = editors_.value(pointer);
-    if (!editor || pointer == keepText_) return;
+    if (!editor) {
+        // A value that holds fields (a whole mesh or the options, as a restore
+        // of unsaved edits sets them) may bring others: the panel starts over.
+        for (auto it = editors_.constBegin(); it != editors_.constEnd(); ++it)
+            if (pointer.isEmpty() || it.key().startsWith(pointer + QLatin1Char('/'))) {
+                rebuild();
+                return;
+            }
+        return;
+    }
+    if (pointer == keepText_) return;
     const EditField& field = fields_[pointer];
     std::optional<Json> value = document_->value(pointer);
     const QString text = fieldText(field.kind, value);

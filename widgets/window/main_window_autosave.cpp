@@ -56,7 +56,8 @@ void MainWindow::offerRestores(const QString& file) {
         dialog.exec();
         if (dialog.choice() == RestoreChoice::Discard) AutosaveStore::discard(claims[i]);
         if (dialog.choice() != RestoreChoice::Restore || !restore(offer)) continue;
-        AutosaveStore::discard(claims[i]);  // the edits are in this studio's copy now
+        autosaver_->flush();                // the edits are in this studio's copy now,
+        AutosaveStore::discard(claims[i]);  // so the one they came from may go
         return;
     }
 }
