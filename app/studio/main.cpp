@@ -122,8 +122,13 @@ int main(int argc, char** argv) {
     QApplication::setDesktopFileName(QStringLiteral("hsdp-studio"));
 
     QCommandLineParser parser;
+    const QString autosave = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                             QStringLiteral("/autosave");
     parser.setApplicationDescription(
-        QStringLiteral("HSDP Studio: see, check and debug HSDP sharding plans."));
+        QStringLiteral("HSDP Studio: see, check and debug HSDP sharding plans.\n"
+                       "Unsaved what-if edits are set aside in %1 and offered back when a "
+                       "studio was killed or crashed.")
+            .arg(autosave));
     parser.addHelpOption();
     parser.addVersionOption();
     QCommandLineOption screenshot(
@@ -204,8 +209,7 @@ int main(int argc, char** argv) {
     }
     // Unsaved edits are set aside as they are made, and what a studio that
     // crashed or was killed left is offered back.
-    window.enableAutosave(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
-                          QStringLiteral("/autosave"));
+    window.enableAutosave(autosave);
     window.show();
     if (request || !choice.savedRun.isEmpty()) {
         // The first plan of the file starts the run (or opens the saved one), once.

@@ -157,9 +157,12 @@ struct Fixture {
         }
         return QString::fromUtf8(tool.readAllStandardOutput()).trimmed();
     }
-    // The first window whose title matches `regex`, "" while there is none.
+    // The first mapped window whose title matches `regex`, "" while there is
+    // none (Qt names a window before it maps it, and an unmapped one takes
+    // no keyboard).
     QString window(const QString& regex) const {
-        return xdotool({QStringLiteral("search"), QStringLiteral("--name"), regex})
+        return xdotool({QStringLiteral("search"), QStringLiteral("--onlyvisible"),
+                        QStringLiteral("--name"), regex})
             .section(QLatin1Char('\n'), 0, 0);
     }
     QString title(const QString& window) const {
@@ -169,6 +172,16 @@ struct Fixture {
     void keys(const QString& window, const QStringList& args) const {
         xdotool({QStringLiteral("windowfocus"), QStringLiteral("--sync"), window});
         xdotool(args);
+    }
+
+    // What the screen and the data location hold, for a failure's message.
+    QString state() const {
+        const QString titles = xdotool({QStringLiteral("search"), QStringLiteral("--onlyvisible"),
+                                        QStringLiteral("--name"), QStringLiteral("."),
+                                        QStringLiteral("getwindowname"), QStringLiteral("%@")});
+        return QStringLiteral("windows: [%1]; %2: [%3]")
+            .arg(titles.split(QLatin1Char('\n')).join(QStringLiteral(" | ")), autosave,
+                 files().join(QStringLiteral(", ")));
     }
 
     QStringList copies() const {
@@ -241,7 +254,13 @@ struct Fixture {
             return {};
         }
         keys(offer, {QStringLiteral("key"), key});
-        return window(QStringLiteral("crash-test\\.json.*HSDP Studio"));
+        QString main;
+        if (!waitUntil([&] {
+                main = window(QStringLiteral("crash-test\\.json.*HSDP Studio"));
+                return !main.isEmpty();
+            }))
+            *problem = QStringLiteral("no studio window after the offer: ") + state();
+        return main;
     }
 
     // Quits the studio with Ctrl+Q: no prompt (nothing unsaved), exit 0.
@@ -330,14 +349,17 @@ void TestStudioCrashRestore::aKilledStudiosEditsComeBack() {
     QString failure;
     const QString main = f.answerOfferInRealStudio(studio, QStringLiteral("Return"), &failure);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
-    QVERIFY(waitUntil([&] { return f.title(main).contains(QStringLiteral("crash-test.json*")); }));
-    QVERIFY(!f.copies().contains(copy));  // its edits are the new studio's now
-    QVERIFY(waitUntil([&] { return f.copies().size() == 1; }));
+    QVERIFY2(waitUntil([&] { return f.title(main).contains(QStringLiteral("crash-test.json*")); }),
+             qPrintable(f.state()));
+    // Its edits are the new studio's copy now, the killed studio's is gone.
+    QVERIFY2(waitUntil([&] { return f.copies().size() == 1 && !f.copies().contains(copy); }),
+             qPrintable(f.state()));
     QCOMPARE(f.copyDocument(f.copies().front()), edited);
     QCOMPARE(readJson(f.scenario), f.original);  // not written before the user saves
     f.keys(main, {QStringLiteral("key"), QStringLiteral("ctrl+s")});
     QVERIFY(waitUntil([&] { return readJson(f.scenario) == edited; }));
-    QVERIFY(waitUntil([&] { return f.files().isEmpty(); }));  // saved: no copy, no lock
+    QVERIFY2(waitUntil([&] { return f.files().isEmpty(); }),
+             qPrintable(f.state()));  // saved: no copy, no lock
     QVERIFY(waitUntil([&] { return !f.title(main).contains(QStringLiteral("json*")); }));
     QVERIFY(f.quit(studio, main));
     QCOMPARE(readJson(f.scenario).dump(), edited.dump());  // exactly, member order too
@@ -356,8 +378,9 @@ void TestStudioCrashRestore::decliningRemovesTheCopy() {
     QString failure;
     const QString main = f.answerOfferInRealStudio(studio, QStringLiteral("alt+d"), &failure);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
-    QVERIFY(waitUntil([&] { return f.files().isEmpty(); }));
-    QVERIFY(waitUntil([&] { return f.title(main).startsWith(QStringLiteral("Llama-3-8B")); }));
+    QVERIFY2(waitUntil([&] { return f.files().isEmpty(); }), qPrintable(f.state()));
+    QVERIFY2(waitUntil([&] { return f.title(main).startsWith(QStringLiteral("Llama-3-8B")); }),
+             qPrintable(f.state()));
     QVERIFY(!f.title(main).contains(QStringLiteral("json*")));  // nothing unsaved
     QVERIFY(f.quit(studio, main));
     QCOMPARE(readJson(f.scenario), f.original);
