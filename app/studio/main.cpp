@@ -6,6 +6,7 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QIcon>
+#include <QStandardPaths>
 #include <QTimer>
 #include <cstdio>
 #include <cstdlib>
@@ -122,8 +123,13 @@ int main(int argc, char** argv) {
     QApplication::setDesktopFileName(QStringLiteral("hsdp-studio"));
 
     QCommandLineParser parser;
+    const QString autosave = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                             QStringLiteral("/autosave");
     parser.setApplicationDescription(
-        QStringLiteral("HSDP Studio: see, check and debug HSDP sharding plans."));
+        QStringLiteral("HSDP Studio: see, check and debug HSDP sharding plans.\n"
+                       "Unsaved what-if edits are set aside in %1 and offered back when a "
+                       "studio was killed or crashed.")
+            .arg(autosave));
     parser.addHelpOption();
     parser.addVersionOption();
     QCommandLineOption screenshot(
@@ -225,6 +231,9 @@ int main(int argc, char** argv) {
         }
         return screenshots(window, parser.value(screenshot), files.front(), choice, formats);
     }
+    // Unsaved edits are set aside as they are made, and what a studio that
+    // crashed or was killed left is offered back.
+    window.enableAutosave(autosave);
     window.show();
     if (request || !choice.savedRun.isEmpty()) {
         // The first plan of the file starts the run (or opens the saved one), once.

@@ -139,6 +139,7 @@ void EditWidget::rebuild() {
     }
     editors_.clear();
     fields_.clear();
+    firstEditor_ = nullptr;
     marked_.clear();
     setTextError({}, {});
     lastEdited_.clear();
@@ -165,8 +166,15 @@ void EditWidget::addField(QFormLayout* form, const EditField& field) {
     editor->setToolTip(field.pointer);
     editors_.insert(field.pointer, editor);
     fields_.insert(field.pointer, field);
+    if (!firstEditor_) firstEditor_ = editor;
     form->addRow(field.label, editor);
     showValue(field.pointer);
+}
+
+void EditWidget::focusFirstField() {
+    if (!firstEditor_) return;
+    firstEditor_->setFocus(Qt::ShortcutFocusReason);
+    if (auto* edit = qobject_cast<QLineEdit*>(firstEditor_)) edit->selectAll();
 }
 
 QWidget* EditWidget::createEditor(const EditField& field) {
@@ -220,7 +228,17 @@ void EditWidget::onTextEdited(const EditField& field, const QString& text) {
 // user's own spelling ("2,4" for [2, 4]): an undo changes the text, typing not.
 void EditWidget::showValue(const QString& pointer) {
     QWidget* editor = editors_.value(pointer);
-    if (!editor || pointer == keepText_) return;
+    if (!editor) {
+        // A value that holds fields (a whole mesh or the options, as a restore
+        // of unsaved edits sets them) may bring others: the panel starts over.
+        for (auto it = editors_.constBegin(); it != editors_.constEnd(); ++it)
+            if (pointer.isEmpty() || it.key().startsWith(pointer + QLatin1Char('/'))) {
+                rebuild();
+                return;
+            }
+        return;
+    }
+    if (pointer == keepText_) return;
     const EditField& field = fields_[pointer];
     std::optional<Json> value = document_->value(pointer);
     const QString text = fieldText(field.kind, value);

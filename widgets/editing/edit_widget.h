@@ -43,6 +43,10 @@ public:
     // ("Mesh main · Shape: item 2, 'two', is not an integer"); "" if none.
     QString textError() const;
 
+    // Puts the keyboard in the first field (the first mesh's shape), its text
+    // selected: Edit ▸ Edit the scenario (F2), then Tab through the fields.
+    void focusFirstField();
+
     // For tests and the benchmark: the editor of the value at `pointer`.
     QWidget* fieldEditor(const QString& pointer) const;
     QTableView* paramTable() const { return params_; }
@@ -71,6 +75,7 @@ private:
     QSortFilterProxyModel* paramProxy_ = nullptr;
     QHash<QString, QWidget*> editors_;  // pointer -> editor
     QHash<QString, EditField> fields_;  // pointer -> field
+    QWidget* firstEditor_ = nullptr;
     QString lastEdited_;
     QString marked_;
     QString textError_;  // the field whose text is no value, if any

@@ -150,6 +150,11 @@ void ParamEntriesModel::onValueChanged(const QString& pointer) {
                              index(static_cast<int>(row), ColumnCount - 1));
             return;
         }
+    // Not inside one entry: the list itself, a repeat block's count (a
+    // restore of unsaved edits sets such values whole).
+    if (pointer.isEmpty() || pointer == QLatin1String("/params") ||
+        pointer.startsWith(QLatin1String("/params/")))
+        rebuild();
 }
 
 int ParamEntriesModel::markError(const QString& pointer, const QString& message) {

@@ -89,6 +89,7 @@ void MainWindow::openScenario(const QString& path) {
     session_->open(path);
     recent_->add(path);
     updateTitle();
+    scheduleRestoreOffer(session_->path());
 }
 
 void MainWindow::openDialog() {

@@ -24,6 +24,7 @@ class QToolButton;
 namespace hsdp {
 
 class ActiveViewTracker;
+class Autosaver;
 class EditWidget;
 class ExportViewDialog;
 class PlanDiffTracker;
@@ -32,6 +33,7 @@ class ScenarioDocument;
 class StaleBanner;
 struct ViewExportRequest;
 struct ViewPicture;
+struct RestoreOffer;
 struct ViewRegistration;
 
 // The studio window: the session, the one selection, and the views around
@@ -113,6 +115,16 @@ public:
     // scenario generated from a Hugging Face config opens unsaved (Save asks
     // where), planned like a file.
     void openGeneratedScenario(std::shared_ptr<const Json> document);
+
+    // Unsaved edits (main_window_autosave.cpp): from now on they are set
+    // aside in `dir` (hsdp-studio: <AppDataLocation>/autosave), and the copies
+    // of studios no longer running are offered back, soon after this call
+    // and whenever their file is opened.
+    void enableAutosave(const QString& dir);
+    Autosaver* autosaver() const { return autosaver_; }
+    // Opens the offered copy's edited scenario, unsaved, with one undo step
+    // back to the file on disk; false when the user keeps the edits on screen.
+    bool restore(const RestoreOffer& offer);
 
     // File ▸ Export Report… (main_window_report.cpp): the plan on screen and
     // its last run as HTML or PDF (by the suffix), as hsdp-inspect report
@@ -202,6 +214,11 @@ private:
     bool confirmSavingUnreadable(const QString& path, bool quiet);
     // Asks what to do with unsaved edits before they would be lost; false: cancel.
     bool maybeKeepEdits();
+    // Offers the orphaned copies of `file` ("" for all) once the event loop
+    // runs; one offer at a time, none while one is shown.
+    void scheduleRestoreOffer(const QString& file);
+    void offerRestores(const QString& file);
+    void applyRestoredChanges(const RestoreOffer& offer);
     QAction* addShortcutAction(QMenu* menu, const QString& text, const QKeySequence& shortcut);
     void openDialog();
     void onPlanReady(const PlanResult& result);
@@ -232,6 +249,9 @@ private:
     QTimer pendingPlanTimer_;
     EditWidget* editing_ = nullptr;  // views_'s what-if editing, which the window drives
     ActiveViewTracker* activeView_ = nullptr;
+    Autosaver* autosaver_ = nullptr;
+    std::optional<QString> pendingRestoreOffer_;  // the file whose copies are to be offered
+    bool offeringRestores_ = false;
     QMenu* viewMenu_ = nullptr;
     QLabel* status_ = nullptr;
     RunSession* runSession_ = nullptr;

@@ -52,6 +52,13 @@ void MainWindow::buildEditMenu(QMenu* edit) {
         edit->addAction(action);
     }
     shortcutActions_ << undo << redo;
+    // The what-if fields' keyboard route: F2, then Tab from field to field.
+    connect(addShortcutAction(edit, tr("Edit the &scenario"), QKeySequence(Qt::Key_F2)),
+            &QAction::triggered, this, [this] {
+                dock("editing")->show();
+                dock("editing")->raise();
+                editing_->focusFirstField();
+            });
     edit->addSeparator();
 }
 
