@@ -4,7 +4,7 @@
 // shards and its config) becomes in one command a scenario that plans and
 // runs verified; Phi-3-mini's fused projections are named when tp asks for
 // them; a job's per-rank files give the saved placements; a malformed header
-// is exit 2 naming the file and the tensor.
+// is exit 2 naming the file and the tensor (every kind the reader refuses).
 #include <QtTest>
 
 #include <QFile>
@@ -111,6 +111,64 @@ private slots:
                                                       "tensor a's [0, 8)"),
                  refused.err.constData());
         QVERIFY(refused.out.isEmpty());
+    }
+
+    // Every kind of malformed header the reader refuses, end to end: exit 2,
+    // nothing written, the message names the file (and the tensor, where
+    // the fault is a tensor's).
+    void everyMalformedHeaderIsExit2_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<qint64>("fileSize");
+        QTest::addColumn<QString>("named");
+        const auto tensor = [](const char* name, const char* dtype, const char* shape, int begin,
+                               int end) {
+            return std::string("\"") + name + "\": {\"dtype\": \"" + dtype +
+                   "\", \"shape\": " + shape + ", \"data_offsets\": [" + std::to_string(begin) +
+                   ", " + std::to_string(end) + "]}";
+        };
+        const auto add = [](const char* tag, const std::string& bytes, qint64 size,
+                            const char* named) {
+            QTest::newRow(tag) << QByteArray::fromStdString(bytes) << size << QString(named);
+        };
+        const auto file = [&](const char* tag, const std::string& json, qint64 data,
+                              const char* named) {
+            const std::string bytes = safetensorsPrefix(json);
+            add(tag, bytes, qint64(bytes.size()) + data, named);
+        };
+        add("header over 100 MiB", safetensorsPrefix("{}", (uint64_t(100) << 20) + 1),
+            qint64(101) << 20, "is more than the 100 MiB");
+        add("length past the end", safetensorsPrefix("{}", 1000), 100, "goes past the file's end");
+        file("header not an object", "[1, 2]  ", 0, ": the header is an array");
+        file("invalid UTF-8", "{\"w\": {\"dtype\": \"F\xc3\x28\"}}", 0, ": tensor w: ");
+        file("duplicate name",
+             "{" + tensor("w", "F32", "[1]", 0, 4) + ", " + tensor("w", "F32", "[1]", 4, 8) + "}",
+             8, ": tensor w: ");
+        file("unknown dtype", "{" + tensor("w", "Q8", "[1]", 0, 1) + "}", 1, ": tensor w: ");
+        file("offsets out of the file", "{" + tensor("w", "F32", "[4]", 0, 16) + "}", 8,
+             ": tensor w: ");
+        file("overlap",
+             "{" + tensor("a", "F32", "[2]", 0, 8) + ", " + tensor("b", "F32", "[2]", 4, 12) + "}",
+             12, ": tensor b: ");
+    }
+
+    void everyMalformedHeaderIsExit2() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(qint64, fileSize);
+        QFETCH(QString, named);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("model.safetensors");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+        QVERIFY(file.resize(fileSize));  // sparse past the bytes written
+        file.close();
+        const QString out = dir.filePath("scenario.json");
+        auto refused =
+            inspect({"scenario", "--from-checkpoint", path, "--mesh", "dp_shard=2", "-o", out});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains(path.toUtf8()) && refused.err.contains(named.toUtf8()),
+                 refused.err.constData());
+        QVERIFY(!QFile::exists(out));
     }
 
     // The shipped recipes give the published counts, and the shipped tiny

@@ -207,8 +207,7 @@ private slots:
                                   Qt::NoModifier);
             QApplication::sendEvent(&window, &enter);
             QVERIFY(enter.isAccepted());
-            QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton,
-                            Qt::NoModifier);
+            QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
             QSignalSpy planned(&window, &MainWindow::planShown);
             QApplication::sendEvent(&window, &drop);
             QVERIFY(drop.isAccepted());
