@@ -31,7 +31,8 @@ diagnostics in the plan, failed verification), 2 unreadable input or bad usage.
 Documentation, in the source tree: docs/README.md (index),
 docs/scenario-format.md (the hsdp-scenario/1 input: every key, with complete
 examples in docs/examples/), docs/plan.md, docs/run.md, docs/trace-format.md,
-docs/glossary.md, docs/model-config.md (scenario --from-config), docs/reports.md.
+docs/glossary.md, docs/model-config.md (scenario --from-config), docs/checkpoint.md
+(scenario --from-checkpoint), docs/reports.md.
 )";
 
 // Every command, once: its name, what follows the name in the tool's help, its
@@ -57,9 +58,9 @@ const Command kCommands[] = {
      "what changed between the plans of two scenarios (exit 1 if\n"
      "they differ; hsdp-plan-diff/1 JSON with --json)",
      diffCommand, kDiffHelp},
-    {"scenario", "--from-config CONFIG.json --mesh dp_replicate=2,dp_shard=8,tp=4 -o FILE",
-     "write the scenario of a Hugging Face model config under a\n"
-     "parallelism layout (FSDP2 + torchtitan's TP plan)",
+    {"scenario", "--from-config CONFIG.json | --from-checkpoint PATH --mesh LAYOUT -o FILE",
+     "write the scenario of a Hugging Face model config or safetensors\n"
+     "checkpoint under a parallelism layout (FSDP2 + torchtitan's TP plan)",
      scenarioCommand, kScenarioHelp},
     {"report", "SCENARIO -o FILE.html|FILE.pdf",
      "one self-contained document: plan, pictures, and with --run\n"

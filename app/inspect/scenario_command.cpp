@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 
+#include "checkpoint/checkpoint.h"
+#include "checkpoint/checkpoint_error.h"
+#include "checkpoint/scenario_from_checkpoint.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "export/scenario_json_text.h"
@@ -13,26 +18,44 @@ namespace hsdp::cli {
 
 const char* const kScenarioHelp =
     R"(usage: hsdp-inspect scenario --from-config CONFIG.json --mesh LAYOUT -o SCENARIO [options]
+       hsdp-inspect scenario --from-checkpoint PATH [--mesh LAYOUT] -o SCENARIO [options]
 
 Writes the hsdp-scenario/1 file of a model under a parallelism layout: the
 parameter list of the architecture named in a Hugging Face config.json (names
-as in its checkpoints), the device mesh, and each parameter's placements as
-FSDP2 applied after torchtitan's tensor-parallel plan lays them out. Plan or
-run the result with `hsdp-inspect plan` / `run`.
+as in its checkpoints), or the tensors of the checkpoint itself, the device
+mesh, and each parameter's placements as FSDP2 applied after torchtitan's
+tensor-parallel plan lays them out. Plan or run the result with
+`hsdp-inspect plan` / `run`.
 
 Architectures (config model_type, or architectures[0]): llama (Llama 2/3),
 mistral, mixtral, qwen2 (Qwen2, Qwen2.5), qwen2_moe, deepseek_v3.
 
+From a checkpoint, any model: PATH is a .safetensors file, a
+model.safetensors.index.json, or a folder holding either (or a sharded/
+folder of per-rank files). Only the files' headers are read, never the
+weights. Every tensor keeps its name, shape and dtype; repeated layers are
+folded into repeat blocks. FSDP2 places any tensor (Shard(0) over dp_shard,
+Replicate() over dp_replicate); tp > 1 needs names the TP rules know (those
+of the families above). A config.json beside the files is cross-checked.
+Files written by PyTorch's Hugging Face storage writer with each rank's own
+piece (DCP_SHARDING_INFO) give the placements the job saved, on its mesh:
+--mesh then names that mesh (inferred when left out).
+
 options:
-  --from-config FILE  the model's config.json (required)
-  --mesh LAYOUT       parallelism degrees, torchtitan's names (required):
+  --from-config FILE  the model's config.json
+  --from-checkpoint PATH  the model's safetensors checkpoint (one of the two)
+  --mesh LAYOUT       parallelism degrees, torchtitan's names (required but
+                      for a checkpoint with saved sharding):
                       dp_replicate=R,dp_shard=S,tp=T[,ep=E]; a missing degree
                       is 1. ep borrows from dp_shard (experts are FSDP-sharded
                       over dp_shard/ep) and needs a mixture-of-experts model
+                      config (not a checkpoint)
   --world N           the number of ranks meant; the layout must multiply to it
-  --dtype DTYPE       parameter dtype: bf16 (default), f32, f16, f64
+  --dtype DTYPE       parameter dtype: bf16 (default), f32, f16, f64; from a
+                      checkpoint the default is each tensor's own dtype
   --tp-plan PLAN      none (default) or torchtitan: add the TP transitions of
                       one block's forward pass (sequence parallelism)
+  --ignore-saved-sharding  place a checkpoint's saved pieces afresh on --mesh
   --name NAME         the scenario's name (default: architecture and layout)
   -o, --output FILE   where to write the scenario ("-": standard output); the
                       file is written whole (a temporary file renamed into place)
@@ -47,39 +70,112 @@ second mesh (dp_replicate, ep, efsdp, tp): Shard(0) on ep, Shard(1) on efsdp.
 
 exit status: 0 written; 2 bad usage, an unreadable or inconsistent config
 (the message names the field and the rule: heads that do not divide
-hidden_size, a tp that does not divide the heads, ...) or a layout that does
-not fit (ep not dividing dp_shard or the experts, a product other than
---world), or the output could not be written. Hazards the plan reports are
-not errors here: they are what the scenario is for.
+hidden_size, a tp that does not divide the heads, ...), a checkpoint the
+format refuses (the message names the file and the tensor: a header past the
+file's end or over 100 MiB, invalid JSON or UTF-8, duplicate names, bad or
+overlapping data_offsets, an unknown dtype, ...), a checkpoint the layout
+cannot place (the tensors are named), or a layout that does not fit (ep not
+dividing dp_shard or the experts, a product other than --world), or the
+output could not be written. Hazards the plan reports are not errors here:
+they are what the scenario is for.
 
-docs/model-config.md (the rules in full), docs/scenario-format.md.
+docs/model-config.md, docs/checkpoint.md (the rules in full),
+docs/scenario-format.md.
 )";
 
 namespace {
 
-ConfigScenarioRequest requestFrom(const ArgParser& parser) {
-    const auto config = parser.value("--from-config");
-    const auto mesh = parser.value("--mesh");
-    if (!config) throw UsageError("scenario needs --from-config CONFIG.json");
-    if (!mesh) throw UsageError("scenario needs --mesh, e.g. dp_replicate=2,dp_shard=8,tp=4");
-    ConfigScenarioRequest request;
-    const std::string dtype = parser.value("--dtype").value_or("bf16");
-    const auto parsed = parseDType(dtype);
-    if (!parsed) throw UsageError("--dtype expects bf16, f32, f16 or f64, got '" + dtype + "'");
-    request.dtype = *parsed;
+// A generated document and what to say about it.
+struct Generated {
+    Json document;
+    std::string source;              // the config or checkpoint, for messages
+    std::vector<std::string> notes;  // to standard error
+    std::string summary;             // after "wrote FILE: …", "" none
+};
+
+std::optional<int64_t> worldOption(const ArgParser& parser) {
+    if (auto text = parser.value("--world")) return parseInteger("--world", *text, 1);
+    return std::nullopt;
+}
+
+bool tpPlanOption(const ArgParser& parser) {
     const std::string tpPlan = parser.value("--tp-plan").value_or("none");
     if (tpPlan != "none" && tpPlan != "torchtitan")
         throw UsageError("--tp-plan expects 'torchtitan' or 'none', got '" + tpPlan + "'");
-    request.tpTransitions = tpPlan == "torchtitan";
+    return tpPlan == "torchtitan";
+}
+
+std::optional<DType> dtypeOption(const ArgParser& parser) {
+    const auto text = parser.value("--dtype");
+    if (!text) return std::nullopt;
+    const auto parsed = parseDType(*text);
+    if (!parsed) throw UsageError("--dtype expects bf16, f32, f16 or f64, got '" + *text + "'");
+    return parsed;
+}
+
+Generated fromConfig(const ArgParser& parser) {
+    const auto config = parser.value("--from-config");
+    const auto mesh = parser.value("--mesh");
+    if (!mesh) throw UsageError("scenario needs --mesh, e.g. dp_replicate=2,dp_shard=8,tp=4");
+    if (parser.has("--ignore-saved-sharding"))
+        throw UsageError("--ignore-saved-sharding goes with --from-checkpoint");
+    ConfigScenarioRequest request;
+    request.dtype = dtypeOption(parser).value_or(DType::BF16);
+    request.tpTransitions = tpPlanOption(parser);
     request.name = parser.value("--name").value_or("");
-    std::optional<int64_t> world;
-    if (auto text = parser.value("--world")) world = parseInteger("--world", *text, 1);
+    const auto world = worldOption(parser);
     // Config and layout errors name the field and the rule (ModelConfigError).
     request.layout = parseParallelLayout(*mesh);
     request.config = readModelConfigFile(*config);
     request.configSource = *config;
     checkLayout(request.layout, request.config, *config, world);
-    return request;
+    return {scenarioFromModelConfig(request), *config, {}, ""};
+}
+
+std::string secondsText(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", seconds);
+    return text;
+}
+
+Generated fromCheckpoint(const ArgParser& parser) {
+    const std::string path = *parser.value("--from-checkpoint");
+    CheckpointScenarioRequest request;
+    request.dtype = dtypeOption(parser);
+    request.tpTransitions = tpPlanOption(parser);
+    request.ignoreSavedSharding = parser.has("--ignore-saved-sharding");
+    request.name = parser.value("--name").value_or("");
+    const auto world = worldOption(parser);
+    if (auto mesh = parser.value("--mesh")) request.layout = parseParallelLayout(*mesh);
+    const auto started = std::chrono::steady_clock::now();
+    DiskFileReader reader;
+    const Checkpoint checkpoint = readCheckpoint(path, reader);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    CheckpointScenario result = scenarioFromCheckpoint(checkpoint, request);
+    if (world && *world != result.layout.worldSize())
+        throw CheckpointError("", "",
+                              "--world: the mesh has " + std::to_string(result.layout.worldSize()) +
+                                  " ranks, not " + std::to_string(*world));
+    uint64_t fileBytes = 0;
+    for (const CheckpointFile& f : checkpoint.files) fileBytes += f.size;
+    std::string summary = "read the headers of " + std::to_string(checkpoint.files.size()) +
+                          " safetensors files (" + std::to_string(reader.bytesRead()) +
+                          " of their " + std::to_string(fileBytes) + " bytes) in " +
+                          secondsText(seconds) + " s";
+    if (result.savedSharding)
+        summary +=
+            "; placements as the " + std::to_string(checkpoint.writers) + " ranks saved them";
+    return {std::move(result.document), path, std::move(result.notes), summary};
+}
+
+Generated generate(const ArgParser& parser) {
+    const bool config = parser.has("--from-config"), checkpoint = parser.has("--from-checkpoint");
+    if (config == checkpoint)
+        throw UsageError(
+            config ? "scenario takes --from-config or --from-checkpoint, not both"
+                   : "scenario needs --from-config CONFIG.json or --from-checkpoint PATH");
+    return config ? fromConfig(parser) : fromCheckpoint(parser);
 }
 
 std::string outputPath(const ArgParser& parser) {
@@ -96,28 +192,34 @@ int scenarioCommand(const std::vector<std::string>& args) {
     std::vector<std::string> normalized;
     for (const auto& a : args) normalized.push_back(a == "-o" ? "--output" : a);
     ArgParser parser;
-    parser.option("--from-config").option("--mesh").option("--world").option("--dtype");
-    parser.option("--tp-plan").option("--name").option("--output");
+    parser.option("--from-config").option("--from-checkpoint").option("--mesh").option("--world");
+    parser.option("--dtype").option("--tp-plan").option("--name").option("--output");
+    parser.flag("--ignore-saved-sharding");
     parser.parse(normalized);
     if (!parser.positionals().empty())
         throw UsageError("scenario takes no positional argument, got '" + parser.positionals()[0] +
                          "'");
     const std::string out = outputPath(parser);
-    ConfigScenarioRequest request;
+    Generated generated;
     try {
-        request = requestFrom(parser);
+        generated = generate(parser);
     } catch (const ModelConfigError& error) {
         std::cerr << "hsdp-inspect: " << error.what() << "\n";
         return 2;
+    } catch (const CheckpointError& error) {
+        std::cerr << "hsdp-inspect: " << error.what() << "\n";
+        return 2;
     }
-    const std::string text = scenarioJsonText(scenarioFromModelConfig(request));
+    for (const std::string& note : generated.notes)
+        std::cerr << "hsdp-inspect: note: " << note << "\n";
+    const std::string text = scenarioJsonText(generated.document);
     // What we write must read back (the reader's limits: 64-bit element counts,
-    // 10,000,000 entries); a config beyond them is refused, not written.
+    // 10,000,000 entries); a model beyond them is refused, not written.
     Scenario scenario;
     try {
         scenario = readScenario(text);
     } catch (const ScenarioError& error) {
-        std::cerr << "hsdp-inspect: " << request.configSource
+        std::cerr << "hsdp-inspect: " << generated.source
                   << ": the model's scenario exceeds the scenario format's limits: " << error.what()
                   << "\n";
         return 2;
@@ -134,6 +236,7 @@ int scenarioCommand(const std::vector<std::string>& args) {
     for (const ParamSpec& p : scenario.params) numel += p.numel();
     std::cout << "wrote " << out << ": " << scenario.params.size() << " parameters, " << numel
               << " elements, " << scenario.tpTransitions.size() << " TP transitions\n";
+    if (!generated.summary.empty()) std::cout << generated.summary << "\n";
     return 0;
 }
 

@@ -202,6 +202,21 @@ ModelConfig readModelConfig(const Json& document, const std::string& source) {
     return c;
 }
 
+std::string configModelType(const Json& document) {
+    if (!document.is_object()) return {};
+    if (auto type = document.find("model_type");
+        type != document.end() && type->is_string() && !type->get<std::string>().empty())
+        return type->get<std::string>();
+    if (auto list = document.find("architectures");
+        list != document.end() && list->is_array() && !list->empty() && list->front().is_string())
+        return list->front().get<std::string>();
+    return {};
+}
+
+bool isKnownModelFamily(const Json& document) {
+    return findArchitectureFamily(configModelType(document)) != nullptr;
+}
+
 ModelConfig readModelConfigFile(const std::string& path) {
     std::string text;
     try {

@@ -48,4 +48,9 @@ ModelConfig readModelConfig(const Json& document, const std::string& source);
 // Same, from a file: unreadable or invalid JSON is a ModelConfigError too.
 ModelConfig readModelConfigFile(const std::string& path);
 
+// The family name a config gives: model_type, else architectures[0]; "" if neither.
+std::string configModelType(const Json& document);
+// Whether readModelConfig knows the family `document` names.
+bool isKnownModelFamily(const Json& document);
+
 }  // namespace hsdp

@@ -2,8 +2,8 @@
 #include "hf_config/scenario_from_config.h"
 
 #include "hf_config/detail/param_tree.h"
-#include "hf_config/detail/placement_rules.h"
-#include "hf_config/detail/tp_transitions.h"
+#include "hf_config/placement_rules.h"
+#include "hf_config/tp_transitions.h"
 
 namespace hsdp {
 
@@ -75,8 +75,8 @@ Json scenarioFromModelConfig(const ConfigScenarioRequest& r) {
         params.push_back(paramJson(node, r, twoMeshes));
     doc["params"] = std::move(params);
     if (r.tpTransitions && r.layout.tp > 1)
-        doc["tp_transitions"] =
-            torchtitanTpTransitions(r.config, r.layout, r.dtype, twoMeshes ? "dense" : "");
+        doc["tp_transitions"] = torchtitanTpTransitions(r.config.hiddenSize, r.layout, r.dtype,
+                                                        twoMeshes ? "dense" : "");
     return doc;
 }
 

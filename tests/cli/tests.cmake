@@ -7,6 +7,8 @@ hsdp_test(tst_cli_run TOOLS hsdp-inspect LABELS threads)
 # calibrate and run --cluster: the cluster file round-trips, the prediction is beside the run.
 hsdp_test(tst_cli_predict TOOLS hsdp-inspect LABELS threads)
 hsdp_test(tst_model_config TOOLS hsdp-inspect)
+# Scenarios from safetensors checkpoints (sparse files the test writes), planned and run.
+hsdp_test(tst_checkpoint_scenario TOOLS hsdp-inspect LABELS threads)
 hsdp_test(tst_plan_edge_cases TOOLS hsdp-inspect)
 hsdp_test(tst_run_figures TOOLS hsdp-inspect hsdp-inspect-report)
 hsdp_test(tst_run_fuzz TOOLS hsdp-inspect)

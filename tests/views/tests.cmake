@@ -9,6 +9,7 @@ hsdp_test(tst_main_window LINKS hsdpwindow TOOLS hsdp-inspect hsdp-studio LABELS
 hsdp_test(tst_mesh_view LINKS hsdpviews LABELS views)
 hsdp_test(tst_mesh_overview LINKS hsdpviews LABELS views)
 hsdp_test(tst_new_from_config LINKS hsdpwindow TOOLS hsdp-inspect LABELS views)
+hsdp_test(tst_new_from_checkpoint LINKS hsdpwindow TOOLS hsdp-inspect LABELS views)
 hsdp_test(tst_owner_balance LINKS hsdpwindow TOOLS hsdp-studio LABELS views)
 hsdp_test(tst_report LINKS hsdpwindow TOOLS hsdp-inspect hsdp-inspect-report LABELS views)
 hsdp_test(tst_run_window LINKS hsdpwindow TOOLS hsdp-studio LABELS views)

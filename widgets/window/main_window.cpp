@@ -15,6 +15,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 
 #include "editing/edit_widget.h"
 #include "plan_diff/plan_diff_tracker.h"
@@ -23,6 +24,7 @@
 #include "shared/plan_index.h"
 #include "shared/scenario_document.h"
 #include "studio/studio_views.h"
+#include "window/new_from_checkpoint_dialog.h"
 #include "window/recent_files.h"
 #include "window/stale_banner.h"
 
@@ -257,8 +259,15 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     const auto urls = event->mimeData()->urls();
     if (urls.isEmpty() || !urls.front().isLocalFile()) return;
-    openScenario(urls.front().toLocalFile());
+    const QString path = urls.front().toLocalFile();
     event->acceptProposedAction();
+    // A checkpoint opens New from Checkpoint on it (after the drop returns:
+    // a modal dialog inside the drag would keep its source waiting); anything
+    // else is a scenario.
+    if (looksLikeCheckpoint(path))
+        QTimer::singleShot(0, this, [this, path] { newFromCheckpoint(path); });
+    else
+        openScenario(path);
 }
 
 }  // namespace hsdp

@@ -178,6 +178,8 @@ private:
     void runDialog();
     void addOpenRunAction(QMenu* file);
     void addNewFromConfigAction(QMenu* file);
+    void addNewFromCheckpointAction(QMenu* file);
+    void newFromCheckpoint(const QString& path);  // the dialog, PATH filled in
     void openRunDialog();
     void onOpenRunFailed(const QString& reason);
     void onRunProgress(double fraction, const QString& phase, qint64 collectives);

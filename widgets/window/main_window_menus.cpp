@@ -36,6 +36,7 @@ QList<QAction*> MainWindow::shortcutActions() const {
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     addNewFromConfigAction(file);
+    addNewFromCheckpointAction(file);
     connect(addShortcutAction(file, tr("&Open…"), QKeySequence::Open), &QAction::triggered, this,
             &MainWindow::openDialog);
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);

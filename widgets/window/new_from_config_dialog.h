@@ -18,6 +18,8 @@ class QSpinBox;
 
 namespace hsdp {
 
+struct PlanResult;
+
 // File ▸ New from Model Config…: what `hsdp-inspect scenario --from-config`
 // asks (a Hugging Face config.json, the torchtitan degrees, dtype, TP plan,
 // name) with a live preview: the generated scenario's size and its plan's
@@ -35,6 +37,9 @@ public:
     std::shared_ptr<const Json> document() const { return document_; }
     QString previewText() const;  // what the preview says now
     bool isPreviewBusy() const { return jobs_.isJobRunning(); }
+    // "<b>name</b><br>N parameters, M elements · world W · G groups, B
+    // batches<br>E errors, W warnings": the preview of a generated scenario's plan.
+    static QString planSummary(const PlanResult& result);
 
 signals:
     void previewReady();  // the preview text is final for the fields as they are

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "hf_config/detail/param_tree.h"
 
+#include <stdexcept>
+
 #include "hf_config/model_config.h"
 
 namespace hsdp {
@@ -10,8 +12,13 @@ namespace {
 using Shape = std::vector<int64_t>;
 using Nodes = std::vector<ParamNode>;
 
-void add(Nodes& out, std::string name, Shape shape, ParamRole role) {
-    out.push_back({std::move(name), std::move(shape), role, 0, {}, {}});
+// The role comes from the name rules, which the checkpoint route uses too;
+// `expected` states what the tree means, so the two cannot drift apart.
+void add(Nodes& out, std::string name, Shape shape, ParamRole expected) {
+    const std::optional<ParamRole> role = tpRoleForName(name);
+    if (role != expected)
+        throw std::logic_error("the TP role rules do not give " + name + " its role");
+    out.push_back({std::move(name), std::move(shape), *role, 0, {}, {}});
 }
 
 void gqaAttention(const ModelConfig& c, const std::string& p, Nodes& out) {

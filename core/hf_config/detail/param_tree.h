@@ -5,21 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "hf_config/param_role.h"
+
 namespace hsdp {
 
 struct ModelConfig;
-
-// What tensor parallelism does with a parameter (torchtitan's plan); the
-// placement rules turn a role into one placement per mesh dim.
-enum class ParamRole {
-    Embedding,      // RowwiseParallel on nn.Embedding: vocab rows split, Shard(0)
-    ColWise,        // ColwiseParallel: output features split, Shard(0) of [out, in] (and its bias)
-    RowWise,        // RowwiseParallel: input features split, Shard(1) of [out, in]
-    Replicated,     // norms, routers, MLA's down-projections: whole on every TP rank
-    ExpertColWise,  // stacked experts [E, out, in] on the expert mesh, out split over tp
-    ExpertRowWise,  // stacked experts [E, out, in] on the expert mesh, in split over tp
-    Buffer,         // a plain tensor, not trained (DeepSeek's router correction bias)
-};
 
 // One parameter, or (repeat > 0) a repeat block of the scenario format over
 // `children`, with `{var}` in their names.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 namespace hsdp {
 
@@ -36,9 +37,12 @@ bool isRepeatBlock(const Json& element) {
 
 RepeatHeader readRepeatHeader(const Json& block, const std::string& path,
                               const std::string& listKey, const RepeatScope& scope) {
-    requireObject(block, path, "a repeat block", {"repeat", "var", listKey});
+    requireObject(block, path, "a repeat block", {"repeat", "start", "var", listKey});
     RepeatHeader header;
     header.count = readInt(*findMember(block, "repeat"), childPath(path, "repeat"), 0);
+    if (const Json* start = findMember(block, "start"))
+        header.start = readInt(*start, childPath(path, "start"), 0,
+                               std::numeric_limits<int64_t>::max() - header.count);
     header.var = "i";
     if (const Json* var = findMember(block, "var")) {
         header.var = readString(*var, childPath(path, "var"));

@@ -28,6 +28,7 @@ struct RepeatItem {
     std::string path;
     std::optional<Entry> entry;     // leaf
     int64_t count = 0;              // block: "repeat"
+    int64_t start = 0;              // block: "start", the counter's first value
     std::string var;                // block: "var"
     std::vector<RepeatItem> items;  // block: its entries
 };
@@ -38,11 +39,13 @@ bool isRepeatBlock(const Json& element);
 
 struct RepeatHeader {
     int64_t count = 0;
+    int64_t start = 0;
     std::string var;
     const Json* entries = nullptr;
     std::string entriesPath;
 };
-// Validates a block's keys, count, var (an identifier not already used by an
+// Validates a block's keys, count, start (the counter's first value; start +
+// count must fit in 64 bits), var (an identifier not already used by an
 // enclosing block) and its `listKey` array.
 RepeatHeader readRepeatHeader(const Json& block, const std::string& path,
                               const std::string& listKey, const RepeatScope& scope);
@@ -74,6 +77,7 @@ std::vector<RepeatItem<Entry>> readRepeatList(const Json& list, const std::strin
             RepeatScope inner = scope;
             inner.push_back(header.var);
             item.count = header.count;
+            item.start = header.start;
             item.var = header.var;
             item.items = readRepeatList<Entry>(*header.entries, header.entriesPath, listKey, what,
                                                inner, readLeaf);
@@ -132,7 +136,7 @@ struct Expansion {
                 continue;
             }
             // Outer loop over the counter, inner over the entries (docs/scenario-format.md).
-            for (int64_t c = 0; c < item.count; ++c) {
+            for (int64_t c = item.start; c < item.start + item.count; ++c) {
                 bindings.emplace_back(item.var, c);
                 walk(item.items);
                 bindings.pop_back();

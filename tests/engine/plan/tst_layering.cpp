@@ -45,6 +45,8 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"plan_diff", {"types", "scenario", "plan", "export"}},
         // Scenarios from a Hugging Face config: builds a scenario document.
         {"hf_config", {"types", "scenario"}},
+        // Scenarios from checkpoints: reads safetensors headers, places by hf_config's rules.
+        {"checkpoint", {"types", "scenario", "hf_config"}},
         // Cluster files: hardware a plan is costed on; reads JSON with scenario's field readers.
         {"cluster", {"scenario"}},
         // A plan's predicted step on a cluster: the runner's schedule (read from

@@ -20,6 +20,7 @@ private slots:
     void nestedRanksAsDeviceMeshPrintsThem();
     void pytorchDtypeSpellings_data();
     void pytorchDtypeSpellings();
+    void repeatStartCountsFromIt();
 };
 
 static const char* kGoodPath = R"j({
@@ -213,6 +214,24 @@ void TestReader::exampleContents() {
     QCOMPARE(batches.params[4].index, 4);
     QVERIFY(batches.options.autoReplicaCount);
     QCOMPARE(batches.options.maxBatchNumel, std::optional<int64_t>(20000));
+}
+
+// "start" gives the counter's first value: layers 3 … 5, experts nested from 0.
+void TestReader::repeatStartCountsFromIt() {
+    Scenario s = readScenario(R"j({"format": "hsdp-scenario/1", "name": "start",
+      "mesh": {"shape": [2], "dim_names": ["dp_shard"]},
+      "params": [
+        {"repeat": 3, "start": 3, "var": "i", "params": [
+          {"name": "layers.{i}.w", "shape": [4], "dtype": "f32", "placements": ["S(0)"]},
+          {"repeat": 2, "var": "e", "params": [
+            {"name": "layers.{i}.experts.{e}", "shape": [4], "dtype": "f32", "placements": ["S(0)"]}]}]},
+        {"repeat": 1, "start": 0, "params": [{"name": "head{i}", "shape": [2], "dtype": "f32"}]}]})j");
+    QStringList names;
+    for (const ParamSpec& p : s.params) names << qs(p.name);
+    QCOMPARE(names,
+             QStringList({"layers.3.w", "layers.3.experts.0", "layers.3.experts.1", "layers.4.w",
+                          "layers.4.experts.0", "layers.4.experts.1", "layers.5.w",
+                          "layers.5.experts.0", "layers.5.experts.1", "head0"}));
 }
 
 QTEST_APPLESS_MAIN(TestReader)

@@ -239,6 +239,11 @@ void TestReaderErrors::malformed_data() {
         "expected an integer >= 0, got -1");
     row("repeat string", withParam(R"j({"repeat": "4", "params": []})j"), "/params/0/repeat",
         "expected an integer >= 0, got \"4\"");
+    row("repeat start negative", withParam(R"j({"repeat": 2, "start": -1, "params": []})j"),
+        "/params/0/start", "expected an integer in 0..9223372036854775805, got -1");
+    row("repeat start past 64 bits",
+        withParam(R"j({"repeat": 2, "start": 9223372036854775806, "params": []})j"),
+        "/params/0/start", "expected an integer in 0..9223372036854775805");
     row("repeat without params", withParam(R"j({"repeat": 2})j"), "/params/0",
         "missing required key \"params\"");
     row("repeat unknown key", withParam(R"j({"repeat": 2, "transitions": []})j"),

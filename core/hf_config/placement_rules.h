@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "hf_config/detail/param_tree.h"
 #include "hf_config/parallel_layout.h"
+#include "hf_config/param_role.h"
 
 namespace hsdp {
 

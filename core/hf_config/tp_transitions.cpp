@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "hf_config/detail/tp_transitions.h"
+#include "hf_config/tp_transitions.h"
 
-#include "hf_config/detail/placement_rules.h"
+#include "hf_config/placement_rules.h"
 
 namespace hsdp {
 
@@ -16,7 +16,7 @@ Json layoutWith(const LayoutMesh& mesh, const std::string& onTp) {
 
 }  // namespace
 
-Json torchtitanTpTransitions(const ModelConfig& c, const ParallelLayout& l, DType dtype,
+Json torchtitanTpTransitions(int64_t hiddenSize, const ParallelLayout& l, DType dtype,
                              const std::string& meshName) {
     Json out = Json::array();
     if (l.tp == 1) return out;
@@ -39,7 +39,7 @@ Json torchtitanTpTransitions(const ModelConfig& c, const ParallelLayout& l, DTyp
     for (const auto& step : steps) {
         Json t = {{"name", step.name}};
         if (!meshName.empty()) t["mesh"] = meshName;
-        t["shape"] = {16, c.hiddenSize};
+        t["shape"] = {16, hiddenSize};
         t["dtype"] = std::string(dtypeName(dtype));
         t["src"] = layoutWith(mesh, step.src);
         t["dst"] = layoutWith(mesh, step.dst);

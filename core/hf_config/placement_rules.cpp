@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "hf_config/detail/placement_rules.h"
+#include "hf_config/placement_rules.h"
 
 namespace hsdp {
 

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QDialog>
+#include <QThreadPool>
+#include <QTimer>
+#include <memory>
+#include <optional>
+
+#include "checkpoint/checkpoint.h"
+#include "scenario/json_text.h"
+#include "shared/job_tracker.h"
+
+class QCheckBox;
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace hsdp {
+
+// File ▸ New from Checkpoint…: what `hsdp-inspect scenario --from-checkpoint`
+// asks (a safetensors file, an index or a folder; the torchtitan degrees;
+// dtype, TP plan, name; for a job's per-rank files, whether to keep its saved
+// sharding) with the live preview of New from Model Config: what was read,
+// the scenario's size, its plan's groups and diagnostics, planned off the
+// GUI thread as the fields change. The checkpoint's headers are read when the
+// path changes (milliseconds, never the weights); a checkpoint or layout the
+// engine refuses shows its message (file, tensor, rule) and disables OK.
+// document() is the scenario to open, unsaved.
+class NewFromCheckpointDialog : public QDialog {
+    Q_OBJECT
+public:
+    // How the placements are chosen.
+    enum class Placing { Rules, SavedInferred, SavedOnMesh };
+
+    explicit NewFromCheckpointDialog(const QString& path = {}, QWidget* parent = nullptr);
+    ~NewFromCheckpointDialog() override;
+
+    void setCheckpointPath(const QString& path);
+    void setDegrees(int dpReplicate, int dpShard, int tp);
+    void setPlacing(Placing placing);
+    void setTpTransitions(bool on);
+    std::shared_ptr<const Json> document() const { return document_; }
+    QString checkpointText() const;  // what the reader found (or why not)
+    QString previewText() const;     // what the preview says now
+    bool isPreviewBusy() const { return jobs_.isJobRunning(); }
+
+signals:
+    void previewReady();  // the preview text is final for the fields as they are
+
+private:
+    void browseFile();
+    void browseFolder();
+    void readCheckpoint();
+    void regenerate();
+    void showPlan(const QString& summary);
+    void showError(const QString& message);
+
+    QLineEdit* path_;
+    QLabel* found_;
+    QComboBox* placing_;
+    QSpinBox* dpReplicate_;
+    QSpinBox* dpShard_;
+    QSpinBox* tp_;
+    QComboBox* dtype_;
+    QCheckBox* tpPlan_;
+    QLineEdit* name_;
+    QLabel* preview_;
+    QDialogButtonBox* buttons_;
+    QTimer debounce_;
+    QThreadPool pool_;
+    JobTracker jobs_{this};
+    std::optional<Checkpoint> checkpoint_;
+    QString checkpointError_;
+    QString readPath_;  // the path checkpoint_ was read from
+    std::shared_ptr<const Json> document_;
+    quint64 generation_ = 0;  // a preview of older fields is dropped
+};
+
+// Whether a dropped path is a checkpoint: a .safetensors file, a
+// *.safetensors.index.json, or a folder holding either (or sharded/).
+bool looksLikeCheckpoint(const QString& path);
+
+}  // namespace hsdp
