@@ -103,15 +103,24 @@ void joinRun(const StoreFolder& folder, const RunCard& card, int proc, bool fres
 }
 
 RunCard readRunCard(const StoreFolder& folder) {
+    const std::string path = folder.path("run.json");
+    const std::string text = readWhole(path);
+    RunCard card;
+    card.scenarioText = readWhole(folder.path("scenario.json"));
     try {
-        const auto run = nlohmann::json::parse(readWhole(folder.path("run.json")));
-        RunCard card;
-        card.scenarioText = readWhole(folder.path("scenario.json"));
+        const auto run = nlohmann::json::parse(text);
         card.settings = run.at("settings").get<std::vector<std::string>>();
-        card.procs = run.at("procs");
+        // Checked before it is converted (a float converts unchecked) and
+        // bounded: collect waits for a share from each process.
+        const auto& procs = run.at("procs");
+        if (!procs.is_number_integer() || procs.get<int64_t>() < 1 ||
+            procs.get<int64_t>() > kMaxRunProcesses)
+            throw std::runtime_error(path + ": \"procs\": expected an integer in 1.." +
+                                     std::to_string(kMaxRunProcesses) + ", got " + procs.dump());
+        card.procs = procs.get<int>();
         return card;
     } catch (const nlohmann::json::exception& error) {
-        throw std::runtime_error(folder.path("run.json") + ": " + error.what());
+        throw std::runtime_error(path + ": " + error.what());
     }
 }
 

@@ -31,7 +31,12 @@ struct RunCard {
 void joinRun(const StoreFolder& folder, const RunCard& card, int proc, bool fresh,
              std::chrono::milliseconds timeout);
 
-// The card process 0 wrote (for `collect`). Throws std::runtime_error.
+// The most processes a run splits into: each holds at least one of the at
+// most 2^20 ranks of a world.
+inline constexpr int kMaxRunProcesses = 1 << 20;
+
+// The card process 0 wrote (for `collect`). Throws std::runtime_error naming
+// run.json (or the scenario file it cannot read).
 RunCard readRunCard(const StoreFolder& folder);
 
 // Every process's share is there (up to `timeout`); throws naming the missing ones.

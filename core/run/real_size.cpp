@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run/real_size.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "run/shrink.h"
 
@@ -51,10 +53,15 @@ std::optional<double> RealScale::realBytes(const CollectiveLabel& label, double 
 }
 
 int64_t realWireBytes(const Trace& trace, const RealScale& scale) {
+    // Saturates at the largest int64 (9.2 EB): a saved run's trace may claim
+    // any figure, and neither llround nor the sum may overflow.
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
     int64_t total = 0;
     for (const TraceEvent& e : trace.events) {
         const auto bytes = static_cast<double>(e.bytes);
-        total += std::llround(scale.realBytes(e.label, bytes).value_or(bytes));
+        const double real = scale.realBytes(e.label, bytes).value_or(bytes);
+        const int64_t rounded = real >= 0x1p63 ? kMax : std::llround(std::max(0.0, real));
+        if (__builtin_add_overflow(total, rounded, &total)) return kMax;
     }
     return total;
 }

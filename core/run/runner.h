@@ -42,8 +42,4 @@ RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& 
 SocketEstimate runSocketEstimate(const Scenario& scenario, const Plan& plan,
                                  const RunOptions& options);
 
-// Every process group a run of `scenario` may use: each group along each
-// mesh dim of each mesh (size > 1). A run connects only those usedGroups names.
-std::vector<std::vector<int>> declaredGroups(const Scenario& scenario);
-
 }  // namespace hsdp

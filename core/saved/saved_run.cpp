@@ -6,11 +6,11 @@
 #include <stdexcept>
 
 #include "run/real_size.h"
-#include "run/runner.h"
 #include "scenario/input_file.h"
 #include "scenario/json_text.h"
 #include "scenario/reader.h"
 #include "scenario/scenario_error.h"
+#include "types/declared_groups.h"
 
 namespace hsdp {
 
@@ -136,7 +136,8 @@ std::string traceMismatch(const Scenario& scenario, const Plan& plan, const RunR
     int64_t events = 0;  // collective events: the run's rank_events count no compute spans
     for (const TraceEvent& e : saved.trace.events) {
         if (auto why = eventMismatch(scenario, plan, groups, e); !why.empty()) return why;
-        bytes += e.bytes;
+        if (__builtin_add_overflow(bytes, e.bytes, &bytes))
+            return "the trace is of another run: its events move more than 2^63 bytes";
         events += !isCompute(e);
     }
     if (events != run.rankEvents || bytes != run.bytes)

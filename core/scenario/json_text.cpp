@@ -141,9 +141,11 @@ Json* StrictDomBuilder::placeAt(Json&& value) {
         parent.push_back(std::move(value));
         return &parent.back();
     }
-    Json& slot = parent[key_];
-    slot = std::move(value);
-    return &slot;
+    // key() saw that the key is new here: append it. An ordered object's
+    // operator[] searches every key first, quadratic in an object's size.
+    auto& members = static_cast<Json::object_t::Container&>(parent.get_ref<Json::object_t&>());
+    members.emplace_back(key_, std::move(value));
+    return &members.back().second;
 }
 
 bool StrictDomBuilder::open(Json&& container) {

@@ -16,6 +16,7 @@
 #include "runtime/file_limits.h"
 #include "runtime/group_set.h"
 #include "scenario/reader.h"
+#include "types/declared_groups.h"
 
 using namespace hsdp;
 using namespace hsdp::testing;

@@ -34,13 +34,16 @@ std::vector<std::string> readDimNames(const Json& value, const std::string& path
                                       " dim names (one per mesh dim), got " +
                                       std::to_string(value.size()));
     std::vector<std::string> names;
+    // A mesh may have any number of dims of size 1: looking each name up in
+    // a list was quadratic.
+    std::unordered_map<std::string, size_t> indexOf;
     for (size_t i = 0; i < value.size(); ++i) {
         std::string name = readString(value[i], childPath(path, i));
-        auto earlier = std::find(names.begin(), names.end(), name);
-        if (earlier != names.end())
-            throw ScenarioError(childPath(path, i),
-                                "duplicate dim name \"" + name + "\" (also at index " +
-                                    std::to_string(earlier - names.begin()) + ")");
+        auto [earlier, fresh] = indexOf.emplace(name, i);
+        if (!fresh)
+            throw ScenarioError(childPath(path, i), "duplicate dim name \"" + name +
+                                                        "\" (also at index " +
+                                                        std::to_string(earlier->second) + ")");
         names.push_back(std::move(name));
     }
     return names;

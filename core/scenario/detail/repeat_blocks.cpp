@@ -16,16 +16,20 @@ bool isIdentifier(std::string_view text) {
     });
 }
 
-// Calls `visit(begin, end, name)` for every "{identifier}" in `text`.
+// Calls `visit(begin, end, name)` for every "{identifier}" in `text`, in
+// order. An identifier holds no brace, so of the '{'s before a '}' only the
+// last can open a reference: one pass over the text (searching for the '}'
+// from each '{' was quadratic in a name of many '{').
 template <class Visit>
 void forEachVarReference(const std::string& text, const Visit& visit) {
     size_t pos = 0;
     while ((pos = text.find('{', pos)) != std::string::npos) {
-        size_t close = text.find('}', pos + 1);
+        const size_t close = text.find('}', pos + 1);
         if (close == std::string::npos) return;
-        std::string_view name(text.data() + pos + 1, close - pos - 1);
-        if (isIdentifier(name)) visit(pos, close + 1, name);
-        pos += 1;
+        const size_t open = text.rfind('{', close);
+        std::string_view name(text.data() + open + 1, close - open - 1);
+        if (isIdentifier(name)) visit(open, close + 1, name);
+        pos = close + 1;
     }
 }
 

@@ -147,10 +147,30 @@ struct Expansion {
 
 }  // namespace detail
 
+// `items` without the blocks that expand to nothing (a count of 0, or no
+// entry inside), so that expanding costs the entries it makes: a count of
+// 2^63 - 1 over an empty list walked forever, and a large count over many
+// such blocks walked them all each time.
+template <class Entry>
+std::vector<RepeatItem<Entry>> withoutEmptyBlocks(const std::vector<RepeatItem<Entry>>& items) {
+    std::vector<RepeatItem<Entry>> out;
+    for (const auto& item : items) {
+        if (item.entry) {
+            out.push_back(item);
+            continue;
+        }
+        RepeatItem<Entry> block{item.path, std::nullopt, item.count, item.var,
+                                withoutEmptyBlocks(item.items)};
+        if (block.count > 0 && !block.items.empty()) out.push_back(std::move(block));
+    }
+    return out;
+}
+
 // Expands repeat blocks: names substituted, `index` = position, names unique.
 template <class Entry>
-std::vector<Entry> expandRepeats(const std::vector<RepeatItem<Entry>>& items,
+std::vector<Entry> expandRepeats(const std::vector<RepeatItem<Entry>>& written,
                                  const std::string& listPath, const std::string& what) {
+    const std::vector<RepeatItem<Entry>> items = withoutEmptyBlocks(written);
     if (countExpanded(items) > kMaxExpandedEntries)
         throw ScenarioError(listPath, "expands to more than " +
                                           std::to_string(kMaxExpandedEntries) + " " + what +

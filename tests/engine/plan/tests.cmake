@@ -12,6 +12,8 @@ hsdp_test(tst_loopback_model)
 hsdp_test(tst_diagnostics)
 hsdp_test(tst_docs_examples)
 hsdp_test(tst_examples USES_SHARED_DIR)
+# The inputs the fuzzers of the readers found (tests/fuzz/), read in every build.
+hsdp_test(tst_fuzz_regressions)
 hsdp_test(tst_geometry)
 hsdp_test(tst_grouping)
 hsdp_test(tst_input_files)
