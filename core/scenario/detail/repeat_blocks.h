@@ -159,8 +159,8 @@ std::vector<RepeatItem<Entry>> withoutEmptyBlocks(const std::vector<RepeatItem<E
             out.push_back(item);
             continue;
         }
-        RepeatItem<Entry> block{item.path, std::nullopt, item.count, item.var,
-                                withoutEmptyBlocks(item.items)};
+        RepeatItem<Entry> block = item;
+        block.items = withoutEmptyBlocks(item.items);
         if (block.count > 0 && !block.items.empty()) out.push_back(std::move(block));
     }
     return out;
