@@ -13,7 +13,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSpinBox>
 #include <QToolButton>
 
@@ -21,20 +20,11 @@
 #include "checkpoint/scenario_from_checkpoint.h"
 #include "hf_config/model_config_error.h"
 #include "runs/run_status_text.h"
-#include "shared/plan_index.h"
-#include "shared/plan_result.h"
-#include "window/new_from_config_dialog.h"
+#include "window/scenario_preview.h"
 
 namespace hsdp {
 
 namespace {
-
-QSpinBox* degreeBox(QWidget* parent, int value) {
-    auto* box = new QSpinBox(parent);
-    box->setRange(1, 65536);
-    box->setValue(value);
-    return box;
-}
 
 // "2 files · 195 tensors · 3,821,079,552 elements, 7,642,159,104 bytes ·
 // 24,456 header bytes read"
@@ -75,17 +65,16 @@ NewFromCheckpointDialog::NewFromCheckpointDialog(const QString& path, QWidget* p
       path_(new QLineEdit(path, this)),
       found_(new QLabel(this)),
       placing_(new QComboBox(this)),
-      dpReplicate_(degreeBox(this, 1)),
-      dpShard_(degreeBox(this, 2)),
-      tp_(degreeBox(this, 1)),
+      dpReplicate_(layoutDegreeBox(this, 1)),
+      dpShard_(layoutDegreeBox(this, 2)),
+      tp_(layoutDegreeBox(this, 1)),
       dtype_(new QComboBox(this)),
       tpPlan_(new QCheckBox(tr("TP transitions of one block (torchtitan's plan)"), this)),
       name_(new QLineEdit(this)),
-      preview_(new QLabel(this)),
+      preview_(new ScenarioPreview(this)),
       buttons_(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)) {
     setWindowTitle(tr("New scenario from a checkpoint"));
     setMinimumWidth(680);
-    pool_.setMaxThreadCount(1);
     placing_->addItem(tr("FSDP2 + TP rules on the degrees below"), int(Placing::Rules));
     placing_->addItem(tr("as the job saved them, its mesh inferred"), int(Placing::SavedInferred));
     placing_->addItem(tr("as the job saved them, on the degrees below"), int(Placing::SavedOnMesh));
@@ -95,19 +84,8 @@ NewFromCheckpointDialog::NewFromCheckpointDialog(const QString& path, QWidget* p
     dtype_->addItems({tr("as saved"), QStringLiteral("bf16"), QStringLiteral("f32"),
                       QStringLiteral("f16"), QStringLiteral("f64")});
     name_->setPlaceholderText(tr("derived from the model and the layout"));
-    for (QLabel* label : {found_, preview_}) {
-        label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    }
-    preview_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    // The notes under the plan's summary (a config not checked against,
-    // tensors the config does not describe, the inferred mesh) can run to
-    // several lines: they scroll rather than overflow the dialog.
-    auto* previewArea = new QScrollArea(this);
-    previewArea->setWidget(preview_);
-    previewArea->setWidgetResizable(true);
-    previewArea->setFrameShape(QFrame::NoFrame);
-    previewArea->setMinimumHeight(130);
+    found_->setWordWrap(true);
+    found_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* file = new QToolButton(this);
     file->setText(tr("File…"));
     auto* folder = new QToolButton(this);
@@ -126,7 +104,7 @@ NewFromCheckpointDialog::NewFromCheckpointDialog(const QString& path, QWidget* p
     form->addRow(tr("dtype"), dtype_);
     form->addRow(QString(), tpPlan_);
     form->addRow(tr("Name"), name_);
-    form->addRow(tr("Preview"), previewArea);
+    form->addRow(tr("Preview"), preview_);
     form->addRow(buttons_);
     debounce_.setSingleShot(true);
     debounce_.setInterval(150);
@@ -141,14 +119,17 @@ NewFromCheckpointDialog::NewFromCheckpointDialog(const QString& path, QWidget* p
     connect(tpPlan_, &QCheckBox::toggled, this, changed);
     connect(file, &QToolButton::clicked, this, &NewFromCheckpointDialog::browseFile);
     connect(folder, &QToolButton::clicked, this, &NewFromCheckpointDialog::browseFolder);
+    connect(preview_, &ScenarioPreview::ready, this, [this](bool planned) {
+        if (!planned) document_.reset();
+        buttons_->button(QDialogButtonBox::Ok)->setEnabled(document_ != nullptr);
+        emit previewReady();
+    });
     connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
     regenerate();
 }
 
-NewFromCheckpointDialog::~NewFromCheckpointDialog() {
-    pool_.waitForDone();
-}
+NewFromCheckpointDialog::~NewFromCheckpointDialog() = default;
 
 void NewFromCheckpointDialog::setCheckpointPath(const QString& path) {
     path_->setText(path);
@@ -180,6 +161,10 @@ QString NewFromCheckpointDialog::checkpointText() const {
 
 QString NewFromCheckpointDialog::previewText() const {
     return preview_->text();
+}
+
+bool NewFromCheckpointDialog::isPreviewBusy() const {
+    return preview_->isBusy();
 }
 
 void NewFromCheckpointDialog::browseFile() {
@@ -222,7 +207,6 @@ void NewFromCheckpointDialog::readCheckpoint() {
 // then its plan, off the GUI thread.
 void NewFromCheckpointDialog::regenerate() {
     debounce_.stop();
-    ++generation_;
     document_.reset();
     buttons_->button(QDialogButtonBox::Ok)->setEnabled(false);
     if (path_->text().isEmpty()) {
@@ -262,39 +246,12 @@ void NewFromCheckpointDialog::regenerate() {
     } catch (const std::exception& error) {
         return showError(QString::fromStdString(error.what()));
     }
-    preview_->setText(tr("planning…"));
-    auto document = document_;
-    jobs_.startJob(
-        pool_,
-        [document]() -> QString {
-            try {
-                return NewFromConfigDialog::planSummary(computePlanResult(document, QString()));
-            } catch (const std::exception& error) {
-                return QStringLiteral("!") + QString::fromStdString(error.what());
-            }
-        },
-        [this, generation = generation_, notes](const QString& summary) {
-            if (generation != generation_) return;
-            if (summary.startsWith(QLatin1Char('!')))
-                showError(summary.mid(1));
-            else
-                showPlan(summary + notes);
-        });
-}
-
-void NewFromCheckpointDialog::showPlan(const QString& summary) {
-    preview_->setStyleSheet(QString());
-    preview_->setText(summary);
-    buttons_->button(QDialogButtonBox::Ok)->setEnabled(document_ != nullptr);
-    emit previewReady();
+    preview_->plan(document_, notes);
 }
 
 void NewFromCheckpointDialog::showError(const QString& message) {
     document_.reset();
-    preview_->setStyleSheet(QStringLiteral("color: #b00020"));
-    preview_->setText(message.toHtmlEscaped());
-    buttons_->button(QDialogButtonBox::Ok)->setEnabled(false);
-    emit previewReady();
+    preview_->showError(message);
 }
 
 }  // namespace hsdp

@@ -2,14 +2,12 @@
 #pragma once
 
 #include <QDialog>
-#include <QThreadPool>
 #include <QTimer>
 #include <memory>
 #include <optional>
 
 #include "checkpoint/checkpoint.h"
 #include "scenario/json_text.h"
-#include "shared/job_tracker.h"
 
 class QCheckBox;
 class QComboBox;
@@ -19,6 +17,8 @@ class QLineEdit;
 class QSpinBox;
 
 namespace hsdp {
+
+class ScenarioPreview;
 
 // File ▸ New from Checkpoint…: what `hsdp-inspect scenario --from-checkpoint`
 // asks (a safetensors file, an index or a folder; the torchtitan degrees;
@@ -45,7 +45,7 @@ public:
     std::shared_ptr<const Json> document() const { return document_; }
     QString checkpointText() const;  // what the reader found (or why not)
     QString previewText() const;     // what the preview says now
-    bool isPreviewBusy() const { return jobs_.isJobRunning(); }
+    bool isPreviewBusy() const;
 
 signals:
     void previewReady();  // the preview text is final for the fields as they are
@@ -55,7 +55,6 @@ private:
     void browseFolder();
     void readCheckpoint();
     void regenerate();
-    void showPlan(const QString& summary);
     void showError(const QString& message);
 
     QLineEdit* path_;
@@ -67,16 +66,13 @@ private:
     QComboBox* dtype_;
     QCheckBox* tpPlan_;
     QLineEdit* name_;
-    QLabel* preview_;
+    ScenarioPreview* preview_;
     QDialogButtonBox* buttons_;
     QTimer debounce_;
-    QThreadPool pool_;
-    JobTracker jobs_{this};
     std::optional<Checkpoint> checkpoint_;
     QString checkpointError_;
     QString readPath_;  // the path checkpoint_ was read from
     std::shared_ptr<const Json> document_;
-    quint64 generation_ = 0;  // a preview of older fields is dropped
 };
 
 // Whether a dropped path is a checkpoint: a .safetensors file, a

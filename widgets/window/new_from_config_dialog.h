@@ -2,23 +2,20 @@
 #pragma once
 
 #include <QDialog>
-#include <QThreadPool>
 #include <QTimer>
 #include <memory>
 
 #include "scenario/json_text.h"
-#include "shared/job_tracker.h"
 
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
-class QLabel;
 class QLineEdit;
 class QSpinBox;
 
 namespace hsdp {
 
-struct PlanResult;
+class ScenarioPreview;
 
 // File ▸ New from Model Config…: what `hsdp-inspect scenario --from-config`
 // asks (a Hugging Face config.json, the torchtitan degrees, dtype, TP plan,
@@ -36,10 +33,7 @@ public:
     void setDegrees(int dpReplicate, int dpShard, int tp, int ep);
     std::shared_ptr<const Json> document() const { return document_; }
     QString previewText() const;  // what the preview says now
-    bool isPreviewBusy() const { return jobs_.isJobRunning(); }
-    // "<b>name</b><br>N parameters, M elements · world W · G groups, B
-    // batches<br>E errors, W warnings": the preview of a generated scenario's plan.
-    static QString planSummary(const PlanResult& result);
+    bool isPreviewBusy() const;
 
 signals:
     void previewReady();  // the preview text is final for the fields as they are
@@ -47,7 +41,6 @@ signals:
 private:
     void browse();
     void regenerate();
-    void showPlan(const QString& summary);
     void showError(const QString& message);
 
     QLineEdit* config_;
@@ -58,13 +51,10 @@ private:
     QComboBox* dtype_;
     QCheckBox* tpPlan_;
     QLineEdit* name_;
-    QLabel* preview_;
+    ScenarioPreview* preview_;
     QDialogButtonBox* buttons_;
     QTimer debounce_;
-    QThreadPool pool_;
-    JobTracker jobs_{this};
     std::shared_ptr<const Json> document_;
-    quint64 generation_ = 0;  // a preview of older fields is dropped
 };
 
 }  // namespace hsdp

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "window/scenario_preview.h"
+
+#include <QLabel>
+#include <QSpinBox>
+
+#include "runs/run_status_text.h"
+#include "shared/plan_index.h"
+#include "shared/plan_result.h"
+
+namespace hsdp {
+
+ScenarioPreview::ScenarioPreview(QWidget* parent) : QScrollArea(parent), label_(new QLabel(this)) {
+    pool_.setMaxThreadCount(1);
+    label_->setWordWrap(true);
+    label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    setWidget(label_);
+    setWidgetResizable(true);
+    setFrameShape(QFrame::NoFrame);
+    setMinimumHeight(130);
+}
+
+ScenarioPreview::~ScenarioPreview() {
+    pool_.waitForDone();
+}
+
+QString ScenarioPreview::planSummary(const PlanResult& result) {
+    int64_t numel = 0;
+    for (const ParamSpec& p : result.scenario->params) numel += p.numel();
+    const int errors = result.index->errorCount;
+    const int warnings = result.index->warningCount;
+    return QObject::tr(
+               "<b>%1</b><br>%2 parameters, %3 elements · world %4 · %5 groups, %6 "
+               "batches<br>%7 %8, %9 %10")
+        .arg(QString::fromStdString(result.scenario->name).toHtmlEscaped())
+        .arg(result.scenario->params.size())
+        .arg(groupedNumber(numel))
+        .arg(result.plan->worldSize)
+        .arg(result.plan->groups.size())
+        .arg(result.plan->schedule.size())
+        .arg(errors)
+        .arg(errors == 1 ? QObject::tr("error") : QObject::tr("errors"))
+        .arg(warnings)
+        .arg(warnings == 1 ? QObject::tr("warning") : QObject::tr("warnings"));
+}
+
+void ScenarioPreview::plan(std::shared_ptr<const Json> document, const QString& notes) {
+    ++generation_;
+    label_->setStyleSheet(QString());
+    label_->setText(tr("planning…"));
+    jobs_.startJob(
+        pool_,
+        [document]() -> QString {
+            try {
+                return planSummary(computePlanResult(document, QString()));
+            } catch (const std::exception& error) {
+                return QStringLiteral("!") + QString::fromStdString(error.what());
+            }
+        },
+        [this, generation = generation_, notes](const QString& summary) {
+            if (generation != generation_) return;
+            if (summary.startsWith(QLatin1Char('!'))) return showError(summary.mid(1));
+            label_->setText(summary + notes);
+            emit ready(true);
+        });
+}
+
+void ScenarioPreview::showError(const QString& message) {
+    ++generation_;
+    label_->setStyleSheet(QStringLiteral("color: #b00020"));
+    label_->setText(message.toHtmlEscaped());
+    emit ready(false);
+}
+
+QString ScenarioPreview::text() const {
+    return label_->text();
+}
+
+QSpinBox* layoutDegreeBox(QWidget* parent, int value) {
+    auto* box = new QSpinBox(parent);
+    box->setRange(1, 65536);
+    box->setValue(value);
+    return box;
+}
+
+}  // namespace hsdp
