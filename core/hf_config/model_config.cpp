@@ -217,7 +217,7 @@ bool isKnownModelFamily(const Json& document) {
     return findArchitectureFamily(configModelType(document)) != nullptr;
 }
 
-ModelConfig readModelConfigFile(const std::string& path) {
+Json readModelConfigJson(const std::string& path) {
     std::string text;
     try {
         text = readInputFile(path, kMaxScenarioBytes);
@@ -225,10 +225,14 @@ ModelConfig readModelConfigFile(const std::string& path) {
         throw ModelConfigError(inputFileMessage(path, "model config", error));
     }
     try {
-        return readModelConfig(parseStrictJson(text), path);
+        return parseStrictJson(text);
     } catch (const ScenarioError& error) {
         throw ModelConfigError(path + ": not valid JSON: " + error.problem);
     }
+}
+
+ModelConfig readModelConfigFile(const std::string& path) {
+    return readModelConfig(readModelConfigJson(path), path);
 }
 
 }  // namespace hsdp

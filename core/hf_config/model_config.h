@@ -45,7 +45,10 @@ struct ModelConfig {
 // Reads the fields of `document`; `source` (the file name) starts every
 // error message. Throws ModelConfigError naming the field and the rule.
 ModelConfig readModelConfig(const Json& document, const std::string& source);
-// Same, from a file: unreadable or invalid JSON is a ModelConfigError too.
+// A config.json file's document, parsed strictly; ModelConfigError names
+// the file (unreadable, too large, not valid JSON).
+Json readModelConfigJson(const std::string& path);
+// readModelConfig of readModelConfigJson(path).
 ModelConfig readModelConfigFile(const std::string& path);
 
 // The family name a config gives: model_type, else architectures[0]; "" if neither.

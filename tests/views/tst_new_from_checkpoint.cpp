@@ -25,9 +25,9 @@
 #include "checkpoint_recipes.h"
 #include "cli_process.h"
 #include "export/scenario_json_text.h"
+#include "new_scenario/new_from_checkpoint_dialog.h"
 #include "shared/scenario_document.h"
 #include "window/main_window.h"
-#include "window/new_from_checkpoint_dialog.h"
 
 using namespace hsdp;
 using namespace hsdp::testing;

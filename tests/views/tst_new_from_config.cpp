@@ -14,11 +14,11 @@
 
 #include "cli_process.h"
 #include "export/scenario_json_text.h"
+#include "new_scenario/new_from_config_dialog.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "shared/plan_selection.h"
 #include "shared/scenario_document.h"
 #include "window/main_window.h"
-#include "window/new_from_config_dialog.h"
 
 using namespace hsdp;
 using namespace hsdp::testing;

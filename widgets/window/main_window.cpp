@@ -18,13 +18,13 @@
 #include <QTimer>
 
 #include "editing/edit_widget.h"
+#include "new_scenario/new_from_checkpoint_dialog.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "prediction/plan_prediction.h"
 #include "shared/elided_label.h"
 #include "shared/plan_index.h"
 #include "shared/scenario_document.h"
 #include "studio/studio_views.h"
-#include "window/new_from_checkpoint_dialog.h"
 #include "window/recent_files.h"
 #include "window/stale_banner.h"
 

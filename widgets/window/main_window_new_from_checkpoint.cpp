@@ -4,8 +4,8 @@
 #include <QAction>
 #include <QMenu>
 
+#include "new_scenario/new_from_checkpoint_dialog.h"
 #include "window/main_window.h"
-#include "window/new_from_checkpoint_dialog.h"
 
 namespace hsdp {
 

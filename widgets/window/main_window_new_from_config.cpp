@@ -4,10 +4,10 @@
 #include <QAction>
 #include <QMenu>
 
+#include "new_scenario/new_from_config_dialog.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "shared/scenario_document.h"
 #include "window/main_window.h"
-#include "window/new_from_config_dialog.h"
 #include "window/stale_banner.h"
 
 namespace hsdp {

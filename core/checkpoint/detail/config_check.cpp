@@ -6,10 +6,8 @@
 #include "checkpoint/checkpoint_error.h"
 #include "checkpoint/detail/layer_folding.h"
 #include "hf_config/config_params.h"
+#include "hf_config/model_config.h"
 #include "hf_config/model_config_error.h"
-#include "scenario/input_file.h"
-#include "scenario/reader.h"
-#include "scenario/scenario_error.h"
 
 namespace hsdp {
 
@@ -19,20 +17,6 @@ std::string shapeText(const std::vector<int64_t>& shape) {
     std::string text = "[";
     for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
     return text + "]";
-}
-
-Json readConfigJson(const std::string& path) {
-    std::string text;
-    try {
-        text = readInputFile(path, kMaxScenarioBytes);
-    } catch (const InputFileError& error) {
-        throw ModelConfigError(inputFileMessage(path, "model config", error));
-    }
-    try {
-        return parseStrictJson(text);
-    } catch (const ScenarioError& error) {
-        throw ModelConfigError(path + ": not valid JSON: " + error.problem);
-    }
 }
 
 std::optional<int64_t> positiveField(const Json& doc, const char* key) {
@@ -79,7 +63,7 @@ CheckpointConfig checkCheckpointConfig(const Checkpoint& checkpoint,
     CheckpointConfig config;
     config.path = checkpoint.configPath;
     if (config.path.empty()) return config;
-    const Json doc = readConfigJson(config.path);
+    const Json doc = readModelConfigJson(config.path);
     config.modelType = configModelType(doc);
     config.numHeads = positiveField(doc, "num_attention_heads");
     config.numKeyValueHeads = positiveField(doc, "num_key_value_heads");

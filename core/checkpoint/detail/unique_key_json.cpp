@@ -4,24 +4,12 @@
 #include <unordered_set>
 #include <vector>
 
+#include "scenario/json_fields.h"
 #include "scenario/json_text.h"
 
 namespace hsdp {
 
 namespace {
-
-std::string escapedToken(const std::string& key) {
-    std::string out;
-    for (char c : key) {
-        if (c == '~')
-            out += "~0";
-        else if (c == '/')
-            out += "~1";
-        else
-            out += c;
-    }
-    return out;
-}
 
 std::string libraryReason(const std::string& what) {
     const auto colon = what.find(": ");
@@ -43,7 +31,7 @@ nlohmann::json parseUniqueKeyJson(std::string_view text) {
     auto callback = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& value) {
         using Event = nlohmann::json::parse_event_t;
         if (event == Event::object_start) {
-            paths.push_back(paths.empty() ? "" : paths.back() + "/" + escapedToken(lastKey));
+            paths.push_back(paths.empty() ? "" : childPath(paths.back(), lastKey));
             keys.emplace_back();
         } else if (event == Event::object_end) {
             keys.pop_back();
@@ -51,7 +39,7 @@ nlohmann::json parseUniqueKeyJson(std::string_view text) {
         } else if (event == Event::key) {
             lastKey = value.get<std::string>();
             if (!keys.back().insert(lastKey).second)
-                throw UniqueKeyJsonError{paths.back() + "/" + escapedToken(lastKey),
+                throw UniqueKeyJsonError{childPath(paths.back(), lastKey),
                                          "the key \"" + lastKey + "\" is given twice"};
         }
         return true;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "window/scenario_preview.h"
+#include "new_scenario/scenario_preview.h"
 
 #include <QLabel>
 #include <QSpinBox>

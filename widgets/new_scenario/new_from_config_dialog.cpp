@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "window/new_from_config_dialog.h"
+#include "new_scenario/new_from_config_dialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -15,7 +15,7 @@
 
 #include "hf_config/model_config_error.h"
 #include "hf_config/scenario_from_config.h"
-#include "window/scenario_preview.h"
+#include "new_scenario/scenario_preview.h"
 
 namespace hsdp {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "window/new_from_checkpoint_dialog.h"
+#include "new_scenario/new_from_checkpoint_dialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,8 +19,8 @@
 #include "checkpoint/checkpoint_error.h"
 #include "checkpoint/scenario_from_checkpoint.h"
 #include "hf_config/model_config_error.h"
+#include "new_scenario/scenario_preview.h"
 #include "runs/run_status_text.h"
-#include "window/scenario_preview.h"
 
 namespace hsdp {
 
