@@ -55,11 +55,9 @@ void buildScenarios(const ModelConfig& config) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    Json document;
-    if (!fuzz::returnsOrRefuses<ScenarioError>(
-            "parseStrictJson", [&] { document = parseStrictJson(fuzz::textOf(data, size)); },
-            [](const ScenarioError& e) { fuzz::checkMessage("parseStrictJson", e); }))
-        return 0;
+    const std::optional<Json> parsed = fuzz::strictJsonOf(data, size);
+    if (!parsed) return 0;
+    const Json& document = *parsed;
     ModelConfig config;
     const bool read = fuzz::returnsOrRefuses<ModelConfigError>(
         "readModelConfig", [&] { config = readModelConfig(document, kSource); },

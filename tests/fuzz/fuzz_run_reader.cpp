@@ -13,11 +13,9 @@ using namespace hsdp;
 using fuzz::finding;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    Json document;
-    if (!fuzz::returnsOrRefuses<ScenarioError>(
-            "parseStrictJson", [&] { document = parseStrictJson(fuzz::textOf(data, size)); },
-            [](const ScenarioError& e) { fuzz::checkMessage("parseStrictJson", e); }))
-        return 0;
+    const std::optional<Json> parsed = fuzz::strictJsonOf(data, size);
+    if (!parsed) return 0;
+    const Json& document = *parsed;
     RunResult run;
     if (!fuzz::returnsOrRefuses<ScenarioError>(
             "runFromJson", [&] { run = runFromJson(document); },

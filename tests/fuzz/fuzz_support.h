@@ -17,11 +17,15 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <typeinfo>
 
 #include <nlohmann/json.hpp>
+
+#include "scenario/json_text.h"
+#include "scenario/scenario_error.h"
 
 namespace hsdp::fuzz {
 
@@ -149,6 +153,16 @@ public:
 private:
     std::filesystem::path path_;
 };
+
+// The input as a strict JSON document, the first step of the harnesses of
+// JSON formats: nullopt when the parser refused it (with a message).
+inline std::optional<Json> strictJsonOf(const uint8_t* data, size_t size) {
+    std::optional<Json> document;
+    returnsOrRefuses<ScenarioError>(
+        "parseStrictJson", [&] { document = parseStrictJson(textOf(data, size)); },
+        [](const ScenarioError& e) { checkMessage("parseStrictJson", e); });
+    return document;
+}
 
 // A repository file the harness reads its fixture from (a sample scenario).
 inline std::string repositoryFile(const std::string& relative) {

@@ -59,11 +59,9 @@ void checkOrder(const Trace& trace) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    Json document;
-    if (!fuzz::returnsOrRefuses<ScenarioError>(
-            "parseStrictJson", [&] { document = parseStrictJson(fuzz::textOf(data, size)); },
-            [](const ScenarioError& e) { fuzz::checkMessage("parseStrictJson", e); }))
-        return 0;
+    const std::optional<Json> parsed = fuzz::strictJsonOf(data, size);
+    if (!parsed) return 0;
+    const Json& document = *parsed;
     SavedTrace saved;
     if (!fuzz::returnsOrRefuses<ScenarioError>(
             "traceFromChromeJson", [&] { saved = traceFromChromeJson(document); },
