@@ -24,7 +24,7 @@ const Benchmark kBenchmarks[] = {
      "[--json] [--check] [--keep DIR]\n"
      "           owner assignment (heap vs the reference's scan), then hsdp-inspect plan --json\n"
      "           vs the Python port of the reference, whole processes, over a scaling table;\n"
-     "           --check: 4k params x 8,192 ranks only, exit 1 below 10x\n"
+     "           --check: 4k params x 8,192 ranks only, exit 1 below 5x\n"
      "           (--inspect, --python, --port PATH: other planners to run)\n",
      planBenchmark, kPlanHelp},
     {"gather",

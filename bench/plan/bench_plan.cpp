@@ -4,7 +4,7 @@
 // seeds' O(params x coords) scan. (2) Whole processes on the same scenario
 // files: `hsdp-inspect plan --json` against the project's Python port of the
 // seeds writing its plan, over a scaling table. --check keeps only the guard
-// point and fails when the C++ planner is less than 10x faster there: a ratio
+// point and fails when the C++ planner is less than 5x faster there: a ratio
 // measured in one run survives a noisy machine; an absolute time would not.
 #include <cstdlib>
 #include <filesystem>
@@ -39,7 +39,7 @@ whether the plans agree.
 options:
   --json           print one JSON object instead of text
   --check          only the guard point (4k params x 8,192 ranks); exit 1
-                   when the C++ planner is less than 10x faster there (a
+                   when the C++ planner is less than 5x faster there (a
                    ratio measured in one run survives a noisy machine)
   --keep DIR       write the scenarios and plans into DIR and keep them
                    (default: a temporary directory, removed afterwards)
@@ -60,8 +60,12 @@ constexpr int kParams = 20000;
 constexpr int64_t kCoords = 1024;
 constexpr int kRounds = 5;
 constexpr int kProcessRounds = 3;
-constexpr double kGoalRatio = 30;   // at the guard point
-constexpr double kGuardRatio = 10;  // --check fails below it
+constexpr double kGoalRatio = 30;  // at the guard point
+// --check fails below it. Since plan --json carries every rank's gather
+// traffic the ratio is 10-12x on a quiet 2-core machine (9.9x once in a
+// fresh-clone CI run), so 10x failed by chance; a 60x slowdown of the
+// planner still drops it far under 5x.
+constexpr double kGuardRatio = 5;
 constexpr double kPortLimitSeconds = 60;
 
 struct Options {
