@@ -3,7 +3,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -12,7 +11,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPushButton>
 #include <QSpinBox>
 #include <QToolButton>
 
@@ -29,8 +27,6 @@ namespace {
 // "2 files · 195 tensors · 3,821,079,552 elements, 7,642,159,104 bytes ·
 // 24,456 header bytes read"
 QString checkpointSummary(const Checkpoint& c) {
-    uint64_t headers = 0;
-    for (const CheckpointFile& f : c.files) headers += f.headerBytes;
     QString text = QObject::tr(
                        "%1 safetensors files · %2 tensors · %3 elements, %4 bytes · "
                        "%5 header bytes read, no weights")
@@ -38,7 +34,7 @@ QString checkpointSummary(const Checkpoint& c) {
                        .arg(c.tensors.size())
                        .arg(groupedNumber(c.numel()))
                        .arg(groupedNumber(qint64(c.tensorBytes())))
-                       .arg(groupedNumber(qint64(headers)));
+                       .arg(groupedNumber(qint64(c.headerBytes())));
     if (c.savedSharding)
         text += QObject::tr("<br>saved per rank by %1 ranks (DCP_SHARDING_INFO)").arg(c.writers);
     if (!c.configPath.empty())
@@ -61,7 +57,7 @@ bool looksLikeCheckpoint(const QString& path) {
 }
 
 NewFromCheckpointDialog::NewFromCheckpointDialog(const QString& path, QWidget* parent)
-    : QDialog(parent),
+    : NewScenarioDialog(parent),
       path_(new QLineEdit(path, this)),
       found_(new QLabel(this)),
       placing_(new QComboBox(this)),
@@ -70,9 +66,7 @@ NewFromCheckpointDialog::NewFromCheckpointDialog(const QString& path, QWidget* p
       tp_(layoutDegreeBox(this, 1)),
       dtype_(new QComboBox(this)),
       tpPlan_(new QCheckBox(tr("TP transitions of one block (torchtitan's plan)"), this)),
-      name_(new QLineEdit(this)),
-      preview_(new ScenarioPreview(this)),
-      buttons_(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)) {
+      name_(new QLineEdit(this)) {
     setWindowTitle(tr("New scenario from a checkpoint"));
     setMinimumWidth(680);
     placing_->addItem(tr("FSDP2 + TP rules on the degrees below"), int(Placing::Rules));
@@ -104,32 +98,16 @@ NewFromCheckpointDialog::NewFromCheckpointDialog(const QString& path, QWidget* p
     form->addRow(tr("dtype"), dtype_);
     form->addRow(QString(), tpPlan_);
     form->addRow(tr("Name"), name_);
-    form->addRow(tr("Preview"), preview_);
-    form->addRow(buttons_);
-    debounce_.setSingleShot(true);
-    debounce_.setInterval(150);
-    connect(&debounce_, &QTimer::timeout, this, &NewFromCheckpointDialog::regenerate);
-    auto changed = [this] { debounce_.start(); };
-    connect(path_, &QLineEdit::textChanged, this, changed);
-    connect(name_, &QLineEdit::textChanged, this, changed);
-    for (QSpinBox* box : {dpReplicate_, dpShard_, tp_})
-        connect(box, &QSpinBox::valueChanged, this, changed);
-    for (QComboBox* box : {placing_, dtype_})
-        connect(box, &QComboBox::currentIndexChanged, this, changed);
-    connect(tpPlan_, &QCheckBox::toggled, this, changed);
+    addPreviewRows(form);
+    regenerateOnChange(path_);
+    regenerateOnChange(name_);
+    for (QSpinBox* box : {dpReplicate_, dpShard_, tp_}) regenerateOnChange(box);
+    for (QComboBox* box : {placing_, dtype_}) regenerateOnChange(box);
+    regenerateOnChange(tpPlan_);
     connect(file, &QToolButton::clicked, this, &NewFromCheckpointDialog::browseFile);
     connect(folder, &QToolButton::clicked, this, &NewFromCheckpointDialog::browseFolder);
-    connect(preview_, &ScenarioPreview::ready, this, [this](bool planned) {
-        if (!planned) document_.reset();
-        buttons_->button(QDialogButtonBox::Ok)->setEnabled(document_ != nullptr);
-        emit previewReady();
-    });
-    connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
     regenerate();
 }
-
-NewFromCheckpointDialog::~NewFromCheckpointDialog() = default;
 
 void NewFromCheckpointDialog::setCheckpointPath(const QString& path) {
     path_->setText(path);
@@ -157,14 +135,6 @@ void NewFromCheckpointDialog::setTpTransitions(bool on) {
 
 QString NewFromCheckpointDialog::checkpointText() const {
     return found_->text();
-}
-
-QString NewFromCheckpointDialog::previewText() const {
-    return preview_->text();
-}
-
-bool NewFromCheckpointDialog::isPreviewBusy() const {
-    return preview_->isBusy();
 }
 
 void NewFromCheckpointDialog::browseFile() {
@@ -206,9 +176,7 @@ void NewFromCheckpointDialog::readCheckpoint() {
 // The scenario from the fields, as the CLI builds it (quick: no planning);
 // then its plan, off the GUI thread.
 void NewFromCheckpointDialog::regenerate() {
-    debounce_.stop();
-    document_.reset();
-    buttons_->button(QDialogButtonBox::Ok)->setEnabled(false);
+    beginRegenerate();
     if (path_->text().isEmpty()) {
         found_->clear();
         readPath_.clear();
@@ -229,6 +197,7 @@ void NewFromCheckpointDialog::regenerate() {
     request.tpTransitions = tpPlan_->isChecked();
     request.name = name_->text().toStdString();
     QString notes;
+    std::shared_ptr<const Json> document;
     try {
         CheckpointScenario result = scenarioFromCheckpoint(*checkpoint_, request);
         if (placing == Placing::SavedInferred)  // show the mesh the pieces gave
@@ -242,16 +211,11 @@ void NewFromCheckpointDialog::regenerate() {
         for (const std::string& note : result.notes)
             notes += QStringLiteral("<br><span style=\"color: #666\">note: %1</span>")
                          .arg(QString::fromStdString(note).toHtmlEscaped());
-        document_ = std::make_shared<const Json>(std::move(result.document));
+        document = std::make_shared<const Json>(std::move(result.document));
     } catch (const std::exception& error) {
         return showError(QString::fromStdString(error.what()));
     }
-    preview_->plan(document_, notes);
-}
-
-void NewFromCheckpointDialog::showError(const QString& message) {
-    document_.reset();
-    preview_->showError(message);
+    showDocument(std::move(document), notes);
 }
 
 }  // namespace hsdp

@@ -1,24 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <QDialog>
-#include <QTimer>
-#include <memory>
 #include <optional>
 
 #include "checkpoint/checkpoint.h"
-#include "scenario/json_text.h"
+#include "new_scenario/new_scenario_dialog.h"
 
-class QCheckBox;
-class QComboBox;
-class QDialogButtonBox;
 class QLabel;
-class QLineEdit;
-class QSpinBox;
 
 namespace hsdp {
-
-class ScenarioPreview;
 
 // File ▸ New from Checkpoint…: what `hsdp-inspect scenario --from-checkpoint`
 // asks (a safetensors file, an index or a folder; the torchtitan degrees;
@@ -29,33 +19,25 @@ class ScenarioPreview;
 // path changes (milliseconds, never the weights); a checkpoint or layout the
 // engine refuses shows its message (file, tensor, rule) and disables OK.
 // document() is the scenario to open, unsaved.
-class NewFromCheckpointDialog : public QDialog {
+class NewFromCheckpointDialog : public NewScenarioDialog {
     Q_OBJECT
 public:
     // How the placements are chosen.
     enum class Placing { Rules, SavedInferred, SavedOnMesh };
 
     explicit NewFromCheckpointDialog(const QString& path = {}, QWidget* parent = nullptr);
-    ~NewFromCheckpointDialog() override;
 
     void setCheckpointPath(const QString& path);
     void setDegrees(int dpReplicate, int dpShard, int tp);
     void setPlacing(Placing placing);
     void setTpTransitions(bool on);
-    std::shared_ptr<const Json> document() const { return document_; }
     QString checkpointText() const;  // what the reader found (or why not)
-    QString previewText() const;     // what the preview says now
-    bool isPreviewBusy() const;
-
-signals:
-    void previewReady();  // the preview text is final for the fields as they are
 
 private:
     void browseFile();
     void browseFolder();
     void readCheckpoint();
-    void regenerate();
-    void showError(const QString& message);
+    void regenerate() override;
 
     QLineEdit* path_;
     QLabel* found_;
@@ -66,13 +48,9 @@ private:
     QComboBox* dtype_;
     QCheckBox* tpPlan_;
     QLineEdit* name_;
-    ScenarioPreview* preview_;
-    QDialogButtonBox* buttons_;
-    QTimer debounce_;
     std::optional<Checkpoint> checkpoint_;
     QString checkpointError_;
     QString readPath_;  // the path checkpoint_ was read from
-    std::shared_ptr<const Json> document_;
 };
 
 // Whether a dropped path is a checkpoint: a .safetensors file, a

@@ -3,13 +3,11 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDialogButtonBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
-#include <QPushButton>
 #include <QSpinBox>
 #include <QToolButton>
 
@@ -20,7 +18,7 @@
 namespace hsdp {
 
 NewFromConfigDialog::NewFromConfigDialog(const QString& configPath, QWidget* parent)
-    : QDialog(parent),
+    : NewScenarioDialog(parent),
       config_(new QLineEdit(configPath, this)),
       dpReplicate_(layoutDegreeBox(this, 1)),
       dpShard_(layoutDegreeBox(this, 2)),
@@ -28,9 +26,7 @@ NewFromConfigDialog::NewFromConfigDialog(const QString& configPath, QWidget* par
       ep_(layoutDegreeBox(this, 1)),
       dtype_(new QComboBox(this)),
       tpPlan_(new QCheckBox(tr("TP transitions of one block (torchtitan's plan)"), this)),
-      name_(new QLineEdit(this)),
-      preview_(new ScenarioPreview(this)),
-      buttons_(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)) {
+      name_(new QLineEdit(this)) {
     setWindowTitle(tr("New scenario from a model config"));
     setMinimumWidth(640);
     dtype_->addItems({QStringLiteral("bf16"), QStringLiteral("f32"), QStringLiteral("f16"),
@@ -50,30 +46,15 @@ NewFromConfigDialog::NewFromConfigDialog(const QString& configPath, QWidget* par
     form->addRow(tr("dtype"), dtype_);
     form->addRow(QString(), tpPlan_);
     form->addRow(tr("Name"), name_);
-    form->addRow(tr("Preview"), preview_);
-    form->addRow(buttons_);
-    debounce_.setSingleShot(true);
-    debounce_.setInterval(150);
-    connect(&debounce_, &QTimer::timeout, this, &NewFromConfigDialog::regenerate);
-    auto changed = [this] { debounce_.start(); };
-    connect(config_, &QLineEdit::textChanged, this, changed);
-    connect(name_, &QLineEdit::textChanged, this, changed);
-    for (QSpinBox* box : {dpReplicate_, dpShard_, tp_, ep_})
-        connect(box, &QSpinBox::valueChanged, this, changed);
-    connect(dtype_, &QComboBox::currentIndexChanged, this, changed);
-    connect(tpPlan_, &QCheckBox::toggled, this, changed);
+    addPreviewRows(form);
+    regenerateOnChange(config_);
+    regenerateOnChange(name_);
+    for (QSpinBox* box : {dpReplicate_, dpShard_, tp_, ep_}) regenerateOnChange(box);
+    regenerateOnChange(dtype_);
+    regenerateOnChange(tpPlan_);
     connect(browse, &QToolButton::clicked, this, &NewFromConfigDialog::browse);
-    connect(preview_, &ScenarioPreview::ready, this, [this](bool planned) {
-        if (!planned) document_.reset();
-        buttons_->button(QDialogButtonBox::Ok)->setEnabled(document_ != nullptr);
-        emit previewReady();
-    });
-    connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
     regenerate();
 }
-
-NewFromConfigDialog::~NewFromConfigDialog() = default;
 
 void NewFromConfigDialog::setConfigPath(const QString& path) {
     config_->setText(path);
@@ -90,14 +71,6 @@ void NewFromConfigDialog::setDegrees(int dpReplicate, int dpShard, int tp, int e
     regenerate();
 }
 
-QString NewFromConfigDialog::previewText() const {
-    return preview_->text();
-}
-
-bool NewFromConfigDialog::isPreviewBusy() const {
-    return preview_->isBusy();
-}
-
 void NewFromConfigDialog::browse() {
     QString path = QFileDialog::getOpenFileName(this, tr("Model config"), config_->text(),
                                                 tr("Model configs (*.json);;All files (*)"));
@@ -107,11 +80,10 @@ void NewFromConfigDialog::browse() {
 // The scenario from the fields, as the CLI builds it (quick: no planning);
 // then its plan, off the GUI thread.
 void NewFromConfigDialog::regenerate() {
-    debounce_.stop();
-    document_.reset();
-    buttons_->button(QDialogButtonBox::Ok)->setEnabled(false);
+    beginRegenerate();
     if (config_->text().isEmpty()) return showError(tr("Choose a model's config.json."));
     ConfigScenarioRequest request;
+    std::shared_ptr<const Json> document;
     try {
         const std::string path = QFile::encodeName(config_->text()).toStdString();
         request.config = readModelConfigFile(path);
@@ -121,16 +93,11 @@ void NewFromConfigDialog::regenerate() {
         request.dtype = *parseDType(dtype_->currentText().toStdString());
         request.tpTransitions = tpPlan_->isChecked();
         request.name = name_->text().toStdString();
-        document_ = std::make_shared<const Json>(scenarioFromModelConfig(request));
+        document = std::make_shared<const Json>(scenarioFromModelConfig(request));
     } catch (const std::exception& error) {
         return showError(QString::fromStdString(error.what()));
     }
-    preview_->plan(document_);
-}
-
-void NewFromConfigDialog::showError(const QString& message) {
-    document_.reset();
-    preview_->showError(message);
+    showDocument(std::move(document));
 }
 
 }  // namespace hsdp
