@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every `build/bin/hsdp-inspect` command of README.md runs offline as
-// written from the repository's root: exit 0, or 1 for findings (a plan's
-// errors, a diff that differs), never 2 (a missing file, a placeholder, bad
-// usage). They run in a stand-in for the root whose entries link to the
-// source tree's and whose build/bin is the build under test, so what they
-// write stays out of the sources.
+// written from the repository's root and ends with the exit status it is
+// meant to: 0, or the status its comment names ("# exit 1: ..." for findings,
+// a plan's errors or a diff that differs), never a crash or a hang. They run
+// in a stand-in for the root whose entries link to the source tree's and
+// whose build/bin is the build under test, so what they write stays out of
+// the sources.
 #include <QtTest>
 
 #include <QDir>
@@ -23,7 +24,15 @@ struct ReadmeCommand {
     int line = 0;  // where it starts in README.md
     QString text;  // continuation lines joined, comments kept (sh drops them)
     bool background = false;
+    int exitCode = 0;  // "# exit N" in its comment, else 0
 };
+
+// The status a command's comment promises ("# exit 1: the wrong rows"), else 0.
+int promisedExitCode(const QString& text) {
+    static const QRegularExpression promise(QStringLiteral("#.*\\bexit (\\d)\\b"));
+    const auto match = promise.match(text);
+    return match.hasMatch() ? match.captured(1).toInt() : 0;
+}
 
 // `cmd &` runs alongside the next commands, as it does in a terminal.
 bool endsInBackground(QString& text) {
@@ -52,6 +61,7 @@ std::vector<ReadmeCommand> readmeCommands() {
         while (command.text.endsWith('\\') && i + 1 < lines.size())
             command.text = command.text.chopped(1) + ' ' + lines[++i].trimmed();
         command.background = endsInBackground(command.text);
+        command.exitCode = promisedExitCode(command.text);
         commands.push_back(command);
     }
     return commands;
@@ -65,15 +75,18 @@ std::unique_ptr<QProcess> startInShell(const QString& command, const QString& ro
     return process;
 }
 
-// 0 verified or written, 1 findings; never 2, a crash or a hang.
-void checkEnded(QProcess& process, const QString& what) {
+// Ended by itself, with the status it promises.
+void checkEnded(QProcess& process, const QString& what, int exitCode) {
     const bool ended = process.waitForFinished(600000);
     if (!ended) process.kill();
     const QByteArray output = process.readAll();
     QVERIFY2(ended && process.exitStatus() == QProcess::NormalExit,
              qPrintable(what + ": did not end\n" + output));
-    QVERIFY2(process.exitCode() == 0 || process.exitCode() == 1,
-             qPrintable(what + ": exit " + QString::number(process.exitCode()) + "\n" + output));
+    QVERIFY2(process.exitCode() == exitCode, qPrintable(QStringLiteral("%1: exit %2, not %3\n%4")
+                                                            .arg(what)
+                                                            .arg(process.exitCode())
+                                                            .arg(exitCode)
+                                                            .arg(QString::fromUtf8(output))));
 }
 
 }  // namespace
@@ -81,7 +94,12 @@ void checkEnded(QProcess& process, const QString& what) {
 class TestReadmeCommands : public QObject {
     Q_OBJECT
     QTemporaryDir root_;
-    std::vector<std::pair<QString, std::unique_ptr<QProcess>>> background_;
+    struct Background {
+        QString command;
+        int exitCode = 0;
+        std::unique_ptr<QProcess> process;
+    };
+    std::vector<Background> background_;
 
 private slots:
     // The root's entries as links, build/bin the tested build's.
@@ -106,23 +124,25 @@ private slots:
     void commandRunsAsWritten_data() {
         QTest::addColumn<QString>("command");
         QTest::addColumn<bool>("background");
+        QTest::addColumn<int>("exitCode");
         for (const ReadmeCommand& c : readmeCommands())
-            QTest::addRow("README.md:%d", c.line) << c.text << c.background;
+            QTest::addRow("README.md:%d", c.line) << c.text << c.background << c.exitCode;
     }
     void commandRunsAsWritten() {
         QFETCH(QString, command);
         QFETCH(bool, background);
+        QFETCH(int, exitCode);
         auto process = startInShell(command, root_.path());
         if (background) {
-            background_.emplace_back(command, std::move(process));
+            background_.push_back({command, exitCode, std::move(process)});
             return;
         }
-        checkEnded(*process, command);
+        checkEnded(*process, command, exitCode);
     }
 
     // The `&` commands ended as the others must.
     void backgroundCommandsEnded() {
-        for (auto& [command, process] : background_) checkEnded(*process, command);
+        for (auto& b : background_) checkEnded(*b.process, b.command, b.exitCode);
     }
 };
 

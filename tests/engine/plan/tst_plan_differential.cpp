@@ -391,7 +391,10 @@ class TestPlanDifferential : public QObject {
     Q_OBJECT
 private slots:
     void init() {
-        if (!QFileInfo::exists(kPython)) QSKIP("/usr/bin/python3 is missing");
+        // The planner's only independent oracle: its absence is a failure,
+        // not a skip (scripts/bootstrap installs python3).
+        QVERIFY2(QFileInfo::exists(kPython),
+                 "/usr/bin/python3 is missing: run scripts/bootstrap (it installs python3)");
     }
 
     // The kept scenarios that once disagreed (or pin a corner) come first.

@@ -2,6 +2,7 @@
 #include <QtTest>
 
 #include "plan/planner.h"
+#include "run/runner.h"
 #include "run/shrink.h"
 #include "samples.h"
 #include "scenario/reader.h"
@@ -9,6 +10,18 @@
 
 using namespace hsdp;
 using hsdp::testing::sample;
+
+namespace {
+// This process's peak resident set (VmHWM), in bytes.
+qint64 peakResidentBytes() {
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly)) return -1;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').front().toLongLong() * 1024;
+    return -1;
+}
+}  // namespace
 
 class TestExecShrink : public QObject {
     Q_OBJECT
@@ -61,6 +74,45 @@ private slots:
         auto smaller = shrinkAtFactor(s, d.info->factor - 1);
         QVERIFY(estimateRunBytes(s, plan, smaller.paramShapes, smaller.tpShapes) > budget ||
                 estimateRunFlops(s, plan, smaller.paramShapes) > 4e10);
+    }
+
+    // The estimate a shrink is decided on against what the shrunk run
+    // measures. It bounds the run: the ranks' ledgers (their optimizer-step
+    // buffers at their peaks) summed, and this process's resident set grown
+    // by the run, stay below it, so a run shrunk to --max-bytes fits in it.
+    // And it is not needlessly loose: a run shrunk further than it must is
+    // less like the real one (today the estimate is about 4x the growth:
+    // it holds every buffer at once, where the ranks free theirs per entry).
+    void estimateBoundsWhatTheShrunkRunMeasures() {
+        const Scenario s = readScenarioFile(sample("llama3_70b_hsdp_tp_2x4x4.json").toStdString());
+        const Plan plan = makePlan(s);
+        RunOptions options;
+        options.maxBytes = int64_t(512) << 20;
+        options.flopBudget = 1e13;  // the bytes decide the shrink
+        const qint64 residentBefore = peakResidentBytes();
+        const RunResult run = runPlan(s, plan, options);
+        const qint64 grown = peakResidentBytes() - residentBefore;
+        QVERIFY2(run.error.empty(), run.error.c_str());
+        QVERIFY(run.shrink.has_value());
+        const int64_t estimate = estimateRunBytes(s, plan, run.paramShapes, run.tpShapes);
+        int64_t ledgers = 0;
+        for (const StepMemory& m : run.memory) ledgers += m.peakBytes;
+        const QByteArray figures =
+            QStringLiteral("estimate %1 B, ranks' ledgers summed %2 B, resident set grown %3 B")
+                .arg(estimate)
+                .arg(ledgers)
+                .arg(grown)
+                .toUtf8();
+        qInfo("%s: the estimate is %.1fx the growth", figures.constData(),
+              double(estimate) / double(std::max<qint64>(grown, 1)));
+        QVERIFY2(estimate <= options.maxBytes, figures.constData());
+        QVERIFY2(run.memory.size() == size_t(s.worldSize), figures.constData());
+        QVERIFY2(ledgers > 0 && ledgers <= estimate, figures.constData());
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+        // (A sanitizer's shadow memory and quarantine are not the run's.)
+        QVERIFY2(grown > 0 && grown <= estimate, figures.constData());
+        QVERIFY2(estimate <= 8 * grown, figures.constData());
+#endif
     }
 
     void humanBytes() {
