@@ -68,9 +68,9 @@ std::string referenceGatherPreflight(const GatherSetup& setup,
             if (theirs[active] != mine[active]) {
                 std::ostringstream os;
                 os << "the reference's all_gather_into_tensor over mesh dim " << m << " (ranks "
-                   << shapeText([&] {
+                   << shapeText([&, dim = m] {  // (a structured binding: clang 14 captures none)
                           std::vector<int64_t> r;
-                          for (int x : mesh.groupAlong(m, c)) r.push_back(x);
+                          for (int x : mesh.groupAlong(dim, c)) r.push_back(x);
                           return r;
                       }())
                    << ") gets unequal packed sizes: rank " << mesh.rankAt(first) << " packs "

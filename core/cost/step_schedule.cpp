@@ -419,7 +419,7 @@ private:
         const auto& owned = owner.owned;
         const auto& axes = v.group.layout.shardAxes;
         for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
-            const auto [m, d] = *it;
+            const auto m = it->first, d = it->second;  // (lambdas below capture them)
             if (v.mesh.shape[size_t(m)] <= 1) continue;
             const int line = lineGroup(v.mesh, m, v.coord);
             const Instances gather = instancesOf({line, 0, m}, [&] {

@@ -27,6 +27,8 @@ namespace hsdp {
 struct FaultSpec {
     int rank = 0;
     int64_t collective = 1;
+
+    bool operator==(const FaultSpec&) const = default;
 };
 
 // One process's share of a world split over processes (core/distributed):

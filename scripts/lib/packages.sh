@@ -10,6 +10,10 @@ build_packages=(build-essential cmake ninja-build ccache lld qt6-base-dev libqt6
                 qt6-svg-dev librsvg2-bin  # views exported as SVG; another renderer draws them in tests
                 man-db appstream          # the package's tests: man pages, AppStream metadata
                 xdotool)  # tst_studio_crash_restore types into a real studio under Xvfb
+# The sanitizer builds (scripts/test --sanitizers): Debian's clang 14 and its
+# sanitizer runtimes, as the fuzzers use (it compiles them in about half of
+# GCC's time).
+sanitizer_packages=(clang-14 libclang-rt-14-dev llvm-14)
 # The package's check (scripts/test-package).
 package_test_packages=(lintian dpkg-dev appstream desktop-file-utils man-db)
 # The fuzzers (scripts/fuzz): Debian's clang 14, its libFuzzer and sanitizer

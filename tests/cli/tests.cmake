@@ -5,19 +5,19 @@ hsdp_test(tst_cli_diff TOOLS hsdp-inspect)
 hsdp_test(tst_cli_plan TOOLS hsdp-inspect)
 hsdp_test(tst_cli_run TOOLS hsdp-inspect LABELS threads)
 # calibrate and run --cluster: the cluster file round-trips, the prediction is beside the run.
-hsdp_test(tst_cli_predict TOOLS hsdp-inspect LABELS threads)
-hsdp_test(tst_model_config TOOLS hsdp-inspect LABELS threads)
+hsdp_test(tst_cli_predict TOOLS hsdp-inspect LABELS threads COST 50)
+hsdp_test(tst_model_config TOOLS hsdp-inspect LABELS threads COST 60)
 # Scenarios from safetensors checkpoints (sparse files the test writes), planned and run.
 hsdp_test(tst_checkpoint_scenario TOOLS hsdp-inspect LABELS threads)
 hsdp_test(tst_plan_edge_cases TOOLS hsdp-inspect)
-hsdp_test(tst_run_figures TOOLS hsdp-inspect hsdp-inspect-report LABELS threads)
-hsdp_test(tst_run_fuzz TOOLS hsdp-inspect LABELS threads)
-hsdp_test(tst_run_procs TOOLS hsdp-inspect LABELS threads)
+hsdp_test(tst_run_figures TOOLS hsdp-inspect LABELS threads)
+hsdp_test(tst_run_fuzz TOOLS hsdp-inspect LABELS threads COST 15)
+hsdp_test(tst_run_procs TOOLS hsdp-inspect LABELS threads COST 140)
 hsdp_test(tst_saved_run TOOLS hsdp-inspect LABELS threads)
 hsdp_test(tst_used_groups TOOLS hsdp-inspect LABELS threads)
 # The README's commands as a user types them: the samples at full size and the
 # report writer, which the AddressSanitizer build leaves out (label "readme").
-hsdp_test(tst_readme_commands TOOLS hsdp-inspect hsdp-inspect-report LABELS readme)
+hsdp_test(tst_readme_commands TOOLS hsdp-inspect hsdp-inspect-report LABELS readme COST 30)
 
 # Benchmarks' command lines (label "bench": not under the sanitizers; the gather
 # tst_bench_gather_cli times is tst_fused_gather's, which they run).

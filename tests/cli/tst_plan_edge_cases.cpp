@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli_process.h"
+#include "sanitizers.h"
 
 using namespace hsdp::testing;
 
@@ -245,7 +246,7 @@ void TestPlanEdgeCases::outOfMemoryIsAMessageNotACrash() {
         "options": {"max_batch_numel": 1}, "params": [{"repeat": 2000, "params": [
         {"name": "a{i}", "shape": [4], "dtype": "f32", "placements": ["R"]}]}])j"));
     if (!QFile::exists("/bin/sh")) QSKIP("needs /bin/sh for ulimit");
-#if defined(__SANITIZE_ADDRESS__)
+#if HSDP_ADDRESS_SANITIZED
     QSKIP("AddressSanitizer reserves more address space than the limit allows");
 #endif
     // 400 MB of address space: plenty for the tool, far too little for this plan.

@@ -76,6 +76,7 @@ private slots:
     void changesNameEachValueByPointer();
     void changesThroughTheDocumentGiveTheEditedDocument();
     void theOfferSaysHowTheFileStands();
+    void anEmptyObjectIsNoChangeOnDisk();
 };
 
 void TestAutosaveStore::aCopyReadsBackAsWritten() {
@@ -322,6 +323,28 @@ void TestAutosaveStore::theOfferSaysHowTheFileStands() {
     offer = makeRestoreOffer(copy, QStringLiteral("copy.json"));
     QCOMPARE(int(offer.disk), int(DiskState::Untitled));
     QCOMPARE(offer.changes.size(), size_t(2));
+}
+
+// The file has no "options"; the edits began from the document with an empty
+// one (an option set, then undone): the same document, so not "changed on
+// disk since the edits began". A real change beside it still counts.
+void TestAutosaveStore::anEmptyObjectIsNoChangeOnDisk() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("scenario.json"));
+    Json onDisk = sampleDocument();
+    onDisk.erase("options");
+    writeText(file, QByteArray::fromStdString(onDisk.dump(2)));
+    AutosaveCopy copy;
+    copy.file = file;
+    copy.base = onDisk;
+    copy.base["options"] = Json::object();
+    copy.document = edited(onDisk);
+    QVERIFY(copy.base != onDisk);  // as JSON values they differ
+    QCOMPARE(int(makeRestoreOffer(copy, QStringLiteral("copy.json")).disk),
+             int(DiskState::Unchanged));
+    copy.base["mesh"]["shape"] = Json::array({1, 8});
+    QCOMPARE(int(makeRestoreOffer(copy, QStringLiteral("copy.json")).disk),
+             int(DiskState::Changed));
 }
 
 int main(int argc, char** argv) {

@@ -14,6 +14,7 @@
 #include "runs/run_session.h"
 #include "runs/run_status_text.h"
 #include "samples.h"
+#include "sanitizers.h"
 #include "shared/plan_index.h"
 #include "verification/verification_model.h"
 
@@ -22,7 +23,7 @@ using hsdp::testing::sample;
 
 namespace {
 
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#if HSDP_THREAD_SANITIZED || HSDP_ADDRESS_SANITIZED
 constexpr int kSlowdown = 10;  // instrumented rank threads
 #else
 constexpr int kSlowdown = 1;

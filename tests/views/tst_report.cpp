@@ -132,6 +132,7 @@ private slots:
     void studioExportsTheSameDocument();
     void clusterAddsTheCost();
     void wrongRowsAreDrawn();
+    void reportTimingIsTheCommandsWallTime();
 
 private:
     QTemporaryDir dir_;
@@ -535,6 +536,25 @@ void TestReport::wrongRowsAreDrawn() {
     }
     input.comparison = {};
     QVERIFY(wrongRowPictures(buildReport(input)).empty());
+}
+
+// `report` times the whole command, and says which part the run was.
+void TestReport::reportTimingIsTheCommandsWallTime() {
+    QTemporaryDir dir;
+    const CliOutcome r = inspect({"report", HSDP_SOURCE_DIR "/tests/data/figures/even_2x4.json",
+                                  "--run", "-o", dir.filePath(QStringLiteral("r.html"))});
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(r.exitCode == 0, qPrintable(err));
+    static const QRegularExpression line(
+        QStringLiteral("wrote .* in ([0-9.]+) s wall for the whole command \\(the run "
+                       "([0-9.]+) s wall, writing the file ([0-9.]+) s\\)"));
+    const auto m = line.match(err);
+    QVERIFY2(m.hasMatch(), qPrintable(err));
+    const double command = m.captured(1).toDouble();
+    const double run = m.captured(2).toDouble();
+    const double writing = m.captured(3).toDouble();
+    QVERIFY2(command >= run + writing - 0.02, qPrintable(err));  // it contains both parts
+    QVERIFY2(command <= double(r.millis) / 1000.0 + 0.01, qPrintable(err));  // and no more
 }
 
 QTEST_MAIN(TestReport)

@@ -5,6 +5,7 @@
 // write atomically and read back to the same scenario, a change on disk never
 // replaces unsaved edits, closing with unsaved edits asks first.
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
@@ -15,6 +16,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include "diagnostics/diagnostics_model.h"
@@ -102,6 +104,7 @@ private slots:
     void anEditThatDoesNotReadIsNotSavedQuietly();
     void aChangeOnDiskNeverReplacesUnsavedEdits();
     void closingWithUnsavedEditsAsks();
+    void theWheelScrollsTheFormNotAnUnfocusedChoice();
 };
 
 void TestWhatIfEditing::savedTextReadsBackToTheSameScenario() {
@@ -478,6 +481,36 @@ void TestWhatIfEditing::closingWithUnsavedEditsAsks() {
     QVERIFY(asked);
     QVERIFY(f.window.isVisible());
     QVERIFY(f.window.document()->isModified());
+}
+
+// Scrolling over the form must not edit it: a choice changes on the wheel
+// only once the user gave it the keyboard.
+void TestWhatIfEditing::theWheelScrollsTheFormNotAnUnfocusedChoice() {
+    EditFixture f;
+    QVERIFY(f.open("llama3_8b_hsdp_2x4.json"));
+    f.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&f.window));
+    auto* combo = qobject_cast<QComboBox*>(
+        f.window.view<EditWidget>()->fieldEditor(QStringLiteral("/options/backend")));
+    QVERIFY(combo);
+    const QString before = combo->currentText();
+    auto wheel = [&] {
+        const QPointF at(combo->width() / 2.0, combo->height() / 2.0);
+        QWheelEvent event(at, combo->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(combo, &event);
+    };
+    f.window.view<EditWidget>()->setFocus();
+    QVERIFY(!combo->hasFocus());
+    wheel();
+    QCOMPARE(combo->currentText(), before);
+    QCOMPARE(f.window.document()->undoStack()->count(), 0);
+    QVERIFY(!combo->hasFocus());  // the wheel does not give it the keyboard either
+    combo->setFocus(Qt::TabFocusReason);
+    QVERIFY(combo->hasFocus());
+    wheel();
+    QVERIFY(combo->currentText() != before);  // focused, it is the user's to turn
+    QCOMPARE(f.window.document()->undoStack()->count(), 1);
 }
 
 QTEST_MAIN(TestWhatIfEditing)

@@ -49,6 +49,35 @@ void collect(const Json& before, const Json& after, const QString& pointer,
 
 }  // namespace
 
+namespace {
+
+bool isEmptyObject(const Json& value) {
+    return value.is_object() && value.empty();
+}
+
+// Every member of `a` that is not an empty object is in `b`, the same.
+bool membersIn(const Json& a, const Json& b) {
+    for (const auto& [key, value] : a.items()) {
+        if (isEmptyObject(value)) continue;
+        const auto found = b.find(key);
+        if (found == b.end() || !sameDocument(value, *found)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool sameDocument(const Json& a, const Json& b) {
+    if (a.is_object() && b.is_object()) return membersIn(a, b) && membersIn(b, a);
+    if (a.is_array() && b.is_array()) {
+        if (a.size() != b.size()) return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (!sameDocument(a[i], b[i])) return false;
+        return true;
+    }
+    return a == b;
+}
+
 std::vector<JsonChange> jsonChanges(const Json& before, const Json& after) {
     std::vector<JsonChange> changes;
     collect(before, after, QString(), changes);

@@ -25,6 +25,11 @@ struct JsonChange {
 // change of the whole document has the pointer "".
 std::vector<JsonChange> jsonChanges(const Json& before, const Json& after);
 
+// Whether two scenario documents say the same: equal, but for members whose
+// value is an empty object, which read as absent ("options": {} is no
+// options; an edit undone leaves one behind).
+bool sameDocument(const Json& a, const Json& b);
+
 // The value as a reader of the restore offer sees it: compact JSON, cut to
 // at most `maxChars` characters with "…"; "(absent)" for nullopt.
 QString jsonChangeText(const std::optional<Json>& value, int maxChars = 80);

@@ -21,7 +21,8 @@ RestoreOffer makeRestoreOffer(const AutosaveCopy& copy, const QString& copyPath)
         offer.diskModified = info.lastModified().toUTC();
         try {
             offer.start = parseStrictJson(readScenarioFileText(copy.file.toStdString()));
-            offer.disk = offer.start == copy.base ? DiskState::Unchanged : DiskState::Changed;
+            offer.disk =
+                sameDocument(offer.start, copy.base) ? DiskState::Unchanged : DiskState::Changed;
         } catch (const std::exception& problem) {
             offer.disk = DiskState::Unreadable;
             offer.diskProblem = QString::fromStdString(problem.what());

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "editing/param_entries_model.h"
+#include "editing/wheel_guard.h"
 #include "shared/edit_error_text.h"
 #include "shared/scenario_document.h"
 #include "shared/word_elide_delegate.h"
@@ -189,6 +190,7 @@ QWidget* EditWidget::createEditor(const EditField& field) {
     if (field.kind == FieldKind::Choice) {
         auto* combo = new QComboBox(fieldsBox_);
         combo->addItems(field.choices);
+        WheelGuard::install(combo);
         connect(combo, &QComboBox::textActivated, this, [this, field](const QString& text) {
             onTextEdited(field, text);
             document_->closeEditStep();

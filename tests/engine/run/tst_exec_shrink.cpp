@@ -5,6 +5,7 @@
 #include "run/runner.h"
 #include "run/shrink.h"
 #include "samples.h"
+#include "sanitizers.h"
 #include "scenario/reader.h"
 #include "types/geometry.h"
 
@@ -108,7 +109,7 @@ private slots:
         QVERIFY2(estimate <= options.maxBytes, figures.constData());
         QVERIFY2(run.memory.size() == size_t(s.worldSize), figures.constData());
         QVERIFY2(ledgers > 0 && ledgers <= estimate, figures.constData());
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if !HSDP_ADDRESS_SANITIZED && !HSDP_THREAD_SANITIZED
         // (A sanitizer's shadow memory and quarantine are not the run's.)
         QVERIFY2(grown > 0 && grown <= estimate, figures.constData());
         QVERIFY2(estimate <= 8 * grown, figures.constData());
