@@ -156,9 +156,14 @@ struct ScheduleStep {
     bool operator==(const ScheduleStep&) const = default;
 };
 
+// One rank's part of the owner plan: the params of the owner coordinate it
+// belongs to (shared with the coordinate's other ranks) and the params it
+// runs Newton-Schulz on itself.
 struct RankSummary {
     std::vector<std::string> owned;  // by name, ascending index
-    int64_t ownedNumel = 0;
+    int64_t ownedNumel = 0;          // the owner coordinate's, not this rank's alone
+    std::vector<std::string> computed;
+    int64_t computedNumel = 0;  // what this rank orthogonalises
 };
 
 struct RankDiff {

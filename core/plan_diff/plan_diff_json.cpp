@@ -200,7 +200,10 @@ nlohmann::ordered_json planDiffToJson(const PlanDiff& diff, const std::string& b
     out["ranks"] = arrayOf(diff.ranks, [](const RankDiff& r) {
         Json entry = {{"rank", r.rank}};
         entry.update(sides(r.before, r.after, [](const RankSummary& s) {
-            return Json{{"owned", s.owned}, {"owned_numel", s.ownedNumel}};
+            return Json{{"owned", s.owned},
+                        {"owned_numel", s.ownedNumel},
+                        {"computed", s.computed},
+                        {"computed_numel", s.computedNumel}};
         }));
         return entry;
     });

@@ -277,11 +277,16 @@ private:
         for (const auto& l : lines) section_.line(l);
     }
 
+    // "rank 0: computes 76 params (8819091456 elements) of its owner
+    // coordinate's 302 (35276365824) -> ...": the coordinate's total is
+    // shared by its ranks, what the rank computes is its own.
     static std::string rankLine(const RankDiff& r) {
         auto text = [](const std::optional<RankSummary>& s) {
             if (!s) return std::string("not in the world");
-            return std::to_string(s->owned.size()) + " params, " + std::to_string(s->ownedNumel) +
-                   " elements";
+            return "computes " + std::to_string(s->computed.size()) +
+                   (s->computed.size() == 1 ? " param (" : " params (") +
+                   std::to_string(s->computedNumel) + " elements) of its owner coordinate's " +
+                   std::to_string(s->owned.size()) + " (" + std::to_string(s->ownedNumel) + ")";
         };
         return "rank " + std::to_string(r.rank) + ": " + text(r.before) + " -> " + text(r.after);
     }

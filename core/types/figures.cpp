@@ -62,9 +62,13 @@ std::string secondsText(double seconds) {
 }
 
 std::string durationText(double seconds) {
-    if (seconds >= 1 || !(seconds > 0)) return threeSignificant(seconds, "s");
+    // Below half a nanosecond no clock or model means anything: the residue
+    // of summing and subtracting times ("waiting 0.000183 µs") reads as 0.
+    if (!(seconds >= 0.5e-9)) return "0 s";
+    if (seconds >= 1) return threeSignificant(seconds, "s");
     if (seconds >= 1e-3) return threeSignificant(seconds * 1e3, "ms");
-    return threeSignificant(seconds * 1e6, "µs");
+    if (seconds >= 1e-6) return threeSignificant(seconds * 1e6, "µs");
+    return threeSignificant(seconds * 1e9, "ns");
 }
 
 std::string wallTimeText(double seconds) {

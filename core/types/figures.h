@@ -24,7 +24,8 @@ std::string groupedCount(int64_t count);           // "8,960"
 std::string bandwidthText(double bytesPerSecond);  // "0.016 GB/s"
 std::string secondsText(double seconds);           // "2.15 s", "0.0336 s": 3 significant figures
 // A predicted or short time in the unit that keeps it readable: "2.15 s",
-// "41.2 ms", "812 µs" (3 significant figures).
+// "41.2 ms", "812 µs", "35.0 ns" (3 significant figures); "0 s" below half a
+// nanosecond.
 std::string durationText(double seconds);
 std::string wallTimeText(double seconds);    // "2.15 s wall"
 std::string summedTimeText(double seconds);  // "7.35 s summed over collectives"

@@ -12,6 +12,8 @@
 // in every column and in the report, and the report's command repeats what
 // ran.
 #include <QFile>
+#include <QLabel>
+#include <QLineEdit>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -224,6 +226,7 @@ private slots:
     void aCancelledRunsReportDoesNotClaimAFullRun();
     void viewsReadTheSelectionInTheirOwnPlan();
     void aReportHoldsOnlyARunOfItsPlan();
+    void aFilterThatMatchesNothingSaysSo();
 
 private:
     void select(MainWindow& window, Kind kind);
@@ -638,4 +641,29 @@ void TestSelectionLifecycle::aReportHoldsOnlyARunOfItsPlan() {
 }
 
 QTEST_MAIN(TestSelectionLifecycle)
+// The plan tree's filter stays when the next file opens; if it matches
+// nothing there, the tree says so and offers to clear it rather than
+// showing an empty tree.
+void TestSelectionLifecycle::aFilterThatMatchesNothingSaysSo() {
+    const PlanResult large = computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json"));
+    const PlanResult small = computePlanResult(sample("teaching_2x2.json"));
+    PlanSelection selection;
+    PlanTreeWidget tree(&selection);
+    tree.setResult(large);
+    const QString name = QString::fromStdString(large.scenario->params.back().name);
+    tree.filterEdit()->setText(name);
+    QVERIFY(tree.proxy()->rowCount() > 0);
+    QVERIFY(tree.noMatchLabel()->isHidden());
+    tree.setResult(small);  // the next file: no such param
+    QCOMPARE(tree.proxy()->rowCount(), 0);
+    QVERIFY(!tree.noMatchLabel()->isHidden());
+    QVERIFY2(tree.noMatchLabel()->text().contains(QStringLiteral("No params match '%1'").arg(name)),
+             qPrintable(tree.noMatchLabel()->text()));
+    QVERIFY(tree.noMatchLabel()->text().contains(QStringLiteral(">Clear</a>")));
+    emit tree.noMatchLabel()->linkActivated(QStringLiteral("clear"));
+    QVERIFY(tree.filterEdit()->text().isEmpty());
+    QVERIFY(tree.proxy()->rowCount() > 0);
+    QVERIFY(tree.noMatchLabel()->isHidden());
+}
+
 #include "tst_selection_lifecycle.moc"

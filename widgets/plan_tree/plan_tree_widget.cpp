@@ -3,6 +3,7 @@
 
 #include <QEvent>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QScopedValueRollback>
 #include <QStyle>
@@ -79,6 +80,7 @@ PlanTreeWidget::PlanTreeWidget(PlanSelection* selection, QWidget* parent)
       model_(new PlanTreeModel(this)),
       proxy_(new PlanFilterProxy(this)),
       filter_(new QLineEdit(this)),
+      noMatch_(new QLabel(this)),
       tree_(new QTreeView(this)) {
     fitTimer_.setSingleShot(true);
     fitTimer_.setInterval(0);
@@ -106,11 +108,17 @@ PlanTreeWidget::PlanTreeWidget(PlanSelection* selection, QWidget* parent)
     });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    noMatch_->setWordWrap(true);
+    noMatch_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    noMatch_->hide();
+    connect(noMatch_, &QLabel::linkActivated, filter_, &QLineEdit::clear);
     layout->addWidget(filter_);
+    layout->addWidget(noMatch_);
     layout->addWidget(tree_);
     connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
         proxy_->setFilter(text);
         if (!text.isEmpty()) tree_->expandAll();
+        updateNoMatch();
     });
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &PlanTreeWidget::onCurrentChanged);
@@ -121,6 +129,7 @@ void PlanTreeWidget::setResult(const PlanResult& result) {
     result_ = result;
     model_->setResult(result);
     tree_->expandToDepth(1);
+    updateNoMatch();
     onSelectionChanged();
     // Measured in the next turn of the event loop (or at the first resize or
     // picture before it): half of taking a 131,072-rank plan, 25 ms.
@@ -131,6 +140,16 @@ void PlanTreeWidget::setResult(const PlanResult& result) {
 QImage PlanTreeWidget::picture(const QSize& size, const QString& part) {
     fitColumns();
     return StudioView::picture(size, part);
+}
+
+// An empty tree under a filter says why, and how to get the rows back.
+void PlanTreeWidget::updateNoMatch() {
+    const QString text = filter_->text();
+    const bool none = !text.isEmpty() && proxy_->rowCount() == 0 && model_->rowCount() > 0;
+    if (none)
+        noMatch_->setText(
+            tr("No params match '%1' — <a href=\"clear\">Clear</a>").arg(text.toHtmlEscaped()));
+    noMatch_->setVisible(none);
 }
 
 bool PlanTreeWidget::eventFilter(QObject* watched, QEvent* event) {

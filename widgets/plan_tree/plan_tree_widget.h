@@ -9,6 +9,7 @@
 #include "shared/plan_selection.h"
 #include "studio/studio_view.h"
 
+class QLabel;
 class QLineEdit;
 class QTreeView;
 
@@ -30,6 +31,9 @@ public:
     void setResult(const PlanResult& result);
     QTreeView* treeView() const { return tree_; }
     QLineEdit* filterEdit() const { return filter_; }
+    // Shown when the filter leaves no row (a filter kept from the previous
+    // file, say): "No params match 'x'" and its Clear link.
+    QLabel* noMatchLabel() const { return noMatch_; }
     PlanTreeModel* model() const { return model_; }
     PlanFilterProxy* proxy() const { return proxy_; }
     // The text a cell shows before any shortening, compact so that owner,
@@ -46,12 +50,14 @@ private:
     void onSelectionChanged();
     void measureColumns();
     void fitColumns();
+    void updateNoMatch();
 
     PlanSelection* selection_;
     PlanResult result_;  // the plan the rows show
     PlanTreeModel* model_;
     PlanFilterProxy* proxy_;
     QLineEdit* filter_;
+    QLabel* noMatch_;
     QTreeView* tree_;
     bool syncing_ = false;         // following the selection: do not write it back
     bool fitting_ = false;         // our own column sizing, not the user's

@@ -79,8 +79,9 @@ std::string paramName(const Scenario& s, int p) {
 }
 
 RankSummary rankSummary(const Scenario& s, const RankOwnership& r) {
-    RankSummary summary{{}, r.ownedNumel};
+    RankSummary summary{{}, r.ownedNumel, {}, r.computedNumel};
     for (int p : r.owned) summary.owned.push_back(paramName(s, p));
+    for (int p : r.computed) summary.computed.push_back(paramName(s, p));
     return summary;
 }
 
@@ -88,7 +89,9 @@ RankSummary rankSummary(const Scenario& s, const RankOwnership& r) {
 // 131,072 ranks nearly every rank is unchanged.
 bool sameOwnership(const Scenario& a, const RankOwnership& ra, const Scenario& b,
                    const RankOwnership& rb) {
-    if (ra.ownedNumel != rb.ownedNumel || ra.owned.size() != rb.owned.size()) return false;
+    if (ra.ownedNumel != rb.ownedNumel || ra.owned.size() != rb.owned.size() ||
+        ra.computedNumel != rb.computedNumel || ra.computed.size() != rb.computed.size())
+        return false;
     for (size_t i = 0; i < ra.owned.size(); ++i) {
         const int pa = ra.owned[i], pb = rb.owned[i];
         const bool known =

@@ -53,6 +53,20 @@ PlanDiff diffOf(const Planned& a, const Planned& b) {
     return diffPlans(a.scenario, a.plan, b.scenario, b.plan);
 }
 
+// A sample planned as it is (a) and on another mesh shape (b), and their diff.
+struct Reshaped {
+    Planned a, b;
+    PlanDiff d;
+};
+Reshaped reshaped(const std::string& sample, const Json& shape) {
+    Json doc = sampleJson(sample);
+    Reshaped out{planOf(doc), {}, {}};
+    doc["mesh"]["shape"] = shape;
+    out.b = planOf(doc);
+    out.d = diffOf(out.a, out.b);
+    return out;
+}
+
 Json& paramNamed(Json& doc, const std::string& name) {
     for (auto& p : doc["params"])
         if (p.value("name", "") == name) return p;
@@ -177,11 +191,7 @@ private slots:
     }
 
     void meshShapeChangeMovesOwnersAndLoads() {
-        Json doc = sampleJson("teaching_2x2.json");
-        auto a = planOf(doc);
-        doc["mesh"]["shape"] = {1, 4};
-        auto b = planOf(doc);
-        auto d = diffOf(a, b);
+        const auto [a, b, d] = reshaped("teaching_2x2.json", {1, 4});
         QVERIFY(!d.same());
         QCOMPARE(d.meshes.size(), size_t(1));
         QCOMPARE(d.meshes[0].before->shape, a.scenario.meshes[0].shape);
@@ -200,6 +210,34 @@ private slots:
             QCOMPARE(g.after->imbalance, loadImbalance(after.batches[0].loads));
             checkBatchLoads(before.batches[0], after.batches[0], g);
         }
+    }
+
+    // A rank's line gives what that rank computes beside its owner
+    // coordinate's total, which all of the coordinate's ranks share: the
+    // coordinate's figure alone read as if one rank held it.
+    void rankLinesSayWhatTheRankComputes() {
+        const auto [a, b, d] = reshaped("llama3_8b_hsdp_2x4.json", {4, 2});
+        QVERIFY(!d.ranks.empty());
+        const std::string text = planDiffToText(d, "a", "b", 1000);
+        for (const RankDiff& r : d.ranks) {
+            const RankOwnership& before = a.plan.ranks[size_t(r.rank)];
+            QVERIFY(r.before && r.after);
+            QCOMPARE(r.before->computedNumel, before.computedNumel);
+            QCOMPARE(r.before->computed.size(), before.computed.size());
+            QCOMPARE(r.before->ownedNumel, before.ownedNumel);
+            QVERIFY(r.before->computedNumel < r.before->ownedNumel);  // a 4-way shard group's
+            const std::string line = "rank " + std::to_string(r.rank) + ": computes " +
+                                     std::to_string(before.computed.size()) + " params (" +
+                                     std::to_string(before.computedNumel) +
+                                     " elements) of its owner coordinate's " +
+                                     std::to_string(before.owned.size()) + " (" +
+                                     std::to_string(before.ownedNumel) + ")";
+            QVERIFY2(text.find(line) != std::string::npos, (line + "\n" + text).c_str());
+        }
+        const Json json = Json::parse(planDiffToJson(d, "a", "b").dump());
+        const Json& first = json["ranks"][0]["before"];
+        QCOMPARE(first["computed_numel"].get<int64_t>(), d.ranks[0].before->computedNumel);
+        QCOMPARE(first["computed"].size(), d.ranks[0].before->computed.size());
     }
 
     void placementChangeMovesParamToAnotherGroup() {

@@ -88,7 +88,9 @@ private slots:
         const Scenario s = readScenarioFile(sample("llama3_70b_hsdp_tp_2x4x4.json").toStdString());
         const Plan plan = makePlan(s);
         RunOptions options;
-        options.maxBytes = int64_t(512) << 20;
+        // The sanitizer presets divide the run budgets, as the other run tests do.
+        options.maxBytes = (int64_t(512) << 20) /
+                           std::max(1, qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR"));
         options.flopBudget = 1e13;  // the bytes decide the shrink
         const qint64 residentBefore = peakResidentBytes();
         const RunResult run = runPlan(s, plan, options);
@@ -116,10 +118,17 @@ private slots:
 #endif
     }
 
-    void humanBytes() {
+    void figureTexts() {
         QCOMPARE(QString::fromStdString(hsdp::humanBytes(2.0 * 1024 * 1024 * 1024)),
                  QString("2.0 GiB"));
         QCOMPARE(QString::fromStdString(hsdp::humanBytes(512)), QString("512 B"));
+        QCOMPARE(QString::fromStdString(durationText(2.154)), QString("2.15 s"));
+        QCOMPARE(QString::fromStdString(durationText(0.0412)), QString("41.2 ms"));
+        QCOMPARE(QString::fromStdString(durationText(812e-6)), QString("812 µs"));
+        QCOMPARE(QString::fromStdString(durationText(35e-9)), QString("35.0 ns"));
+        // A rounding residue is no time: not "0.000183 µs".
+        QCOMPARE(QString::fromStdString(durationText(1.83e-13)), QString("0 s"));
+        QCOMPARE(QString::fromStdString(durationText(0)), QString("0 s"));
     }
 };
 
