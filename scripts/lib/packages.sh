@@ -16,9 +16,9 @@ build_packages=(build-essential cmake ninja-build ccache lld qt6-base-dev libqt6
 sanitizer_packages=(clang-14 libclang-rt-14-dev llvm-14)
 # The package's check (scripts/test-package).
 package_test_packages=(lintian dpkg-dev appstream desktop-file-utils man-db)
-# The fuzzers (scripts/fuzz): Debian's clang 14, its libFuzzer and sanitizer
-# runtimes (libclang-rt-14-dev), llvm-symbolizer (llvm-14) for readable stacks.
-fuzz_packages=(clang-14 libclang-rt-14-dev llvm-14 lld cmake ninja-build ccache nlohmann-json3-dev
+# The fuzzers (scripts/fuzz): the sanitizers' clang 14, whose runtimes hold
+# libFuzzer and whose llvm-symbolizer (llvm-14) makes stacks readable.
+fuzz_packages=("${sanitizer_packages[@]}" lld cmake ninja-build ccache nlohmann-json3-dev
                libeigen3-dev python3)
 
 # install_missing WHO PACKAGE...: WHO names the script in its message.

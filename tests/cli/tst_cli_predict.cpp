@@ -14,6 +14,7 @@
 #include "cli_process.h"
 #include "cluster/reader.h"
 #include "cluster/writer.h"
+#include "sanitizers.h"
 
 using namespace hsdp::testing;
 
@@ -25,7 +26,7 @@ private slots:
         const QString file = dir.filePath("machine.json");
         // One repetition under the sanitizers (which divide the run budgets):
         // the file's shape is the same, and a repetition costs a minute there.
-        const bool sanitized = qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR") > 1;
+        const bool sanitized = hsdp::testing::runBudgetDivisor() > 1;
         auto r = inspect({"calibrate", "--repetitions", sanitized ? "1" : "3", "--name",
                           "this-machine", "-o", file});
         QVERIFY2(r.exitCode == 0, r.err.constData());

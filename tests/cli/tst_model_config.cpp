@@ -16,6 +16,7 @@
 #include "hf_config/parallel_layout.h"
 #include "hf_config/scenario_from_config.h"
 #include "plan/planner.h"
+#include "sanitizers.h"
 #include "scenario/reader.h"
 
 using namespace hsdp;
@@ -548,7 +549,7 @@ private slots:
         const Scenario s = readScenarioFile(out.toStdString());
         QCOMPARE(QString::fromStdString(s.name), QString("from config"));
         // The sanitizer presets divide the run budgets, as the other run tests do.
-        const int divisor = std::max(1, qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR"));
+        const int divisor = runBudgetDivisor();
         const CliOutcome run =
             inspect({"run", "--max-bytes", QString::number((qint64(256) << 20) / divisor),
                      "--max-flops", QString::number(4e10 / divisor), out});

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Which sanitizer instruments this test, whichever compiler built it: GCC
-// defines __SANITIZE_ADDRESS__ and __SANITIZE_THREAD__, clang answers
-// __has_feature. HSDP_ADDRESS_SANITIZED and HSDP_THREAD_SANITIZED are 1 or 0.
+// What the sanitizer builds change for a test. Which sanitizer instruments
+// it, whichever compiler built it: GCC defines __SANITIZE_ADDRESS__ and
+// __SANITIZE_THREAD__, clang answers __has_feature; HSDP_ADDRESS_SANITIZED
+// and HSDP_THREAD_SANITIZED are 1 or 0. And the run budgets their presets set.
 #if defined(__SANITIZE_ADDRESS__)
 #define HSDP_ADDRESS_SANITIZED 1
 #elif defined(__has_feature)
@@ -25,3 +26,17 @@
 #ifndef HSDP_THREAD_SANITIZED
 #define HSDP_THREAD_SANITIZED 0
 #endif
+
+#include <QtGlobal>
+
+#include <algorithm>
+
+namespace hsdp::testing {
+
+// What the sanitizer presets divide the run budgets by
+// (HSDP_RUN_BUDGET_DIVISOR: 4 under ASan, 16 under TSan), 1 otherwise.
+inline int runBudgetDivisor() {
+    return std::max(1, qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR"));
+}
+
+}  // namespace hsdp::testing

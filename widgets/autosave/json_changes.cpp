@@ -47,10 +47,6 @@ void collect(const Json& before, const Json& after, const QString& pointer,
                  std::nullopt});
 }
 
-}  // namespace
-
-namespace {
-
 bool isEmptyObject(const Json& value) {
     return value.is_object() && value.empty();
 }

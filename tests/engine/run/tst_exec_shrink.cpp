@@ -89,8 +89,7 @@ private slots:
         const Plan plan = makePlan(s);
         RunOptions options;
         // The sanitizer presets divide the run budgets, as the other run tests do.
-        options.maxBytes = (int64_t(512) << 20) /
-                           std::max(1, qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR"));
+        options.maxBytes = (int64_t(512) << 20) / hsdp::testing::runBudgetDivisor();
         options.flopBudget = 1e13;  // the bytes decide the shrink
         const qint64 residentBefore = peakResidentBytes();
         const RunResult run = runPlan(s, plan, options);
