@@ -84,6 +84,8 @@ private slots:
     void trafficFiguresAreSumsOverTheTrace();
     void withoutARunTheViewsAreEmpty();
     void computeSlicesHaveTheirOwnColoursAndSayWhatTheyDid();
+    void everyColumnShowsWhatCoversMostOfItAtEveryZoom();
+    void zoomingOutStopsAtTheRun();
     void renderImages();
 
 private:
@@ -418,12 +420,20 @@ void TestTraceViews::computeSlicesHaveTheirOwnColoursAndSayWhatTheyDid() {
         const QString op = QString::fromStdString(e.op);
         seen.insert(op);
         QCOMPARE(ops[size_t(timeline.categoryOf(i, TraceColouring::Op))], op);
+        // Coloured as its kind in both colourings, never as its phase's wire.
         const auto& phases = tracePhaseNames();
-        const auto phase =
-            std::find(phases.begin(), phases.end(), QString::fromStdString(e.label.phase));
-        const int phaseCategory =
-            int((phase == phases.end() ? phases.end() - 1 : phase) - phases.begin());
-        QCOMPARE(timeline.categoryOf(i, TraceColouring::Phase), phaseCategory);
+        const int phaseCategory = timeline.categoryOf(i, TraceColouring::Phase);
+        QCOMPARE(phases[size_t(phaseCategory)], op);
+        QCOMPARE(
+            traceCategoryColour(phaseCategory, TraceColouring::Phase),
+            traceCategoryColour(timeline.categoryOf(i, TraceColouring::Op), TraceColouring::Op));
+        QVERIFY(timeline.hasCategory(phaseCategory, TraceColouring::Phase));
+        for (const char* wire : {"gather", "update-broadcast", "replica-broadcast", "tp"}) {
+            const int w =
+                int(std::find(phases.begin(), phases.end(), QString(wire)) - phases.begin());
+            QVERIFY(traceCategoryColour(w, TraceColouring::Phase) !=
+                    traceCategoryColour(phaseCategory, TraceColouring::Phase));
+        }
         const QString tip = canvas.toolTipFor(i);
         QVERIFY2(!tip.contains(QStringLiteral("sent")), qPrintable(tip));
         const QString param = QString::fromStdString(
@@ -433,6 +443,118 @@ void TestTraceViews::computeSlicesHaveTheirOwnColoursAndSayWhatTheyDid() {
             QVERIFY2(tip.contains(QStringLiteral("Newton–Schulz")), qPrintable(tip));
     }
     QCOMPARE(seen, (std::set<QString>(kinds.begin(), kinds.end())));
+}
+
+// A gather, then back-to-back compute and broadcasts far shorter than a
+// pixel: each column must show the category covering most of it, however
+// far out the view is zoomed (once the whole row read as the gather).
+void TestTraceViews::everyColumnShowsWhatCoversMostOfItAtEveryZoom() {
+    auto run = std::make_shared<RunResult>();
+    run->worldSize = 2;
+    const char* ops[] = {"broadcast", "newton_schulz", "all_gather", "update"};
+    const char* phases[] = {"update-broadcast", "update-broadcast", "gather", "update-broadcast"};
+    uint32_t random = 7;
+    auto next = [&random] { return random = random * 1664525u + 1013904223u; };
+    for (int r = 0; r < 2; ++r) {
+        double t = 0;
+        auto add = [&](int kind, double length) {
+            TraceEvent e;
+            e.seq = kind == 1 || kind == 3 ? -int64_t(run->trace.events.size()) - 1 : 0;
+            e.rank = r;
+            e.op = ops[kind];
+            e.label.phase = phases[kind];
+            e.startUs = t;
+            e.endUs = t + length;
+            t = e.endUs + (r == 1 ? double(next() % 3) : 0.0);  // row 1: gaps too
+            run->trace.events.push_back(e);
+        };
+        add(2, 720000);  // the long gather first
+        for (int i = 0; i < 4000; ++i) add(int(next() % 4), 300 + double(next() % 4000));
+    }
+    auto timeline = std::make_shared<const TraceTimeline>(run, 2);
+    PlanSelection selection;
+    TraceCanvas canvas(&selection);
+    canvas.setTimeline(timeline);
+    const QSize size(1440, 600);
+    for (double zoom : {1.0, 4.0, 60.0}) {
+        canvas.fit();
+        for (int z = 1; z < zoom; z *= 2) canvas.zoomIn();
+        const TimeAxis axis = canvas.axisFor(size);
+        for (int r = 0; r < 2; ++r) {
+            std::vector<BarSpan> spans;
+            rowBars(*timeline, r, axis, TraceColouring::Phase, spans);
+            std::map<int, int> shown;  // column -> category
+            for (const BarSpan& span : spans)
+                for (int x = span.x0; x < span.x1; ++x)
+                    shown[x] = timeline->categoryOf(span.event, TraceColouring::Phase);
+            // Brute force: each column's cover per category.
+            std::map<int, std::map<int, double>> cover;
+            const auto& row = timeline->row(r);
+            for (size_t k = 0; k < row.start.size(); ++k) {
+                const double xs = std::max(axis.left, axis.x(row.start[k]));
+                const double xe = std::min(axis.left + axis.width, axis.x(row.end[k]));
+                if (xe <= xs) continue;
+                const int category = timeline->categoryOf(row.events[k], TraceColouring::Phase);
+                for (int x = int(std::floor(xs)); x < xe; ++x)
+                    cover[x][category] += std::min<double>(xe, x + 1) - std::max<double>(xs, x);
+            }
+            int checked = 0;
+            for (const auto& [x, byCategory] : cover) {
+                std::vector<std::pair<double, int>> ranked;
+                for (const auto& [category, weight] : byCategory)
+                    ranked.push_back({weight, category});
+                std::sort(ranked.rbegin(), ranked.rend());
+                if (ranked.size() > 1 && ranked[0].first - ranked[1].first < 1e-6)
+                    continue;  // a tie
+                QVERIFY2(shown.count(x), qPrintable(QStringLiteral("column %1 empty").arg(x)));
+                QVERIFY2(
+                    shown[x] == ranked[0].second,
+                    qPrintable(QStringLiteral("zoom %1, row %2, column %3: shows %4, mostly %5")
+                                   .arg(zoom)
+                                   .arg(r)
+                                   .arg(x)
+                                   .arg(tracePhaseNames()[size_t(shown[x])])
+                                   .arg(tracePhaseNames()[size_t(ranked[0].second)])));
+                ++checked;
+            }
+            QVERIFY(checked > 100);
+        }
+    }
+    // Zoomed out, the gather holds only its own first tenth or so of the row.
+    canvas.fit();
+    const TimeAxis axis = canvas.axisFor(size);
+    std::vector<BarSpan> spans;
+    rowBars(*timeline, 0, axis, TraceColouring::Phase, spans);
+    const int gather = int(
+        std::find(tracePhaseNames().begin(), tracePhaseNames().end(), QStringLiteral("gather")) -
+        tracePhaseNames().begin());
+    const double gatherEnds = axis.x(720000);
+    for (const BarSpan& span : spans)
+        if (timeline->categoryOf(span.event, TraceColouring::Phase) == gather)
+            QVERIFY2(span.x1 <= gatherEnds + 2 || span.x1 - span.x0 < 3,
+                     qPrintable(QStringLiteral("a gather bar to x=%1; the gather ends at x=%2")
+                                    .arg(span.x1)
+                                    .arg(gatherEnds)));
+}
+
+void TestTraceViews::zoomingOutStopsAtTheRun() {
+    auto timeline = syntheticTimeline(4, 400);
+    PlanSelection selection;
+    TraceCanvas canvas(&selection);
+    canvas.setTimeline(timeline);
+    const double length = timeline->endUs() - timeline->beginUs();
+    const double slack = length * 0.0101;
+    for (int i = 0; i < 20; ++i) canvas.zoomOut();
+    QVERIFY(canvas.windowStart() >= timeline->beginUs() - slack);
+    QVERIFY(canvas.windowEnd() <= timeline->endUs() + slack);
+    canvas.zoomIn();
+    canvas.zoomIn();
+    for (int i = 0; i < 50; ++i) canvas.panBy(-0.5);
+    QVERIFY2(canvas.windowStart() >= timeline->beginUs() - slack,
+             qPrintable(QString::number(canvas.windowStart())));
+    for (int i = 0; i < 50; ++i) canvas.panBy(0.5);
+    QVERIFY(canvas.windowEnd() <= timeline->endUs() + slack);
+    QVERIFY(canvas.windowEnd() - canvas.windowStart() < length / 2);  // still zoomed in
 }
 
 void TestTraceViews::renderImages() {

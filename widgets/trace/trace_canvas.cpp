@@ -27,6 +27,7 @@ const QColor kRule(0xc8, 0xcc, 0xd2);
 const QColor kText(0x33, 0x33, 0x33);
 const QColor kHighlight(0x11, 0x11, 0x11);
 constexpr double kPickPixels = 3.0;
+constexpr double kFitMargin = 0.01;  // of the run's length, either side
 
 // 1, 2, 5 x 10^k microseconds: about one tick per `pixels`.
 double niceStep(double range, double width, double pixels) {
@@ -88,20 +89,22 @@ void TraceCanvas::setColouring(TraceColouring colouring) {
     update();
 }
 
+// The window never leaves the run (plus fit()'s margin): zooming out stops
+// at the whole step, panning at its ends.
 void TraceCanvas::setWindow(double t0, double t1) {
     const double begin = timeline_ ? timeline_->beginUs() : 0;
     const double end = timeline_ ? std::max(timeline_->endUs(), begin + 1) : 1;
-    const double span = std::clamp(t1 - t0, 0.05, (end - begin) * 1.02);
-    t0 = std::clamp(t0, begin - span * 0.5, end - span * 0.5);
-    t0_ = t0;
-    t1_ = t0 + span;
+    const double pad = (end - begin) * kFitMargin;
+    const double span = std::clamp(t1 - t0, 0.05, end - begin + 2 * pad);
+    t0_ = std::clamp(t0, begin - pad, end + pad - span);
+    t1_ = t0_ + span;
     update();
 }
 
 void TraceCanvas::fit() {
     const double begin = timeline_ ? timeline_->beginUs() : 0;
     const double end = timeline_ ? std::max(timeline_->endUs(), begin + 1) : 1;
-    const double pad = (end - begin) * 0.01;
+    const double pad = (end - begin) * kFitMargin;
     t0_ = begin - pad;
     t1_ = end + pad;
     update();
@@ -424,12 +427,25 @@ void TraceCanvas::paintRows(QPainter& painter, const QSize& size, int& bars) con
         const int y = static_cast<int>(std::round(top + gap));
         const int barHeight = std::max(1, static_cast<int>(std::round(h - 2 * gap)));
         // A one-pixel gap after each wide bar keeps back-to-back collectives apart.
-        for (const BarSpan& bar : bars_)
-            painter.fillRect(
-                QRect(bar.x0, y, bar.x1 - bar.x0 - (bar.x1 - bar.x0 >= 5), barHeight),
-                traceCategoryColour(timeline_->categoryOf(bar.event, colouring_), colouring_));
+        for (const BarSpan& bar : bars_) {
+            const auto category = static_cast<size_t>(timeline_->categoryOf(bar.event, colouring_));
+            if (category >= rectsByCategory_.size()) rectsByCategory_.resize(category + 1);
+            rectsByCategory_[category].push_back(
+                QRect(bar.x0, y, bar.x1 - bar.x0 - (bar.x1 - bar.x0 >= 5), barHeight));
+        }
         bars += static_cast<int>(bars_.size());
     }
+    // One drawRects per colour: an overview holds up to rows x width bars.
+    painter.save();
+    painter.setPen(Qt::NoPen);
+    for (size_t category = 0; category < rectsByCategory_.size(); ++category) {
+        auto& rects = rectsByCategory_[category];
+        if (rects.empty()) continue;
+        painter.setBrush(traceCategoryColour(static_cast<int>(category), colouring_));
+        painter.drawRects(rects.data(), static_cast<int>(rects.size()));
+        rects.clear();
+    }
+    painter.restore();
     paintGroupRules(painter, size);
 }
 
@@ -528,6 +544,7 @@ void TraceCanvas::paintLegend(QPainter& painter, const QSize& size) const {
     painter.drawText(QRectF(8, 3, kGutter - 14, 16), Qt::AlignRight | Qt::AlignVCenter,
                      colouring_ == TraceColouring::Phase ? tr("phase") : tr("op"));
     for (size_t i = 0; i < names.size(); ++i) {
+        if (!timeline_->hasCategory(static_cast<int>(i), colouring_)) continue;
         painter.fillRect(QRectF(x, 6, 12, 10),
                          traceCategoryColour(static_cast<int>(i), colouring_));
         painter.drawText(QPointF(x + 16, 15), names[i]);

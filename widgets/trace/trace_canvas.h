@@ -140,7 +140,8 @@ private:
     QPointF dragStart_;
     double t0AtDrag_ = 0, scrollAtDrag_ = 0;
     bool dragging_ = false;
-    mutable std::vector<BarSpan> bars_;  // reused per row while painting
+    mutable std::vector<BarSpan> bars_;                        // reused per row while painting
+    mutable std::vector<std::vector<QRect>> rectsByCategory_;  // reused per paint
     mutable std::vector<DensitySpan> density_;
     mutable GroupBarsScratch scratch_;
     std::shared_ptr<const Mesh> mesh_;  // of the world's size, or null

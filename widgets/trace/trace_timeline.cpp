@@ -20,7 +20,11 @@ uint8_t categoryIndex(const std::vector<QString>& names, const std::string& name
 const std::vector<QString>& tracePhaseNames() {
     static const std::vector<QString> names{
         QStringLiteral("gather"), QStringLiteral("update-broadcast"),
-        QStringLiteral("replica-broadcast"), QStringLiteral("tp"), QStringLiteral("other")};
+        QStringLiteral("replica-broadcast"), QStringLiteral("tp"),
+        // Compute is no phase's wire: each kind is coloured as itself, as
+        // the op colouring does, so Newton-Schulz never reads as traffic.
+        QStringLiteral("pack"), QStringLiteral("unpack"), QStringLiteral("newton_schulz"),
+        QStringLiteral("update"), QStringLiteral("other")};
     return names;
 }
 
@@ -59,8 +63,10 @@ TraceTimeline::TraceTimeline(std::shared_ptr<const RunResult> run, int worldSize
         row.end.push_back(e.endUs);
         row.events.push_back(i);
         if (!isCompute(e)) bySeq_[e.seq].push_back(i);  // a compute span is no collective
-        phase_.push_back(categoryIndex(tracePhaseNames(), e.label.phase));
+        phase_.push_back(categoryIndex(tracePhaseNames(), isCompute(e) ? e.op : e.label.phase));
         op_.push_back(categoryIndex(traceOpNames(), e.op));
+        phaseSeen_ |= 1u << phase_.back();
+        opSeen_ |= 1u << op_.back();
         begin_ = std::min(begin_, e.startUs);
         end_ = std::max(end_, e.endUs);
     }
@@ -134,6 +140,11 @@ const std::vector<int>& TraceTimeline::eventsOfSeq(int64_t seq) const {
 int TraceTimeline::categoryOf(int event, TraceColouring colouring) const {
     const auto& categories = colouring == TraceColouring::Phase ? phase_ : op_;
     return categories[static_cast<size_t>(event)];
+}
+
+bool TraceTimeline::hasCategory(int category, TraceColouring colouring) const {
+    const uint32_t seen = colouring == TraceColouring::Phase ? phaseSeen_ : opSeen_;
+    return category >= 0 && category < 32 && (seen >> category & 1u);
 }
 
 std::shared_ptr<const TraceTimeline> timelineOfRun(const RunData& run) {

@@ -65,6 +65,8 @@ public:
     const std::vector<int>& eventsOfSeq(int64_t seq) const;
     // Category index into tracePhaseNames() / traceOpNames().
     int categoryOf(int event, TraceColouring colouring) const;
+    // Whether any event has that category: the legend names only these.
+    bool hasCategory(int category, TraceColouring colouring) const;
 
 private:
     std::shared_ptr<const RunResult> run_;
@@ -73,6 +75,7 @@ private:
     std::vector<RowGroup> groups_;
     std::unordered_map<int64_t, std::vector<int>> bySeq_;
     std::vector<uint8_t> phase_, op_;
+    uint32_t phaseSeen_ = 0, opSeen_ = 0;  // bit c: some event has category c
     double begin_ = 0, end_ = 0;
 };
 
