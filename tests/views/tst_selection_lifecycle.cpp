@@ -21,6 +21,7 @@
 #include <QTreeView>
 #include <QtTest>
 #include <cstdio>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "buffer_layout/buffer_layout_widget.h"
@@ -30,6 +31,7 @@
 #include "runs/run_status_text.h"
 #include "shared/model_roles.h"
 #include "shared/plan_index.h"
+#include "shared/word_elide_delegate.h"
 #include "steps/step_widget.h"
 #include "studio_test_util.h"
 #include "tensor_layout/tensor_layout_widget.h"
@@ -227,6 +229,7 @@ private slots:
     void viewsReadTheSelectionInTheirOwnPlan();
     void aReportHoldsOnlyARunOfItsPlan();
     void aFilterThatMatchesNothingSaysSo();
+    void aNarrowTreeKeepsEachParamsLayerNumber();
 
 private:
     void select(MainWindow& window, Kind kind);
@@ -664,6 +667,50 @@ void TestSelectionLifecycle::aFilterThatMatchesNothingSaysSo() {
     QVERIFY(tree.filterEdit()->text().isEmpty());
     QVERIFY(tree.proxy()->rowCount() > 0);
     QVERIFY(tree.noMatchLabel()->isHidden());
+}
+
+// A narrow name column shortens a param between words, keeping its layer
+// number and its last words ("model.layers.37.…q_proj.weight"): cut from
+// the left, every layer's q_proj read the same.
+void TestSelectionLifecycle::aNarrowTreeKeepsEachParamsLayerNumber() {
+    const PlanResult plan = computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json"));
+    PlanSelection selection;
+    PlanTreeWidget tree(&selection);
+    tree.setResult(plan);
+    tree.resize(420, 600);
+    tree.show();
+    tree.treeView()->expandAll();
+    tree.treeView()->setColumnWidth(0, 190);
+    QCoreApplication::processEvents();
+    auto* delegate = dynamic_cast<WordElideDelegate*>(tree.treeView()->itemDelegateForColumn(0));
+    if (!delegate) delegate = dynamic_cast<WordElideDelegate*>(tree.treeView()->itemDelegate());
+    QVERIFY(delegate);
+    QAbstractItemModel* model = tree.treeView()->model();
+    int checked = 0;
+    std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+        for (int row = 0; row < model->rowCount(parent); ++row) {
+            const QModelIndex index = model->index(row, 0, parent);
+            walk(index);
+            if (index.data(ParamRole).toInt() < 0) continue;
+            const QString full = PlanTreeWidget::shownText(index);
+            const QRegularExpressionMatch layer =
+                QRegularExpression(QStringLiteral("\\.(\\d+)\\.")).match(full);
+            if (!layer.hasMatch()) continue;
+            QStyleOptionViewItem option;
+            option.initFrom(tree.treeView());
+            option.rect = tree.treeView()->visualRect(index);
+            option.font = tree.treeView()->font();
+            const QString shown = delegate->shownText(option, index);
+            if (shown == full) continue;
+            ++checked;
+            const QRegularExpression kept(QStringLiteral("(^|[.…])%1\\.").arg(layer.captured(1)));
+            QVERIFY2(shown.contains(kept),
+                     qPrintable(shown + QStringLiteral(" lost the layer of ") + full));
+            QVERIFY2(shown.endsWith(full.section(QLatin1Char('.'), -1)), qPrintable(shown));
+        }
+    };
+    walk(QModelIndex());
+    QVERIFY2(checked > 100, qPrintable(QString::number(checked)));
 }
 
 #include "tst_selection_lifecycle.moc"

@@ -37,11 +37,12 @@ public:
     using WordElideDelegate::WordElideDelegate;
 
 protected:
-    // A long name keeps its last words, which tell a repeat block's params
-    // apart ("….wq.weight"); placements and shapes keep both ends
+    // Both ends, keeping the numbers: a long name keeps its layer number and
+    // last words, which tell a repeat block's params apart
+    // ("layers.3.….wq.weight"); placements and shapes keep both ends
     // ("R, …Shard(0)").
-    Qt::TextElideMode elideModeFor(const QModelIndex& index, Qt::TextElideMode) const override {
-        return index.column() == ParamEntriesModel::Name ? Qt::ElideLeft : Qt::ElideMiddle;
+    Qt::TextElideMode elideModeFor(const QModelIndex&, Qt::TextElideMode) const override {
+        return Qt::ElideMiddle;
     }
 
 public:

@@ -41,10 +41,11 @@ protected:
         return PlanTreeWidget::shownText(index);
     }
     Qt::TextElideMode elideModeFor(const QModelIndex& index, Qt::TextElideMode) const override {
-        // A param's last words tell repeated layers apart ("….wq.weight");
-        // a batch's or group's first say which it is.
+        // A param's layer number and last words tell repeated layers apart
+        // ("model.layers.37.…q_proj.weight"); a batch's or group's first
+        // words say which it is.
         const bool param = index.data(ParamRole).toInt() >= 0;
-        return index.column() == 0 && param ? Qt::ElideLeft : Qt::ElideRight;
+        return index.column() == 0 && param ? Qt::ElideMiddle : Qt::ElideRight;
     }
 };
 

@@ -6,6 +6,7 @@
 #include <QHelpEvent>
 #include <QStyle>
 #include <QToolTip>
+#include <tuple>
 #include <vector>
 
 namespace hsdp {
@@ -48,12 +49,27 @@ QString elideLeft(const QString& text, const std::vector<qsizetype>& cuts,
     return best;
 }
 
+// Runs of digits in `text`: the layer numbers that tell repeated layers apart.
+int numbersIn(QStringView text) {
+    int numbers = 0;
+    for (qsizetype i = 0; i < text.size(); ++i)
+        numbers += text[i].isDigit() && (i == 0 || !text[i - 1].isDigit());
+    return numbers;
+}
+
 // Words from both ends: the head grows while the tail keeps as many words as
-// fit beside it; the candidate keeping most characters wins.
+// fit beside it. A candidate keeping the last word wins, then the one keeping
+// most numbers ("layers.37" says which layer "q_proj.weight" is), then the
+// one keeping most characters.
 QString elideMiddle(const QString& text, const std::vector<qsizetype>& cuts,
                     const QFontMetrics& metrics, int width) {
     QString best = elideRight(text, cuts, metrics, width);
-    qsizetype bestKept = best.size() - 1;
+    auto score = [&](qsizetype head, qsizetype tail) {
+        const QStringView whole(text);
+        return std::tuple(1, numbersIn(whole.left(head)) + numbersIn(whole.mid(tail)),
+                          head + (text.size() - tail));
+    };
+    auto bestScore = std::tuple(0, numbersIn(best), best.size() - 1);
     std::vector<qsizetype> heads{0};
     heads.insert(heads.end(), cuts.begin(), cuts.end());
     for (qsizetype head : heads) {
@@ -63,10 +79,9 @@ QString elideMiddle(const QString& text, const std::vector<qsizetype>& cuts,
             if (tail <= head) continue;
             const QString candidate = start + text.mid(tail);
             if (metrics.horizontalAdvance(candidate) > width) continue;
-            const qsizetype kept = head + (text.size() - tail);
-            if (kept > bestKept) {
+            if (score(head, tail) > bestScore) {
                 best = candidate;
-                bestKept = kept;
+                bestScore = score(head, tail);
             }
             break;
         }
@@ -102,6 +117,13 @@ void WordElideDelegate::initStyleOption(QStyleOptionViewItem* option,
     if (mode == Qt::ElideNone) mode = Qt::ElideRight;
     option->text =
         elideAtWords(option->text, QFontMetrics(option->font), textWidthOf(*option), mode);
+}
+
+QString WordElideDelegate::shownText(const QStyleOptionViewItem& option,
+                                     const QModelIndex& index) const {
+    QStyleOptionViewItem shown = option;
+    initStyleOption(&shown, index);
+    return shown.text;
 }
 
 QSize WordElideDelegate::sizeHint(const QStyleOptionViewItem& option,

@@ -9,7 +9,8 @@ namespace hsdp {
 
 // `text` shortened to `width` pixels only between words (a word ends after a
 // space, comma or dot): Qt::ElideRight keeps whole words from the start,
-// Qt::ElideLeft from the end, Qt::ElideMiddle from both ends, with "…" for what is left out. Qt's
+// Qt::ElideLeft from the end, Qt::ElideMiddle from both ends keeping the most
+// numbers ("model.layers.37.…q_proj.weight"), with "…" for what is left out. Qt's
 // own eliding cuts anywhere ("R, _St…ard(0)"), which reads as another value. Text that fits is
 // returned as it is; if not even one word fits, "…".
 QString elideAtWords(const QString& text, const QFontMetrics& metrics, int width,
@@ -24,6 +25,8 @@ public:
 
     bool helpEvent(QHelpEvent* event, QAbstractItemView* view, const QStyleOptionViewItem& option,
                    const QModelIndex& index) override;
+    // The text a cell of `option`'s rect shows for `index`, shortened as painted.
+    QString shownText(const QStyleOptionViewItem& option, const QModelIndex& index) const;
     // The whole text's size: columns sized to contents fit it unshortened.
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
