@@ -37,12 +37,13 @@ OwnerExchangeGroup ownerExchangeGroup(const OwnerExchangeSetup& setup,
     return group;
 }
 
-std::vector<std::vector<int64_t>> exchangeBlockBytes(const OwnerExchangeGroup& group,
-                                                     const std::vector<OwnerExchangeItem>& items,
-                                                     int64_t alignmentBytes,
-                                                     ExchangeDirection direction) {
+namespace {
+
+// Calls visit(from, to, bytes) for every block of the exchange in `direction`.
+template <typename Visit>
+void forEachBlock(const OwnerExchangeGroup& group, const std::vector<OwnerExchangeItem>& items,
+                  int64_t alignmentBytes, ExchangeDirection direction, Visit&& visit) {
     const size_t n = group.ranks.size();
-    std::vector<std::vector<int64_t>> bytes(n, std::vector<int64_t>(n, 0));
     for (size_t i = 0; i < items.size(); ++i) {
         const int es = direction == ExchangeDirection::ToComputer ? dtypeSize(items[i].param.dtype)
                                                                   : int(sizeof(float));
@@ -51,12 +52,39 @@ std::vector<std::vector<int64_t>> exchangeBlockBytes(const OwnerExchangeGroup& g
             const int64_t block =
                 paddedElements(group.held[i][q].localNumel(), alignmentBytes, es) * es;
             if (direction == ExchangeDirection::ToComputer)
-                bytes[q][computer] += block;
+                visit(q, computer, block);
             else
-                bytes[computer][q] += block;
+                visit(computer, q, block);
         }
     }
+}
+
+}  // namespace
+
+std::vector<std::vector<int64_t>> exchangeBlockBytes(const OwnerExchangeGroup& group,
+                                                     const std::vector<OwnerExchangeItem>& items,
+                                                     int64_t alignmentBytes,
+                                                     ExchangeDirection direction) {
+    const size_t n = group.ranks.size();
+    std::vector<std::vector<int64_t>> bytes(n, std::vector<int64_t>(n, 0));
+    forEachBlock(group, items, alignmentBytes, direction,
+                 [&](size_t from, size_t to, int64_t block) { bytes[from][to] += block; });
     return bytes;
+}
+
+ExchangeTotals exchangeTotals(const OwnerExchangeGroup& group,
+                              const std::vector<OwnerExchangeItem>& items, int64_t alignmentBytes,
+                              ExchangeDirection direction) {
+    const size_t n = group.ranks.size();
+    ExchangeTotals totals{std::vector<int64_t>(n, 0), std::vector<int64_t>(n, 0),
+                          std::vector<int64_t>(n, 0)};
+    forEachBlock(group, items, alignmentBytes, direction,
+                 [&](size_t from, size_t to, int64_t block) {
+                     totals.sent[from] += block;
+                     totals.received[to] += block;
+                     if (from == to) totals.own[from] += block;
+                 });
+    return totals;
 }
 
 namespace {

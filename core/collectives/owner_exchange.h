@@ -57,6 +57,17 @@ std::vector<std::vector<int64_t>> exchangeBlockBytes(const OwnerExchangeGroup& g
                                                      int64_t alignmentBytes,
                                                      ExchangeDirection direction);
 
+// Each member's bytes sent and received in one direction: the row and column
+// sums of exchangeBlockBytes, without its members x members matrix (a
+// 1,024-member group's is 8 MiB, built once per member it was 8 GiB of work).
+struct ExchangeTotals {
+    std::vector<int64_t> sent, received;  // [member], its own block included
+    std::vector<int64_t> own;             // [member] the block it keeps (no wire)
+};
+ExchangeTotals exchangeTotals(const OwnerExchangeGroup& group,
+                              const std::vector<OwnerExchangeItem>& items, int64_t alignmentBytes,
+                              ExchangeDirection direction);
+
 // Gather: per item, the full fp32 matrix where this rank computes it (an
 // empty tensor elsewhere), counted on the memory ledger while held. One alltoallv.
 struct OwnerMatrices {

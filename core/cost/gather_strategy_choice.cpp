@@ -17,10 +17,10 @@ namespace {
 // Per plan group, the busiest rank's seconds in the gather and update-return
 // phases of its entries under the strategies `plan` has.
 std::map<int, double> gatherSecondsByGroup(const Scenario& scenario, const Plan& plan,
-                                           const Cluster& cluster) {
+                                           const Cluster& cluster, const ScheduleBudget& budget) {
     std::vector<std::vector<int64_t>> shapes;
     for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
-    const StepSchedule schedule = gatherSchedule(scenario, plan, shapes);
+    const StepSchedule schedule = gatherSchedule(scenario, plan, shapes, true, budget);
     const std::vector<double> collectiveSeconds = collectiveSecondsOn(schedule, cluster);
     const ComputeRates rates = computeRatesOf(cluster);
     std::map<int, double> most;
@@ -48,12 +48,13 @@ Plan withEveryGatheredGroup(Plan plan, GatherStrategy strategy) {
 
 std::vector<GatherStrategyEstimate> estimateGatherStrategies(const Scenario& scenario,
                                                              const Plan& plan,
-                                                             const Cluster& cluster) {
+                                                             const Cluster& cluster,
+                                                             const ScheduleBudget& budget) {
     const Cluster grown = clusterForWorld(cluster, scenario.worldSize);
     const auto allGather = gatherSecondsByGroup(
-        scenario, withEveryGatheredGroup(plan, GatherStrategy::AllGather), grown);
+        scenario, withEveryGatheredGroup(plan, GatherStrategy::AllGather), grown, budget);
     const auto allToAll = gatherSecondsByGroup(
-        scenario, withEveryGatheredGroup(plan, GatherStrategy::AllToAll), grown);
+        scenario, withEveryGatheredGroup(plan, GatherStrategy::AllToAll), grown, budget);
     std::vector<GatherStrategyEstimate> out;
     for (const auto& [group, seconds] : allGather) {
         const auto other = allToAll.find(group);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "cost/step_schedule.h"
 #include "plan/plan.h"
 #include "types/scenario.h"
 
@@ -19,10 +20,13 @@ struct GatherStrategyEstimate {
     double allToAllSeconds = 0;
 };
 
-// Both strategies for every gathered group of `plan` on `cluster` (grown to the world).
+// Both strategies for every gathered group of `plan` on `cluster` (grown to
+// the world). Each strategy's gather schedule stays within `budget`
+// (ScheduleTooLarge past it).
 std::vector<GatherStrategyEstimate> estimateGatherStrategies(const Scenario& scenario,
                                                              const Plan& plan,
-                                                             const Cluster& cluster);
+                                                             const Cluster& cluster,
+                                                             const ScheduleBudget& budget = {});
 
 // Settles `options.gather_strategy: auto`: each group the option left to the
 // cost model takes the strategy predicted faster on `cluster` (all-gather on

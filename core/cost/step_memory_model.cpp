@@ -270,6 +270,7 @@ private:
         replicaStretches_.clear();
         replicaBytes_.clear();
         gatherBuffers_.clear();
+        exchanges_.clear();
         for (int p : v.batch.params) {
             auto it = v.batch.owner.find(p);
             if (it == v.batch.owner.end() || !heldOnEntry(v.mesh, p)) continue;
@@ -424,42 +425,62 @@ private:
     // exchangedUpdate: the gather's send and receive buffers, the full
     // matrices assembled on the computing rank (held until the slices are
     // back), Newton–Schulz on each, the return's buffers.
-    void exchanged(MemoryTally& tally, const EntryView& v, const OwnerClass& owner) const {
+    // One owner exchange group's members and their bytes each way.
+    struct Exchange {
+        OwnerExchangeGroup group;  // ranks and computers only
+        ExchangeTotals toComputer, fromComputer;
+    };
+
+    void exchanged(MemoryTally& tally, const EntryView& v, const OwnerClass& owner) {
+        const Exchange& x = exchangeOf(v, owner);
+        const int rank = v.mesh.rankAt(v.coord);
+        const auto me = size_t(std::lower_bound(x.group.ranks.begin(), x.group.ranks.end(), rank) -
+                               x.group.ranks.begin());
+        auto exchange = [&](const ExchangeTotals& totals, MemoryKind kind,
+                            const std::function<void()>& whileReceived) {
+            tally.add(kind, totals.sent[me]);
+            tally.add(kind, totals.received[me]);
+            tally.remove(kind, totals.sent[me]);
+            whileReceived();
+            tally.remove(kind, totals.received[me]);
+        };
+        auto computesHere = [&](size_t i) { return size_t(x.group.computer[i]) == me; };
+        exchange(x.toComputer, MemoryKind::GatherBuffer, [&] {
+            for (size_t i = 0; i < owner.owned.size(); ++i)
+                if (computesHere(i))
+                    tally.add(MemoryKind::FullMatrix, numel(owner.owned[i]) * kF32);
+        });
+        for (size_t i = 0; i < owner.owned.size(); ++i)
+            if (computesHere(i)) newtonSchulz(tally, shapes_[size_t(owner.owned[i])]);
+        exchange(x.fromComputer, MemoryKind::UpdatePayload, [] {});
+        for (size_t i = 0; i < owner.owned.size(); ++i)
+            if (computesHere(i)) tally.remove(MemoryKind::FullMatrix, numel(owner.owned[i]) * kF32);
+    }
+
+    // The exchange group of v's rank and owner class, its members' totals
+    // computed once per group (every member's case asks for it).
+    const Exchange& exchangeOf(const EntryView& v, const OwnerClass& owner) {
+        const auto& shardDims = updateBroadcastDims(v.group);
+        std::vector<int> members = v.mesh.groupOver(shardDims, v.coord);
+        const int64_t key = int64_t(owner.id) * scenario_.worldSize +
+                            *std::min_element(members.begin(), members.end());
+        auto [it, isNew] = exchanges_.try_emplace(key);
+        if (!isNew) return it->second;
         std::vector<OwnerExchangeItem> items;
         for (size_t i = 0; i < owner.owned.size(); ++i) {
             const int p = owner.owned[i];
             items.push_back({{p, shapes_[size_t(p)], *spec(p).placements, spec(p).dtype, nullptr},
                              owner.computeRoots[i]});
         }
-        const OwnerExchangeSetup setup{
-            &v.mesh, v.coord, updateBroadcastDims(v.group), plan_.alignmentBytes, {}};
-        const OwnerExchangeGroup group = ownerExchangeGroup(setup, items);
-        const size_t me = size_t(group.me);
-        auto exchange = [&](ExchangeDirection direction, MemoryKind kind,
-                            const std::function<void()>& whileReceived) {
-            const auto blocks = exchangeBlockBytes(group, items, plan_.alignmentBytes, direction);
-            int64_t sent = 0, received = 0;
-            for (size_t q = 0; q < blocks.size(); ++q) {
-                sent += blocks[me][q];
-                received += blocks[q][me];
-            }
-            tally.add(kind, sent);
-            tally.add(kind, received);
-            tally.remove(kind, sent);
-            whileReceived();
-            tally.remove(kind, received);
-        };
-        exchange(ExchangeDirection::ToComputer, MemoryKind::GatherBuffer, [&] {
-            for (size_t i = 0; i < items.size(); ++i)
-                if (group.computesHere(i))
-                    tally.add(MemoryKind::FullMatrix, numel(owner.owned[i]) * kF32);
-        });
-        for (size_t i = 0; i < items.size(); ++i)
-            if (group.computesHere(i)) newtonSchulz(tally, shapes_[size_t(owner.owned[i])]);
-        exchange(ExchangeDirection::FromComputer, MemoryKind::UpdatePayload, [] {});
-        for (size_t i = 0; i < items.size(); ++i)
-            if (group.computesHere(i))
-                tally.remove(MemoryKind::FullMatrix, numel(owner.owned[i]) * kF32);
+        const OwnerExchangeSetup setup{&v.mesh, v.coord, shardDims, plan_.alignmentBytes, {}};
+        Exchange& x = it->second;
+        x.group = ownerExchangeGroup(setup, items);
+        x.toComputer =
+            exchangeTotals(x.group, items, plan_.alignmentBytes, ExchangeDirection::ToComputer);
+        x.fromComputer =
+            exchangeTotals(x.group, items, plan_.alignmentBytes, ExchangeDirection::FromComputer);
+        x.group.held.clear();  // only the totals and who computes what are read
+        return x;
     }
 
     // replicaBroadcast: each owned, held param's updated shard in its dtype;
@@ -549,6 +570,7 @@ private:
     std::unordered_map<int64_t, Stretch> replicaStretches_;           // by replicaKeyDims_ index
     std::unordered_map<int64_t, std::vector<int64_t>> replicaBytes_;  // by pieceKeyDims_ index
     std::unordered_map<int64_t, int64_t> gatherBuffers_;  // by line: first rank, mesh dim
+    std::unordered_map<int64_t, Exchange> exchanges_;     // by owner class and first member
 };
 
 }  // namespace

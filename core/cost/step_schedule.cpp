@@ -253,13 +253,25 @@ private:
     void countItems(int64_t n) {
         throwIfStopped(budget_.stop);
         items_ += n;
-        if (budget_.maxWorkItems > 0 && items_ > budget_.maxWorkItems)
-            throw ScheduleTooLarge(
-                "the step's schedule outgrows " + groupedCount(budget_.maxWorkItems) +
-                " work items (" + groupedCount(scenario_.worldSize) + " ranks, " +
-                groupedCount(int64_t(plan_.schedule.size())) +
-                " schedule entries): too large to cost here; fewer batches (a larger "
-                "options.max_batch_numel) or hsdp-inspect plan --cluster, which has no limit");
+        if (budget_.maxWorkItems > 0 && items_ > budget_.maxWorkItems) throw tooLarge();
+    }
+
+    // Says how large the whole schedule would be, extrapolated from the
+    // entries built so far, and what does predict it: a larger batch cap
+    // helps only as far as fewer collectives do, so none is suggested.
+    ScheduleTooLarge tooLarge() const {
+        const auto entries = int64_t(plan_.schedule.size());
+        const int64_t built = std::clamp<int64_t>(entry_ + 1, 1, std::max<int64_t>(entries, 1));
+        const auto estimate =
+            int64_t(double(items_) * double(std::max<int64_t>(entries, 1)) / double(built));
+        return ScheduleTooLarge(
+            "the step's schedule would hold about " + groupedCount(estimate) + " work items (" +
+            humanBytes(double(estimate) * kScheduleItemBytes) + "; " +
+            groupedCount(scenario_.worldSize) + " ranks; " + groupedCount(items_) +
+            " in the first " + groupedCount(built) + " of " + groupedCount(entries) +
+            " schedule entries), over the limit of " + groupedCount(budget_.maxWorkItems) + " (" +
+            humanBytes(double(budget_.maxWorkItems) * kScheduleItemBytes) +
+            "); hsdp-inspect plan --cluster predicts it without a limit");
     }
 
     void addCollectives(int rank, Instances made) {
@@ -310,6 +322,7 @@ private:
     };
 
     void scheduleEntry(int index) {
+        entry_ = index;
         const ScheduleEntry& entry = plan_.schedule[size_t(index)];
         const Group& group = plan_.groups.at(size_t(entry.group));
         const Batch& batch = group.batches.at(size_t(entry.batch));
@@ -445,27 +458,23 @@ private:
     // One exchange group's two alltoallv of an entry, with the block sizes
     // (collectives/owner_exchange.h) every member's work is read from.
     struct Exchange {
-        OwnerExchangeGroup members;
-        std::vector<std::vector<int64_t>> toComputer, fromComputer;  // [from][to] bytes
-        int gather = -1, updateReturn = -1;                          // collectives
+        OwnerExchangeGroup members;               // ranks and computers only
+        ExchangeTotals toComputer, fromComputer;  // per member
+        int gather = -1, updateReturn = -1;       // collectives
     };
 
     ScheduledCollective exchangeCollective(const EntryView& v, int group, StepPhase phase,
-                                           const std::vector<std::vector<int64_t>>& blocks) {
+                                           const ExchangeTotals& totals) {
         ScheduledCollective c;
         c.op = CollectiveOp::AllToAllV;
         c.group = group;
         c.phase = phase;
         fillEntryLabel(c, v, -1);
-        const size_t n = blocks.size();
+        const size_t n = totals.sent.size();
         int64_t most = 0;
-        for (size_t q = 0; q < n; ++q) {
-            int64_t sent = 0, received = 0;
-            for (size_t r = 0; r < n; ++r)
-                if (r != q) {
-                    sent += blocks[q][r];
-                    received += blocks[r][q];
-                }
+        for (size_t q = 0; q < n; ++q) {  // on the wire: all but the block a member keeps
+            const int64_t sent = totals.sent[q] - totals.own[q];
+            const int64_t received = totals.received[q] - totals.own[q];
             c.sentBytes.push_back(sent);
             most = std::max({most, sent, received});
         }
@@ -486,10 +495,11 @@ private:
                  owner.compute ? owner.compute->computeCoord.at(p) : Coord(shardDims.size(), 0)});
         const OwnerExchangeSetup setup{&v.mesh, v.coord, shardDims, plan_.alignmentBytes, {}};
         x.members = ownerExchangeGroup(setup, items);
-        x.toComputer = exchangeBlockBytes(x.members, items, plan_.alignmentBytes,
-                                          ExchangeDirection::ToComputer);
-        x.fromComputer = exchangeBlockBytes(x.members, items, plan_.alignmentBytes,
-                                            ExchangeDirection::FromComputer);
+        x.toComputer =
+            exchangeTotals(x.members, items, plan_.alignmentBytes, ExchangeDirection::ToComputer);
+        x.fromComputer =
+            exchangeTotals(x.members, items, plan_.alignmentBytes, ExchangeDirection::FromComputer);
+        x.members.held.clear();                     // every member's bytes are in the totals
         if (x.members.ranks.size() == 1) return x;  // it keeps its own blocks: no collective
         x.gather = newCollective(exchangeCollective(v, group, StepPhase::Gather, x.toComputer));
         x.updateReturn =
@@ -505,21 +515,16 @@ private:
         const Exchange& x = exchangeOf(v, owner, group);
         const auto& ranks = out_.groups[size_t(group)];
         const size_t me = size_t(std::find(ranks.begin(), ranks.end(), rank) - ranks.begin());
-        auto sum = [](const std::vector<std::vector<int64_t>>& blocks, size_t q, bool row) {
-            double total = 0;
-            for (size_t r = 0; r < blocks.size(); ++r)
-                total += double(row ? blocks[q][r] : blocks[r][q]);
-            return total;
-        };
-        addWork(rank, WorkKind::Pack, StepPhase::Gather, v.index, sum(x.toComputer, me, true));
+        addWork(rank, WorkKind::Pack, StepPhase::Gather, v.index, double(x.toComputer.sent[me]));
         if (x.gather >= 0) addCollectives(rank, {x.gather, 1});
-        addWork(rank, WorkKind::Unpack, StepPhase::Gather, v.index, sum(x.toComputer, me, false));
+        addWork(rank, WorkKind::Unpack, StepPhase::Gather, v.index,
+                double(x.toComputer.received[me]));
         for (size_t i = 0; i < owner.owned.size(); ++i)
             if (x.members.computer[i] == int(me))
                 addWork(rank, WorkKind::NewtonSchulz, StepPhase::UpdateBroadcast, v.index,
                         newtonSchulzFlops(shapes_[size_t(owner.owned[i])]));
         addWork(rank, WorkKind::Pack, StepPhase::UpdateBroadcast, v.index,
-                sum(x.fromComputer, me, true));
+                double(x.fromComputer.sent[me]));
         if (x.updateReturn >= 0) addCollectives(rank, {x.updateReturn, 1});
         for (int p : owner.owned)
             addWork(rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index, [&] {
@@ -681,6 +686,7 @@ private:
     const std::vector<std::vector<int64_t>>& tpShapes_;
     ScheduleBudget budget_;
     int64_t items_ = 0;  // work items so far, all ranks
+    int entry_ = -1;     // the schedule entry being built
     std::vector<const Mesh*> paramMesh_;
     std::unordered_map<LineKey, int, LineKeyHash> lines_;
     // Of the entry or TP transition being built:

@@ -88,6 +88,8 @@ StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan);
 // Each costs about 40 bytes with its simulated span: a plan of many batches
 // at 131,072 ranks holds hundreds of millions, GiB the studio must not take.
 // `stop`: the caller no longer wants the schedule (types/stopped.h).
+// About what one work item costs with its simulated span, in bytes.
+constexpr double kScheduleItemBytes = 40;
 struct ScheduleBudget {
     int64_t maxWorkItems = 0;
     std::stop_token stop;

@@ -12,4 +12,14 @@ std::string useCachingAllocator() {
     return "caching: glibc M_TRIM_THRESHOLD=1 GiB, M_MMAP_THRESHOLD=32 MiB";
 }
 
+void useTrimmingAllocator() {
+    // glibc's defaults (DEFAULT_TRIM_THRESHOLD, DEFAULT_MMAP_THRESHOLD_MIN).
+    mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+}
+
+void returnFreedMemory() {
+    malloc_trim(0);
+}
+
 }  // namespace hsdp

@@ -14,4 +14,14 @@ namespace hsdp {
 // the policy for the report.
 std::string useCachingAllocator();
 
+// Back to glibc's own policy (freed memory trimmed, large blocks mmapped) once
+// no run needs the cache: a studio that ran once would otherwise keep every
+// worker thread's freed GiB mapped for good.
+void useTrimmingAllocator();
+
+// Hands the freed pages of every glibc arena back to the kernel (malloc_trim):
+// a job that built and dropped a 131,072-rank schedule leaves hundreds of MiB
+// free in its thread's arena, which no other thread's allocations reuse.
+void returnFreedMemory();
+
 }  // namespace hsdp

@@ -25,10 +25,12 @@
 #include <nlohmann/json.hpp>
 
 #include "buffer_layout/buffer_layout_widget.h"
+#include "hf_config/scenario_from_config.h"
 #include "mesh/mesh_widget.h"
 #include "owner_balance/owner_balance_widget.h"
 #include "plan_tree/plan_tree_widget.h"
 #include "runs/run_status_text.h"
+#include "scenario/reader.h"
 #include "shared/model_roles.h"
 #include "shared/plan_index.h"
 #include "shared/word_elide_delegate.h"
@@ -669,19 +671,25 @@ void TestSelectionLifecycle::aFilterThatMatchesNothingSaysSo() {
     QVERIFY(tree.noMatchLabel()->isHidden());
 }
 
-// A narrow name column shortens a param between words, keeping its layer
-// number and its last words ("model.layers.37.…q_proj.weight"): cut from
-// the left, every layer's q_proj read the same.
+// A narrow tree gives the names their share first and shortens a param
+// between words, keeping its layer number and its last words
+// ("model.layers.37.…q_proj.weight"): cut from the left, every layer's
+// q_proj read the same.
 void TestSelectionLifecycle::aNarrowTreeKeepsEachParamsLayerNumber() {
-    const PlanResult plan = computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json"));
+    // Llama 3 8B as its checkpoints name it ("model.layers.31.mlp.down_proj.weight").
+    ConfigScenarioRequest request;
+    request.config =
+        readModelConfigFile(HSDP_SOURCE_DIR "/tests/data/model_configs/llama3_8b.json");
+    request.layout = parseParallelLayout("dp_replicate=2,dp_shard=4");
+    const PlanResult plan =
+        computePlanResult(readScenario(scenarioFromModelConfig(request).dump()), QString());
     PlanSelection selection;
     PlanTreeWidget tree(&selection);
     tree.setResult(plan);
     tree.resize(420, 600);
     tree.show();
     tree.treeView()->expandAll();
-    tree.treeView()->setColumnWidth(0, 190);
-    QCoreApplication::processEvents();
+    QCoreApplication::processEvents();  // the columns fitted to the narrow dock
     auto* delegate = dynamic_cast<WordElideDelegate*>(tree.treeView()->itemDelegateForColumn(0));
     if (!delegate) delegate = dynamic_cast<WordElideDelegate*>(tree.treeView()->itemDelegate());
     QVERIFY(delegate);

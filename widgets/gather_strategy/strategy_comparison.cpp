@@ -8,6 +8,7 @@
 #include "cost/step_memory_model.h"
 #include "shared/plan_index.h"
 #include "shared/plan_selection.h"
+#include "shared/schedule_budget.h"
 #include "types/stopped.h"
 
 namespace hsdp {
@@ -71,7 +72,8 @@ StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan,
     setReceived(out.allGather, traffic.allGather, mesh);
     setReceived(out.allToAll, traffic.allToAll, mesh);
     throwIfStopped(stop);
-    for (const GatherStrategyEstimate& e : estimateGatherStrategies(scenario, plan, cluster))
+    for (const GatherStrategyEstimate& e : estimateGatherStrategies(
+             scenario, plan, cluster, ScheduleBudget{kStudioScheduleItems, stop}))
         if (e.group == group) {
             out.allGather.seconds = e.allGatherSeconds;
             out.allToAll.seconds = e.allToAllSeconds;

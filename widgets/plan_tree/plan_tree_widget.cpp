@@ -187,10 +187,12 @@ void PlanTreeWidget::measureColumns() {
     for (size_t i = 0; i < std::size(kFitted); ++i) contentWidths_[i] = columns[i].width();
 }
 
-// Until the user sizes a column: numel and placements as wide as their
-// contents, the param names whole where they fit, the owner what is left up
-// to its contents (long rank lists shorten after a whole rank run; the
-// tooltip has them all), and the name the rest of the viewport.
+// Until the user sizes a column: numel as wide as its contents, the param
+// names whole where they fit (up to 45 % of the viewport: a name's layer
+// number is what tells rows apart), placements up to their contents in what
+// is left, the owner the rest up to its contents (long rank lists shorten
+// after a whole rank run; the tooltip has them all), and the name whatever
+// remains.
 void PlanTreeWidget::fitColumns() {
     if (std::exchange(measurePending_, false)) measureColumns();
     if (userSized_) return;
@@ -200,17 +202,18 @@ void PlanTreeWidget::fitColumns() {
     auto contentWidth = [&](int i) {
         return std::max(tree_->header()->sectionSizeHint(kFitted[i]), contentWidths_[i] + padding);
     };
-    static_assert(kFitted[0] == kOwner);  // contentWidths_[0] is the owner's
-    int used = 0;
-    for (int i = 1; i < 3; ++i) {
-        tree_->setColumnWidth(kFitted[i], contentWidth(i));
-        used += contentWidth(i);
-    }
+    auto least = [&](int column) { return tree_->header()->sectionSizeHint(column); };
+    static_assert(kFitted[0] == kOwner && kFitted[1] == kNumel && kFitted[2] == kPlacements);
+    const int numel = contentWidth(1);
     const int name = std::min(nameWidth_ + padding, viewport * 45 / 100);
-    const int ownerWidth = std::clamp(viewport - used - name,
-                                      tree_->header()->sectionSizeHint(kOwner), contentWidth(0));
-    tree_->setColumnWidth(kOwner, ownerWidth);
-    tree_->setColumnWidth(0, std::max(kMinNameWidth, viewport - used - ownerWidth));
+    const int placements =
+        std::clamp(viewport - numel - name - least(kOwner), least(kPlacements), contentWidth(2));
+    const int owner =
+        std::clamp(viewport - numel - placements - name, least(kOwner), contentWidth(0));
+    tree_->setColumnWidth(kNumel, numel);
+    tree_->setColumnWidth(kPlacements, placements);
+    tree_->setColumnWidth(kOwner, owner);
+    tree_->setColumnWidth(0, std::max(kMinNameWidth, viewport - numel - placements - owner));
 }
 
 void PlanTreeWidget::onCurrentChanged(const QModelIndex& current) {

@@ -24,12 +24,6 @@ struct RunData;
 // evenly spaced and the one that ends last); the cost covers every rank.
 constexpr int kPredictedTraceRanks = 64;
 
-// The most work items the studio's prediction of a plan may schedule (about
-// 40 bytes each): a 16,384-rank MoE plan of three batches holds about 4 M and
-// fits, at 131,072 ranks about 34 M do not. Such a plan says so
-// (PlanPrediction::error); the CLI costs it without a limit.
-constexpr int64_t kStudioScheduleItems = 12'000'000;
-
 struct PlanPrediction {
     std::shared_ptr<const Cluster> cluster;  // as chosen (costPlan grows it to the world)
     std::shared_ptr<const PlanCost> cost;    // null when costing failed: see `error`

@@ -11,6 +11,7 @@
 #include "runs/run_index.h"
 #include "runtime/allocator_policy.h"
 #include "saved/saved_run.h"
+#include "shared/plan_result.h"
 
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>
@@ -81,10 +82,6 @@ RunResult runOrExplain(const PlanResult& plan, const RunOptions& options) {
 
 RunSession::RunSession(QObject* parent) : QObject(parent) {
     qRegisterMetaType<hsdp::RunData>();
-    // As hsdp-inspect run: rank threads free and re-fault whole gathered
-    // tensors per batch; every munmap takes the address-space lock the GUI
-    // thread's page faults need too.
-    useCachingAllocator();
     pool_.setMaxThreadCount(1);
     ticker_.setInterval(kProgressIntervalMs);
     connect(&ticker_, &QTimer::timeout, this, &RunSession::reportProgress);
@@ -98,6 +95,10 @@ RunSession::~RunSession() {
 bool RunSession::start(const PlanResult& plan, const RunRequest& request) {
     if (isBusy() || !plan.isValid()) return false;
     request_ = request;
+    // As hsdp-inspect run: rank threads free and re-fault whole gathered
+    // tensors per batch; every munmap takes the address-space lock the GUI
+    // thread's page faults need too. Only while the run lasts (finish()).
+    useCachingAllocator();
     auto live = std::make_shared<Live>();
     live->phase = "preparing: shapes and single-device results";
     live_ = live;
@@ -180,6 +181,8 @@ void RunSession::reportProgress() {
 }
 
 void RunSession::finish(RunData data) {
+    useTrimmingAllocator();
+    releaseOffGuiThread(returnFreedMemory);
     ticker_.stop();
     reportProgress();  // the last word of the ranks, before the result
     live_.reset();

@@ -11,6 +11,7 @@
 #include "cost/gather_strategy_choice.h"
 #include "plan/planner.h"
 #include "plan_tree/plan_tree_rows.h"
+#include "runtime/allocator_policy.h"
 #include "scenario/reader.h"
 #include "shared/plan_index.h"
 
@@ -22,7 +23,10 @@ bool releasesOffGuiThread() {
 }
 
 void releaseOffGuiThread(std::function<void()> release) {
-    QThreadPool::globalInstance()->start(std::move(release));
+    QThreadPool::globalInstance()->start([release = std::move(release)] {
+        release();
+        returnFreedMemory();  // a replaced plan's GiB, back to the system
+    });
 }
 
 QString documentName(const QString& path) {

@@ -6,7 +6,7 @@
 #include <QHelpEvent>
 #include <QStyle>
 #include <QToolTip>
-#include <tuple>
+#include <algorithm>
 #include <vector>
 
 namespace hsdp {
@@ -49,44 +49,56 @@ QString elideLeft(const QString& text, const std::vector<qsizetype>& cuts,
     return best;
 }
 
-// Runs of digits in `text`: the layer numbers that tell repeated layers apart.
-int numbersIn(QStringView text) {
-    int numbers = 0;
-    for (qsizetype i = 0; i < text.size(); ++i)
-        numbers += text[i].isDigit() && (i == 0 || !text[i - 1].isDigit());
-    return numbers;
+bool hasDigit(QStringView text) {
+    return std::any_of(text.begin(), text.end(), [](QChar c) { return c.isDigit(); });
 }
 
-// Words from both ends: the head grows while the tail keeps as many words as
-// fit beside it. A candidate keeping the last word wins, then the one keeping
-// most numbers ("layers.37" says which layer "q_proj.weight" is), then the
-// one keeping most characters.
+// The words of `text` (each with the characters that end it) that `kept`
+// marks, with "…" for each run of words left out.
+QString joinKept(const std::vector<QStringView>& words, const std::vector<bool>& kept) {
+    QString out;
+    for (size_t i = 0; i < words.size(); ++i) {
+        if (kept[i])
+            out += words[i];
+        else if (i == 0 || kept[i - 1])
+            out += kEllipsis;
+    }
+    return out;
+}
+
+// Both ends, keeping the numbers: the last word first, then each word with
+// a digit from the left ("layers.37" says which layer "q_proj.weight" is),
+// then more words from the end and, once those reach back to the numbers,
+// from the start while they fit, "…" for each run left out:
+// "model.layers.37.…q_proj.weight", or "…37.…weight" when narrow.
 QString elideMiddle(const QString& text, const std::vector<qsizetype>& cuts,
                     const QFontMetrics& metrics, int width) {
-    QString best = elideRight(text, cuts, metrics, width);
-    auto score = [&](qsizetype head, qsizetype tail) {
-        const QStringView whole(text);
-        return std::tuple(1, numbersIn(whole.left(head)) + numbersIn(whole.mid(tail)),
-                          head + (text.size() - tail));
-    };
-    auto bestScore = std::tuple(0, numbersIn(best), best.size() - 1);
-    std::vector<qsizetype> heads{0};
-    heads.insert(heads.end(), cuts.begin(), cuts.end());
-    for (qsizetype head : heads) {
-        const QString start = text.left(head) + kEllipsis;
-        if (metrics.horizontalAdvance(start) > width) break;
-        for (qsizetype tail : cuts) {  // the first tail that fits is the longest
-            if (tail <= head) continue;
-            const QString candidate = start + text.mid(tail);
-            if (metrics.horizontalAdvance(candidate) > width) continue;
-            if (score(head, tail) > bestScore) {
-                best = candidate;
-                bestScore = score(head, tail);
-            }
-            break;
-        }
+    std::vector<QStringView> words;
+    qsizetype from = 0;
+    for (qsizetype cut : cuts) {
+        words.push_back(QStringView(text).mid(from, cut - from));
+        from = cut;
     }
-    return best;
+    words.push_back(QStringView(text).mid(from));
+    std::vector<bool> kept(words.size(), false);
+    auto fits = [&](size_t word) {
+        kept[word] = true;
+        if (metrics.horizontalAdvance(joinKept(words, kept)) <= width) return true;
+        kept[word] = false;
+        return false;
+    };
+    if (!fits(words.size() - 1)) return elideRight(text, cuts, metrics, width);
+    for (size_t i = 0; i < words.size(); ++i)
+        if (hasDigit(words[i])) fits(i);
+    size_t tail = words.size() - 1;  // kept from here to the end
+    while (tail > 0 && (kept[tail - 1] || fits(tail - 1))) --tail;
+    // The start only once the end reaches back to every kept number, so the
+    // rows of a tree shorten alike ("…37.…q_proj.weight", not "model.…37.…weight").
+    if (std::find(kept.begin(), kept.begin() + qsizetype(tail), true) ==
+        kept.begin() + qsizetype(tail))
+        for (size_t i = 0; i < tail && fits(i); ++i) {
+        }
+    return joinKept(words, kept);
 }
 
 int textWidthOf(const QStyleOptionViewItem& option) {

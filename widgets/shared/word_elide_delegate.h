@@ -9,8 +9,9 @@ namespace hsdp {
 
 // `text` shortened to `width` pixels only between words (a word ends after a
 // space, comma or dot): Qt::ElideRight keeps whole words from the start,
-// Qt::ElideLeft from the end, Qt::ElideMiddle from both ends keeping the most
-// numbers ("model.layers.37.…q_proj.weight"), with "…" for what is left out. Qt's
+// Qt::ElideLeft from the end, Qt::ElideMiddle from both ends keeping the last
+// word and every number it can ("model.layers.37.…q_proj.weight",
+// "…37.…weight"), with "…" for what is left out. Qt's
 // own eliding cuts anywhere ("R, _St…ard(0)"), which reads as another value. Text that fits is
 // returned as it is; if not even one word fits, "…".
 QString elideAtWords(const QString& text, const QFontMetrics& metrics, int width,
