@@ -191,7 +191,7 @@ QString MainWindow::statusText() const {
                        .arg(result.plan->worldSize)
                        .arg(result.scenario->meshes.size())
                        .arg(result.plan->groups.size())
-                       .arg(result.index->worstImbalance, 0, 'f', 2)
+                       .arg(worstImbalanceText(*result.plan, *result.index))
                        .arg(counted(result.index->errorCount, "error"),
                             counted(result.index->warningCount, "warning"));
     const QString prediction = predictionStatusText(result.prediction.get());
