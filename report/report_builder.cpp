@@ -162,8 +162,12 @@ Facts summaryFacts(const ReportInput& input) {
                            ? QString::number(*plan.effectiveReplicaCount)
                            : QStringLiteral("none (every replicate coordinate owns)"));
     facts.emplace_back(QStringLiteral("Worst imbalance"),
-                       ratio(input.plan.index->worstImbalance) +
-                           QStringLiteral(" (max/mean owner load of a batch)"));
+                       input.plan.index->worstGroup < 0
+                           ? QStringLiteral("none judged (no batch or group has as many owned "
+                                            "parameters as owner coordinates)")
+                           : worstImbalanceText(plan, *input.plan.index) +
+                                 QStringLiteral(": the highest max/mean owner load the "
+                                                "owner-imbalance rule judges"));
     facts.emplace_back(QStringLiteral("Backend"), QString::fromStdString(s.options.backend));
     QString verdict = planVerdict(*input.plan.index);
     if (input.run.isValid()) verdict += QStringLiteral("; run: ") + runSummaryLine(*input.run.run);

@@ -27,7 +27,8 @@ decisions and per-rank ownership. Groups are matched by mesh and layout, not id.
 With --cluster, also costs both plans on that cluster (as plan --cluster
 does) and compares them: the predicted step time and each phase's share of
 the critical path, the worst rank's peak memory (which rank, and its resident
-bytes), and which plan is faster and which lighter.
+bytes), which plan is faster and which lighter, and which of the two fit the
+device's memory (by how much each is over).
 
 options:
   --json        print the comparison as hsdp-plan-diff/1 JSON
@@ -35,8 +36,10 @@ options:
                 a preset (h100-dgx, a100-dgx, h200-hgx, loopback; grown to
                 as many nodes as the world needs) or an hsdp-cluster/1 file:
                 adds a "Cost on <cluster>" section (JSON: a "cost" object
-                with before, after, step_seconds_change, peak_bytes_change,
-                phases, faster and lighter: "before" | "after" | "same")
+                with before, after (each with fits and over_bytes),
+                step_seconds_change, peak_bytes_change, phases, faster and
+                lighter: "before" | "after" | "same", and fit: "both" |
+                "before" | "after" | "neither" | "unknown")
   -h, --help    show this help
 
 exit status: 0 the same plan (everything the hsdp-plan/1 JSON reports is

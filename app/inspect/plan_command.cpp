@@ -30,15 +30,19 @@ options:
                     (h100-dgx, a100-dgx, h200-hgx; grown to as many
                     nodes as the world needs) or an hsdp-cluster/1 file. Adds
                     a "Cost on <cluster>" section (step time, phases, critical
-                    path, groups that cross nodes) and a "cost" object to --json.
+                    path, groups that cross nodes, peak memory) and a "cost"
+                    object to --json. A predicted peak over the device's
+                    memory is the error out-of-memory: the rank, the bytes
+                    over, and the batch cap or gather strategy that fits
                     options.gather_strategy "auto" is weighed on this cluster
                     (on the loopback preset without --cluster)
   --                end of options (for a SCENARIO starting with '-')
   -h, --help        show this help
 
 exit status: 0 plan without errors (warnings allowed), 1 plan with error
-diagnostics (still printed), 2 the scenario could not be read (message on
-stderr) or bad usage.
+diagnostics (still printed; with --cluster, out-of-memory when a rank's
+predicted peak is over the device's memory), 2 the scenario or the cluster
+could not be read (message on stderr) or bad usage.
 
 docs/plan.md (planning rules, hsdp-plan/1 keys), docs/glossary.md (owner,
 batch, shard compute, hazard codes), docs/cost-model.md (--cluster) and
@@ -67,7 +71,13 @@ int planCommand(const std::vector<std::string>& args) {
     Plan plan = planWithStrategies(scenario, cluster, parser.value("--cluster"));
     // A plan with errors is costed as it runs: without its rejected params.
     std::optional<PlanCost> cost;
-    if (cluster) cost = costPlan(scenario, plan, *cluster);
+    if (cluster) {
+        cost = costPlan(scenario, plan, *cluster);
+        // Where the plan meets the cluster: a step over the device's memory is
+        // an error, listed first and counted in the exit status.
+        if (auto outOfMemory = outOfMemoryDiagnostic(cost->memoryFit, plan))
+            plan.diagnostics.insert(plan.diagnostics.begin(), std::move(*outOfMemory));
+    }
     if (format == "json") {
         auto json = planToJson(plan, scenario);
         json["gather_traffic"] = gatherTrafficToJson(gatherTraffic(scenario, plan));

@@ -23,6 +23,7 @@ CostSide sideOf(const PlanCost& cost) {
         side.peakBytes = peak.peakBytes;
         side.residentBytes = peak.residentBytes;
     }
+    side.deviceBytes = cost.memoryFit.deviceBytes;
     return side;
 }
 
@@ -58,6 +59,14 @@ Better CostDiff::faster() const {
 
 Better CostDiff::lighter() const {
     return lower(before.peakBytes, after.peakBytes);
+}
+
+std::string_view CostDiff::fit() const {
+    if (before.deviceBytes <= 0 || after.deviceBytes <= 0) return "unknown";
+    if (before.fits() && after.fits()) return "both";
+    if (before.fits()) return "before";
+    if (after.fits()) return "after";
+    return "neither";
 }
 
 CostDiff diffCosts(const PlanCost& before, const PlanCost& after) {

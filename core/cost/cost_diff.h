@@ -20,6 +20,11 @@ struct CostSide {
     int peakRank = 0;           // the first rank with the highest peak
     int64_t peakBytes = 0;      // that rank's high-water mark
     int64_t residentBytes = 0;  // of which that rank holds all step long
+    int64_t deviceBytes = 0;    // the device's memory (0: the cluster does not say)
+
+    // Whether every rank's peak fits the device (MemoryFit::fits).
+    bool fits() const { return deviceBytes <= 0 || peakBytes <= deviceBytes; }
+    int64_t overBytes() const { return fits() ? 0 : peakBytes - deviceBytes; }
 };
 
 // One phase's share of the critical path on each side (0 where a plan has
@@ -45,6 +50,9 @@ struct CostDiff {
     int64_t peakBytesChange() const { return after.peakBytes - before.peakBytes; }
     Better faster() const;   // the lower step time
     Better lighter() const;  // the lower worst-rank peak
+    // Which plans fit the device's memory: "both" | "before" | "after" |
+    // "neither"; "unknown" when the cluster gives no device memory.
+    std::string_view fit() const;
 };
 
 // `before` and `after` costed on the same cluster.

@@ -100,6 +100,7 @@ PlanCost costWithin(const Scenario& scenario, const Plan& plan, const Cluster& c
         cost.ranks.push_back({int(r), t.finish, t.busy, t.waiting, m.peakBytes, m.residentBytes});
         if (m.peakBytes > cost.memory[size_t(cost.peakRank)].peakBytes) cost.peakRank = int(r);
     }
+    cost.memoryFit = memoryFitOf(plan, cost.memory, cost.cluster);
     throwIfStopped(budget.stop);
     cost.meshDims = meshDimLinks(scenario, cost.cluster);
     cost.gatherTraffic = gatherTraffic(scenario, plan, cost.schedule, paramShapes);
@@ -111,7 +112,11 @@ PlanCost costAtRealShapes(const Scenario& scenario, const Plan& plan, const Clus
     std::vector<std::vector<int64_t>> shapes, tpShapes;
     for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
     for (const auto& tp : scenario.tpTransitions) tpShapes.push_back(tp.shape);
-    return costWithin(scenario, plan, cluster, shapes, tpShapes, budget);
+    PlanCost cost = costWithin(scenario, plan, cluster, shapes, tpShapes, budget);
+    // Remedies only at real shapes: a batch cap is in real elements.
+    if (!cost.memoryFit.fits())
+        cost.memoryFit = memoryFit(scenario, plan, cost.memory, cost.cluster, budget.stop);
+    return cost;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "cluster/cluster.h"
 #include "cost/gather_traffic.h"
+#include "cost/memory_fit.h"
 #include "cost/step_memory_model.h"
 #include "cost/step_schedule.h"
 #include "cost/step_simulation.h"
@@ -68,6 +69,9 @@ struct PlanCost {
     std::vector<MeshDimLinks> meshDims;  // every mesh dim of size > 1
     int peakRank = 0;                    // the rank with the highest peak memory (the first)
     std::vector<StepMemory> memory;      // per rank
+    // Whether every rank's peak fits the device; at real shapes also what
+    // would make it fit (memoryFit), the out-of-memory diagnostic's figures.
+    MemoryFit memoryFit;
     // Bytes to and from the Newton–Schulz ranks, as the runner moves them
     // (all-gather) and as all-to-all would (gather_traffic.h).
     GatherTraffic gatherTraffic;

@@ -14,6 +14,7 @@
 #include "cost/detail/broadcast_groups.h"
 #include "cost/detail/entry_view.h"
 #include "cost/detail/gather_slot.h"
+#include "plan/ownership.h"
 #include "run/optimizer_step.h"
 #include "types/geometry.h"
 #include "types/stopped.h"
@@ -57,7 +58,8 @@ Stretch then(const Stretch& a, const Stretch& b) {
 // A rank's step: the resident shards, then each entry's stretch in order.
 class RankMemory {
 public:
-    RankMemory(int rank, const MemoryBytes& resident, size_t entries) {
+    // `entries`: how many marks to make room for; 0 keeps none (only the peak).
+    RankMemory(int rank, const MemoryBytes& resident, size_t entries) : keepEntries_(entries > 0) {
         out_.rank = rank;
         out_.residentBytes = totalBytes(resident);
         out_.allocatedBytes = out_.residentBytes;
@@ -69,7 +71,7 @@ public:
 
     void entry(int index, const Stretch* s) {
         const int64_t base = out_.residentBytes;
-        out_.entries.push_back({index, base + (s ? s->peak : 0)});
+        if (keepEntries_) out_.entries.push_back({index, base + (s ? s->peak : 0)});
         if (!s) return;
         out_.allocatedBytes += s->allocated;
         if (base + s->peak <= out_.peakBytes) return;
@@ -83,6 +85,7 @@ public:
 private:
     StepMemory out_;
     MemoryBytes resident_{};
+    bool keepEntries_ = true;
 };
 
 // Row-major index of `coord` restricted to `dims` (ascending) of a mesh of `shape`.
@@ -130,11 +133,12 @@ std::vector<int> unionOf(const std::vector<int>& a, const std::vector<int>& b) {
 class MemoryModel {
 public:
     MemoryModel(const Scenario& scenario, const Plan& plan,
-                const std::vector<std::vector<int64_t>>& shapes, std::stop_token stop)
+                const std::vector<std::vector<int64_t>>& shapes, std::stop_token stop, bool entries)
         : scenario_(scenario),
           plan_(plan),
           shapes_(shapes),
           stop_(std::move(stop)),
+          keepEntries_(entries),
           numelCache_(scenario.params.size()) {
         for (const auto& spec : scenario.params)
             paramMesh_.push_back(spec.placements ? scenario.findMesh(spec.mesh) : nullptr);
@@ -142,7 +146,7 @@ public:
 
     std::vector<StepMemory> run() {
         const auto resident = residentBytes();
-        const size_t entries = plan_.schedule.size() + 1;
+        const size_t entries = keepEntries_ ? plan_.schedule.size() + 1 : 0;
         for (int r = 0; r < scenario_.worldSize; ++r)
             ranks_.emplace_back(r, resident[size_t(r)], entries);
         for (size_t i = 0; i < plan_.schedule.size(); ++i) {
@@ -279,9 +283,11 @@ private:
             replicaRoots_.push_back(it->second);
         }
         int id = 0;
+        ownerByIndex_.assign(size_t(coordinateCount(v.batch.replicateSizes)), nullptr);
         for (auto& [coord, owner] : owners_) {
             owner.id = id++;
             if (v.batch.isShard) classify(v, coord, owner);
+            ownerByIndex_.at(size_t(coordinateIndex(coord, v.batch.replicateSizes))) = &owner;
         }
         replicaGroups_.emplace(replicaRoots_, replicaBroadcastDims(v.group), v.mesh.shape);
         caseDims(v);
@@ -328,18 +334,29 @@ private:
         return own != nullptr;
     }
 
+    // The owner class of the rank's replicate coordinate (reduced by the
+    // replica count, as reducedReplicateCoord), or null: by index arithmetic,
+    // as every rank of every entry asks.
+    const OwnerClass* ownerAt(const EntryView& v) const {
+        int64_t index = 0;
+        for (size_t j = 0; j < v.group.replicateMeshDims.size(); ++j) {
+            const int64_t size = v.batch.replicateSizes.at(j);
+            index = index * size + v.coord[size_t(v.group.replicateMeshDims[j])] % size;
+        }
+        return ownerByIndex_[size_t(index)];
+    }
+
     // The rank's stretch: its owned params' update, then the replica broadcast.
     const Stretch& stretchAt(const EntryView& v) {
-        auto owner = owners_.find(reducedReplicateCoord(v.group, v.batch, v.coord));
-        const int64_t ownerId = owner == owners_.end() ? -1 : owner->second.id;
+        const OwnerClass* owner = ownerAt(v);
+        const int64_t ownerId = owner ? owner->id : -1;
         const int64_t key =
             ((ownerId + 1) * ownerKeySize_ + indexOver(ownerKeyDims_, v.mesh.shape, v.coord)) *
                 replicaKeySize_ +
             indexOver(replicaKeyDims_, v.mesh.shape, v.coord);
         auto [it, isNew] = stretches_.try_emplace(key);
         if (isNew)
-            it->second = then(owner == owners_.end() ? Stretch{} : ownedStretch(v, owner->second),
-                              replicaStretch(v));
+            it->second = then(owner ? ownedStretch(v, *owner) : Stretch{}, replicaStretch(v));
         return it->second;
     }
 
@@ -555,12 +572,14 @@ private:
     const Plan& plan_;
     const std::vector<std::vector<int64_t>>& shapes_;
     std::stop_token stop_;
+    bool keepEntries_ = true;
     std::vector<const Mesh*> paramMesh_;
     std::vector<std::vector<int64_t>> numelCache_;  // [param][projected coordinate]
     std::unordered_map<const Mesh*, std::vector<Coord>> coords_;
     std::vector<RankMemory> ranks_;
     // Of the entry being predicted:
-    std::map<Coord, OwnerClass> owners_;  // replicate coordinate -> what its ranks own
+    std::map<Coord, OwnerClass> owners_;           // replicate coordinate -> what its ranks own
+    std::vector<const OwnerClass*> ownerByIndex_;  // by replicate coordinate index; null: none
     std::vector<int> replicaParams_;
     std::vector<Coord> replicaRoots_;
     std::optional<BroadcastGroups> replicaGroups_;
@@ -582,7 +601,7 @@ std::vector<StepMemory> predictStepMemory(const Scenario& scenario, const Plan& 
         throw std::invalid_argument("predictStepMemory: one shape per param");
     if (plan.worldSize != scenario.worldSize)
         throw std::invalid_argument("predictStepMemory: the plan is not of this scenario");
-    return MemoryModel(scenario, plan, paramShapes, std::move(stop)).run();
+    return MemoryModel(scenario, plan, paramShapes, std::move(stop), true).run();
 }
 
 std::vector<StepMemory> predictStepMemory(const Scenario& scenario, const Plan& plan,
@@ -590,6 +609,15 @@ std::vector<StepMemory> predictStepMemory(const Scenario& scenario, const Plan& 
     std::vector<std::vector<int64_t>> shapes;
     for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
     return predictStepMemory(scenario, plan, shapes, std::move(stop));
+}
+
+std::vector<StepMemory> predictStepPeaks(const Scenario& scenario, const Plan& plan,
+                                         std::stop_token stop) {
+    if (plan.worldSize != scenario.worldSize)
+        throw std::invalid_argument("predictStepPeaks: the plan is not of this scenario");
+    std::vector<std::vector<int64_t>> shapes;
+    for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
+    return MemoryModel(scenario, plan, shapes, std::move(stop), false).run();
 }
 
 }  // namespace hsdp

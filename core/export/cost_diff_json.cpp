@@ -11,7 +11,10 @@ Json sideJson(const CostSide& side) {
     return {{"step_seconds", side.stepSeconds},
             {"peak_bytes", side.peakBytes},
             {"peak_rank", side.peakRank},
-            {"resident_bytes", side.residentBytes}};
+            {"resident_bytes", side.residentBytes},
+            {"device_memory_bytes", side.deviceBytes},
+            {"fits", side.fits()},
+            {"over_bytes", side.overBytes()}};
 }
 
 Json phasesJson(const CostDiff& diff) {
@@ -34,7 +37,8 @@ nlohmann::ordered_json costDiffToJson(const CostDiff& diff) {
             {"peak_bytes_change", diff.peakBytesChange()},
             {"phases", phasesJson(diff)},
             {"faster", betterName(diff.faster())},
-            {"lighter", betterName(diff.lighter())}};
+            {"lighter", betterName(diff.lighter())},
+            {"fit", diff.fit()}};
 }
 
 }  // namespace hsdp

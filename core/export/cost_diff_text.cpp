@@ -41,6 +41,9 @@ void writePeak(std::ostringstream& out, const CostDiff& diff) {
     out << "  peak memory      before " << peakText(diff.before) << ", after "
         << peakText(diff.after) << " (" << signedBytes(diff.peakBytesChange())
         << "): " << lighterVerdict(diff.lighter()) << "\n";
+    if (diff.fit() == "unknown") return;
+    out << "  device memory    " << humanBytes(double(diff.after.deviceBytes))
+        << " per device: " << fitVerdict(diff) << "\n";
 }
 
 }  // namespace
@@ -53,6 +56,19 @@ std::string fasterVerdict(Better faster) {
 std::string lighterVerdict(Better lighter) {
     if (lighter == Better::Same) return "both plans peak the same";
     return "the " + std::string(betterName(lighter)) + " plan is lighter";
+}
+
+std::string fitVerdict(const CostDiff& diff) {
+    const std::string_view fit = diff.fit();
+    auto over = [](const CostSide& side) { return humanBytes(double(side.overBytes())) + " over"; };
+    if (fit == "unknown") return "the cluster gives no device memory";
+    if (fit == "both") return "both plans fit";
+    if (fit == "neither")
+        return "neither plan fits (before " + over(diff.before) + ", after " + over(diff.after) +
+               ")";
+    const bool beforeFits = fit == "before";
+    return "only the " + std::string(fit) + " plan fits (the " + (beforeFits ? "after" : "before") +
+           " plan is " + over(beforeFits ? diff.after : diff.before) + ")";
 }
 
 std::string costDiffToText(const CostDiff& diff) {

@@ -69,6 +69,31 @@ Json strategyJson(const StrategyTraffic& traffic) {
               {"update_return_received_bytes", std::move(returnReceived)}}}};
 }
 
+Json memoryFitJson(const MemoryFit& fit) {
+    Json remedies = Json::array();
+    for (const MemoryRemedy& r : fit.remedies) {
+        Json remedy = {{"max_batch_numel", nullptr},
+                       {"gather_strategy", nullptr},
+                       {"peak_rank", r.peakRank},
+                       {"peak_bytes", r.peakBytes}};
+        if (r.maxBatchNumel) remedy["max_batch_numel"] = *r.maxBatchNumel;
+        if (r.gatherStrategy) remedy["gather_strategy"] = gatherStrategyName(*r.gatherStrategy);
+        remedies.push_back(std::move(remedy));
+    }
+    Json out = {{"fits", fit.fits()},
+                {"device_memory_bytes", fit.deviceBytes},
+                {"peak_rank", fit.peakRank},
+                {"peak_bytes", fit.peakBytes},
+                {"over_bytes", fit.overBytes()},
+                {"ranks_over", fit.ranksOver},
+                {"remedies", std::move(remedies)}};
+    if (fit.searched && fit.remedies.empty())
+        out["lightest"] = {{"peak_rank", fit.floorRank},
+                           {"peak_bytes", fit.floorBytes},
+                           {"resident_bytes", fit.floorResidentBytes}};
+    return out;
+}
+
 }  // namespace
 
 // What the plan runs and both strategies, per rank and phase.
@@ -104,6 +129,7 @@ Json costToJson(const PlanCost& cost) {
             {"peak_rank", cost.peakRank},
             {"peak_bytes", cost.ranks.empty() ? 0 : cost.ranks[size_t(cost.peakRank)].peakBytes},
             {"device_memory_bytes", cost.cluster.device.memoryBytes},
+            {"memory_fit", memoryFitJson(cost.memoryFit)},
             {"ranks", std::move(ranks)},
             {"gather_traffic", gatherTrafficToJson(cost.gatherTraffic)}};
 }

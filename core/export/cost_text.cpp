@@ -79,7 +79,7 @@ void writeMemory(std::ostringstream& out, const PlanCost& cost) {
     if (const int64_t capacity = cost.cluster.device.memoryBytes; capacity > 0)
         out << ", " << threeSignificantText(100.0 * double(worst.peakBytes) / double(capacity))
             << " % of the device's " << humanBytes(double(capacity))
-            << (worst.peakBytes > capacity ? ": DOES NOT FIT" : "");
+            << (worst.peakBytes > capacity ? ": DOES NOT FIT (error out-of-memory)" : "");
     out << "\n";
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "plan/grouping.h"
+#include "plan/load_imbalance.h"
 #include "plan/ownership.h"
 
 namespace hsdp {
@@ -193,21 +194,10 @@ void reportParamHazards(const std::vector<Group>& groups, const std::vector<Para
 
 namespace {
 
-// Loads are unbalanced when every coordinate could have work (at least as many
-// owned params as coordinates) and either a coordinate is idle while another
-// works, or the heaviest carries more than `maxOverMean` times the mean load
-// (the measure of the plan's imbalance line). Returns the figure text, or "".
-std::string imbalance(const std::vector<int64_t>& loads, size_t owned, double maxOverMean) {
-    if (loads.size() < 2 || owned < loads.size()) return {};
-    auto [lo, hi] = std::minmax_element(loads.begin(), loads.end());
-    if (*hi <= 0) return {};
-    double sum = 0;
-    for (int64_t l : loads) sum += static_cast<double>(l);
-    const double ratio = static_cast<double>(*hi) * static_cast<double>(loads.size()) / sum;
-    if (*lo > 0 && ratio <= maxOverMean) return {};
+std::string figures(const OwnerImbalance& place) {
     char text[96];
-    std::snprintf(text, sizeof text, "max/mean %.2f (min %lld, max %lld)", ratio,
-                  static_cast<long long>(*lo), static_cast<long long>(*hi));
+    std::snprintf(text, sizeof text, "max/mean %.2f (min %lld, max %lld)", place.ratio,
+                  static_cast<long long>(place.minLoad), static_cast<long long>(place.maxLoad));
     return text;
 }
 
@@ -225,36 +215,30 @@ void reportOwnerImbalance(const std::vector<Group>& groups, DiagnosticSink& sink
     std::snprintf(limit, sizeof limit, "%g", maxOverMean);
     const std::string headline = std::string("owner loads unbalanced (max/mean load > ") + limit +
                                  ", or an idle coordinate while another has load)";
-    for (const Group& g : groups) {
-        // Per batch, then summed over the group's batches: single-param batches
-        // each land on coordinate 0, so a group can be skewed while no batch is.
-        std::vector<int64_t> total;
+    // The places ownerImbalances judges, the ones the plan's worst imbalance is
+    // the highest of: per batch, then per group over its batches summed
+    // (single-param batches each land on coordinate 0, so a group can be
+    // skewed while no batch is).
+    for (const OwnerImbalance& place : ownerImbalances(groups)) {
+        if (!place.unbalanced(maxOverMean)) continue;
+        const Group& g = groups[static_cast<size_t>(place.group)];
+        if (!place.overGroup()) {
+            sink.report(Severity::Warning, codes::OwnerImbalance, headline,
+                        "group " + std::to_string(g.id) + " batch " + std::to_string(place.batch) +
+                            " " + figures(place),
+                        ownedParams(g.batches[static_cast<size_t>(place.batch)]));
+            continue;
+        }
         std::vector<int> groupOwned;
-        for (size_t b = 0; b < g.batches.size(); ++b) {
-            const Batch& batch = g.batches[b];
-            const OwnerLoads& loads = batch.loads;
-            total.resize(std::max(total.size(), loads.size()), 0);
-            for (size_t c = 0; c < loads.leading().size(); ++c) total[c] += loads.leading()[c];
+        for (const Batch& batch : g.batches) {
             auto owned = ownedParams(batch);
             groupOwned.insert(groupOwned.end(), owned.begin(), owned.end());
-            // Fewer params than coordinates: imbalance() says nothing, densify nothing.
-            auto ratio = owned.size() < loads.size()
-                             ? std::string()
-                             : imbalance(loads.dense(), owned.size(), maxOverMean);
-            if (!ratio.empty())
-                sink.report(
-                    Severity::Warning, codes::OwnerImbalance, headline,
-                    "group " + std::to_string(g.id) + " batch " + std::to_string(b) + " " + ratio,
-                    owned);
         }
-        if (g.batches.size() < 2) continue;
-        auto ratio = imbalance(total, groupOwned.size(), maxOverMean);
-        if (!ratio.empty())
-            sink.report(Severity::Warning, codes::OwnerImbalance, headline,
-                        "group " + std::to_string(g.id) + " over its " +
-                            std::to_string(g.batches.size()) +
-                            " batches (each restarts the greedy at zero) " + ratio,
-                        groupOwned);
+        sink.report(Severity::Warning, codes::OwnerImbalance, headline,
+                    "group " + std::to_string(g.id) + " over its " +
+                        std::to_string(g.batches.size()) +
+                        " batches (each restarts the greedy at zero) " + figures(place),
+                    groupOwned);
     }
 }
 

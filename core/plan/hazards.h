@@ -48,12 +48,13 @@ private:
 void reportParamHazards(const std::vector<Group>& groups, const std::vector<ParamSpec>& specs,
                         DiagnosticSink& sink);
 
-// owner-imbalance (warning): a batch with at least as many owned params as
-// replicate coordinates (fewer cannot keep every coordinate busy) where a
+// owner-imbalance (warning): each place ownerImbalances (plan/load_imbalance.h)
+// judges, a batch with at least as many owned params as replicate
+// coordinates (fewer cannot keep every coordinate busy) or a group over its
+// batches summed (every batch restarts the greedy at zero), where a
 // coordinate is idle while another has load, or the heaviest coordinate
 // carries more than `maxOverMean` times the mean load: max/mean, the same
-// measure as the plan's per-batch imbalance line. Also judged per group over
-// its batches summed, as every batch restarts the greedy at zero.
+// measure as the plan's per-batch imbalance line and its worst imbalance.
 inline constexpr double kImbalanceMaxOverMean = 1.5;
 void reportOwnerImbalance(const std::vector<Group>& groups, DiagnosticSink& sink,
                           double maxOverMean = kImbalanceMaxOverMean);

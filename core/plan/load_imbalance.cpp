@@ -29,4 +29,56 @@ std::optional<double> loadImbalance(const std::vector<CoordLoad>& loads) {
     return loadImbalance(numels);
 }
 
+namespace {
+
+// The place judged, or nullopt where the rule does not judge it.
+std::optional<OwnerImbalance> judged(const OwnerLoads& loads, size_t owned, int group, int batch) {
+    if (loads.size() < 2 || owned < loads.size() || loads.max() <= 0) return std::nullopt;
+    OwnerImbalance out;
+    out.group = group;
+    out.batch = batch;
+    out.ratio = loadImbalance(loads).value_or(1.0);
+    out.minLoad = loads.min();
+    out.maxLoad = loads.max();
+    out.coordinates = loads.size();
+    out.ownedParams = owned;
+    return out;
+}
+
+}  // namespace
+
+std::vector<OwnerImbalance> ownerImbalances(const Group& group, int position) {
+    std::vector<OwnerImbalance> out;
+    std::vector<int64_t> total;
+    size_t groupOwned = 0;
+    for (size_t b = 0; b < group.batches.size(); ++b) {
+        const Batch& batch = group.batches[b];
+        const OwnerLoads& loads = batch.loads;
+        total.resize(std::max(total.size(), loads.size()), 0);
+        for (size_t c = 0; c < loads.leading().size(); ++c) total[c] += loads.leading()[c];
+        groupOwned += batch.owner.size();
+        if (auto place = judged(loads, batch.owner.size(), position, int(b))) out.push_back(*place);
+    }
+    if (group.batches.size() < 2) return out;
+    if (auto place = judged(OwnerLoads(std::move(total)), groupOwned, position, -1))
+        out.push_back(*place);
+    return out;
+}
+
+std::vector<OwnerImbalance> ownerImbalances(const std::vector<Group>& groups) {
+    std::vector<OwnerImbalance> out;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        auto places = ownerImbalances(groups[g], int(g));
+        out.insert(out.end(), places.begin(), places.end());
+    }
+    return out;
+}
+
+std::optional<OwnerImbalance> worstOwnerImbalance(const std::vector<Group>& groups) {
+    std::optional<OwnerImbalance> worst;
+    for (const OwnerImbalance& place : ownerImbalances(groups))
+        if (!worst || place.ratio > worst->ratio) worst = place;
+    return worst;
+}
+
 }  // namespace hsdp

@@ -46,6 +46,16 @@ QMap<QString, QString> ownersOf(const QJsonObject& plan) {
     return out;
 }
 
+// The Llama-3-70B scenario of `mesh` as `scenario --from-config` writes it
+// (no batch cap), in `dir`; "" when it could not be written.
+QString generated70b(const QTemporaryDir& dir, const QString& mesh) {
+    const QString path = dir.filePath(mesh + QStringLiteral(".json"));
+    auto r = inspect({"scenario", "--from-config",
+                      HSDP_SOURCE_DIR "/tests/data/model_configs/llama3_70b.json", "--mesh", mesh,
+                      "-o", path});
+    return r.exitCode == 0 ? path : QString();
+}
+
 }  // namespace
 
 class TestCliDiff : public QObject {
@@ -145,6 +155,44 @@ private slots:
         auto swapped = inspect({"diff", larger, small, "--cluster", "h100-dgx"});
         QVERIFY(swapped.out.contains("the after plan is faster"));
         QVERIFY(swapped.out.contains("the after plan is lighter"));
+    }
+
+    // diff --cluster says of each plan whether it fits the device, as plan
+    // --cluster says of its file, and by how much it is over: the lighter
+    // plan is not a plan that fits.
+    void clusterSaysWhichPlansFit() {
+        QTemporaryDir dir;
+        const QString wide = generated70b(dir, "dp_replicate=2,dp_shard=4,tp=4");
+        const QString narrow = generated70b(dir, "dp_shard=8,tp=4");
+        const QString capped = sample("llama3_70b_hsdp_tp_2x4x4.json");
+        QVERIFY(!wide.isEmpty() && !narrow.isEmpty());
+        struct Case {
+            QString before, after, fit, words;
+        };
+        for (const Case& c : {Case{wide, narrow, "neither", "neither plan fits (before "},
+                              Case{wide, capped, "after", "only the after plan fits (the before"},
+                              Case{capped, wide, "before", "only the before plan fits (the after"},
+                              Case{capped, capped, "both", "both plans fit"}}) {
+            auto r = inspect({"diff", c.before, c.after, "--cluster", "h100-dgx", "--json"});
+            QJsonObject cost = jsonOf(r.out)["cost"].toObject();
+            QCOMPARE(cost["fit"].toString(), c.fit);
+            for (const auto& [side, path] : {std::pair{cost["before"].toObject(), c.before},
+                                             std::pair{cost["after"].toObject(), c.after}}) {
+                const QJsonObject planned =
+                    jsonOf(inspect({"plan", path, "--cluster", "h100-dgx", "--json"}).out)["cost"]
+                        .toObject();
+                const qint64 device = planned["device_memory_bytes"].toInteger();
+                const qint64 peak = planned["peak_bytes"].toInteger();
+                QCOMPARE(side["device_memory_bytes"].toInteger(), device);
+                QCOMPARE(side["fits"].toBool(), peak <= device);
+                QCOMPARE(side["fits"].toBool(), planned["memory_fit"].toObject()["fits"].toBool());
+                QCOMPARE(side["over_bytes"].toInteger(), std::max<qint64>(0, peak - device));
+            }
+            auto text = inspect({"diff", c.before, c.after, "--cluster", "h100-dgx"});
+            QVERIFY2(
+                text.out.contains("  device memory    ") && text.out.contains(c.words.toUtf8()),
+                text.out.right(800).constData());
+        }
     }
 
     void clusterOnTheSamePlanIsSame() {

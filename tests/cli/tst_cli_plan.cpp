@@ -18,6 +18,32 @@ QString malformed(const char* name) {
     return QStringLiteral(HSDP_SOURCE_DIR "/tests/data/malformed/") + name;
 }
 
+// The Llama-3-70B scenario for dp_replicate=2, dp_shard=4, tp=4 as `scenario
+// --from-config` writes it (no batch cap), with `options` set, in `dir`.
+QString generated70b(const QTemporaryDir& dir, const QJsonObject& options, const QString& name) {
+    const QString path = dir.filePath(name);
+    auto r = inspect({"scenario", "--from-config",
+                      HSDP_SOURCE_DIR "/tests/data/model_configs/llama3_70b.json", "--mesh",
+                      "dp_replicate=2,dp_shard=4,tp=4", "-o", path});
+    if (r.exitCode != 0) return {};
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    QJsonObject scenario = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QJsonObject merged = scenario.value("options").toObject();
+    for (auto it = options.begin(); it != options.end(); ++it) merged.insert(it.key(), it.value());
+    scenario.insert("options", merged);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return {};
+    file.write(QJsonDocument(scenario).toJson());
+    return path;
+}
+
+QJsonObject planJson(const QString& path, int* exitCode) {
+    auto r = inspect({"plan", path, "--json", "--cluster", "h100-dgx"});
+    *exitCode = r.exitCode;
+    return QJsonDocument::fromJson(r.out).object();
+}
+
 }  // namespace
 
 class TestCliPlan : public QObject {
@@ -103,6 +129,78 @@ private slots:
             QVERIFY2(chosen.value("why").toString().startsWith("auto on h100-dgx: all-to-all "),
                      qPrintable(chosen.value("why").toString()));
         }
+    }
+
+    // A predicted peak over the device's memory is an error diagnostic, first,
+    // exiting 1 like every other error, with the rank and the bytes over as
+    // the cost's own figures give them; the remedies it names, written into
+    // the scenario, make plan --cluster exit 0, and the next cap up does not.
+    void aStepOverTheDeviceIsAnErrorWithARemedyThatFits() {
+        QTemporaryDir dir;
+        const QString uncapped = generated70b(dir, {}, "70b.json");
+        QVERIFY(!uncapped.isEmpty());
+        int exitCode = -1;
+        const QJsonObject plan = planJson(uncapped, &exitCode);
+        QCOMPARE(exitCode, 1);
+        const QJsonObject cost = plan.value("cost").toObject();
+        qint64 peak = 0;
+        int peakRank = -1;
+        for (const auto& rank : cost.value("ranks").toArray())
+            if (rank.toObject().value("peak_bytes").toInteger() > peak) {
+                peak = rank.toObject().value("peak_bytes").toInteger();
+                peakRank = rank.toObject().value("rank").toInt();
+            }
+        const qint64 device = cost.value("device_memory_bytes").toInteger();
+        QVERIFY2(peak > device, "the generated 70B plan no longer peaks over an H100");
+        const QJsonObject fit = cost.value("memory_fit").toObject();
+        QCOMPARE(fit.value("fits").toBool(), false);
+        QCOMPARE(fit.value("peak_rank").toInt(), peakRank);
+        QCOMPARE(fit.value("over_bytes").toInteger(), peak - device);
+        const QJsonObject first = plan.value("diagnostics").toArray().first().toObject();
+        QCOMPARE(first.value("code").toString(), QString("out-of-memory"));
+        QCOMPARE(first.value("severity").toString(), QString("error"));
+        QVERIFY2(first.value("message").toString().contains(QString("rank %1 peaks").arg(peakRank)),
+                 qPrintable(first.value("message").toString()));
+
+        auto text = inspect({"plan", uncapped, "--cluster", "h100-dgx"});
+        QCOMPARE(text.exitCode, 1);
+        const QString out = QString::fromUtf8(text.out);
+        const int diagnostics = out.indexOf("Diagnostics (");
+        QVERIFY2(diagnostics >= 0 && out.indexOf("\n  error out-of-memory: ", diagnostics) ==
+                                         out.indexOf('\n', diagnostics),
+                 qPrintable(out.left(1500)));
+        QVERIFY(out.contains("DOES NOT FIT"));
+
+        // Each remedy, as the scenario's options, fits.
+        const QJsonArray remedies = fit.value("remedies").toArray();
+        QVERIFY(!remedies.isEmpty());
+        bool capTried = false;
+        for (const auto& value : remedies) {
+            const QJsonObject remedy = value.toObject();
+            QJsonObject options;
+            if (!remedy.value("max_batch_numel").isNull())
+                options.insert("max_batch_numel", remedy.value("max_batch_numel"));
+            if (!remedy.value("gather_strategy").isNull())
+                options.insert("gather_strategy", remedy.value("gather_strategy"));
+            const QJsonObject fixed = planJson(generated70b(dir, options, "fixed.json"), &exitCode);
+            QCOMPARE(exitCode, 0);
+            const QJsonObject fixedCost = fixed.value("cost").toObject();
+            QCOMPARE(fixedCost.value("memory_fit").toObject().value("fits").toBool(), true);
+            QCOMPARE(fixedCost.value("peak_bytes").toInteger(),
+                     remedy.value("peak_bytes").toInteger());
+            QVERIFY(fixedCost.value("peak_bytes").toInteger() <= device);
+            for (const auto& d : fixed.value("diagnostics").toArray())
+                QVERIFY(d.toObject().value("code").toString() != "out-of-memory");
+            if (remedy.value("max_batch_numel").isNull() ||
+                !remedy.value("gather_strategy").isNull())
+                continue;
+            capTried = true;
+            const QJsonObject over{
+                {"max_batch_numel", remedy.value("max_batch_numel").toInteger() + 1}};
+            planJson(generated70b(dir, over, "over.json"), &exitCode);
+            QCOMPARE(exitCode, 1);
+        }
+        QVERIFY2(capTried, "no batch cap among the remedies");
     }
 
     void aBadClusterExitsTwoNamingIt() {

@@ -5,8 +5,13 @@
 // Memory view's bars stack to each rank's peak, under the device's capacity;
 // the Predicted timeline draws the simulation's spans, and after a run the
 // measured run above its prediction.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <set>
 
@@ -14,12 +19,14 @@
 #include "cluster/reader.h"
 #include "cost/plan_cost.h"
 #include "cost/predicted_trace.h"
+#include "diagnostics/diagnostics_widget.h"
 #include "memory/memory_widget.h"
 #include "mesh/mesh_widget.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "prediction/plan_prediction.h"
 #include "prediction/predicted_timeline_widget.h"
 #include "run/runner.h"
+#include "shared/plan_index.h"
 #include "shared/scenario_document.h"
 #include "studio_test_util.h"
 #include "trace/trace_canvas.h"
@@ -37,6 +44,36 @@ PlanResult predicted(const QString& file, const char* cluster) {
     plan.prediction =
         predictPlan(plan, std::make_shared<const Cluster>(readClusterPreset(cluster)));
     return plan;
+}
+
+// The 70B sample without its batch cap, written into `dir`: it peaks far
+// over an H100's memory.
+QString uncapped70b(const QTemporaryDir& dir) {
+    QFile in(sample("llama3_70b_hsdp_tp_2x4x4.json"));
+    if (!in.open(QIODevice::ReadOnly)) return {};
+    QJsonObject doc = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonObject options = doc.value("options").toObject();
+    options.remove("max_batch_numel");
+    doc.insert("options", options);
+    const QString path = dir.filePath(QStringLiteral("70b_uncapped.json"));
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly)) return {};
+    out.write(QJsonDocument(doc).toJson());
+    return path;
+}
+
+// The status bar's label of the plan's line.
+QLabel* planStatusLabel(MainWindow& window) {
+    for (QLabel* label : window.statusBar()->findChildren<QLabel*>())
+        if (label->text() == window.statusText()) return label;
+    return nullptr;
+}
+
+// Whether `label` shows its text up to the end of `words` uncut.
+bool showsUpTo(const QLabel& label, const QString& words) {
+    const qsizetype at = label.text().indexOf(words);
+    return at >= 0 && label.fontMetrics().horizontalAdvance(label.text().left(at + words.size())) <=
+                          label.contentsRect().width();
 }
 
 bool chooseAndWait(MainWindow& window, const QString& cluster) {
@@ -58,6 +95,7 @@ private slots:
     void aRunIsShownAboveItsPrediction();
     void aLargeWorldsTimelineKeepsSomeRanks();
     void anEditChangesThePredictionAndWhatChangedSaysHow();
+    void aStepOverTheDeviceLeadsTheStatusBarAndTheDiagnostics();
 };
 
 void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
@@ -270,6 +308,76 @@ void TestPredictionViews::anEditChangesThePredictionAndWhatChangedSaysHow() {
         if (row.item == QStringLiteral("predicted step"))
             stepRow = row.after == QString::fromStdString(durationText(after.stepSeconds));
     QCOMPARE(stepRow, after.stepSeconds != before.stepSeconds);
+}
+
+// A predicted peak over the device's memory is the out-of-memory error:
+// first in the diagnostics view and first in the status bar, with the worst
+// rank and the bytes over as the cost model gives them; counted among the
+// errors. In the default 1440 px window the status bar shows the peak
+// uncut, for a plan that fits too.
+void TestPredictionViews::aStepOverTheDeviceLeadsTheStatusBarAndTheDiagnostics() {
+    QTemporaryDir dir;
+    const QString path = uncapped70b(dir);
+    QVERIFY(!path.isEmpty());
+    MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, path));
+    QVERIFY(chooseAndWait(window, QStringLiteral("h100-dgx")));
+    const PlanResult& result = window.session()->current();
+    QVERIFY(result.prediction && result.prediction->cost);
+    // The cost model's own figures, computed here apart from the window.
+    const Cluster h100 = readClusterPreset("h100-dgx");
+    const PlanCost cost = costPlan(*result.scenario, *result.plan, h100);
+    const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
+    QVERIFY2(peak.peakBytes > h100.device.memoryBytes, "the uncapped 70B fits an H100 now");
+    auto bytes = [](int64_t b) { return QString::fromStdString(humanBytes(double(b))); };
+    const QString outOfMemory =
+        QStringLiteral("out of memory: peak %1 (rank %2), %3 over the device's %4")
+            .arg(bytes(peak.peakBytes))
+            .arg(peak.rank)
+            .arg(bytes(peak.peakBytes - h100.device.memoryBytes), bytes(h100.device.memoryBytes));
+    QApplication::processEvents();
+    const QString status = window.statusText();
+    QVERIFY2(status.startsWith(outOfMemory), qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral(" · %1 error").arg(result.index->errorCount + 1)),
+             qPrintable(status));
+    QLabel* label = planStatusLabel(window);
+    QVERIFY(label);
+    QVERIFY2(showsUpTo(*label, outOfMemory), qPrintable(status));
+
+    const DiagnosticsModel* diagnostics = window.view<DiagnosticsWidget>()->model();
+    QCOMPARE(diagnostics->rowCount(), int(result.plan->diagnostics.size()) + 1);
+    QCOMPARE(diagnostics->index(0, DiagnosticsModel::CodeColumn).data().toString(),
+             QStringLiteral("out-of-memory"));
+    QCOMPARE(diagnostics->index(0, DiagnosticsModel::SeverityColumn).data().toString(),
+             QStringLiteral("error"));
+    const QString message =
+        diagnostics->index(0, DiagnosticsModel::MessageColumn).data().toString();
+    QVERIFY2(message.contains(
+                 QStringLiteral("rank %1 peaks at %2").arg(peak.rank).arg(bytes(peak.peakBytes))),
+             qPrintable(message));
+    for (int row = 1; row < diagnostics->rowCount(); ++row)
+        QCOMPARE(diagnostics->index(row, DiagnosticsModel::CodeColumn).data().toString(),
+                 QString::fromStdString(result.plan->diagnostics[size_t(row - 1)].code));
+
+    // The sample as it is fits: no error added, the peak still in view.
+    QVERIFY(openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json")));
+    QVERIFY(testing::predictionDone(window));
+    QApplication::processEvents();
+    const PlanResult& fits = window.session()->current();
+    QVERIFY(fits.prediction && fits.prediction->cost);
+    const PlanCost fitting = costPlan(*fits.scenario, *fits.plan, h100);
+    const RankCost& fittingPeak = fitting.ranks[size_t(fitting.peakRank)];
+    const QString peakWords =
+        QStringLiteral("peak %1 (rank %2)").arg(bytes(fittingPeak.peakBytes)).arg(fittingPeak.rank);
+    QVERIFY(!window.statusText().contains(QStringLiteral("out of memory")));
+    QCOMPARE(window.view<DiagnosticsWidget>()->model()->rowCount(),
+             int(fits.plan->diagnostics.size()));
+    label = planStatusLabel(window);
+    QVERIFY(label);
+    QVERIFY2(showsUpTo(*label, peakWords), qPrintable(window.statusText()));
 }
 
 QTEST_MAIN(TestPredictionViews)

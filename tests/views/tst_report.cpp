@@ -48,21 +48,36 @@ bool planHasErrors(const json& plan) {
     return false;
 }
 
-// The plan's worst owner imbalance from its JSON: max over batches of the
-// heaviest coordinate's load over the mean (1.00 when no batch has loads).
+// The plan's worst owner imbalance from its JSON, where the owner-imbalance
+// rule judges it (docs/plan.md §6): the heaviest coordinate's load over the
+// mean, of each batch with at least as many owned params as coordinates and
+// of each group of two batches or more over its batches summed ("none
+// judged" when nothing is).
 QString worstImbalance(const json& plan) {
-    double worst = 1.0;
-    for (const auto& g : plan["groups"])
-        for (const auto& b : g["batches"]) {
-            double sum = 0, most = 0;
-            for (const auto& l : b["loads"]) {
-                sum += l["numel"].get<double>();
-                most = std::max(most, l["numel"].get<double>());
-            }
-            if (!b["loads"].empty() && sum > 0)
-                worst = std::max(worst, most / (sum / b["loads"].size()));
+    double worst = -1;
+    auto judge = [&](const std::vector<double>& loads, size_t owned) {
+        double sum = 0, most = 0;
+        for (double l : loads) {
+            sum += l;
+            most = std::max(most, l);
         }
-    return QString::number(worst, 'f', 2);
+        if (loads.size() >= 2 && owned >= loads.size() && most > 0)
+            worst = std::max(worst, most / (sum / double(loads.size())));
+    };
+    for (const auto& g : plan["groups"]) {
+        std::vector<double> total;
+        size_t owned = 0;
+        for (const auto& b : g["batches"]) {
+            std::vector<double> loads;
+            for (const auto& l : b["loads"]) loads.push_back(l["numel"].get<double>());
+            total.resize(std::max(total.size(), loads.size()), 0.0);
+            for (size_t c = 0; c < loads.size(); ++c) total[c] += loads[c];
+            owned += b["owner"].size();
+            judge(loads, b["owner"].size());
+        }
+        if (g["batches"].size() >= 2) judge(total, owned);
+    }
+    return worst < 0 ? QStringLiteral("none judged") : QString::number(worst, 'f', 2);
 }
 
 QString escaped(const std::string& text) {

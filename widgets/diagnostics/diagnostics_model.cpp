@@ -4,6 +4,7 @@
 #include <QBrush>
 #include <QColor>
 
+#include "prediction/plan_prediction.h"
 #include "shared/model_roles.h"
 
 namespace hsdp {
@@ -33,11 +34,24 @@ DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractTableModel(parent
 void DiagnosticsModel::setResult(const PlanResult& result) {
     beginResetModel();
     plan_ = result.plan;
+    prediction_ = result.prediction;
     endResetModel();
 }
 
+size_t DiagnosticsModel::predictedCount() const {
+    return prediction_ ? prediction_->diagnostics.size() : 0;
+}
+
+const Diagnostic& DiagnosticsModel::diagnosticAt(int row) const {
+    const auto r = static_cast<size_t>(row);
+    return r < predictedCount() ? prediction_->diagnostics[r]
+                                : plan_->diagnostics[r - predictedCount()];
+}
+
 int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() || !plan_ ? 0 : static_cast<int>(plan_->diagnostics.size());
+    return parent.isValid() || !plan_
+               ? 0
+               : static_cast<int>(predictedCount() + plan_->diagnostics.size());
 }
 
 int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
@@ -59,7 +73,7 @@ QVariant DiagnosticsModel::display(const Diagnostic& diagnostic, int column) con
 QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const Diagnostic& diagnostic = plan_->diagnostics[static_cast<size_t>(index.row())];
+    const Diagnostic& diagnostic = diagnosticAt(index.row());
     switch (role) {
         case Qt::DisplayRole:
         case SortRole:

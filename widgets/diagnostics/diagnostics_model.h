@@ -7,8 +7,9 @@
 
 namespace hsdp {
 
-// The plan's diagnostics as a table: severity, code, message. ParamsRole and
-// TransitionsRole tell a view what to select when one is activated.
+// The plan's diagnostics as a table: severity, code, message; first those of
+// its prediction on the chosen cluster (out-of-memory), then the planner's.
+// ParamsRole and TransitionsRole tell a view what to select when one is activated.
 class DiagnosticsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -26,8 +27,11 @@ public:
 
 private:
     QVariant display(const Diagnostic& diagnostic, int column) const;
+    const Diagnostic& diagnosticAt(int row) const;
+    size_t predictedCount() const;
 
     std::shared_ptr<const Plan> plan_;
+    std::shared_ptr<const PlanPrediction> prediction_;
 };
 
 }  // namespace hsdp

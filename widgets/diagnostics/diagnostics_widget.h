@@ -12,7 +12,8 @@ class QTreeView;
 
 namespace hsdp {
 
-// The plan's diagnostics (severity, code, message), sortable. Activating one
+// The plan's diagnostics (severity, code, message), sortable; those of its
+// prediction on the chosen cluster (out-of-memory) first. Activating one
 // (double click, Enter) selects what it names everywhere: its params (the
 // first one in focus, with its group and batch), its TP transition.
 class DiagnosticsWidget : public QWidget, public StudioView {
@@ -22,6 +23,8 @@ public:
 
     QWidget* widget() override { return this; }
     void showPlan(const PlanResult& plan) override { setResult(plan); }
+    // The prediction's out-of-memory error, listed first.
+    void showPrediction(const PlanResult& plan) override { setResult(plan); }
     QList<ViewShot> screenshots() const override { return {ViewShot{{}, QSize(1200, 360), {}}}; }
 
     void setResult(const PlanResult& result);

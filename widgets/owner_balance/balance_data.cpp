@@ -26,21 +26,21 @@ BatchRef batchOfParam(const Plan& plan, int param) {
     return {};
 }
 
-// The worst batch of groups [first, last).
+// The first batch of groups [first, last), or none.
+BatchRef firstBatchIn(const Plan& plan, size_t first, size_t last) {
+    for (size_t g = first; g < last; ++g)
+        if (!plan.groups[g].batches.empty()) return {static_cast<int>(g), 0};
+    return {};
+}
+
+// The batch that shows the worst owner imbalance of groups [first, last).
 BatchRef worstBatchIn(const Plan& plan, size_t first, size_t last) {
-    BatchRef worst;
-    double worstRatio = -1;
-    for (size_t g = first; g < last; ++g) {
-        const auto& batches = plan.groups[g].batches;
-        for (size_t b = 0; b < batches.size(); ++b) {
-            double ratio = loadImbalance(batches[b].loads).value_or(1.0);
-            if (ratio > worstRatio) {
-                worstRatio = ratio;
-                worst = {static_cast<int>(g), static_cast<int>(b)};
-            }
-        }
-    }
-    return worst;
+    std::optional<OwnerImbalance> worst;
+    for (size_t g = first; g < last; ++g)
+        for (const OwnerImbalance& place : ownerImbalances(plan.groups[g], static_cast<int>(g)))
+            if (!worst || place.ratio > worst->ratio) worst = place;
+    if (worst) return {worst->group, std::max(worst->batch, 0)};
+    return firstBatchIn(plan, first, last);
 }
 
 }  // namespace
@@ -184,6 +184,12 @@ int coordinateOfRanks(const Group& group, const CoordBalance& balance,
 
 BatchRef worstBatch(const Plan& plan) {
     return worstBatchIn(plan, 0, plan.groups.size());
+}
+
+BatchRef worstBatch(const Plan& plan, int worstGroup, int worstBatch) {
+    if (worstGroup >= 0 && static_cast<size_t>(worstGroup) < plan.groups.size())
+        return {worstGroup, std::max(worstBatch, 0)};
+    return firstBatchIn(plan, 0, plan.groups.size());
 }
 
 const Batch* batchAt(const Plan& plan, BatchRef ref) {

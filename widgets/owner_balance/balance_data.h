@@ -89,10 +89,16 @@ std::optional<Coord> replicateCoordinateOf(const Group& group, int rank,
 // from the first rank's coordinate, so one pass over the group's ranks.
 int coordinateOfRanks(const Group& group, const CoordBalance& balance,
                       const std::vector<int>& ranks, std::optional<int64_t> replicaCount);
-// The batch with the largest imbalance (the first on ties), or none.
+// The batch that shows the plan's worst owner imbalance (worstOwnerImbalance,
+// plan/load_imbalance.h: only the batches and groups the owner-imbalance rule
+// judges): that batch, for a group over its batches the group's first (its
+// largest); the plan's first batch when nothing is judged, none without batches.
 BatchRef worstBatch(const Plan& plan);
+// The same from the worst place already found (PlanIndex::worstGroup and worstBatch).
+BatchRef worstBatch(const Plan& plan, int worstGroup, int worstBatch);
 // The batch a balance chart shows for `selection`: the selected group/batch,
-// else the focus param's batch, else `worst` (worstBatch(plan), known ahead).
+// else the focus param's batch, else for a group alone the batch that shows
+// its worst owner imbalance, else `worst` (worstBatch(plan), known ahead).
 BatchRef balanceBatch(const Plan& plan, const SelectionState& selection, BatchRef worst);
 const Batch* batchAt(const Plan& plan, BatchRef ref);
 

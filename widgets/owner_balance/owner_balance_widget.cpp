@@ -252,8 +252,9 @@ OwnerBalanceWidget::HeldReplots::~HeldReplots() {
 void OwnerBalanceWidget::onSelectionChanged() {
     if (!result_.isValid()) return;
     HeldReplots held(*this);
-    BatchRef batch = balanceBatch(*result_.plan, selection_->stateFor(result_),
-                                  {result_.index->worstGroup, result_.index->worstBatch});
+    BatchRef batch = balanceBatch(
+        *result_.plan, selection_->stateFor(result_),
+        worstBatch(*result_.plan, result_.index->worstGroup, result_.index->worstBatch));
     if (batch != batch_ || !batch.isValid()) {  // a rank pick keeps the chart
         batch_ = batch;
         showBatch();

@@ -164,14 +164,18 @@ PlanDiffTable computePlanChange(const PlanResult& before, const PlanResult& afte
     addLoadRows(ctx, *diff, sections[static_cast<size_t>(PlanDiffSection::Loads)]);
     auto& imbalance = sections[static_cast<size_t>(PlanDiffSection::Imbalance)];
     if (ratioText(change.worstBefore) != ratioText(change.worstAfter)) {
-        PlanDiffRow worst = textRow(QObject::tr("worst batch"), QObject::tr("max over all batches"),
+        PlanDiffRow worst = textRow(QObject::tr("worst imbalance"),
+                                    QObject::tr("max over the judged batches and groups"),
                                     ratioText(change.worstBefore), ratioText(change.worstAfter),
                                     signedRatioText(change.worstAfter - change.worstBefore));
         worst.trend =
             change.worstAfter < change.worstBefore ? PlanDiffTrend::Better : PlanDiffTrend::Worse;
         worst.toolTip = QObject::tr(
-            "The plan's worst max/mean owner load over every batch "
-            "(the status bar's worst imbalance)");
+                            "The plan's worst max/mean owner load where the owner-imbalance "
+                            "rule judges it (the status bar's worst imbalance): before %1, "
+                            "after %2")
+                            .arg(worstImbalanceText(*before.plan, *before.index),
+                                 worstImbalanceText(*after.plan, *after.index));
         imbalance.push_back(std::move(worst));
     }
     addImbalanceRows(ctx, *diff, imbalance);

@@ -3,6 +3,7 @@
 // cluster, the predicted step and the worst rank's peak before and after
 // (core/cost/cost_diff.h), as rows and as the summary's last words.
 #include "cost/cost_diff.h"
+#include "export/cost_diff_text.h"
 #include "plan_diff/plan_diff_table_build.h"
 #include "prediction/plan_prediction.h"
 #include "types/figures.h"
@@ -52,13 +53,17 @@ void addCostRows(const CostDiff& cost, std::vector<PlanDiffRow>& rows) {
         step.trend = trendOf(cost.faster());
         rows.push_back(std::move(step));
     }
-    if (cost.peakBytesChange() != 0) {
-        PlanDiffRow peak = textRow(
-            QObject::tr("peak memory"), where,
-            QObject::tr("%1 (rank %2)").arg(bytes(cost.before.peakBytes)).arg(cost.before.peakRank),
-            QObject::tr("%1 (rank %2)").arg(bytes(cost.after.peakBytes)).arg(cost.after.peakRank),
-            signedBytes(cost.peakBytesChange()));
+    if (cost.peakBytesChange() != 0 || cost.before.fits() != cost.after.fits()) {
+        // Each side says when it is over the device's memory.
+        auto side = [](const CostSide& s) {
+            QString text = QObject::tr("%1 (rank %2)").arg(bytes(s.peakBytes)).arg(s.peakRank);
+            if (!s.fits()) text += QObject::tr(", %1 over the device").arg(bytes(s.overBytes()));
+            return text;
+        };
+        PlanDiffRow peak = textRow(QObject::tr("peak memory"), where, side(cost.before),
+                                   side(cost.after), signedBytes(cost.peakBytesChange()));
         peak.trend = trendOf(cost.lighter());
+        peak.toolTip = QString::fromStdString(fitVerdict(cost));
         rows.push_back(std::move(peak));
     }
 }

@@ -40,6 +40,8 @@ std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
                                        ScheduleBudget{kStudioScheduleItems, std::move(stop)}));
         prediction->timeline = timelineOf(*plan.plan, *cost, std::nullopt);
         prediction->rows = timelineOfRun(RunData{plan, prediction->timeline});
+        if (auto outOfMemory = outOfMemoryDiagnostic(cost->memoryFit, *plan.plan))
+            prediction->diagnostics.push_back(std::move(*outOfMemory));
         prediction->cost = std::move(cost);
     } catch (const std::exception& error) {
         prediction->error = QString::fromStdString(error.what());
@@ -81,14 +83,25 @@ QString predictionStatusText(const PlanPrediction* prediction) {
         return QObject::tr("no prediction on %1: %2")
             .arg(QString::fromStdString(prediction->cluster->name), prediction->error);
     const PlanCost& cost = *prediction->cost;
-    QString text =
+    const QString step =
         QObject::tr("predicted step %1 on %2")
             .arg(QString::fromStdString(durationText(cost.stepSeconds)), clusterText(cost));
-    if (cost.ranks.empty()) return text;
+    if (cost.ranks.empty() || !cost.memoryFit.fits()) return step;
     const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
-    return text + QObject::tr(" · peak %1 (rank %2)")
-                      .arg(QString::fromStdString(humanBytes(double(peak.peakBytes))))
-                      .arg(peak.rank);
+    return QObject::tr("peak %1 (rank %2) · ")
+               .arg(QString::fromStdString(humanBytes(double(peak.peakBytes))))
+               .arg(peak.rank) +
+           step;
+}
+
+QString outOfMemoryStatusText(const PlanPrediction* prediction) {
+    if (!prediction || !prediction->cost || prediction->cost->memoryFit.fits()) return {};
+    const MemoryFit& fit = prediction->cost->memoryFit;
+    auto bytes = [](int64_t b) { return QString::fromStdString(humanBytes(double(b))); };
+    return QObject::tr("out of memory: peak %1 (rank %2), %3 over the device's %4")
+        .arg(bytes(fit.peakBytes))
+        .arg(fit.peakRank)
+        .arg(bytes(fit.overBytes()), bytes(fit.deviceBytes));
 }
 
 }  // namespace hsdp

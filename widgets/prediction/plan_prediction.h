@@ -30,6 +30,10 @@ struct PlanPrediction {
     std::shared_ptr<const RunResult> timeline;
     std::shared_ptr<const TraceTimeline> rows;  // `timeline` indexed for the canvas
     QString error;
+    // Where the plan meets the cluster: the out-of-memory error when a rank's
+    // predicted peak is over the device's memory (cost/memory_fit.h), listed
+    // first by the diagnostics view and the status bar.
+    std::vector<Diagnostic> diagnostics;
 };
 
 // `plan` costed on `cluster` at the scenario's real shapes; null without a
@@ -57,8 +61,14 @@ std::shared_ptr<const RunPredictionData> predictRunData(const RunData& run,
 
 // "4× h100-dgx": the nodes the plan's world takes, and the cluster's name.
 QString clusterText(const PlanCost& cost);
-// The status bar's words: "predicted step 41.2 ms on h100-dgx (4 × 8 H100) ·
-// peak 61.3 GiB (rank 12)", or why there is no prediction; "" without a cluster.
+// The status bar's words: "peak 61.3 GiB (rank 12) · predicted step 41.2 ms
+// on 4× h100-dgx" (the peak first, as the status bar is cut from the right),
+// without the peak when the step does not fit (outOfMemoryStatusText says
+// it), or why there is no prediction; "" without a cluster.
 QString predictionStatusText(const PlanPrediction* prediction);
+// "out of memory: peak 154.3 GiB (rank 0), 79.8 GiB over the device's
+// 74.5 GiB", the first words of the status bar when the predicted step does
+// not fit; "" when it fits or there is no prediction.
+QString outOfMemoryStatusText(const PlanPrediction* prediction);
 
 }  // namespace hsdp

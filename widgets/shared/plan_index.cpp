@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "shared/plan_index.h"
 
+#include <QObject>
 #include <algorithm>
 
 #include "plan/load_imbalance.h"
@@ -66,11 +67,6 @@ void sortRankLoads(const Plan& plan, PlanIndex& index) {
     index.computedByRank = std::make_shared<const SortedDistribution>(std::move(computed));
 }
 
-// As the owner balance's worstBatch weighs it: the same function, the same ties.
-double batchImbalance(const Batch& batch) {
-    return loadImbalance(batch.loads).value_or(1.0);
-}
-
 }  // namespace
 
 PlanIndex buildPlanIndex(const Scenario& scenario, const Plan& plan) {
@@ -80,16 +76,23 @@ PlanIndex buildPlanIndex(const Scenario& scenario, const Plan& plan) {
     indexRanks(plan, index);
     indexDiagnostics(plan, index);
     sortRankLoads(plan, index);
-    double worst = -1;
-    for (size_t g = 0; g < plan.groups.size(); ++g)
-        for (size_t b = 0; b < plan.groups[g].batches.size(); ++b)
-            if (const double ratio = batchImbalance(plan.groups[g].batches[b]); ratio > worst) {
-                worst = ratio;
-                index.worstGroup = static_cast<int>(g);
-                index.worstBatch = static_cast<int>(b);
-            }
-    index.worstImbalance = std::max(1.0, worst);
+    if (const auto worst = worstOwnerImbalance(plan.groups)) {
+        index.worstImbalance = worst->ratio;
+        index.worstGroup = worst->group;
+        index.worstBatch = worst->batch;
+    }
     return index;
+}
+
+QString worstImbalanceText(const Plan& plan, const PlanIndex& index) {
+    if (index.worstGroup < 0 || static_cast<size_t>(index.worstGroup) >= plan.groups.size())
+        return QObject::tr("none judged");
+    const Group& group = plan.groups[static_cast<size_t>(index.worstGroup)];
+    const QString where =
+        index.worstBatch < 0
+            ? QObject::tr("group %1 over its %2 batches").arg(group.id).arg(group.batches.size())
+            : QObject::tr("group %1 batch %2").arg(group.id).arg(index.worstBatch);
+    return QStringLiteral("%1 (%2)").arg(QString::number(index.worstImbalance, 'f', 2), where);
 }
 
 int mostInterestingParam(const Scenario& scenario, const Plan& plan) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <QString>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -30,8 +31,11 @@ struct PlanIndex {
     int64_t maxOwnedNumel = 0;
     std::vector<int64_t> computedNumel;  // by rank: Plan::ranks[r].computedNumel
     int64_t maxComputedNumel = 0;
-    double worstImbalance = 1.0;  // max over batches of max/mean owner load
-    int worstGroup = -1;          // the batch with it (the first on ties), -1: none
+    // The plan's worst owner imbalance (worstOwnerImbalance, plan/load_imbalance.h:
+    // the places the owner-imbalance rule judges): max/mean, its group's
+    // position (-1: no place judged) and batch (-1: the group over its batches).
+    double worstImbalance = 1.0;
+    int worstGroup = -1;
     int worstBatch = -1;
     // Plan::ranks' held, gathered and Newton–Schulz numel, sorted for the
     // per-rank distribution: 131,072 ranks took the GUI thread 30 ms to sort.
@@ -41,6 +45,12 @@ struct PlanIndex {
 };
 
 PlanIndex buildPlanIndex(const Scenario& scenario, const Plan& plan);
+
+// The plan's worst owner imbalance and where: "1.71 (group 3 batch 0)",
+// "2.00 (group 2 over its 96 batches)", or "none judged" when no batch or
+// group has as many owned params as owners (what the status bar, the report
+// and the plan comparison say).
+QString worstImbalanceText(const Plan& plan, const PlanIndex& index);
 
 // The parameter a screenshot or a first look should show: the first grouped
 // one an error or warning names (a hazard), else the largest grouped one,

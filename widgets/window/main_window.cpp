@@ -16,6 +16,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
+#include <algorithm>
 
 #include "editing/edit_widget.h"
 #include "new_scenario/new_from_checkpoint_dialog.h"
@@ -31,6 +32,13 @@
 namespace hsdp {
 
 namespace {
+
+// The errors of a prediction (the plan's are in its index).
+int errorCount(const PlanPrediction* prediction) {
+    if (!prediction) return 0;
+    return int(std::count_if(prediction->diagnostics.begin(), prediction->diagnostics.end(),
+                             [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+}
 
 QString counted(int count, const char* noun) {
     return QStringLiteral("%1 %2%3").arg(count).arg(QLatin1String(noun),
@@ -187,15 +195,23 @@ QString MainWindow::statusText() const {
     const PlanResult& result = session_->current();
     if (!result.isValid())
         return session_->lastError().isEmpty() ? tr("No scenario open") : tr("Scenario unreadable");
-    QString text = tr("world %1 · meshes %2 · groups %3 · worst imbalance %4 · %5 · %6")
-                       .arg(result.plan->worldSize)
-                       .arg(result.scenario->meshes.size())
-                       .arg(result.plan->groups.size())
-                       .arg(result.index->worstImbalance, 0, 'f', 2)
-                       .arg(counted(result.index->errorCount, "error"),
-                            counted(result.index->warningCount, "warning"));
-    const QString prediction = predictionStatusText(result.prediction.get());
-    if (!prediction.isEmpty()) text += QStringLiteral(" · ") + prediction;
+    // Most important first, as the line is cut from the right when the window
+    // is narrow: a step that does not fit the device, the world, the
+    // prediction with its peak, the worst imbalance and where, the counts.
+    const PlanPrediction* predicted = result.prediction.get();
+    QStringList parts;
+    if (const QString outOfMemory = outOfMemoryStatusText(predicted); !outOfMemory.isEmpty())
+        parts << outOfMemory;
+    parts << tr("world %1 · meshes %2 · groups %3")
+                 .arg(result.plan->worldSize)
+                 .arg(result.scenario->meshes.size())
+                 .arg(result.plan->groups.size());
+    if (const QString prediction = predictionStatusText(predicted); !prediction.isEmpty())
+        parts << prediction;
+    parts << tr("worst imbalance %1").arg(worstImbalanceText(*result.plan, *result.index))
+          << counted(result.index->errorCount + errorCount(predicted), "error")
+          << counted(result.index->warningCount, "warning");
+    QString text = parts.join(QStringLiteral(" · "));
     if (!session_->isStale()) return text;
     return text + (session_->lastErrorFromEdit() ? tr(" · STALE (the edit does not read)")
                                                  : tr(" · STALE (file no longer reads)"));

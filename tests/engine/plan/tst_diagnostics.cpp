@@ -2,10 +2,12 @@
 #include <QtTest>
 
 #include <QRegularExpression>
+#include <cstdio>
 
 #include "export/plan_text.h"
 #include "plan/diagnostics.h"
 #include "plan/hazards.h"
+#include "plan/load_imbalance.h"
 #include "plan/planner.h"
 #include "planner_fixtures.h"
 
@@ -341,6 +343,63 @@ private slots:
         // Without a cap the single batch spreads them evenly.
         b.options().maxBatchNumel.reset();
         QVERIFY(makePlan(b.build()).diagnostics.empty());
+    }
+
+    // The plan's worst owner imbalance is the highest figure of the places the
+    // owner-imbalance rule judges, worked out here from the loads: a batch of
+    // one param over four coordinates (max/mean 4.00, idle by necessity) is
+    // not judged, the two-param batch is, and the warning gives its figure.
+    void worstImbalanceIsTheRulesFigure() {
+        ScenarioBuilder b;
+        b.mesh({2});
+        b.param("big", {1000}, std::vector<std::string>{"R"});
+        b.param("small", {10}, std::vector<std::string>{"R"});
+        b.mesh({4}, {}, {0, 1, 2, 3}, "wide");
+        b.param("alone", {1000}, std::vector<std::string>{"R"}, true, "wide");
+        const Plan plan = makePlan(b.build());
+        const auto& loads = plan.groups.at(0).batches.at(0).loads;
+        const double judged = double(loads.max()) * double(loads.size()) / double(loads.sum());
+        const auto& lone = plan.groups.at(1).batches.at(0).loads;
+        QVERIFY(double(lone.max()) * double(lone.size()) / double(lone.sum()) > judged);
+        const auto worst = worstOwnerImbalance(plan.groups);
+        QVERIFY(worst);
+        QCOMPARE(worst->group, 0);
+        QCOMPARE(worst->batch, 0);
+        QCOMPARE(worst->ratio, judged);
+        char figure[32];
+        std::snprintf(figure, sizeof figure, "batch 0 max/mean %.2f", judged);
+        QVERIFY2(plan.diagnostics.at(0).message.find(figure) != std::string::npos,
+                 plan.diagnostics.at(0).message.c_str());
+        // Nothing judged: no worst, not the lone batch's 4.00.
+        ScenarioBuilder alone;
+        alone.mesh({4});
+        alone.param("alone", {1000}, std::vector<std::string>{"R"});
+        QVERIFY(!worstOwnerImbalance(makePlan(alone.build()).groups));
+    }
+
+    // A group whose batches each hold one param: no batch is judged, the
+    // group over its batches is, and that is the worst imbalance the warning gives.
+    void worstImbalanceCanBeAGroupOverItsBatches() {
+        ScenarioBuilder b;
+        b.mesh({2, 2});
+        for (int i = 0; i < 4; ++i)
+            b.param("e" + std::to_string(i), {64, 8}, std::vector<std::string>{"R", "S(0)"});
+        b.options().maxBatchNumel = 100;
+        const Plan plan = makePlan(b.build());
+        std::vector<int64_t> total(2, 0);
+        for (const Batch& batch : plan.groups[0].batches)
+            for (size_t c = 0; c < batch.loads.size(); ++c) total[c] += batch.loads[c];
+        const double summed =
+            double(std::max(total[0], total[1])) * 2.0 / double(total[0] + total[1]);
+        const auto worst = worstOwnerImbalance(plan.groups);
+        QVERIFY(worst);
+        QCOMPARE(worst->group, 0);
+        QCOMPARE(worst->batch, -1);
+        QCOMPARE(worst->ratio, summed);
+        char figure[48];
+        std::snprintf(figure, sizeof figure, "zero) max/mean %.2f", summed);
+        QVERIFY2(plan.diagnostics.at(0).message.find(figure) != std::string::npos,
+                 plan.diagnostics.at(0).message.c_str());
     }
 
     void sinkMergesByCode() {
