@@ -155,13 +155,18 @@ void MeshWidget::applyDims() {
 
 QImage MeshWidget::picture(const QSize& size, const QString& part) {
     if (!part.isEmpty()) view_->setMesh(part.toInt());
-    return view_->renderImage(size);
+    if (!asShown_) return view_->renderImage(size);
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    view_->paintMesh(painter, size, view_->canvasTransform(size));
+    return image;
 }
 
 void MeshWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString& part) {
     if (!part.isEmpty()) view_->setMesh(part.toInt());
     paintOnWhite(target, size, [&](QPainter& painter) {
-        view_->paintMesh(painter, size, view_->fitTransform(size));
+        view_->paintMesh(painter, size,
+                         asShown_ ? view_->canvasTransform(size) : view_->fitTransform(size));
     });
 }
 

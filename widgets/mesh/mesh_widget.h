@@ -33,6 +33,9 @@ public:
     QList<ViewShot> screenshots() const override { return {ViewShot{{}, QSize(1400, 900), {}}}; }
     QImage picture(const QSize& size, const QString& part) override;
     void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
+    // As on screen: the canvas alone, at its zoom and pan.
+    QSize shownPictureSize() override { return view_->size(); }
+    void setDrawingAsShown(bool asShown) override { asShown_ = asShown; }
 
 private:
     void fillMeshes();
@@ -50,6 +53,7 @@ private:
     QToolButton* nodes_;  // checkable
     QLabel* breadcrumb_;
     PlanResult result_;
+    bool asShown_ = false;
 };
 
 }  // namespace hsdp

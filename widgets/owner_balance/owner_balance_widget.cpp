@@ -573,6 +573,10 @@ QImage OwnerBalanceWidget::renderImage(const QSize& size) {
     });
 }
 
+QSize OwnerBalanceWidget::shownPictureSize() {
+    return {width(), std::max(height(), scroll_->widget()->minimumSizeHint().height())};
+}
+
 void OwnerBalanceWidget::paintPicture(QPaintDevice& target, const QSize& size,
                                       const QString& part) {
     QCustomPlot* plot = part == QLatin1String("rank")    ? rankPlot_

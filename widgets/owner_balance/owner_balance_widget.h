@@ -45,6 +45,8 @@ public:
     QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
     // A report's parts: one chart, "coord", "rank" or "shard".
     void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
+    // As on screen: its width, every chart at least its minimum height (no scroll bar).
+    QSize shownPictureSize() override;
 
     void setResult(const PlanResult& result);
     BatchRef shownBatch() const { return batch_; }

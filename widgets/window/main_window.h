@@ -198,6 +198,7 @@ private:
     void addExportViewActions(QMenu* file);
     int viewIndex(const QString& viewId) const;
     void revealView(int index);
+    QString suggestedViewPath(const ViewRegistration& registration) const;
     ViewPicture renderView(int index, const QString& part, const QSize& size, bool withSvg);
     void exportReportDialog();
     QString reportCommand(const QString& output, const RunData& run) const;
