@@ -6,10 +6,11 @@
 // shard coordinate's colour and hazard blocks the warning outline; a
 // slide-sized picture is filled, its legend whole and clear of the axis
 // labels, and the picture a dock's view gives for export holds the whole
-// legend and no blank band.
+// legend and no blank band; the dim choices show their whole text.
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QSpinBox>
+#include <QStyleOptionComboBox>
 #include <QtTest>
 #include <algorithm>
 #include <set>
@@ -174,6 +175,7 @@ private slots:
     void slideSizedPicturesFitTheirContent_data();
     void slideSizedPicturesFitTheirContent();
     void aDockedViewsPictureHoldsItsLegend();
+    void dimChoicesShowTheirWholeText();
 };
 
 void TestTensorLayout::everyParamMatchesTheEngine() {
@@ -570,6 +572,33 @@ void TestTensorLayout::aDockedViewsPictureHoldsItsLegend() {
                                 .arg(height)
                                 .arg(picture.height())
                                 .arg(legendBottom)));
+    }
+}
+
+// Shown before any param, the boxes were sized empty and cut "dim 0 (18944)".
+void TestTensorLayout::dimChoicesShowTheirWholeText() {
+    PlanSelection selection;
+    TensorLayoutWidget view(&selection);
+    view.resize(600, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setResult(inlineResult(kProjections));
+    selection.selectParam(1);
+    QApplication::processEvents();
+    const QList<QComboBox*> boxes = view.findChildren<QComboBox*>();
+    QCOMPARE(boxes.size(), 2);
+    for (QComboBox* box : boxes) {
+        QStyleOptionComboBox option;
+        option.initFrom(box);
+        const int room =
+            box->style()
+                ->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, box)
+                .width();
+        for (int i = 0; i < box->count(); ++i)
+            QVERIFY2(
+                box->fontMetrics().horizontalAdvance(box->itemText(i)) <= room,
+                qPrintable(
+                    QStringLiteral("'%1' in a box %2 px wide").arg(box->itemText(i)).arg(room)));
     }
 }
 

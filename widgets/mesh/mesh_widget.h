@@ -7,6 +7,7 @@
 #include "studio/studio_view.h"
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QToolButton;
 
@@ -43,7 +44,13 @@ private:
     void applyDims();
     void updateNodesBox();
     void updateLevel();
+    void fitControls();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
     MeshCanvas* view_;
     QComboBox* meshes_;
     QComboBox* rows_;
@@ -52,6 +59,9 @@ private:
     QLabel* statisticLabel_;
     QToolButton* nodes_;  // checkable
     QLabel* breadcrumb_;
+    QHBoxLayout* controls_ = nullptr;   // the first row: the mesh's box, the buttons
+    QHBoxLayout* secondRow_ = nullptr;  // the dims' row when the first has no room
+    QWidget* dims_ = nullptr;           // the dims' and the statistic's boxes
     PlanResult result_;
     bool asShown_ = false;
 };
