@@ -90,6 +90,12 @@ StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan);
 // `stop`: the caller no longer wants the schedule (types/stopped.h).
 // About what one work item costs with its simulated span, in bytes.
 constexpr double kScheduleItemBytes = 40;
+// The most work items a schedule the studio builds may hold: the
+// prediction's and each gather strategy's. A 16,384-rank MoE plan of three
+// batches holds about 4 M and fits; at 131,072 ranks tens of millions do not,
+// and the view says so (ScheduleTooLarge's text) instead of taking GiB; the
+// CLI has no limit.
+constexpr int64_t kStudioScheduleItems = 12'000'000;
 struct ScheduleBudget {
     int64_t maxWorkItems = 0;
     std::stop_token stop;

@@ -342,6 +342,13 @@ void TestChartDistributions::memoryPeaksAsADistribution() {
     const int entry = order[positionOfColumn(plot, pixel.x(), n)];
     QTest::mouseClick(plot, Qt::LeftButton, {}, pixel);
     QCOMPARE(selection.ranks(), std::vector<int>{cost.memory[size_t(entry)].rank});
+    // The kinds' legend, beside the bars, is not drawn here and leaves the
+    // curve its room.
+    QVERIFY(!plot->legend->visible());
+    QVERIFY2(plot->axisRect()->outerRect().width() >= plot->width() - 2,
+             qPrintable(QStringLiteral("the curve has %1 px of the plot's %2")
+                            .arg(plot->axisRect()->outerRect().width())
+                            .arg(plot->width())));
 }
 
 QTEST_MAIN(TestChartDistributions)

@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// The studio window, offscreen: a plan fills every view and the status bar;
-// one selection links them (tree -> mesh overlay, diagnostic -> tree and
-// mesh); a file that stops reading keeps the last good plan under a banner
-// with the reader's message; the binary's --screenshot, --help, --version.
+// The studio window, offscreen: a plan fills every view and the status bar
+// (its line whole while the bar has the room); one selection links them
+// (tree -> mesh overlay, diagnostic -> tree and mesh); a file that stops
+// reading keeps the last good plan under a banner with the reader's
+// message; Help ▸ Documentation shows docs/README.md, installed or from
+// the source tree; the binary's --screenshot, --help, --version.
 #include <QFile>
 #include <QItemSelectionModel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QTreeView>
 #include <QtTest>
 #include <algorithm>
@@ -21,9 +27,11 @@
 #include "plan_tree/plan_tree_widget.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
+#include "shared/elided_label.h"
 #include "shared/model_roles.h"
 #include "shared/plan_index.h"
 #include "studio_test_util.h"
+#include "window/documentation_browser.h"
 #include "window/main_window.h"
 #include "window/stale_banner.h"
 
@@ -97,6 +105,8 @@ private slots:
     void planFillsTheViewsAndStatusBar();
     void statusBarsImbalanceIsTheDiagnosticsOne_data();
     void statusBarsImbalanceIsTheDiagnosticsOne();
+    void theStatusLineIsWholeWhileThereIsRoom();
+    void helpShowsTheDocumentation();
     void treeSelectionShowsTheOwnersInTheMesh();
     void diagnosticActivationSelectsEverywhere();
     void brokenFileKeepsThePlanUnderABanner();
@@ -146,6 +156,96 @@ void TestMainWindow::statusBarsImbalanceIsTheDiagnosticsOne() {
                   QString::fromStdString(d.message).contains(
                       QStringLiteral("max/mean %1").arg(worst.section(' ', 0, 0)));
     QVERIFY2(warned, qPrintable(worst));
+}
+
+// Before any run the run's line is empty: the plan's line (its predicted
+// step and cluster last) is whole, not cut at half the bar beside a blank
+// half; with a run's line too, each is whole while the two fit.
+void TestMainWindow::theStatusLineIsWholeWhileThereIsRoom() {
+    MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, sample("teaching_2x2.json")));
+    QVERIFY(testing::predictionDone(window));
+    QApplication::processEvents();
+    ElidedLabel* status = nullptr;
+    for (auto* label : window.statusBar()->findChildren<ElidedLabel*>())
+        if (label->text() == window.statusText()) status = label;
+    QVERIFY(status);
+    QVERIFY2(window.statusText().contains(QStringLiteral("predicted step")),
+             qPrintable(window.statusText()));
+    QVERIFY2(!status->isElided(), qPrintable(QStringLiteral("'%1' cut to %2 px of %3")
+                                                 .arg(status->text())
+                                                 .arg(status->contentsRect().width())
+                                                 .arg(window.statusBar()->width())));
+
+    // With a run's line beside it, at widths where both fit and where they
+    // do not: a line is cut only while the other has no room to spare.
+    QSignalSpy ran(&window, &MainWindow::runReady);
+    QVERIFY(window.startRun(RunRequest{}));
+    QVERIFY(ran.wait(60000));
+    ElidedLabel* run = qobject_cast<ElidedLabel*>(testing::runStatusLabel(window));
+    QVERIFY(run && !run->text().isEmpty());
+    for (int width : {1900, 1440, 1000}) {
+        window.resize(width, 900);
+        QApplication::processEvents();
+        for (auto [cut, other] : {std::pair{status, run}, std::pair{run, status}})
+            QVERIFY2(
+                !cut->isElided() || other->contentsRect().width() <=
+                                        other->fontMetrics().horizontalAdvance(other->text()) + 8,
+                qPrintable(QStringLiteral("at %1 px '%2' is cut to %3 px beside '%4' in %5")
+                               .arg(width)
+                               .arg(cut->text())
+                               .arg(cut->contentsRect().width())
+                               .arg(other->text())
+                               .arg(other->contentsRect().width())));
+    }
+    window.resize(1900, 900);
+    QApplication::processEvents();
+    QVERIFY(!status->isElided() && !run->isElided());
+}
+
+// Help ▸ Documentation: the installed pages (a package's prefix) before a
+// source tree's; from the test's build folder, the source tree's
+// docs/README.md, shown rendered.
+void TestMainWindow::helpShowsTheDocumentation() {
+    QTemporaryDir prefix;
+    QVERIFY(QDir(prefix.path()).mkpath(QStringLiteral("bin")));
+    QVERIFY(QDir(prefix.path()).mkpath(QStringLiteral("share/doc/hsdp-studio/docs")));
+    QFile installed(prefix.filePath(QStringLiteral("share/doc/hsdp-studio/docs/README.md")));
+    QVERIFY(installed.open(QIODevice::WriteOnly));
+    installed.write("# Installed\n");
+    installed.close();
+    QCOMPARE(documentationIndex(prefix.filePath(QStringLiteral("bin"))),
+             QFileInfo(installed).canonicalFilePath());
+    QCOMPARE(documentationIndex(prefix.path()), QString());  // no bin folder: nothing above
+
+    const QString index = documentationIndex(QCoreApplication::applicationDirPath());
+    QCOMPARE(index,
+             QFileInfo(QStringLiteral(HSDP_SOURCE_DIR "/docs/README.md")).canonicalFilePath());
+
+    MainWindow window;
+    QAction* action = window.findChild<QAction*>(QStringLiteral("documentationAction"));
+    QVERIFY(action);
+    QCOMPARE(action->text(), QStringLiteral("&Documentation"));
+    bool inHelp = false;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->text() == QStringLiteral("&Help") && menu->menu()->actions().contains(action))
+            inHelp = true;
+    QVERIFY(inHelp);
+    action->trigger();
+    auto* shown = window.findChild<DocumentationBrowser*>();
+    QVERIFY(shown && shown->isVisible());
+    QCOMPARE(shown->browser()->source(), QUrl::fromLocalFile(index));
+    QVERIFY(shown->browser()->document()->toPlainText().contains(
+        QStringLiteral("HSDP Studio documentation")));
+    // Its links lead to the other pages, rendered alike.
+    shown->browser()->setSource(
+        shown->browser()->source().resolved(QUrl(QStringLiteral("plan.md"))));
+    QVERIFY(QFileInfo::exists(shown->browser()->source().toLocalFile()));
+    QVERIFY(!shown->browser()->document()->toPlainText().contains(QStringLiteral("## ")));
+    shown->close();
 }
 
 void TestMainWindow::treeSelectionShowsTheOwnersInTheMesh() {

@@ -5,19 +5,24 @@
 // ranks that run the selected param's Newton–Schulz flagged (and no others),
 // the tooltip naming what a rank holds, gathers and computes, labels dropped
 // before cells at 8,192 ranks; with a cluster, its nodes outlined where the
-// ranks on either side of a cell edge run on different nodes.
+// ranks on either side of a cell edge run on different nodes; the mesh and
+// dim choices above it show their whole text.
+#include <QComboBox>
 #include <QDir>
 #include <QPainter>
+#include <QStyleOptionComboBox>
 #include <QtTest>
 #include <algorithm>
 #include <set>
 
 #include "cluster/reader.h"
 #include "mesh/mesh_canvas.h"
+#include "mesh/mesh_widget.h"
 #include "prediction/plan_prediction.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
 #include "shared/plan_index.h"
+#include "view_fit.h"
 
 using namespace hsdp;
 using hsdp::testing::sample;
@@ -132,6 +137,7 @@ private slots:
     void longThinMeshesWrap();
     void heatScaleIsOrdered();
     void nodesAreOutlinedWhereRanksChangeNode();
+    void choicesShowTheirWholeText();
 };
 
 void TestMeshView::samples_data() {
@@ -405,6 +411,54 @@ void TestMeshView::nodesAreOutlinedWhereRanksChangeNode() {
     view.setShowNodes(false);
     QCOMPARE(pixelsOf(view.renderImage(kImageSize), MeshCanvas::nodeColor()), 0);
     QVERIFY(view.nodeLegendText(48).isEmpty());
+}
+
+namespace {
+
+// Where a combo box draws its current text.
+QRect textArea(QComboBox* box) {
+    QStyleOptionComboBox option;
+    option.initFrom(box);
+    return box->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField,
+                                        box);
+}
+
+}  // namespace
+
+// The window shows the view before any plan: the boxes, sized empty, once
+// cut their choices to "main (8 r" and "dp_replic"; and in the window's
+// centre at 1440 pixels (about 500 wide) the row of controls had no room
+// for them: the dims' boxes go under the mesh's then.
+void TestMeshView::choicesShowTheirWholeText() {
+    PlanSelection selection;
+    MeshWidget view(&selection);
+    view.resize(1000, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setResult(computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json")));
+    for (int width : {1000, 500, 1000}) {
+        view.resize(width, 700);
+        // The boxes' row lays out first, the view's layout with its new size a turn later.
+        QApplication::processEvents();
+        QApplication::processEvents();
+        int boxes = 0;
+        for (QComboBox* box : view.findChildren<QComboBox*>()) {
+            if (!box->isVisible()) continue;
+            ++boxes;
+            for (int i = 0; i < box->count(); ++i)
+                QVERIFY2(
+                    box->fontMetrics().horizontalAdvance(box->itemText(i)) <= textArea(box).width(),
+                    qPrintable(QStringLiteral("at %1 px '%2' in a box %3 px wide")
+                                   .arg(width)
+                                   .arg(box->itemText(i))
+                                   .arg(textArea(box).width())));
+            QVERIFY2(view.rect().contains(QRect(box->mapTo(&view, QPoint(0, 0)), box->size())),
+                     qPrintable(QStringLiteral("at %1 px a box runs off the view").arg(width)));
+        }
+        QCOMPARE(boxes, 3);  // mesh, rows, columns
+        const QStringList problems = testing::fitProblems(&view);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
 }
 
 QTEST_MAIN(TestMeshView)

@@ -6,7 +6,9 @@
 // per replicate x shard coordinate (idle ones at zero, replicas never
 // summed); clicking a coordinate bar (a real mouse click) selects exactly the
 // ranks at that replicate coordinate; at the studio's dock sizes no two tick
-// labels overlap and every title fits; screenshot mode writes owner-balance.png.
+// labels overlap, no two Newton–Schulz bars share a tick label, no two texts
+// over its bars overlap, and every title fits; screenshot mode writes
+// owner-balance.png.
 #include <qcustomplot.h>
 
 #include <QDir>
@@ -345,6 +347,22 @@ void TestOwnerBalance::contentFitsTheDock() {
             QVERIFY2(spans[i].centre - spans[i - 1].centre >= spans[i].half + spans[i - 1].half,
                      qPrintable(QStringLiteral("tick labels '%1' and '%2' overlap")
                                     .arg(spans[i - 1].text, spans[i].text)));
+        // Each bar its own label: a shard coordinate repeats in every replicate's block.
+        QStringList texts;
+        for (const TickSpan& span : spans) texts << span.text;
+        QCOMPARE(QSet<QString>(texts.begin(), texts.end()).size(), texts.size());
+        // The counts over the bars and the replicates' titles, where drawn, apart.
+        std::vector<std::pair<QRectF, QString>> drawn;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && text->visible())
+                drawn.push_back(
+                    {QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()),
+                     text->text()});
+        for (size_t i = 0; i < drawn.size(); ++i)
+            for (size_t j = i + 1; j < drawn.size(); ++j)
+                QVERIFY2(!drawn[i].first.intersects(drawn[j].first),
+                         qPrintable(QStringLiteral("'%1' and '%2' over the bars overlap")
+                                        .arg(drawn[i].second, drawn[j].second)));
         for (int e = 0; e < plot->plotLayout()->elementCount(); ++e) {
             auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(e));
             if (!title) continue;

@@ -2,7 +2,8 @@
 // The studio's predictions, offscreen: the window costs every plan on the
 // cluster chosen in its Cluster menu (and none on "none"), the status bar
 // says the step and the peak rank as the cost model computes them; the
-// Memory view's bars stack to each rank's peak, under the device's capacity;
+// Memory view's bars stack to each rank's peak, under the device's capacity,
+// its byte ticks a round number of GiB apart and its legend beside the bars;
 // the Predicted timeline draws the simulation's spans, and after a run the
 // measured run above its prediction.
 #include <QJsonDocument>
@@ -13,6 +14,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 #include <set>
 
 #include <qcustomplot.h>
@@ -91,6 +93,7 @@ private slots:
     void windowCostsEveryPlanOnTheChosenCluster();
     void anUnreadableClusterChangesNothing();
     void memoryBarsStackToEachRanksPeak();
+    void memoryTicksAreRoundAndTheLegendBesideTheBars();
     void predictedTimelineIsTheSimulation();
     void aRunIsShownAboveItsPrediction();
     void aLargeWorldsTimelineKeepsSomeRanks();
@@ -179,6 +182,50 @@ void TestPredictionViews::memoryBarsStackToEachRanksPeak() {
     QCOMPARE(entries.size(), int(cost.memory[5].entries.size()));
     QCOMPARE(int64_t(entries.at(0)->value), cost.memory[5].entries[0].peakBytes);
     QVERIFY(!view.renderImage(QSize(900, 600)).isNull());
+}
+
+// 80 GB devices (74.5 GiB): ticks at 0, 20, 40, 60 GiB, not at 23.3 and
+// 46.6 GiB (steps of 2.5e10 bytes); the legend of the nine kinds of buffer
+// right of the bars, none of which it covers (it hid ranks 27-31).
+void TestPredictionViews::memoryTicksAreRoundAndTheLegendBesideTheBars() {
+    PlanSelection selection;
+    MemoryWidget view(&selection);
+    const PlanResult plan = predicted(QStringLiteral("llama3_70b_hsdp_tp_2x4x4.json"), "h100-dgx");
+    selection.setPlan(plan, {});
+    view.showPlan(plan);
+    for (const QSize size : {QSize(1900, 440), QSize(900, 600)}) {
+        view.renderImage(size);
+        for (QCustomPlot* plot : {view.rankPlot(), view.entryPlot()}) {
+            const QVector<double> ticks = plot->yAxis->tickVector();
+            QVERIFY(ticks.size() >= 3);
+            double unit = 1;
+            while (unit * 1024 <= ticks.back()) unit *= 1024;
+            const double step = (ticks[1] - ticks[0]) / unit;
+            const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+            QVERIFY2(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 ||
+                         std::abs(mantissa - 2.5) < 1e-9 || std::abs(mantissa - 5) < 1e-9,
+                     qPrintable(plot->yAxis->tickVectorLabels().join(QStringLiteral(", "))));
+            for (double tick : ticks) {
+                const double steps = tick / unit / step;
+                QVERIFY2(std::abs(steps - std::round(steps)) < 1e-6,
+                         qPrintable(plot->yAxis->tickVectorLabels().join(QStringLiteral(", "))));
+            }
+        }
+        QCustomPlot* ranks = view.rankPlot();
+        QVERIFY(ranks->legend->visible());
+        const QRect legend = ranks->legend->outerRect();
+        for (int k = 0; k < kMemoryKinds; ++k)
+            for (auto bar = view.kindBars(MemoryKind(k))->data()->constBegin();
+                 bar != view.kindBars(MemoryKind(k))->data()->constEnd(); ++bar) {
+                if (bar->value <= 0) continue;
+                const QRectF drawn(QPointF(ranks->xAxis->coordToPixel(bar->key - 0.4),
+                                           ranks->yAxis->coordToPixel(bar->value)),
+                                   QPointF(ranks->xAxis->coordToPixel(bar->key + 0.4),
+                                           ranks->yAxis->coordToPixel(0)));
+                QVERIFY2(!legend.intersects(drawn.toAlignedRect()),
+                         qPrintable(QStringLiteral("the legend covers rank %1").arg(bar->key)));
+            }
+    }
 }
 
 void TestPredictionViews::predictedTimelineIsTheSimulation() {

@@ -3,10 +3,14 @@
 // sample, the blocks tile the shown 2-D index space and each rank's blocks
 // are exactly its shardLayout ranges on those dims (uneven, empty, nested and
 // strided shards included); rendered into QImages, each block shows its
-// shard coordinate's colour and hazard blocks the warning outline.
+// shard coordinate's colour and hazard blocks the warning outline; a
+// slide-sized picture is filled, its legend whole and clear of the axis
+// labels, and the picture a dock's view gives for export holds the whole
+// legend and no blank band; the dim choices show their whole text.
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QSpinBox>
+#include <QStyleOptionComboBox>
 #include <QtTest>
 #include <algorithm>
 #include <set>
@@ -168,6 +172,10 @@ private slots:
     void clickPicksTheBlockRanks();
     void manyRanksStayExactOrSayMerged();
     void wrongRowsOfAReferenceRunAreDrawn();
+    void slideSizedPicturesFitTheirContent_data();
+    void slideSizedPicturesFitTheirContent();
+    void aDockedViewsPictureHoldsItsLegend();
+    void dimChoicesShowTheirWholeText();
 };
 
 void TestTensorLayout::everyParamMatchesTheEngine() {
@@ -457,6 +465,141 @@ void TestTensorLayout::wrongRowsOfAReferenceRunAreDrawn() {
     view.setResult(computePlanResult(
         QStringLiteral(HSDP_SOURCE_DIR "/tests/data/examples/fsdp_tp_hazards.scenario.json")));
     QVERIFY(view.canvas()->wrongRows().isEmpty());
+}
+
+namespace {
+
+// 16 shard coordinates (more than a docked legend lists) of a flat and of a
+// tall tensor: Qwen2-7B's down and gate projections.
+const char* kProjections = R"json({"format": "hsdp-scenario/1", "name": "projections",
+  "mesh": {"shape": [8, 2], "dim_names": ["dp_shard", "tp"]},
+  "params": [
+    {"name": "down_proj", "shape": [3584, 18944], "dtype": "bf16", "placements": ["S(0)", "S(1)"]},
+    {"name": "gate_proj", "shape": [18944, 3584], "dtype": "bf16", "placements": ["S(0)", "S(1)"]}]})json";
+
+// The smallest rectangle holding every pixel unlike the top-left one.
+QRect drawnBounds(const QImage& image) {
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+    const QRgb background = rgb.pixel(0, 0);
+    QRect bounds;
+    for (int y = 0; y < rgb.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(rgb.constScanLine(y));
+        for (int x = 0; x < rgb.width(); ++x)
+            if (line[x] != background) bounds |= QRect(x, y, 1, 1);
+    }
+    return bounds;
+}
+
+}  // namespace
+
+void TestTensorLayout::slideSizedPicturesFitTheirContent_data() {
+    QTest::addColumn<int>("param");
+    QTest::addColumn<double>("filled");
+    QTest::newRow("flat [3584, 18944]") << 0 << 0.85;
+    QTest::newRow("tall [18944, 3584]") << 1 << 0.65;
+}
+
+// At 1920 x 1080 the blocks and the legend fill the picture (the flat
+// tensor once used half its height, the tall one 60 % of its width), the
+// legend lists all 16 coordinates, and it starts right of the last column
+// label ("18944", centred on the blocks' right edge), which it once covered.
+void TestTensorLayout::slideSizedPicturesFitTheirContent() {
+    QFETCH(int, param);
+    QFETCH(double, filled);
+    const PlanResult result = inlineResult(kProjections);
+    PlanSelection selection;
+    TensorLayoutWidget view(&selection);
+    view.setResult(result);
+    selection.selectParam(param);
+    const QSize slide(1920, 1080);
+    const QImage image = view.renderImage(slide);
+    const QRect drawn = drawnBounds(image);
+    const double share = double(drawn.width()) * drawn.height() / (slide.width() * slide.height());
+    QVERIFY2(share >= filled, qPrintable(QStringLiteral("the drawing covers %1 of the picture (%2)")
+                                             .arg(share, 0, 'f', 2)
+                                             .arg(QStringLiteral("%1x%2+%3+%4")
+                                                      .arg(drawn.width())
+                                                      .arg(drawn.height())
+                                                      .arg(drawn.left())
+                                                      .arg(drawn.top()))));
+
+    const TensorGrid grid = view.canvas()->grid(slide);
+    QFont axisFont = view.canvas()->font();
+    axisFont.setPixelSize(10);
+    const QString extent = QString::number(view.blocks().colCuts.back());
+    const double labelRight =
+        grid.area.right() + QFontMetricsF(axisFont).horizontalAdvance(extent) / 2 + 1;
+    QVERIFY2(grid.legend.left() > labelRight,
+             qPrintable(QStringLiteral("the legend starts at %1, the label '%2' ends at %3")
+                            .arg(grid.legend.left())
+                            .arg(extent)
+                            .arg(labelRight)));
+    // Every coordinate's swatch, one a line under the legend's title.
+    int line = 0;
+    for (size_t g = 0; g < view.blocks().groups.size(); ++g) {
+        const ShardGroup& group = view.blocks().groups[g];
+        if (!group.inSlice || group.isEmpty()) continue;
+        const QPoint swatch =
+            QPointF(grid.legend.left() + 7, grid.legend.top() + 22 + 17 * line + 7).toPoint();
+        QVERIFY2(image.pixelColor(swatch) == TensorLayoutCanvas::shardColor(int(g)),
+                 qPrintable(QStringLiteral("no swatch for coordinate %1 of 16").arg(line + 1)));
+        ++line;
+    }
+    QCOMPARE(line, 16);
+}
+
+// In a dock (narrow) the canvas is as tall as its dock or its content;
+// the picture it gives Export View is the content, legend whole, with
+// nothing blank under it, however tall the dock.
+void TestTensorLayout::aDockedViewsPictureHoldsItsLegend() {
+    const PlanResult result = inlineResult(kProjections);
+    PlanSelection selection;
+    TensorLayoutWidget view(&selection);
+    view.setResult(result);
+    selection.selectParam(1);
+    for (int height : {300, 1400}) {
+        view.resize(380, height);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        TensorLayoutCanvas* canvas = view.canvas();
+        const QSize picture = view.shownPictureSize();
+        QCOMPARE(picture.width(), canvas->width());
+        const double legendBottom = canvas->grid(picture).area.bottom() + 16 +
+                                    canvas->narrowLegendHeight(picture.width() - 24);
+        QVERIFY2(picture.height() >= legendBottom && picture.height() <= legendBottom + 16,
+                 qPrintable(QStringLiteral("in a dock %1 px tall: a picture %2 px tall, its "
+                                           "legend ends at %3")
+                                .arg(height)
+                                .arg(picture.height())
+                                .arg(legendBottom)));
+    }
+}
+
+// Shown before any param, the boxes were sized empty and cut "dim 0 (18944)".
+void TestTensorLayout::dimChoicesShowTheirWholeText() {
+    PlanSelection selection;
+    TensorLayoutWidget view(&selection);
+    view.resize(600, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setResult(inlineResult(kProjections));
+    selection.selectParam(1);
+    QApplication::processEvents();
+    const QList<QComboBox*> boxes = view.findChildren<QComboBox*>();
+    QCOMPARE(boxes.size(), 2);
+    for (QComboBox* box : boxes) {
+        QStyleOptionComboBox option;
+        option.initFrom(box);
+        const int room =
+            box->style()
+                ->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, box)
+                .width();
+        for (int i = 0; i < box->count(); ++i)
+            QVERIFY2(
+                box->fontMetrics().horizontalAdvance(box->itemText(i)) <= room,
+                qPrintable(
+                    QStringLiteral("'%1' in a box %2 px wide").arg(box->itemText(i)).arg(room)));
+    }
 }
 
 QTEST_MAIN(TestTensorLayout)

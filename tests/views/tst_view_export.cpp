@@ -2,10 +2,13 @@
 // Pictures out: every registered view of the window is written as a PNG of
 // the size asked for and as an SVG that is a real vector drawing of the same
 // picture (text as text, no picture-sized bitmap, drawn alike by Qt and by
-// rsvg-convert); the clipboard gets the view at its size; the Export View
-// dialog's choices reach the file; a path that cannot be written is refused
-// with its name; a right click on any view offers both; --screenshot writes
-// SVGs with --screenshot-format.
+// rsvg-convert); as on screen, a view is its own drawing of what it shows,
+// without its combo boxes and scroll bars, its legend whole; the clipboard
+// gets that picture; the Export View dialog opens on the view last worked
+// in, in the folder last written to, its labels without a stray '&', and
+// its choices reach the file; a path that cannot be written is refused with
+// its name; a right click on any view offers both; --screenshot writes SVGs
+// with --screenshot-format.
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -20,18 +23,22 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QSvgRenderer>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QXmlStreamReader>
 #include <QtTest>
 
 #include "cli_process.h"
+#include "mesh/mesh_widget.h"
 #include "studio/studio_views.h"
 #include "studio_test_util.h"
+#include "tensor_layout/tensor_layout_widget.h"
 #include "view_export/export_view_dialog.h"
 #include "view_export/svg_paint_device.h"
 #include "window/main_window.h"
@@ -178,9 +185,13 @@ private slots:
     void theSvgDeviceKeepsClipsPiecesDashesAndHatches();
     void everyViewIsWrittenAsPngAndSvgAtTheSizeAsked();
     void aViewAsOnScreenIsItsPixels();
+    void asOnScreenIsTheDrawingWithoutControls();
     void aPartIsDrawnAndTheViewPutBack();
     void theClipboardGetsTheViewAtItsSize();
     void aRightClickOnAnyViewOffersExportAndCopy();
+    void theDialogOpensOnTheViewLastWorkedIn();
+    void theDialogKeepsTheFolderLastWrittenTo();
+    void theDialogsLabelsShowNoAmpersand();
     void theDialogsChoicesReachTheFile();
     void aPathThatCannotBeWrittenIsRefusedWithItsName();
     void screenshotWritesSvgs();
@@ -193,6 +204,7 @@ private:
 // One window with a plan, its prediction and a run, so that every view draws.
 void TestViewExport::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
+    QSettings().remove(QStringLiteral("export"));  // no folder kept from an earlier run
     window_ = std::make_unique<MainWindow>();
     window_->resize(1440, 900);
     window_->show();
@@ -286,7 +298,8 @@ void TestViewExport::everyViewIsWrittenAsPngAndSvgAtTheSizeAsked() {
     }
 }
 
-// At its size and as on screen, the picture is the view's own pixels.
+// A view that is all content (the plan tree): as on screen, the picture is
+// its own pixels.
 void TestViewExport::aViewAsOnScreenIsItsPixels() {
     StudioView* tree = window_->views()[1];
     QVERIFY(tree->widget()->isVisible());
@@ -313,6 +326,55 @@ void TestViewExport::aViewAsOnScreenIsItsPixels() {
              qPrintable(error));
     QVERIFY(!verification->visibleRegion().isEmpty());
     QCOMPARE(QImage(behind).size(), verification->size());
+}
+
+namespace {
+
+QImage asRgb(const QImage& image) {
+    return image.convertToFormat(QImage::Format_RGB32);
+}
+
+}  // namespace
+
+// As on screen, a view with controls is its drawing alone: the mesh's
+// canvas as it shows it (zoomed in too), not the combo boxes over it; the
+// tensor layout's canvas at its width with the blocks and the whole legend,
+// which the dock scrolls, and no scroll bar.
+void TestViewExport::asOnScreenIsTheDrawingWithoutControls() {
+    QString error;
+    MeshCanvas* mesh = window_->view<MeshWidget>()->canvas();
+    const QString meshPng = dir_.filePath(QStringLiteral("mesh-as-shown.png"));
+    QVERIFY2(window_->exportView({QStringLiteral("mesh"), {}, {}, meshPng}, &error),
+             qPrintable(error));
+    QCOMPARE(asRgb(QImage(meshPng)), asRgb(mesh->grab().toImage()));
+    mesh->zoomIn();
+    QApplication::processEvents();
+    QVERIFY2(window_->exportView({QStringLiteral("mesh"), {}, {}, meshPng}, &error),
+             qPrintable(error));
+    QCOMPARE(asRgb(QImage(meshPng)), asRgb(mesh->grab().toImage()));
+    mesh->resetZoom();
+
+    // The tensor layout of a param whose legend runs below its dock's bottom.
+    auto* tensor = window_->view<TensorLayoutWidget>();
+    window_->selection()->selectParam(0);
+    QApplication::processEvents();
+    TensorLayoutCanvas* canvas = tensor->canvas();
+    QVERIFY2(canvas->height() > canvas->parentWidget()->height(), "the dock does not scroll");
+    const QString png = dir_.filePath(QStringLiteral("tensor-as-shown.png"));
+    QVERIFY2(window_->exportView({QStringLiteral("tensorLayout"), {}, {}, png}, &error),
+             qPrintable(error));
+    const QImage image(png);
+    QCOMPARE(image.width(), canvas->width());
+    QCOMPARE(asRgb(image), asRgb(canvas->renderImage(image.size())));
+    // Its legend is whole (the blocks, then the notes and the coordinates
+    // under them) with at most a margin below it.
+    const TensorGrid grid = canvas->grid(image.size());
+    const double legendBottom =
+        grid.area.bottom() + 16 + canvas->narrowLegendHeight(image.width() - 24);
+    QVERIFY2(image.height() >= legendBottom && image.height() <= legendBottom + 16,
+             qPrintable(QStringLiteral("%1 px tall, the legend ends at %2")
+                            .arg(image.height())
+                            .arg(legendBottom)));
 }
 
 // A part (a step) is drawn as --screenshot draws it, at the size asked; the
@@ -350,11 +412,11 @@ void TestViewExport::theClipboardGetsTheViewAtItsSize() {
                 if (QLatin1String(studioViews()[i].id) == QLatin1String(id)) return int(i);
             return -1;
         }();
-        QWidget* view = window_->views()[size_t(index)]->widget();
+        StudioView* view = window_->views()[size_t(index)];
         const QMimeData* data = QGuiApplication::clipboard()->mimeData();
         QVERIFY(data && data->hasImage());
         const QImage image = qvariant_cast<QImage>(data->imageData());
-        QCOMPARE(image.size(), view->size());
+        QCOMPARE(image.size(), view->shownPictureSize());
         QVERIFY2(drawnPixels(image) > 100, id);
         QVERIFY(data->hasFormat(QStringLiteral("image/svg+xml")));
         checkSvgOfPicture(data->data(QStringLiteral("image/svg+xml")), image, id);
@@ -387,8 +449,112 @@ void TestViewExport::aRightClickOnAnyViewOffersExportAndCopy() {
         delete menu;
         const QMimeData* data = QGuiApplication::clipboard()->mimeData();
         QVERIFY2(data && data->hasImage(), studioViews()[i].id);
-        QCOMPARE(qvariant_cast<QImage>(data->imageData()).size(), view->size());
+        QCOMPARE(qvariant_cast<QImage>(data->imageData()).size(),
+                 window_->views()[i]->shownPictureSize());
     }
+}
+
+// The view last clicked (its dock's tab, title bar or any of it) or
+// tabbed into; not the one Qt gives the focus back to when the window is
+// activated again.
+void TestViewExport::theDialogOpensOnTheViewLastWorkedIn() {
+    window_->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window_.get()));
+    auto* meshBox = window_->view<MeshWidget>()->findChild<QComboBox*>();
+    QVERIFY(meshBox);
+    meshBox->setFocus(Qt::TabFocusReason);
+    QCOMPARE(window_->activeViewId(), QStringLiteral("mesh"));
+    // A click on the tensor layout's "Rows" label: nothing there takes the focus.
+    QLabel* rows = nullptr;
+    for (QLabel* label : window_->view<TensorLayoutWidget>()->findChildren<QLabel*>())
+        if (label->text() == QStringLiteral("Rows")) rows = label;
+    QVERIFY(rows);
+    QTest::mouseClick(rows, Qt::LeftButton);
+    QCOMPARE(window_->activeViewId(), QStringLiteral("tensorLayout"));
+    QCOMPARE(QApplication::focusWidget(), meshBox);
+    // Another window, then this one again: Qt gives the mesh's box its focus back.
+    QWidget other;
+    other.show();
+    other.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&other));
+    window_->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window_.get()));
+    QCOMPARE(QApplication::focusWidget(), meshBox);
+    QCOMPARE(window_->activeViewId(), QStringLiteral("tensorLayout"));
+    ExportViewDialog* dialog = window_->openExportViewDialog();
+    QCOMPARE(dialog->findChild<QComboBox*>(QStringLiteral("view"))->currentData().toString(),
+             QStringLiteral("tensorLayout"));
+    dialog->reject();
+
+    // A dock's tab brings its view to the front: that is the one.
+    QTabBar* tabs = nullptr;
+    int memoryTab = -1;
+    for (QTabBar* bar : window_->findChildren<QTabBar*>())
+        for (int i = 0; i < bar->count(); ++i)
+            if (bar->tabText(i) == QStringLiteral("Memory")) tabs = bar, memoryTab = i;
+    QVERIFY(tabs);
+    QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(memoryTab).center());
+    QCOMPARE(window_->activeViewId(), QStringLiteral("memory"));
+    // A dock's title bar.
+    auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("ownerBalanceDock"));
+    QTest::mouseClick(dock, Qt::LeftButton, {}, QPoint(dock->width() / 2, 4));
+    QCOMPARE(window_->activeViewId(), QStringLiteral("ownerBalance"));
+    // Tab into a view.
+    window_->view<TensorLayoutWidget>()->findChild<QComboBox*>()->setFocus(Qt::TabFocusReason);
+    QCOMPARE(window_->activeViewId(), QStringLiteral("tensorLayout"));
+}
+
+// The folder of the last picture written is where the next Export View…,
+// in this studio or the next one, proposes to write.
+void TestViewExport::theDialogKeepsTheFolderLastWrittenTo() {
+    const QString folder = dir_.filePath(QStringLiteral("slides"));
+    QVERIFY(QDir().mkpath(folder));
+    ExportViewDialog* dialog = window_->openExportViewDialog(QStringLiteral("tensorLayout"));
+    auto* path = dialog->findChild<QLineEdit*>(QStringLiteral("path"));
+    QVERIFY2(!path->text().startsWith(folder), qPrintable(path->text()));
+    path->setText(QDir(folder).filePath(QStringLiteral("mine.png")));
+    dialog->accept();
+    QVERIFY(QFileInfo::exists(QDir(folder).filePath(QStringLiteral("mine.png"))));
+
+    dialog = window_->openExportViewDialog(QStringLiteral("mesh"));
+    path = dialog->findChild<QLineEdit*>(QStringLiteral("path"));
+    QCOMPARE(QFileInfo(path->text()).absolutePath(), folder);
+    QVERIFY2(path->text().endsWith(QStringLiteral("teaching_2x2-mesh.png")),
+             qPrintable(path->text()));
+    dialog->reject();
+
+    MainWindow next;
+    QVERIFY(openAndWait(next, sample(QStringLiteral("teaching_2x2.json"))));
+    dialog = next.openExportViewDialog(QStringLiteral("memory"));
+    path = dialog->findChild<QLineEdit*>(QStringLiteral("path"));
+    QCOMPARE(QFileInfo(path->text()).absolutePath(), folder);
+    QVERIFY2(path->text().endsWith(QStringLiteral("teaching_2x2-memory.png")),
+             qPrintable(path->text()));
+    dialog->reject();
+
+    // A folder since removed: beside the scenario again.
+    QVERIFY(QDir(folder).removeRecursively());
+    dialog = next.openExportViewDialog(QStringLiteral("memory"));
+    QCOMPARE(
+        QFileInfo(dialog->findChild<QLineEdit*>(QStringLiteral("path"))->text()).absolutePath(),
+        QFileInfo(sample(QStringLiteral("teaching_2x2.json"))).absolutePath());
+    dialog->reject();
+}
+
+// A label's '&' marks its shortcut letter, which works only with a buddy:
+// without one the label shows the '&' itself ("&File:").
+void TestViewExport::theDialogsLabelsShowNoAmpersand() {
+    ExportViewDialog* dialog = window_->openExportViewDialog(QStringLiteral("mesh"));
+    int labelled = 0;
+    for (QLabel* label : dialog->findChildren<QLabel*>()) {
+        QString text = label->text();
+        text.remove(QStringLiteral("&&"));
+        if (!text.contains(QLatin1Char('&'))) continue;
+        QVERIFY2(label->buddy(), qPrintable(label->text()));
+        ++labelled;
+    }
+    QVERIFY(labelled >= 3);  // View, Shows, File
+    dialog->reject();
 }
 
 void TestViewExport::theDialogsChoicesReachTheFile() {
@@ -440,7 +606,7 @@ void TestViewExport::theDialogsChoicesReachTheFile() {
     const QString onScreen = dir_.filePath(QStringLiteral("dialog-mesh.png"));
     dialog->findChild<QLineEdit*>(QStringLiteral("path"))->setText(onScreen);
     dialog->accept();
-    QCOMPARE(QImage(onScreen).size(), window_->views()[0]->widget()->size());
+    QCOMPARE(QImage(onScreen).size(), window_->view<MeshWidget>()->canvas()->size());
 }
 
 void TestViewExport::aPathThatCannotBeWrittenIsRefusedWithItsName() {

@@ -8,7 +8,6 @@
 #include "cost/step_memory_model.h"
 #include "shared/plan_index.h"
 #include "shared/plan_selection.h"
-#include "shared/schedule_budget.h"
 #include "types/stopped.h"
 
 namespace hsdp {

@@ -20,9 +20,16 @@ const std::array<QColor, kMemoryKinds> kKindColors = {
     QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0x76, 0xb7, 0xb2)};
 const QColor kCapacityColor(0x22, 0x22, 0x22);
 
-// Byte ticks as the rest of the studio writes sizes ("61.3 GiB").
+// Byte ticks as the rest of the studio writes sizes ("60.0 GiB"), a round
+// number of the unit apart (1, 2, 2.5 or 5 times a power of ten of KiB,
+// MiB, GiB, ...): steps picked in plain bytes (2.5e10) read 23.3, 46.6 GiB.
 class ByteTicker : public QCPAxisTicker {
 protected:
+    double getTickStep(const QCPRange& range) override {
+        double unit = 1;
+        while (unit * 1024 <= range.upper) unit *= 1024;
+        return cleanMantissa(range.size() / unit / (tickCount() + 1e-10)) * unit;
+    }
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
         return QString::fromStdString(humanBytes(tick));
     }
@@ -62,7 +69,15 @@ MemoryWidget::MemoryWidget(PlanSelection* selection, QWidget* parent)
         kindBars_[size_t(k)]->moveAbove(kindBars_[size_t(k - 1)]);
     rankPlot_->legend->setVisible(true);
     rankPlot_->legend->setFont(QFont(font().family(), 8));
-    rankPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // Right of the bars, not over them (inside, it hid the last ranks'
+    // bars): the axis rect and the legend share the title's row's width.
+    QCPAxisRect* bars = rankPlot_->axisRect();
+    bars->insetLayout()->take(rankPlot_->legend);
+    rankPlot_->plotLayout()->take(bars);
+    chartRow_ = new QCPLayoutGrid;
+    rankPlot_->plotLayout()->addElement(1, 0, chartRow_);
+    chartRow_->addElement(0, 0, bars);
+    showLegend(true);
     capacity_ = new QCPItemStraightLine(rankPlot_);
     capacity_->setPen(QPen(kCapacityColor, 1.5, Qt::DashLine));
     entryBars_ = makeBars(entryPlot_, kKindColors[size_t(MemoryKind::GatherBuffer)], tr("peak"));
@@ -143,7 +158,7 @@ void MemoryWidget::fillRankPlot() {
 // Each rank's peak (its kinds summed, as the bars stack), sorted.
 void MemoryWidget::showRankDistribution() {
     for (QCPBars* bars : kindBars_) bars->data()->clear();
-    rankPlot_->legend->setVisible(false);  // the kinds: not told apart here
+    showLegend(false);  // the kinds: not told apart here
     std::vector<double> peaks(size_t(chart_.ranks.size()), 0.0);
     for (const QVector<double>& kind : chart_.atPeak)
         for (qsizetype r = 0; r < kind.size(); ++r) peaks[size_t(r)] += kind[r];
@@ -172,7 +187,7 @@ void MemoryWidget::showRankDistribution() {
 
 void MemoryWidget::fillRankBars() {
     rankDist_->hide();
-    rankPlot_->legend->setVisible(true);
+    showLegend(true);
     for (int k = 0; k < kMemoryKinds; ++k)
         kindBars_[size_t(k)]->setData(chart_.ranks, chart_.atPeak[size_t(k)], true);
     if (chart_.ranks.isEmpty()) return;
@@ -190,6 +205,20 @@ void MemoryWidget::fillRankBars() {
                                                                   humanBytes(chart_.capacityBytes)))
                                                         : tr("rank"));
     rankPlot_->replot();
+}
+
+// The legend's column holds it while shown; hidden, it gives the bars the room.
+void MemoryWidget::showLegend(bool shown) {
+    QCPLegend* legend = rankPlot_->legend;
+    const bool placed = chartRow_->hasElement(0, 1);
+    if (shown && !placed) {
+        chartRow_->addElement(0, 1, legend);
+        chartRow_->setColumnStretchFactor(1, 0.001);
+    } else if (!shown && placed) {
+        chartRow_->take(legend);
+        chartRow_->simplify();
+    }
+    legend->setVisible(shown);
 }
 
 void MemoryWidget::showCapacity() {

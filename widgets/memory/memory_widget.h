@@ -13,6 +13,7 @@
 
 class QCPBars;
 class QCPItemStraightLine;
+class QCPLayoutGrid;
 class QCPTextElement;
 class QCustomPlot;
 class QLabel;
@@ -60,6 +61,7 @@ private:
     void onRankPlotLaidOut();
     void onRankPlotClicked(const QPoint& pos);
     void showCapacity();
+    void showLegend(bool shown);
     void fillEntryPlot();
     void onSelectionChanged();
 
@@ -75,6 +77,7 @@ private:
     std::array<QCPBars*, kMemoryKinds> kindBars_{};
     QCPBars* entryBars_ = nullptr;
     QCPItemStraightLine* capacity_ = nullptr;
+    QCPLayoutGrid* chartRow_ = nullptr;  // the rank chart's axis rect, then its legend
     std::unique_ptr<DistributionChart> rankDist_;
 };
 

@@ -20,17 +20,23 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
       statistic_(new QComboBox(this)),
       nodes_(new QToolButton(this)),
       breadcrumb_(new QLabel(this)) {
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Mesh"), this));
-    controls->addWidget(meshes_);
-    controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("Rows"), this));
-    controls->addWidget(rows_);
-    controls->addWidget(new QLabel(tr("Columns"), this));
-    controls->addWidget(columns_);
-    controls->addSpacing(12);
-    statisticLabel_ = new QLabel(tr("Blocks by"), this);
-    controls->addWidget(statisticLabel_);
+    // Each box as wide as its longest choice: the choices come with the
+    // first plan, after the box was first shown (and sized) empty, which
+    // cut them to "main (8 r" and "dp_replic".
+    for (QComboBox* box : {meshes_, rows_, columns_})
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // The dims and the block statistic: beside the mesh's box while the row
+    // has the room, else on a row of their own (fitControls), not squeezed.
+    dims_ = new QWidget(this);
+    auto* dims = new QHBoxLayout(dims_);
+    dims->setContentsMargins(0, 0, 0, 0);
+    dims->addWidget(new QLabel(tr("Rows"), dims_));
+    dims->addWidget(rows_);
+    dims->addWidget(new QLabel(tr("Columns"), dims_));
+    dims->addWidget(columns_);
+    dims->addSpacing(12);
+    statisticLabel_ = new QLabel(tr("Blocks by"), dims_);
+    dims->addWidget(statisticLabel_);
     statistic_->addItem(tr("max"), static_cast<int>(BlockStatistic::Max));
     statistic_->addItem(tr("mean"), static_cast<int>(BlockStatistic::Mean));
     statistic_->addItem(tr("max / mean"), static_cast<int>(BlockStatistic::MaxOverMean));
@@ -38,19 +44,27 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
         tr("A mesh too large for a cell per rank is drawn in blocks of ranks: colour each "
            "block by the largest Newton–Schulz numel of its ranks, their mean, or max / mean "
            "(how unevenly the block splits its work)"));
-    controls->addWidget(statistic_);
-    controls->addStretch();
+    dims->addWidget(statistic_);
+    controls_ = new QHBoxLayout;
+    controls_->addWidget(new QLabel(tr("Mesh"), this));
+    controls_->addWidget(meshes_);
+    controls_->addSpacing(12);
+    controls_->addWidget(dims_);
+    controls_->addStretch();
     nodes_->setText(tr("Nodes"));
     nodes_->setCheckable(true);
     nodes_->setChecked(true);
-    controls->addWidget(nodes_);
+    controls_->addWidget(nodes_);
     auto* fit = new QToolButton(this);
     fit->setText(tr("Fit"));
     fit->setToolTip(tr("Zoom to fit (Ctrl+0)"));
-    controls->addWidget(fit);
+    controls_->addWidget(fit);
+    secondRow_ = new QHBoxLayout;
+    secondRow_->addStretch();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(controls);
+    layout->addLayout(controls_);
+    layout->addLayout(secondRow_);
     breadcrumb_->setTextFormat(Qt::RichText);
     // A long path must not widen the view (and squeeze the docks): it is cut instead.
     breadcrumb_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -81,6 +95,45 @@ void MeshWidget::setResult(const PlanResult& result) {
     view_->setResult(result);
     fillDims();
     updateNodesBox();
+    fitControls();
+}
+
+void MeshWidget::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitControls();
+}
+
+// A box got new choices (a wider size hint): its row may no longer fit.
+bool MeshWidget::event(QEvent* event) {
+    const bool handled = QWidget::event(event);
+    if (event->type() == QEvent::LayoutRequest) fitControls();
+    return handled;
+}
+
+// The dims' boxes go on the first row while it has their room (the boxes
+// as wide as their choices), else on a second row under it. Measured from
+// the widgets' own size hints: the row's layout caches them until it is
+// laid out again.
+void MeshWidget::fitControls() {
+    const bool onFirst = controls_->indexOf(dims_) >= 0;
+    const int spacing = controls_->spacing();
+    int need = layout() ? layout()->contentsMargins().left() * 2 : 0;
+    for (int i = 0; i < controls_->count(); ++i) {
+        QLayoutItem* item = controls_->itemAt(i);
+        QWidget* widget = item->widget();
+        if (widget && widget->isHidden()) continue;
+        need += (widget ? widget->sizeHint().width() : item->sizeHint().width()) + spacing;
+    }
+    if (!onFirst) need += dims_->sizeHint().width() + spacing;
+    const bool first = need <= width();
+    if (first == onFirst) return;
+    if (first) {
+        secondRow_->removeWidget(dims_);
+        controls_->insertWidget(3, dims_);
+    } else {
+        controls_->removeWidget(dims_);
+        secondRow_->insertWidget(0, dims_);
+    }
 }
 
 void MeshWidget::showPrediction(const PlanResult& plan) {
@@ -102,6 +155,7 @@ void MeshWidget::updateLevel() {
         path = QStringLiteral("<a href=\"overview\">%1</a>%2").arg(path.left(step), path.mid(step));
     }
     breadcrumb_->setText(path);
+    fitControls();
 }
 
 void MeshWidget::updateNodesBox() {
@@ -141,6 +195,7 @@ void MeshWidget::fillDims() {
     }
     rows_->setCurrentIndex(rows_->findData(view_->dims().first));
     columns_->setCurrentIndex(columns_->findData(view_->dims().second));
+    fitControls();
 }
 
 void MeshWidget::applyDims() {
@@ -155,13 +210,18 @@ void MeshWidget::applyDims() {
 
 QImage MeshWidget::picture(const QSize& size, const QString& part) {
     if (!part.isEmpty()) view_->setMesh(part.toInt());
-    return view_->renderImage(size);
+    if (!asShown_) return view_->renderImage(size);
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    view_->paintMesh(painter, size, view_->canvasTransform(size));
+    return image;
 }
 
 void MeshWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString& part) {
     if (!part.isEmpty()) view_->setMesh(part.toInt());
     paintOnWhite(target, size, [&](QPainter& painter) {
-        view_->paintMesh(painter, size, view_->fitTransform(size));
+        view_->paintMesh(painter, size,
+                         asShown_ ? view_->canvasTransform(size) : view_->fitTransform(size));
     });
 }
 

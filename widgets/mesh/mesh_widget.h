@@ -7,6 +7,7 @@
 #include "studio/studio_view.h"
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QToolButton;
 
@@ -33,6 +34,9 @@ public:
     QList<ViewShot> screenshots() const override { return {ViewShot{{}, QSize(1400, 900), {}}}; }
     QImage picture(const QSize& size, const QString& part) override;
     void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
+    // As on screen: the canvas alone, at its zoom and pan.
+    QSize shownPictureSize() override { return view_->size(); }
+    void setDrawingAsShown(bool asShown) override { asShown_ = asShown; }
 
 private:
     void fillMeshes();
@@ -40,7 +44,13 @@ private:
     void applyDims();
     void updateNodesBox();
     void updateLevel();
+    void fitControls();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
     MeshCanvas* view_;
     QComboBox* meshes_;
     QComboBox* rows_;
@@ -49,7 +59,11 @@ private:
     QLabel* statisticLabel_;
     QToolButton* nodes_;  // checkable
     QLabel* breadcrumb_;
+    QHBoxLayout* controls_ = nullptr;   // the first row: the mesh's box, the buttons
+    QHBoxLayout* secondRow_ = nullptr;  // the dims' row when the first has no room
+    QWidget* dims_ = nullptr;           // the dims' and the statistic's boxes
     PlanResult result_;
+    bool asShown_ = false;
 };
 
 }  // namespace hsdp

@@ -46,6 +46,20 @@ QString coordText(const Coord& coord) {
     return coord.empty() ? QObject::tr("() single owner") : coordLabel(coord);
 }
 
+// A Newton–Schulz bar's key label: its replicate coordinate, then its shard
+// coordinate, "(1,0,1)": the shard coordinates repeat in every replicate's
+// block, and "(0)" under each block's first bar told the bars apart no more
+// than the mesh view's cells would without their replicate dims.
+QString computeLabel(const ComputeLoads& loads, size_t index) {
+    Coord coord = loads.replicateCoord(index);
+    const Coord shard = loads.shardCoord(index);
+    coord.insert(coord.end(), shard.begin(), shard.end());
+    return coordLabel(coord);
+}
+
+// Pixels between neighbouring texts over the bars.
+constexpr int kTextGap = 4;
+
 QString loadImbalanceText(const std::vector<int64_t>& numels) {
     auto ratio = loadImbalance(numels);
     return ratio ? QString::number(*ratio, 'f', 2) : QStringLiteral("—");
@@ -447,6 +461,8 @@ void OwnerBalanceWidget::showShardDistribution() {
     shardBarsOdd_->data()->clear();
     keyTicks_.erase(shardPlot_);
     shardPlot_->clearItems();  // the bars' parameter counts
+    shardCounts_.clear();
+    shardHeaders_.clear();
     std::vector<double> numel(computeLoads_.numels().begin(), computeLoads_.numels().end());
     shardDist_->show({{tr("Newton–Schulz numel"), kShardColor, std::move(numel), nullptr}},
                      {tr("replicate × shard coordinates"),
@@ -466,7 +482,7 @@ void OwnerBalanceWidget::fillShardBars() {
     QVector<double> evenKeys, evenValues, oddKeys, oddValues;
     for (size_t i = 0; i < computeLoads_.size(); ++i) {
         const size_t block = computeLoads_.replicateIndex(i);
-        labels << coordLabel(computeLoads_.shardCoord(i));
+        labels << computeLabel(computeLoads_, i);
         keys << computeKey(i);
         values << static_cast<double>(computeLoads_.numel(i));
         (block % 2 ? oddKeys : evenKeys) << keys.back();
@@ -474,7 +490,9 @@ void OwnerBalanceWidget::fillShardBars() {
     }
     shardBars_->setData(evenKeys, evenValues, true);
     shardBarsOdd_->setData(oddKeys, oddValues, true);
-    shardPlot_->xAxis->setLabel(tr("shard coordinate · params on the bars"));
+    const bool replicated = !computeLoads_.empty() && !computeLoads_.replicateCoord(0).empty();
+    shardPlot_->xAxis->setLabel(replicated ? tr("replicate, shard coordinate · params on the bars")
+                                           : tr("shard coordinate · params on the bars"));
     // Shard coordinates repeat per replicate: thin them the same way in every block.
     const bool named = labels.size() <= KeyTicks::kMaxMarkedTicks;
     keyTicks_[shardPlot_].setLabels(keys, keyLabels(labels),
@@ -489,6 +507,8 @@ void OwnerBalanceWidget::fillShardBars() {
 // block: the blocks are the ranks of different replicas, never summed.
 void OwnerBalanceWidget::labelShardCounts(double top) {
     shardPlot_->clearItems();
+    shardCounts_.clear();
+    shardHeaders_.clear();
     if (computeLoads_.size() > static_cast<size_t>(KeyTicks::kMaxMarkedTicks)) return;
     if (top > 0) shardPlot_->yAxis->setRangeUpper(top * 1.45);  // room for the numbers
     auto addText = [this](double key, double value, const QString& text, double scale) {
@@ -500,20 +520,46 @@ void OwnerBalanceWidget::labelShardCounts(double top) {
         QFont font = item->font();
         font.setPointSizeF(font.pointSizeF() * scale);
         item->setFont(font);
+        return item;
     };
     const double height = top > 0 ? top : 1.0;
     size_t first = 0;  // the block's first load
     for (size_t i = 0; i < computeLoads_.size(); ++i) {
-        addText(computeKey(i), static_cast<double>(computeLoads_.numel(i)) + height * 0.01,
-                QString::number(computeLoads_.count(i)), 0.8);
+        shardCounts_.push_back(addText(computeKey(i),
+                                       static_cast<double>(computeLoads_.numel(i)) + height * 0.01,
+                                       QString::number(computeLoads_.count(i)), 0.8));
         const bool last = i + 1 == computeLoads_.size() ||
                           computeLoads_.replicateIndex(i + 1) != computeLoads_.replicateIndex(i);
         if (!last) continue;
         const QString coord = coordText(computeLoads_.replicateCoord(i));
-        addText((computeKey(first) + computeKey(i)) / 2, height * 1.22,
-                first == 0 ? tr("replicate %1").arg(coord) : coord, 0.8);
+        QCPItemText* header = addText((computeKey(first) + computeKey(i)) / 2, height * 1.22,
+                                      first == 0 ? tr("replicate %1").arg(coord) : coord, 0.8);
+        shardHeaders_.push_back({header, double(i - first + 1)});
         first = i + 1;
     }
+    fitShardTexts();
+}
+
+// The counts over the bars while each fits its bar's slot, else none (side
+// by side they ran together into one long number: "3555555554444477"); a
+// replicate's title while it fits its block. True when that changed.
+bool OwnerBalanceWidget::fitShardTexts() {
+    const double slot =
+        shardPlot_->axisRect()->width() / std::max(shardPlot_->xAxis->range().size(), 1e-9);
+    double widest = 0;
+    for (QCPItemText* count : shardCounts_)
+        widest =
+            std::max<double>(widest, QFontMetrics(count->font()).horizontalAdvance(count->text()));
+    bool changed = false;
+    const auto show = [&changed](QCPItemText* item, bool visible) {
+        changed = changed || item->visible() != visible;
+        item->setVisible(visible);
+    };
+    for (QCPItemText* count : shardCounts_) show(count, widest + kTextGap <= slot);
+    for (const auto& [header, bars] : shardHeaders_)
+        show(header, QFontMetrics(header->font()).horizontalAdvance(header->text()) + kTextGap <=
+                         bars * slot);
+    return changed;
 }
 
 // After each layout: key labels that fit the width, value ticks the height.
@@ -532,6 +578,7 @@ void OwnerBalanceWidget::fitTicks(QCustomPlot* plot) {
     auto it = keyTicks_.find(plot);
     // Upright labels may take a fifth of the plot's height, no more.
     if (it != keyTicks_.end()) changed = it->second.fit(plot->xAxis, plot->height() / 5) || changed;
+    if (plot == shardPlot_) changed = fitShardTexts() || changed;
     if (changed) plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -572,6 +619,10 @@ QImage OwnerBalanceWidget::renderImage(const QSize& size) {
         for (int pass = 0; pass < 3; ++pass)
             for (QCustomPlot* plot : {coordPlot_, rankPlot_, shardPlot_}) plot->replot();
     });
+}
+
+QSize OwnerBalanceWidget::shownPictureSize() {
+    return {width(), std::max(height(), scroll_->widget()->minimumSizeHint().height())};
 }
 
 void OwnerBalanceWidget::paintPicture(QPaintDevice& target, const QSize& size,

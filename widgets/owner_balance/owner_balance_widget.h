@@ -14,6 +14,7 @@
 
 class QCPBars;
 class QCPGraph;
+class QCPItemText;
 class QCustomPlot;
 class QScrollArea;
 class QCPTextElement;
@@ -45,6 +46,8 @@ public:
     QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
     // A report's parts: one chart, "coord", "rank" or "shard".
     void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
+    // As on screen: its width, every chart at least its minimum height (no scroll bar).
+    QSize shownPictureSize() override;
 
     void setResult(const PlanResult& result);
     BatchRef shownBatch() const { return batch_; }
@@ -91,6 +94,7 @@ private:
     void fillShardPlot();
     void fillShardBars();
     void labelShardCounts(double top);
+    bool fitShardTexts();
     void fitTicks(QCustomPlot* plot);
     bool refitForm(QCustomPlot* plot);
     DistributionChart& distributionOf(QCustomPlot* plot) const;
@@ -138,6 +142,10 @@ private:
     QCPGraph* meanLine_;
     QCPGraph* lowerBoundLine_;
     std::unique_ptr<DistributionChart> coordDist_, rankDist_, shardDist_;
+    // The Newton–Schulz chart's texts: each bar's parameter count, each
+    // replicate's title over its block (and the block's bars).
+    std::vector<QCPItemText*> shardCounts_;
+    std::vector<std::pair<QCPItemText*, double>> shardHeaders_;
     int replotHolds_ = 0;
     std::vector<QCustomPlot*> heldReplots_;
 };

@@ -6,7 +6,6 @@
 #include "cost/predicted_trace.h"
 #include "runs/run_data.h"
 #include "runs/run_index.h"
-#include "shared/schedule_budget.h"
 #include "trace/trace_timeline.h"
 #include "types/figures.h"
 

@@ -8,7 +8,9 @@
 namespace hsdp {
 
 ElidedLabel::ElidedLabel(const QString& text, QWidget* parent) : QLabel(text, parent) {
-    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // Never narrower than minimumSizeHint()'s few letters (an ignored policy
+    // let a layout squeeze it to nothing).
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     setTextFormat(Qt::PlainText);
 }
 

@@ -2,6 +2,7 @@
 #include "studio/studio_view.h"
 
 #include <QPainter>
+#include <QWidget>
 
 #include "studio/offscreen_grab.h"
 
@@ -15,6 +16,10 @@ QImage StudioView::picture(const QSize& size, const QString& part) {
 void StudioView::paintPicture(QPaintDevice& target, const QSize& size, const QString& part) {
     QPainter painter(&target);
     painter.drawImage(0, 0, picture(size, part));
+}
+
+QSize StudioView::shownPictureSize() {
+    return widget()->size();
 }
 
 void paintOnWhite(QPaintDevice& target, const QSize& size,

@@ -51,6 +51,16 @@ public:
     // The same into any paint device as drawing commands (a report's PDF
     // keeps them as vectors); by default the picture() image.
     virtual void paintPicture(QPaintDevice& target, const QSize& size, const QString& part);
+
+    // Export View's and Copy View as Image's "as on screen": what the view
+    // shows now, drawn by picture() and paintPicture() while
+    // setDrawingAsShown(true), at this size: the widget's by default; a view
+    // with controls or a scrolled canvas gives its drawing's size, whole
+    // (no combo boxes, no scroll bars, no legend cut at the dock's edge).
+    virtual QSize shownPictureSize();
+    // While true, picture() and paintPicture() draw the view as the user
+    // has it on screen (zoomed, panned) rather than the whole of it.
+    virtual void setDrawingAsShown(bool asShown) { (void)asShown; }
 };
 
 // What a view's paintPicture() draws with its own painting code: `paint`

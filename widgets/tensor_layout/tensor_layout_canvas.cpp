@@ -36,14 +36,36 @@ std::vector<double> bandEdges(const std::vector<int64_t>& cuts, double start, do
     return edges;
 }
 
+constexpr double kMinAspect = 0.3, kMaxAspect = 1.25;
+// Between the blocks' right edge and a legend beside them: half of the
+// last column label, centred on that edge, and a gap.
+constexpr double kLegendGap = 36.0;
+
+double trueRatio(const TensorBlocks& blocks) {
+    return static_cast<double>(blocks.rowExtent()) /
+           static_cast<double>(std::max<int64_t>(blocks.colExtent(), 1));
+}
+
 // Height over width of the blocks' area: the tensor's own proportions while
 // they stay readable (a 16:1 embedding would be a hairline), a flat strip
 // for a 1-D param. The axes say the true extents.
 double aspectOf(const TensorBlocks& blocks) {
     if (blocks.axes.rowDim < 0) return 0.15;
-    double ratio = static_cast<double>(blocks.rowExtent()) /
-                   static_cast<double>(std::max<int64_t>(blocks.colExtent(), 1));
-    return std::clamp(ratio, 0.3, 1.25);
+    return std::clamp(trueRatio(blocks), kMinAspect, kMaxAspect);
+}
+
+// The blocks' aspect in a free area of `freeAspect` (height over width):
+// a tensor too tall or too flat to draw in its own proportions is drawn in
+// whatever proportions fill the area best, still as tall as wide or taller
+// (a tall one) or flatter (a flat one) and within the readable range, so
+// that a slide-sized picture is not mostly blank around it.
+double fittedAspect(const TensorBlocks& blocks, double freeAspect) {
+    const double own = aspectOf(blocks);
+    if (blocks.axes.rowDim < 0) return own;
+    const double ratio = trueRatio(blocks);
+    if (ratio > kMaxAspect) return std::clamp(freeAspect, 1.0, kMaxAspect);
+    if (ratio < kMinAspect) return std::clamp(freeAspect, kMinAspect, 1.0);
+    return own;
 }
 
 int bandAt(const std::vector<double>& edges, double value) {
@@ -119,6 +141,19 @@ int TensorLayoutCanvas::contentHeight(int width) const {
     return std::max(kFloor, static_cast<int>(std::ceil(height)));
 }
 
+QSize TensorLayoutCanvas::fittedSize(const QSize& size) const {
+    if (blocks_.blocks.empty() || !result_.isValid()) return size;
+    QSize fitted(size.width(), std::max(size.height(), contentHeight(size.width())));
+    const TensorGrid g = grid(fitted);
+    const double bottom =
+        isNarrow(fitted)
+            ? g.area.bottom() + 16 + narrowLegendHeight(fitted.width() - 2 * kMargin)
+            : std::max(g.area.bottom(), g.legend.top() + wideLegendHeight(g.legend.width()));
+    fitted.setHeight(
+        std::max(contentHeight(size.width()), static_cast<int>(std::ceil(bottom + kMargin))));
+    return fitted;
+}
+
 bool TensorLayoutCanvas::isNarrow(const QSize& size) {
     return size.width() < kNarrowWidth;
 }
@@ -127,7 +162,9 @@ double TensorLayoutCanvas::titleHeight(const QSize& size) {
     return isNarrow(size) ? 82.0 : 64.0;  // narrow: the placements get a line of their own
 }
 
-// Wide: blocks left, legend beside them. Narrow (a docked view): legend below.
+// Wide: blocks left, legend beside them, clear of the last column label
+// (which sits centred on the blocks' right edge). Narrow (a docked view):
+// legend below.
 TensorGrid TensorLayoutCanvas::grid(const QSize& size) const {
     TensorGrid grid;
     if (blocks_.blocks.empty()) return grid;
@@ -138,18 +175,23 @@ TensorGrid TensorLayoutCanvas::grid(const QSize& size) const {
     // Narrow: the blocks take what the legend under them leaves (not a
     // fixed share, which left a 90-pixel sliver in a short dock).
     if (narrow) height -= 16 + narrowLegendHeight(size.width() - 2 * kMargin);
+    const double besideLegend = narrow ? 0.0 : legendWidth + kLegendGap - kMargin;
     QRectF free(kMargin + kRowAxisWidth, top + kColAxisHeight,
-                std::max(40.0, size.width() - legendWidth - 2 * kMargin - kRowAxisWidth),
+                std::max(40.0, size.width() - besideLegend - 2 * kMargin - kRowAxisWidth),
                 std::max(40.0, height));
-    double aspect = aspectOf(blocks_);
+    const double aspect =
+        narrow ? aspectOf(blocks_) : fittedAspect(blocks_, free.height() / free.width());
     double width = std::min(free.width(), free.height() / aspect);
     grid.area = QRectF(free.left(), free.top(), width, width * aspect);
     if (narrow) {
         grid.legend = QRectF(kMargin, grid.area.bottom() + 16, size.width() - 2 * kMargin,
                              size.height() - grid.area.bottom() - 16 - kMargin);
-    } else {  // beside the blocks, not across an empty gap
-        double left = std::min(grid.area.right() + 36, size.width() - legendWidth);
+    } else {  // beside the blocks, not across an empty gap; the two centred
+        const double left = grid.area.right() + kLegendGap;
         grid.legend = QRectF(left, top, legendWidth - kMargin, size.height() - top - kMargin);
+        const double spare = size.width() - kMargin - grid.legend.right();
+        grid.area.translate(spare / 2, 0);
+        grid.legend.translate(spare / 2, 0);
     }
     grid.rowEdges = bandEdges(blocks_.rowCuts, grid.area.top(), grid.area.height());
     grid.colEdges = bandEdges(blocks_.colCuts, grid.area.left(), grid.area.width());

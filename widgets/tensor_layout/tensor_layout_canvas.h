@@ -63,12 +63,20 @@ public:
     // Narrow, the legend goes under the blocks: the height it needs at
     // `width` (its notes wrapped, then the shard coordinates).
     double narrowLegendHeight(double width) const;
+    // Wide, the legend goes beside the blocks: the height it needs at
+    // `width` (every shard coordinate, then its notes wrapped).
+    double wideLegendHeight(double width) const;
     // The height at which the title, blocks at least kMinBlocksWidth wide
     // (or the whole width) and the legend under them fit at `width`; the
     // canvas keeps it as its minimum height, so a short dock scrolls it
     // instead of shrinking the blocks to a sliver.
     int contentHeight(int width) const;
     static constexpr double kMinBlocksWidth = 260.0;
+
+    // A picture `size.width()` wide that holds the title, the blocks and the
+    // whole legend with no blank band under them: `size`, made as tall as
+    // the content needs (contentHeight(), the legend) or as short as it uses.
+    QSize fittedSize(const QSize& size) const;
 
     static bool isNarrow(const QSize& size);
     static double titleHeight(const QSize& size);
@@ -110,7 +118,8 @@ private:
     void paintBandLabel(QPainter& painter, const QRectF& band, const QString& text,
                         const QColor& color) const;
     void paintLegend(QPainter& painter, const QRectF& area, bool narrow) const;
-    double paintGroupLegend(QPainter& painter, const QRectF& area, double reserve) const;
+    // At most `most` coordinates, as many as leave `reserve` pixels under them.
+    double paintGroupLegend(QPainter& painter, const QRectF& area, double reserve, int most) const;
     struct Note {
         QString text;
         QColor swatch{};         // an outline swatch before the text
@@ -120,9 +129,11 @@ private:
     std::vector<Note> notes() const;
     void addWrongRowsNotes(std::vector<Note>& notes) const;
     double paintNotes(QPainter& painter, const QRectF& area) const;
+    double notesHeight(double width) const;  // every note wrapped at `width`
     void paintMessage(QPainter& painter, const QRectF& area, const QString& text) const;
     void updateMinimumHeight();
-    int legendEntries() const;  // coordinates listed, "… more" line included
+    int legendEntries() const;  // coordinates listed narrow, "… more" line included
+    int coordinatesInSlice() const;
 
     QPointer<PlanSelection> selection_;
     PlanResult result_;

@@ -212,15 +212,19 @@ void TensorLayoutCanvas::paintAxes(QPainter& painter, const TensorGrid& grid) co
 constexpr int kNotePixels = 11;
 constexpr double kLegendTitle = 22.0, kLegendLine = 17.0, kNoteGap = 8.0;
 
-int TensorLayoutCanvas::legendEntries() const {
+int TensorLayoutCanvas::coordinatesInSlice() const {
     int inSlice = 0;
     for (const ShardGroup& group : blocks_.groups)
         if (group.inSlice && !group.isEmpty()) ++inSlice;
+    return inSlice;
+}
+
+int TensorLayoutCanvas::legendEntries() const {
+    const int inSlice = coordinatesInSlice();
     return std::min(inSlice, kLegendEntries) + (inSlice > kLegendEntries ? 1 : 0);
 }
 
-double TensorLayoutCanvas::narrowLegendHeight(double width) const {
-    if (blocks_.param < 0 || !result_.isValid()) return 0;
+double TensorLayoutCanvas::notesHeight(double width) const {
     const QFontMetricsF metrics(pixelFont(font(), kNotePixels));
     double height = 0;
     for (const Note& note : notes()) {
@@ -231,25 +235,36 @@ double TensorLayoutCanvas::narrowLegendHeight(double width) const {
                 .height() +
             kNoteGap;
     }
-    return height + 4 + kLegendTitle + kLegendLine * legendEntries();
+    return height;
 }
 
-// Wide: the coordinates, then the notes. Narrow (little height left): the
-// notes first, as the block labels already name the ranks.
+double TensorLayoutCanvas::narrowLegendHeight(double width) const {
+    if (blocks_.param < 0 || !result_.isValid()) return 0;
+    return notesHeight(width) + 4 + kLegendTitle + kLegendLine * legendEntries();
+}
+
+double TensorLayoutCanvas::wideLegendHeight(double width) const {
+    if (blocks_.param < 0 || !result_.isValid()) return 0;
+    return kLegendTitle + kLegendLine * coordinatesInSlice() + 10 + notesHeight(width);
+}
+
+// Wide: the coordinates (every one the height has room for), then the
+// notes. Narrow (little height left): the notes first, as the block labels
+// already name the ranks, then at most kLegendEntries coordinates.
 void TensorLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area, bool narrow) const {
     if (narrow) {
         double y = paintNotes(painter, area);
         paintGroupLegend(painter, QRectF(area.left(), y + 4, area.width(), area.bottom() - y - 4),
-                         0);
+                         0, kLegendEntries);
         return;
     }
-    double y = paintGroupLegend(painter, area, 72);
+    double y = paintGroupLegend(painter, area, notesHeight(area.width()), coordinatesInSlice());
     paintNotes(painter, QRectF(area.left(), y + 10, area.width(), area.bottom() - y - 10));
 }
 
 // One swatch per shard coordinate in the slice: colour, coordinate, ranks.
-double TensorLayoutCanvas::paintGroupLegend(QPainter& painter, const QRectF& area,
-                                            double reserve) const {
+double TensorLayoutCanvas::paintGroupLegend(QPainter& painter, const QRectF& area, double reserve,
+                                            int most) const {
     const ParamSpec& spec = result_.scenario->params[static_cast<size_t>(blocks_.param)];
     const Mesh* mesh = result_.scenario->findMesh(spec.mesh);
     painter.setPen(palette().color(QPalette::Text));
@@ -261,7 +276,7 @@ double TensorLayoutCanvas::paintGroupLegend(QPainter& painter, const QRectF& are
     double y = area.top() + 22;
     // As many entries as leave `reserve` pixels (for the notes) under them.
     const int entries =
-        std::clamp(static_cast<int>((area.height() - 22 - reserve) / 17), 1, kLegendEntries);
+        std::clamp(static_cast<int>((area.height() - 22 - reserve) / 17), 1, std::max(1, most));
     int listed = 0, inSlice = 0;
     for (size_t g = 0; g < blocks_.groups.size(); ++g) {
         const ShardGroup& group = blocks_.groups[g];

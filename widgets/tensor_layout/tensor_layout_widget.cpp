@@ -23,6 +23,10 @@ TensorLayoutWidget::TensorLayoutWidget(PlanSelection* selection, QWidget* parent
       rows_(new QComboBox(this)),
       columns_(new QComboBox(this)),
       sliceControls_(new QHBoxLayout) {
+    // As wide as the longest dim's text ("dim 0 (18944)"), which comes
+    // with a param, after the boxes were first shown empty.
+    rows_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    columns_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Rows"), this));
     controls->addWidget(rows_);

@@ -31,6 +31,8 @@ public:
     void showRun(const RunData& run) override { setRun(run); }
     QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
     void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
+    // The canvas at its width, as tall as its title, blocks and legend need.
+    QSize shownPictureSize() override { return canvas_->fittedSize(canvas_->size()); }
 
     void setResult(const PlanResult& result);
     // The last run: its wrong rows for the focus param (on the picked rank,

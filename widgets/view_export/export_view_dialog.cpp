@@ -100,7 +100,11 @@ ExportViewDialog::ExportViewDialog(std::vector<View> views, int current, Writer 
     form->addRow(tr("&View:"), view_);
     form->addRow(tr("&Shows:"), part_);
     form->addRow(tr("Size:"), makeSizeRow());
-    form->addRow(tr("&File:"), pathRow);
+    // A row of a layout gets no buddy from addRow(): its label would show
+    // the '&' itself.
+    auto* pathLabel = new QLabel(tr("&File:"), this);
+    pathLabel->setBuddy(path_);
+    form->addRow(pathLabel, pathRow);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);

@@ -9,6 +9,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
@@ -58,8 +59,14 @@ MainWindow::MainWindow(QWidget* parent)
     buildViews();
     buildPlanDiff();
     buildEditing();  // after buildPlanDiff: edit steps pin the comparison's baseline
-    status_ = new ElidedLabel(tr("No scenario open"), this);
-    statusBar()->addPermanentWidget(status_, 1);
+    // The plan's line, then the run's (and its progress): one permanent
+    // widget whose layout gives each line room by its text (fitStatusLine).
+    auto* statusLine = new QWidget(this);
+    statusLine_ = new QHBoxLayout(statusLine);
+    statusLine_->setContentsMargins(0, 0, 0, 0);
+    status_ = new ElidedLabel(tr("No scenario open"), statusLine);
+    statusLine_->addWidget(status_);
+    statusBar()->addPermanentWidget(statusLine, 1);
     buildRuns();
     buildMenus();
     connect(session_, &Session::planReady, this, &MainWindow::onPlanReady);
@@ -189,6 +196,16 @@ void MainWindow::onReadFailed(const QString& message) {
 void MainWindow::updateStatus() {
     status_->setText(statusText());
     if (!runSession_->isBusy()) updateRunStatus();
+    fitStatusLine();
+}
+
+// The room beyond what the progress widgets take goes to the two lines in
+// proportion to their texts' widths: each is whole while both fit, and
+// both are cut alike when they do not. (Equal stretches split the bar in
+// halves: the plan's line was cut beside an empty run line.)
+void MainWindow::fitStatusLine() {
+    for (QLabel* line : {status_, runStatus_})
+        statusLine_->setStretchFactor(line, std::max(1, line->sizeHint().width()));
 }
 
 QString MainWindow::statusText() const {

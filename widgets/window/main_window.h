@@ -15,6 +15,7 @@
 class QAction;
 class QActionGroup;
 class QDockWidget;
+class QHBoxLayout;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -192,12 +193,14 @@ private:
     void updateRunActions();
     // The status bar's run line, its tooltip the whole line where the bar elides it.
     void updateRunStatus();
+    void fitStatusLine();
     void addReportAction(QMenu* file);
     // Where a file made of the scenario goes: beside it, named after it and `ending`.
     QString suggestedPathBeside(const QString& ending) const;
     void addExportViewActions(QMenu* file);
     int viewIndex(const QString& viewId) const;
     void revealView(int index);
+    QString suggestedViewPath(const ViewRegistration& registration) const;
     ViewPicture renderView(int index, const QString& part, const QSize& size, bool withSvg);
     void exportReportDialog();
     QString reportCommand(const QString& output, const RunData& run) const;
@@ -255,6 +258,7 @@ private:
     std::optional<QString> pendingRestoreOffer_;  // the file whose copies are to be offered
     bool offeringRestores_ = false;
     QMenu* viewMenu_ = nullptr;
+    QHBoxLayout* statusLine_ = nullptr;  // status_, the run's progress, runStatus_
     QLabel* status_ = nullptr;
     RunSession* runSession_ = nullptr;
     RunData lastRun_;

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // MainWindow's pictures out: File ▸ Export View… and Copy View as Image, and
 // the same two on every view's right click, installed here once for all
-// registered views. A view's picture is the view as it is on screen, or,
-// at a chosen size or of a chosen part, drawn as --screenshot draws it.
+// registered views. A view's picture is its drawing as it is on screen
+// (without its controls), or, at a chosen size or of a chosen part, drawn
+// as --screenshot draws it. The folder last written to is kept in
+// QSettings: the next Export View… proposes it, in this studio or the next.
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QMenu>
+#include <QSettings>
 #include <QStatusBar>
 
 #include "studio/studio_views.h"
@@ -18,10 +23,19 @@
 
 namespace hsdp {
 
+namespace {
+
+const QString kExportFolderKey = QStringLiteral("export/viewFolder");
+
+}  // namespace
+
 void MainWindow::addExportViewActions(QMenu* file) {
     std::vector<QWidget*> widgets;
     for (StudioView* view : views_) widgets.push_back(view->widget());
     activeView_ = new ActiveViewTracker(widgets, this);
+    // A dock brought to the front by its tab is the view the user turned to.
+    connect(this, &QMainWindow::tabifiedDockWidgetActivated, activeView_,
+            [this](QDockWidget* dock) { activeView_->note(dock); });
     for (size_t i = 0; i < views_.size(); ++i) {
         // Children with menus of their own (a text field's) keep them; a right
         // click anywhere else in the view reaches it, except in children that
@@ -72,16 +86,25 @@ int MainWindow::viewIndex(const QString& viewId) const {
     return -1;
 }
 
+// Named after the scenario and the view, in the folder the last picture
+// went to while it still exists, else beside the scenario.
+QString MainWindow::suggestedViewPath(const ViewRegistration& registration) const {
+    const QString beside =
+        suggestedPathBeside(QStringLiteral("-") + screenshotFileName(registration));
+    const QString folder = QSettings().value(kExportFolderKey).toString();
+    if (folder.isEmpty() || !QFileInfo(folder).isDir()) return beside;
+    return QDir(folder).filePath(QFileInfo(beside).fileName());
+}
+
 ExportViewDialog* MainWindow::openExportViewDialog(const QString& viewId) {
     const QString current = viewId.isEmpty() ? activeViewId() : viewId;
     std::vector<ExportViewDialog::View> choices;
     for (size_t i = 0; i < views_.size(); ++i) {
         const ViewRegistration& registration = studioViews()[i];
-        choices.push_back(
-            {QLatin1String(registration.id),
-             QCoreApplication::translate("StudioViews", registration.title),
-             views_[i]->widget()->size(), views_[i]->screenshots(),
-             suggestedPathBeside(QStringLiteral("-") + screenshotFileName(registration))});
+        choices.push_back({QLatin1String(registration.id),
+                           QCoreApplication::translate("StudioViews", registration.title),
+                           views_[i]->shownPictureSize(), views_[i]->screenshots(),
+                           suggestedViewPath(registration)});
     }
     auto* dialog = new ExportViewDialog(
         std::move(choices), viewIndex(current),
@@ -113,8 +136,10 @@ ViewPicture MainWindow::renderView(int index, const QString& part, const QSize& 
                                    bool withSvg) {
     revealView(index);
     StudioView& view = *views_[size_t(index)];
-    QWidget& widget = *view.widget();
-    const QSize drawnSize = size.isValid() ? size : widget.size();
+    const bool asShown = part.isEmpty() && !size.isValid();
+    const QSize drawnSize = size.isValid() ? size
+                            : asShown      ? view.shownPictureSize()
+                                           : view.widget()->size();
     const QString title =
         QCoreApplication::translate("StudioViews", studioViews()[size_t(index)].title);
     const PlanResult& plan = session_->current();
@@ -126,9 +151,12 @@ ViewPicture MainWindow::renderView(int index, const QString& part, const QSize& 
                  plan.isValid() ? QString::fromStdString(plan.scenario->name) : tr("no scenario"))
             .arg(drawnSize.width())
             .arg(drawnSize.height());
-    if (part.isEmpty() && drawnSize == widget.size() && widget.isVisible())
-        return ViewPicture::onScreen(widget, withSvg, caption);
-    return ViewPicture::drawn(view, drawnSize, part, withSvg, caption);
+    // As on screen: the view's own drawing of what it shows, not a grab of
+    // the widget with its combo boxes and scroll bars.
+    view.setDrawingAsShown(asShown);
+    ViewPicture picture = ViewPicture::drawn(view, drawnSize, part, withSvg, caption);
+    view.setDrawingAsShown(false);
+    return picture;
 }
 
 bool MainWindow::exportView(const ViewExportRequest& request, QString* error) {
@@ -151,6 +179,7 @@ bool MainWindow::exportView(const ViewExportRequest& request, QString* error) {
             renderView(index, request.part, request.size, *format == PictureFormat::Svg);
         QApplication::restoreOverrideCursor();
         if (picture.save(request.path, &problem)) {
+            QSettings().setValue(kExportFolderKey, QFileInfo(request.path).absolutePath());
             statusBar()->showMessage(tr("%1 written (%2 × %3 px)")
                                          .arg(request.path)
                                          .arg(picture.image.width())

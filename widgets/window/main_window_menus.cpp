@@ -15,6 +15,7 @@
 #include "hsdp_version.h"
 #include "mesh/mesh_widget.h"
 #include "plan_tree/plan_tree_widget.h"
+#include "window/documentation_browser.h"
 #include "window/main_window.h"
 #include "window/recent_files.h"
 #include "window/shortcuts_dialog.h"
@@ -93,6 +94,22 @@ void MainWindow::buildViewMenu() {
 
 void MainWindow::buildHelpMenu() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* documentation = help->addAction(tr("&Documentation"));
+    documentation->setObjectName(QStringLiteral("documentationAction"));
+    connect(documentation, &QAction::triggered, this, [this] {
+        const QString index = documentationIndex(QCoreApplication::applicationDirPath());
+        if (index.isEmpty()) {
+            QMessageBox::information(
+                this, tr("Documentation"),
+                tr("The documentation is not installed beside this program (share/doc/"
+                   "hsdp-studio/docs) nor in a source tree above it. It is the docs/ folder "
+                   "of HSDP Studio's sources."));
+            return;
+        }
+        auto* browser = new DocumentationBrowser(index, this);
+        browser->setAttribute(Qt::WA_DeleteOnClose);
+        browser->show();
+    });
     connect(addShortcutAction(help, tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1)),
             &QAction::triggered, this, &MainWindow::showShortcuts);
     connect(help->addAction(tr("&About HSDP Studio")), &QAction::triggered, this, [this] {

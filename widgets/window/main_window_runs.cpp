@@ -5,6 +5,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QProgressBar>
@@ -35,13 +36,14 @@ void MainWindow::buildRuns() {
     runCancelButton_ = new QToolButton(this);
     runCancelButton_->setText(tr("Cancel"));
     runCancelButton_->setToolTip(tr("Cancel the run (Ctrl+.)"));
+    runProgress_->setMinimumWidth(120);  // the lines' stretch takes the rest
     runStatus_ = new ElidedLabel(QString(), this);
     for (QWidget* widget : {static_cast<QWidget*>(runPhase_), static_cast<QWidget*>(runProgress_),
                             static_cast<QWidget*>(runCancelButton_)}) {
-        statusBar()->addPermanentWidget(widget);
+        statusLine_->addWidget(widget);
         widget->hide();
     }
-    statusBar()->addPermanentWidget(runStatus_, 1);  // shares the room with the plan's line
+    statusLine_->addWidget(runStatus_);  // shares the room with the plan's line: fitStatusLine
 
     connect(runCancelButton_, &QToolButton::clicked, runSession_, &RunSession::cancel);
     connect(runSession_, &RunSession::progress, this, &MainWindow::onRunProgress);
@@ -103,6 +105,7 @@ bool MainWindow::startRun(const RunRequest& asked) {
     runProgress_->setValue(0);
     runStatus_->setText(request.mode == RunMode::Reference ? tr("running (reference)…")
                                                            : tr("running…"));
+    fitStatusLine();
     return true;
 }
 
@@ -181,6 +184,7 @@ void MainWindow::updateRunStatus() {
     runStatus_->setText(first.isEmpty() ? line
                                         : QStringLiteral("[%1] %2").arg(first.join(", "), line));
     runStatus_->setToolTip(line);
+    fitStatusLine();
 }
 
 void MainWindow::updateRunActions() {

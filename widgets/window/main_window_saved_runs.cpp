@@ -65,6 +65,7 @@ bool MainWindow::openRun(const QString& runPath, const QString& tracePath) {
     runEpoch_ = fileEpoch_;
     if (banner_->showsRunError()) banner_->hide();
     runStatus_->setText(tr("opening %1…").arg(QFileInfo(runPath).fileName()));
+    fitStatusLine();
     return true;
 }
 
