@@ -9,6 +9,7 @@
 #include "plan/diagnostics.h"
 #include "plan/grouping.h"
 #include "plan/hazards.h"
+#include "plan/stack_gather.h"
 #include "plan/ownership.h"
 #include "plan/replica_count.h"
 #include "plan/tp_lowering.h"
@@ -75,6 +76,7 @@ Plan makePlan(const Scenario& scenario) {
                 plan.effectiveReplicaCount);
 
     reportParamHazards(plan.groups, scenario.params, sink);
+    reportStackGathers(scenario, plan.groups, sink);
     plan.tpTransitions = planTpTransitions(scenario, sink);
     reportOwnerImbalance(plan.groups, sink);
     reportSplitFactors(scenario, sink);

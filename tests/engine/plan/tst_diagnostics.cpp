@@ -10,6 +10,7 @@
 #include "plan/load_imbalance.h"
 #include "plan/planner.h"
 #include "planner_fixtures.h"
+#include "types/figures.h"
 
 using namespace hsdp;
 using namespace hsdp::testing;
@@ -79,6 +80,28 @@ private slots:
                                                   << "8x5"
                                                   << "R S(-1)"
                                                   << "uneven-shard:0";
+        // An expert stack split by expert and on a matrix dim is gathered
+        // over both mesh dims; Newton-Schulz needs only each expert's matrix.
+        QTest::newRow("stack split on its stack dim and gathered") << "2x2x2"
+                                                                   << "8x16x8"
+                                                                   << "R S(0) S(1)"
+                                                                   << "stack-dim-gathered:0";
+        QTest::newRow("stack split by a negative stack dim") << "2x2x2"
+                                                             << "4x8x16x8"
+                                                             << "R S(-3) S(-1)"
+                                                             << "stack-dim-gathered:0";
+        QTest::newRow("stack split on its stack dim only: not gathered") << "2x2x2"
+                                                                         << "8x16x8"
+                                                                         << "R S(0) R"
+                                                                         << "";
+        QTest::newRow("stack split on matrix dims only") << "2x2x2"
+                                                         << "8x16x8"
+                                                         << "R S(1) S(2)"
+                                                         << "";
+        QTest::newRow("stack dim over a size-1 mesh dim") << "2x1x2"
+                                                          << "8x16x8"
+                                                          << "R S(0) S(1)"
+                                                          << "";
     }
 
     void hazards() {
@@ -98,6 +121,28 @@ private slots:
             QCOMPARE(d.severity, Severity::Warning);
             QVERIFY(d.message.find("'p'") != std::string::npos);  // the message names the param
         }
+    }
+
+    // The bytes stack-dim-gathered gives: what a rank assembling the stack
+    // receives of the slices it does not compute, by the mesh dims' names.
+    void stackDimGatheredSaysTheBytesMovedForNothing() {
+        ScenarioBuilder b;
+        b.mesh({2, 4, 2}, {"dp_replicate", "ep", "efsdp"});
+        b.param("experts.w1", {8, 64, 32}, std::vector<std::string>{"R", "S(0)", "S(1)"}, true,
+                "main", DType::BF16);
+        const Plan plan = makePlan(b.build());
+        const auto d =
+            std::find_if(plan.diagnostics.begin(), plan.diagnostics.end(),
+                         [](const Diagnostic& d) { return d.code == codes::StackDimGathered; });
+        QVERIFY(d != plan.diagnostics.end());
+        const int64_t bf16 = 2, whole = 8 * 64 * 32 * bf16;
+        const int64_t ownShare = whole / 4;  // ep splits the 8 experts 4 ways
+        const std::string bytes = exactBytes(whole - ownShare);
+        QVERIFY2(d->message.find(bytes) != std::string::npos, d->message.c_str());
+        QVERIFY2(d->message.find("mesh dim 1 (ep) split the stack 4 ways") != std::string::npos,
+                 d->message.c_str());
+        QVERIFY2(d->message.find("within mesh dim 2 (efsdp)") != std::string::npos,
+                 d->message.c_str());
     }
 
     // A process group orders its ranks ascending: a shard mesh dim whose mesh
