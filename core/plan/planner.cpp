@@ -9,9 +9,9 @@
 #include "plan/diagnostics.h"
 #include "plan/grouping.h"
 #include "plan/hazards.h"
-#include "plan/stack_gather.h"
 #include "plan/ownership.h"
 #include "plan/replica_count.h"
+#include "plan/stack_gather.h"
 #include "plan/tp_lowering.h"
 
 namespace hsdp {
