@@ -15,9 +15,10 @@ hsdp_test(tst_run_fuzz TOOLS hsdp-inspect LABELS threads COST 15)
 hsdp_test(tst_run_procs TOOLS hsdp-inspect LABELS threads COST 140)
 hsdp_test(tst_saved_run TOOLS hsdp-inspect LABELS threads)
 hsdp_test(tst_used_groups TOOLS hsdp-inspect LABELS threads)
-# The README's commands as a user types them: the samples at full size and the
-# report writer, which the AddressSanitizer build leaves out (label "readme").
-hsdp_test(tst_readme_commands TOOLS hsdp-inspect hsdp-inspect-report LABELS readme COST 30)
+# The commands of the README and docs/*.md as a user types them: the samples at
+# full size and the report writer, which the AddressSanitizer build leaves out
+# (label "readme").
+hsdp_test(tst_readme_commands TOOLS hsdp-inspect hsdp-inspect-report LABELS readme COST 45)
 
 # Benchmarks' command lines (label "bench": not under the sanitizers; the gather
 # tst_bench_gather_cli times is tst_fused_gather's, which they run).
