@@ -155,8 +155,8 @@ private slots:
         QVERIFY(QFile::link(QStringLiteral(HSDP_BINARY_DIR "/bin"), root_.filePath("build/bin")));
     }
 
-    // The README and the pages show every subcommand with files the
-    // repository ships or the commands write.
+    // The README keeps a handful of commands, the pages the rest: they show
+    // every subcommand with files the repository ships or the commands write.
     void enoughCommandsAreShown() {
         const std::vector<ShownCommand> all = documentedCommands();
         int readme = 0;
@@ -167,6 +167,8 @@ private slots:
         }
         QVERIFY2(readme >= 5,
                  qPrintable(QStringLiteral("README.md shows %1 commands").arg(readme)));
+        QVERIFY2(commandsOf(QStringLiteral("docs/cli.md")).commands.size() >= 15,
+                 "docs/cli.md lost its commands");
         QVERIFY2(all.size() >= 30, qPrintable(QStringLiteral("only %1 commands").arg(all.size())));
         for (const char* sub :
              {"plan", "run", "diff", "scenario", "report", "worker", "collect", "calibrate"})

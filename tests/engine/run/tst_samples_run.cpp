@@ -60,7 +60,7 @@ private slots:
         RunResult corrected = runPlan(scenario, plan, withTestBudget({}));
         QVERIFY2(corrected.error.empty(), corrected.error.c_str());
         QVERIFY2(failedParams(corrected).empty(), "corrected mode left mismatches");
-        // The README's rule: error diagnostics in the plan block VERIFIED, as they
+        // docs/cli.md's rule: error diagnostics in the plan block VERIFIED, as they
         // make `plan` exit 1 (diagnostics_tour, replica_count_indivisible).
         QCOMPARE(corrected.verified, !plan.hasErrors());
         QCOMPARE(corrected.planErrors.empty(), !plan.hasErrors());
