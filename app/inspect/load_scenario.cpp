@@ -5,7 +5,7 @@
 
 #include "cluster/reader.h"
 #include "commands.h"
-#include "cost/gather_strategy_choice.h"
+#include "cost/plan_scenario.h"
 #include "plan/planner.h"
 #include "scenario/reader.h"
 
@@ -48,12 +48,7 @@ std::optional<Cluster> loadCluster(const std::string& nameOrPath) {
 
 Plan planWithStrategies(const Scenario& scenario, const std::optional<Cluster>& cluster,
                         const std::optional<std::string>& clusterArg) {
-    Plan plan = makePlan(scenario);
-    if (cluster)
-        chooseGatherStrategies(scenario, plan, *cluster, clusterArg.value_or(cluster->name));
-    else
-        chooseGatherStrategies(scenario, plan, defaultStrategyCluster(), "loopback");
-    return plan;
+    return planScenario(scenario, cluster ? &*cluster : nullptr, clusterArg.value_or(""));
 }
 
 }  // namespace hsdp::cli

@@ -16,6 +16,7 @@
 #include "bench_common.h"
 #include "cluster/reader.h"
 #include "cost/plan_cost.h"
+#include "cost/plan_scenario.h"
 #include "plan/planner.h"
 #include "scale_scenario.h"
 #include "scenario/reader.h"
@@ -91,7 +92,7 @@ int costBenchmark(const std::vector<std::string>& args) {
     }
     const ScalePoint point = guardPoint();
     const Scenario scenario = readScenario(scenarioJson(point));
-    const Plan plan = makePlan(scenario);
+    const Plan plan = planScenario(scenario);
     const Cluster cluster = readClusterPreset(kCluster);
     std::vector<double> samples;
     size_t collectives = 0, items = 0;

@@ -17,6 +17,7 @@
 #include "bench_common.h"
 #include "calibrate/calibrate.h"
 #include "cluster/reader.h"
+#include "cost/plan_scenario.h"
 #include "cost/run_prediction.h"
 #include "plan/planner.h"
 #include "predict_scenarios.h"
@@ -106,7 +107,7 @@ Row runOne(const PredictScenario& s, const Cluster& cluster, int repeat) {
     row.label = s.label;
     try {
         const Scenario scenario = s.path.empty() ? readScenario(s.json) : readScenarioFile(s.path);
-        const Plan plan = makePlan(scenario);
+        const Plan plan = planScenario(scenario);
         row.world = scenario.worldSize;
         RunOptions options;
         const ShrinkDecision shapes =

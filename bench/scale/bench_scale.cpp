@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.h"
+#include "cost/plan_scenario.h"
 #include "distributed/rank_split.h"
 #include "plan/planner.h"
 #include "run/runner.h"
@@ -117,7 +118,7 @@ ScaleRow measureWorld(const ScaleWorld& world, const Options& o, bool runOne,
     const std::string path = stem + ".scenario.json";
     std::ofstream(path) << world.scenarioJson();
     const Scenario scenario = readScenarioFile(path);
-    const Plan plan = makePlan(scenario);
+    const Plan plan = planScenario(scenario);
     const RunOptions defaults;
     const SocketEstimate one = runSocketEstimate(scenario, plan, defaults);
     row.sockets = one.sockets;

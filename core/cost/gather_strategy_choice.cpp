@@ -66,7 +66,7 @@ std::vector<GatherStrategyEstimate> estimateGatherStrategies(const Scenario& sce
 void chooseGatherStrategies(const Scenario& scenario, Plan& plan, const Cluster& cluster,
                             const std::string& clusterName) {
     if (std::none_of(plan.groups.begin(), plan.groups.end(),
-                     [](const Group& g) { return g.gatherStrategyAuto; }))
+                     [](const Group& g) { return !g.gatherStrategySettled; }))
         return;
     for (const auto& estimate : estimateGatherStrategies(scenario, plan, cluster)) {
         Group& group = plan.groups.at(size_t(estimate.group));
@@ -78,7 +78,13 @@ void chooseGatherStrategies(const Scenario& scenario, Plan& plan, const Cluster&
                                   durationText(estimate.allGatherSeconds) +
                                   " predicted for its gather and update return (the busiest rank; "
                                   "Newton–Schulz, the same under both, left out)";
+        group.gatherStrategySettled = true;
     }
+    for (Group& group : plan.groups)
+        if (!group.gatherStrategySettled) {  // in no schedule entry: nothing to weigh
+            group.gatherStrategyWhy = "auto on " + clusterName + ": nothing to gather, all-gather";
+            group.gatherStrategySettled = true;
+        }
 }
 
 Cluster defaultStrategyCluster() {

@@ -56,6 +56,7 @@ public:
         for (size_t g = 0; g < t.plan.groups.size() && g < plan_.groups.size(); ++g) {
             Group& group = t.plan.groups[g];
             group.gatherStrategy = plan_.groups[g].gatherStrategy;
+            group.gatherStrategySettled = true;
             if (strategy && isGathered(group)) group.gatherStrategy = *strategy;
         }
         const auto memory = predictStepPeaks(variant_, t.plan, stop_);

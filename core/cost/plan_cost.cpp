@@ -82,6 +82,7 @@ PlanCost costWithin(const Scenario& scenario, const Plan& plan, const Cluster& c
                     const std::vector<std::vector<int64_t>>& paramShapes,
                     const std::vector<std::vector<int64_t>>& tpShapes,
                     const ScheduleBudget& budget) {
+    requireSettledPlan(plan, "costPlan");
     PlanCost cost;
     cost.cluster = clusterForWorld(cluster, scenario.worldSize);
     cost.schedule = stepSchedule(scenario, plan, paramShapes, tpShapes, budget);

@@ -2,6 +2,8 @@
 #include "plan/plan.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "plan/ownership.h"
 
@@ -97,6 +99,16 @@ const Group* Plan::groupOf(int paramIndex) const {
         if (std::binary_search(group.params.begin(), group.params.end(), paramIndex)) return &group;
     }
     return nullptr;
+}
+
+void requireSettledPlan(const Plan& plan, const char* who) {
+    for (const Group& group : plan.groups)
+        if (!group.gatherStrategySettled)
+            throw std::invalid_argument(
+                std::string(who) + ": group " + std::to_string(group.id) +
+                "'s gather strategy is \"auto\" and not yet weighed; "
+                "plan the scenario with planScenario (cost/plan_scenario.h), "
+                "which settles it on a cluster");
 }
 
 }  // namespace hsdp

@@ -70,6 +70,9 @@ struct Group {
     GatherStrategy gatherStrategy = GatherStrategy::AllGather;
     // The option asked for it, or "auto" weighed both (chooseGatherStrategies).
     bool gatherStrategyAuto = false;
+    // False while "auto" is not yet weighed: makePlan alone leaves it so, and
+    // runPlan and costPlan refuse the plan (planScenario settles it).
+    bool gatherStrategySettled = true;
     std::string gatherStrategyWhy;
 };
 
@@ -169,5 +172,10 @@ struct Plan {
     // The group holding `paramIndex`, or nullptr (no-comm or rejected).
     const Group* groupOf(int paramIndex) const;
 };
+
+// Throws std::invalid_argument naming `who` and the first group whose
+// "auto" gather strategy is not yet settled (planScenario settles it): a
+// plan run or costed as it stands would gather all-gather without a word.
+void requireSettledPlan(const Plan& plan, const char* who);
 
 }  // namespace hsdp

@@ -44,6 +44,7 @@ void assignGatherStrategies(std::vector<Group>& groups, GatherStrategyOption opt
     for (Group& group : groups) {
         if (!isGathered(group)) continue;
         group.gatherStrategyAuto = option == GatherStrategyOption::Auto;
+        group.gatherStrategySettled = !group.gatherStrategyAuto;
         group.gatherStrategy = option == GatherStrategyOption::AllToAll ? GatherStrategy::AllToAll
                                                                         : GatherStrategy::AllGather;
         group.gatherStrategyWhy = group.gatherStrategyAuto

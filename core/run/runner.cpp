@@ -100,6 +100,7 @@ void prepareRun(const Scenario& scenario, const Plan& plan, const RunOptions& op
                 bool expected, ExecEnv& env, RunResult& result) {
     if (plan.worldSize != scenario.worldSize)
         throw std::invalid_argument("runPlan: the plan is not of this scenario");
+    requireSettledPlan(plan, "runPlan");
     result.mode = options.mode;
     result.worldSize = scenario.worldSize;
     ShrinkDecision shrink = decideShrink(scenario, plan, options.maxBytes, options.flopBudget);

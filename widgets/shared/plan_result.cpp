@@ -8,7 +8,7 @@
 #include <QThreadPool>
 #include <algorithm>
 
-#include "cost/gather_strategy_choice.h"
+#include "cost/plan_scenario.h"
 #include "plan/planner.h"
 #include "plan_tree/plan_tree_rows.h"
 #include "runtime/allocator_policy.h"
@@ -62,14 +62,7 @@ PlanResult computePlanResult(Scenario scenario, const QString& path,
     PlanResult result;
     result.path = path;
     auto shared = freedOffGuiThread(std::move(scenario));
-    Plan planned = makePlan(*shared);
-    if (strategyCluster)
-        chooseGatherStrategies(
-            *shared, planned, *strategyCluster,
-            strategyCluster->name.empty() ? "the chosen cluster" : strategyCluster->name);
-    else
-        chooseGatherStrategies(*shared, planned, defaultStrategyCluster(), "loopback");
-    auto plan = freedOffGuiThread(std::move(planned));
+    auto plan = freedOffGuiThread(planScenario(*shared, strategyCluster));
     auto index = freedOffGuiThread(buildPlanIndex(*shared, *plan));
     result.tree = freedOffGuiThread(buildPlanTreeRows(*shared, *plan, *index));
     result.scenario = std::move(shared);

@@ -13,9 +13,12 @@
 #include "cluster/reader.h"
 #include "cost/gather_strategy_choice.h"
 #include "cost/gather_traffic.h"
+#include "cost/plan_cost.h"
+#include "cost/plan_scenario.h"
 #include "cost/step_memory_model.h"
 #include "cost/step_schedule.h"
 #include "cost/trace_match.h"
+#include "export/plan_json.h"
 #include "plan/grouping.h"
 #include "plan/planner.h"
 #include "run/runner.h"
@@ -232,6 +235,44 @@ private slots:
             QCOMPARE(onH100.groups[size_t(e.group)].gatherStrategy,
                      e.allToAllSeconds < e.allGatherSeconds ? GatherStrategy::AllToAll
                                                             : GatherStrategy::AllGather);
+    }
+
+    // makePlan alone leaves "auto" unweighed: runPlan and costPlan refuse
+    // such a plan, naming the group, instead of gathering all-gather without
+    // a word; planScenario settles it (on loopback unless given a cluster),
+    // as chooseGatherStrategies does.
+    void anUnsettledPlanIsRefused() {
+        Scenario scenario =
+            readScenarioFile(hsdp::testing::sample("teaching_2x2.json").toStdString());
+        scenario.options.gatherStrategy = GatherStrategyOption::Auto;
+        const Plan raw = makePlan(scenario);
+        auto refused = [&](auto&& call) {
+            try {
+                call();
+            } catch (const std::invalid_argument& error) {
+                return std::string(error.what());
+            }
+            return std::string();
+        };
+        const std::string run = refused([&] { (void)runPlan(scenario, raw, testOptions()); });
+        QVERIFY2(run.find("runPlan: group ") != std::string::npos &&
+                     run.find("not yet weighed") != std::string::npos,
+                 run.c_str());
+        const std::string cost =
+            refused([&] { (void)costPlan(scenario, raw, defaultStrategyCluster()); });
+        QVERIFY2(cost.find("costPlan: group ") != std::string::npos, cost.c_str());
+        const Plan settled = planScenario(scenario);
+        QCOMPARE(planToJson(settled, scenario).dump(),
+                 planToJson(planWith(scenario, GatherStrategyOption::Auto), scenario).dump());
+        QVERIFY(runPlan(scenario, settled, testOptions()).verified);
+        const Cluster h100 = readClusterPreset("h100-dgx");
+        for (const Group& g : planScenario(scenario, &h100).groups)
+            if (g.gatherStrategyAuto)
+                QVERIFY2(QString::fromStdString(g.gatherStrategyWhy).startsWith("auto on h100-dgx"),
+                         g.gatherStrategyWhy.c_str());
+        // An explicit strategy needs no weighing.
+        scenario.options.gatherStrategy = GatherStrategyOption::AllToAll;
+        QVERIFY(runPlan(scenario, makePlan(scenario), testOptions()).verified);
     }
 };
 
