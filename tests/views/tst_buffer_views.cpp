@@ -5,11 +5,18 @@
 // gathered buffer, its cut of each param covers exactly the gathered piece
 // with the bytes the segments say, and alignment padding is drawn hatched
 // wherever a segment has padding. The mode comparison marks exactly the rows
-// the reference run's Mismatch entries name, and paints them so.
+// the reference run's Mismatch entries name, and paints them so; a param the
+// reference run failed with an error has a line of its own at the top,
+// readable where a short bottom dock shows the view.
 // Pictures of these views come from the studio, not from a test:
 //   hsdp-studio --screenshot DIR --run [--mode reference] SCENARIO
 // writes buffer-layout.png and wrong-rows.png among the window's views.
+#include <QApplication>
 #include <QComboBox>
+#include <QHelpEvent>
+#include <QTemporaryDir>
+#include <QTextDocument>
+#include <QToolTip>
 #include <QtTest>
 #include <algorithm>
 #include <map>
@@ -109,6 +116,63 @@ void checkPadding(const BufferLayoutWidget& view) {
     QCOMPARE(drawn, expected);
 }
 
+// A reference gather that fails with an error: embed.weight's 7 rows over
+// 3 ranks pack 24, 24 and 8 elements at a 16-byte alignment, and the
+// reference's all_gather_into_tensor refuses unequal sizes.
+constexpr char kUnequalPacking[] = R"json({
+  "format": "hsdp-scenario/1",
+  "name": "uneven 3-way shard",
+  "meshes": {"main": {"shape": [2, 3], "dim_names": ["dp_replicate", "dp_shard"]}},
+  "world_size": 6,
+  "options": {"alignment_bytes": 16},
+  "params": [
+    {"name": "embed.weight", "shape": [7, 8], "dtype": "f32", "mesh": "main", "placements": ["R", "S(0)"]},
+    {"name": "w.even", "shape": [6, 8], "dtype": "f32", "mesh": "main", "placements": ["R", "S(0)"]}
+  ]
+})json";
+
+// The params `run` failed with an error (its gather's or its step's verdict).
+std::vector<const ParamRunResult*> failedWithAnError(const RunResult& run) {
+    std::vector<const ParamRunResult*> out;
+    for (const ParamRunResult& p : run.params)
+        if (p.gather == GatherVerdict::Error || p.step == CheckVerdict::Error) out.push_back(&p);
+    return out;
+}
+
+// The vertical centres of the runs of pixel rows of `area` holding the wrong red.
+std::vector<int> redRuns(const QImage& image, const QRect& area) {
+    std::vector<int> centres;
+    int start = -1;
+    for (int y = area.top(); y <= area.bottom() + 1; ++y) {
+        bool red = false;
+        for (int x = area.left(); x <= area.right() && y <= area.bottom(); ++x)
+            red = red || QColor(image.pixel(x, y)) == WrongRowsWidget::wrongColor();
+        if (red && start < 0) start = y;
+        if (!red && start >= 0) {
+            centres.push_back((start + y - 1) / 2);
+            start = -1;
+        }
+    }
+    return centres;
+}
+
+// The rightmost column of `band` with ink (darker than the background), or -1.
+int lastInk(const QImage& image, const QRect& band) {
+    for (int x = band.right(); x >= band.left(); --x)
+        for (int y = band.top(); y <= band.bottom(); ++y)
+            if (qGray(image.pixel(x, y)) < 160) return x;
+    return -1;
+}
+
+QString toolTipAt(QWidget& view, const QPoint& pos) {
+    QToolTip::hideText();
+    QHelpEvent help(QEvent::ToolTip, pos, view.mapToGlobal(pos));
+    QApplication::sendEvent(&view, &help);
+    QTextDocument html;
+    html.setHtml(QToolTip::text());
+    return html.toPlainText();
+}
+
 }  // namespace
 
 class TestBufferViews : public QObject {
@@ -121,6 +185,7 @@ private slots:
     void replicaBroadcastShowsItsBuffer();
     void rankComboPicksTheSendBuffer();
     void referenceMarksExactlyTheMismatchRows();
+    void paramsThatFailedWithAnErrorHaveALineAtTheTop();
 
 private:
     std::map<QString, RunData> runs_;
@@ -273,6 +338,63 @@ void TestBufferViews::referenceMarksExactlyTheMismatchRows() {
             }
     }
     QVERIFY(compared > 0);  // the tour's hazards do mismatch
+}
+
+// A param whose reference gather failed with an error has no gathered rows
+// to draw; once the view was blank where a bottom dock shows it, its text
+// centred far below. Now each param that failed with an error has a line
+// at the top, led by a mark in the wrong red, its text elided to the width
+// and whole in the line's tooltip: with the corrected run to compare, and
+// with the reference run alone.
+void TestBufferViews::paramsThatFailedWithAnErrorHaveALineAtTheTop() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("unequal_packing.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(kUnequalPacking);
+    file.close();
+    const RunData corrected = runSample(path, RunMode::Corrected);
+    const RunData reference = runSample(path, RunMode::Reference);
+    QVERIFY(corrected.run->verified);
+    const std::vector<const ParamRunResult*> errors = failedWithAnError(*reference.run);
+    QCOMPARE(errors.size(), size_t(1));
+    const ParamRunResult& failed = *errors.front();
+    QCOMPARE(failed.gather, GatherVerdict::Error);
+    // The reference's own words for it: the first error of its detail, whole.
+    const std::string first = failed.detail.substr(0, failed.detail.find("; ranks "));
+    QVERIFY(first.size() > 100);
+
+    PlanSelection selection;
+    WrongRowsWidget view(&selection);
+    const QSize size(1200, 360);  // the view's least height
+    const int dockShows = 150;    // what a bottom dock of the studio's first layout shows of it
+    for (const RunData& comparedWith : {corrected, RunData{}}) {
+        view.setRuns(comparedWith, reference);
+        selection.selectParam(failed.index);
+        view.resize(size.width(), view.minimumHeight());
+        const QImage image = view.renderImage(view.size());
+        const std::vector<int> lines = redRuns(image, QRect(0, 0, 40, dockShows));
+        QCOMPARE(lines.size(), errors.size());
+        const QString tip = toolTipAt(view, QPoint(size.width() / 2, lines.front()));
+        QVERIFY2(tip.contains(QString::fromStdString(failed.name)), qPrintable(tip));
+        QVERIFY2(tip.contains(QString::fromStdString(first)), qPrintable(tip));
+        // Elided on the line: no ink past the right margin.
+        const int ink = lastInk(image, QRect(0, lines.front() - 6, size.width(), 12));
+        QVERIFY2(ink > size.width() / 2 && ink < size.width() - 8,
+                 qPrintable(QString::number(ink)));
+    }
+    // The tour's reference run fails rowwise.uneven's step with an error
+    // (its update slice does not fit the shard); its gathered rows mismatch
+    // too, so its line comes with the bars.
+    view.setRuns(runs_.at("tour"), runs_.at("tour-reference"));
+    const auto tourErrors = failedWithAnError(*runs_.at("tour-reference").run);
+    QVERIFY(!tourErrors.empty());
+    selection.selectParam(tourErrors.front()->index);
+    view.resize(size.width(), view.minimumHeight());
+    const QImage image = view.renderImage(view.size());
+    QCOMPARE(redRuns(image, QRect(0, 0, 40, dockShows)).size(), tourErrors.size());
+    QVERIFY(!view.comparison().ranks.empty());
 }
 
 QTEST_MAIN(TestBufferViews)

@@ -3,10 +3,14 @@
 // Gloo): the trace timeline (one row per rank, one bar per event, level of
 // detail on a synthetic 100,000-event trace, click to select), the step
 // panel (a caption per step naming what the trace recorded, navigation) and
-// the traffic figures (sums over the trace's events).
+// the traffic figures (sums over the trace's events). A reference run of
+// the diagnostics tour: the step that gathers a param wrong says so and is
+// marked, in the step panel and on the trace's bars.
 #include <QDir>
+#include <QLabel>
 #include <QPainter>
 #include <QTableWidget>
+#include <QTreeWidget>
 #include <QtTest>
 #include <map>
 #include <set>
@@ -21,16 +25,18 @@
 #include "trace/trace_widget.h"
 #include "traffic/traffic_stats.h"
 #include "traffic/traffic_widget.h"
+#include "wrong_rows/wrong_rows_widget.h"
 
 using namespace hsdp;
 using hsdp::testing::sample;
 
 namespace {
 
-RunData runSample(const QString& name) {
+RunData runSample(const QString& name, RunMode mode = RunMode::Corrected) {
     RunData data;
     data.plan = computePlanResult(sample(name));
     RunOptions options;
+    options.mode = mode;
     data.run =
         std::make_shared<const RunResult>(runPlan(*data.plan.scenario, *data.plan.plan, options));
     return data;
@@ -69,6 +75,49 @@ bool darkNear(const QImage& image, QPointF point) {
     return false;
 }
 
+int paramIndex(const RunData& run, const std::string& name) {
+    for (const ParamRunResult& p : run.run->params)
+        if (p.name == name) return p.index;
+    return -1;
+}
+
+const ParamRunResult* paramResult(const RunData& run, int param) {
+    for (const ParamRunResult& p : run.run->params)
+        if (p.index == param) return &p;
+    return nullptr;
+}
+
+// The first step of `phase` that moves `param`, or -1.
+int stepMoving(const std::vector<RunStep>& steps, const RunData& run, const std::string& phase,
+               int param) {
+    for (size_t k = 0; k < steps.size(); ++k) {
+        const TraceEvent& e = run.run->trace.events[size_t(steps[k].events.front())];
+        const auto& params = e.label.params;
+        if (e.label.phase == phase &&
+            std::find(params.begin(), params.end(), param) != params.end())
+            return int(k);
+    }
+    return -1;
+}
+
+int pixelsOf(const QImage& image, const QColor& colour, const QRect& area) {
+    int count = 0;
+    const QRect inside = area.intersected(image.rect());
+    for (int y = inside.top(); y <= inside.bottom(); ++y)
+        for (int x = inside.left(); x <= inside.right(); ++x)
+            count += QColor(image.pixel(x, y)) == colour;
+    return count;
+}
+
+int pixelsOf(const QImage& image, const QColor& colour) {
+    return pixelsOf(image, colour, image.rect());
+}
+
+// The red of the rows a run got wrong: what marks a step whose result is wrong.
+QColor wrongRed() {
+    return WrongRowsWidget::wrongColor();
+}
+
 }  // namespace
 
 class TestTraceViews : public QObject {
@@ -86,10 +135,13 @@ private slots:
     void computeSlicesHaveTheirOwnColoursAndSayWhatTheyDid();
     void everyColumnShowsWhatCoversMostOfItAtEveryZoom();
     void zoomingOutStopsAtTheRun();
+    void referenceGatherOutOfMeshOrderSaysItEndsUpWrong();
+    void traceMarksEveryParticipantOfAWrongStep();
     void renderImages();
 
 private:
     RunData teaching_;
+    RunData tourCorrected_, tourReference_;
 };
 
 void TestTraceViews::initTestCase() {
@@ -97,6 +149,9 @@ void TestTraceViews::initTestCase() {
     QVERIFY(teaching_.isValid());
     QVERIFY2(teaching_.run->verified, teaching_.run->error.c_str());
     QVERIFY(!teaching_.run->trace.events.empty());
+    tourCorrected_ = runSample(QStringLiteral("diagnostics_tour.json"));
+    tourReference_ = runSample(QStringLiteral("diagnostics_tour.json"), RunMode::Reference);
+    QVERIFY(tourCorrected_.isValid() && tourReference_.isValid());
 }
 
 void TestTraceViews::timelineHasOneRowPerRankAndOneItemPerEvent() {
@@ -555,6 +610,124 @@ void TestTraceViews::zoomingOutStopsAtTheRun() {
     for (int i = 0; i < 50; ++i) canvas.panBy(0.5);
     QVERIFY(canvas.windowEnd() <= timeline->endUs() + slack);
     QVERIFY(canvas.windowEnd() - canvas.windowStart() < length / 2);  // still zoomed in
+}
+
+// out.reversed_ranks lives on a mesh whose shard dim lists its ranks
+// backwards (shard-rank-order): the reference all-gathers in process-group
+// order and puts each rank's rows where the other's belong. That step must
+// not be captioned "every rank of the group ends up with the full tensors":
+// it says the param ends up wrong, shows what verification found, and is
+// marked in the wrong red (badge, text, the wrong ranks in its list). The
+// same step of the corrected run is neither.
+void TestTraceViews::referenceGatherOutOfMeshOrderSaysItEndsUpWrong() {
+    const int p = paramIndex(tourReference_, "out.reversed_ranks");
+    QVERIFY(p >= 0);
+    const ParamRunResult* result = paramResult(tourReference_, p);
+    QCOMPARE(result->gather, GatherVerdict::Mismatch);
+    QCOMPARE(paramResult(tourCorrected_, p)->gather, GatherVerdict::Exact);
+    const QString promise =
+        QStringLiteral("so every rank of the group ends up with the full tensors");
+    const QSize size(1200, 420);
+    PlanSelection selection;
+    StepWidget panel(&selection);
+
+    panel.setRun(tourCorrected_);
+    int k = stepMoving(panel.steps(), tourCorrected_, "gather", p);
+    QVERIFY(k >= 0);
+    panel.setStep(k);
+    QVERIFY2(panel.caption().why.contains(promise), qPrintable(panel.caption().why));
+    QCOMPARE(pixelsOf(panel.renderImage(size), wrongRed()), 0);
+
+    panel.setRun(tourReference_);
+    k = stepMoving(panel.steps(), tourReference_, "gather", p);
+    QVERIFY(k >= 0);
+    panel.setStep(k);
+    const RunStep& step = panel.steps()[size_t(k)];
+    const TraceEvent& e = tourReference_.run->trace.events[size_t(step.events.front())];
+    std::vector<int> wrong;  // the group's ranks whose gathered copy verification found wrong
+    QStringList found;
+    for (const Mismatch& m : result->mismatches)
+        if (m.what == "gather" &&
+            std::find(e.groupRanks.begin(), e.groupRanks.end(), m.rank) != e.groupRanks.end()) {
+            if (std::find(wrong.begin(), wrong.end(), m.rank) == wrong.end())
+                wrong.push_back(m.rank);
+            found << QString::fromStdString(m.text);
+        }
+    std::sort(wrong.begin(), wrong.end());
+    QVERIFY(!wrong.empty());
+    const QString why = panel.caption().why;
+    QVERIFY2(!why.contains(QStringLiteral("ends up with the full tensors")), qPrintable(why));
+    QVERIFY2(
+        why.contains(QStringLiteral("but out.reversed_ranks (%1) ends up wrong: see Wrong rows")
+                         .arg(ranksText(wrong))),
+        qPrintable(why));
+    // What verification found, in the run result's own words, on the panel.
+    bool shown = false;
+    for (const QLabel* label : panel.findChildren<QLabel*>())
+        shown = shown || (!label->isHidden() && label->text().contains(found.front()));
+    QVERIFY2(shown, qPrintable(found.front()));
+    // Marked: the badge and that text in the wrong red, and each wrong rank's line.
+    const QImage image = panel.renderImage(size);
+    QVERIFY2(pixelsOf(image, wrongRed()) > 500,
+             qPrintable(QString::number(pixelsOf(image, wrongRed()))));
+    const QTreeWidget* list = panel.participants();
+    QCOMPARE(list->topLevelItemCount(), int(step.ranks.size()));
+    for (int i = 0; i < list->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* item = list->topLevelItem(i);
+        const bool isWrong = std::binary_search(wrong.begin(), wrong.end(), step.ranks[size_t(i)]);
+        QCOMPARE(item->text(0).contains(QStringLiteral("✗")), isWrong);
+        QCOMPARE(item->foreground(0).color() == wrongRed(), isWrong);
+    }
+}
+
+// On the trace, each participant's bar of that gather carries the mark (its
+// lower part in the wrong red) and its tooltip says so; a step of the same
+// run that verification found right carries none, nor does any bar of the
+// corrected run.
+void TestTraceViews::traceMarksEveryParticipantOfAWrongStep() {
+    const int p = paramIndex(tourReference_, "out.reversed_ranks");
+    const QSize size(1400, 400);
+    PlanSelection selection;
+    TraceCanvas canvas(&selection);
+    canvas.setRun(tourCorrected_);
+    QCOMPARE(pixelsOf(canvas.renderImage(size), wrongRed()), 0);
+
+    canvas.setRun(tourReference_);
+    QVERIFY(pixelsOf(canvas.renderImage(size), wrongRed()) > 0);  // the whole run: some marks
+    const std::vector<RunStep> steps = runSteps(tourReference_.run->trace);
+    const int wrongStep = stepMoving(steps, tourReference_, "gather", p);
+    // A step whose params all verified in the reference run too.
+    int rightStep = -1;
+    for (size_t k = 0; k < steps.size() && rightStep < 0; ++k) {
+        const TraceEvent& e = tourReference_.run->trace.events[size_t(steps[k].events.front())];
+        bool right = !e.label.params.empty();
+        for (int q : e.label.params) {
+            const ParamRunResult* r = paramResult(tourReference_, q);
+            right = right && r && r->step == CheckVerdict::Exact &&
+                    r->gather != GatherVerdict::Mismatch && r->gather != GatherVerdict::Error;
+        }
+        if (right) rightStep = int(k);
+    }
+    QVERIFY(wrongStep >= 0 && rightStep >= 0);
+    for (const int k : {wrongStep, rightStep}) {
+        const RunStep& step = steps[size_t(k)];
+        // Zoomed onto the step, so each bar is wide and no neighbour's mark reaches it.
+        const double pad = std::max(1.0, step.endUs - step.firstStartUs);
+        canvas.setWindow(step.firstStartUs - pad, step.endUs + pad);
+        const QImage image = canvas.renderImage(size);
+        const double h = canvas.rowHeight(size);
+        for (int index : step.events) {
+            const QPointF centre = canvas.eventCentre(index, size);
+            const QRect lower(int(centre.x()) - 1, int(centre.y()), 3, int(h / 2));
+            const bool marked = pixelsOf(image, wrongRed(), lower) > 0;
+            QVERIFY2(marked == (k == wrongStep),
+                     qPrintable(QStringLiteral("step %1, rank %2")
+                                    .arg(k)
+                                    .arg(tourReference_.run->trace.events[size_t(index)].rank)));
+            QCOMPARE(canvas.toolTipFor(index).contains(QStringLiteral("ends up wrong")),
+                     k == wrongStep);
+        }
+    }
 }
 
 void TestTraceViews::renderImages() {

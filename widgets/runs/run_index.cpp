@@ -13,6 +13,7 @@ std::shared_ptr<const RunIndex> indexRun(const RunData& run) {
     auto index = std::make_shared<RunIndex>();
     const RunResult& result = *run.run;
     index->steps = runSteps(result.trace);
+    index->faults = stepFaults(index->steps, result);
     const RealScale real = realScale(*run.plan.scenario, result.shrink);
     index->traffic = trafficStats(index->steps, result.trace, run.plan.scenario.get(),
                                   kSlowestCollectives, &real);

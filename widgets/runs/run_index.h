@@ -8,6 +8,7 @@
 #include "cluster/cluster.h"
 #include "runs/run_data.h"
 #include "steps/run_steps.h"
+#include "steps/step_faults.h"
 #include "traffic/traffic_stats.h"
 
 namespace hsdp {
@@ -17,10 +18,12 @@ class TraceTimeline;
 // What the run views derive from a run's trace, derived once off the GUI
 // thread with the run (as PlanIndex is for a plan), so that showing a run of
 // thousands of collectives costs the GUI thread only the filling of its
-// widgets: the causal steps (Steps, Traffic), the traffic figures, the fused-
-// buffer collectives (Buffer layout) and the trace indexed for the canvas.
+// widgets: the causal steps (Steps, Traffic), what verification found wrong
+// in them (Steps, Trace), the traffic figures, the fused-buffer collectives
+// (Buffer layout) and the trace indexed for the canvas.
 struct RunIndex {
     std::vector<RunStep> steps;
+    StepFaults faults;  // by collective id: the steps whose result verification found wrong
     TrafficStats traffic;
     std::vector<BufferCollective> buffers;  // pointing into the run's trace
     std::shared_ptr<const TraceTimeline> timeline;

@@ -3,6 +3,7 @@
 
 #include <QCoreApplication>
 #include <QLocale>
+#include <QRegularExpression>
 
 #include "export/run_figures.h"
 
@@ -67,6 +68,35 @@ QString replicaVerdictText(const ParamRunResult& p) {
     return p.replicas == ReplicaVerdict::NotReached
                ? QStringLiteral("not reached")
                : QString::fromLatin1(replicaVerdictName(p.replicas).data());
+}
+
+// The detail joins its parts with "; ", and an error's own message may hold
+// "; " too: a part that starts none of the engine's kinds of part (an error
+// "ranks 0, 1: …", a mismatch "rank 2 …", "not verified: …", "replicas
+// diverged: …", "+3 more") continues the one before it.
+std::vector<DetailError> detailErrors(const std::string& detail) {
+    static const QRegularExpression error(QStringLiteral("^ranks? (\\d+(?:, \\d+)*): "));
+    static const QRegularExpression start(
+        QStringLiteral("^(ranks? \\d|not verified: |replicas diverged: |\\+\\d+ more$)"));
+    std::vector<DetailError> errors;
+    bool inError = false;
+    for (const QString& part :
+         QString::fromStdString(detail).split(QStringLiteral("; "), Qt::SkipEmptyParts)) {
+        if (!start.match(part).hasMatch()) {
+            if (inError) errors.back().text += QStringLiteral("; ") + part;
+            continue;
+        }
+        const QRegularExpressionMatch match = error.match(part);
+        inError = match.hasMatch() || part.startsWith(QLatin1String("not verified: "));
+        if (!inError) continue;
+        DetailError e;
+        for (const QString& rank :
+             match.captured(1).split(QStringLiteral(", "), Qt::SkipEmptyParts))
+            e.ranks.push_back(rank.toInt());
+        e.text = part;
+        errors.push_back(std::move(e));
+    }
+    return errors;
 }
 
 bool paramNotReached(const ParamRunResult& p) {

@@ -31,6 +31,19 @@ QString gatherVerdictText(GatherVerdict verdict);
 QString checkVerdictText(CheckVerdict verdict);
 QString replicaVerdictText(const ParamRunResult& param);
 
+// An error a param's or transition's detail gives, as the engine words it
+// (core/run/detail/run_summary.cpp): the ranks that raised it, ascending,
+// and its message ("ranks 0, 1, 2: the reference's all_gather_into_tensor
+// … gets unequal packed sizes: …; Gloo fails the transfer (size
+// mismatch)"); "not verified: 2 of 4 holders never reported (the run
+// stopped)" names no rank. The detail's mismatch texts ("rank 2 expected
+// rows 4..7 got rows 2..5") are no errors and are left out.
+struct DetailError {
+    std::vector<int> ranks;
+    QString text;  // the whole part, its ranks included
+};
+std::vector<DetailError> detailErrors(const std::string& detail);
+
 // One line for the status bar: "verified: 737 params exact, 0 mismatches,
 // 1,234 collectives (4,936 per-rank events), sent 3.1 MiB, 2.40 s wall",
 // "NOT verified: …", "run cancelled after 812 collectives", "run failed on

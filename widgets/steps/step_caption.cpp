@@ -43,6 +43,7 @@ struct Context {
     QString params;  // "embed.weight, head.weight"
     double size = 0;
     const RealScale* real = nullptr;
+    std::vector<StepFault> faults;  // what verification found wrong in the step
 };
 
 // A size inside a sentence: "184.0 KiB", shrunk "184.0 KiB in the shrunk
@@ -144,18 +145,45 @@ QString ownerText(const Context& c) {
                            : QStringLiteral("the owner replica (%1)").arg(coord);
 }
 
+// "out.reversed_ranks (ranks 0, 1) ends up wrong: see Wrong rows": the
+// step's faults, where the view that shows them is `view`.
+QString endsUpWrong(const std::vector<StepFault>& faults, const QString& view) {
+    return QStringLiteral("%1 %2 up wrong: see %3")
+        .arg(faultNamesText(faults),
+             faults.size() == 1 ? QStringLiteral("ends") : QStringLiteral("end"), view);
+}
+
+// " But … ends up wrong: see Verification." after a phase's reason, or nothing.
+QString faultTail(const Context& c) {
+    if (c.faults.empty()) return {};
+    const bool gathered = std::any_of(c.faults.begin(), c.faults.end(),
+                                      [](const StepFault& f) { return f.gathered; });
+    return QStringLiteral(" But ") +
+           endsUpWrong(c.faults,
+                       gathered ? QStringLiteral("Wrong rows") : QStringLiteral("Verification")) +
+           QLatin1Char('.');
+}
+
 QString gatherWhy(const Context& c) {
     const auto n = static_cast<double>(c.event.groupRanks.size());
+    // The all-gather promises every member the full tensors; where
+    // verification found a gathered copy wrong it must not claim it.
+    const QString outcome =
+        c.faults.empty()
+            ? QStringLiteral("so every rank of the group ends up with the full tensors")
+            : QStringLiteral(
+                  "meant to leave every rank of the group with the full tensors, "
+                  "but ") +
+                  endsUpWrong(c.faults, QStringLiteral("Wrong rows"));
     QString why = QStringLiteral(
                       "The shard group along %1 (%2) all-gathers the owned shards of %3: "
                       "each rank packs its shards of %4 into one slot (%5; each param aligned "
-                      "to %6 B) and receives the others' slots, so every rank of the group "
-                      "ends up with the full tensors. %7 owns them in this batch, and "
-                      "Newton–Schulz needs the whole matrix: ")
+                      "to %6 B) and receives the others' slots, %7. %8 owns them in this "
+                      "batch, and Newton–Schulz needs the whole matrix: ")
                       .arg(c.dim, ranksText(c.event.groupRanks), batchText(c), c.params,
                            sizeText(c, n > 0 ? c.size / n : 0))
                       .arg(c.plan.alignmentBytes)
-                      .arg(sentenceStart(ownerText(c)));
+                      .arg(outcome, sentenceStart(ownerText(c)));
     QString compute = computeText(c);
     why += compute.isEmpty() ? QStringLiteral("the shard-compute rank runs it.") : compute + '.';
     if (c.group && c.group->shardMeshDims.size() > 1)
@@ -379,11 +407,31 @@ QString collectiveBytesText(double bytes, const CollectiveLabel& label, const Re
     return text;
 }
 
+// "Verification found this step's result wrong: the gathered
+// out.reversed_ranks on ranks 0, 1: rank 0 expected rows 0..3 got rows
+// 4..7; …", one sentence per fault.
+QString faultText(const std::vector<StepFault>& faults) {
+    if (faults.empty()) return {};
+    QStringList parts;
+    for (const StepFault& f : faults) {
+        const QString what = f.tpTransition >= 0 ? QStringLiteral("the output of TP transition %1")
+                             : f.gathered        ? QStringLiteral("the gathered %1")
+                                                 : QStringLiteral("%1 after the step");
+        const QString where =
+            f.ranks.empty() ? QString() : QStringLiteral(" on %1").arg(ranksText(f.ranks));
+        parts << QStringLiteral("%1%2: %3.").arg(what.arg(f.name), where, f.text);
+    }
+    return QStringLiteral("Verification found this step's result wrong: ") +
+           parts.join(QLatin1Char(' '));
+}
+
 StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario& scenario,
-                        const Plan& plan, const RealScale* real) {
+                        const Plan& plan, const RealScale* real,
+                        const std::vector<StepFault>* faults) {
     if (step.events.empty()) return {};
     const TraceEvent& e = trace.events[static_cast<size_t>(step.events.front())];
-    Context c{scenario, plan, e, step, nullptr, nullptr, nullptr, {}, {}, 0, real};
+    Context c{scenario, plan, e, step, nullptr, nullptr, nullptr, {}, {}, 0, real, {}};
+    if (faults) c.faults = *faults;
     c.mesh = scenario.findMesh(e.label.mesh);
     c.group = groupById(plan, e.label.group);
     if (c.group && e.label.batch >= 0 &&
@@ -420,20 +468,24 @@ StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario&
                      : QString());
     const int root = rootOf(c, trace);
     if (exchange && e.label.phase == "gather")
-        caption.why = exchangeGatherWhy(c);
+        caption.why = exchangeGatherWhy(c) + faultTail(c);
     else if (exchange && e.label.phase == "update-broadcast")
-        caption.why = exchangeReturnWhy(c);
+        caption.why = exchangeReturnWhy(c) + faultTail(c);
     else if (e.label.phase == "gather")
-        caption.why = gatherWhy(c);
+        caption.why = gatherWhy(c);  // says it in place of "every rank ends up with …"
     else if (e.label.phase == "update-broadcast")
-        caption.why = updateWhy(c, root);
+        caption.why = updateWhy(c, root) + faultTail(c);
     else if (e.label.phase == "replica-broadcast")
-        caption.why = replicaWhy(c, root);
+        caption.why = replicaWhy(c, root) + faultTail(c);
     else if (e.label.phase == "tp")
-        caption.why = tpWhy(c);
+        caption.why = tpWhy(c) + faultTail(c);
     else
-        caption.why = QStringLiteral("A %1 of phase %2.")
-                          .arg(QString::fromStdString(e.op), QString::fromStdString(e.label.phase));
+        caption.why =
+            QStringLiteral("A %1 of phase %2.")
+                .arg(QString::fromStdString(e.op), QString::fromStdString(e.label.phase)) +
+            faultTail(c);
+    caption.faults = c.faults;
+    caption.fault = faultText(c.faults);
     return caption;
 }
 

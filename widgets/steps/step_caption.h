@@ -6,6 +6,7 @@
 #include "plan/plan.h"
 #include "run/real_size.h"
 #include "steps/run_steps.h"
+#include "steps/step_faults.h"
 #include "types/scenario.h"
 
 namespace hsdp {
@@ -16,13 +17,24 @@ namespace hsdp {
 struct StepCaption {
     // "collective #12 · all_gather · ranks 0, 1 · main dp_shard (mesh dim 1) · 512 B per rank"
     QString headline;
-    QString why;  // the phase's reason, naming owners, compute ranks, params
+    // The phase's reason, naming owners, compute ranks, params; where
+    // verification found the step's result wrong it says so ("… but
+    // out.reversed_ranks (ranks 0, 1) ends up wrong: see Wrong rows")
+    // instead of promising what the step was meant to do.
+    QString why;
+    std::vector<StepFault> faults;  // what verification found wrong (none: empty)
+    // The faults in words, empty without any: "Verification found this
+    // step's result wrong: the gathered out.reversed_ranks on ranks 0, 1:
+    // rank 0 expected rows 0..3 got rows 4..7; …"
+    QString fault;
 };
 
 // `real`: a shrunk run's scale to the real shapes; every size then says it
-// is of the shrunk run and gives the real-size figure beside it.
+// is of the shrunk run and gives the real-size figure beside it. `faults`:
+// what verification found wrong in the step (stepFaults), none when null.
 StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario& scenario,
-                        const Plan& plan, const RealScale* real = nullptr);
+                        const Plan& plan, const RealScale* real = nullptr,
+                        const std::vector<StepFault>* faults = nullptr);
 
 // "#648"
 QString collectiveIdText(int64_t seq);

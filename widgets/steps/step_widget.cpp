@@ -43,8 +43,12 @@ StepWidget::StepWidget(PlanSelection* selection, QWidget* parent)
       speed_(new QDoubleSpinBox(this)),
       position_(new QLabel(this)),
       badge_(new QLabel(this)),
+      faultBadge_(new QLabel(tr("✗ wrong result"), this)),
       headline_(new QLabel(this)),
       why_(new QLabel(this)),
+      fault_(new QLabel(this)),
+      nextWrong_(navButton(tr("Next wrong ▶"),
+                           tr("The next step whose result verification found wrong"), this)),
       participants_(new QTreeWidget(this)),
       timer_(new QTimer(this)) {
     auto* firstButton = navButton(tr("First"), tr("First step (Alt+Home)"), this);
@@ -58,7 +62,7 @@ StepWidget::StepWidget(PlanSelection* selection, QWidget* parent)
     speed_->setDecimals(2);
     auto* bar = new QHBoxLayout;
     for (QWidget* w : std::initializer_list<QWidget*>{firstButton, previousButton, play_,
-                                                      nextButton, lastButton, speed_})
+                                                      nextButton, lastButton, nextWrong_, speed_})
         bar->addWidget(w);
     bar->addStretch(1);
     QFont bigger = position_->font();
@@ -68,12 +72,31 @@ StepWidget::StepWidget(PlanSelection* selection, QWidget* parent)
     auto* title = new QHBoxLayout;
     badge_->setAlignment(Qt::AlignCenter);
     title->addWidget(badge_);
+    faultBadge_->setObjectName(QStringLiteral("faultBadge"));
+    faultBadge_->setAlignment(Qt::AlignCenter);
+    faultBadge_->setStyleSheet(QStringLiteral("background: %1; color: white; border-radius: 4px; "
+                                              "padding: 2px 8px; font-weight: bold;")
+                                   .arg(traceFaultColour().name()));
+    faultBadge_->setToolTip(tr("Verification found the result of this step wrong"));
+    faultBadge_->hide();
+    title->addWidget(faultBadge_);
     headline_->setWordWrap(true);
     headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     title->addWidget(headline_, 1);
     why_->setWordWrap(true);
     why_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     why_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    fault_->setObjectName(QStringLiteral("fault"));
+    fault_->setWordWrap(true);
+    fault_->setTextFormat(Qt::PlainText);
+    fault_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QColor tint = traceFaultColour();
+    tint.setAlpha(24);
+    fault_->setStyleSheet(
+        QStringLiteral("QLabel { color: %1; background: %2; border: 1px solid %1; "
+                       "border-radius: 4px; padding: 3px 6px; }")
+            .arg(traceFaultColour().name(), tint.name(QColor::HexArgb)));
+    fault_->hide();
     participants_->setColumnCount(5);
     participants_->setHeaderLabels(
         {tr("rank"), tr("sent"), tr("arrived"), tr("waited"), tr("finished")});
@@ -88,12 +111,14 @@ StepWidget::StepWidget(PlanSelection* selection, QWidget* parent)
     layout->addLayout(bar);
     layout->addLayout(title);
     layout->addWidget(why_);
+    layout->addWidget(fault_);
     layout->addWidget(participants_, 1);
     timer_->setInterval(500);
     connect(firstButton, &QToolButton::clicked, this, &StepWidget::first);
     connect(previousButton, &QToolButton::clicked, this, &StepWidget::previous);
     connect(nextButton, &QToolButton::clicked, this, &StepWidget::next);
     connect(lastButton, &QToolButton::clicked, this, &StepWidget::last);
+    connect(nextWrong_, &QToolButton::clicked, this, &StepWidget::nextWrong);
     connect(play_, &QToolButton::toggled, this, &StepWidget::setPlaying);
     connect(speed_, &QDoubleSpinBox::valueChanged, this, &StepWidget::setSpeed);
     connect(timer_, &QTimer::timeout, this, &StepWidget::onTick);
@@ -141,6 +166,9 @@ void StepWidget::setRun(const RunData& run) {
 
 QString StepWidget::positionText() const {
     if (steps().empty()) return tr("no steps");
+    if (current_ < 0 && !faults().empty())
+        return tr("%1 steps, %2 with a wrong result")
+            .arg(groupedNumber(stepCount()), groupedNumber(qint64(faults().size())));
     if (current_ < 0) return tr("%1 steps").arg(stepCount());
     // The position in this walk, and the collective's id everywhere else.
     return tr("step %1 of %2 · collective %3")
@@ -156,6 +184,15 @@ void StepWidget::setStep(int step) {
     const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(s.events.front())];
     if (selection_) selection_->selectCollective(s.seq, e.groupRanks, e.label.params, run_.plan);
     showStep();
+}
+
+void StepWidget::nextWrong() {
+    const StepFaults& wrong = faults();
+    if (wrong.empty()) return;
+    for (int i = 1; i <= stepCount(); ++i) {
+        const int step = (current_ + i) % stepCount();  // current_ >= -1
+        if (wrong.count(steps()[size_t(step)].seq)) return setStep(step);
+    }
 }
 
 void StepWidget::onSelectionChanged() {
@@ -197,9 +234,12 @@ void StepWidget::onTick() {
 
 void StepWidget::showStep() {
     position_->setText(positionText());
+    nextWrong_->setVisible(!faults().empty());
     if (current_ < 0 || !run_.isValid()) {
         caption_ = {};
         badge_->hide();
+        faultBadge_->hide();
+        fault_->hide();
         headline_->setText(steps().empty() ? tr("No run yet.")
                                            : tr("Press Next (Alt+Right) to walk the run's %1 "
                                                 "collectives one by one.")
@@ -209,7 +249,9 @@ void StepWidget::showStep() {
         return;
     }
     const RunStep& step = steps()[static_cast<size_t>(current_)];
-    caption_ = stepCaption(step, run_.run->trace, *run_.plan.scenario, *run_.plan.plan, &real_);
+    const auto wrong = faults().find(step.seq);
+    caption_ = stepCaption(step, run_.run->trace, *run_.plan.scenario, *run_.plan.plan, &real_,
+                           wrong == faults().end() ? nullptr : &wrong->second);
     const TraceEvent& e = run_.run->trace.events[static_cast<size_t>(step.events.front())];
     const QColor colour = tracePhaseColour(e.label.phase);
     badge_->setText(QString::fromStdString(e.label.phase));
@@ -219,6 +261,9 @@ void StepWidget::showStep() {
     badge_->show();
     headline_->setText(QStringLiteral("<b>%1</b>").arg(caption_.headline.toHtmlEscaped()));
     why_->setText(caption_.why);
+    faultBadge_->setVisible(!caption_.fault.isEmpty());
+    fault_->setText(caption_.fault);
+    fault_->setVisible(!caption_.fault.isEmpty());
     fillParticipants(step);
 }
 
@@ -233,10 +278,17 @@ void StepWidget::addParticipant(QTreeWidget* tree, QTreeWidgetItem* parent, cons
     const QStringList cells{QString::number(e.rank),
                             collectiveBytesText(static_cast<double>(e.bytes), e.label, &real_),
                             ms(e.startUs), ms(step.readyUs - e.startUs), ms(e.endUs)};
-    if (parent)
-        new QTreeWidgetItem(parent, cells);
-    else
-        new QTreeWidgetItem(tree, cells);
+    auto* item = parent ? new QTreeWidgetItem(parent, cells) : new QTreeWidgetItem(tree, cells);
+    // A rank where verification found the step's result wrong.
+    QStringList wrong;
+    for (const StepFault& f : caption_.faults)
+        if (std::binary_search(f.ranks.begin(), f.ranks.end(), e.rank)) wrong << f.name;
+    if (wrong.isEmpty()) return;
+    item->setText(0, tr("%1 ✗").arg(e.rank));
+    item->setForeground(0, traceFaultColour());
+    item->setToolTip(0, tr("Verification found %1 wrong on rank %2")
+                            .arg(wrong.join(QStringLiteral(", ")))
+                            .arg(e.rank));
 }
 
 // A folded group's line: its ranks' total sent, first to last arrival, the

@@ -29,6 +29,10 @@ namespace hsdp {
 // in the trace moves the step. The caption says what moves and why. A step
 // of more than kGroupRanksAbove participants lists them in folded groups
 // (the run's default grouping: a mesh dim's index), one summary line each.
+// A step whose result verification found wrong (a reference run's hazards)
+// is marked: a "wrong result" badge in traceFaultColour() beside its phase,
+// the caption saying so and what the checks found; "Next wrong" walks to
+// the next such step.
 class StepWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
@@ -45,6 +49,8 @@ public:
     int stepCount() const { return static_cast<int>(steps().size()); }
     int currentStep() const { return current_; }  // -1: none
     StepCaption caption() const { return caption_; }
+    // The steps whose result verification found wrong, by collective id.
+    const StepFaults& faults() const { return index_->faults; }
     QString positionText() const;  // "step 3 of 32 · collective #12"
     bool isPlaying() const;
     void setSpeed(double stepsPerSecond);
@@ -62,6 +68,9 @@ public slots:
     void previous() { setStep(std::max(0, current_ - 1)); }
     void next() { setStep(std::min(stepCount() - 1, current_ + 1)); }
     void last() { setStep(stepCount() - 1); }
+    // The next step after the current one whose result is wrong, from the
+    // first after the last; nothing without one.
+    void nextWrong();
     void setPlaying(bool playing);
 
 private:
@@ -83,8 +92,11 @@ private:
     QDoubleSpinBox* speed_;
     QLabel* position_;
     QLabel* badge_;
+    QLabel* faultBadge_;
     QLabel* headline_;
     QLabel* why_;
+    QLabel* fault_;
+    QToolButton* nextWrong_;
     QTreeWidget* participants_;
     RankGrouping grouping_;
     std::shared_ptr<const Mesh> mesh_;  // of the run's world, or null

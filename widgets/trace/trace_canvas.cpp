@@ -58,7 +58,10 @@ TraceCanvas::TraceCanvas(PlanSelection* selection, QWidget* parent)
 void TraceCanvas::setRun(const RunData& run, std::shared_ptr<const TraceTimeline> timeline) {
     run_ = run;
     real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
-    if (!timeline && run.isValid()) timeline = runIndexOf(run)->timeline;
+    std::shared_ptr<const RunIndex> index;
+    if (run.isValid() && (!timeline || run.index)) index = runIndexOf(run);
+    if (!timeline && index) timeline = index->timeline;
+    faults_ = index ? std::shared_ptr<const StepFaults>(index, &index->faults) : nullptr;
     std::shared_ptr<const Mesh> mesh;
     if (run.isValid())
         for (const Mesh& m : run.plan.scenario->meshes)
@@ -82,6 +85,11 @@ void TraceCanvas::setTimeline(std::shared_ptr<const TraceTimeline> timeline,
     regroup();
     fit();
     onSelectionChanged();
+}
+
+const StepFaults& TraceCanvas::faults() const {
+    static const StepFaults none;
+    return faults_ ? *faults_ : none;
 }
 
 void TraceCanvas::setColouring(TraceColouring colouring) {
@@ -348,9 +356,14 @@ QString TraceCanvas::toolTipFor(int index) const {
                          ? paramNamesText(e.label.params, *run_.plan.scenario).toHtmlEscaped()
                          : QString::number(e.label.params.size()) + QStringLiteral(" params");
     if (isCompute(e)) return computeToolTip(e, params);
+    QString wrong;
+    if (auto it = faults().find(e.seq); it != faults().end())
+        wrong = QStringLiteral("<br><b style=\"color:%1\">✗ wrong result:</b> %2 %3 up wrong")
+                    .arg(traceFaultColour().name(), faultNamesText(it->second).toHtmlEscaped(),
+                         it->second.size() == 1 ? QStringLiteral("ends") : QStringLiteral("end"));
     return QStringLiteral(
                "<b>%1</b> (%2) &nbsp; collective %3<br>rank %4 of %5<br>"
-               "sent %6 &nbsp; %7<br>%8 %9<br>group %10 batch %11<br>%12")
+               "sent %6 &nbsp; %7<br>%8 %9<br>group %10 batch %11<br>%12%13")
         .arg(QString::fromStdString(e.op), QString::fromStdString(e.label.phase))
         .arg(collectiveIdText(e.seq))
         .arg(e.rank)
@@ -361,7 +374,7 @@ QString TraceCanvas::toolTipFor(int index) const {
         .arg(e.label.meshDim >= 0 ? QStringLiteral("mesh dim %1").arg(e.label.meshDim) : QString())
         .arg(e.label.group)
         .arg(e.label.batch)
-        .arg(params);
+        .arg(params, wrong);
 }
 
 QString TraceCanvas::rowLabel(int row) const {
@@ -399,6 +412,7 @@ int TraceCanvas::paintTimeline(QPainter& painter, const QSize& size) const {
     painter.save();
     painter.setClipRect(QRect(kGutter, kHeader, size.width() - kGutter, size.height() - kHeader));
     paintRows(painter, size, bars);
+    paintFaults(painter, size);
     paintHighlight(painter, size);
     painter.restore();
     paintGutter(painter, size);
@@ -447,6 +461,47 @@ void TraceCanvas::paintRows(QPainter& painter, const QSize& size, int& bars) con
     }
     painter.restore();
     paintGroupRules(painter, size);
+}
+
+QRect TraceCanvas::faultMarkOf(int index, const QSize& size) const {
+    if (!timeline_ || index < 0 || index >= timeline_->eventCount()) return {};
+    const TraceEvent& e = timeline_->event(index);
+    if (isCompute(e) || !faults().count(e.seq)) return {};
+    const int row = timeline_->rowOfRank(e.rank);
+    if (row < 0) return {};
+    const double h = rowHeight(size);
+    const double top = rowTop(row, size);  // or its folded group's summary line
+    if (top + h < kHeader || top > size.height()) return {};
+    const TimeAxis axis = axisFor(size);
+    const double x0 = axis.x(e.startUs), x1 = axis.x(e.endUs);
+    if (x1 < kGutter || x0 > size.width()) return {};
+    // As the bars lie (paintRows): the lower half of the bar, never thinner
+    // than 3 pixels nor narrower than kFaultMarkWidth.
+    const double gap = h >= 8 ? 2 : h >= 5 ? 1 : 0;
+    const int barTop = static_cast<int>(std::round(top + gap));
+    const int barHeight = std::max(1, static_cast<int>(std::round(h - 2 * gap)));
+    const int markHeight = std::min(barHeight, std::max(3, barHeight / 2));
+    const double mid = (x0 + x1) / 2;
+    const double width = std::max<double>(x1 - x0, kFaultMarkWidth);
+    const int left = static_cast<int>(std::floor(mid - width / 2));
+    return QRect(left, barTop + barHeight - markHeight,
+                 std::max(kFaultMarkWidth, static_cast<int>(std::ceil(mid + width / 2)) - left),
+                 markHeight);
+}
+
+// Every participant of a wrong collective: its mark over the bar, however
+// narrow the bar is at this zoom.
+void TraceCanvas::paintFaults(QPainter& painter, const QSize& size) const {
+    if (faults().empty()) return;
+    std::vector<QRect> marks;
+    for (const auto& [seq, wrong] : faults())
+        for (int index : timeline_->eventsOfSeq(seq))
+            if (const QRect mark = faultMarkOf(index, size); !mark.isEmpty()) marks.push_back(mark);
+    painter.save();
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(traceFaultColour());
+    painter.drawRects(marks.data(), static_cast<int>(marks.size()));
+    painter.restore();
 }
 
 // The selected collective on every participant: a dark frame at least a few
@@ -549,6 +604,13 @@ void TraceCanvas::paintLegend(QPainter& painter, const QSize& size) const {
                          traceCategoryColour(static_cast<int>(i), colouring_));
         painter.drawText(QPointF(x + 16, 15), names[i]);
         x += 16 + metrics.horizontalAdvance(names[i]) + 14;
+    }
+    if (!faults().empty()) {  // the mark: the lower part of a bar
+        const QString wrong = tr("wrong result");
+        painter.fillRect(QRectF(x, 6, 12, 6), QColor(0x9d, 0x9d, 0x9d));
+        painter.fillRect(QRectF(x, 12, 12, 4), traceFaultColour());
+        painter.drawText(QPointF(x + 16, 15), wrong);
+        x += 16 + metrics.horizontalAdvance(wrong) + 14;
     }
     const QString summary =
         layout_.isGrouped()

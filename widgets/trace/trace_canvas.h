@@ -9,6 +9,7 @@
 #include "run/real_size.h"
 #include "runs/run_data.h"
 #include "shared/plan_selection.h"
+#include "steps/step_faults.h"
 #include "trace/trace_bars.h"
 #include "trace/trace_group_bars.h"
 #include "trace/trace_row_layout.h"
@@ -27,16 +28,26 @@ namespace hsdp {
 // each group of ranks (a mesh dim's index, a node, the selection) is one
 // summary row, the density of its ranks' bars (groupBars), until a click on
 // it unfolds its ranks' rows; a rank selected elsewhere unfolds its group.
+//
+// A collective whose result verification found wrong (a reference run's
+// hazards: RunIndex::faults) is marked on every participant's bar, however
+// far out the zoom: its lower part in traceFaultColour(), at least
+// kFaultMarkWidth pixels wide; the legend names the mark and the tooltip
+// says what is wrong.
 class TraceCanvas : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kGutter = 160;  // row labels
     static constexpr int kHeader = 46;   // legend + time axis
     static constexpr int kMaxRowHeight = 40;
+    static constexpr int kFaultMarkWidth = 4;
 
     explicit TraceCanvas(PlanSelection* selection, QWidget* parent = nullptr);
 
-    // `timeline`: the run's, built already (off the GUI thread); null: built here.
+    // `timeline`: the run's, built already (off the GUI thread); null: built
+    // here. The run's index (RunData::index, or built here without a
+    // timeline) gives the steps to mark as wrong; a run given with a
+    // timeline and no index (a prediction) has none.
     void setRun(const RunData& run, std::shared_ptr<const TraceTimeline> timeline = {});
     // Benchmarks and tests: a trace without a plan (rows = worldSize);
     // `mesh` (of the world's size) serves the MeshDim groupings.
@@ -46,6 +57,8 @@ public:
     void setColouring(TraceColouring colouring);
     TraceColouring colouring() const { return colouring_; }
     int64_t highlightedSeq() const { return seq_; }
+    // The collectives marked as wrong, by id (none: empty).
+    const StepFaults& faults() const;
 
     // The time window shown, in microseconds; setWindow clamps to the run.
     double windowStart() const { return t0_; }
@@ -125,6 +138,10 @@ private:
     void paintLineLabels(QPainter& painter, const QSize& size) const;
     QString lineLabel(int line) const;
     void paintHighlight(QPainter& painter, const QSize& size) const;
+    // Where the mark of event `index` of a wrong collective goes on a canvas
+    // of `size` (empty where it is not marked or not on screen).
+    QRect faultMarkOf(int index, const QSize& size) const;
+    void paintFaults(QPainter& painter, const QSize& size) const;
     void paintGutter(QPainter& painter, const QSize& size) const;
     void paintAxis(QPainter& painter, const QSize& size) const;
     void paintLegend(QPainter& painter, const QSize& size) const;
@@ -133,6 +150,7 @@ private:
     RunData run_;
     RealScale real_;  // the run's scale to the real shapes (shrunk runs)
     std::shared_ptr<const TraceTimeline> timeline_;
+    std::shared_ptr<const StepFaults> faults_;  // of run_ (its index's), or null
     TraceColouring colouring_ = TraceColouring::Phase;
     int64_t seq_ = -1;
     double t0_ = 0, t1_ = 1;

@@ -27,6 +27,10 @@ QColor traceCategoryColour(int category, TraceColouring colouring) {
     return QColor(kOp[static_cast<size_t>(std::clamp<int>(category, 0, kOp.size() - 1))]);
 }
 
+QColor traceFaultColour() {
+    return QColor(0xd6, 0x27, 0x28);
+}
+
 QColor tracePhaseColour(const std::string& phase) {
     const auto& names = tracePhaseNames();
     auto it = std::find(names.begin(), names.end(), QString::fromStdString(phase));

@@ -11,5 +11,8 @@ namespace hsdp {
 // one palette for the trace's bars, its legend and the step panel's badge.
 QColor traceCategoryColour(int category, TraceColouring colouring);
 QColor tracePhaseColour(const std::string& phase);
+// The mark of a step whose result verification found wrong: the trace's
+// bars, the step panel's badge (the red of Wrong rows' wrong rows).
+QColor traceFaultColour();
 
 }  // namespace hsdp

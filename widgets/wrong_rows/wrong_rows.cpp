@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "wrong_rows/wrong_rows.h"
 
+#include <QStringList>
 #include <algorithm>
 #include <set>
+
+#include "runs/run_status_text.h"
 
 namespace hsdp {
 
@@ -69,6 +72,29 @@ int firstReferenceMismatch(const RunResult& reference) {
     for (const auto& p : reference.params)
         if (std::any_of(p.mismatches.begin(), p.mismatches.end(), isGather)) return p.index;
     return -1;
+}
+
+bool gatherMismatched(const RunResult& run, int param) {
+    const ParamRunResult* p = find(run, param);
+    return p && std::any_of(p->mismatches.begin(), p->mismatches.end(), isGather);
+}
+
+std::vector<ErrorRow> errorRows(const RunResult& run) {
+    std::vector<ErrorRow> rows;
+    for (const ParamRunResult& p : run.params) {
+        const bool gather = p.gather == GatherVerdict::Error, step = p.step == CheckVerdict::Error;
+        if (!gather && !step) continue;
+        QStringList errors;
+        for (const DetailError& e : detailErrors(p.detail)) errors << e.text;
+        if (errors.isEmpty()) errors << QString::fromStdString(p.detail);
+        rows.push_back(
+            {p.index, p.name,
+             QStringLiteral("%1: %2").arg(gather && step ? QStringLiteral("gather and step error")
+                                          : gather       ? QStringLiteral("gather error")
+                                                         : QStringLiteral("step error"),
+                                          errors.join(QStringLiteral("; ")))});
+    }
+    return rows;
 }
 
 }  // namespace hsdp

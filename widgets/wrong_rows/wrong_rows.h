@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <QString>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,5 +43,21 @@ WrongRows compareWrongRows(const RunResult& corrected, const RunResult& referenc
 // The first param whose reference gather mismatches (what a view shows
 // without a focus param), or -1.
 int firstReferenceMismatch(const RunResult& reference);
+// Whether `param`'s gather mismatches in `run`.
+bool gatherMismatched(const RunResult& run, int param);
+
+// A param the run failed with an error (its gather's or its step's verdict
+// "error": the reference raised, a transfer failed): there may be no
+// gathered rows to draw, so Wrong rows gives it a row of text.
+struct ErrorRow {
+    int param = -1;
+    std::string name;
+    // "gather error: ranks 0, 1, 2: the reference's all_gather_into_tensor …":
+    // which checks failed, then the errors the detail names (else the detail).
+    QString text;
+};
+
+// Every param of `run` that failed with an error, in param order.
+std::vector<ErrorRow> errorRows(const RunResult& run);
 
 }  // namespace hsdp

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "wrong_rows/wrong_rows_widget.h"
 
+#include <QHelpEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QStringList>
+#include <QToolTip>
 #include <algorithm>
 #include <set>
 
@@ -18,6 +21,8 @@ constexpr double kAxis = 56;  // row numbers left of the first bar
 constexpr double kBarWidth = 46;
 constexpr double kPairGap = 110;  // room for "rows a–b" labels right of a reference bar
 constexpr double kLegendWidth = 230;
+constexpr double kErrorLine = 20;  // a param that failed with an error
+constexpr int kMinimumHeight = 360;
 
 QString rangeText(const IndexRange& r) {
     return r.size() == 1 ? QString::number(r.begin)
@@ -40,7 +45,7 @@ WrongRowsWidget::WrongRowsWidget(PlanSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection) {
     // Two ranks' rows side by side with their captions need this much; a
     // dock smaller than that scrolls it.
-    setMinimumSize(560, 360);
+    setMinimumSize(560, kMinimumHeight);
     connect(selection_, &PlanSelection::changed, this, &WrongRowsWidget::recompute);
 }
 
@@ -62,24 +67,54 @@ void WrongRowsWidget::setRun(const RunData& data) {
 
 void WrongRowsWidget::recompute() {
     comparison_ = {};
+    errors_ = reference_.isValid() ? errorRows(*reference_.run) : std::vector<ErrorRow>{};
     if (corrected_.isValid() && reference_.isValid()) {
         int param = selection_ ? selection_->focusParamFor(reference_.plan) : -1;
+        // A collective of several params (a step, a fused gather): the first
+        // whose gather went wrong, not a batch-mate that came out right.
+        if (selection_)
+            for (int p : selection_->stateFor(reference_.plan).params)
+                if (gatherMismatched(*reference_.run, p)) {
+                    param = p;
+                    break;
+                }
         if (param < 0) param = firstReferenceMismatch(*reference_.run);
         if (param >= 0) comparison_ = compareWrongRows(*corrected_.run, *reference_.run, param);
     }
+    // The lines of the params that failed with an error come on top of the bars' room.
+    const size_t lines =
+        errors_.empty() ? 0 : std::min<size_t>(errors_.size(), kErrorRowsShown) + 1;
+    setMinimumHeight(kMinimumHeight + int(double(lines) * kErrorLine) + (lines ? 8 : 0));
     update();
 }
 
 ComparisonGeometry WrongRowsWidget::geometry(const QSize& size) const {
     ComparisonGeometry g;
     g.rows = comparison_.extent();
+    // From the top: the title (with bars), the params that failed with an
+    // error, then the bars or the message saying why there are none.
+    double y = showsBars() ? kTitle : kMargin;
+    const double width = size.width() - 2 * kMargin;
+    if (!errors_.empty()) {
+        g.errorsHeader = QRectF(kMargin, y, width, kErrorLine);
+        y += kErrorLine;
+        const size_t shown =
+            errors_.size() <= size_t(kErrorRowsShown) ? errors_.size() : kErrorRowsShown - 1;
+        for (size_t i = 0; i < shown; ++i) {
+            g.errorRows.push_back({errors_[i].param, QRectF(kMargin, y, width, kErrorLine)});
+            y += kErrorLine;
+        }
+        g.hiddenErrorRows = int(errors_.size() - shown);
+        if (g.hiddenErrorRows > 0) y += kErrorLine;
+        y += 8;
+    }
+    g.message = QRectF(kMargin, y, width, std::max(kErrorLine, size.height() - y - kMargin));
     const double legendWidth = std::min(kLegendWidth, size.width() * 0.3);
     const double right = size.width() - kMargin - legendWidth;
-    g.legend =
-        QRectF(right + kMargin, kTitle, legendWidth - kMargin, size.height() - kTitle - kMargin);
+    g.legend = QRectF(right + kMargin, y, legendWidth - kMargin, size.height() - y - kMargin);
     const double noteLines = double(std::min<size_t>(comparison_.ranks.size(), 6)) + 1;
     const double notesHeight = 18 * noteLines + 8;
-    const double top = kTitle + 22, bottom = size.height() - kMargin - notesHeight;
+    const double top = y + 22, bottom = size.height() - kMargin - notesHeight;
     g.notes = QRectF(kMargin, bottom + 8, right - kMargin, notesHeight - 8);
     const double room = right - kMargin - kAxis;
     const size_t fit = size_t(std::max(1.0, room / (2 * kBarWidth + 8 + kPairGap)));
@@ -101,23 +136,123 @@ ComparisonGeometry WrongRowsWidget::geometry(const QSize& size) const {
     return g;
 }
 
+// Why there are no bars, from the top left: the dock may show only the
+// first lines of the view.
+QString WrongRowsWidget::messageText() const {
+    if (!corrected_.isValid() && !reference_.isValid())
+        return tr(
+            "Run the plan in both modes (corrected and reference) to compare the "
+            "gathered rows.");
+    if (!reference_.isValid())
+        return tr(
+            "Run the plan in reference mode too (Run ▸ Run reference) to compare its "
+            "gathered rows with this corrected run's.");
+    if (!corrected_.isValid())
+        return tr(
+            "Run the plan in corrected mode too (Run ▸ Run) to compare the reference "
+            "run's gathered rows with it.");
+    if (!comparison_.isValid() && firstReferenceMismatch(*reference_.run) >= 0)
+        return tr(
+            "The selected parameter did not run in these runs: select one that did to "
+            "compare its gathered rows.");
+    if (!comparison_.isValid())
+        return errors_.empty() ? tr("Select a parameter: the reference run gathers every "
+                                    "parameter exactly.")
+                               : tr("No gathered row of the reference run differs; the lines "
+                                    "above are the parameters it failed with an error.");
+    const QString name = QString::fromStdString(comparison_.name);
+    const bool hasLine = std::any_of(errors_.begin(), errors_.end(), [&](const ErrorRow& r) {
+        return r.param == comparison_.param;
+    });
+    if (comparison_.reference == GatherVerdict::Error)
+        return tr("%1: the reference run's gather failed with an error (its line above), so "
+                  "it gathered no rows to compare.")
+            .arg(name);
+    return tr("%1: no gathered row differs (corrected %2, reference %3). %4")
+        .arg(name, verdict(comparison_.corrected), verdict(comparison_.reference),
+             hasLine ? tr("It failed with an error: its line above says where.")
+                     : QString::fromStdString(comparison_.referenceDetail));
+}
+
+// "embed.weight · gather error: ranks 0, 1, 2: the reference's …"
+QString WrongRowsWidget::errorRowText(const ErrorRow& row) const {
+    return QStringLiteral("%1 · %2").arg(QString::fromStdString(row.name), row.text);
+}
+
+void WrongRowsWidget::paintErrorRows(QPainter& painter, const ComparisonGeometry& g) const {
+    if (errors_.empty()) return;
+    const QFont plain = painter.font();
+    QFont bold = plain;
+    bold.setBold(true);
+    painter.setPen(palette().text().color());
+    painter.setFont(bold);
+    painter.drawText(g.errorsHeader, Qt::AlignLeft | Qt::AlignVCenter,
+                     QFontMetrics(bold).elidedText(
+                         tr("Failed with an error in the reference run (%1): hover a line for "
+                            "its whole text, click it to select the param")
+                             .arg(errors_.size()),
+                         Qt::ElideRight, int(g.errorsHeader.width())));
+    for (size_t i = 0; i < g.errorRows.size(); ++i) {
+        const QRectF line = g.errorRows[i].rect;
+        const bool focus = errors_[i].param == comparison_.param;
+        painter.fillRect(QRectF(line.left(), line.top() + 4, 12, 12), wrongColor());
+        painter.setFont(focus ? bold : plain);
+        const QRectF text = line.adjusted(20, 0, 0, 0);
+        painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
+                         painter.fontMetrics().elidedText(errorRowText(errors_[i]), Qt::ElideRight,
+                                                          int(text.width())));
+    }
+    painter.setFont(plain);
+    if (g.hiddenErrorRows > 0)
+        painter.drawText(
+            QRectF(g.errorsHeader.left() + 20,
+                   g.errorRows.empty() ? g.errorsHeader.bottom() : g.errorRows.back().rect.bottom(),
+                   g.errorsHeader.width() - 20, kErrorLine),
+            Qt::AlignLeft | Qt::AlignVCenter,
+            tr("… and %1 more: the Verification view lists every param").arg(g.hiddenErrorRows));
+}
+
+QString WrongRowsWidget::toolTipAt(const QPointF& pos) const {
+    const ComparisonGeometry g = geometry(size());
+    for (size_t i = 0; i < g.errorRows.size(); ++i)
+        if (g.errorRows[i].rect.contains(pos)) return errorRowText(errors_[i]);
+    return {};
+}
+
+bool WrongRowsWidget::event(QEvent* event) {
+    if (event->type() != QEvent::ToolTip) return QWidget::event(event);
+    auto* help = static_cast<QHelpEvent*>(event);
+    const QString text = toolTipAt(help->pos());
+    if (text.isEmpty()) {
+        QToolTip::hideText();
+        event->ignore();
+    } else {
+        // Rich text: a long error wraps instead of running off the screen.
+        QToolTip::showText(help->globalPos(), QStringLiteral("<p>%1</p>").arg(text.toHtmlEscaped()),
+                           this);
+    }
+    return true;
+}
+
+// A click on a param's error line selects the param in every view.
+void WrongRowsWidget::mouseReleaseEvent(QMouseEvent* event) {
+    if (!selection_ || !reference_.isValid()) return;
+    for (const auto& line : geometry(size()).errorRows)
+        if (line.rect.contains(event->position())) {
+            SelectionState state;
+            state.params = {line.param};
+            selection_->set(state, reference_.plan);
+            return;
+        }
+}
+
 void WrongRowsWidget::paint(QPainter& painter, const QSize& size) const {
     painter.fillRect(QRect(QPoint(0, 0), size), palette().base());
     painter.setPen(palette().text().color());
-    if (!comparison_.isValid() || comparison_.ranks.empty()) {
-        QString text =
-            !corrected_.isValid() || !reference_.isValid()
-                ? tr("Run the plan in both modes (corrected and reference) to compare "
-                     "the gathered rows.")
-            : !comparison_.isValid()
-                ? tr("Select a parameter: the reference run gathers every parameter "
-                     "exactly.")
-                : tr("%1: no gathered row differs (corrected %2, reference %3). %4")
-                      .arg(QString::fromStdString(comparison_.name), verdict(comparison_.corrected),
-                           verdict(comparison_.reference),
-                           QString::fromStdString(comparison_.referenceDetail));
-        painter.drawText(QRect(QPoint(0, 0), size).adjusted(20, 20, -20, -20),
-                         Qt::AlignCenter | Qt::TextWordWrap, text);
+    const ComparisonGeometry g = geometry(size);
+    paintErrorRows(painter, g);
+    if (!showsBars()) {
+        painter.drawText(g.message, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, messageText());
         return;
     }
     QFont bold = painter.font();
@@ -135,7 +270,6 @@ void WrongRowsWidget::paint(QPainter& painter, const QSize& size) const {
                      tr("Each rank's gathered copy, row 0 at the top: in red the rows the run "
                         "results' mismatches name (their text below); a reference copy taller "
                         "than the tensor holds rows read from padding."));
-    const ComparisonGeometry g = geometry(size);
     paintAxis(painter, g);
     for (size_t i = 0; i < g.pairs.size(); ++i) paintPair(painter, g, i);
     paintNotes(painter, g);

@@ -30,6 +30,18 @@ struct ComparisonGeometry {
     int hiddenRanks = 0;  // ranks that did not fit
     QRectF notes;         // the mismatch texts
     QRectF legend;
+    // The params the reference run failed with an error, one line each
+    // above the bars (at most five, then a line that counts the rest:
+    // hiddenErrorRows); their header; where the view's message goes
+    // when there are no bars.
+    struct ErrorLine {
+        int param = -1;
+        QRectF rect;
+    };
+    std::vector<ErrorLine> errorRows;
+    QRectF errorsHeader;
+    int hiddenErrorRows = 0;
+    QRectF message;
 
     // The band of rows [r.begin, r.end) inside `bar`.
     QRectF band(const QRectF& bar, const IndexRange& r) const;
@@ -39,7 +51,11 @@ struct ComparisonGeometry {
 // reference gather mismatches) gathered by the corrected run next to the
 // reference run, per rank the run results name, the rows the reference got
 // wrong filled in the warning colour with their Mismatch text. Nothing is
-// guessed: the rows are Mismatch::rows of the RunResults.
+// guessed: the rows are Mismatch::rows of the RunResults. A param the
+// reference run failed with an error (errorRows) has a line of its own at
+// the top, its text elided to the width and whole in the line's tooltip;
+// a click on it selects the param. Everything that says why there are no
+// bars starts at the top, where a short bottom dock shows it.
 class WrongRowsWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
@@ -69,9 +85,18 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
 
 private:
+    static constexpr int kErrorRowsShown = 5;
     void recompute();
+    // The whole text of the error line at `pos` (its tooltip), empty elsewhere.
+    QString toolTipAt(const QPointF& pos) const;
+    bool showsBars() const { return comparison_.isValid() && !comparison_.ranks.empty(); }
+    QString errorRowText(const ErrorRow& row) const;
+    QString messageText() const;
+    void paintErrorRows(QPainter& painter, const ComparisonGeometry& g) const;
     void paintPair(QPainter& painter, const ComparisonGeometry& g, size_t i) const;
     void paintAxis(QPainter& painter, const ComparisonGeometry& g) const;
     void paintNotes(QPainter& painter, const ComparisonGeometry& g) const;
@@ -80,6 +105,7 @@ private:
     QPointer<PlanSelection> selection_;
     RunData corrected_, reference_;
     WrongRows comparison_;
+    std::vector<ErrorRow> errors_;  // of reference_
 };
 
 }  // namespace hsdp
