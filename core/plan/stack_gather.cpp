@@ -4,7 +4,7 @@
 #include <string>
 
 #include "plan/grouping.h"
-#include "tensor/dtype_codec.h"
+#include "types/dtype.h"
 #include "types/figures.h"
 
 namespace hsdp {
