@@ -5,6 +5,7 @@
 // and after a run the run above its prediction.
 #include "cost/plan_cost.h"
 #include "export/cost_text.h"
+#include "memory/memory_chart.h"
 #include "prediction/plan_prediction.h"
 #include "report/report_builder.h"
 #include "report/report_sections.h"
@@ -77,10 +78,17 @@ void addCostSections(const ReportInput& input, SectionList& list) {
                             QStringLiteral("The predicted step, one row per rank, coloured by "
                                            "phase."),
                             QSize(1500, 900)));
-    section.picture(picture("memory", "ranks",
-                            QStringLiteral("Each rank's predicted peak by kind of buffer, the "
-                                           "device's capacity dashed."),
-                            QSize(1200, 520)));
+    const MemoryChart memory = memoryChart(cost);
+    section.picture(picture(
+        "memory", "ranks",
+        memory.capacityOnScale() ? QStringLiteral("Each rank's predicted peak by kind of buffer, "
+                                                  "the device's capacity dashed.")
+        : memory.capacityBytes > 0
+            ? QStringLiteral("Each rank's predicted peak by kind of buffer; the device's "
+                             "capacity is far above the peaks, so the scale is theirs and the "
+                             "axis names the capacity.")
+            : QStringLiteral("Each rank's predicted peak by kind of buffer."),
+        QSize(1200, 520)));
     section.picture(picture("memory", "entries",
                             QStringLiteral("The peak rank's high-water mark in each schedule "
                                            "entry it takes part in."),

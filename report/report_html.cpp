@@ -139,13 +139,14 @@ private:
     }
 
     void picture(const ReportPicture& p) override {
-        const QImage image = pictures_.image(p, p.size);
+        const QSize size = pictures_.fittedSize(p, p.size);
+        const QImage image = pictures_.image(p, size);
         QByteArray png;
         QBuffer buffer(&png);
         buffer.open(QIODevice::WriteOnly);
         image.save(&buffer, "PNG");
-        out_ << "<figure><img alt=\"" << esc(p.caption) << "\" width=\"" << p.size.width()
-             << "\" height=\"" << p.size.height() << "\" src=\"data:image/png;base64,"
+        out_ << "<figure><img alt=\"" << esc(p.caption) << "\" width=\"" << size.width()
+             << "\" height=\"" << size.height() << "\" src=\"data:image/png;base64,"
              << png.toBase64() << "\"/><figcaption>" << esc(p.caption)
              << "</figcaption></figure>\n";
     }

@@ -295,8 +295,9 @@ private:
     PictureBox pictureBox(const ReportPicture& pic) {
         PictureBox box;
         const double layoutWidth = std::min<double>(pic.size.width(), width_ * 1.3);
-        box.size = QSize(int(layoutWidth),
-                         int(layoutWidth * pic.size.height() / std::max(1, pic.size.width())));
+        box.size = pictures_.fittedSize(
+            pic, QSize(int(layoutWidth),
+                       int(layoutWidth * pic.size.height() / std::max(1, pic.size.width()))));
         box.scale = width_ / layoutWidth;
         box.caption = textHeight(pic.caption, font(8.5), width_) + kGap;
         const double room = bottom_ - box.caption;

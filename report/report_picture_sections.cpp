@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Which pictures a report shows: the meshes with their owners, the owner
-// balance of the worst batch, the buffer layout of the largest gathered
-// batch (from the run), the tensor layout of each parameter with a hazard.
+// Which pictures a report shows: the meshes with each rank's Newton–Schulz
+// work, the owner balance where the owner-imbalance rule judges it worst,
+// the buffer layout of the largest gathered batch (from the run), the tensor
+// layout of each parameter with a hazard.
 #include <algorithm>
 
 #include "owner_balance/balance_data.h"
+#include "plan/load_imbalance.h"
 #include "report/report_builder.h"
 #include "report/report_sections.h"
 #include "shared/plan_index.h"
@@ -46,33 +48,71 @@ BatchRef largestGatheredBatch(const Plan& plan) {
 
 void addMeshes(const Scenario& scenario, ReportSection& section) {
     for (size_t m = 0; m < scenario.meshes.size() && m < size_t(kMaxMeshes); ++m)
-        section.picture(picture(
-            "mesh", QString::number(m),
-            QStringLiteral("Mesh “%1”: each rank coloured by the numel it owns (all batches).")
-                .arg(QString::fromStdString(scenario.meshes[m].name)),
-            QSize(1100, 640)));
+        section.picture(
+            picture("mesh", QString::number(m),
+                    QStringLiteral("Mesh “%1”: each rank coloured by the Newton–Schulz numel it "
+                                   "computes (all batches).")
+                        .arg(QString::fromStdString(scenario.meshes[m].name)),
+                    QSize(1100, 640)));
     if (scenario.meshes.size() > size_t(kMaxMeshes))
         section.paragraph(QStringLiteral("%1 more meshes are not drawn.")
                               .arg(scenario.meshes.size() - size_t(kMaxMeshes)));
 }
 
+// The owner balance where the owner-imbalance rule judges the plan worst
+// (worstOwnerImbalance: the summary's and the studio status bar's figure): a
+// batch, or a group over its batches summed per coordinate; with nothing
+// judged, the first batch, and the caption says so.
 void addBalance(const Plan& plan, ReportSection& section) {
-    const BatchRef worst = worstBatch(plan);
-    if (!worst.isValid()) return;
-    const QString where = QStringLiteral("group %1, batch %2").arg(worst.group).arg(worst.batch);
-    section.picture(picture("ownerBalance", QStringLiteral("coord"),
-                            QStringLiteral("Owner loads of the worst batch (%1) per replicate "
-                                           "coordinate, against the mean and the lower bound.")
-                                .arg(where),
-                            QSize(1000, 420), worst));
+    const std::optional<OwnerImbalance> worst = worstOwnerImbalance(plan.groups);
+    const bool overGroup = worst && worst->overGroup();
+    // Drawn for the group's (or the batch's) selection; a group alone shows its batches.
+    const BatchRef place = worst ? BatchRef{worst->group, worst->batch} : worstBatch(plan);
+    if (place.group < 0) return;
+    const Group& group = plan.groups[size_t(place.group)];
+    QString what, judged;
+    if (worst)
+        judged = QStringLiteral(
+                     ": the worst owner imbalance the owner-imbalance rule judges "
+                     "(max/mean %1)")
+                     .arg(worst->ratio, 0, 'f', 2);
+    if (overGroup)
+        what = QStringLiteral("group %1 over its %2 batches, summed per replicate coordinate")
+                   .arg(group.id)
+                   .arg(group.batches.size());
+    else
+        what = QStringLiteral("group %1, batch %2, per replicate coordinate")
+                   .arg(group.id)
+                   .arg(place.batch);
+    QString caption = QStringLiteral("Owner loads of %1, against the mean and the lower bound%2.")
+                          .arg(what, judged);
+    if (!worst)
+        caption = QStringLiteral(
+                      "No batch or group is judged by the owner-imbalance rule (none has "
+                      "as many owned parameters as owner coordinates); owner loads of "
+                      "the first batch, %1, against the mean and the lower bound.")
+                      .arg(what);
+    const QString prefix = overGroup ? QStringLiteral("group-") : QString();
+    section.picture(picture("ownerBalance", prefix + QStringLiteral("coord"), caption,
+                            QSize(1000, 420), place));
     section.picture(picture("ownerBalance", QStringLiteral("rank"),
-                            QStringLiteral("Numel each rank owns over every batch."),
-                            QSize(1000, 420), worst));
-    if (batchAt(plan, worst)->isShard)
-        section.picture(
-            picture("ownerBalance", QStringLiteral("shard"),
-                    QStringLiteral("Newton–Schulz numel per shard coordinate (%1).").arg(where),
-                    QSize(1000, 420), worst));
+                            QStringLiteral("Per rank over every batch: the numel it holds (its own "
+                                           "shards), gathers and runs Newton–Schulz on."),
+                            QSize(1000, 420), place));
+    const bool gathered = overGroup ? std::any_of(group.batches.begin(), group.batches.end(),
+                                                  [](const Batch& b) { return b.isShard; })
+                                    : group.batches[size_t(place.batch)].isShard;
+    if (gathered)
+        section.picture(picture(
+            "ownerBalance", prefix + QStringLiteral("shard"),
+            overGroup ? QStringLiteral("Newton–Schulz numel per shard coordinate, group %1's "
+                                       "gathered batches summed.")
+                            .arg(group.id)
+                      : QStringLiteral("Newton–Schulz numel per shard coordinate (group %1, "
+                                       "batch %2).")
+                            .arg(group.id)
+                            .arg(place.batch),
+            QSize(1000, 420), place));
 }
 
 void addBufferLayout(const ReportInput& input, ReportSection& section) {

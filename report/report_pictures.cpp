@@ -18,6 +18,12 @@ ReportPictures::ReportPictures(PlanResult plan, RunData run, RunData comparison)
 
 ReportPictures::~ReportPictures() = default;
 
+QSize ReportPictures::fittedSize(const ReportPicture& picture, const QSize& size) {
+    StudioView* view = viewFor(picture);
+    select(picture);
+    return view->fittedPictureSize(size, picture.part);
+}
+
 QPicture ReportPictures::record(const ReportPicture& picture, const QSize& size) {
     QPicture recording;
     StudioView* view = viewFor(picture);
@@ -37,19 +43,21 @@ QImage ReportPictures::image(const ReportPicture& picture, const QSize& size, qr
     return image;
 }
 
-// The registered view a picture names, made once with the plan and, when
-// the picture draws the run, with the corrected run it is compared with
-// and the run.
+// The registered view a picture names, made once with the plan; the first
+// picture of it that draws the run gives it the corrected run it is
+// compared with and the run (a view that drew the plan alone first, as the
+// predicted timeline does, still gets them).
 StudioView* ReportPictures::viewFor(const ReportPicture& picture) {
     std::unique_ptr<StudioView>& view = views_[picture.view];
-    if (view) return view.get();
-    const ViewRegistration* registration = findStudioView(picture.view);
-    if (!registration || registration->needsWindow)
-        throw std::logic_error("no studio view draws report pictures as " +
-                               picture.view.toStdString());
-    view = makeStudioView(*registration, ViewContext{selection_.get()});
-    view->showPlan(plan_);
-    if (picture.drawsRun) {
+    if (!view) {
+        const ViewRegistration* registration = findStudioView(picture.view);
+        if (!registration || registration->needsWindow)
+            throw std::logic_error("no studio view draws report pictures as " +
+                                   picture.view.toStdString());
+        view = makeStudioView(*registration, ViewContext{selection_.get()});
+        view->showPlan(plan_);
+    }
+    if (picture.drawsRun && withRun_.insert(picture.view).second) {
         if (comparison_.isValid()) view->showRun(comparison_);
         view->showRun(run_);
     }

@@ -5,6 +5,7 @@
 #include <QPicture>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "report/report_document.h"
 #include "runs/run_data.h"
@@ -27,8 +28,11 @@ public:
     ReportPictures(PlanResult plan, RunData run, RunData comparison = {});
     ~ReportPictures();
 
-    // The picture laid out at `size` (its ReportPicture::size, or another
-    // size of about the same shape), as drawing commands from (0, 0).
+    // The size the picture is drawn at when about `size` is asked for (its
+    // ReportPicture::size, or another of about the same shape): as wide at
+    // most, and as tall as what it draws needs (StudioView::fittedPictureSize).
+    QSize fittedSize(const ReportPicture& picture, const QSize& size);
+    // The picture laid out at `size` (a fittedSize()), as drawing commands from (0, 0).
     QPicture record(const ReportPicture& picture, const QSize& size);
     // The same drawn into an image of size x scale pixels on white.
     QImage image(const ReportPicture& picture, const QSize& size, qreal scale = 1.0);
@@ -42,6 +46,7 @@ private:
     RunData comparison_;
     std::unique_ptr<PlanSelection> selection_;
     std::map<QString, std::unique_ptr<StudioView>> views_;
+    std::set<QString> withRun_;  // the views given the run (and its comparison)
 };
 
 }  // namespace hsdp

@@ -12,14 +12,17 @@
 #include <qcustomplot.h>
 
 #include <QDir>
+#include <QPicture>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <numeric>
 
 #include "owner_balance/owner_balance_widget.h"
+#include "plan/load_imbalance.h"
 #include "sample_rows.h"
 #include "shared/plan_index.h"
 #include "window/main_window.h"
@@ -121,6 +124,8 @@ private slots:
     void screenshotModeWritesOwnerBalance();
     void contentFitsTheDock_data();
     void contentFitsTheDock();
+    void rankPictureLabelsEnoughRanks();
+    void groupTotalsAreItsBatchesSummed();
 
 private:
     void checkNewtonSchulzBars(const OwnerBalanceWidget& view, const PlanResult& result,
@@ -158,8 +163,9 @@ void TestOwnerBalance::barsAreThePlansLoads() {
     std::vector<double> loads;
     for (int64_t load : batch.loads) loads.push_back(static_cast<double>(load));
     QCOMPARE(barValues(view.coordBars()), loads);
+    // The mean of the loads (max/mean's): a frozen param owned by no coordinate adds nothing.
     int64_t total = 0, largest = 0;
-    for (int p : batch.params) {
+    for (const auto& [p, coord] : batch.owner) {
         int64_t numel = result.scenario->params[static_cast<size_t>(p)].numel();
         total += numel;
         largest = std::max(largest, numel);
@@ -167,6 +173,10 @@ void TestOwnerBalance::barsAreThePlansLoads() {
     double mean = static_cast<double>(total) / static_cast<double>(batch.loads.size());
     double bound = std::max(static_cast<double>(largest), mean);
     QCOMPARE(view.meanLine()->data()->at(0)->value, mean);
+    // The dashed mean is the bars' own: the title's max/mean divides by it.
+    double loadSum = 0;
+    for (double load : loads) loadSum += load;
+    QCOMPARE(view.meanLine()->data()->at(0)->value, loadSum / static_cast<double>(loads.size()));
     QCOMPARE(view.lowerBoundLine()->data()->at(0)->value, bound);
     QVERIFY(view.lowerBoundLine()->data()->at(0)->value >= mean);
     std::vector<double> held, gathered, computed;
@@ -386,6 +396,90 @@ void TestOwnerBalance::contentFitsTheDock() {
                            .arg(plot->legend->minimumOuterSizeHint().height())
                            .arg(plot->height())));
     }
+}
+
+// A report's per-rank picture, drawn by a view never shown (as a report's
+// views are) at a report's size and a narrower one: ranks 0, k, 2k, ... up
+// to the last, k = 1 (every rank) while the labels fit, else 2, 5, 10, ...;
+// no two labels overlap. It labelled rank 0 alone: its labels were thinned
+// for the width of a plot never laid out.
+void TestOwnerBalance::rankPictureLabelsEnoughRanks() {
+    for (const QString& path :
+         {sample("teaching_2x2.json"), sample("llama3_70b_hsdp_tp_2x4x4.json"),
+          QStringLiteral(HSDP_SOURCE_DIR "/tests/data/scale/hsdp_2x64.json")}) {
+        const PlanResult result = computePlanResult(path);
+        PlanSelection selection;
+        OwnerBalanceWidget view(&selection);
+        view.setResult(result);
+        const int ranks = static_cast<int>(result.plan->ranks.size());
+        for (const QSize size : {QSize(1000, 420), QSize(624, 262)}) {
+            QPicture picture;
+            view.paintPicture(picture, size, QStringLiteral("rank"));
+            const QString what = QStringLiteral("%1 ranks at %2 px").arg(ranks).arg(size.width());
+            if (view.rankDistribution().isShown()) {
+                QVERIFY2(ranks > 64, qPrintable(what));  // too many for bars at this width
+                continue;
+            }
+            const std::vector<TickSpan> spans = tickSpans(view.rankPlot()->xAxis);
+            QVERIFY2(spans.size() >= 2, qPrintable(what));
+            const int step = spans[1].text.toInt() - spans[0].text.toInt();
+            QVERIFY2(step == niceStep(step), qPrintable(what));
+            for (size_t i = 0; i < spans.size(); ++i)
+                QCOMPARE(spans[i].text.toInt(), static_cast<int>(i) * step);
+            QVERIFY2(static_cast<int>(spans.size()) * step >= ranks, qPrintable(what));
+            if (ranks <= 32 && size.width() >= 1000) QCOMPARE(step, 1);  // every rank when few
+            if (ranks > 100) QVERIFY2(step > 1, qPrintable(what));
+            for (size_t i = 1; i < spans.size(); ++i)
+                QVERIFY2(spans[i - 1].centre + spans[i - 1].half < spans[i].centre - spans[i].half,
+                         qPrintable(QStringLiteral("%1: %2 and %3 overlap")
+                                        .arg(what, spans[i - 1].text, spans[i].text)));
+        }
+    }
+}
+
+// A group over its batches, where the owner-imbalance rule judges the
+// Mixtral sample worst: its coordinate bars are its batches' loads summed,
+// with the group's max/mean, its Newton–Schulz bars its gathered batches'
+// work; a report's "group-" part draws that and leaves the view on its batch.
+void TestOwnerBalance::groupTotalsAreItsBatchesSummed() {
+    const PlanResult result = computePlanResult(sample("mixtral_8x7b_expert_mesh.json"));
+    const std::optional<OwnerImbalance> worst = worstOwnerImbalance(result.plan->groups);
+    QVERIFY(worst && worst->overGroup());
+    const Group& group = result.plan->groups[static_cast<size_t>(worst->group)];
+    PlanSelection selection;
+    OwnerBalanceWidget view(&selection);
+    view.setResult(result);
+    SelectionState state;
+    state.group = worst->group;
+    selection.set(state);
+    QCOMPARE(view.shownBatch().group, worst->group);
+    const std::vector<double> batchBars = barValues(view.coordBars());
+    std::vector<double> sums;
+    int64_t gathered = 0;
+    for (const Batch& batch : group.batches) {
+        sums.resize(std::max(sums.size(), batch.loads.size()), 0.0);
+        for (size_t c = 0; c < batch.loads.size(); ++c)
+            sums[c] += static_cast<double>(batch.loads[c]);
+        if (batch.isShard)
+            for (int p : batch.params)
+                if (batch.owner.count(p)) gathered += result.scenario->params[size_t(p)].numel();
+    }
+    QVERIFY(sums != batchBars);
+    view.showGroupTotals(true);
+    QCOMPARE(barValues(view.coordBars()), sums);
+    QVERIFY(qFuzzyCompare(*view.balance().imbalance, worst->ratio));
+    QCOMPARE(view.meanLine()->data()->at(0)->value,
+             std::accumulate(sums.begin(), sums.end(), 0.0) / static_cast<double>(sums.size()));
+    int64_t computed = 0;
+    for (size_t i = 0; i < view.computeLoads().size(); ++i)
+        computed += view.computeLoads().numel(i);
+    QCOMPARE(computed, gathered);
+    view.showGroupTotals(false);
+    QCOMPARE(barValues(view.coordBars()), batchBars);
+    QPicture picture;
+    view.paintPicture(picture, QSize(1000, 420), QStringLiteral("group-coord"));
+    QVERIFY(!view.showsGroupTotals());
+    QCOMPARE(barValues(view.coordBars()), batchBars);
 }
 
 QTEST_MAIN(TestOwnerBalance)

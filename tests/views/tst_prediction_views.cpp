@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QPicture>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -22,6 +23,7 @@
 #include "cost/plan_cost.h"
 #include "cost/predicted_trace.h"
 #include "diagnostics/diagnostics_widget.h"
+#include "memory/memory_chart.h"
 #include "memory/memory_widget.h"
 #include "mesh/mesh_widget.h"
 #include "plan_diff/plan_diff_tracker.h"
@@ -94,6 +96,7 @@ private slots:
     void anUnreadableClusterChangesNothing();
     void memoryBarsStackToEachRanksPeak();
     void memoryTicksAreRoundAndTheLegendBesideTheBars();
+    void memoryPicturesTickWholeEntriesAndRanks();
     void predictedTimelineIsTheSimulation();
     void aRunIsShownAboveItsPrediction();
     void aLargeWorldsTimelineKeepsSomeRanks();
@@ -225,6 +228,69 @@ void TestPredictionViews::memoryTicksAreRoundAndTheLegendBesideTheBars() {
                 QVERIFY2(!legend.intersects(drawn.toAlignedRect()),
                          qPrintable(QStringLiteral("the legend covers rank %1").arg(bar->key)));
             }
+    }
+}
+
+// A report's memory pictures, drawn by a view never shown: the entries
+// chart's keys are whole schedule entries named as the plan numbers them
+// ("#3", "whole"), never 0.5, 1.5 (a rank in three entries: the default
+// ticker's steps of 0.5); the rank chart's keys whole ranks and its legend
+// inside the picture; capacity far above the peaks (KiB on an 80 GB device)
+// leaves the bars their scale, and the axis names it.
+void TestPredictionViews::memoryPicturesTickWholeEntriesAndRanks() {
+    const PlanResult plan = predicted(QStringLiteral("llama3_8b_hsdp_2x4.json"), "h100-dgx");
+    const PlanCost& cost = *plan.prediction->cost;
+    int rank = -1;
+    for (int r = 0; r < int(cost.memory.size()) && rank < 0; ++r) {
+        const size_t entries = entryMemory(cost, r).keys.size();
+        if (entries >= 2 && entries <= 3) rank = r;
+    }
+    QVERIFY2(rank >= 0, "no rank of the sample takes part in two or three entries");
+    const EntryMemorySeries series = entryMemory(cost, rank);
+    const PlanResult tiny = predicted(QStringLiteral("teaching_2x2.json"), "h100-dgx");
+    for (const QSize size : {QSize(1200, 420), QSize(624, 218)}) {
+        PlanSelection selection;
+        MemoryWidget view(&selection);
+        selection.setPlan(plan, {});
+        view.showPlan(plan);
+        view.selectRank(rank);
+        QPicture entries;
+        view.paintPicture(entries, size, QStringLiteral("entries"));
+        QCPAxis* axis = view.entryPlot()->xAxis;
+        const QVector<double> ticks = axis->tickVector();
+        const QStringList labels = axis->tickVectorLabels();
+        QStringList named;
+        for (qsizetype i = 0; i < ticks.size(); ++i) {
+            if (!axis->range().contains(ticks[i])) continue;
+            QVERIFY2(
+                ticks[i] == std::round(ticks[i]) && ticks[i] >= 0 && ticks[i] < series.keys.size(),
+                qPrintable(labels.join(QStringLiteral(", "))));
+            if (!labels[i].isEmpty()) named << labels[i];
+            QVERIFY(labels[i].isEmpty() || labels[i] == series.names[qsizetype(ticks[i])]);
+        }
+        QCOMPARE(named, QStringList(series.names.begin(), series.names.end()));
+
+        for (const PlanResult& shown : {plan, tiny}) {
+            view.showPlan(shown);
+            const QSize picture(size.width(), size.height() + 100);
+            QPicture ranks;
+            view.paintPicture(ranks, picture, QStringLiteral("ranks"));
+            QCustomPlot* plot = view.rankPlot();
+            for (double tick : plot->xAxis->tickVector())
+                if (plot->xAxis->range().contains(tick)) QCOMPARE(tick, std::round(tick));
+            QVERIFY2(QRect(QPoint(0, 0), picture).contains(plot->legend->outerRect()),
+                     qPrintable(QStringLiteral("the legend (%1, %2 %3x%4) runs out of the picture")
+                                    .arg(plot->legend->outerRect().x())
+                                    .arg(plot->legend->outerRect().y())
+                                    .arg(plot->legend->outerRect().width())
+                                    .arg(plot->legend->outerRect().height())));
+        }
+        // Teaching's peaks are 8.8 KiB under 74.5 GiB.
+        QVERIFY(!view.chart().capacityOnScale());
+        QVERIFY(!view.capacityLine()->visible());
+        QVERIFY2(view.rankPlot()->yAxis->range().upper < view.chart().capacityBytes / 100,
+                 "the bars are slivers under the capacity");
+        QVERIFY(view.rankPlot()->xAxis->label().contains(QStringLiteral("off this scale")));
     }
 }
 

@@ -5,6 +5,7 @@
 // exit codes and the atomic write. The HTML must parse as XML and reference
 // nothing outside itself; the PDF's text (pdftotext, from scripts/bootstrap)
 // must carry the plan's key numbers.
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
@@ -15,13 +16,19 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_process.h"
+#include "cluster/reader.h"
+#include "plan/load_imbalance.h"
+#include "prediction/plan_prediction.h"
+#include "prediction/predicted_timeline_widget.h"
 #include "report/report_builder.h"
 #include "report/report_html.h"
 #include "report/report_pictures.h"
 #include "run/runner.h"
+#include "runs/run_index.h"
 #include "shared/plan_result.h"
 #include "shared/scenario_document.h"
 #include "studio_test_util.h"
+#include "trace/trace_canvas.h"
 #include "types/figures.h"
 #include "wrong_rows/wrong_rows_widget.h"
 
@@ -129,6 +136,67 @@ QString withoutSpace(QString text) {
     return text.remove(QRegularExpression(QStringLiteral("\\s+")));
 }
 
+// A sample with its prediction on `cluster` and, with `run`, its run held
+// against that prediction, as `report --run --cluster` makes them.
+ReportInput predictedInput(const char* name, const char* cluster, bool run) {
+    ReportInput input;
+    input.plan = computePlanResult(sample(name));
+    const auto on = std::make_shared<const Cluster>(readClusterPreset(cluster));
+    input.plan.prediction = predictPlan(input.plan, on);
+    if (run)
+        input.run = preparedRun(
+            input.plan,
+            std::make_shared<const RunResult>(runPlan(*input.plan.scenario, *input.plan.plan, {})),
+            on);
+    return input;
+}
+
+std::vector<ReportPicture> picturesOf(const ReportDocument& doc, const QString& view = {}) {
+    std::vector<ReportPicture> pictures;
+    for (const ReportSection& s : doc.sections)
+        for (const ReportBlock& b : s.blocks)
+            if (b.kind == ReportBlock::Picture && (view.isEmpty() || b.picture.view == view))
+                pictures.push_back(b.picture);
+    return pictures;
+}
+
+// The share of pixels of two pictures of one size that differ by more than
+// a little in some channel (the same drawing replayed from a QPicture
+// differs only where antialiasing falls differently).
+double differingShare(const QImage& a, const QImage& b) {
+    if (a.size() != b.size()) return 1.0;
+    const QImage x = a.convertToFormat(QImage::Format_RGB32);
+    const QImage y = b.convertToFormat(QImage::Format_RGB32);
+    qint64 differing = 0;
+    for (int row = 0; row < x.height(); ++row)
+        for (int col = 0; col < x.width(); ++col) {
+            const QRgb p = x.pixel(col, row), q = y.pixel(col, row);
+            differing += std::abs(qRed(p) - qRed(q)) > 48 || std::abs(qGreen(p) - qGreen(q)) > 48 ||
+                         std::abs(qBlue(p) - qBlue(q)) > 48;
+        }
+    return double(differing) / double(qint64(x.width()) * x.height());
+}
+
+// Whether a pixel is drawn content, not the white (or near-white: a
+// timeline's gutter and row bands) a picture is painted on.
+bool isInk(QRgb pixel) {
+    return qRed(pixel) < 215 || qGreen(pixel) < 215 || qBlue(pixel) < 215;
+}
+
+// The rectangle holding every pixel of ink.
+QRect inkBounds(const QImage& image) {
+    int left = image.width(), right = -1, top = image.height(), bottom = -1;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (isInk(image.pixel(x, y))) {
+                left = std::min(left, x);
+                right = std::max(right, x);
+                top = std::min(top, y);
+                bottom = std::max(bottom, y);
+            }
+    return right < 0 ? QRect() : QRect(QPoint(left, top), QPoint(right, bottom));
+}
+
 }  // namespace
 
 class TestReport : public QObject {
@@ -147,6 +215,10 @@ private slots:
     void studioExportsTheSameDocument();
     void clusterAddsTheCost();
     void wrongRowsAreDrawn();
+    void runPictureShowsTheRunAboveItsPrediction();
+    void everyPictureIsItsContentAlone_data();
+    void everyPictureIsItsContentAlone();
+    void balancePicturesShowTheWorstJudgedPlace();
     void reportTimingIsTheCommandsWallTime();
 
 private:
@@ -551,6 +623,165 @@ void TestReport::wrongRowsAreDrawn() {
     }
     input.comparison = {};
     QVERIFY(wrongRowPictures(buildReport(input)).empty());
+}
+
+// report --run --cluster: the run-versus-prediction picture is the run as
+// measured above the prediction of the same run, each timeline under its
+// title and nothing else (no Show box, no caption beside it), its rows
+// filling it; the plan's predicted timeline is the plan's canvas alone. The
+// plan's picture comes first in the document, so the view that draws both
+// is made without the run and must be given it for the second.
+void TestReport::runPictureShowsTheRunAboveItsPrediction() {
+    const ReportInput input = predictedInput("teaching_2x2.json", "h100-dgx", true);
+    QVERIFY(input.run.prediction);
+    const std::vector<ReportPicture> drawn =
+        picturesOf(buildReport(input), QStringLiteral("predicted"));
+    QCOMPARE(drawn.size(), size_t(2));
+    QCOMPARE(drawn[0].part, QStringLiteral("plan"));
+    QCOMPARE(drawn[1].part, QStringLiteral("run"));
+    ReportPictures pictures(input.plan, input.run);
+    std::vector<QImage> images;
+    for (const ReportPicture& p : drawn)
+        images.push_back(pictures.image(p, pictures.fittedSize(p, p.size)));
+
+    // What the pictures must be: the canvases of a timeline view given the plan and the run.
+    PlanSelection selection;
+    PredictedTimelineWidget expected(&selection);
+    expected.showPlan(input.plan);
+    expected.showRun(input.run);
+    const QImage& plan = images[0];
+    QCOMPARE(plan.width(), drawn[0].size.width());
+    QVERIFY2(differingShare(plan, expected.planCanvas()->renderImage(plan.size())) < 0.01,
+             "the plan's picture is not its predicted timeline alone");
+    const QImage& run = images[1];
+    QCOMPARE(run.width(), drawn[1].size.width());
+    const PredictedTimelineWidget::RunPicture areas =
+        PredictedTimelineWidget::runPicture(run.size());
+    QVERIFY2(differingShare(run.copy(areas.measured),
+                            expected.measuredCanvas()->renderImage(areas.measured.size())) < 0.01,
+             "the measured run is not above");
+    QVERIFY2(differingShare(run.copy(areas.predicted), expected.runPredictionCanvas()->renderImage(
+                                                           areas.predicted.size())) < 0.01,
+             "the run's prediction is not below");
+    // Each title strip is text on white (a combo box or a label's panel is not).
+    for (const QRect& title : {areas.measuredTitle, areas.predictedTitle}) {
+        const QImage strip = run.copy(title).convertToFormat(QImage::Format_RGB32);
+        int ink = 0;
+        for (int y = 0; y < strip.height(); ++y)
+            for (int x = 0; x < strip.width(); ++x) ink += strip.pixel(x, y) != qRgb(255, 255, 255);
+        QVERIFY2(ink > 50 && ink < strip.width() * strip.height() / 8,
+                 qPrintable(QStringLiteral("%1 pixels of ink in a title strip").arg(ink)));
+    }
+    // Four ranks: every row as tall as a row gets, and no blank band under the last.
+    for (const auto& [canvas, area] :
+         {std::pair{expected.measuredCanvas(), areas.measured},
+          std::pair{expected.runPredictionCanvas(), areas.predicted}}) {
+        const double rows = canvas->rowLayout().lineCount() * canvas->rowHeight(area.size());
+        QCOMPARE(canvas->rowHeight(area.size()), double(TraceCanvas::kMaxRowHeight));
+        QVERIFY2(
+            area.height() - TraceCanvas::kHeader - rows <= 6,
+            qPrintable(
+                QStringLiteral("%1 px of rows in a %2 px timeline").arg(rows).arg(area.height())));
+    }
+}
+
+void TestReport::everyPictureIsItsContentAlone_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("width");  // 0: each picture's own size (HTML), else at most this wide
+    // An A4 PDF lays a picture out at most 1.3 times its column: 210 mm less
+    // 2 x 14 mm of margins at 96 dpi (report_pdf.cpp).
+    const int a4 = int((210.0 - 28.0) / 25.4 * 96 * 1.3);
+    for (const char* name : {"teaching_2x2.json", "llama3_70b_hsdp_tp_2x4x4.json"}) {
+        QTest::newRow(name) << QString::fromLatin1(name) << 0;
+        QTest::newRow(qPrintable(QStringLiteral("%1, A4 PDF").arg(name)))
+            << QString::fromLatin1(name) << a4;
+    }
+}
+
+// Every picture of a report with a run and a prediction draws what it is
+// about and nothing else: no control of the studio (a combo box's grey),
+// the drawing spanning the picture with no blank band beside or under it.
+void TestReport::everyPictureIsItsContentAlone() {
+    QFETCH(QString, name);
+    QFETCH(int, width);
+    const ReportInput input = predictedInput(qPrintable(name), "h100-dgx", true);
+    const ReportDocument doc = buildReport(input);
+    ReportPictures pictures(input.plan, input.run);
+    const QRgb window = QApplication::palette().color(QPalette::Window).rgb();
+    for (const ReportPicture& p : picturesOf(doc)) {
+        const int wide = width > 0 ? std::min(width, p.size.width()) : p.size.width();
+        const QSize asked(wide, wide * p.size.height() / p.size.width());
+        const QSize size = pictures.fittedSize(p, asked);
+        const QString what = QStringLiteral("%1 at %2x%3: %4")
+                                 .arg(p.view + QLatin1Char(':') + p.part)
+                                 .arg(size.width())
+                                 .arg(size.height())
+                                 .arg(p.caption.left(60));
+        QVERIFY2(size.width() <= asked.width() && size.height() > 0, qPrintable(what));
+        const QImage image = pictures.image(p, size).convertToFormat(QImage::Format_RGB32);
+        qint64 chrome = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) chrome += image.pixel(x, y) == window;
+        QVERIFY2(
+            chrome < qint64(image.width()) * image.height() / 200,
+            qPrintable(QStringLiteral("%1 px of the window's grey in %2").arg(chrome).arg(what)));
+        const QRect ink = inkBounds(image);
+        // A margin, a legend's ragged edge: an eighth at most.
+        const int slackX = std::max(24, image.width() / 8);
+        const int slackY = std::max(24, image.height() / 8);
+        QVERIFY2(ink.left() <= slackX && image.width() - 1 - ink.right() <= slackX &&
+                     ink.top() <= slackY && image.height() - 1 - ink.bottom() <= slackY,
+                 qPrintable(QStringLiteral("%1: drawn in %2,%3 %4x%5")
+                                .arg(what)
+                                .arg(ink.left())
+                                .arg(ink.top())
+                                .arg(ink.width())
+                                .arg(ink.height())));
+    }
+}
+
+// The owner-balance pictures are where the owner-imbalance rule judges the
+// plan worst (worstOwnerImbalance, the summary's and the status bar's
+// figure): that batch, or the group over its batches summed (the Mixtral
+// sample: its expert group, not its first one-parameter batch); with
+// nothing judged, the first batch, and the caption says so.
+void TestReport::balancePicturesShowTheWorstJudgedPlace() {
+    for (const char* name : kSamples) {
+        ReportInput input;
+        input.plan = computePlanResult(sample(name));
+        const std::vector<ReportPicture> balance =
+            picturesOf(buildReport(input), QStringLiteral("ownerBalance"));
+        QVERIFY2(balance.size() >= 2, name);
+        const ReportPicture& coord = balance.front();
+        const Plan& plan = *input.plan.plan;
+        const std::optional<OwnerImbalance> worst = worstOwnerImbalance(plan.groups);
+        if (!worst) {
+            QCOMPARE(coord.part, QStringLiteral("coord"));
+            QCOMPARE(coord.group, 0);
+            QCOMPARE(coord.batch, 0);
+            QVERIFY2(coord.caption.startsWith(QStringLiteral("No batch or group is judged")),
+                     qPrintable(coord.caption));
+            continue;
+        }
+        const Group& group = plan.groups[size_t(worst->group)];
+        QCOMPARE(coord.group, worst->group);
+        QVERIFY2(coord.caption.contains(
+                     QStringLiteral("(max/mean %1)").arg(QString::number(worst->ratio, 'f', 2))),
+                 qPrintable(coord.caption));
+        if (worst->overGroup()) {
+            QCOMPARE(coord.part, QStringLiteral("group-coord"));
+            QCOMPARE(coord.batch, -1);
+            QVERIFY2(coord.caption.contains(QStringLiteral("group %1 over its %2 batches")
+                                                .arg(group.id)
+                                                .arg(group.batches.size())),
+                     qPrintable(coord.caption));
+        } else {
+            QCOMPARE(coord.part, QStringLiteral("coord"));
+            QCOMPARE(coord.batch, worst->batch);
+        }
+        if (QLatin1String(name) == QLatin1String("mixtral_8x7b_expert_mesh.json"))
+            QVERIFY2(worst->overGroup(), "the sample no longer shows a group's imbalance");
+    }
 }
 
 // `report` times the whole command, and says which part the run was.

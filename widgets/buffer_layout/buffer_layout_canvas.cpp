@@ -4,11 +4,16 @@
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPicture>
 #include <QToolTip>
+#include <algorithm>
+#include <cmath>
 
 namespace hsdp {
 
 namespace {
+
+constexpr double kPictureMargin = 12;  // under a fitted picture's content (the scene's margin)
 
 QColor textOn(const QColor& fill) {
     return fill.lightnessF() > 0.6 ? Qt::black : Qt::white;
@@ -100,7 +105,30 @@ void BufferLayoutCanvas::paintShapes(QPainter& painter, const BufferScene& scene
     }
 }
 
-void BufferLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area) const {
+// The bottom of the scene's buffers and texts, and of its legend given all
+// the height it wants.
+double BufferLayoutCanvas::contentBottom(const QSize& size) const {
+    const BufferScene s = scene(size);
+    double bottom = 0;
+    for (const auto& shape : s.shapes) bottom = std::max(bottom, shape.rect.bottom());
+    for (const auto& text : s.texts) bottom = std::max(bottom, text.rect.bottom());
+    QPicture scratch;
+    QPainter painter(&scratch);
+    return std::max(
+        bottom, paintLegend(painter, QRectF(s.legend.topLeft(), QSizeF(s.legend.width(), 1e6))));
+}
+
+QSize BufferLayoutCanvas::fittedSize(const QSize& size) const {
+    if (!layout_) return size;
+    QSize fitted = size;
+    // Twice: a shorter picture may give the slots' rows a little less room.
+    for (int pass = 0; pass < 2; ++pass)
+        fitted.setHeight(std::min(
+            size.height(), static_cast<int>(std::ceil(contentBottom(fitted) + kPictureMargin))));
+    return fitted;
+}
+
+double BufferLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area) const {
     QFont bold = painter.font();
     bold.setBold(true);
     const QFont plain = painter.font();
@@ -154,11 +182,16 @@ void BufferLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area) cons
                      metrics.elidedText(tr("alignment padding (never read)"), Qt::ElideRight,
                                         int(area.width()) - 20));
     y += line + 4;
-    if (layout_->cut)
+    if (layout_->cut) {
+        QRectF drawn;
         painter.drawText(QRectF(area.left(), y, area.width(), area.bottom() - y),
                          Qt::AlignLeft | Qt::TextWordWrap,
                          tr("Lines: each rank's slot (top to bottom) becomes these rows of the "
-                            "gathered piece, as the engine cuts it"));
+                            "gathered piece, as the engine cuts it"),
+                         &drawn);
+        y = drawn.bottom();
+    }
+    return y;
 }
 
 const BufferShape* BufferLayoutCanvas::shapeAt(const BufferScene& scene, const QPointF& pos) const {

@@ -32,6 +32,10 @@ public:
     void setPlan(const PlanResult& plan) { plan_ = plan; }
 
     BufferScene scene(const QSize& size) const;
+    // A picture about `size`, as wide, no taller, that the buffers and the
+    // legend fill: without the band under a few slots drawn at their
+    // tallest, or under a legend of a few parameters.
+    QSize fittedSize(const QSize& size) const;
     void paint(QPainter& painter, const QSize& size) const;
     QImage renderImage(const QSize& size) const;
 
@@ -44,7 +48,9 @@ protected:
 
 private:
     void paintShapes(QPainter& painter, const BufferScene& scene) const;
-    void paintLegend(QPainter& painter, const QRectF& area) const;
+    // Returns the y under what it drew.
+    double paintLegend(QPainter& painter, const QRectF& area) const;
+    double contentBottom(const QSize& size) const;
     const BufferShape* shapeAt(const BufferScene& scene, const QPointF& pos) const;
 
     QPointer<PlanSelection> selection_;

@@ -131,6 +131,10 @@ QList<ViewShot> BufferLayoutWidget::screenshots() const {
     return {ViewShot{{}, QSize(1400, 900), {}}};
 }
 
+QSize BufferLayoutWidget::fittedPictureSize(const QSize& size, const QString&) {
+    return canvas_->fittedSize(size);
+}
+
 void BufferLayoutWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString&) {
     paintOnWhite(target, size, [&](QPainter& painter) { canvas_->paint(painter, size); });
 }

@@ -31,6 +31,7 @@ public:
     void showRun(const RunData& run) override { setRun(run); }
     QList<ViewShot> screenshots() const override;
     void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
+    QSize fittedPictureSize(const QSize& size, const QString&) override;
 
     void setRun(const RunData& data);
     // Shows collective `index` of collectives() as seen by `rank` (tests, combos).

@@ -21,6 +21,15 @@ struct MemoryChart {
     double capacityBytes = 0;                          // 0: the cluster does not say
     int peakRank = -1;                                 // the first rank with the highest peak
     double peakBytes = 0;
+
+    // Whether the bars share a scale with the capacity: the highest peak is
+    // at least kCapacityScaleShare of it. Below that (KiB on an 80 GB
+    // device) the bars would be slivers under the line, so the chart is
+    // scaled to the peaks and says what the capacity is instead.
+    static constexpr double kCapacityScaleShare = 0.1;
+    bool capacityOnScale() const {
+        return capacityBytes > 0 && peakBytes >= capacityBytes * kCapacityScaleShare;
+    }
 };
 MemoryChart memoryChart(const PlanCost& cost);
 

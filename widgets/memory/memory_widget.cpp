@@ -6,6 +6,7 @@
 #include "cost/plan_cost.h"
 #include "prediction/plan_prediction.h"
 #include "studio/offscreen_grab.h"
+#include "studio/plot_picture.h"
 #include "types/figures.h"
 
 namespace hsdp {
@@ -69,6 +70,9 @@ MemoryWidget::MemoryWidget(PlanSelection* selection, QWidget* parent)
         kindBars_[size_t(k)]->moveAbove(kindBars_[size_t(k - 1)]);
     rankPlot_->legend->setVisible(true);
     rankPlot_->legend->setFont(QFont(font().family(), 8));
+    // No frame: the column ends at the plot's edge, where a frame's right and
+    // bottom lines fall one pixel outside the picture (it looked cut there).
+    rankPlot_->legend->setBorderPen(Qt::NoPen);
     // Right of the bars, not over them (inside, it hid the last ranks'
     // bars): the axis rect and the legend share the title's row's width.
     QCPAxisRect* bars = rankPlot_->axisRect();
@@ -93,6 +97,11 @@ MemoryWidget::MemoryWidget(PlanSelection* selection, QWidget* parent)
     connect(rankPlot_, &QCustomPlot::mouseRelease, this,
             [this](QMouseEvent* event) { onRankPlotClicked(event->pos()); });
     connect(rankPlot_, &QCustomPlot::afterLayout, this, &MemoryWidget::onRankPlotLaidOut);
+    // Upright entry names may take a fifth of the plot's height, no more.
+    connect(entryPlot_, &QCustomPlot::afterLayout, this, [this] {
+        if (entryTicks_.fit(entryPlot_->xAxis, entryPlot_->height() / 5))
+            entryPlot_->replot(QCustomPlot::rpQueuedReplot);
+    });
     setResult({});
 }
 
@@ -145,7 +154,10 @@ void MemoryWidget::onRankPlotLaidOut() {
         fillRankPlot();
         onSelectionChanged();
     }
-    if (refill || rankDist_->fit()) rankPlot_->replot(QCustomPlot::rpQueuedReplot);
+    bool changed = refill || rankDist_->fit();
+    // The bars' rank numbers, whole ranks only (the distribution has its own ticks).
+    if (!rankDist_->isShown()) changed = rankTicks_.fit(rankPlot_->xAxis, 0) || changed;
+    if (changed) rankPlot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void MemoryWidget::fillRankPlot() {
@@ -176,12 +188,10 @@ void MemoryWidget::showRankDistribution() {
             .arg(chart_.peakRank));
     showCapacity();
     rankPlot_->xAxis->setLabel(
-        chart_.capacityBytes > 0
-            ? tr("ranks sorted by peak: share at or below (dashed: the "
-                 "device's %1)")
-                  .arg(QString::fromStdString(humanBytes(chart_.capacityBytes)))
-            : tr("ranks sorted by peak: share at or below"));
-    rankPlot_->yAxis->setRange(0, std::max(rankDist_->top(), chart_.capacityBytes) * 1.15);
+        tr("ranks sorted by peak: share at or below%1").arg(capacityNote(QStringLiteral(" "))));
+    rankPlot_->yAxis->setRange(
+        0,
+        std::max(rankDist_->top(), chart_.capacityOnScale() ? chart_.capacityBytes : 0.0) * 1.15);
     rankPlot_->replot();
 }
 
@@ -190,20 +200,21 @@ void MemoryWidget::fillRankBars() {
     showLegend(true);
     for (int k = 0; k < kMemoryKinds; ++k)
         kindBars_[size_t(k)]->setData(chart_.ranks, chart_.atPeak[size_t(k)], true);
+    QStringList rankNames;
+    for (double rank : chart_.ranks) rankNames << QString::number(qint64(rank));
+    rankTicks_.setLabels(chart_.ranks, rankNames);
     if (chart_.ranks.isEmpty()) return;
     const PlanCost& cost = *result_.prediction->cost;
     rankTitle_->setText(
         tr("Predicted peak memory per rank on %1, real shapes: highest %2 (rank %3)")
             .arg(clusterText(cost), QString::fromStdString(humanBytes(chart_.peakBytes)))
             .arg(chart_.peakRank));
-    const double top = std::max(chart_.peakBytes, chart_.capacityBytes);
+    const double top =
+        std::max(chart_.peakBytes, chart_.capacityOnScale() ? chart_.capacityBytes : 0.0);
     showCapacity();
     rankPlot_->xAxis->setRange(-0.6, double(chart_.ranks.size()) - 0.4);
     rankPlot_->yAxis->setRange(0, top * 1.08);
-    rankPlot_->xAxis->setLabel(chart_.capacityBytes > 0 ? tr("rank (dashed: the device's %1)")
-                                                              .arg(QString::fromStdString(
-                                                                  humanBytes(chart_.capacityBytes)))
-                                                        : tr("rank"));
+    rankPlot_->xAxis->setLabel(tr("rank%1").arg(capacityNote(QStringLiteral(" "))));
     rankPlot_->replot();
 }
 
@@ -221,8 +232,20 @@ void MemoryWidget::showLegend(bool shown) {
     legend->setVisible(shown);
 }
 
+// What the rank chart's axis says of the device's capacity, after `gap`:
+// where its dashed line is, or that it is far above the peaks ("" without one).
+QString MemoryWidget::capacityNote(const QString& gap) const {
+    if (chart_.capacityBytes <= 0) return {};
+    const QString capacity = QString::fromStdString(humanBytes(chart_.capacityBytes));
+    if (chart_.capacityOnScale()) return gap + tr("(dashed: the device's %1)").arg(capacity);
+    const auto times =
+        int64_t(std::llround(chart_.capacityBytes / std::max(chart_.peakBytes, 1.0)));
+    return gap + tr("(the device's %1 is off this scale: %2 times the highest peak)")
+                     .arg(capacity, QString::fromStdString(groupedCount(times)));
+}
+
 void MemoryWidget::showCapacity() {
-    capacity_->setVisible(chart_.capacityBytes > 0);
+    capacity_->setVisible(chart_.capacityOnScale());
     capacity_->point1->setCoords(0, chart_.capacityBytes);
     capacity_->point2->setCoords(1, chart_.capacityBytes);
     capacity_->setSelectable(false);
@@ -243,11 +266,13 @@ void MemoryWidget::onSelectionChanged() {
 void MemoryWidget::fillEntryPlot() {
     if (chart_.ranks.isEmpty() || shownRank_ < 0 || shownRank_ >= chart_.ranks.size()) {
         entryBars_->data()->clear();
+        entryTicks_.setLabels({}, {});
         entryPlot_->replot();
         return;
     }
     const EntryMemorySeries series = entryMemory(*result_.prediction->cost, shownRank_);
     entryBars_->setData(series.keys, series.bytes, true);
+    entryTicks_.setLabels(series.keys, QStringList(series.names.begin(), series.names.end()));
     entryTitle_->setText(
         tr("Rank %1: high-water mark in each schedule entry it takes part in").arg(shownRank_));
     double top = 0;
@@ -278,10 +303,7 @@ QImage MemoryWidget::renderImage(const QSize& size) {
 }
 
 void MemoryWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString& part) {
-    QCustomPlot* plot = part == QLatin1String("entries") ? entryPlot_ : rankPlot_;
-    QCPPainter painter(&target);
-    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-    plot->toPainter(&painter, size.width(), size.height());
+    paintPlotPicture(part == QLatin1String("entries") ? *entryPlot_ : *rankPlot_, target, size);
 }
 
 }  // namespace hsdp

@@ -7,6 +7,7 @@
 
 #include "memory/memory_chart.h"
 #include "shared/distribution_chart.h"
+#include "shared/key_ticks.h"
 #include "shared/plan_result.h"
 #include "shared/plan_selection.h"
 #include "studio/studio_view.h"
@@ -22,8 +23,10 @@ namespace hsdp {
 
 // The plan's predicted optimizer-step memory on the chosen cluster (exact:
 // a run measures the same bytes): per rank the peak as bars stacked by kind
-// of buffer, with the device's capacity as a line, and the selected rank's
-// (else the peak rank's) high-water mark per schedule entry. Clicking a
+// of buffer, with the device's capacity as a line (named under the chart
+// instead when the peaks are too small to share its scale), and the
+// selected rank's (else the peak rank's) high-water mark per schedule entry,
+// each bar named by its entry ("#3", never a fraction of one). Clicking a
 // rank's bar selects that rank everywhere. More ranks than the chart's
 // width shows bars for (tooManyForBars): their peaks as a sorted
 // distribution, the worst ranks named, a click on it selecting the rank there.
@@ -61,6 +64,7 @@ private:
     void onRankPlotLaidOut();
     void onRankPlotClicked(const QPoint& pos);
     void showCapacity();
+    QString capacityNote(const QString& gap) const;
     void showLegend(bool shown);
     void fillEntryPlot();
     void onSelectionChanged();
@@ -78,6 +82,10 @@ private:
     QCPBars* entryBars_ = nullptr;
     QCPItemStraightLine* capacity_ = nullptr;
     QCPLayoutGrid* chartRow_ = nullptr;  // the rank chart's axis rect, then its legend
+    // The entries chart's keys named by their schedule entry ("#3"): whole
+    // entries only, thinned to what the axis' width holds.
+    KeyTicks entryTicks_;
+    KeyTicks rankTicks_;  // the rank bars' numbers, every k-th as the width holds
     std::unique_ptr<DistributionChart> rankDist_;
 };
 

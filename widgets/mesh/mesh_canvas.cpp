@@ -10,6 +10,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
+#include <cmath>
 
 #include "shared/plan_index.h"
 
@@ -280,8 +281,23 @@ QTransform MeshCanvas::canvasTransform(const QSize& size) const {
     return fitTransform(size) * QTransform(zoom_, 0, 0, zoom_, pan_.x(), pan_.y());
 }
 
+namespace {
+constexpr double kFitMargin = 12.0;  // around the fitted mesh
+}  // namespace
+
+QSize MeshCanvas::fittedSize(const QSize& size) const {
+    const QRectF bounds = shownLayout().bounds();
+    if (bounds.isEmpty()) return size;
+    const QTransform fit = fitTransform(size);
+    const int width =
+        static_cast<int>(std::ceil(bounds.width() * fit.m11() + 2 * kFitMargin + kLegendWidth));
+    const int height = static_cast<int>(std::ceil(bounds.height() * fit.m11() + 2 * kFitMargin));
+    return {std::min(size.width(), width),
+            std::min(size.height(), std::max(height, kMinFittedHeight))};
+}
+
 QTransform MeshCanvas::fitTransform(const QSize& size) const {
-    constexpr double margin = 12.0;
+    constexpr double margin = kFitMargin;
     const double legend = kLegendWidth;
     QRectF bounds = shownLayout().bounds();
     if (bounds.isEmpty()) return {};

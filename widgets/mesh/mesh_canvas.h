@@ -110,6 +110,12 @@ public:
     // user's zoom and pan (canvasTransform) or not (fitTransform).
     QTransform canvasTransform(const QSize& size) const;
     QTransform fitTransform(const QSize& size) const;
+    // A picture about `size` that the fitted mesh and its legend fill: no
+    // wider and no taller than `size`, without the blank bands fitTransform
+    // leaves either side of (or above and below) a mesh of another shape,
+    // and at least kMinFittedHeight tall for the legend.
+    QSize fittedSize(const QSize& size) const;
+    static constexpr int kMinFittedHeight = 300;
     static Detail detailFor(double cellPixels);
     void paintMesh(QPainter& painter, const QSize& size, const QTransform& toDevice) const;
     QImage renderImage(const QSize& size) const;  // fitted, no zoom or pan

@@ -217,6 +217,11 @@ QImage MeshWidget::picture(const QSize& size, const QString& part) {
     return image;
 }
 
+QSize MeshWidget::fittedPictureSize(const QSize& size, const QString& part) {
+    if (!part.isEmpty()) view_->setMesh(part.toInt());
+    return asShown_ ? size : view_->fittedSize(size);
+}
+
 void MeshWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString& part) {
     if (!part.isEmpty()) view_->setMesh(part.toInt());
     paintOnWhite(target, size, [&](QPainter& painter) {

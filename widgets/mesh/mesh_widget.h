@@ -34,6 +34,7 @@ public:
     QList<ViewShot> screenshots() const override { return {ViewShot{{}, QSize(1400, 900), {}}}; }
     QImage picture(const QSize& size, const QString& part) override;
     void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
+    QSize fittedPictureSize(const QSize& size, const QString& part) override;
     // As on screen: the canvas alone, at its zoom and pan.
     QSize shownPictureSize() override { return view_->size(); }
     void setDrawingAsShown(bool asShown) override { asShown_ = asShown; }

@@ -50,7 +50,8 @@ CoordBalance coordBalance(const Scenario& scenario, const Batch& batch) {
     out.coords.reserve(batch.loads.size());
     for (size_t c = 0; c < batch.loads.size(); ++c) out.coords.push_back(batch.loadCoord(c));
     out.numel = batch.loads.dense();
-    for (int p : batch.params) {
+    // Owned params only: a frozen one (no owner) is no coordinate's load.
+    for (const auto& [p, coord] : batch.owner) {
         int64_t numel = paramNumel(scenario, p);
         out.total += numel;
         out.largestParam = std::max(out.largestParam, numel);
@@ -59,6 +60,31 @@ CoordBalance coordBalance(const Scenario& scenario, const Batch& batch) {
         out.mean = static_cast<double>(out.total) / static_cast<double>(out.coords.size());
     out.lowerBound = std::max(static_cast<double>(out.largestParam), out.mean);
     out.imbalance = loadImbalance(batch.loads);
+    return out;
+}
+
+CoordBalance coordBalance(const Scenario& scenario, const Group& group) {
+    CoordBalance out;
+    const Batch* widest = nullptr;  // the batch with the most coordinates names them
+    std::vector<int64_t> sums;
+    for (const Batch& batch : group.batches) {
+        if (!widest || batch.loads.size() > widest->loads.size()) widest = &batch;
+        sums.resize(std::max(sums.size(), batch.loads.size()), 0);
+        for (size_t c = 0; c < batch.loads.leading().size(); ++c)
+            sums[c] += batch.loads.leading()[c];
+        for (const auto& [p, coord] : batch.owner) {
+            const int64_t numel = paramNumel(scenario, p);
+            out.total += numel;
+            out.largestParam = std::max(out.largestParam, numel);
+        }
+    }
+    if (!widest) return out;
+    for (size_t c = 0; c < sums.size(); ++c) out.coords.push_back(widest->loadCoord(c));
+    out.numel = sums;
+    if (!out.coords.empty())
+        out.mean = static_cast<double>(out.total) / static_cast<double>(out.coords.size());
+    out.lowerBound = std::max(static_cast<double>(out.largestParam), out.mean);
+    out.imbalance = loadImbalance(OwnerLoads(std::move(sums)));
     return out;
 }
 
@@ -112,20 +138,29 @@ void ComputeLoads::setRanks(const std::vector<int>& ranks, const std::vector<siz
                   ranks_.begin() + static_cast<std::ptrdiff_t>(rankStart_[i + 1]));
 }
 
-ComputeLoads computeLoads(const Scenario& scenario, const Group& group, const Batch& batch,
-                          std::optional<int64_t> replicaCount) {
-    if (!batch.isShard) return {};
+namespace {
+
+// The Newton–Schulz work of `batches` (gathered ones, of one group and one
+// replicate shape) added up per (replicate, shard) coordinate.
+ComputeLoads computeLoadsOf(const Scenario& scenario, const Group& group,
+                            const std::vector<const Batch*>& batches,
+                            std::optional<int64_t> replicaCount) {
+    if (batches.empty()) return {};
+    const Batch& first = *batches.front();
     std::vector<int64_t> shardSizes;
     for (int d : group.shardMeshDims) shardSizes.push_back(group.meshShape[static_cast<size_t>(d)]);
     const auto shards = static_cast<size_t>(coordinateCount(shardSizes));
-    ComputeLoads loads(batch.replicateSizes, shardSizes);
-    for (const ShardCompute& compute : batch.shardCompute) {
-        const auto replicate =
-            static_cast<size_t>(coordinateIndex(compute.replicateCoord, batch.replicateSizes));
-        for (const auto& [param, coord] : compute.computeCoord)
-            loads.add(replicate * shards + static_cast<size_t>(coordinateIndex(coord, shardSizes)),
-                      paramNumel(scenario, param));
-    }
+    ComputeLoads loads(first.replicateSizes, shardSizes);
+    for (const Batch* batch : batches)
+        for (const ShardCompute& compute : batch->shardCompute) {
+            const auto replicate =
+                static_cast<size_t>(coordinateIndex(compute.replicateCoord, first.replicateSizes));
+            for (const auto& [param, coord] : compute.computeCoord)
+                loads.add(
+                    replicate * shards + static_cast<size_t>(coordinateIndex(coord, shardSizes)),
+                    paramNumel(scenario, param));
+        }
+    const Batch& batch = first;
     // Each rank's entry by index arithmetic (coordinateIndex of its replicate
     // and shard coordinates), with no coordinate built: 131,072 ranks a batch.
     std::vector<size_t> entries;
@@ -145,6 +180,23 @@ ComputeLoads computeLoads(const Scenario& scenario, const Group& group, const Ba
     }
     loads.setRanks(group.meshRanks, entries);
     return loads;
+}
+
+}  // namespace
+
+ComputeLoads computeLoads(const Scenario& scenario, const Group& group, const Batch& batch,
+                          std::optional<int64_t> replicaCount) {
+    if (!batch.isShard) return {};
+    return computeLoadsOf(scenario, group, {&batch}, replicaCount);
+}
+
+ComputeLoads computeLoads(const Scenario& scenario, const Group& group,
+                          std::optional<int64_t> replicaCount) {
+    std::vector<const Batch*> gathered;
+    for (const Batch& batch : group.batches)
+        if (batch.isShard && batch.replicateSizes == group.batches.front().replicateSizes)
+            gathered.push_back(&batch);
+    return computeLoadsOf(scenario, group, gathered, replicaCount);
 }
 
 std::vector<int> ranksAtCoordinate(const Group& group, const Coord& coord,

@@ -24,11 +24,13 @@ struct BatchRef {
 // One batch's owner loads as the plan states them (Batch::loads), with the
 // numbers a balance chart draws against them. `lowerBound` is what no
 // assignment of whole params can beat: max(largest param, total / coords).
+// Only owned params count (Batch::owner): a frozen one loads no coordinate,
+// so the mean is the loads' own, the one max/mean divides by.
 struct CoordBalance {
     std::vector<Coord> coords;  // Batch::loads order (lexicographic)
     std::vector<int64_t> numel;
-    int64_t total = 0;         // sum of the batch's param numel
-    int64_t largestParam = 0;  // numel of its largest param
+    int64_t total = 0;         // sum of the batch's owned params' numel
+    int64_t largestParam = 0;  // numel of its largest owned param
     double mean = 0;           // total / coords
     double lowerBound = 0;
     std::optional<double> imbalance;  // loadImbalance(Batch::loads)
@@ -74,8 +76,16 @@ private:
 };
 
 CoordBalance coordBalance(const Scenario& scenario, const Batch& batch);
+// The group's batches summed per replicate coordinate, as the owner-imbalance
+// rule judges a group over its batches (ownerImbalances, plan/load_imbalance.h):
+// loads, total and largest param of every batch, max/mean of the sums.
+CoordBalance coordBalance(const Scenario& scenario, const Group& group);
 // Empty for a batch that is not gathered.
 ComputeLoads computeLoads(const Scenario& scenario, const Group& group, const Batch& batch,
+                          std::optional<int64_t> replicaCount);
+// The group's gathered batches summed per (replicate, shard) coordinate: the
+// Newton–Schulz work each rank does over the group. Empty when none is gathered.
+ComputeLoads computeLoads(const Scenario& scenario, const Group& group,
                           std::optional<int64_t> replicaCount);
 // The global ranks of `group` whose replicate coordinate, reduced by the
 // replica count, is `coord`: the ranks that own what that coordinate owns.

@@ -14,6 +14,7 @@
 #include "shared/heat_scale.h"
 #include "shared/plan_index.h"
 #include "studio/offscreen_grab.h"
+#include "studio/plot_picture.h"
 
 namespace hsdp {
 
@@ -315,13 +316,28 @@ void OwnerBalanceWidget::showPickedEntries(const std::vector<int>& picked) {
 
 void OwnerBalanceWidget::showBatch() {
     const Batch* batch = batchAt(*result_.plan, batch_);
-    balance_ = batch ? coordBalance(*result_.scenario, *batch) : CoordBalance{};
     const Group* group = batch ? &result_.plan->groups[static_cast<size_t>(batch_.group)] : nullptr;
-    computeLoads_ = group ? hsdp::computeLoads(*result_.scenario, *group, *batch,
-                                               result_.plan->effectiveReplicaCount)
-                          : ComputeLoads{};
+    const auto replicas = result_.plan->effectiveReplicaCount;
+    if (group && groupTotals_) {
+        balance_ = coordBalance(*result_.scenario, *group);
+        computeLoads_ = hsdp::computeLoads(*result_.scenario, *group, replicas);
+    } else {
+        balance_ = batch ? coordBalance(*result_.scenario, *batch) : CoordBalance{};
+        computeLoads_ = group ? hsdp::computeLoads(*result_.scenario, *group, *batch, replicas)
+                              : ComputeLoads{};
+    }
     fillCoordPlot();
     fillShardPlot();
+}
+
+void OwnerBalanceWidget::showGroupTotals(bool overGroup) {
+    if (overGroup == groupTotals_) return;
+    HeldReplots held(*this);
+    groupTotals_ = overGroup;
+    if (result_.isValid()) {
+        showBatch();
+        showPickedCoordinate();
+    }
 }
 
 void OwnerBalanceWidget::fillCoordPlot() {
@@ -372,12 +388,17 @@ void OwnerBalanceWidget::fillCoordTitle() {
         const Batch& batch = group.batches[static_cast<size_t>(batch_.batch)];
         // One line that fits a narrow dock; the mean and the bound name
         // their values in the legend.
-        title = tr("Group %1 · batch %2%3 · max/mean %4")
-                    .arg(group.id)
-                    .arg(batch_.batch)
-                    .arg(batch.isShard ? tr(" (gathered)") : QString())
-                    .arg(balance_.imbalance ? QString::number(*balance_.imbalance, 'f', 2)
-                                            : QStringLiteral("—"));
+        const QString ratio =
+            balance_.imbalance ? QString::number(*balance_.imbalance, 'f', 2) : QStringLiteral("—");
+        title = groupTotals_ ? tr("Group %1 · its %2 batches summed · max/mean %3")
+                                   .arg(group.id)
+                                   .arg(group.batches.size())
+                                   .arg(ratio)
+                             : tr("Group %1 · batch %2%3 · max/mean %4")
+                                   .arg(group.id)
+                                   .arg(batch_.batch)
+                                   .arg(batch.isShard ? tr(" (gathered)") : QString())
+                                   .arg(ratio);
     }
     meanLine_->setName(tr("mean %1").arg(humanCount(balance_.mean)));
     lowerBoundLine_->setName(tr("bound %1").arg(humanCount(balance_.lowerBound)));
@@ -452,7 +473,11 @@ void OwnerBalanceWidget::fillShardPlot() {
         showShardDistribution();
     else
         fillShardBars();
-    shardTitle_->setText(tr("Newton–Schulz numel per shard coordinate"));
+    shardTitle_->setText(
+        groupTotals_ && batch_.isValid()
+            ? tr("Newton–Schulz numel per shard coordinate · group %1's batches summed")
+                  .arg(result_.plan->groups[static_cast<size_t>(batch_.group)].id)
+            : tr("Newton–Schulz numel per shard coordinate"));
     replot(shardPlot_);
 }
 
@@ -627,12 +652,15 @@ QSize OwnerBalanceWidget::shownPictureSize() {
 
 void OwnerBalanceWidget::paintPicture(QPaintDevice& target, const QSize& size,
                                       const QString& part) {
-    QCustomPlot* plot = part == QLatin1String("rank")    ? rankPlot_
-                        : part == QLatin1String("shard") ? shardPlot_
-                                                         : coordPlot_;
-    QCPPainter painter(&target);
-    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-    plot->toPainter(&painter, size.width(), size.height());
+    const bool overGroup = part.startsWith(QLatin1String("group-"));
+    const QString chart = overGroup ? part.mid(6) : part;
+    QCustomPlot* plot = chart == QLatin1String("rank")    ? rankPlot_
+                        : chart == QLatin1String("shard") ? shardPlot_
+                                                          : coordPlot_;
+    const bool before = groupTotals_;
+    showGroupTotals(overGroup);
+    paintPlotPicture(*plot, target, size);
+    showGroupTotals(before);
 }
 
 }  // namespace hsdp

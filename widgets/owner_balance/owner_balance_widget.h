@@ -44,13 +44,19 @@ public:
     void showPlan(const PlanResult& plan) override { setResult(plan); }
     QList<ViewShot> screenshots() const override { return {ViewShot{{}, QSize(1200, 900), {}}}; }
     QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
-    // A report's parts: one chart, "coord", "rank" or "shard".
+    // A report's parts: one chart, "coord", "rank" or "shard"; "group-coord"
+    // and "group-shard" the same over the shown batch's group, its batches
+    // summed (showGroupTotals), where the owner-imbalance rule judges a group.
     void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
     // As on screen: its width, every chart at least its minimum height (no scroll bar).
     QSize shownPictureSize() override;
 
     void setResult(const PlanResult& result);
     BatchRef shownBatch() const { return batch_; }
+    // The coordinate and Newton–Schulz charts over the shown batch's whole
+    // group, its batches summed per coordinate (true), or of the batch alone.
+    void showGroupTotals(bool overGroup);
+    bool showsGroupTotals() const { return groupTotals_; }
     const CoordBalance& balance() const { return balance_; }
     const ComputeLoads& computeLoads() const { return computeLoads_; }
     // The key of computeLoads()[i]'s bar: blocks of shard coordinates, a gap between replicates.
@@ -121,6 +127,7 @@ private:
     PlanSelection* selection_;
     PlanResult result_;
     BatchRef batch_;
+    bool groupTotals_ = false;
     CoordBalance balance_;
     ComputeLoads computeLoads_;
     std::map<QCustomPlot*, KeyTicks> keyTicks_;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "prediction/predicted_timeline_widget.h"
 
+#include <QPainter>
+
 #include "cost/plan_cost.h"
 #include "prediction/plan_prediction.h"
-#include "studio/offscreen_grab.h"
 #include "trace/trace_canvas.h"
 #include "types/figures.h"
 
@@ -103,15 +104,24 @@ void PredictedTimelineWidget::refresh() {
         w->setVisible(run);
     caption_->setText(caption());
     if (run) {
-        const RunResult& measured = *run_.run;
-        const RunPrediction& predicted = *run_.prediction->prediction;
-        const QString shapes = measured.shrink ? tr("shrunk shapes") : tr("real shapes");
-        measuredTitle_->setText(tr("Measured on this machine (%1): step %2 wall")
-                                    .arg(shapes, duration(measured.stepSeconds)));
-        predictedTitle_->setText(
-            tr("Predicted on %1 at the run's %2: step %3")
-                .arg(clusterText(predicted.cost), shapes, duration(predicted.predictedSeconds)));
+        measuredTitle_->setText(measuredTitle());
+        predictedTitle_->setText(predictedTitle());
     }
+}
+
+QString PredictedTimelineWidget::measuredTitle() const {
+    const RunResult& measured = *run_.run;
+    return tr("Measured on this machine (%1): step %2 wall")
+        .arg(measured.shrink ? tr("shrunk shapes") : tr("real shapes"),
+             duration(measured.stepSeconds));
+}
+
+QString PredictedTimelineWidget::predictedTitle() const {
+    const RunPrediction& predicted = *run_.prediction->prediction;
+    return tr("Predicted on %1 at the run's %2: step %3")
+        .arg(clusterText(predicted.cost),
+             run_.run->shrink ? tr("shrunk shapes") : tr("real shapes"),
+             duration(predicted.predictedSeconds));
 }
 
 QString PredictedTimelineWidget::caption() const {
@@ -168,13 +178,71 @@ QList<ViewShot> PredictedTimelineWidget::screenshots() const {
     return shots;
 }
 
+// A part names the timeline; none, the one shown now. The run's only while
+// there is one to draw.
+bool PredictedTimelineWidget::drawsRun(const QString& part) const {
+    const bool run = part.isEmpty() ? shown_ == Shown::Run : part == QLatin1String("run");
+    return run && canShowRun();
+}
+
+PredictedTimelineWidget::RunPicture PredictedTimelineWidget::runPicture(const QSize& size) {
+    const int canvas = std::max(0, size.height() - 2 * kPictureTitleHeight) / 2;
+    RunPicture picture;
+    picture.measuredTitle = QRect(0, 0, size.width(), kPictureTitleHeight);
+    picture.measured = QRect(0, kPictureTitleHeight, size.width(), canvas);
+    picture.predictedTitle =
+        QRect(0, picture.measured.bottom() + 1, size.width(), kPictureTitleHeight);
+    picture.predicted = QRect(0, picture.predictedTitle.bottom() + 1, size.width(),
+                              size.height() - picture.predictedTitle.bottom() - 1);
+    return picture;
+}
+
+QSize PredictedTimelineWidget::fittedPictureSize(const QSize& size, const QString& part) {
+    if (!drawsRun(part)) return {size.width(), planCanvas_->fittedHeight(size.height())};
+    const RunPicture picture = runPicture(size);
+    // Both timelines at the row height the shorter share gives (one row per rank in each).
+    const int canvas = std::max(measuredCanvas_->fittedHeight(picture.measured.height()),
+                                runCanvas_->fittedHeight(picture.predicted.height()));
+    return {size.width(), 2 * (kPictureTitleHeight + canvas)};
+}
+
 QImage PredictedTimelineWidget::picture(const QSize& size, const QString& part) {
-    const Shown before = shown_;
-    // No part: the timeline shown now (Export View's "as on screen").
-    if (!part.isEmpty()) setShown(part == QLatin1String("run") ? Shown::Run : Shown::Plan);
-    QImage image = grabOffscreen(*this, size);
-    setShown(before);
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    paintPicture(image, size, part);
     return image;
+}
+
+void PredictedTimelineWidget::paintPicture(QPaintDevice& target, const QSize& size,
+                                           const QString& part) {
+    auto paintCanvas = [](QPainter& painter, const TraceCanvas& canvas, const QRect& area) {
+        painter.save();
+        painter.translate(area.topLeft());
+        painter.setClipRect(QRect(QPoint(0, 0), area.size()));
+        canvas.paintTimeline(painter, area.size());
+        painter.restore();
+    };
+    if (!drawsRun(part)) {
+        paintOnWhite(target, size, [&](QPainter& painter) {
+            paintCanvas(painter, *planCanvas_, QRect(QPoint(0, 0), size));
+        });
+        return;
+    }
+    const RunPicture picture = runPicture(size);
+    paintOnWhite(target, size, [&](QPainter& painter) {
+        painter.save();
+        QFont bold = painter.font();
+        bold.setBold(true);
+        painter.setFont(bold);
+        painter.setPen(palette().color(QPalette::WindowText));
+        for (const auto& [area, text] : {std::pair{picture.measuredTitle, measuredTitle()},
+                                         std::pair{picture.predictedTitle, predictedTitle()}})
+            painter.drawText(
+                area.adjusted(6, 0, -6, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                painter.fontMetrics().elidedText(text, Qt::ElideRight, area.width() - 12));
+        painter.restore();
+        paintCanvas(painter, *measuredCanvas_, picture.measured);
+        paintCanvas(painter, *runCanvas_, picture.predicted);
+    });
 }
 
 }  // namespace hsdp

@@ -32,7 +32,22 @@ public:
     void showRun(const RunData& run) override;
     void showPrediction(const PlanResult& plan) override { showPlan(plan); }
     QList<ViewShot> screenshots() const override;
+    // The parts: "plan" (the plan's predicted timeline) and "run" (the run as
+    // measured above its prediction, each under its title line), "" the one
+    // shown now; drawn from the canvases alone, without the Show box and the
+    // caption beside it.
     QImage picture(const QSize& size, const QString& part) override;
+    void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
+    // As wide, and as tall as the timelines' rows need (a few ranks: short).
+    QSize fittedPictureSize(const QSize& size, const QString& part) override;
+
+    // Where the "run" picture of `size` puts the measured and the predicted
+    // timeline, each under its title.
+    struct RunPicture {
+        QRect measuredTitle, measured, predictedTitle, predicted;
+    };
+    static RunPicture runPicture(const QSize& size);
+    static constexpr int kPictureTitleHeight = 24;
 
     // Run: only once a run with a prediction is shown (else Plan stays).
     void setShown(Shown shown);
@@ -47,6 +62,9 @@ private:
     void refresh();
     QString planCaption() const;
     QString runCaption() const;
+    QString measuredTitle() const;
+    QString predictedTitle() const;
+    bool drawsRun(const QString& part) const;
 
     PlanResult plan_;
     RunData run_;

@@ -28,9 +28,12 @@ int niceStep(double atLeast, int period) {
             if (period % step == 0 && step >= atLeast) return step;
         return period;
     }
-    for (int scale = 1;; scale *= 10)
+    // An axis not laid out yet has no width: every label needs "infinitely" many bars.
+    constexpr int kMost = 1000000000;
+    for (int scale = 1; scale < kMost / 5; scale *= 10)
         for (int base : {1, 2, 5})
             if (base * scale >= atLeast) return base * scale;
+    return kMost;
 }
 
 void KeyTicks::setLabels(const QVector<double>& keys, const QStringList& labels, int period) {

@@ -51,6 +51,13 @@ public:
     // The same into any paint device as drawing commands (a report's PDF
     // keeps them as vectors); by default the picture() image.
     virtual void paintPicture(QPaintDevice& target, const QSize& size, const QString& part);
+    // The size a report draws `part` at when it asks for about `size`: no
+    // wider, and as tall as the drawing needs at that width (no blank band
+    // under a few rows, nothing cut off); by default `size` itself.
+    virtual QSize fittedPictureSize(const QSize& size, const QString& part) {
+        (void)part;
+        return size;
+    }
 
     // Export View's and Copy View as Image's "as on screen": what the view
     // shows now, drawn by picture() and paintPicture() while

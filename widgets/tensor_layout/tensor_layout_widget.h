@@ -31,6 +31,10 @@ public:
     void showRun(const RunData& run) override { setRun(run); }
     QImage picture(const QSize& size, const QString&) override { return renderImage(size); }
     void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
+    // As wide, as tall as the blocks and the whole legend need (TensorLayoutCanvas::fittedSize).
+    QSize fittedPictureSize(const QSize& size, const QString&) override {
+        return canvas_->fittedSize(size);
+    }
     // The canvas at its width, as tall as its title, blocks and legend need.
     QSize shownPictureSize() override { return canvas_->fittedSize(canvas_->size()); }
 

@@ -158,6 +158,15 @@ double TraceCanvas::rowHeight(const QSize& size) const {
     return std::clamp(fitted, 3.0, static_cast<double>(kMaxRowHeight));
 }
 
+int TraceCanvas::fittedHeight(int height) const {
+    if (!timeline_ || timeline_->isEmpty()) return height;
+    const int lines = std::max(1, layout_.lineCount());
+    const double row =
+        std::clamp(static_cast<double>(height - kHeader - 4) / lines,
+                   static_cast<double>(kMinPictureRowHeight), static_cast<double>(kMaxRowHeight));
+    return kHeader + 4 + static_cast<int>(std::ceil(lines * row));
+}
+
 double TraceCanvas::rowTop(int row, const QSize& size) const {
     const int line = layout_.lineOfRow(row);
     return lineTop(line >= 0 ? line : row, size);  // past the last row: below it
@@ -619,6 +628,8 @@ void TraceCanvas::paintLegend(QPainter& painter, const QSize& size) const {
                   .arg(layout_.groups().size())
                   .arg(timeline_->eventCount())
             : tr("%1 ranks · %2 events").arg(timeline_->rowCount()).arg(timeline_->eventCount());
+    // Right of the legend while it has the room; cut, it read "863 events" for 23863.
+    if (metrics.horizontalAdvance(summary) > size.width() - x - 8) return;
     painter.setPen(QColor(0x77, 0x77, 0x77));
     painter.drawText(QRectF(x, 3, size.width() - x - 8, 16), Qt::AlignRight | Qt::AlignVCenter,
                      summary);

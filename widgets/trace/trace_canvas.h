@@ -91,6 +91,12 @@ public:
     // Where event `index` is painted (its bar's centre) on a canvas of `size`.
     QPointF eventCentre(int index, const QSize& size) const;
 
+    // The height at which a picture about `height` tall holds its lines
+    // and nothing under them: each line as tall as `height` would make it,
+    // kMaxRowHeight at most and kMinPictureRowHeight (a label's) at least.
+    int fittedHeight(int height) const;
+    static constexpr int kMinPictureRowHeight = 12;
+
     // Paints the view for `size`; returns the number of bar rectangles drawn.
     int paintTimeline(QPainter& painter, const QSize& size) const;
     QImage renderImage(const QSize& size) const;
