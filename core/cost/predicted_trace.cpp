@@ -38,6 +38,9 @@ TraceEvent eventOf(const Plan& plan, const StepSchedule& schedule, const RankWor
     event.rank = rank;
     event.label = labelOf(plan, work.phase, work.scheduleIndex);
     if (work.kind != WorkKind::Collective) {
+        // The one param a Newton–Schulz or an update works on, as the
+        // runner's compute spans name it; packing names the batch's.
+        if (work.param() >= 0) event.label.params = {work.param()};
         event.seq = nextComputeSeq--;
         event.op = std::string(workKindName(work.kind));
         event.groupRanks = {rank};

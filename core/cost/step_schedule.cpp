@@ -239,14 +239,15 @@ private:
     // `amount` is the figure or a callable giving it, evaluated only when
     // the schedule keeps compute (a collectives-only schedule skips its cost).
     template <class Amount>
-    void addWork(int rank, WorkKind kind, StepPhase phase, int index, Amount amount) {
+    void addWork(int rank, WorkKind kind, StepPhase phase, int index, Amount amount,
+                 int param = -1) {
         if (!withCompute_) return;
         double value = 0;
         if constexpr (std::is_invocable_v<Amount>)
             value = double(amount());
         else
             value = double(amount);
-        out_.ranks[size_t(rank)].push_back({kind, phase, index, -1, value});
+        out_.ranks[size_t(rank)].push_back({kind, phase, index, param, value});
         countItems(1);
     }
 
@@ -415,9 +416,10 @@ private:
     // NS of a param held whole (unsharded batch, no-comm) and its update.
     void localUpdate(int rank, StepPhase phase, int index, int p) {
         const auto& shape = shapes_[size_t(p)];
-        addWork(rank, WorkKind::NewtonSchulz, phase, index, newtonSchulzFlops(shape));
+        addWork(rank, WorkKind::NewtonSchulz, phase, index, newtonSchulzFlops(shape), p);
         addWork(rank, WorkKind::Update, phase, index,
-                double(shapeNumel(shape)) * (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype)));
+                double(shapeNumel(shape)) * (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype)),
+                p);
     }
 
     // Bytes this rank packs into its slot for the all-gather over mesh dim m.
@@ -522,15 +524,18 @@ private:
         for (size_t i = 0; i < owner.owned.size(); ++i)
             if (x.members.computer[i] == int(me))
                 addWork(rank, WorkKind::NewtonSchulz, StepPhase::UpdateBroadcast, v.index,
-                        newtonSchulzFlops(shapes_[size_t(owner.owned[i])]));
+                        newtonSchulzFlops(shapes_[size_t(owner.owned[i])]), owner.owned[i]);
         addWork(rank, WorkKind::Pack, StepPhase::UpdateBroadcast, v.index,
                 double(x.fromComputer.sent[me]));
         if (x.updateReturn >= 0) addCollectives(rank, {x.updateReturn, 1});
         for (int p : owner.owned)
-            addWork(rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index, [&] {
-                return double(localNumel(v, p)) *
-                       (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype));
-            });
+            addWork(
+                rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index,
+                [&] {
+                    return double(localNumel(v, p)) *
+                           (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype));
+                },
+                p);
     }
 
     void fillEntryLabel(ScheduledCollective& c, const EntryView& v, int meshDim) const {
@@ -548,14 +553,17 @@ private:
         for (const auto& item : owner.updates->items)
             if (item.root == mine)
                 addWork(rank, WorkKind::NewtonSchulz, StepPhase::UpdateBroadcast, v.index,
-                        newtonSchulzFlops(shapes_[size_t(item.param)]));
+                        newtonSchulzFlops(shapes_[size_t(item.param)]), item.param);
         broadcast(rank, v, StepPhase::UpdateBroadcast, shardDims, 0, *owner.updates);
         for (int p : owner.owned)
-            addWork(rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index, [&] {
-                return double(shapeNumel(shapes_[size_t(p)])) * 4 +
-                       double(localNumel(v, p)) *
-                           (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype));
-            });
+            addWork(
+                rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index,
+                [&] {
+                    return double(shapeNumel(shapes_[size_t(p)])) * 4 +
+                           double(localNumel(v, p)) *
+                               (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype));
+                },
+                p);
     }
 
     // The update broadcast of a class's owned params: each param's fp32

@@ -58,8 +58,12 @@ struct RankWork {
     WorkKind kind = WorkKind::Collective;
     StepPhase phase = StepPhase::Gather;
     int scheduleIndex = -1;  // or the TP transition, for phase Tp
-    int collective = -1;     // kind Collective: index into StepSchedule::collectives
-    double amount = 0;       // compute: bytes or FLOPs (see WorkKind)
+    // Kind Collective: index into StepSchedule::collectives. Compute: the one
+    // param it works on (Newton–Schulz, an update), -1 for packing several.
+    int collective = -1;
+    double amount = 0;  // compute: bytes or FLOPs (see WorkKind)
+
+    int param() const { return kind == WorkKind::Collective ? -1 : collective; }
 };
 
 struct StepSchedule {

@@ -305,6 +305,16 @@ void TestPredictionViews::predictedTimelineIsTheSimulation() {
     for (const TraceEvent& e : trace.events) {
         if (isCompute(e)) {
             QVERIFY(e.seq < 0);
+            // A Newton–Schulz names the one param this rank computes, as the
+            // plan says (once it named its whole batch on every rank).
+            if (e.op == "newton_schulz") {
+                QCOMPARE(e.label.params.size(), size_t(1));
+                const auto& computed = plan.plan->ranks[size_t(e.rank)].computed;
+                QVERIFY2(
+                    std::binary_search(computed.begin(), computed.end(), e.label.params[0]),
+                    qPrintable(
+                        QStringLiteral("rank %1, param %2").arg(e.rank).arg(e.label.params[0])));
+            }
             continue;
         }
         QCOMPARE(e.startUs, cost.simulation.collectiveStart[size_t(e.seq)] * 1e6);
