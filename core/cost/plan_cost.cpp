@@ -30,8 +30,12 @@ std::vector<PhaseCost> phaseCosts(const StepSchedule& schedule, const StepSimula
                 byPhase[w.phase].computeSeconds += workSeconds(w, rates);
     for (const auto& step : sim.criticalPath) {
         const auto& span = sim.ranks[size_t(step.rank)].spans[size_t(step.work)];
-        byPhase[schedule.ranks[size_t(step.rank)][size_t(step.work)].phase].criticalSeconds +=
-            span.end - span.start;
+        const RankWork& w = schedule.ranks[size_t(step.rank)][size_t(step.work)];
+        PhaseCost& phase = byPhase[w.phase];
+        const double seconds = span.end - span.start;
+        phase.criticalSeconds += seconds;
+        if (w.kind != WorkKind::Collective) phase.criticalComputeSeconds += seconds;
+        if (w.kind == WorkKind::NewtonSchulz) phase.criticalNewtonSchulzSeconds += seconds;
     }
     std::vector<PhaseCost> out;
     for (auto& [phase, cost] : byPhase) {

@@ -27,6 +27,11 @@ struct PhaseCost {
     double collectiveSeconds = 0;  // summed over the phase's collectives
     double computeSeconds = 0;     // summed over ranks
     double criticalSeconds = 0;    // the phase's share of the critical path
+    // Of criticalSeconds, what compute took (a phase's Newton–Schulz, packing,
+    // updates) and Newton–Schulz alone: "update-broadcast" on the path is
+    // mostly the owners' Newton–Schulz, not the broadcast.
+    double criticalComputeSeconds = 0;
+    double criticalNewtonSchulzSeconds = 0;
 };
 
 // Consecutive critical-path items of one rank in one phase of one schedule

@@ -35,7 +35,9 @@ Json phasesJson(const PlanCost& cost) {
             {"collectives", p.collectives},
             {"collective_seconds", p.collectiveSeconds},
             {"compute_seconds_summed_over_ranks", p.computeSeconds},
-            {"critical_path_seconds", p.criticalSeconds}};
+            {"critical_path_seconds", p.criticalSeconds},
+            {"critical_path_compute_seconds", p.criticalComputeSeconds},
+            {"critical_path_newton_schulz_seconds", p.criticalNewtonSchulzSeconds}};
     return phases;
 }
 

@@ -130,6 +130,9 @@ std::string costToText(const PlanCost& cost, const std::string& sizes) {
     for (const auto& p : cost.phases) {
         out << (first ? "  phases           " : "                   ") << stepPhaseName(p.phase)
             << ": " << durationText(p.criticalSeconds) << " of the critical path";
+        if (p.criticalComputeSeconds > 0)
+            out << " (compute " << durationText(p.criticalComputeSeconds) << ", Newton-Schulz "
+                << durationText(p.criticalNewtonSchulzSeconds) << " of it)";
         if (p.collectives)
             out << ", " << p.collectives << " collective" << (p.collectives == 1 ? "" : "s") << " ("
                 << durationText(p.collectiveSeconds) << " summed over collectives)";

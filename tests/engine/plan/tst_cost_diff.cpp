@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -11,9 +12,11 @@
 #include "cost/cost_diff.h"
 #include "export/cost_diff_json.h"
 #include "export/cost_diff_text.h"
+#include "export/cost_text.h"
 #include "plan/planner.h"
 #include "samples.h"
 #include "scenario/reader.h"
+#include "types/figures.h"
 
 using namespace hsdp;
 using hsdp::testing::sample;
@@ -81,6 +84,37 @@ private slots:
             const double after = i < other.phases.size() ? other.phases[i].criticalSeconds : 0;
             QCOMPARE(diff.phases[i].afterSeconds, after);
         }
+    }
+
+    // A phase's share of the critical path says what compute took of it
+    // (sums of the compute spans on the path): on the 70B sample on h100-dgx
+    // the update-broadcast phase's path is mostly the owners' Newton–Schulz.
+    void phasesSayTheComputeOnTheirCriticalPath() {
+        const Scenario scenario =
+            readScenarioFile(hsdp::testing::sample("llama3_70b_hsdp_tp_2x4x4.json").toStdString());
+        const Plan plan = makePlan(scenario);
+        const PlanCost cost = costPlan(scenario, plan, readClusterPreset("h100-dgx"));
+        std::map<StepPhase, std::pair<double, double>> expected;  // compute, Newton–Schulz
+        for (const auto& step : cost.simulation.criticalPath) {
+            const RankWork& w = cost.schedule.ranks[size_t(step.rank)][size_t(step.work)];
+            const WorkSpan& span =
+                cost.simulation.ranks[size_t(step.rank)].spans[size_t(step.work)];
+            if (w.kind != WorkKind::Collective) expected[w.phase].first += span.end - span.start;
+            if (w.kind == WorkKind::NewtonSchulz) expected[w.phase].second += span.end - span.start;
+        }
+        for (const PhaseCost& p : cost.phases) {
+            QVERIFY(qAbs(p.criticalComputeSeconds - expected[p.phase].first) < 1e-9);
+            QVERIFY(qAbs(p.criticalNewtonSchulzSeconds - expected[p.phase].second) < 1e-9);
+            QVERIFY(p.criticalNewtonSchulzSeconds <= p.criticalComputeSeconds + 1e-12);
+            QVERIFY(p.criticalComputeSeconds <= p.criticalSeconds + 1e-9);
+            if (p.phase == StepPhase::UpdateBroadcast)
+                QVERIFY(p.criticalNewtonSchulzSeconds > p.criticalSeconds / 2);
+        }
+        const std::string text = costToText(cost, "real shapes");
+        QVERIFY2(
+            text.find("Newton-Schulz " + durationText(expected[StepPhase::UpdateBroadcast].second) +
+                      " of it") != std::string::npos,
+            text.c_str());
     }
 
     void samePlanIsSame() {
