@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "process_memory.h"
 #include "sanitizers.h"
 #include "shared/job_tracker.h"
 
@@ -17,12 +18,7 @@ namespace {
 
 // This process's resident set, in MiB (Linux).
 double residentMiB() {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly)) return -1;
-    for (const QByteArray& line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').front().toDouble() / 1024;
-    return -1;
+    return double(hsdp::testing::processStatusBytes("VmRSS")) / (1 << 20);
 }
 
 // 384 MiB in 16 KiB blocks, each written; one block in 64 outlives the job

@@ -2,6 +2,7 @@
 #include <QtTest>
 
 #include "plan/planner.h"
+#include "process_memory.h"
 #include "run/runner.h"
 #include "run/shrink.h"
 #include "samples.h"
@@ -13,14 +14,9 @@ using namespace hsdp;
 using hsdp::testing::sample;
 
 namespace {
-// This process's peak resident set (VmHWM), in bytes.
+// This process's peak resident set, in bytes.
 qint64 peakResidentBytes() {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly)) return -1;
-    for (const QByteArray& line : status.readAll().split('\n'))
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').front().toLongLong() * 1024;
-    return -1;
+    return hsdp::testing::processStatusBytes("VmHWM");
 }
 }  // namespace
 
