@@ -2,13 +2,13 @@
 // The run's sections: verification (every mismatch text in full), traffic
 // per op and per mesh dim with NCCL-tests bandwidths, the slowest steps and,
 // for a reference run, the wrong rows drawn.
+#include "derived/run/run_status_text.h"
+#include "derived/run/run_steps.h"
+#include "derived/run/step_caption.h"
+#include "derived/run/traffic_stats.h"
 #include "export/run_figures.h"
 #include "report/report_builder.h"
 #include "report/report_sections.h"
-#include "runs/run_status_text.h"
-#include "steps/run_steps.h"
-#include "steps/step_caption.h"
-#include "traffic/traffic_stats.h"
 #include "types/figures.h"
 #include "wrong_rows/wrong_rows.h"
 
@@ -220,7 +220,8 @@ void addTraffic(const RunData& data, const std::vector<RunStep>& steps, const Tr
         const TraceEvent& e = trace.events[size_t(step.events.front())];
         const double size = collectiveSize(step, trace);
         const double t = step.runUs() * 1e-6;
-        const double bus = t > 0 ? size / t * busFactor(e.op, int(e.groupRanks.size())) : 0;
+        const double bus =
+            t > 0 ? size / t * busBandwidthFactor(e.op, int(e.groupRanks.size())) : 0;
         table.rows.push_back(
             {QString::number(position + 1),
              stepCaption(step, trace, *data.plan.scenario, *data.plan.plan, &real).headline,

@@ -11,13 +11,13 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "derived/run/plan_prediction.h"
+#include "derived/run/run_index.h"
 #include "output_paths.h"
-#include "prediction/plan_prediction.h"
 #include "progress_line.h"
 #include "report/report_file.h"
 #include "report_command.h"
 #include "run/runner.h"
-#include "runs/run_index.h"
 #include "runtime/allocator_policy.h"
 #include "types/figures.h"
 

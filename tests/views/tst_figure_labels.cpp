@@ -12,19 +12,19 @@
 
 #include <qcustomplot.h>
 
-#include "buffer_layout/buffer_layout.h"
 #include "buffer_layout/buffer_layout_widget.h"
 #include "buffer_layout/buffer_scene.h"
+#include "derived/run/buffer_layout.h"
+#include "derived/run/run_status_text.h"
+#include "derived/run/run_steps.h"
+#include "derived/run/step_caption.h"
+#include "derived/run/traffic_stats.h"
 #include "report/report_builder.h"
 #include "run/runner.h"
 #include "run/shrink.h"
-#include "runs/run_status_text.h"
-#include "steps/run_steps.h"
-#include "steps/step_caption.h"
 #include "steps/step_widget.h"
 #include "trace/trace_canvas.h"
 #include "trace/trace_widget.h"
-#include "traffic/traffic_stats.h"
 #include "traffic/traffic_widget.h"
 #include "types/figures.h"
 

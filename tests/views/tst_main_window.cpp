@@ -19,17 +19,17 @@
 #include <QtTest>
 #include <algorithm>
 
+#include "derived/plan/model_roles.h"
+#include "derived/plan/plan_index.h"
 #include "diagnostics/diagnostics_widget.h"
 #include "hsdp_version.h"
 #include "mesh/mesh_widget.h"
+#include "painting/elided_label.h"
 #include "plan/diagnostics.h"
 #include "plan/hazards.h"
 #include "plan_tree/plan_tree_widget.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
-#include "shared/elided_label.h"
-#include "shared/model_roles.h"
-#include "shared/plan_index.h"
 #include "studio_test_util.h"
 #include "window/documentation_browser.h"
 #include "window/main_window.h"

@@ -16,10 +16,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "derived/plan/plan_index.h"
+#include "derived/run/run_status_text.h"
 #include "export/chrome_trace.h"
 #include "export/run_json.h"
-#include "runs/run_status_text.h"
-#include "shared/plan_index.h"
 #include "steps/step_widget.h"
 #include "studio_test_util.h"
 #include "verification/verification_widget.h"

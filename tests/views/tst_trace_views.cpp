@@ -15,15 +15,15 @@
 #include <map>
 #include <set>
 
+#include "derived/run/run_steps.h"
+#include "derived/run/traffic_stats.h"
+#include "painting/trace_palette.h"
 #include "run/optimizer_step.h"
 #include "run/runner.h"
 #include "samples.h"
-#include "steps/run_steps.h"
 #include "steps/step_widget.h"
 #include "trace/trace_bars.h"
-#include "trace/trace_palette.h"
 #include "trace/trace_widget.h"
-#include "traffic/traffic_stats.h"
 #include "traffic/traffic_widget.h"
 #include "wrong_rows/wrong_rows_widget.h"
 

@@ -36,11 +36,11 @@
 
 #include "cli_process.h"
 #include "mesh/mesh_widget.h"
-#include "studio/studio_views.h"
 #include "studio_test_util.h"
 #include "tensor_layout/tensor_layout_widget.h"
 #include "view_export/export_view_dialog.h"
 #include "view_export/svg_paint_device.h"
+#include "view_registry/studio_views.h"
 #include "window/main_window.h"
 #include "window/screenshots.h"
 

@@ -19,6 +19,9 @@
 #include <QWheelEvent>
 #include <QtTest>
 
+#include "derived/plan/model_roles.h"
+#include "derived/plan/plan_index.h"
+#include "derived/plan/scenario_document.h"
 #include "diagnostics/diagnostics_model.h"
 #include "diagnostics/diagnostics_widget.h"
 #include "editing/edit_widget.h"
@@ -30,9 +33,6 @@
 #include "plan_diff/plan_diff_tracker.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
-#include "shared/model_roles.h"
-#include "shared/plan_index.h"
-#include "shared/scenario_document.h"
 #include "window/main_window.h"
 #include "window/stale_banner.h"
 

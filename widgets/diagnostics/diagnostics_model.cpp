@@ -4,8 +4,8 @@
 #include <QBrush>
 #include <QColor>
 
-#include "prediction/plan_prediction.h"
-#include "shared/model_roles.h"
+#include "derived/plan/model_roles.h"
+#include "derived/run/plan_prediction.h"
 
 namespace hsdp {
 

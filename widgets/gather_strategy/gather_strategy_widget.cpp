@@ -7,10 +7,10 @@
 #include <QVBoxLayout>
 
 #include "cost/gather_strategy_choice.h"
-#include "prediction/plan_prediction.h"
-#include "shared/plan_index.h"
-#include "studio/offscreen_grab.h"
+#include "derived/plan/plan_index.h"
+#include "derived/run/plan_prediction.h"
 #include "types/figures.h"
+#include "view/offscreen_grab.h"
 
 namespace hsdp {
 

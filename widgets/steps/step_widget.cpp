@@ -12,11 +12,11 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "derived/run/run_status_text.h"
+#include "painting/trace_palette.h"
 #include "run/shrink.h"
-#include "runs/run_status_text.h"
-#include "studio/offscreen_grab.h"
-#include "trace/trace_palette.h"
 #include "types/mesh.h"
+#include "view/offscreen_grab.h"
 
 namespace hsdp {
 

@@ -10,13 +10,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "runs/run_index.h"
+#include "derived/run/run_index.h"
 #include "types/figures.h"
 #include "types/mesh.h"
 
+#include "derived/run/step_caption.h"
+#include "painting/trace_palette.h"
 #include "run/shrink.h"
-#include "steps/step_caption.h"
-#include "trace/trace_palette.h"
 
 namespace hsdp {
 

@@ -5,11 +5,11 @@
 #include <QWidget>
 #include <memory>
 
-#include "mesh/node_map.h"
+#include "derived/plan/plan_selection.h"
+#include "derived/run/node_map.h"
+#include "derived/run/run_data.h"
+#include "derived/run/step_faults.h"
 #include "run/real_size.h"
-#include "runs/run_data.h"
-#include "shared/plan_selection.h"
-#include "steps/step_faults.h"
 #include "trace/trace_bars.h"
 #include "trace/trace_group_bars.h"
 #include "trace/trace_row_layout.h"

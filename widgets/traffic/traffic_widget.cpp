@@ -13,9 +13,9 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "derived/run/step_caption.h"
 #include "run/shrink.h"
-#include "steps/step_caption.h"
-#include "studio/offscreen_grab.h"
+#include "view/offscreen_grab.h"
 
 namespace hsdp {
 
