@@ -26,6 +26,7 @@
 #include "memory/memory_chart.h"
 #include "memory/memory_widget.h"
 #include "mesh/mesh_widget.h"
+#include "plan/load_imbalance.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "prediction/plan_prediction.h"
 #include "prediction/predicted_timeline_widget.h"
@@ -121,6 +122,14 @@ void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
                                  .arg(QString::fromStdString(humanBytes(double(peak.peakBytes))))
                                  .arg(peak.rank)),
              qPrintable(status));
+    // With a prediction the status bar names the imbalance that sets the step
+    // (the busiest rank's Newton–Schulz), apart from the owner imbalance.
+    std::vector<int64_t> computed;
+    for (const RankOwnership& rank : result.plan->ranks) computed.push_back(rank.computedNumel);
+    const QString perRank = QStringLiteral("per-rank Newton–Schulz imbalance %1 (sets the step)")
+                                .arg(*loadImbalance(computed), 0, 'f', 2);
+    QVERIFY2(status.contains(perRank), qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral(" · owner imbalance ")), qPrintable(status));
 
     // A slower device predicts a slower step; "none" predicts nothing.
     QVERIFY(chooseAndWait(window, QStringLiteral("a100-dgx")));
@@ -132,6 +141,8 @@ void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
     QVERIFY(chooseAndWait(window, QStringLiteral("none")));
     QVERIFY(!window.session()->current().prediction);
     QVERIFY(!window.statusText().contains(QStringLiteral("predicted")));
+    QVERIFY(!window.statusText().contains(QStringLiteral("Newton–Schulz")));
+    QVERIFY(window.statusText().contains(QStringLiteral("owner imbalance ")));
     QVERIFY(!mesh->showsNodes());
     // The choice holds for the next file too.
     QVERIFY(chooseAndWait(window, QStringLiteral("h100-dgx")));
@@ -464,8 +475,9 @@ void TestPredictionViews::aStepOverTheDeviceLeadsTheStatusBarAndTheDiagnostics()
     QApplication::processEvents();
     const QString status = window.statusText();
     QVERIFY2(status.startsWith(outOfMemory), qPrintable(status));
-    QVERIFY2(status.contains(QStringLiteral(" · %1 error").arg(result.index->errorCount + 1)),
-             qPrintable(status));
+    QVERIFY2(window.diagnosticCountsText().startsWith(
+                 QStringLiteral("%1 error").arg(result.index->errorCount + 1)),
+             qPrintable(window.diagnosticCountsText()));
     QLabel* label = planStatusLabel(window);
     QVERIFY(label);
     QVERIFY2(showsUpTo(*label, outOfMemory), qPrintable(status));

@@ -85,6 +85,8 @@ public:
     // File ▸ Compare with…: the current plan (before) against `path` (after).
     void compareWith(const QString& path);
     QString statusText() const;
+    // "2 errors · 8 warnings ·": left of the status line, never cut.
+    QString diagnosticCountsText() const;
     // Cluster ▸ (main_window_cluster.cpp): costs every plan on a preset's name
     // or a cluster file's path ("none": no prediction), kept for the next
     // start; false (with a message box unless quiet) for one that does not read.
@@ -260,6 +262,7 @@ private:
     QMenu* viewMenu_ = nullptr;
     QHBoxLayout* statusLine_ = nullptr;  // status_, the run's progress, runStatus_
     QLabel* status_ = nullptr;
+    QLabel* diagnosticCounts_ = nullptr;  // left of status_, never cut
     RunSession* runSession_ = nullptr;
     RunData lastRun_;
     RunData lastCorrectedRun_;
