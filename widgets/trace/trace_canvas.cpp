@@ -345,16 +345,26 @@ QString computeKindText(const std::string& op) {
     return QString::fromStdString(op);
 }
 
+// "<br>schedule entry 3 · group 2 · batch 1": only the places that apply (a
+// param's local compute outside any group has none, and -1 means nothing to
+// a reader). "schedule entry", not "step": the CLI's word for the plan's
+// schedule, where the studio's steps walk collectives.
+QString placeLine(const CollectiveLabel& label, bool withScheduleEntry) {
+    QStringList parts;
+    if (withScheduleEntry && label.scheduleIndex >= 0)
+        parts << QStringLiteral("schedule entry %1").arg(label.scheduleIndex);
+    if (label.group >= 0) parts << QStringLiteral("group %1").arg(label.group);
+    if (label.batch >= 0) parts << QStringLiteral("batch %1").arg(label.batch);
+    return parts.isEmpty() ? QString() : QStringLiteral("<br>") + parts.join(QStringLiteral(" · "));
+}
+
 // A compute span moves nothing: what it is, on which params, how long.
 QString computeToolTip(const TraceEvent& e, const QString& params) {
-    return QStringLiteral(
-               "<b>%1</b> (%2)<br>rank %3<br>params %4<br>%5<br>step %6 group %7 batch %8")
+    return QStringLiteral("<b>%1</b> (%2)<br>rank %3<br>params %4<br>%5%6")
         .arg(computeKindText(e.op).toHtmlEscaped(), QString::fromStdString(e.label.phase))
         .arg(e.rank)
-        .arg(params, QString::fromStdString(hsdp::durationText((e.endUs - e.startUs) * 1e-6)))
-        .arg(e.label.scheduleIndex)
-        .arg(e.label.group)
-        .arg(e.label.batch);
+        .arg(params, QString::fromStdString(hsdp::durationText((e.endUs - e.startUs) * 1e-6)),
+             placeLine(e.label, true));
 }
 
 }  // namespace
@@ -372,7 +382,7 @@ QString TraceCanvas::toolTipFor(int index) const {
                          it->second.size() == 1 ? QStringLiteral("ends") : QStringLiteral("end"));
     return QStringLiteral(
                "<b>%1</b> (%2) &nbsp; collective %3<br>rank %4 of %5<br>"
-               "sent %6 &nbsp; %7<br>%8 %9<br>group %10 batch %11<br>%12%13")
+               "sent %6 &nbsp; %7<br>%8 %9%10<br>%11%12")
         .arg(QString::fromStdString(e.op), QString::fromStdString(e.label.phase))
         .arg(collectiveIdText(e.seq))
         .arg(e.rank)
@@ -380,10 +390,8 @@ QString TraceCanvas::toolTipFor(int index) const {
         .arg(collectiveBytesText(static_cast<double>(e.bytes), e.label, &real_).toHtmlEscaped(),
              QString::fromStdString(hsdp::durationText((e.endUs - e.startUs) * 1e-6)),
              QString::fromStdString(e.label.mesh))
-        .arg(e.label.meshDim >= 0 ? QStringLiteral("mesh dim %1").arg(e.label.meshDim) : QString())
-        .arg(e.label.group)
-        .arg(e.label.batch)
-        .arg(params, wrong);
+        .arg(e.label.meshDim >= 0 ? QStringLiteral("mesh dim %1").arg(e.label.meshDim) : QString(),
+             placeLine(e.label, false), params, wrong);
 }
 
 QString TraceCanvas::rowLabel(int row) const {
