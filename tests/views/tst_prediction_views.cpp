@@ -31,6 +31,7 @@
 #include "prediction/plan_prediction.h"
 #include "prediction/predicted_timeline_widget.h"
 #include "run/runner.h"
+#include "runs/run_status_text.h"
 #include "shared/plan_index.h"
 #include "shared/scenario_document.h"
 #include "studio_test_util.h"
@@ -341,6 +342,14 @@ void TestPredictionViews::predictedTimelineIsTheSimulation() {
     QCOMPARE(timeline->endUs(), cost.stepSeconds * 1e6);
     QVERIFY(view.caption().contains(QString::fromStdString(durationText(cost.stepSeconds))));
     QVERIFY(!view.canShowRun());
+    // Its zero is the predicted step's start (there may be no run), and its
+    // counts have thousands separators ("23,863 events", not "23863").
+    QCOMPARE(view.planCanvas()->timeAxisTitle(), QStringLiteral("predicted time since step start"));
+    QVERIFY(view.measuredCanvas()->timeAxisTitle().contains(QStringLiteral("run start")));
+    QVERIFY2(view.planCanvas()->summaryText().endsWith(
+                 QStringLiteral("%1 events").arg(groupedNumber(timeline->eventCount()))),
+             qPrintable(view.planCanvas()->summaryText()));
+    QVERIFY(timeline->eventCount() >= 1000);  // so that the separator shows
 }
 
 // Each predicted event copies its group's ranks and batch's params: a world

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "runs/run_index.h"
+#include "runs/run_status_text.h"
 #include "types/figures.h"
 #include "types/mesh.h"
 
@@ -601,7 +602,23 @@ void TraceCanvas::paintAxis(QPainter& painter, const QSize& size) const {
     }
     painter.setPen(kText);
     painter.drawText(QRectF(8, 24, kGutter - 14, 16), Qt::AlignRight | Qt::AlignVCenter,
-                     tr("time since run start"));
+                     timeAxisTitle_);
+}
+
+void TraceCanvas::setTimeAxisTitle(const QString& title) {
+    timeAxisTitle_ = title;
+    update();
+}
+
+QString TraceCanvas::summaryText() const {
+    if (!timeline_) return {};
+    const QString events = groupedNumber(timeline_->eventCount());
+    return layout_.isGrouped()
+               ? tr("%1 ranks in %2 groups · %3 events")
+                     .arg(groupedNumber(timeline_->rowCount()))
+                     .arg(layout_.groups().size())
+                     .arg(events)
+               : tr("%1 ranks · %2 events").arg(groupedNumber(timeline_->rowCount()), events);
 }
 
 void TraceCanvas::paintLegend(QPainter& painter, const QSize& size) const {
@@ -629,13 +646,7 @@ void TraceCanvas::paintLegend(QPainter& painter, const QSize& size) const {
         painter.drawText(QPointF(x + 16, 15), wrong);
         x += 16 + metrics.horizontalAdvance(wrong) + 14;
     }
-    const QString summary =
-        layout_.isGrouped()
-            ? tr("%1 ranks in %2 groups · %3 events")
-                  .arg(timeline_->rowCount())
-                  .arg(layout_.groups().size())
-                  .arg(timeline_->eventCount())
-            : tr("%1 ranks · %2 events").arg(timeline_->rowCount()).arg(timeline_->eventCount());
+    const QString summary = summaryText();
     // Right of the legend while it has the room; cut, it read "863 events" for 23863.
     if (metrics.horizontalAdvance(summary) > size.width() - x - 8) return;
     painter.setPen(QColor(0x77, 0x77, 0x77));
