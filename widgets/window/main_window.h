@@ -197,8 +197,11 @@ private:
     void updateRunStatus();
     void fitStatusLine();
     void addReportAction(QMenu* file);
-    // Where a file made of the scenario goes: beside it, named after it and `ending`.
-    QString suggestedPathBeside(const QString& ending) const;
+    // Where a file made of the scenario goes: named after it and `ending`,
+    // in exportFolder().
+    QString suggestedExportPath(const QString& ending) const;
+    static QString exportFolder();  // the last export's folder, else Documents
+    static void rememberExportFolder(const QString& writtenPath);
     void addExportViewActions(QMenu* file);
     int viewIndex(const QString& viewId) const;
     void revealView(int index);
