@@ -127,6 +127,7 @@ TrafficWidget::TrafficWidget(PlanSelection* selection, QWidget* parent)
     plot_->xAxis->setTickLabelRotation(20);
     auto* note = note_;
     note->setText(noRunText());
+    plot_->hide();  // until a run comes (setRun)
     note->setWordWrap(true);
     note->setStyleSheet(QStringLiteral("color: #555;"));
     auto* slowTitle = new QLabel(tr("<b>Slowest collectives</b> (click to select)"), this);
@@ -173,6 +174,8 @@ void TrafficWidget::setRun(const RunData& run) {
     index_ = runIndexOf(run);
     table_->setHorizontalHeaderLabels(statHeaders(stats().shrunk));
     note_->setText(run.isValid() ? noteText(stats().shrunk) : noRunText());
+    // An empty chart would push the note out of a short dock: the note first.
+    plot_->setVisible(run.isValid());
     setAxisTitle(stats().shrunk);
     fillPlot();
     fillTable();
