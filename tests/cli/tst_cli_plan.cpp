@@ -83,6 +83,12 @@ private slots:
         QCOMPARE(text.exitCode, 0);
         QVERIFY(text.out.contains("Cost on h100-dgx: 4 nodes x 8"));
         QVERIFY(text.out.contains("main.tp (dim 2): 0 of 8 groups cross nodes"));
+        // One meaning of "step": the whole step ("step time"); a place in
+        // the schedule is a schedule entry, as the studio says.
+        QVERIFY2(text.out.contains("schedule entry "), text.out.constData());
+        QVERIFY2(!QString::fromUtf8(text.out).contains(
+                     QRegularExpression(QStringLiteral("\\bstep \\d"))),
+                 text.out.constData());
         // A bandwidth with the precision it has: "3350 GB/s", not "3350.000 GB/s".
         const auto bandwidth = QRegularExpression(QStringLiteral("at ([0-9.]+) GB/s"))
                                    .match(QString::fromUtf8(text.out));

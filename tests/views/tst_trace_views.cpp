@@ -356,7 +356,7 @@ void TestTraceViews::stepNavigationDrivesTheSelection() {
     panel.last();
     QCOMPARE(panel.currentStep(), panel.stepCount() - 1);
     QCOMPARE(selection.collective(), steps.back().seq);
-    QCOMPARE(panel.positionText(), QStringLiteral("step %1 of %1 · collective #%2")
+    QCOMPARE(panel.positionText(), QStringLiteral("%1 of %1 collectives · collective #%2")
                                        .arg(panel.stepCount())
                                        .arg(steps.back().seq));
     panel.next();  // stays on the last

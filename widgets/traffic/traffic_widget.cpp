@@ -112,7 +112,7 @@ TrafficWidget::TrafficWidget(PlanSelection* selection, QWidget* parent)
       selection_(selection),
       plot_(new QCustomPlot(this)),
       table_(makeTable(statHeaders(false), this)),
-      slowest_(makeTable({tr("step"), tr("collective"), tr("op"), tr("phase"), tr("ranks"),
+      slowest_(makeTable({tr("order"), tr("collective"), tr("op"), tr("phase"), tr("ranks"),
                           tr("size S"), tr("time t"), tr("waited"), tr("params")},
                          this)),
       note_(new QLabel(this)) {
