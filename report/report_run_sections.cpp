@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The run's sections: verification (every mismatch text in full), traffic
-// per op and per mesh dim with NCCL-tests bandwidths, the slowest steps and,
+// per op and per mesh dim with NCCL-tests bandwidths, the slowest collectives and,
 // for a reference run, the wrong rows drawn.
 #include "derived/run/run_status_text.h"
 #include "derived/run/run_steps.h"
@@ -208,10 +208,10 @@ void addTraffic(const RunData& data, const std::vector<RunStep>& steps, const Tr
     section.table(trafficTable(QStringLiteral("Op"), stats, stats.byOp));
     section.table(trafficTable(QStringLiteral("Mesh dim"), stats, stats.byDim));
     ReportSection& slow =
-        list.add(QStringLiteral("slowest"), QStringLiteral("Run: the slowest steps"), 2);
+        list.add(QStringLiteral("slowest"), QStringLiteral("Run: the slowest collectives"), 2);
     ReportTable table;
     table.header = {
-        QStringLiteral("Step"), QStringLiteral("Collective"), QStringLiteral("Time t (µs)"),
+        QStringLiteral("Order"), QStringLiteral("Collective"), QStringLiteral("Time t (µs)"),
         QStringLiteral("Waited (µs)"),
         stats.shrunk ? QStringLiteral("busbw (GB/s, shrunk run)") : QStringLiteral("busbw (GB/s)")};
     const Trace& trace = data.run->trace;

@@ -64,6 +64,10 @@ MainWindow::MainWindow(QWidget* parent)
     auto* statusLine = new QWidget(this);
     statusLine_ = new QHBoxLayout(statusLine);
     statusLine_->setContentsMargins(0, 0, 0, 0);
+    // The diagnostic counts first and never cut: a long run line must not
+    // push "2 errors · 8 warnings" out of sight.
+    diagnosticCounts_ = new QLabel(statusLine);
+    statusLine_->addWidget(diagnosticCounts_);
     status_ = new ElidedLabel(tr("No scenario open"), statusLine);
     statusLine_->addWidget(status_);
     statusBar()->addPermanentWidget(statusLine, 1);
@@ -195,6 +199,8 @@ void MainWindow::onReadFailed(const QString& message) {
 
 void MainWindow::updateStatus() {
     status_->setText(statusText());
+    diagnosticCounts_->setText(diagnosticCountsText());
+    diagnosticCounts_->setVisible(!diagnosticCounts_->text().isEmpty());
     if (!runSession_->isBusy()) updateRunStatus();
     fitStatusLine();
 }
@@ -214,7 +220,8 @@ QString MainWindow::statusText() const {
         return session_->lastError().isEmpty() ? tr("No scenario open") : tr("Scenario unreadable");
     // Most important first, as the line is cut from the right when the window
     // is narrow: a step that does not fit the device, the world, the
-    // prediction with its peak, the worst imbalance and where, the counts.
+    // prediction with its peak, the imbalances and where (the diagnostic
+    // counts have a label of their own).
     const PlanPrediction* predicted = result.prediction.get();
     QStringList parts;
     if (const QString outOfMemory = outOfMemoryStatusText(predicted); !outOfMemory.isEmpty())
@@ -225,13 +232,19 @@ QString MainWindow::statusText() const {
                  .arg(result.plan->groups.size());
     if (const QString prediction = predictionStatusText(predicted); !prediction.isEmpty())
         parts << prediction;
-    parts << tr("worst imbalance %1").arg(worstImbalanceText(*result.plan, *result.index))
-          << counted(result.index->errorCount + errorCount(predicted), "error")
-          << counted(result.index->warningCount, "warning");
+    parts << imbalanceStatusText(*result.plan, *result.index, predicted != nullptr);
     QString text = parts.join(QStringLiteral(" · "));
     if (!session_->isStale()) return text;
     return text + (session_->lastErrorFromEdit() ? tr(" · STALE (the edit does not read)")
                                                  : tr(" · STALE (file no longer reads)"));
+}
+
+QString MainWindow::diagnosticCountsText() const {
+    const PlanResult& result = session_->current();
+    if (!result.isValid()) return {};
+    return counted(result.index->errorCount + errorCount(result.prediction.get()), "error") +
+           QStringLiteral(" · ") + counted(result.index->warningCount, "warning") +
+           QStringLiteral(" ·");
 }
 
 void MainWindow::updateTitle() {

@@ -85,6 +85,8 @@ public:
     // File ▸ Compare with…: the current plan (before) against `path` (after).
     void compareWith(const QString& path);
     QString statusText() const;
+    // "2 errors · 8 warnings ·": left of the status line, never cut.
+    QString diagnosticCountsText() const;
     // Cluster ▸ (main_window_cluster.cpp): costs every plan on a preset's name
     // or a cluster file's path ("none": no prediction), kept for the next
     // start; false (with a message box unless quiet) for one that does not read.
@@ -195,8 +197,11 @@ private:
     void updateRunStatus();
     void fitStatusLine();
     void addReportAction(QMenu* file);
-    // Where a file made of the scenario goes: beside it, named after it and `ending`.
-    QString suggestedPathBeside(const QString& ending) const;
+    // Where a file made of the scenario goes: named after it and `ending`,
+    // in exportFolder().
+    QString suggestedExportPath(const QString& ending) const;
+    static QString exportFolder();  // the last export's folder, else Documents
+    static void rememberExportFolder(const QString& writtenPath);
     void addExportViewActions(QMenu* file);
     int viewIndex(const QString& viewId) const;
     void revealView(int index);
@@ -260,6 +265,7 @@ private:
     QMenu* viewMenu_ = nullptr;
     QHBoxLayout* statusLine_ = nullptr;  // status_, the run's progress, runStatus_
     QLabel* status_ = nullptr;
+    QLabel* diagnosticCounts_ = nullptr;  // left of status_, never cut
     RunSession* runSession_ = nullptr;
     RunData lastRun_;
     RunData lastCorrectedRun_;

@@ -64,8 +64,15 @@ void MainWindow::buildEditMenu(QMenu* edit) {
 
 // Every edit, undo and redo re-plans the whole document off the GUI thread;
 // a newer edit replaces a plan still queued (JobTracker). An error then names
-// `pointer`, the field just changed.
+// `pointer`, the field just changed. A text that is no value puts the
+// value from before the edit back without a plan: the last valid plan (of a
+// valid text typed before it in the same field) stays on screen, and a plan
+// still under way of the prefix typed past ("2" of "2, two") is dropped.
 void MainWindow::onDocumentEdited(const QString& pointer) {
+    if (document_->isReverting()) {
+        session_->dropPendingPlans();  // of the value typed past: neither shown nor adopted
+        return;
+    }
     session_->planDocument(document_->snapshot(), pointer);
 }
 

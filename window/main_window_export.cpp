@@ -3,8 +3,9 @@
 // the same two on every view's right click, installed here once for all
 // registered views. A view's picture is its drawing as it is on screen
 // (without its controls), or, at a chosen size or of a chosen part, drawn
-// as --screenshot draws it. The folder last written to is kept in
-// QSettings: the next Export View… proposes it, in this studio or the next.
+// as --screenshot draws it. The folder last written to (a picture or a
+// report) is kept in QSettings: the next export proposes it, in this studio
+// or the next; the first goes to the user's documents folder.
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -13,6 +14,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 
 #include "view_export/active_view_tracker.h"
@@ -86,14 +88,22 @@ int MainWindow::viewIndex(const QString& viewId) const {
     return -1;
 }
 
-// Named after the scenario and the view, in the folder the last picture
-// went to while it still exists, else beside the scenario.
+// Named after the scenario and the view, in exportFolder().
 QString MainWindow::suggestedViewPath(const ViewRegistration& registration) const {
-    const QString beside =
-        suggestedPathBeside(QStringLiteral("-") + screenshotFileName(registration));
+    return suggestedExportPath(QStringLiteral("-") + screenshotFileName(registration));
+}
+
+// The folder the last picture or report went to while it still exists, else
+// the user's documents folder (else home): a user location, not the clone.
+QString MainWindow::exportFolder() {
     const QString folder = QSettings().value(kExportFolderKey).toString();
-    if (folder.isEmpty() || !QFileInfo(folder).isDir()) return beside;
-    return QDir(folder).filePath(QFileInfo(beside).fileName());
+    if (!folder.isEmpty() && QFileInfo(folder).isDir()) return folder;
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return !documents.isEmpty() && QFileInfo(documents).isDir() ? documents : QDir::homePath();
+}
+
+void MainWindow::rememberExportFolder(const QString& writtenPath) {
+    QSettings().setValue(kExportFolderKey, QFileInfo(writtenPath).absolutePath());
 }
 
 ExportViewDialog* MainWindow::openExportViewDialog(const QString& viewId) {
@@ -179,7 +189,7 @@ bool MainWindow::exportView(const ViewExportRequest& request, QString* error) {
             renderView(index, request.part, request.size, *format == PictureFormat::Svg);
         QApplication::restoreOverrideCursor();
         if (picture.save(request.path, &problem)) {
-            QSettings().setValue(kExportFolderKey, QFileInfo(request.path).absolutePath());
+            rememberExportFolder(request.path);
             statusBar()->showMessage(tr("%1 written (%2 × %3 px)")
                                          .arg(request.path)
                                          .arg(picture.image.width())

@@ -52,21 +52,22 @@ void MainWindow::exportReportDialog() {
 }
 
 QString MainWindow::suggestedReportPath() const {
-    return suggestedPathBeside(QStringLiteral("-report.html"));
+    return suggestedExportPath(QStringLiteral("-report.html"));
 }
 
-// Beside the scenario file, named after it; an unsaved scenario has no file
-// to name it after: its name (or "untitled") in the working directory.
-QString MainWindow::suggestedPathBeside(const QString& ending) const {
+// Named after the scenario file, or for an unsaved scenario after its name
+// (or "untitled"), in exportFolder(): never beside the scenario, whose folder
+// is often the clone's samples/, where a new user would not look for it.
+QString MainWindow::suggestedExportPath(const QString& ending) const {
+    QString name = QFileInfo(session_->path()).completeBaseName();
     if (session_->path().isEmpty()) {
         const auto& scenario = session_->current().scenario;  // none before a file opens
-        QString name = scenario ? QString::fromStdString(scenario->name) : QString();
+        name = scenario ? QString::fromStdString(scenario->name) : QString();
         name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("_"));
         name.remove(QRegularExpression(QStringLiteral("^[._]+|_+$")));
-        return QDir::current().filePath((name.isEmpty() ? documentName({}) : name) + ending);
+        if (name.isEmpty()) name = documentName({});
     }
-    const QFileInfo scenario(session_->path());
-    return scenario.absoluteDir().filePath(scenario.completeBaseName() + ending);
+    return QDir(exportFolder()).filePath(name + ending);
 }
 
 // The hsdp-inspect command that writes the same report from the saved file:
@@ -150,6 +151,7 @@ bool MainWindow::exportReport(const QString& path, bool quiet) {
         if (!quiet) QMessageBox::warning(this, tr("Export Report failed"), written.error);
         return false;
     }
+    rememberExportFolder(path);
     statusBar()->showMessage(
         tr("Report written to %1 (%2 s)").arg(path).arg(written.seconds, 0, 'f', 1), 10000);
     return true;

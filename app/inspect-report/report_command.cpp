@@ -74,9 +74,15 @@ namespace {
 QtMessageHandler qtHandler = nullptr;
 
 // Offscreen Qt warns that XDG_RUNTIME_DIR is unset on every headless
-// machine; a command-line tool keeps its stderr for what matters.
+// machine, and the offscreen platform that it cannot propagate a window's
+// size hints (a widget drawn into a picture is never a window on screen);
+// a command-line tool keeps its stderr for what matters: only these two
+// known, harmless lines are dropped.
 void quietHandler(QtMsgType type, const QMessageLogContext& context, const QString& message) {
     if (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))) return;
+    if (type == QtWarningMsg &&
+        message == QLatin1String("This plugin does not support propagateSizeHints()"))
+        return;
     if (qtHandler) qtHandler(type, context, message);
 }
 

@@ -177,7 +177,17 @@ private slots:
     void trafficAgreesWithTheRunLine() {
         PlanSelection selection;
         TrafficWidget view(&selection);
+        // No run: no row of zero bandwidths, a note that says how to get one.
+        view.setRun(RunData{});
+        QCOMPARE(view.table()->rowCount(), 0);
+        QVERIFY(view.plot()->isHidden());  // nothing pushes the note out of a short dock
+        QVERIFY2(view.noteText().contains(QStringLiteral("No run yet")) &&
+                     view.noteText().contains(QStringLiteral("Ctrl+R")),
+                 qPrintable(view.noteText()));
         view.setRun(shrunk_);
+        QVERIFY(view.table()->rowCount() > 0);
+        QVERIFY(!view.plot()->isHidden());
+        QVERIFY(!view.noteText().contains(QStringLiteral("No run yet")));
         const TrafficStats& stats = view.stats();
         const RunResult& run = *shrunk_.run;
         QCOMPARE(stats.total.collectives, run.collectives);

@@ -115,6 +115,12 @@ void TestRunWindow::aReferenceRunFillsTheVerificationDock() {
     QCOMPARE(panel->model()->run().run, run.run);
     QCOMPARE(panel->summaryText(), runSummaryLine(*run.run));
     QVERIFY(window.runStatusText().startsWith(QStringLiteral("NOT verified: ")));
+    // The status bar counts in the Verification view's (and the CLI's) word.
+    const RunCounts counts = countRun(*run.run);
+    QVERIFY(counts.paramsFailed > 0);
+    QVERIFY(panel->summaryText().contains(QStringLiteral("%1 failed").arg(counts.paramsFailed)));
+    QVERIFY(window.runStatusText().contains(QStringLiteral("%1 failed").arg(counts.paramsFailed)));
+    QVERIFY(!window.runStatusText().contains(QStringLiteral("mismatch")));
 
     // The filter keeps the params with a mismatch (and their mismatch rows).
     panel->filterEdit()->setText(QStringLiteral("mismatch"));

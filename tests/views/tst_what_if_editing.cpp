@@ -95,6 +95,7 @@ private slots:
     void aValueTheReaderRejectsKeepsTheLastPlan();
     void aTextTypedPastAValueLeavesTheFieldAsItWas();
     void aTableCellTypedPastAValueStaysMarked();
+    void aTextTypedPastAValidEditKeepsThatPlan();
     void aReaderErrorElsewhereNamesTheFieldEdited();
     void aStaleSplitFactorShowsInTheDiagnostics();
     void whatChangedCountsFromTheStartOfTheEdit();
@@ -243,6 +244,25 @@ void TestWhatIfEditing::aTextTypedPastAValueLeavesTheFieldAsItWas() {
              planToJson(*plan, *shown.scenario).dump());
     QTest::keyClick(f.field(kShape), Qt::Key_Return);  // leaving the field keeps the mark
     QCOMPARE(f.window.view<EditWidget>()->markedField(), kShape);
+}
+
+// A valid edit, then a text that is no value in the same field: the plan of
+// the valid edit stays on screen (marked stale by the banner), not the plan
+// of the value from before the edit, which the document holds again.
+void TestWhatIfEditing::aTextTypedPastAValidEditKeepsThatPlan() {
+    EditFixture f;
+    QVERIFY(f.open("teaching_2x2.json"));
+    const Json shape = *f.window.document()->value(kShape);
+    f.type(kShape, QStringLiteral("4, 2"));
+    QTRY_VERIFY_WITH_TIMEOUT(f.window.session()->current().plan->worldSize == 8, 20000);
+    auto valid = f.window.session()->current().plan;
+    QTest::keyClicks(f.field(kShape), QStringLiteral("x"));
+    QVERIFY(f.window.banner()->showsTextError());
+    QCOMPARE(*f.window.document()->value(kShape), shape);  // the value from before the edit
+    QTest::qWait(200);                                     // a plan of that value would start now
+    QTRY_VERIFY_WITH_TIMEOUT(!f.window.session()->isBusy(), 20000);
+    QCOMPARE(f.window.session()->current().plan, valid);
+    QVERIFY(f.window.banner()->showsTextError());
 }
 
 // The "8192, two" in a shape cell: typed into the table's editor

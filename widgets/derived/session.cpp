@@ -137,6 +137,7 @@ void Session::startJob(Compute compute, bool fromEdit) {
     // dropped, and it would hold a core the new plan needs.
     predictions_.cancel();
     bool wasBusy = jobs_.isJobRunning();
+    const int serial = ++jobSerial_;
     jobs_.startJob(
         pool_,
         [compute = std::move(compute), fromEdit]() {
@@ -155,12 +156,18 @@ void Session::startJob(Compute compute, bool fromEdit) {
             }
             return outcome;
         },
-        [this](Outcome outcome) { finishJob(std::move(outcome)); });
+        [this, serial](Outcome outcome) { finishJob(std::move(outcome), serial); });
     if (!wasBusy) emit busyChanged(true);
 }
 
-void Session::finishJob(Outcome outcome) {
+void Session::finishJob(Outcome outcome, int serial) {
     if (!jobs_.isJobRunning()) emit busyChanged(false);
+    if (serial <= dropped_) {
+        // Its edit was taken back: the plan on screen stays, with the
+        // prediction the job's start may have cancelled.
+        if (current_.isValid() && !current_.prediction) startPrediction();
+        return;
+    }
     if (!outcome.error.isEmpty()) {
         lastError_ = outcome.error;
         lastErrorPath_ = outcome.errorPath;

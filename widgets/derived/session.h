@@ -35,6 +35,10 @@ public:
     // alone; results arrive as for a file, but an error names the field edited
     // (edit_error_text.h), never the file, and lastErrorPath() is `edited`.
     void planDocument(std::shared_ptr<const Json> document, const QString& edited = {});
+    // The edit the plans still under way were made of was taken back (a text
+    // that is no value put the field's old value back): their results are
+    // dropped, and the plan on screen stays.
+    void dropPendingPlans() { dropped_ = jobSerial_; }
     // While the user has unsaved edits, a change on disk must not replace
     // them: the session then only reports it (fileChangedOnDisk).
     void setFollowsFile(bool follows) { followsFile_ = follows; }
@@ -80,7 +84,7 @@ private:
     template <typename Compute>
     void startJob(Compute compute, bool fromEdit);
     void startFileJob();
-    void finishJob(Outcome outcome);
+    void finishJob(Outcome outcome, int serial);
     void watch();
     void onDirectoryChanged();
     void onSettled();
@@ -89,6 +93,8 @@ private:
     QString path_;
     PlanResult current_;
     bool stale_ = false;
+    int jobSerial_ = 0;  // counts the plans started
+    int dropped_ = 0;    // plans up to this one are not shown (dropPendingPlans)
     QString lastError_;
     QString lastErrorPath_;
     bool lastErrorFromEdit_ = false;

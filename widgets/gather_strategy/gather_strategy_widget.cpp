@@ -135,6 +135,11 @@ GatherStrategyWidget::Key GatherStrategyWidget::keyFor(int group) const {
 
 void GatherStrategyWidget::refresh() {
     if (!plan_.isValid()) return display(std::nullopt, tr("No plan."));
+    // The plan could not be costed on the chosen cluster (too large, say):
+    // the Memory view says so, and a peak memory costed here on one group
+    // would contradict it. Both give the prediction's own reason.
+    if (plan_.prediction && !plan_.prediction->cost)
+        return display(std::nullopt, tr("No prediction: %1").arg(plan_.prediction->error));
     const SelectionState state = selection_ ? selection_->stateFor(plan_) : SelectionState{};
     const int group = comparedGroup(*plan_.plan, *plan_.index, state);
     if (group < 0)

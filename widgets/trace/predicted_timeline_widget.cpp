@@ -39,6 +39,9 @@ PredictedTimelineWidget::PredictedTimelineWidget(PlanSelection* selection, QWidg
     // A short bottom dock scrolls rather than squeezing two timelines into it.
     for (TraceCanvas* canvas : {planCanvas_, measuredCanvas_, runCanvas_})
         canvas->setMinimumHeight(220);
+    // A prediction starts at its step's start, not at a run's: there may be no run.
+    for (TraceCanvas* canvas : {planCanvas_, runCanvas_})
+        canvas->setTimeAxisTitle(tr("predicted time since step start"));
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 2, 6, 0);
     bar->addWidget(new QLabel(tr("Show"), this));

@@ -59,6 +59,12 @@ public:
     int64_t highlightedSeq() const { return seq_; }
     // The collectives marked as wrong, by id (none: empty).
     const StepFaults& faults() const;
+    // The time axis's title: "time since run start" for a run; a prediction
+    // says what its zero is ("predicted time since step start").
+    void setTimeAxisTitle(const QString& title);
+    QString timeAxisTitle() const { return timeAxisTitle_; }
+    // "64 ranks · 23,863 events": what the legend says right of the colours.
+    QString summaryText() const;
 
     // The time window shown, in microseconds; setWindow clamps to the run.
     double windowStart() const { return t0_; }
@@ -171,6 +177,7 @@ private:
     std::shared_ptr<const Mesh> mesh_;  // of the world's size, or null
     NodeMap nodes_;
     RankGrouping grouping_;
+    QString timeAxisTitle_ = tr("time since run start");
     bool groupingChosen_ = false;  // by the user: kept across runs of one size
     TraceRowLayout layout_;
 };

@@ -45,6 +45,7 @@ public:
 
 private:
     static QString noteText(bool shrunk);
+    static QString noRunText();  // the note while there is no run
     void fillPlot();
     void setAxisTitle(bool shrunk);
     void fillTable();

@@ -76,6 +76,7 @@ PlanIndex buildPlanIndex(const Scenario& scenario, const Plan& plan) {
     indexRanks(plan, index);
     indexDiagnostics(plan, index);
     sortRankLoads(plan, index);
+    index.computeImbalance = loadImbalance(index.computedNumel);
     if (const auto worst = worstOwnerImbalance(plan.groups)) {
         index.worstImbalance = worst->ratio;
         index.worstGroup = worst->group;
@@ -93,6 +94,13 @@ QString worstImbalanceText(const Plan& plan, const PlanIndex& index) {
             ? QObject::tr("group %1 over its %2 batches").arg(group.id).arg(group.batches.size())
             : QObject::tr("group %1 batch %2").arg(group.id).arg(index.worstBatch);
     return QStringLiteral("%1 (%2)").arg(QString::number(index.worstImbalance, 'f', 2), where);
+}
+
+QString imbalanceStatusText(const Plan& plan, const PlanIndex& index, bool predicted) {
+    const QString owner = QObject::tr("owner imbalance %1").arg(worstImbalanceText(plan, index));
+    if (!predicted || !index.computeImbalance) return owner;
+    return QObject::tr("per-rank Newton–Schulz imbalance %1 (sets the step) · %2")
+        .arg(QString::number(*index.computeImbalance, 'f', 2), owner);
 }
 
 int mostInterestingParam(const Scenario& scenario, const Plan& plan) {

@@ -4,6 +4,7 @@
 #include <QString>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "derived/plan/sorted_distribution.h"
@@ -31,6 +32,11 @@ struct PlanIndex {
     int64_t maxOwnedNumel = 0;
     std::vector<int64_t> computedNumel;  // by rank: Plan::ranks[r].computedNumel
     int64_t maxComputedNumel = 0;
+    // Newton–Schulz numel per rank, max/mean over every rank (nullopt: none
+    // runs any): the busiest rank's Newton–Schulz is what a predicted step
+    // waits on, which the owner imbalance below (per owner coordinate of one
+    // place) does not show.
+    std::optional<double> computeImbalance;
     // The plan's worst owner imbalance (worstOwnerImbalance, plan/load_imbalance.h:
     // the places the owner-imbalance rule judges): max/mean, its group's
     // position (-1: no place judged) and batch (-1: the group over its batches).
@@ -51,6 +57,12 @@ PlanIndex buildPlanIndex(const Scenario& scenario, const Plan& plan);
 // group has as many owned params as owners (what the status bar, the report
 // and the plan comparison say).
 QString worstImbalanceText(const Plan& plan, const PlanIndex& index);
+
+// What the status bar says of imbalance: "owner imbalance 1.71 (group 3
+// batch 0)"; with a prediction, first the per-rank Newton–Schulz imbalance
+// that sets the predicted step: "per-rank Newton–Schulz imbalance 3.54 (sets
+// the step) · owner imbalance …".
+QString imbalanceStatusText(const Plan& plan, const PlanIndex& index, bool predicted);
 
 // The parameter a screenshot or a first look should show: the first grouped
 // one an error or warning names (a hazard), else the largest grouped one,

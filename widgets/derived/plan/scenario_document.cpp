@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "derived/plan/scenario_document.h"
 
+#include <QScopedValueRollback>
 #include <QUndoCommand>
 
 namespace hsdp {
@@ -98,7 +99,9 @@ void ScenarioDocument::setValue(const QString& pointer, std::optional<Json> valu
 // Within the open step this merges into its command, which, back at its old
 // value, is dropped from the history (SetValueCommand::mergeWith).
 void ScenarioDocument::revertOpenEdit(const QString& pointer) {
-    if (stepOpenOn(pointer)) setValue(pointer, stepBefore_, stepLabel_);
+    if (!stepOpenOn(pointer)) return;
+    QScopedValueRollback<bool> reverting(reverting_, true);
+    setValue(pointer, stepBefore_, stepLabel_);
 }
 
 bool ScenarioDocument::stepOpenOn(const QString& pointer) const {

@@ -41,6 +41,9 @@ public:
     // "8192, two") must not leave the scenario holding whatever prefix of it
     // last read ([8192]). Nothing happens when no step is open on `pointer`.
     void revertOpenEdit(const QString& pointer);
+    // Inside revertOpenEdit: the value put back is not one the user chose,
+    // so the window does not plan it and the last valid plan stays on screen.
+    bool isReverting() const { return reverting_; }
 
     QUndoStack* undoStack() { return &undo_; }
     bool isModified() const { return !undo_.isClean(); }
@@ -76,6 +79,7 @@ private:
     int lastIndex_ = -1;
     std::optional<Json> stepBefore_;  // lastPointer_'s value when its step began
     QString stepLabel_;
+    bool reverting_ = false;
 };
 
 // "/meshes/a~1b" for the key "a/b": RFC 6901 escaping of one reference token.

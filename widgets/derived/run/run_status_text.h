@@ -13,7 +13,6 @@ struct RunCounts {
     int paramsExact = 0;   // gather (if gathered), step and replicas all right
     int paramsFailed = 0;  // a mismatch, an error or diverged replicas
     int paramsNotReached = 0;
-    int mismatched = 0;  // params and transitions with a mismatch verdict
     int transitionsExact = 0;
     int transitionsFailed = 0;
 };
