@@ -165,6 +165,9 @@ private slots:
                                     QStringLiteral(" in the shrunk run (≈ ")),
                      qPrintable(texts));
             QVERIFY2(texts.contains(QStringLiteral("slots of the shrunk run")), qPrintable(texts));
+            // The real-size totals on a line of their own, under the totals:
+            // behind them they were cut off at a report picture's width.
+            QVERIFY2(texts.contains(QStringLiteral("\nAt real size ≈ ")), qPrintable(texts));
         }
         // Of the real run, the layout has nothing to qualify.
         const BufferLayout plain =

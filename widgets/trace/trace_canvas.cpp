@@ -601,8 +601,18 @@ void TraceCanvas::paintAxis(QPainter& painter, const QSize& size) const {
                              timeText(t, step));
     }
     painter.setPen(kText);
-    painter.drawText(QRectF(8, 24, kGutter - 14, 16), Qt::AlignRight | Qt::AlignVCenter,
-                     timeAxisTitle_);
+    // A longer title ("predicted time since step start") is drawn smaller
+    // rather than cut at the gutter's left edge.
+    const QRectF title(8, 24, kGutter - 14, 16);
+    const double wide = QFontMetricsF(painter.font()).horizontalAdvance(timeAxisTitle_);
+    painter.save();
+    if (wide > title.width()) {
+        QFont smaller = painter.font();
+        smaller.setPointSizeF(smaller.pointSizeF() * title.width() / wide);
+        painter.setFont(smaller);
+    }
+    painter.drawText(title, Qt::AlignRight | Qt::AlignVCenter, timeAxisTitle_);
+    painter.restore();
 }
 
 void TraceCanvas::setTimeAxisTitle(const QString& title) {
