@@ -56,6 +56,10 @@ options:
   --tp-plan PLAN      none (default) or torchtitan: add the TP transitions of
                       one block's forward pass (sequence parallelism)
   --ignore-saved-sharding  place a checkpoint's saved pieces afresh on --mesh
+  --all-muon          every parameter on Muon; by default the embeddings, the
+                      output head, norms and 1-D parameters (biases) get
+                      "optimizer": "adamw", as torchtitan, Moonlight and
+                      Megatron run Muon
   --name NAME         the scenario's name (default: architecture and layout)
   -o, --output FILE   where to write the scenario ("-": standard output); the
                       file is written whole (a temporary file renamed into place)
@@ -122,6 +126,7 @@ Generated fromConfig(const ArgParser& parser) {
     ConfigScenarioRequest request;
     request.dtype = dtypeOption(parser).value_or(DType::BF16);
     request.tpTransitions = tpPlanOption(parser);
+    request.allMuon = parser.has("--all-muon");
     request.name = parser.value("--name").value_or("");
     const auto world = worldOption(parser);
     // Config and layout errors name the field and the rule (ModelConfigError).
@@ -144,6 +149,7 @@ Generated fromCheckpoint(const ArgParser& parser) {
     request.dtype = dtypeOption(parser);
     request.tpTransitions = tpPlanOption(parser);
     request.ignoreSavedSharding = parser.has("--ignore-saved-sharding");
+    request.allMuon = parser.has("--all-muon");
     request.name = parser.value("--name").value_or("");
     const auto world = worldOption(parser);
     if (auto mesh = parser.value("--mesh")) request.layout = parseParallelLayout(*mesh);
@@ -194,7 +200,7 @@ int scenarioCommand(const std::vector<std::string>& args) {
     ArgParser parser;
     parser.option("--from-config").option("--from-checkpoint").option("--mesh").option("--world");
     parser.option("--dtype").option("--tp-plan").option("--name").option("--output");
-    parser.flag("--ignore-saved-sharding");
+    parser.flag("--ignore-saved-sharding").flag("--all-muon");
     parser.parse(normalized);
     if (!parser.positionals().empty())
         throw UsageError("scenario takes no positional argument, got '" + parser.positionals()[0] +

@@ -11,6 +11,7 @@
 #include "checkpoint/detail/piece_coverage.h"
 #include "checkpoint/detail/saved_mesh.h"
 #include "checkpoint/saved_sharding.h"
+#include "hf_config/param_role.h"
 #include "hf_config/placement_rules.h"
 #include "hf_config/tp_transitions.h"
 
@@ -317,12 +318,12 @@ private:
         if (out_.savedSharding)
             return text + "placements reconstructed from the pieces the " +
                    std::to_string(c_.writers) + " ranks saved (DCP_SHARDING_INFO) on " +
-                   layoutText(out_.layout) + ".";
+                   layoutText(out_.layout) + "." + optimizerText(r_.allMuon);
         text += "layout " + layoutText(out_.layout) +
                 " as FSDP2 places it: Shard(0) over dp_shard, Replicate() over dp_replicate";
         if (out_.layout.tp > 1)
             text += ", after torchtitan's TP plan by the tensors' names (as --from-config)";
-        return text + ".";
+        return text + "." + optimizerText(r_.allMuon);
     }
 
     Json document() const {
@@ -334,6 +335,8 @@ private:
                 Json list = Json::array();
                 for (const Placement& p : *placements_[i]) list.push_back(torchText(p));
                 members["placements"] = std::move(list);
+                if (!r_.allMuon && adamwByDefault(tensors_[i]->name, tensors_[i]->shape.size()))
+                    members["optimizer"] = "adamw";
             } else {
                 members["requires_grad"] = false;  // a buffer: no optimizer step
             }

@@ -21,7 +21,10 @@ struct CheckpointScenarioRequest {
     std::optional<DType> dtype;        // --dtype: every tensor's; nullopt: each its own
     bool tpTransitions = false;        // --tp-plan torchtitan
     bool ignoreSavedSharding = false;  // place a saved job's tensors on `layout` afresh
-    std::string name;                  // "" : derived from the model and the layout
+    // --all-muon: every param on Muon; else embeddings, the output head, norms
+    // and 1-D params get "optimizer": "adamw" (hf_config/param_role.h).
+    bool allMuon = false;
+    std::string name;  // "" : derived from the model and the layout
 };
 
 struct CheckpointScenario {

@@ -205,7 +205,8 @@ private:
         return it->second;
     }
 
-    // --- resident (initialState): W, and G with its momentum unless frozen ---
+    // --- resident (initialState): W, and G with its momentum unless frozen
+    // (AdamW: its two moments, each at the dtype's size as Muon's momentum) ---
 
     std::vector<MemoryBytes> residentBytes() {
         std::vector<MemoryBytes> out(size_t(scenario_.worldSize));
@@ -228,7 +229,7 @@ private:
         bytes[size_t(MemoryKind::Param)] += b;
         if (!spec(p).requiresGrad) return;
         bytes[size_t(MemoryKind::Grad)] += b;
-        bytes[size_t(MemoryKind::Momentum)] += b;
+        bytes[size_t(MemoryKind::Momentum)] += spec(p).isAdamW() ? 2 * b : b;
     }
 
     // The params on one mesh, summed once per coordinate along the dims they are sharded over.

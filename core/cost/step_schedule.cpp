@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "collectives/adamw_step.h"
 #include "collectives/newton_schulz.h"
 #include "collectives/owner_exchange.h"
 #include "collectives/replicate_broadcast.h"
@@ -191,7 +192,8 @@ public:
         withCompute_ = withCompute;
         for (size_t i = 0; i < plan_.schedule.size(); ++i) scheduleEntry(int(i));
         if (!gatherOnly) {
-            for (int r = 0; r < scenario_.worldSize; ++r) localParams(r);
+            const std::vector<double> adamw = adamwBytes();
+            for (int r = 0; r < scenario_.worldSize; ++r) localParams(r, adamw[size_t(r)]);
             for (size_t t = 0; t < plan_.tpTransitions.size(); ++t) tpTransition(int(t));
         }
         // Hundreds of items per rank at 131,072 ranks: the growth's slack alone
@@ -654,10 +656,49 @@ private:
 
     // --- after the schedule (runLocalParams, runTpTransition) ---
 
-    void localParams(int rank) {
+    void localParams(int rank, double adamwBytes) {
         for (int p : plan_.noCommParams)
             if (held(p, rank) && scenario_.params[size_t(p)].requiresGrad)
                 localUpdate(rank, StepPhase::Local, -1, p);
+        // The AdamW params it holds: one fused elementwise update of its shards.
+        if (adamwBytes > 0) addWork(rank, WorkKind::Update, StepPhase::Local, -1, adamwBytes);
+    }
+
+    // Per rank, the bytes its AdamW update moves over the trainable AdamW
+    // shards it holds; a layout is worked out once per (param, mesh position
+    // along its non-replicated dims).
+    std::vector<double> adamwBytes() const {
+        std::vector<double> out(size_t(scenario_.worldSize), 0.0);
+        for (int p : plan_.adamwParams) {
+            const ParamSpec& spec = scenario_.params[size_t(p)];
+            if (!spec.requiresGrad) continue;
+            const double perElement = adamwUpdateBytesPerElement(spec.dtype);
+            const auto& shape = shapes_[size_t(p)];
+            const Mesh* mesh = paramMesh_[size_t(p)];
+            if (!spec.placements) {
+                for (double& bytes : out) bytes += double(shapeNumel(shape)) * perElement;
+                continue;
+            }
+            if (!mesh) continue;
+            std::vector<int> dims;
+            for (int d = 0; d < mesh->ndim(); ++d)
+                if (!(*spec.placements)[size_t(d)].isReplicate()) dims.push_back(d);
+            std::unordered_map<int64_t, int64_t> numels;
+            Coord coord(mesh->shape.size(), 0);
+            for (int rank : mesh->ranks) {  // row-major: the odometer below
+                auto [it, isNew] = numels.try_emplace(indexOver(dims, mesh->shape, coord));
+                if (isNew)
+                    it->second =
+                        shardLayout(shape, *spec.placements, mesh->shape, coord).localNumel();
+                if (rank >= 0 && rank < scenario_.worldSize)
+                    out[size_t(rank)] += double(it->second) * perElement;
+                for (size_t d = coord.size(); d-- > 0;) {
+                    if (++coord[d] < mesh->shape[d]) break;
+                    coord[d] = 0;
+                }
+            }
+        }
+        return out;
     }
 
     void tpTransition(int t) {

@@ -66,6 +66,7 @@ Json paramsJson(const Plan& plan, const Scenario& scenario) {
             if (static_cast<size_t>(p) < groupOfParam.size())
                 groupOfParam[static_cast<size_t>(p)] = g.id;
     Json out = arrayWithCapacity(scenario.params.size());
+    const bool optimizers = hasAdamWParams(scenario);  // a Muon-only plan reads as before
     for (const ParamSpec& p : scenario.params) {
         Json placements = nullptr;
         if (p.placements) {
@@ -82,6 +83,7 @@ Json paramsJson(const Plan& plan, const Scenario& scenario) {
                        {"placements", placements},
                        {"requires_grad", p.requiresGrad},
                        {"group", group >= 0 ? Json(group) : Json(nullptr)}});
+        if (optimizers) out.back()["optimizer"] = std::string(paramOptimizerName(p.optimizer));
     }
     return out;
 }
@@ -209,7 +211,7 @@ Json diagnosticJson(const Diagnostic& d) {
     return out;
 }
 
-Json ranksJson(const Plan& plan) {
+Json ranksJson(const Plan& plan, bool adamw) {
     Json ranks = arrayWithCapacity(plan.ranks.size());
     for (const auto& r : plan.ranks) {
         Json entry = objectWithCapacity(7);
@@ -220,6 +222,10 @@ Json ranksJson(const Plan& plan) {
         put(entry, "gathered_numel", r.gatheredNumel);
         put(entry, "computed", array(r.computed));
         put(entry, "computed_numel", r.computedNumel);
+        if (adamw) {
+            put(entry, "adamw", array(r.adamw));
+            put(entry, "adamw_numel", r.adamwNumel);
+        }
         ranks.get_ref<Json::array_t&>().push_back(std::move(entry));
     }
     return ranks;
@@ -241,11 +247,13 @@ nlohmann::ordered_json planToJson(const Plan& plan, const Scenario& scenario) {
     put(out, "params", paramsJson(plan, scenario));
     put(out, "no_comm_params", array(plan.noCommParams));
     put(out, "rejected_params", array(plan.rejectedParams));
+    const bool adamw = hasAdamWParams(scenario);
+    if (adamw) put(out, "adamw_params", array(plan.adamwParams));
     put(out, "groups", arrayOf(plan.groups, groupJson));
     put(out, "schedule", arrayOf(plan.schedule, [](const ScheduleEntry& s) {
             return Json::array({s.group, s.batch});
         }));
-    put(out, "ranks", ranksJson(plan));
+    put(out, "ranks", ranksJson(plan, adamw));
     put(out, "tp_transitions",
         arrayOf(plan.tpTransitions, [&](const TpPlan& t) { return tpJson(t, scenario); }));
     put(out, "diagnostics", arrayOf(plan.diagnostics, diagnosticJson));

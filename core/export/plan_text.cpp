@@ -148,13 +148,22 @@ private:
     }
 
     void params() {
-        size_t grouped =
-            scenario_.params.size() - plan_.noCommParams.size() - plan_.rejectedParams.size();
+        size_t grouped = scenario_.params.size() - plan_.noCommParams.size() -
+                         plan_.rejectedParams.size() - plan_.adamwParams.size();
         out_ << "Params: " << scenario_.params.size() << " (" << grouped << " grouped, "
              << plan_.noCommParams.size() << " no-comm, " << plan_.rejectedParams.size()
-             << " rejected)\n";
+             << " rejected";
+        // Said only when the scenario has them: a Muon-only plan reads as before.
+        if (hasAdamWParams(scenario_))
+            out_ << ", " << plan_.adamwParams.size()
+                 << " AdamW; optimizer muon unless listed under AdamW";
+        out_ << ")\n";
         list("  no-comm: ", plan_.noCommParams);
         list("  rejected: ", plan_.rejectedParams);
+        list(
+            "  AdamW (optimizer adamw: updated where they live, no group, owner, gather or "
+            "Newton-Schulz): ",
+            plan_.adamwParams);
         out_ << "\n";
     }
 
@@ -299,6 +308,10 @@ private:
              << (lists && !r.computed.empty() ? ": " + paramList(r.computed) : "")
              << "); owner coordinate of " << r.owned.size() << " params (" << r.ownedNumel
              << " elements)" << (lists && !r.owned.empty() ? ": " + paramList(r.owned) : "");
+        if (!r.adamw.empty())
+            line << "; AdamW on " << r.adamw.size() << (r.adamw.size() == 1 ? " param" : " params")
+                 << " (" << r.adamwNumel << " elements of its shards)"
+                 << (lists ? ": " + paramList(r.adamw) : "");
         return line.str();
     }
 

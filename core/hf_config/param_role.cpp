@@ -105,6 +105,22 @@ bool isNormWeight(const std::vector<std::string_view>& parts) {
 
 }  // namespace
 
+bool adamwByDefault(std::string_view name, size_t ndim) {
+    if (ndim <= 1) return true;
+    const std::vector<std::string_view> parts = components(name);
+    for (std::string_view suffix : {"embed_tokens.weight", "tok_embeddings.weight", "wte.weight",
+                                    "lm_head.weight", "output.weight"})
+        if (endsWith(parts, suffix)) return true;
+    return isNormWeight(parts);
+}
+
+std::string optimizerText(bool allMuon) {
+    return allMuon ? " Every parameter on Muon (--all-muon)."
+                   : " Embeddings, the output head, norms and 1-D parameters on AdamW "
+                     "(\"optimizer\": \"adamw\"), as torchtitan, Moonlight and Megatron run "
+                     "Muon; the rest on Muon.";
+}
+
 std::optional<ParamRole> tpRoleForName(std::string_view name) {
     const std::vector<std::string_view> parts = components(name);
     for (const Rule& rule : kRules)

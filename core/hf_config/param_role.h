@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace hsdp {
@@ -25,5 +26,14 @@ enum class ParamRole {
 // knows the name (a fused qkv_proj, another family's naming), so tensor
 // parallelism cannot place it. Both scenario routes use these rules.
 std::optional<ParamRole> tpRoleForName(std::string_view name);
+
+// Whether a Muon job gives this parameter to AdamW instead, as torchtitan,
+// Moonlight and Megatron do: the embeddings (embed_tokens, tok_embeddings,
+// wte), the output head (lm_head, output), norms (`*norm.weight`) and every
+// 1-D (or 0-D) parameter such as biases. Both scenario routes mark these
+// `"optimizer": "adamw"` unless asked to keep every parameter on Muon.
+bool adamwByDefault(std::string_view name, size_t ndim);
+// The sentence a generated scenario's description says of its optimizers.
+std::string optimizerText(bool allMuon);
 
 }  // namespace hsdp

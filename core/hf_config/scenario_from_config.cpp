@@ -2,6 +2,7 @@
 #include "hf_config/scenario_from_config.h"
 
 #include "hf_config/detail/param_tree.h"
+#include "hf_config/param_role.h"
 #include "hf_config/placement_rules.h"
 #include "hf_config/tp_transitions.h"
 
@@ -36,6 +37,8 @@ Json paramJson(const ParamNode& node, const ConfigScenarioRequest& r, bool twoMe
         p["placements"] = *placements;
     else
         p["requires_grad"] = false;  // a buffer: plain tensor, no optimizer step
+    if (placements && !r.allMuon && adamwByDefault(node.name, node.shape.size()))
+        p["optimizer"] = "adamw";
     return p;
 }
 
@@ -55,6 +58,7 @@ std::string description(const ConfigScenarioRequest& r) {
         text +=
             " Stacked experts [E, out, in] live on the expert mesh: Shard(0) over ep, "
             "Shard(1) over efsdp (dp_shard / ep).";
+    text += optimizerText(r.allMuon);
     return text;
 }
 

@@ -17,7 +17,10 @@ struct ConfigScenarioRequest {
     ParallelLayout layout;
     DType dtype = DType::BF16;
     bool tpTransitions = false;  // --tp-plan torchtitan
-    std::string name;            // empty: derived from the architecture and layout
+    // --all-muon: every param on Muon; else embeddings, the output head, norms
+    // and 1-D params get "optimizer": "adamw" (adamwByDefault).
+    bool allMuon = false;
+    std::string name;  // empty: derived from the architecture and layout
 };
 
 // The hsdp-scenario/1 document of the model under the layout (see

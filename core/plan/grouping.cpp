@@ -121,7 +121,7 @@ GroupingResult groupParameters(const Scenario& scenario, DiagnosticSink& sink) {
     std::map<GroupKey, size_t> groupByKey;
     for (const ParamSpec& param : scenario.params) {
         if (!param.isDTensor()) {
-            result.noCommParams.push_back(param.index);
+            (param.isAdamW() ? result.adamwParams : result.noCommParams).push_back(param.index);
             continue;
         }
         const Mesh* mesh = resolveMesh(scenario, param.mesh);
@@ -135,6 +135,10 @@ GroupingResult groupParameters(const Scenario& scenario, DiagnosticSink& sink) {
             continue;
         }
         const auto& layout = std::get<ParamLayout>(extracted);
+        if (param.isAdamW()) {  // AdamW's elementwise step needs no group, owner or gather
+            result.adamwParams.push_back(param.index);
+            continue;
+        }
         if (layout.replicateMeshDims.empty() && layout.shardMeshDims.empty()) {
             result.noCommParams.push_back(param.index);
             continue;

@@ -41,7 +41,8 @@ const Mesh* resolveMesh(const Scenario& scenario, const std::string& meshName);
 struct GroupingResult {
     std::vector<int> noCommParams;
     std::vector<int> rejectedParams;
-    std::vector<Group> groups;  // batches not yet built
+    std::vector<int> adamwParams;  // optimizer "adamw": updated where they live, never grouped
+    std::vector<Group> groups;     // batches not yet built
 };
 
 // docs/plan.md §1 (reference: group_parameters_for_hsdp). Rejected parameters get an

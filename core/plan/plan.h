@@ -93,6 +93,10 @@ struct RankOwnership {
     int64_t gatheredNumel = 0;  // elements it receives in fused all-gathers
     int64_t computedNumel = 0;  // Newton–Schulz elements it runs itself
     std::vector<int> computed;  // ascending params it runs Newton–Schulz on
+    // Trainable AdamW params it holds (ascending) and their local elements,
+    // which it updates itself, elementwise (also in heldNumel).
+    std::vector<int> adamw;
+    int64_t adamwNumel = 0;
 };
 
 // The reference's classification of a transition (classify_tp_transition).
@@ -160,6 +164,9 @@ struct Plan {
     int64_t alignmentBytes = 512;
     std::vector<int> noCommParams;
     std::vector<int> rejectedParams;
+    // Params with optimizer "adamw" (not rejected), ascending: no group, owner,
+    // gather or Newton–Schulz; each rank updates its own shard.
+    std::vector<int> adamwParams;
     std::vector<Group> groups;
     std::vector<ScheduleEntry> schedule;
     std::vector<RankOwnership> ranks;  // every rank of the world
@@ -169,7 +176,7 @@ struct Plan {
     bool hasErrors() const;
     // Whether the planner rejected `paramIndex` (docs/plan.md §1 errors): it is never run.
     bool isRejected(int paramIndex) const;
-    // The group holding `paramIndex`, or nullptr (no-comm or rejected).
+    // The group holding `paramIndex`, or nullptr (no-comm, AdamW or rejected).
     const Group* groupOf(int paramIndex) const;
 };
 

@@ -65,6 +65,7 @@ Plan makePlan(const Scenario& scenario) {
     auto grouping = groupParameters(scenario, sink);
     plan.noCommParams = std::move(grouping.noCommParams);
     plan.rejectedParams = std::move(grouping.rejectedParams);
+    plan.adamwParams = std::move(grouping.adamwParams);
     plan.groups = std::move(grouping.groups);
 
     plan.effectiveReplicaCount = effectiveReplicaCount(plan.groups, scenario.options, sink);
@@ -75,6 +76,7 @@ Plan makePlan(const Scenario& scenario) {
         rankOwnership(plan.groups, scenario.params, scenario.worldSize, plan.effectiveReplicaCount);
     addRankWork(plan.ranks, plan.groups, plan.noCommParams, scenario.params,
                 plan.effectiveReplicaCount);
+    addAdamWWork(plan.ranks, plan.adamwParams, scenario);
 
     reportParamHazards(plan.groups, scenario.params, sink);
     reportStackGathers(scenario, plan.groups, sink);

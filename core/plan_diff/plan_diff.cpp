@@ -38,6 +38,8 @@ std::string_view paramStatusName(ParamStatus status) {
             return "no-comm";
         case ParamStatus::Rejected:
             return "rejected";
+        case ParamStatus::AdamW:
+            return "adamw";
     }
     return "?";
 }
@@ -66,6 +68,7 @@ std::vector<ParamInPlan> paramStates(const Scenario& s, const Plan& plan) {
     };
     mark(plan.noCommParams, ParamStatus::NoComm);
     mark(plan.rejectedParams, ParamStatus::Rejected);
+    mark(plan.adamwParams, ParamStatus::AdamW);
     for (const Group& g : plan.groups) {
         for (size_t b = 0; b < g.batches.size(); ++b) {
             for (int p : g.batches[b].params) {

@@ -47,8 +47,10 @@ struct GroupIdentity {
 // "mesh main, replicate [0], shard [1] (mesh 1 -> tensor 0), ndim 2".
 std::string groupIdentityText(const GroupIdentity& key);
 
-enum class ParamStatus { Grouped, NoComm, Rejected };
-std::string_view paramStatusName(ParamStatus status);  // grouped | no-comm | rejected
+// AdamW: optimizer "adamw", updated where it lives (Plan::adamwParams).
+enum class ParamStatus { Grouped, NoComm, Rejected, AdamW };
+// grouped | no-comm | rejected | adamw
+std::string_view paramStatusName(ParamStatus status);
 
 // Where one parameter stands in one plan: its spec and its place in the plan.
 struct ParamInPlan {

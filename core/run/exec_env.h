@@ -23,8 +23,9 @@ struct ExecEnv {
     RunMode mode = RunMode::Corrected;
     std::vector<std::vector<int64_t>> paramShapes;  // data shape per param (maybe shrunk)
     std::vector<std::vector<int64_t>> tpShapes;     // data shape per transition
-    std::vector<Tensor> expected;        // per param: the single-device result (empty: not run)
-    std::vector<Tensor> expectedUpdate;  // per param: NS(G) on the full tensor (empty: frozen)
+    std::vector<Tensor> expected;  // per param: the single-device result (empty: not run)
+    // per param: NS(G) on the full tensor, AdamW's update for an AdamW param (empty: frozen)
+    std::vector<Tensor> expectedUpdate;
     RunSink* sink = nullptr;
     RunObserver* observer = nullptr;  // optional: sees gathered and final tensors
     const std::atomic<bool>* cancel = nullptr;
@@ -36,10 +37,12 @@ struct ExecEnv {
 // in fp32, the device holds the dtype).
 struct ParamState {
     bool held = false;
-    Coord coord;      // on the parameter's mesh (plain tensors: empty)
-    Tensor grad;      // local shard of G (frozen params: none)
-    Tensor momentum;  // Muon's buffer after this step, mu·0 + G: the first step from zero
-    Tensor weight;    // local parameter
+    Coord coord;          // on the parameter's mesh (plain tensors: empty)
+    Tensor grad;          // local shard of G (frozen params: none)
+    Tensor momentum;      // Muon's buffer after this step, mu·0 + G: the first step from zero
+                          // (AdamW: its first moment)
+    Tensor secondMoment;  // AdamW only: its second moment
+    Tensor weight;        // local parameter
     std::vector<MemoryCharge> resident;
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "collectives/adamw_step.h"
 #include "collectives/fused_gather.h"
 #include "collectives/newton_schulz.h"
 #include "collectives/owner_exchange.h"
@@ -177,7 +178,8 @@ Coord reducedReplicateCoord(const Group& group, const Batch& batch, const Coord&
 
 namespace {
 
-// The resident tensors of one held param: W, and G with its momentum unless frozen.
+// The resident tensors of one held param: W, and G with its momentum unless
+// frozen (AdamW: its two moments, each at the dtype's size as Muon's momentum).
 void makeResident(ParamState& st, const ParamSpec& spec, const std::vector<int64_t>& shape,
                   const std::vector<Placement>& placements, const std::vector<int64_t>& meshShape) {
     st.held = true;
@@ -191,6 +193,12 @@ void makeResident(ParamState& st, const ParamSpec& spec, const std::vector<int64
     st.grad =
         localTensor(Truth::grad(spec.index), shape, placements, meshShape, st.coord, spec.dtype);
     charge(MemoryKind::Grad, st.grad);
+    if (spec.isAdamW()) {
+        adamwMoments(st.grad, st.momentum, st.secondMoment);
+        charge(MemoryKind::Momentum, st.momentum);
+        charge(MemoryKind::Momentum, st.secondMoment);
+        return;
+    }
     st.momentum = st.grad;  // mu * 0 + G, exactly G
     charge(MemoryKind::Momentum, st.momentum);
 }
@@ -432,6 +440,28 @@ CollectiveLabel localLabel(const RankOptimizerStep& rankStep, int p) {
     return label;
 }
 
+// The AdamW params this rank holds: each shard updated where it lives, all
+// in one span (a fused AdamW step), as the cost model predicts it.
+void adamwLocal(RankOptimizerStep& rankStep, std::vector<int>& params) {
+    CollectiveLabel label;
+    label.phase = "local";
+    for (int p : rankStep.env.plan->adamwParams) {
+        if (!rankStep.state[size_t(p)].held) continue;
+        params.push_back(p);
+        if (!specOf(rankStep.env, p).requiresGrad) continue;
+        if (label.params.empty()) label.mesh = specOf(rankStep.env, p).mesh;
+        label.params.push_back(p);
+    }
+    if (label.params.empty()) return;
+    RankContext& ctx = rankStep.ctx;
+    const double startUs = ctx.nowUs();
+    for (int p : label.params) {
+        const ParamState& st = rankStep.state[size_t(p)];
+        applyChecked(rankStep, p, adamwUpdate(st.momentum, st.secondMoment));
+    }
+    if (ctx.tracing()) ctx.recordCompute("update", label, startUs);
+}
+
 }  // namespace
 
 void runLocalParams(RankOptimizerStep& rankStep) {
@@ -442,6 +472,7 @@ void runLocalParams(RankOptimizerStep& rankStep) {
         if (specOf(rankStep.env, p).requiresGrad) updateWhole(rankStep, p, localLabel(rankStep, p));
         params.push_back(p);
     }
+    adamwLocal(rankStep, params);
     reportFinal(rankStep, params);
 }
 

@@ -24,7 +24,9 @@ std::vector<ParamState> initialState(const ExecEnv& env, int rank);
 void runScheduleEntry(RankOptimizerStep& rankStep, int scheduleIndex, const Group& group,
                       int batchIndex);
 
-// Plain tensors (no_comm_params): every rank updates its own full copy.
+// Plain tensors (no_comm_params): every rank updates its own full copy; then
+// the AdamW params (adamw_params): every rank its own shard, elementwise, in
+// one span ("update", phase "local"), no communication.
 void runLocalParams(RankOptimizerStep& rankStep);
 
 // The mesh dims each phase of a schedule entry runs its collectives over

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "collectives/adamw_step.h"
 #include "collectives/newton_schulz.h"
 #include "run/detail/run_summary.h"
 #include "run/detail/tp_transition.h"
@@ -23,7 +24,8 @@ namespace hsdp {
 namespace {
 
 // The single-device result of every parameter, computed once: W - lr·NS(G)
-// rounded to the dtype (frozen: W), and the update NS(G) itself.
+// rounded to the dtype (frozen: W), and the update NS(G) itself (an AdamW
+// param: AdamW's first update from G's two moments).
 // Most of a run's preparation (0.8 s of the 70B sample's first second): a
 // cancel stops it between parameters.
 void singleDeviceResults(const Scenario& scenario, const Plan& plan, ExecEnv& env) {
@@ -39,7 +41,13 @@ void singleDeviceResults(const Scenario& scenario, const Plan& plan, ExecEnv& en
         Tensor w = localTensor(Truth::weight(p), shape, {}, {}, {}, spec.dtype);
         if (spec.requiresGrad) {
             Tensor g = localTensor(Truth::grad(p), shape, {}, {}, {}, spec.dtype);
-            env.expectedUpdate[size_t(p)] = newtonSchulz(g);
+            if (spec.isAdamW()) {
+                Tensor m, v;
+                adamwMoments(g, m, v);
+                env.expectedUpdate[size_t(p)] = adamwUpdate(m, v);
+            } else {
+                env.expectedUpdate[size_t(p)] = newtonSchulz(g);
+            }
             applyUpdate(w, env.expectedUpdate[size_t(p)], scenario.options.lr, spec.dtype);
         }
         out[size_t(p)] = std::move(w);

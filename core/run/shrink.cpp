@@ -74,6 +74,12 @@ ParamReach reachOf(const Scenario& s, const Plan& plan, const ParamSpec& spec) {
     }
     const Group* g = plan.groupOf(spec.index);
     const Mesh* mesh = s.findMesh(spec.mesh);
+    if (spec.isAdamW() && mesh) {  // every rank of its mesh holds a shard, no one gathers
+        for (size_t m = 0; m < spec.placements->size() && m < mesh->shape.size(); ++m)
+            if (!(*spec.placements)[m].isReplicate()) r.shardGroup *= double(mesh->shape[m]);
+        r.replicas = double(mesh->size()) / r.shardGroup;
+        return r;
+    }
     if (!g || !mesh) return r;
     for (int m : g->shardMeshDims) r.shardGroup *= double(mesh->shape[size_t(m)]);
     r.replicas = double(mesh->size()) / r.shardGroup;
@@ -114,7 +120,7 @@ double estimateRunFlops(const Scenario& scenario, const Plan& plan,
                         const std::vector<std::vector<int64_t>>& paramShapes) {
     double total = 0;
     for (const auto& spec : scenario.params) {
-        if (!spec.requiresGrad) continue;
+        if (!spec.requiresGrad || spec.isAdamW()) continue;  // AdamW: elementwise, no NS
         const double f = newtonSchulzFlops(paramShapes[size_t(spec.index)]);
         const ParamReach r = reachOf(scenario, plan, spec);
         const double computing = r.plain      ? r.replicas

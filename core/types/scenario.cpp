@@ -11,6 +11,16 @@ int64_t shapeNumel(const std::vector<int64_t>& shape) {
     return n;
 }
 
+std::string_view paramOptimizerName(ParamOptimizer optimizer) {
+    return optimizer == ParamOptimizer::AdamW ? "adamw" : "muon";
+}
+
+bool hasAdamWParams(const Scenario& scenario) {
+    for (const auto& p : scenario.params)
+        if (p.isAdamW()) return true;
+    return false;
+}
+
 int64_t ParamSpec::numel() const {
     return shapeNumel(shape);
 }

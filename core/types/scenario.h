@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "types/dtype.h"
@@ -25,6 +26,12 @@ struct PlanOptions {
     GatherStrategyOption gatherStrategy = GatherStrategyOption::AllGather;
 };
 
+// The optimizer a param's step uses (params[].optimizer): Muon (grouped,
+// owned, gathered, Newton–Schulz) or AdamW (an elementwise update where the
+// param lives: no communication, two moments beside it).
+enum class ParamOptimizer { Muon, AdamW };
+std::string_view paramOptimizerName(ParamOptimizer optimizer);  // "muon" | "adamw"
+
 struct ParamSpec {
     int index = 0;  // position in the expanded list
     std::string name;
@@ -33,8 +40,10 @@ struct ParamSpec {
     std::string mesh;                                  // mesh name
     std::optional<std::vector<Placement>> placements;  // nullopt: a plain local tensor
     bool requiresGrad = true;
+    ParamOptimizer optimizer = ParamOptimizer::Muon;
 
     int64_t numel() const;
+    bool isAdamW() const { return optimizer == ParamOptimizer::AdamW; }
     int ndim() const { return static_cast<int>(shape.size()); }
     bool isDTensor() const { return placements.has_value(); }
 };
@@ -66,5 +75,7 @@ struct Scenario {
 };
 
 int64_t shapeNumel(const std::vector<int64_t>& shape);
+// Whether any param of `scenario` runs AdamW (the plan then names every param's optimizer).
+bool hasAdamWParams(const Scenario& scenario);
 
 }  // namespace hsdp

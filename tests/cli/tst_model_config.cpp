@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "cli_process.h"
 #include "hf_config/model_config.h"
@@ -580,6 +581,53 @@ private slots:
             QCOMPARE(qint64(totalNumel(s)), published.at(model));
             QVERIFY2(!makePlan(s).hasErrors(), qPrintable(model + " plans with errors"));
         }
+    }
+
+    // As torchtitan, Moonlight and Megatron run Muon: embeddings, the output
+    // head, norms and 1-D params (biases) on AdamW by default; --all-muon
+    // keeps every param on Muon, as before (issue 44).
+    void optimizersByDefaultAndAllMuon() {
+        QTemporaryDir dir;
+        const QString config = QString::fromStdString(configPath("qwen2_7b"));
+        const QString byDefault = dir.filePath("default.json"), allMuon = dir.filePath("muon.json");
+        QCOMPARE(inspect({"scenario", "--from-config", config, "--mesh", "dp_shard=2,tp=2", "-o",
+                          byDefault})
+                     .exitCode,
+                 0);
+        QCOMPARE(inspect({"scenario", "--from-config", config, "--mesh", "dp_shard=2,tp=2",
+                          "--all-muon", "-o", allMuon})
+                     .exitCode,
+                 0);
+        const Scenario s = readScenarioFile(byDefault.toStdString());
+        const std::set<std::string> adamw = {"model.embed_tokens.weight",
+                                             "lm_head.weight",
+                                             "model.norm.weight",
+                                             "model.layers.{i}.input_layernorm.weight",
+                                             "model.layers.{i}.post_attention_layernorm.weight",
+                                             "model.layers.{i}.self_attn.q_proj.bias",
+                                             "model.layers.{i}.self_attn.k_proj.bias",
+                                             "model.layers.{i}.self_attn.v_proj.bias"};
+        int adamwCount = 0;
+        for (const ParamSpec& p : s.params) {
+            std::string name = p.name;
+            if (name.rfind("model.layers.", 0) == 0)  // the layer index as the repeat variable
+                name = "model.layers.{i}" + name.substr(name.find('.', 13));
+            QVERIFY2(p.isAdamW() == (adamw.count(name) == 1), p.name.c_str());
+            QVERIFY(!p.isAdamW() || p.ndim() <= 1 || name.find("embed") != std::string::npos ||
+                    name == "lm_head.weight");
+            adamwCount += p.isAdamW();
+        }
+        QCOMPARE(adamwCount, 3 + 5 * 28);  // Qwen2-7B: 28 layers
+        QVERIFY(QString::fromStdString(s.description).contains("on AdamW"));
+        const Plan plan = makePlan(s);
+        QCOMPARE(int(plan.adamwParams.size()), adamwCount);
+        for (const Group& g : plan.groups)
+            for (int p : g.params) QVERIFY(!s.params[size_t(p)].isAdamW());
+        const Scenario muon = readScenarioFile(allMuon.toStdString());
+        for (const ParamSpec& p : muon.params) QVERIFY(!p.isAdamW());
+        QVERIFY(makePlan(muon).adamwParams.empty());
+        QVERIFY(QString::fromStdString(muon.description).contains("--all-muon"));
+        QCOMPARE(totalNumel(muon), totalNumel(s));
     }
 
     void outputDashWritesStandardOutput() {

@@ -16,6 +16,7 @@
 #include "plan_tree/plan_filter_proxy.h"
 #include "plan_tree/plan_tree_model.h"
 #include "sample_rows.h"
+#include "scenario/reader.h"
 
 using namespace hsdp;
 using hsdp::testing::sample;
@@ -58,6 +59,7 @@ private slots:
     void diagnosticsModel();
     void placementsInPytorchSpelling();
     void ownerColumnNamesOwnerRanks();
+    void adamwParamsHaveTheirSection();
 };
 
 void TestPlanModels::samples_data() {
@@ -219,6 +221,39 @@ void TestPlanModels::ownerColumnNamesOwnerRanks() {
         }
         QVERIFY2(owner.contains(QStringLiteral("ranks ")), qPrintable(owner));
     }
+}
+
+// Params on AdamW (issue 44) sit in their own section, each row saying so in
+// the owner column; a Muon-only plan has no such section (the samples above).
+void TestPlanModels::adamwParamsHaveTheirSection() {
+    PlanResult result = computePlanResult(readScenario(R"json({"format": "hsdp-scenario/1",
+      "name": "mixed", "mesh": {"shape": [2, 2], "dim_names": ["dp_replicate", "dp_shard"]},
+      "params": [
+        {"name": "embed", "shape": [16, 8], "dtype": "bf16", "placements": ["R", "S(0)"],
+         "optimizer": "adamw"},
+        {"name": "w", "shape": [8, 8], "dtype": "bf16", "placements": ["R", "S(0)"]},
+        {"name": "norm", "shape": [8], "dtype": "bf16", "placements": ["R", "R"],
+         "optimizer": "adamw"}]})json"));
+    PlanTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setResult(result);
+    const QStringList roots = topLevelNames(model);
+    QVERIFY2(roots.contains(QStringLiteral("AdamW parameters, updated where they live (2)")),
+             qPrintable(roots.join(" | ")));
+    for (int p : {0, 2}) {
+        const QModelIndex row = model.indexOfParam(p);
+        QCOMPARE(row.parent().data().toString(),
+                 QStringLiteral("AdamW parameters, updated where they live (2)"));
+        QCOMPARE(row.siblingAtColumn(1).data().toString(),
+                 QStringLiteral("AdamW · no owner, no gather"));
+    }
+    QVERIFY(model.indexOfParam(1).siblingAtColumn(1).data().toString().contains("ranks "));
+    PlanFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    proxy.setFilter(QStringLiteral("adamw"));
+    std::multiset<int> shown;
+    collectParams(proxy, {}, shown);
+    QCOMPARE(std::vector<int>(shown.begin(), shown.end()), (std::vector<int>{0, 2}));
 }
 
 QTEST_MAIN(TestPlanModels)

@@ -131,6 +131,7 @@ private slots:
     void newtonSchulzRanksAreFlagged_data() { samples_data(); }
     void newtonSchulzRanksAreFlagged();
     void toolTipNamesHeldGatheredComputed();
+    void toolTipNamesAdamWParams();
     void dimChoiceAndSmallMultiples();
     void labelsGoBeforeCellsAt8192Ranks();
     void longThinMeshesWrap_data();
@@ -250,6 +251,31 @@ void TestMeshView::toolTipNamesHeldGatheredComputed() {
                               .arg(count(r.computedNumel))),
              qPrintable(tip));
     QVERIFY(!tip.contains(QStringLiteral("<br>owns")));  // owning is not a per-rank load
+}
+
+// A rank's AdamW params (issue 44): it updates its own shards, no
+// Newton–Schulz on them; a Muon-only plan's tooltip says nothing of AdamW.
+void TestMeshView::toolTipNamesAdamWParams() {
+    PlanResult result = computePlanResult(readScenario(R"json({"format": "hsdp-scenario/1",
+      "name": "mixed", "mesh": {"shape": [2, 2], "dim_names": ["dp_replicate", "dp_shard"]},
+      "params": [
+        {"name": "embed", "shape": [16, 8], "dtype": "bf16", "placements": ["R", "S(0)"],
+         "optimizer": "adamw"},
+        {"name": "w", "shape": [8, 8], "dtype": "bf16", "placements": ["R", "S(0)"]},
+        {"name": "norm", "shape": [8], "dtype": "bf16", "placements": ["R", "R"],
+         "optimizer": "adamw"}]})json"));
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    view.setResult(result);
+    const QString tip = view.toolTipFor(1);
+    QVERIFY2(tip.contains(QStringLiteral("updates 2 AdamW params itself, 72 elements of its "
+                                         "shards (no communication)")),
+             qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("&nbsp;&nbsp;embed")) &&
+                 tip.contains(QStringLiteral("&nbsp;&nbsp;norm")),
+             qPrintable(tip));
+    view.setResult(computePlanResult(sample("teaching_2x2.json")));
+    QVERIFY(!view.toolTipFor(1).contains(QStringLiteral("AdamW")));
 }
 
 void TestMeshView::dimChoiceAndSmallMultiples() {

@@ -434,6 +434,13 @@ QString MeshCanvas::toolTipFor(int rank) const {
                 .arg(r.computed.size())
                 .arg(count(r.computedNumel));
     text += paramNames(r.computed, 10);
+    if (!r.adamw.empty()) {
+        text += tr("<br>updates %1 AdamW params itself, %2 elements of its shards (no "
+                   "communication)")
+                    .arg(r.adamw.size())
+                    .arg(count(r.adamwNumel));
+        text += paramNames(r.adamw, 10);
+    }
     text += tr("<br>its owner coordinate owns %1 params, %2 elements (whole, shared with "
                "its shard group)")
                 .arg(r.owned.size())

@@ -66,6 +66,7 @@ NewFromCheckpointDialog::NewFromCheckpointDialog(const QString& path, QWidget* p
       tp_(layoutDegreeBox(this, 1)),
       dtype_(new QComboBox(this)),
       tpPlan_(new QCheckBox(tr("TP transitions of one block (torchtitan's plan)"), this)),
+      allMuon_(allMuonBox(this)),
       name_(new QLineEdit(this)) {
     setWindowTitle(tr("New scenario from a checkpoint"));
     setMinimumWidth(680);
@@ -97,6 +98,7 @@ NewFromCheckpointDialog::NewFromCheckpointDialog(const QString& path, QWidget* p
     form->addRow(tr("tp (tensor parallel)"), tp_);
     form->addRow(tr("dtype"), dtype_);
     form->addRow(QString(), tpPlan_);
+    form->addRow(QString(), allMuon_);
     form->addRow(tr("Name"), name_);
     addPreviewRows(form);
     regenerateOnChange(path_);
@@ -104,6 +106,7 @@ NewFromCheckpointDialog::NewFromCheckpointDialog(const QString& path, QWidget* p
     for (QSpinBox* box : {dpReplicate_, dpShard_, tp_}) regenerateOnChange(box);
     for (QComboBox* box : {placing_, dtype_}) regenerateOnChange(box);
     regenerateOnChange(tpPlan_);
+    regenerateOnChange(allMuon_);
     connect(file, &QToolButton::clicked, this, &NewFromCheckpointDialog::browseFile);
     connect(folder, &QToolButton::clicked, this, &NewFromCheckpointDialog::browseFolder);
     regenerate();
@@ -195,6 +198,7 @@ void NewFromCheckpointDialog::regenerate() {
     request.ignoreSavedSharding = placing == Placing::Rules;
     if (dtype_->currentIndex() > 0) request.dtype = parseDType(dtype_->currentText().toStdString());
     request.tpTransitions = tpPlan_->isChecked();
+    request.allMuon = allMuon_->isChecked();
     request.name = name_->text().toStdString();
     QString notes;
     std::shared_ptr<const Json> document;

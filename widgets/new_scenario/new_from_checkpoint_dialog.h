@@ -47,6 +47,7 @@ private:
     QSpinBox* tp_;
     QComboBox* dtype_;
     QCheckBox* tpPlan_;
+    QCheckBox* allMuon_;  // --all-muon
     QLineEdit* name_;
     std::optional<Checkpoint> checkpoint_;
     QString checkpointError_;

@@ -26,6 +26,7 @@ NewFromConfigDialog::NewFromConfigDialog(const QString& configPath, QWidget* par
       ep_(layoutDegreeBox(this, 1)),
       dtype_(new QComboBox(this)),
       tpPlan_(new QCheckBox(tr("TP transitions of one block (torchtitan's plan)"), this)),
+      allMuon_(allMuonBox(this)),
       name_(new QLineEdit(this)) {
     setWindowTitle(tr("New scenario from a model config"));
     setMinimumWidth(640);
@@ -45,6 +46,7 @@ NewFromConfigDialog::NewFromConfigDialog(const QString& configPath, QWidget* par
     form->addRow(tr("ep (expert parallel, from dp_shard)"), ep_);
     form->addRow(tr("dtype"), dtype_);
     form->addRow(QString(), tpPlan_);
+    form->addRow(QString(), allMuon_);
     form->addRow(tr("Name"), name_);
     addPreviewRows(form);
     regenerateOnChange(config_);
@@ -52,6 +54,7 @@ NewFromConfigDialog::NewFromConfigDialog(const QString& configPath, QWidget* par
     for (QSpinBox* box : {dpReplicate_, dpShard_, tp_, ep_}) regenerateOnChange(box);
     regenerateOnChange(dtype_);
     regenerateOnChange(tpPlan_);
+    regenerateOnChange(allMuon_);
     connect(browse, &QToolButton::clicked, this, &NewFromConfigDialog::browse);
     regenerate();
 }
@@ -92,6 +95,7 @@ void NewFromConfigDialog::regenerate() {
         checkLayout(request.layout, request.config, path, std::nullopt);
         request.dtype = *parseDType(dtype_->currentText().toStdString());
         request.tpTransitions = tpPlan_->isChecked();
+        request.allMuon = allMuon_->isChecked();
         request.name = name_->text().toStdString();
         document = std::make_shared<const Json>(scenarioFromModelConfig(request));
     } catch (const std::exception& error) {

@@ -30,6 +30,7 @@ private:
     QSpinBox* ep_;
     QComboBox* dtype_;
     QCheckBox* tpPlan_;
+    QCheckBox* allMuon_;  // --all-muon
     QLineEdit* name_;
 };
 

@@ -51,6 +51,14 @@ void NewScenarioDialog::regenerateOnChange(QComboBox* field) {
     connect(field, &QComboBox::currentIndexChanged, this, [this] { debounce_.start(); });
 }
 
+QCheckBox* NewScenarioDialog::allMuonBox(QWidget* parent) {
+    auto* box = new QCheckBox(tr("Every parameter on Muon"), parent);
+    box->setToolTip(
+        tr("Unchecked: the embeddings, the output head, norms and 1-D parameters go to AdamW "
+           "(\"optimizer\": \"adamw\"), as torchtitan, Moonlight and Megatron run Muon"));
+    return box;
+}
+
 void NewScenarioDialog::regenerateOnChange(QCheckBox* field) {
     connect(field, &QCheckBox::toggled, this, [this] { debounce_.start(); });
 }

@@ -46,6 +46,8 @@ protected:
     void regenerateOnChange(QSpinBox* field);
     void regenerateOnChange(QComboBox* field);
     void regenerateOnChange(QCheckBox* field);
+    // The "Every parameter on Muon" box both dialogs show (the CLI's --all-muon).
+    static QCheckBox* allMuonBox(QWidget* parent);
     void addPreviewRows(QFormLayout* form);
 
     void beginRegenerate();  // no document, OK disabled, no pending debounce

@@ -179,6 +179,42 @@ void addNoCommWork(const std::vector<int>& noCommParams, const std::vector<Param
 
 }  // namespace
 
+void addAdamWWork(std::vector<RankOwnership>& ranks, const std::vector<int>& adamwParams,
+                  const Scenario& scenario) {
+    // Local numel at every position of the mesh's rank list, per distinct layout.
+    std::map<std::string, std::vector<int64_t>> layouts;
+    for (int p : adamwParams) {
+        const ParamSpec& spec = scenario.params.at(size_t(p));
+        const Mesh* mesh = spec.placements ? scenario.findMesh(spec.mesh) : nullptr;
+        auto add = [&](int rank, int64_t numel) {
+            if (rank < 0 || size_t(rank) >= ranks.size()) return;
+            RankOwnership& r = ranks[size_t(rank)];
+            r.heldNumel += numel;
+            if (!spec.requiresGrad) return;
+            r.adamw.push_back(p);
+            r.adamwNumel += numel;
+        };
+        if (!spec.placements) {
+            for (RankOwnership& r : ranks) add(r.rank, spec.numel());
+            continue;
+        }
+        if (!mesh) continue;
+        std::string key = mesh->name + "|";
+        for (int64_t n : spec.shape) key += std::to_string(n) + ",";
+        for (const Placement& pl : *spec.placements) key += "|" + pl.toString();
+        auto [it, isNew] = layouts.try_emplace(key);
+        if (isNew) {
+            const auto coords = allCoordinates(mesh->shape);
+            it->second.reserve(coords.size());
+            for (const Coord& c : coords)
+                it->second.push_back(
+                    shardLayout(spec.shape, *spec.placements, mesh->shape, c).localNumel());
+        }
+        for (size_t pos = 0; pos < mesh->ranks.size(); ++pos)
+            add(mesh->ranks[pos], it->second[pos]);
+    }
+}
+
 void addRankWork(std::vector<RankOwnership>& ranks, const std::vector<Group>& groups,
                  const std::vector<int>& noCommParams, const std::vector<ParamSpec>& specs,
                  std::optional<int64_t> replicaCount) {

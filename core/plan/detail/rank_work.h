@@ -28,4 +28,11 @@ void addRankWork(std::vector<RankOwnership>& ranks, const std::vector<Group>& gr
                  const std::vector<int>& noCommParams, const std::vector<ParamSpec>& specs,
                  std::optional<int64_t> replicaCount);
 
+// The AdamW params (plan.adamwParams): every rank of a param's mesh holds its
+// local shard (a plain tensor: every rank, whole) and, when it is trainable,
+// updates it itself: RankOwnership::adamw and adamwNumel, and heldNumel.
+// Cost: per distinct (mesh, shape, placements), one layout per mesh rank.
+void addAdamWWork(std::vector<RankOwnership>& ranks, const std::vector<int>& adamwParams,
+                  const Scenario& scenario);
+
 }  // namespace hsdp

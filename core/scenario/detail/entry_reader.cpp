@@ -51,6 +51,16 @@ const Mesh& resolveMesh(const Json& entry, const std::string& path, const std::v
     return meshes.front();
 }
 
+// "muon" (the default) or "adamw".
+ParamOptimizer readOptimizer(const Json& value, const std::string& path) {
+    if (value.is_string()) {
+        const auto& text = value.get_ref<const std::string&>();
+        if (text == "muon") return ParamOptimizer::Muon;
+        if (text == "adamw") return ParamOptimizer::AdamW;
+    }
+    failExpected(path, "an optimizer: \"muon\" (the default) or \"adamw\"", value);
+}
+
 }  // namespace
 
 std::vector<int64_t> readTensorShape(const Json& value, const std::string& path) {
@@ -93,7 +103,7 @@ std::vector<Placement> readPlacementList(const Json& value, const std::string& p
 ParamSpec readParamEntry(const Json& value, const std::string& path,
                          const std::vector<Mesh>& meshes) {
     requireObject(value, path, "a param",
-                  {"name", "shape", "dtype", "mesh", "placements", "requires_grad"});
+                  {"name", "shape", "dtype", "mesh", "placements", "requires_grad", "optimizer"});
     ParamSpec param;
     param.name = readString(requireMember(value, path, "name"), childPath(path, "name"));
     param.shape = readTensorShape(requireMember(value, path, "shape"), childPath(path, "shape"));
@@ -106,6 +116,8 @@ ParamSpec readParamEntry(const Json& value, const std::string& path,
         param.placements = readPlacementList(*placements, childPath(path, "placements"), mesh);
     if (const Json* grad = findMember(value, "requires_grad"))
         param.requiresGrad = readBool(*grad, childPath(path, "requires_grad"));
+    if (const Json* optimizer = findMember(value, "optimizer"))
+        param.optimizer = readOptimizer(*optimizer, childPath(path, "optimizer"));
     return param;
 }
 

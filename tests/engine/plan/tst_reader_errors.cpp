@@ -220,6 +220,19 @@ void TestReaderErrors::malformed_data() {
     row("requires_grad string", withParam(R"j({"name": "w", "shape": [4], "dtype": "f32",
         "requires_grad": "yes"})j"),
         "/params/0/requires_grad", "expected true or false, got \"yes\"");
+    row("optimizer unknown", withParam(R"j({"name": "w", "shape": [4], "dtype": "f32",
+        "optimizer": "sgd"})j"),
+        "/params/0/optimizer",
+        "expected an optimizer: \"muon\" (the default) or \"adamw\", got \"sgd\"");
+    row("optimizer wrong case", withParam(R"j({"name": "w", "shape": [4], "dtype": "f32",
+        "optimizer": "AdamW"})j"),
+        "/params/0/optimizer", "got \"AdamW\"");
+    row("optimizer not a string", withParam(R"j({"name": "w", "shape": [4], "dtype": "f32",
+        "optimizer": true})j"),
+        "/params/0/optimizer", "expected an optimizer");
+    row("optimizer in a repeat block", withParam(R"j({"repeat": 2, "var": "i", "params": [
+        {"name": "w{i}", "shape": [4], "dtype": "f32", "optimizer": "lion"}]})j"),
+        "/params/0/params/0/optimizer", "got \"lion\"");
     row("unknown mesh", withParam(R"j({"name": "w", "shape": [4], "dtype": "f32", "mesh": "x",
         "placements": ["R", "R"]})j"),
         "/params/0/mesh", "unknown mesh \"x\"; expected one of \"main\"");

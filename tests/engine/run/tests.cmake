@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Running plans: the runtime, collectives, kernels and verification. "threads":
 # rank threads over real sockets, which ThreadSanitizer runs.
+hsdp_test(tst_adamw_params LABELS threads)
 hsdp_test(tst_chrome_trace LABELS threads)
 hsdp_test(tst_dtype_codec)
 hsdp_test(tst_exec_broadcast LABELS threads)

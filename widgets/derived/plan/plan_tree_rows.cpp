@@ -49,6 +49,10 @@ public:
         for (const Mesh& mesh : scenario_.meshes) meshBranch(mesh);
         paramSection(QStringLiteral("No-comm parameters"), plan_.noCommParams);
         paramSection(QStringLiteral("Rejected parameters"), plan_.rejectedParams);
+        // Only a scenario with AdamW params has the section: a Muon-only tree reads as before.
+        if (hasAdamWParams(scenario_))
+            paramSection(QStringLiteral("AdamW parameters, updated where they live"),
+                         plan_.adamwParams);
         transitionSection();
         return std::move(rows_);
     }
@@ -145,6 +149,10 @@ private:
         if (!place.ownerRanks.empty())
             node.text[1] = listText(place.owner, "(", ")") + QStringLiteral(" → ranks ") +
                            rankRuns(place.ownerRanks);
+        if (spec.isAdamW()) {  // no owner: every rank updates its own shard
+            node.text[1] = QStringLiteral("AdamW · no owner, no gather");
+            node.filterText += QStringLiteral(" adamw");
+        }
         setNumber(id, PlanTreeColumn::Numel, spec.numel());
         setNumber(id, PlanTreeColumn::Bytes, spec.numel() * dtypeSize(spec.dtype));
         node.text[4] = localShape(spec, mesh);
