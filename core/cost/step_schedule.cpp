@@ -20,6 +20,7 @@
 #include "run/optimizer_step.h"
 #include "run/tp_execution.h"
 #include "runtime/wire_bytes.h"
+#include "step/entry_owners.h"
 #include "types/figures.h"
 #include "types/geometry.h"
 #include "types/stopped.h"
@@ -312,13 +313,11 @@ private:
         BroadcastGroups groups;
     };
 
-    // What the ranks of one replicate coordinate do in an entry: the params
-    // they own (batch order) and, for a gathered batch, the shard-compute
-    // plan and the update broadcast of those params, made when the first of
-    // these ranks needs it.
-    struct OwnerClass {
-        std::vector<int> owned;
-        const ShardCompute* compute = nullptr;
+    // What the ranks of one owner class do in an entry: for a gathered
+    // batch, the update broadcast of its params, made when the first of these
+    // ranks needs it.
+    struct OwnerWork {
+        const OwnerClass* owner;
         std::optional<BroadcastItems> updates;
     };
 
@@ -332,14 +331,15 @@ private:
         startEntry(v);
         for (int rank : mesh.ranks) {
             v.coord = *mesh.coordinateOf(rank);
-            auto owner = owners_.find(reducedReplicateCoord(group, batch, v.coord));
-            if (owner != owners_.end()) {
+            auto work = owners_.find(reducedReplicateCoord(group, batch, v.coord));
+            if (work != owners_.end()) {
                 if (batch.isShard && exchangesWithOwners(group, batch, RunMode::Corrected)) {
-                    exchangedUpdate(rank, v, owner->second);
+                    exchangedUpdate(rank, v, *work->second.owner);
                 } else if (batch.isShard) {
-                    gatheredUpdate(rank, v, owner->second);
+                    gatheredUpdate(rank, v, work->second);
                 } else {
-                    for (int p : owner->second.owned) localUpdate(rank, StepPhase::Local, index, p);
+                    for (int p : work->second.owner->owned)
+                        localUpdate(rank, StepPhase::Local, index, p);
                 }
             }
             if (!gatherOnly_)
@@ -356,32 +356,13 @@ private:
         pieces_.clear();
         fusedBytes_.clear();  // its keys point into owners_ and replicas_, remade here
         owners_.clear();
+        entryOwners_ = entryOwners(scenario_, v.group, v.batch, v.mesh, "stepSchedule");
+        for (const auto& [coord, owner] : entryOwners_.classes)
+            owners_.emplace(coord, OwnerWork{&owner, std::nullopt});
         std::vector<BroadcastItemSize> replicas;
-        for (int p : v.batch.params) {
-            auto it = v.batch.owner.find(p);
-            if (it == v.batch.owner.end() || !heldOnEntry(v.mesh, p)) continue;
-            owners_[it->second].owned.push_back(p);
-            replicas.push_back({p, it->second, -1});  // sized when its collective is made
-        }
-        // A coordinate listed twice follows its last plan, as the runner does.
-        for (const auto& plan : v.batch.shardCompute) {
-            auto it = owners_.find(plan.replicateCoord);
-            if (it != owners_.end()) it->second.compute = &plan;
-        }
+        for (size_t i = 0; i < entryOwners_.owned.size(); ++i)  // sized when made
+            replicas.push_back({entryOwners_.owned[i], entryOwners_.owners[i], -1});
         replicas_.emplace(withGroups(std::move(replicas), replicaBroadcastDims(v.group), v.mesh));
-    }
-
-    // Whether the ranks of the entry's mesh hold batch param p: all of them or
-    // none, as the planner groups params only over meshes equal to the group's
-    // (plan/grouping.cpp: same shape and ranks), so it is decided per param,
-    // not per rank.
-    bool heldOnEntry(const Mesh& mesh, int p) const {
-        if (!scenario_.params[size_t(p)].placements) return true;
-        const Mesh* own = paramMesh_[size_t(p)];
-        if (own && own != &mesh && (own->shape != mesh.shape || own->ranks != mesh.ranks))
-            throw std::logic_error("stepSchedule: param " + std::to_string(p) +
-                                   " is not on its group's mesh");
-        return own != nullptr;
     }
 
     static BroadcastItems withGroups(std::vector<BroadcastItemSize> items,
@@ -430,8 +411,8 @@ private:
         return bytes;
     }
 
-    void gatheredUpdate(int rank, const EntryView& v, OwnerClass& owner) {
-        const auto& owned = owner.owned;
+    void gatheredUpdate(int rank, const EntryView& v, OwnerWork& work) {
+        const auto& owned = work.owner->owned;
         const auto& axes = v.group.layout.shardAxes;
         for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
             const auto m = it->first, d = it->second;  // (lambdas below capture them)
@@ -454,7 +435,7 @@ private:
             addWork(rank, WorkKind::Unpack, StepPhase::Gather, v.index,
                     double(out_.collectives[size_t(gather.first)].sizeBytes));
         }
-        updateBroadcastAndApply(rank, v, owner);
+        updateBroadcastAndApply(rank, v, work);
     }
 
     // One exchange group's two alltoallv of an entry, with the block sizes
@@ -490,11 +471,12 @@ private:
         Exchange& x = it->second;
         std::vector<OwnerExchangeItem> items;
         const auto& shardDims = updateBroadcastDims(v.group);
-        for (int p : owner.owned)
-            items.push_back(
-                {{p, shapes_[size_t(p)], *scenario_.params[size_t(p)].placements,
-                  scenario_.params[size_t(p)].dtype, nullptr},
-                 owner.compute ? owner.compute->computeCoord.at(p) : Coord(shardDims.size(), 0)});
+        for (size_t i = 0; i < owner.owned.size(); ++i) {
+            const int p = owner.owned[i];
+            items.push_back({{p, shapes_[size_t(p)], *scenario_.params[size_t(p)].placements,
+                              scenario_.params[size_t(p)].dtype, nullptr},
+                             owner.computeShards[i]});
+        }
         const OwnerExchangeSetup setup{&v.mesh, v.coord, shardDims, plan_.alignmentBytes, {}};
         x.members = ownerExchangeGroup(setup, items);
         x.toComputer =
@@ -545,16 +527,17 @@ private:
         c.meshDim = meshDim;
     }
 
-    void updateBroadcastAndApply(int rank, const EntryView& v, OwnerClass& owner) {
+    void updateBroadcastAndApply(int rank, const EntryView& v, OwnerWork& work) {
+        const OwnerClass& owner = *work.owner;
         const auto& shardDims = updateBroadcastDims(v.group);
-        if (!owner.updates) owner.updates.emplace(updateItems(v, owner));
+        if (!work.updates) work.updates.emplace(updateItems(v, owner));
         Coord mine;
         for (int d : shardDims) mine.push_back(v.coord[size_t(d)]);
-        for (const auto& item : owner.updates->items)
+        for (const auto& item : work.updates->items)
             if (item.root == mine)
                 addWork(rank, WorkKind::NewtonSchulz, StepPhase::UpdateBroadcast, v.index,
                         newtonSchulzFlops(shapes_[size_t(item.param)]), item.param);
-        broadcast(rank, v, StepPhase::UpdateBroadcast, shardDims, 0, *owner.updates);
+        broadcast(rank, v, StepPhase::UpdateBroadcast, shardDims, 0, *work.updates);
         for (int p : owner.owned)
             addWork(
                 rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index,
@@ -571,10 +554,9 @@ private:
     BroadcastItems updateItems(const EntryView& v, const OwnerClass& owner) const {
         const auto& shardDims = updateBroadcastDims(v.group);
         std::vector<BroadcastItemSize> items;
-        for (int p : owner.owned)
-            items.push_back(
-                {p, owner.compute ? owner.compute->computeCoord.at(p) : Coord(shardDims.size(), 0),
-                 shapeNumel(shapes_[size_t(p)]) * 4});
+        for (size_t i = 0; i < owner.owned.size(); ++i)
+            items.push_back({owner.owned[i], owner.computeShards[i],
+                             shapeNumel(shapes_[size_t(owner.owned[i])]) * 4});
         return withGroups(std::move(items), shardDims, v.mesh);
     }
 
@@ -702,7 +684,8 @@ private:
     std::unordered_map<int, Exchange> exchanges_;  // by exchange group
     bool gatherOnly_ = false;
     bool withCompute_ = true;
-    std::map<Coord, OwnerClass> owners_;      // replicate coordinate -> what its ranks own
+    EntryOwners entryOwners_;
+    std::map<Coord, OwnerWork> owners_;       // replicate coordinate -> its class's work
     std::optional<BroadcastItems> replicas_;  // the replica broadcast
     std::unordered_map<PieceKey, int64_t, PieceKeyHash> pieces_;
     std::unordered_map<FusedKey, int64_t, FusedKeyHash> fusedBytes_;
