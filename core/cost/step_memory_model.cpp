@@ -12,11 +12,12 @@
 #include "collectives/newton_schulz.h"
 #include "collectives/owner_exchange.h"
 #include "cost/detail/broadcast_groups.h"
-#include "cost/detail/entry_view.h"
 #include "cost/detail/gather_slot.h"
 #include "plan/ownership.h"
 #include "run/optimizer_step.h"
 #include "step/entry_owners.h"
+#include "step/entry_view.h"
+#include "tensor/packing.h"
 #include "types/geometry.h"
 #include "types/stopped.h"
 
@@ -25,10 +26,6 @@ namespace hsdp {
 namespace {
 
 constexpr int64_t kF32 = 4;  // full matrices and updates are fp32 whatever the dtype
-
-int64_t roundUp(int64_t n, int64_t a) {
-    return a > 1 ? (n + a - 1) / a * a : n;
-}
 
 // What one schedule entry (or the local params) does to a rank's memory on
 // top of what the rank holds when it starts: everything the stretch
@@ -88,20 +85,6 @@ private:
     MemoryBytes resident_{};
     bool keepEntries_ = true;
 };
-
-// Row-major index of `coord` restricted to `dims` (ascending) of a mesh of `shape`.
-int64_t indexOver(const std::vector<int>& dims, const std::vector<int64_t>& shape,
-                  const Coord& coord) {
-    int64_t index = 0;
-    for (int d : dims) index = index * shape[size_t(d)] + coord[size_t(d)];
-    return index;
-}
-
-int64_t sizeOver(const std::vector<int>& dims, const std::vector<int64_t>& shape) {
-    int64_t n = 1;
-    for (int d : dims) n *= shape[size_t(d)];
-    return n;
-}
 
 // The mesh dims any of `params` is not replicated over, ascending: what
 // their local pieces depend on.
@@ -252,7 +235,7 @@ private:
         const Group& group = plan_.groups.at(size_t(e.group));
         const Batch& batch = group.batches.at(size_t(e.batch));
         const Mesh& mesh = scenario_.mesh(group.mesh);
-        EntryView v{index, group, batch, mesh, {}};
+        EntryView v{index, group, batch, e.batch, mesh, {}};
         startEntry(v);
         const auto& coords = coordsOf(mesh);
         for (size_t pos = 0; pos < coords.size(); ++pos) {
@@ -511,7 +494,8 @@ private:
             if (!along) continue;
             for (const auto& group : *along) {
                 int64_t bytes = 0;
-                for (int k : group.items) bytes += roundUp(itemBytes(k), plan_.alignmentBytes);
+                for (int k : group.items)
+                    bytes += paddedElements(itemBytes(k), plan_.alignmentBytes, 1);
                 if (bytes == 0) continue;
                 tally.add(MemoryKind::BroadcastBuffer, bytes);
                 tally.remove(MemoryKind::BroadcastBuffer, bytes);

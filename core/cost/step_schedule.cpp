@@ -13,7 +13,6 @@
 #include "collectives/owner_exchange.h"
 #include "collectives/replicate_broadcast.h"
 #include "cost/detail/broadcast_groups.h"
-#include "cost/detail/entry_view.h"
 #include "cost/detail/gather_slot.h"
 #include "cost/detail/tp_collective.h"
 #include "redistribute/redistribute.h"
@@ -21,6 +20,8 @@
 #include "run/tp_execution.h"
 #include "runtime/wire_bytes.h"
 #include "step/entry_owners.h"
+#include "step/entry_view.h"
+#include "tensor/packing.h"
 #include "types/figures.h"
 #include "types/geometry.h"
 #include "types/stopped.h"
@@ -83,18 +84,6 @@ int64_t StepSchedule::traceBytes(const ScheduledCollective& c, int rank) const {
 }
 
 namespace {
-
-int64_t roundUp(int64_t n, int64_t a) {
-    return a > 1 ? (n + a - 1) / a * a : n;
-}
-
-// Row-major index of `coord` restricted to `dims` of a mesh of `shape`.
-int64_t indexOver(const std::vector<int>& dims, const std::vector<int64_t>& shape,
-                  const Coord& coord) {
-    int64_t index = 0;
-    for (int d : dims) index = index * shape[size_t(d)] + coord[size_t(d)];
-    return index;
-}
 
 // boost::hash_combine's mix, for the small integer tuples used as keys below.
 size_t hashCombine(size_t seed, uint64_t value) {
@@ -327,7 +316,7 @@ private:
         const Group& group = plan_.groups.at(size_t(entry.group));
         const Batch& batch = group.batches.at(size_t(entry.batch));
         const Mesh& mesh = scenario_.mesh(group.mesh);
-        EntryView v{index, group, batch, mesh, {}};
+        EntryView v{index, group, batch, entry.batch, mesh, {}};
         startEntry(v);
         for (int rank : mesh.ranks) {
             v.coord = *mesh.coordinateOf(rank);
@@ -523,7 +512,7 @@ private:
     void fillEntryLabel(ScheduledCollective& c, const EntryView& v, int meshDim) const {
         c.scheduleIndex = v.index;
         c.planGroup = v.group.id;
-        c.batch = plan_.schedule[size_t(v.index)].batch;
+        c.batch = v.batchIndex;
         c.meshDim = meshDim;
     }
 
@@ -615,8 +604,8 @@ private:
         if (!isNew) return it->second;
         for (int k : group.items) {
             const auto& item = items[size_t(k)];
-            it->second += roundUp(item.bytes >= 0 ? item.bytes : replicaBytes(v, item.param),
-                                  plan_.alignmentBytes);
+            it->second += paddedElements(item.bytes >= 0 ? item.bytes : replicaBytes(v, item.param),
+                                         plan_.alignmentBytes, 1);
         }
         return it->second;
     }
@@ -697,9 +686,7 @@ private:
 StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan,
                           const std::vector<std::vector<int64_t>>& paramShapes,
                           const std::vector<std::vector<int64_t>>& tpShapes) {
-    if (plan.worldSize != scenario.worldSize)
-        throw std::invalid_argument("stepSchedule: the plan is not of this scenario");
-    return ScheduleBuilder(scenario, plan, paramShapes, tpShapes).build();
+    return stepSchedule(scenario, plan, paramShapes, tpShapes, ScheduleBudget{});
 }
 
 StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan,

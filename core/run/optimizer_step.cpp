@@ -8,6 +8,7 @@
 #include "collectives/owner_exchange.h"
 #include "collectives/replicate_broadcast.h"
 #include "collectives/update_slicing.h"
+#include "step/entry_view.h"
 #include "tensor/dtype_codec.h"
 #include "tensor/packing.h"
 #include "types/geometry.h"
@@ -35,14 +36,13 @@ std::string layoutKey(const ShardLayout& layout) {
     return key;
 }
 
-CollectiveLabel labelFor(const char* phase, int scheduleIndex, const Group& group, int batch,
-                         const Mesh& mesh) {
+CollectiveLabel labelFor(const char* phase, const EntryView& v) {
     CollectiveLabel label;
     label.phase = phase;
-    label.scheduleIndex = scheduleIndex;
-    label.group = group.id;
-    label.batch = batch;
-    label.mesh = mesh.name;
+    label.scheduleIndex = v.index;
+    label.group = v.group.id;
+    label.batch = v.batchIndex;
+    label.mesh = v.mesh.name;
     return label;
 }
 
@@ -211,18 +211,9 @@ std::vector<ParamState> initialState(const ExecEnv& env, int rank) {
 
 namespace {
 
-struct BatchView {
-    const Group& group;
-    const Batch& batch;
-    const Mesh& mesh;
-    Coord coord;
-    int scheduleIndex;
-    int batchIndex;
-};
-
 // Gathered batch, steps 2-3 for the owned params: fused gather, compute on
 // the shard_compute coordinate, update broadcast, slice, apply.
-void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v, const OwnerClass& mine) {
+void gatheredUpdate(RankOptimizerStep& rankStep, const EntryView& v, const OwnerClass& mine) {
     const std::vector<int>& owned = mine.owned;
     const ExecEnv& env = rankStep.env;
     const int rank = rankStep.ctx.rank();
@@ -232,7 +223,7 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v, const Owner
         items.push_back({p, shapeOf(env, p), *specOf(env, p).placements, specOf(env, p).dtype,
                          &rankStep.state[size_t(p)].momentum});
     GatherSetup gatherSetup{&v.mesh, v.coord, v.group.layout.shardAxes, env.plan->alignmentBytes,
-                            labelFor("gather", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};
+                            labelFor("gather", v)};
     GatherResult gathered = reference ? fusedGatherReference(rankStep.ctx, gatherSetup, items)
                                       : fusedGatherCorrected(rankStep.ctx, gatherSetup, items);
     if (!gathered.ok()) {
@@ -263,8 +254,7 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v, const Owner
     std::vector<BroadcastItem> updateItems;
     // Newton–Schulz and the update go in the trace as the schedule has them:
     // in the update broadcast's phase.
-    const CollectiveLabel entry =
-        labelFor("update-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh);
+    const CollectiveLabel entry = labelFor("update-broadcast", v);
     for (size_t i = 0; i < owned.size(); ++i) {
         const Coord& computeShard = mine.computeShards[i];
         updateShapes[i] =
@@ -302,7 +292,7 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v, const Owner
 // Gathered batch under the all-to-all strategy: every member sends each
 // computing rank only its piece, the computing rank checks the full matrix
 // and runs Newton–Schulz, and sends each member back only its slice.
-void exchangedUpdate(RankOptimizerStep& rankStep, const BatchView& v, const OwnerClass& mine) {
+void exchangedUpdate(RankOptimizerStep& rankStep, const EntryView& v, const OwnerClass& mine) {
     const std::vector<int>& owned = mine.owned;
     const ExecEnv& env = rankStep.env;
     const int rank = rankStep.ctx.rank();
@@ -314,12 +304,10 @@ void exchangedUpdate(RankOptimizerStep& rankStep, const BatchView& v, const Owne
                          mine.computeShards[i]});
     }
     OwnerExchangeSetup setup{&v.mesh, v.coord, updateBroadcastDims(v.group),
-                             env.plan->alignmentBytes,
-                             labelFor("gather", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};
+                             env.plan->alignmentBytes, labelFor("gather", v)};
     const OwnerExchangeGroup group = ownerExchangeGroup(setup, items);
     OwnerMatrices gathered = gatherToComputers(rankStep.ctx, setup, group, items);
-    const CollectiveLabel entry =
-        labelFor("update-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh);
+    const CollectiveLabel entry = labelFor("update-broadcast", v);
     for (size_t i = 0; i < owned.size(); ++i) {
         if (!group.computesHere(i)) continue;
         const int p = owned[i];
@@ -343,7 +331,7 @@ void exchangedUpdate(RankOptimizerStep& rankStep, const BatchView& v, const Owne
 }
 
 // Step 3: the owners' updated params go to their replicas.
-void replicaBroadcast(RankOptimizerStep& rankStep, const BatchView& v, const EntryOwners& owners) {
+void replicaBroadcast(RankOptimizerStep& rankStep, const EntryView& v, const EntryOwners& owners) {
     const ExecEnv& env = rankStep.env;
     std::vector<std::vector<std::byte>> payloads;
     std::vector<MemoryCharge> payloadCharges;
@@ -358,13 +346,12 @@ void replicaBroadcast(RankOptimizerStep& rankStep, const BatchView& v, const Ent
         encodeTensor(w, specOf(env, p).dtype, payloads.back().data());
         items.push_back({p, owners.owners[i], &payloads.back()});
     }
-    BroadcastSetup broadcastSetup{
-        &v.mesh,
-        v.coord,
-        replicaBroadcastDims(v.group),
-        env.plan->alignmentBytes,
-        env.scenario->options.broadcastMaxBytes,
-        labelFor("replica-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};
+    BroadcastSetup broadcastSetup{&v.mesh,
+                                  v.coord,
+                                  replicaBroadcastDims(v.group),
+                                  env.plan->alignmentBytes,
+                                  env.scenario->options.broadcastMaxBytes,
+                                  labelFor("replica-broadcast", v)};
     hierarchicalBroadcast(rankStep.ctx, broadcastSetup, items);
     for (size_t i = 0; i < params.size(); ++i) {
         Tensor& w = rankStep.state[size_t(params[i])].weight;
@@ -380,12 +367,12 @@ void runScheduleEntry(RankOptimizerStep& rankStep, int scheduleIndex, const Grou
     const Mesh& mesh = rankStep.env.scenario->mesh(group.mesh);
     auto coord = mesh.coordinateOf(rankStep.ctx.rank());
     if (!coord) return;
-    BatchView v{group, batch, mesh, *coord, scheduleIndex, batchIndex};
+    const EntryView v{scheduleIndex, group, batch, batchIndex, mesh, *coord};
     const EntryOwners owners =
         entryOwners(*rankStep.env.scenario, group, batch, mesh, "runScheduleEntry");
     if (const OwnerClass* mine = owners.classAt(group, batch, *coord)) {
         if (!batch.isShard) {
-            const CollectiveLabel entry = labelFor("local", scheduleIndex, group, batchIndex, mesh);
+            const CollectiveLabel entry = labelFor("local", v);
             for (int p : mine->owned) updateWhole(rankStep, p, entry);
         } else if (exchangesWithOwners(group, batch, rankStep.env.mode)) {
             exchangedUpdate(rankStep, v, *mine);
