@@ -4,11 +4,11 @@
 #include <QLocale>
 #include <algorithm>
 
+#include "derived/plan/plan_index.h"
+#include "derived/run/run_status_text.h"
 #include "hsdp_version.h"
 #include "report/report_sections.h"
 #include "run/shrink.h"
-#include "runs/run_status_text.h"
-#include "shared/plan_index.h"
 
 namespace hsdp {
 

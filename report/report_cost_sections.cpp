@@ -4,9 +4,9 @@
 // "Cost on" text gives them, the predicted timeline, the memory per rank,
 // and after a run the run above its prediction.
 #include "cost/plan_cost.h"
+#include "derived/run/plan_prediction.h"
 #include "export/cost_text.h"
 #include "memory/memory_chart.h"
-#include "prediction/plan_prediction.h"
 #include "report/report_builder.h"
 #include "report/report_sections.h"
 #include "types/figures.h"

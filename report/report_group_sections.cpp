@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <optional>
 
+#include "derived/plan/plan_index.h"
 #include "owner_balance/balance_data.h"
 #include "plan/load_imbalance.h"
 #include "report/report_builder.h"
 #include "report/report_sections.h"
-#include "shared/plan_index.h"
 
 namespace hsdp::report {
 

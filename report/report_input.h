@@ -4,8 +4,8 @@
 #include <QDateTime>
 #include <QString>
 
-#include "runs/run_data.h"
-#include "shared/plan_result.h"
+#include "derived/plan/plan_result.h"
+#include "derived/run/run_data.h"
 
 namespace hsdp {
 

@@ -203,20 +203,47 @@ private:
         y_ += kGap;
     }
 
-    // Natural widths, then the wide columns share what the narrow ones leave.
+    // The widest word of `text`: less than that and a word ("Collectives",
+    // a number) is broken inside.
+    static double widestWord(const QString& text, const QFontMetricsF& metrics) {
+        double widest = 0;
+        for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            widest = std::max(widest, metrics.horizontalAdvance(word));
+        return widest;
+    }
+
+    // Natural widths when they fit. Else every column keeps its widest word
+    // and the room left goes to the columns in proportion to what they lack
+    // of their natural width; only when even the words do not fit do the
+    // wide columns share what the narrow ones leave (words then break).
     std::vector<double> columnWidths(const ReportTable& t, const QFont& body, const QFont& head) {
         const size_t n = size_t(t.header.size());
-        std::vector<double> natural(n, 0);
+        std::vector<double> natural(n, 0), words(n, 0);
         const QFontMetricsF bm(body, writer_), hm(head, writer_);
-        for (size_t c = 0; c < n; ++c) natural[c] = hm.horizontalAdvance(t.header[int(c)]);
+        for (size_t c = 0; c < n; ++c) {
+            natural[c] = hm.horizontalAdvance(t.header[int(c)]);
+            words[c] = widestWord(t.header[int(c)], hm);
+        }
         for (const QStringList& row : t.rows)
-            for (size_t c = 0; c < n && c < size_t(row.size()); ++c)
+            for (size_t c = 0; c < n && c < size_t(row.size()); ++c) {
                 natural[c] = std::max(natural[c], bm.horizontalAdvance(row[int(c)]));
+                words[c] = std::max(words[c], widestWord(row[int(c)], bm));
+            }
         for (double& w : natural) w += 2 * kCellPad + 1;
+        for (double& w : words) w += 2 * kCellPad + 1;
         std::vector<double> widths = natural;
-        double total = 0;
-        for (double w : natural) total += w;
+        double total = 0, wordsTotal = 0;
+        for (size_t c = 0; c < n; ++c) {
+            total += natural[c];
+            wordsTotal += words[c];
+        }
         if (total <= width_) return widths;
+        if (wordsTotal <= width_) {
+            for (size_t c = 0; c < n; ++c)
+                widths[c] = words[c] + (width_ - wordsTotal) * (natural[c] - words[c]) /
+                                           std::max(1e-9, total - wordsTotal);
+            return widths;
+        }
         std::vector<bool> fixed(n, false);
         double left = width_;
         size_t open = n;

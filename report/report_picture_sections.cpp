@@ -5,11 +5,11 @@
 // layout of each parameter with a hazard.
 #include <algorithm>
 
+#include "derived/plan/plan_index.h"
 #include "owner_balance/balance_data.h"
 #include "plan/load_imbalance.h"
 #include "report/report_builder.h"
 #include "report/report_sections.h"
-#include "shared/plan_index.h"
 #include "tensor_layout/tensor_blocks.h"
 
 namespace hsdp::report {

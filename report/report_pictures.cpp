@@ -4,9 +4,9 @@
 #include <QPainter>
 #include <stdexcept>
 
-#include "shared/plan_index.h"
-#include "shared/plan_selection.h"
-#include "studio/studio_views.h"
+#include "derived/plan/plan_index.h"
+#include "derived/plan/plan_selection.h"
+#include "view_registry/studio_views.h"
 
 namespace hsdp {
 

@@ -7,9 +7,9 @@
 #include <memory>
 #include <set>
 
+#include "derived/plan/plan_result.h"
+#include "derived/run/run_data.h"
 #include "report/report_document.h"
-#include "runs/run_data.h"
-#include "shared/plan_result.h"
 
 namespace hsdp {
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The run's sections: verification (every mismatch text in full), traffic
-// per op and per mesh dim with NCCL-tests bandwidths, the slowest steps and,
+// per op and per mesh dim with NCCL-tests bandwidths, the slowest collectives and,
 // for a reference run, the wrong rows drawn.
+#include "derived/run/run_status_text.h"
+#include "derived/run/run_steps.h"
+#include "derived/run/step_caption.h"
+#include "derived/run/traffic_stats.h"
 #include "export/run_figures.h"
 #include "report/report_builder.h"
 #include "report/report_sections.h"
-#include "runs/run_status_text.h"
-#include "steps/run_steps.h"
-#include "steps/step_caption.h"
-#include "traffic/traffic_stats.h"
 #include "types/figures.h"
 #include "wrong_rows/wrong_rows.h"
 
@@ -208,10 +208,10 @@ void addTraffic(const RunData& data, const std::vector<RunStep>& steps, const Tr
     section.table(trafficTable(QStringLiteral("Op"), stats, stats.byOp));
     section.table(trafficTable(QStringLiteral("Mesh dim"), stats, stats.byDim));
     ReportSection& slow =
-        list.add(QStringLiteral("slowest"), QStringLiteral("Run: the slowest steps"), 2);
+        list.add(QStringLiteral("slowest"), QStringLiteral("Run: the slowest collectives"), 2);
     ReportTable table;
     table.header = {
-        QStringLiteral("Step"), QStringLiteral("Collective"), QStringLiteral("Time t (µs)"),
+        QStringLiteral("Order"), QStringLiteral("Collective"), QStringLiteral("Time t (µs)"),
         QStringLiteral("Waited (µs)"),
         stats.shrunk ? QStringLiteral("busbw (GB/s, shrunk run)") : QStringLiteral("busbw (GB/s)")};
     const Trace& trace = data.run->trace;
@@ -220,7 +220,8 @@ void addTraffic(const RunData& data, const std::vector<RunStep>& steps, const Tr
         const TraceEvent& e = trace.events[size_t(step.events.front())];
         const double size = collectiveSize(step, trace);
         const double t = step.runUs() * 1e-6;
-        const double bus = t > 0 ? size / t * busFactor(e.op, int(e.groupRanks.size())) : 0;
+        const double bus =
+            t > 0 ? size / t * busBandwidthFactor(e.op, int(e.groupRanks.size())) : 0;
         table.rows.push_back(
             {QString::number(position + 1),
              stepCaption(step, trace, *data.plan.scenario, *data.plan.plan, &real).headline,

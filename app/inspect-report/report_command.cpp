@@ -11,13 +11,13 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "derived/run/plan_prediction.h"
+#include "derived/run/run_index.h"
 #include "output_paths.h"
-#include "prediction/plan_prediction.h"
 #include "progress_line.h"
 #include "report/report_file.h"
 #include "report_command.h"
 #include "run/runner.h"
-#include "runs/run_index.h"
 #include "runtime/allocator_policy.h"
 #include "types/figures.h"
 
@@ -74,9 +74,15 @@ namespace {
 QtMessageHandler qtHandler = nullptr;
 
 // Offscreen Qt warns that XDG_RUNTIME_DIR is unset on every headless
-// machine; a command-line tool keeps its stderr for what matters.
+// machine, and the offscreen platform that it cannot propagate a window's
+// size hints (a widget drawn into a picture is never a window on screen);
+// a command-line tool keeps its stderr for what matters: only these two
+// known, harmless lines are dropped.
 void quietHandler(QtMsgType type, const QMessageLogContext& context, const QString& message) {
     if (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))) return;
+    if (type == QtWarningMsg &&
+        message == QLatin1String("This plugin does not support propagateSizeHints()"))
+        return;
     if (qtHandler) qtHandler(type, context, message);
 }
 

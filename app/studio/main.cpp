@@ -13,8 +13,8 @@
 #include <memory>
 #include <optional>
 
+#include "derived/run/run_status_text.h"
 #include "hsdp_version.h"
-#include "runs/run_status_text.h"
 #include "window/main_window.h"
 #include "window/screenshots.h"
 

@@ -19,18 +19,18 @@
 
 #include <qcustomplot.h>
 #include "bench_common.h"
+#include "derived/plan/plan_index.h"
+#include "derived/plan/plan_tree_rows.h"
+#include "derived/plan/scenario_document.h"
+#include "derived/session.h"
 #include "edit_repaint.h"
 #include "mesh/mesh_canvas.h"
 #include "owner_balance/owner_balance_widget.h"
 #include "plan_tree/plan_filter_proxy.h"
 #include "plan_tree/plan_tree_model.h"
-#include "plan_tree/plan_tree_rows.h"
 #include "run_stall.h"
 #include "scale_scenario.h"
 #include "scenario/reader.h"
-#include "shared/plan_index.h"
-#include "shared/scenario_document.h"
-#include "shared/session.h"
 #include "trace_bench.h"
 #include "window/main_window.h"
 

@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "derived/plan/scenario_document.h"
+#include "derived/session.h"
 #include "gap_meter.h"
 #include "plan_diff/plan_diff_table.h"
-#include "shared/scenario_document.h"
-#include "shared/session.h"
 #include "window/main_window.h"
 
 namespace hsdp::bench {

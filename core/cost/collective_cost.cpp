@@ -1,65 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cost/collective_cost.h"
 
-#include <array>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 namespace hsdp {
-
-namespace {
-
-constexpr std::array<std::pair<CollectiveOp, std::string_view>, 8> kNames = {{
-    {CollectiveOp::AllGather, "all_gather"},
-    {CollectiveOp::AllGatherV, "all_gather_v"},
-    {CollectiveOp::ReduceScatter, "reduce_scatter"},
-    {CollectiveOp::AllReduce, "all_reduce"},
-    {CollectiveOp::Broadcast, "broadcast"},
-    {CollectiveOp::AllToAll, "all_to_all"},
-    {CollectiveOp::AllToAllV, "all_to_all_v"},
-    {CollectiveOp::Barrier, "barrier"},
-}};
-
-}  // namespace
-
-std::optional<CollectiveOp> collectiveOpNamed(std::string_view traceOp) {
-    for (const auto& [op, name] : kNames)
-        if (name == traceOp) return op;
-    return std::nullopt;
-}
-
-std::string_view traceNameOf(CollectiveOp op) {
-    for (const auto& [known, name] : kNames)
-        if (known == op) return name;
-    return "?";
-}
-
-double busBandwidthFactor(CollectiveOp op, int ranks) {
-    if (ranks <= 1) return 0;
-    const double n = ranks;
-    switch (op) {
-        case CollectiveOp::AllGather:
-        case CollectiveOp::AllGatherV:
-        case CollectiveOp::ReduceScatter:
-        case CollectiveOp::AllToAll:
-        case CollectiveOp::AllToAllV:
-            return (n - 1) / n;
-        case CollectiveOp::AllReduce:
-            return 2 * (n - 1) / n;
-        case CollectiveOp::Broadcast:
-            return 1;
-        case CollectiveOp::Barrier:
-            return 0;
-    }
-    return 0;
-}
-
-int ringSteps(CollectiveOp op, int ranks) {
-    if (ranks <= 1) return 0;
-    const bool twice = op == CollectiveOp::AllReduce || op == CollectiveOp::Barrier;
-    return twice ? 2 * (ranks - 1) : ranks - 1;
-}
 
 int binomialTreeDepth(int ranks) {
     int depth = 0;

@@ -7,41 +7,14 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "types/collective_op.h"
 
 namespace hsdp {
 
-// The collectives the runner's trace records (TraceEvent::op in
-// runtime/trace.h), each costed as NCCL's ring algorithm runs it.
-enum class CollectiveOp {
-    AllGather,
-    AllGatherV,
-    ReduceScatter,
-    AllReduce,
-    Broadcast,
-    AllToAll,
-    AllToAllV,  // the all-to-all gather strategy's exchange: each member its own block sizes
-    Barrier
-};
-
-// "all_gather", "all_gather_v", "reduce_scatter", "all_reduce", "broadcast",
-// "all_to_all", "all_to_all_v", "barrier": the trace's spelling. nullopt for any other name.
-std::optional<CollectiveOp> collectiveOpNamed(std::string_view traceOp);
-std::string_view traceNameOf(CollectiveOp op);
-
-// NCCL-tests' bus-bandwidth factor of `op` over `ranks` ranks: busbw = algbw x
-// factor, so the bytes one rank sends in the ring are size x factor.
-// all_gather, all_gather_v, reduce_scatter, all_to_all(_v) (n-1)/n; all_reduce
-// 2(n-1)/n; broadcast 1; barrier 0. 0 for a group of one rank.
-double busBandwidthFactor(CollectiveOp op, int ranks);
-
-// Steps of the ring algorithm, each paying the link's latency once:
-// all_reduce and barrier 2(n-1), every other op n-1. 0 for one rank.
-int ringSteps(CollectiveOp op, int ranks);
-
-// The same for the algorithms a cluster runs (Cluster::algorithms): NCCL's
-// ring as above; Gloo's differ only for broadcast, a binomial tree from the
-// root: ceil(log2 n) steps, and the root sends the whole buffer to each of its
-// ceil(log2 n) children one after another (factor ceil(log2 n)).
+// The bus factor and steps for the algorithms a cluster runs
+// (Cluster::algorithms): NCCL's ring as types/collective_op.h has them; Gloo's differ only for
+// broadcast, a binomial tree from the root: ceil(log2 n) steps, and the root sends the whole buffer
+// to each of its ceil(log2 n) children one after another (factor ceil(log2 n)).
 double busBandwidthFactor(CollectiveOp op, int ranks, CollectiveAlgorithms algorithms);
 int collectiveSteps(CollectiveOp op, int ranks, CollectiveAlgorithms algorithms);
 // ceil(log2 n): the depth of a binomial tree over n ranks (0 for n <= 1).

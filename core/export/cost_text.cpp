@@ -29,7 +29,7 @@ std::string clusterLine(const Cluster& cluster) {
 std::string segmentWhere(const CriticalSegment& s) {
     if (s.phase == StepPhase::Tp) return "tp transition " + std::to_string(s.index);
     if (s.index < 0) return "local params";
-    return "step " + std::to_string(s.index);
+    return "schedule entry " + std::to_string(s.index);  // "step" is the whole step
 }
 
 void writeCriticalPath(std::ostringstream& out, const PlanCost& cost) {

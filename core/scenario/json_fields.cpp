@@ -49,7 +49,7 @@ void failExpected(const std::string& path, const std::string& expected, const Js
 
 namespace {
 
-std::string joinAllowedKeys(std::initializer_list<std::string_view> allowed) {
+std::string joinAllowedKeys(std::span<const std::string_view> allowed) {
     std::string out;
     for (auto key : allowed) out += (out.empty() ? "" : ", ") + std::string(key);
     return out;
@@ -59,6 +59,12 @@ std::string joinAllowedKeys(std::initializer_list<std::string_view> allowed) {
 
 void requireObject(const Json& value, const std::string& path, const std::string& what,
                    std::initializer_list<std::string_view> allowed) {
+    requireObject(value, path, what,
+                  std::span<const std::string_view>(allowed.begin(), allowed.size()));
+}
+
+void requireObject(const Json& value, const std::string& path, const std::string& what,
+                   std::span<const std::string_view> allowed) {
     if (!value.is_object()) failExpected(path, what + " (an object)", value);
     for (const auto& [key, member] : value.items()) {
         bool known = false;

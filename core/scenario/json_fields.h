@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,8 @@ std::string describeJson(const Json& value);
 // other key is an error at its own path.
 void requireObject(const Json& value, const std::string& path, const std::string& what,
                    std::initializer_list<std::string_view> allowed);
+void requireObject(const Json& value, const std::string& path, const std::string& what,
+                   std::span<const std::string_view> allowed);
 
 // The member `key`, or nullptr when absent.
 const Json* findMember(const Json& object, std::string_view key);

@@ -29,12 +29,6 @@ std::string exactBytes(int64_t bytes) {
     return groupedCount(bytes) + " B";
 }
 
-std::string bandwidthText(double bytesPerSecond) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f GB/s", bytesPerSecond / 1e9);
-    return buf;
-}
-
 // Three significant figures ("0.0336 s", "4.91 s", "12.3 s", "123 s"): a
 // connect time of 34 ms no longer reads "0.03 s" beside a wall time of "4.91 s".
 namespace {
@@ -56,6 +50,12 @@ std::string threeSignificant(double value, const char* unit) {
 }
 
 }  // namespace
+
+// Three significant figures, as times: "3350 GB/s", "0.0160 GB/s", never
+// "3350.000 GB/s" (a measured or datasheet rate has no more).
+std::string bandwidthText(double bytesPerSecond) {
+    return threeSignificant(bytesPerSecond / 1e9, "GB/s");
+}
 
 std::string secondsText(double seconds) {
     return threeSignificant(seconds, "s");

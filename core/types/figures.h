@@ -21,7 +21,7 @@ namespace hsdp {
 std::string humanBytes(double bytes);              // "2.1 GiB", "512 B"
 std::string exactBytes(int64_t bytes);             // "10,240 B"
 std::string groupedCount(int64_t count);           // "8,960"
-std::string bandwidthText(double bytesPerSecond);  // "0.016 GB/s"
+std::string bandwidthText(double bytesPerSecond);  // "0.0160 GB/s", "3350 GB/s"
 std::string secondsText(double seconds);           // "2.15 s", "0.0336 s": 3 significant figures
 // A predicted or short time in the unit that keeps it readable: "2.15 s",
 // "41.2 ms", "812 µs", "35.0 ns" (3 significant figures); "0 s" below half a

@@ -6,9 +6,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include "cli_process.h"
+#include "cluster/reader.h"
+#include "cost/step_simulation.h"
 
 using namespace hsdp::testing;
 
@@ -80,6 +83,22 @@ private slots:
         QCOMPARE(text.exitCode, 0);
         QVERIFY(text.out.contains("Cost on h100-dgx: 4 nodes x 8"));
         QVERIFY(text.out.contains("main.tp (dim 2): 0 of 8 groups cross nodes"));
+        // One meaning of "step": the whole step ("step time"); a place in
+        // the schedule is a schedule entry, as the studio says.
+        QVERIFY2(text.out.contains("schedule entry "), text.out.constData());
+        QVERIFY2(!QString::fromUtf8(text.out).contains(
+                     QRegularExpression(QStringLiteral("\\bstep \\d"))),
+                 text.out.constData());
+        // A bandwidth with the precision it has: "3350 GB/s", not "3350.000 GB/s".
+        const auto bandwidth = QRegularExpression(QStringLiteral("at ([0-9.]+) GB/s"))
+                                   .match(QString::fromUtf8(text.out));
+        QVERIFY2(bandwidth.hasMatch(), text.out.constData());
+        const double rate =
+            hsdp::computeRatesOf(hsdp::readClusterPreset("h100-dgx")).bytesPerSecond / 1e9;
+        QVERIFY(std::abs(bandwidth.captured(1).toDouble() - rate) <= rate * 0.005);
+        const QString digits = bandwidth.captured(1).remove(QLatin1Char('.'));
+        QVERIFY2(digits.size() <= std::max<qsizetype>(3, QString::number(int(rate)).size()),
+                 qPrintable(bandwidth.captured(0)));
     }
 
     // Per rank and phase, what the plan runs and both strategies, without --cluster;

@@ -11,3 +11,5 @@ hsdp_test(tst_job_tracker LINKS hsdpmodels)
 hsdp_test(tst_session LINKS hsdpmodels TOOLS hsdp-inspect)
 hsdp_test(tst_autosave_store LINKS hsdpmodels)
 hsdp_test(tst_autosaver LINKS hsdpmodels)
+# The studio's folders include down only (the floor plan in widgets/CMakeLists.txt).
+hsdp_test(tst_widget_layering)

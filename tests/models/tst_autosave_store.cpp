@@ -20,8 +20,8 @@
 #include "autosave/autosave_store.h"
 #include "autosave/json_changes.h"
 #include "autosave/restore_offer.h"
+#include "derived/plan/scenario_document.h"
 #include "samples.h"
-#include "shared/scenario_document.h"
 
 using namespace hsdp;
 

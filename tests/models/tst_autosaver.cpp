@@ -13,8 +13,8 @@
 
 #include "autosave/autosave_store.h"
 #include "autosave/autosaver.h"
+#include "derived/plan/scenario_document.h"
 #include "samples.h"
-#include "shared/scenario_document.h"
 
 using namespace hsdp;
 

@@ -4,7 +4,7 @@
 // not [0, 10] (nor 16), and every kind round-trips the text it shows.
 #include <QtTest>
 
-#include "editing/field_text.h"
+#include "derived/plan/field_text.h"
 
 using namespace hsdp;
 

@@ -8,9 +8,9 @@
 #include <memory>
 #include <vector>
 
+#include "derived/plan/job_tracker.h"
 #include "process_memory.h"
 #include "sanitizers.h"
-#include "shared/job_tracker.h"
 
 using namespace hsdp;
 

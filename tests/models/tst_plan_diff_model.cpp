@@ -10,11 +10,11 @@
 #include <QtTest>
 #include <map>
 
+#include "derived/plan/plan_index.h"
 #include "plan_diff/plan_diff_model.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "samples.h"
 #include "scenario/reader.h"
-#include "shared/plan_index.h"
 
 using namespace hsdp;
 using hsdp::testing::sample;

@@ -9,13 +9,13 @@
 #include <limits>
 #include <set>
 
+#include "derived/plan/model_roles.h"
+#include "derived/plan/plan_index.h"
+#include "derived/plan/plan_tree_rows.h"
 #include "diagnostics/diagnostics_model.h"
 #include "plan_tree/plan_filter_proxy.h"
 #include "plan_tree/plan_tree_model.h"
-#include "plan_tree/plan_tree_rows.h"
 #include "sample_rows.h"
-#include "shared/model_roles.h"
-#include "shared/plan_index.h"
 
 using namespace hsdp;
 using hsdp::testing::sample;

@@ -10,12 +10,12 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "derived/plan/plan_index.h"
+#include "derived/run/run_session.h"
+#include "derived/run/run_status_text.h"
 #include "run/runner.h"
-#include "runs/run_session.h"
-#include "runs/run_status_text.h"
 #include "samples.h"
 #include "sanitizers.h"
-#include "shared/plan_index.h"
 #include "verification/verification_model.h"
 
 using namespace hsdp;

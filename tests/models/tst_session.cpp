@@ -12,12 +12,12 @@
 #include <cstdio>
 
 #include "cluster/reader.h"
+#include "derived/plan/job_tracker.h"
+#include "derived/plan/plan_index.h"
+#include "derived/plan/plan_result.h"
+#include "derived/session.h"
 #include "samples.h"
 #include "scenario/reader.h"
-#include "shared/job_tracker.h"
-#include "shared/plan_index.h"
-#include "shared/plan_result.h"
-#include "shared/session.h"
 
 using namespace hsdp;
 using hsdp::testing::sample;

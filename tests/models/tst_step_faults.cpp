@@ -9,11 +9,11 @@
 #include <map>
 #include <set>
 
+#include "derived/run/run_index.h"
+#include "derived/run/run_status_text.h"
+#include "derived/run/step_faults.h"
 #include "run/runner.h"
-#include "runs/run_index.h"
-#include "runs/run_status_text.h"
 #include "samples.h"
-#include "steps/step_faults.h"
 
 using namespace hsdp;
 using hsdp::testing::sample;

@@ -18,25 +18,26 @@
 #include <algorithm>
 #include <map>
 
-#include "buffer_layout/buffer_layout.h"
 #include "buffer_layout/buffer_layout_widget.h"
 #include "buffer_layout/buffer_scene.h"
 #include "cluster/reader.h"
 #include "cost/gather_strategy_choice.h"
+#include "derived/plan/plan_index.h"
+#include "derived/run/buffer_layout.h"
+#include "derived/run/plan_prediction.h"
+#include "derived/run/run_steps.h"
+#include "derived/run/step_caption.h"
+#include "derived/run/trace_timeline.h"
+#include "derived/session.h"
 #include "editing/edit_widget.h"
 #include "gather_strategy/gather_strategy_widget.h"
-#include "prediction/plan_prediction.h"
+#include "memory/memory_widget.h"
 #include "run/runner.h"
 #include "run/shrink.h"
 #include "runtime_test_util.h"
 #include "samples.h"
 #include "scenario/reader.h"
-#include "shared/plan_index.h"
-#include "shared/session.h"
-#include "steps/run_steps.h"
-#include "steps/step_caption.h"
 #include "studio_test_util.h"
-#include "trace/trace_timeline.h"
 #include "types/figures.h"
 #include "window/main_window.h"
 
@@ -415,6 +416,19 @@ void TestAllToAllViews::gatherStrategyViewFollowsTheSelectionAndCluster() {
         if (e.group == gatheredGroups.back())
             QCOMPARE(view.shown()->allToAll.seconds, e.allToAllSeconds);
     QVERIFY(view.caption().contains(qs(h100->name)));
+
+    // A plan the cluster could not cost: no peak memory here while the
+    // Memory view says there is no prediction; both give its reason.
+    auto failed = std::make_shared<PlanPrediction>();
+    failed->cluster = h100;
+    failed->error = QStringLiteral("the step's schedule would hold too many work items");
+    plan.prediction = failed;
+    view.showPrediction(plan);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.shown(), 20000);
+    MemoryWidget memory(&selection);
+    memory.showPlan(plan);
+    memory.showPrediction(plan);
+    QCOMPARE(view.caption(), memory.message());
 }
 
 // Under "auto" the plan took the strategy the view predicts faster, and the view says why.

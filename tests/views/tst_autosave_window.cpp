@@ -27,9 +27,9 @@
 #include "autosave/autosave_store.h"
 #include "autosave/autosaver.h"
 #include "autosave/restore_dialog.h"
+#include "derived/plan/scenario_document.h"
 #include "editing/edit_widget.h"
 #include "samples.h"
-#include "shared/scenario_document.h"
 #include "window/main_window.h"
 
 using namespace hsdp;

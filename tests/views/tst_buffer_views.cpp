@@ -22,8 +22,8 @@
 #include <map>
 #include <set>
 
-#include "buffer_layout/buffer_layout.h"
 #include "buffer_layout/buffer_layout_widget.h"
+#include "derived/run/buffer_layout.h"
 #include "run/runner.h"
 #include "runtime_test_util.h"
 #include "samples.h"

@@ -18,10 +18,10 @@
 
 #include "cluster/reader.h"
 #include "cost/plan_cost.h"
+#include "derived/run/plan_prediction.h"
 #include "memory/memory_widget.h"
 #include "owner_balance/owner_balance_widget.h"
-#include "prediction/plan_prediction.h"
-#include "shared/heat_scale.h"
+#include "painting/heat_scale.h"
 #include "types/figures.h"
 
 using namespace hsdp;

@@ -12,19 +12,19 @@
 
 #include <qcustomplot.h>
 
-#include "buffer_layout/buffer_layout.h"
 #include "buffer_layout/buffer_layout_widget.h"
 #include "buffer_layout/buffer_scene.h"
+#include "derived/run/buffer_layout.h"
+#include "derived/run/run_status_text.h"
+#include "derived/run/run_steps.h"
+#include "derived/run/step_caption.h"
+#include "derived/run/traffic_stats.h"
 #include "report/report_builder.h"
 #include "run/runner.h"
 #include "run/shrink.h"
-#include "runs/run_status_text.h"
-#include "steps/run_steps.h"
-#include "steps/step_caption.h"
 #include "steps/step_widget.h"
 #include "trace/trace_canvas.h"
 #include "trace/trace_widget.h"
-#include "traffic/traffic_stats.h"
 #include "traffic/traffic_widget.h"
 #include "types/figures.h"
 
@@ -165,6 +165,9 @@ private slots:
                                     QStringLiteral(" in the shrunk run (≈ ")),
                      qPrintable(texts));
             QVERIFY2(texts.contains(QStringLiteral("slots of the shrunk run")), qPrintable(texts));
+            // The real-size totals on a line of their own, under the totals:
+            // behind them they were cut off at a report picture's width.
+            QVERIFY2(texts.contains(QStringLiteral("\nAt real size ≈ ")), qPrintable(texts));
         }
         // Of the real run, the layout has nothing to qualify.
         const BufferLayout plain =
@@ -177,7 +180,17 @@ private slots:
     void trafficAgreesWithTheRunLine() {
         PlanSelection selection;
         TrafficWidget view(&selection);
+        // No run: no row of zero bandwidths, a note that says how to get one.
+        view.setRun(RunData{});
+        QCOMPARE(view.table()->rowCount(), 0);
+        QVERIFY(view.plot()->isHidden());  // nothing pushes the note out of a short dock
+        QVERIFY2(view.noteText().contains(QStringLiteral("No run yet")) &&
+                     view.noteText().contains(QStringLiteral("Ctrl+R")),
+                 qPrintable(view.noteText()));
         view.setRun(shrunk_);
+        QVERIFY(view.table()->rowCount() > 0);
+        QVERIFY(!view.plot()->isHidden());
+        QVERIFY(!view.noteText().contains(QStringLiteral("No run yet")));
         const TrafficStats& stats = view.stats();
         const RunResult& run = *shrunk_.run;
         QCOMPARE(stats.total.collectives, run.collectives);

@@ -19,17 +19,17 @@
 #include <QtTest>
 #include <algorithm>
 
+#include "derived/plan/model_roles.h"
+#include "derived/plan/plan_index.h"
 #include "diagnostics/diagnostics_widget.h"
 #include "hsdp_version.h"
 #include "mesh/mesh_widget.h"
+#include "painting/elided_label.h"
 #include "plan/diagnostics.h"
 #include "plan/hazards.h"
 #include "plan_tree/plan_tree_widget.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
-#include "shared/elided_label.h"
-#include "shared/model_roles.h"
-#include "shared/plan_index.h"
 #include "studio_test_util.h"
 #include "window/documentation_browser.h"
 #include "window/main_window.h"
@@ -146,7 +146,7 @@ void TestMainWindow::statusBarsImbalanceIsTheDiagnosticsOne() {
     const PlanResult& result = window.session()->current();
     const QString worst = worstJudgedImbalance(*result.plan);
     const QString status = window.statusText();
-    QVERIFY2(status.contains(QStringLiteral(" · worst imbalance %1 · ").arg(worst)),
+    QVERIFY2(status.contains(QStringLiteral(" · owner imbalance %1").arg(worst)),
              qPrintable(worst + QStringLiteral(" vs ") + status));
     const double ratio = worst.section(QLatin1Char(' '), 0, 0).toDouble();
     if (worst == QStringLiteral("none judged") || ratio <= kImbalanceMaxOverMean) return;
@@ -201,9 +201,28 @@ void TestMainWindow::theStatusLineIsWholeWhileThereIsRoom() {
                                .arg(other->text())
                                .arg(other->contentsRect().width())));
     }
-    window.resize(1900, 900);
+    // However long the run's line, the diagnostic counts stay whole.
+    QLabel* counts = nullptr;
+    for (auto* label : window.statusBar()->findChildren<QLabel*>())
+        if (label->text() == window.diagnosticCountsText()) counts = label;
+    QVERIFY(counts && counts->text().contains(QStringLiteral("warning")));
+    for (int width : {1000, 800}) {
+        window.resize(width, 900);
+        QApplication::processEvents();
+        QVERIFY2(counts->isVisible() && counts->contentsRect().width() >=
+                                            counts->fontMetrics().horizontalAdvance(counts->text()),
+                 qPrintable(QStringLiteral("at %1 px '%2' has %3 px")
+                                .arg(width)
+                                .arg(counts->text())
+                                .arg(counts->contentsRect().width())));
+    }
+    // Wide enough for both lines, the diagnostic counts and both imbalances.
+    window.resize(2400, 900);
     QApplication::processEvents();
-    QVERIFY(!status->isElided() && !run->isElided());
+    QVERIFY2(!status->isElided() && !run->isElided(),
+             qPrintable(QStringLiteral("%1 px for '%2' and '%3'")
+                            .arg(window.statusBar()->width())
+                            .arg(status->text(), run->text())));
 }
 
 // Help ▸ Documentation: the installed pages (a package's prefix) before a

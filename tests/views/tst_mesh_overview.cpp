@@ -19,9 +19,9 @@
 #include <map>
 #include <set>
 
+#include "derived/plan/plan_index.h"
 #include "mesh/mesh_canvas.h"
 #include "scenario/reader.h"
-#include "shared/plan_index.h"
 
 using namespace hsdp;
 

@@ -16,12 +16,12 @@
 #include <set>
 
 #include "cluster/reader.h"
+#include "derived/plan/plan_index.h"
+#include "derived/run/plan_prediction.h"
 #include "mesh/mesh_canvas.h"
 #include "mesh/mesh_widget.h"
-#include "prediction/plan_prediction.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
-#include "shared/plan_index.h"
 #include "view_fit.h"
 
 using namespace hsdp;

@@ -24,9 +24,9 @@
 
 #include "checkpoint_recipes.h"
 #include "cli_process.h"
+#include "derived/plan/scenario_document.h"
 #include "export/scenario_json_text.h"
 #include "new_scenario/new_from_checkpoint_dialog.h"
-#include "shared/scenario_document.h"
 #include "window/main_window.h"
 
 using namespace hsdp;

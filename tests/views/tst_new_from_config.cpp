@@ -13,11 +13,11 @@
 #include <QtTest>
 
 #include "cli_process.h"
+#include "derived/plan/plan_selection.h"
+#include "derived/plan/scenario_document.h"
 #include "export/scenario_json_text.h"
 #include "new_scenario/new_from_config_dialog.h"
 #include "plan_diff/plan_diff_tracker.h"
-#include "shared/plan_selection.h"
-#include "shared/scenario_document.h"
 #include "window/main_window.h"
 
 using namespace hsdp;

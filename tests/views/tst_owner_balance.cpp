@@ -21,10 +21,10 @@
 #include <map>
 #include <numeric>
 
+#include "derived/plan/plan_index.h"
 #include "owner_balance/owner_balance_widget.h"
 #include "plan/load_imbalance.h"
 #include "sample_rows.h"
-#include "shared/plan_index.h"
 #include "window/main_window.h"
 
 using namespace hsdp;

@@ -17,10 +17,10 @@
 #include <QtTest>
 #include <array>
 
+#include "derived/plan/plan_index.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "plan_diff/plan_diff_widget.h"
 #include "samples.h"
-#include "shared/plan_index.h"
 #include "window/main_window.h"
 
 using namespace hsdp;

@@ -14,6 +14,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTextDocument>
 #include <QtTest>
 #include <cmath>
 #include <set>
@@ -22,19 +23,21 @@
 #include "cluster/reader.h"
 #include "cost/plan_cost.h"
 #include "cost/predicted_trace.h"
+#include "derived/plan/plan_index.h"
+#include "derived/plan/scenario_document.h"
+#include "derived/run/plan_prediction.h"
+#include "derived/run/run_status_text.h"
+#include "derived/run/trace_timeline.h"
 #include "diagnostics/diagnostics_widget.h"
 #include "memory/memory_chart.h"
 #include "memory/memory_widget.h"
 #include "mesh/mesh_widget.h"
+#include "plan/load_imbalance.h"
 #include "plan_diff/plan_diff_tracker.h"
-#include "prediction/plan_prediction.h"
-#include "prediction/predicted_timeline_widget.h"
 #include "run/runner.h"
-#include "shared/plan_index.h"
-#include "shared/scenario_document.h"
 #include "studio_test_util.h"
+#include "trace/predicted_timeline_widget.h"
 #include "trace/trace_canvas.h"
-#include "trace/trace_timeline.h"
 #include "types/figures.h"
 
 using namespace hsdp;
@@ -121,6 +124,14 @@ void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
                                  .arg(QString::fromStdString(humanBytes(double(peak.peakBytes))))
                                  .arg(peak.rank)),
              qPrintable(status));
+    // With a prediction the status bar names the imbalance that sets the step
+    // (the busiest rank's Newton–Schulz), apart from the owner imbalance.
+    std::vector<int64_t> computed;
+    for (const RankOwnership& rank : result.plan->ranks) computed.push_back(rank.computedNumel);
+    const QString perRank = QStringLiteral("per-rank Newton–Schulz imbalance %1 (sets the step)")
+                                .arg(*loadImbalance(computed), 0, 'f', 2);
+    QVERIFY2(status.contains(perRank), qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral(" · owner imbalance ")), qPrintable(status));
 
     // A slower device predicts a slower step; "none" predicts nothing.
     QVERIFY(chooseAndWait(window, QStringLiteral("a100-dgx")));
@@ -132,6 +143,8 @@ void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
     QVERIFY(chooseAndWait(window, QStringLiteral("none")));
     QVERIFY(!window.session()->current().prediction);
     QVERIFY(!window.statusText().contains(QStringLiteral("predicted")));
+    QVERIFY(!window.statusText().contains(QStringLiteral("Newton–Schulz")));
+    QVERIFY(window.statusText().contains(QStringLiteral("owner imbalance ")));
     QVERIFY(!mesh->showsNodes());
     // The choice holds for the next file too.
     QVERIFY(chooseAndWait(window, QStringLiteral("h100-dgx")));
@@ -330,6 +343,14 @@ void TestPredictionViews::predictedTimelineIsTheSimulation() {
     QCOMPARE(timeline->endUs(), cost.stepSeconds * 1e6);
     QVERIFY(view.caption().contains(QString::fromStdString(durationText(cost.stepSeconds))));
     QVERIFY(!view.canShowRun());
+    // Its zero is the predicted step's start (there may be no run), and its
+    // counts have thousands separators ("23,863 events", not "23863").
+    QCOMPARE(view.planCanvas()->timeAxisTitle(), QStringLiteral("predicted time since step start"));
+    QVERIFY(view.measuredCanvas()->timeAxisTitle().contains(QStringLiteral("run start")));
+    QVERIFY2(view.planCanvas()->summaryText().endsWith(
+                 QStringLiteral("%1 events").arg(groupedNumber(timeline->eventCount()))),
+             qPrintable(view.planCanvas()->summaryText()));
+    QVERIFY(timeline->eventCount() >= 1000);  // so that the separator shows
 }
 
 // Each predicted event copies its group's ranks and batch's params: a world
@@ -464,8 +485,9 @@ void TestPredictionViews::aStepOverTheDeviceLeadsTheStatusBarAndTheDiagnostics()
     QApplication::processEvents();
     const QString status = window.statusText();
     QVERIFY2(status.startsWith(outOfMemory), qPrintable(status));
-    QVERIFY2(status.contains(QStringLiteral(" · %1 error").arg(result.index->errorCount + 1)),
-             qPrintable(status));
+    QVERIFY2(window.diagnosticCountsText().startsWith(
+                 QStringLiteral("%1 error").arg(result.index->errorCount + 1)),
+             qPrintable(window.diagnosticCountsText()));
     QLabel* label = planStatusLabel(window);
     QVERIFY(label);
     QVERIFY2(showsUpTo(*label, outOfMemory), qPrintable(status));
@@ -481,6 +503,14 @@ void TestPredictionViews::aStepOverTheDeviceLeadsTheStatusBarAndTheDiagnostics()
     QVERIFY2(message.contains(
                  QStringLiteral("rank %1 peaks at %2").arg(peak.rank).arg(bytes(peak.peakBytes))),
              qPrintable(message));
+    // The row is cut at the view's width; its tooltip is rich text, which
+    // QToolTip wraps, and holds the whole message, remedy included.
+    const QString tip =
+        diagnostics->index(0, DiagnosticsModel::MessageColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(Qt::mightBeRichText(tip), qPrintable(tip));
+    QTextDocument shown;
+    shown.setHtml(tip);
+    QCOMPARE(shown.toPlainText(), message);
     for (int row = 1; row < diagnostics->rowCount(); ++row)
         QCOMPARE(diagnostics->index(row, DiagnosticsModel::CodeColumn).data().toString(),
                  QString::fromStdString(result.plan->diagnostics[size_t(row - 1)].code));

@@ -17,17 +17,17 @@
 
 #include "cli_process.h"
 #include "cluster/reader.h"
+#include "derived/plan/plan_result.h"
+#include "derived/plan/scenario_document.h"
+#include "derived/run/plan_prediction.h"
+#include "derived/run/run_index.h"
 #include "plan/load_imbalance.h"
-#include "prediction/plan_prediction.h"
-#include "prediction/predicted_timeline_widget.h"
 #include "report/report_builder.h"
 #include "report/report_html.h"
 #include "report/report_pictures.h"
 #include "run/runner.h"
-#include "runs/run_index.h"
-#include "shared/plan_result.h"
-#include "shared/scenario_document.h"
 #include "studio_test_util.h"
+#include "trace/predicted_timeline_widget.h"
 #include "trace/trace_canvas.h"
 #include "types/figures.h"
 #include "wrong_rows/wrong_rows_widget.h"
@@ -358,6 +358,8 @@ void TestReport::cliReports() {
         inspect({QStringLiteral("report"), scenario, QStringLiteral("-o"), out});
     QVERIFY2(report.exitCode == (planHasErrors(plan) ? 1 : 0), report.err.constData());
     QVERIFY(report.err.contains(out.toUtf8()));  // says where the report is
+    // The offscreen platform's harmless size-hint warning is not the user's business.
+    QVERIFY2(!report.err.contains("propagateSizeHints"), report.err.constData());
     const int worldSize = plan["world_size"];
     if (suffix == QLatin1String("html")) {
         const QString html = QString::fromUtf8(readAll(out));
@@ -404,6 +406,9 @@ void TestReport::runReports_data() {
                                            << "pdf";
     QTest::newRow("70B corrected html") << sample("llama3_70b_hsdp_tp_2x4x4.json") << "corrected"
                                         << "html";
+    // A shrunk run: eleven traffic columns on a page.
+    QTest::newRow("70B corrected pdf") << sample("llama3_70b_hsdp_tp_2x4x4.json") << "corrected"
+                                       << "pdf";
 }
 
 // With --run: the verdict, the totals and every mismatch text of `run --json`.
@@ -439,6 +444,8 @@ void TestReport::runReports() {
     QCOMPARE(mismatches > 0, mode == QLatin1String("reference"));  // the hazard sample's
     for (const char* op : {"all_gather", "broadcast"}) QVERIFY(text.contains(QLatin1String(op)));
     QVERIFY(text.contains(QStringLiteral("busbw")));
+    // Every traffic column is as wide as its widest word: no "Coll/ecti/ves".
+    QVERIFY2(text.count(QStringLiteral("Collectives")) >= 2, qPrintable(text));
     if (mode == QLatin1String("reference") && html)
         QVERIFY(text.contains(QStringLiteral("as the reference run gathered it")));
 }

@@ -16,10 +16,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "derived/plan/plan_index.h"
+#include "derived/run/run_status_text.h"
 #include "export/chrome_trace.h"
 #include "export/run_json.h"
-#include "runs/run_status_text.h"
-#include "shared/plan_index.h"
 #include "steps/step_widget.h"
 #include "studio_test_util.h"
 #include "verification/verification_widget.h"
@@ -115,6 +115,12 @@ void TestRunWindow::aReferenceRunFillsTheVerificationDock() {
     QCOMPARE(panel->model()->run().run, run.run);
     QCOMPARE(panel->summaryText(), runSummaryLine(*run.run));
     QVERIFY(window.runStatusText().startsWith(QStringLiteral("NOT verified: ")));
+    // The status bar counts in the Verification view's (and the CLI's) word.
+    const RunCounts counts = countRun(*run.run);
+    QVERIFY(counts.paramsFailed > 0);
+    QVERIFY(panel->summaryText().contains(QStringLiteral("%1 failed").arg(counts.paramsFailed)));
+    QVERIFY(window.runStatusText().contains(QStringLiteral("%1 failed").arg(counts.paramsFailed)));
+    QVERIFY(!window.runStatusText().contains(QStringLiteral("mismatch")));
 
     // The filter keeps the params with a mismatch (and their mismatch rows).
     panel->filterEdit()->setText(QStringLiteral("mismatch"));

@@ -27,8 +27,8 @@
 
 #include "autosave/autosave_store.h"
 #include "autosave/restore_dialog.h"
+#include "derived/plan/scenario_document.h"
 #include "samples.h"
-#include "shared/scenario_document.h"
 #include "window/main_window.h"
 
 using namespace hsdp;

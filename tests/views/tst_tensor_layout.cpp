@@ -15,11 +15,11 @@
 #include <algorithm>
 #include <set>
 
+#include "derived/plan/plan_index.h"
+#include "derived/run/run_data.h"
 #include "run/runner.h"
-#include "runs/run_data.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
-#include "shared/plan_index.h"
 #include "tensor_layout/tensor_layout_widget.h"
 #include "types/geometry.h"
 

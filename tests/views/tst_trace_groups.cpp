@@ -15,10 +15,10 @@
 #include <map>
 #include <set>
 
-#include "mesh/node_map.h"
+#include "derived/run/node_map.h"
+#include "derived/run/trace_grouping.h"
 #include "steps/step_widget.h"
 #include "trace/trace_canvas.h"
-#include "trace/trace_grouping.h"
 #include "trace/trace_widget.h"
 #include "types/mesh.h"
 

@@ -15,15 +15,15 @@
 #include <map>
 #include <set>
 
+#include "derived/run/run_steps.h"
+#include "derived/run/traffic_stats.h"
+#include "painting/trace_palette.h"
 #include "run/optimizer_step.h"
 #include "run/runner.h"
 #include "samples.h"
-#include "steps/run_steps.h"
 #include "steps/step_widget.h"
 #include "trace/trace_bars.h"
-#include "trace/trace_palette.h"
 #include "trace/trace_widget.h"
-#include "traffic/traffic_stats.h"
 #include "traffic/traffic_widget.h"
 #include "wrong_rows/wrong_rows_widget.h"
 
@@ -356,7 +356,7 @@ void TestTraceViews::stepNavigationDrivesTheSelection() {
     panel.last();
     QCOMPARE(panel.currentStep(), panel.stepCount() - 1);
     QCOMPARE(selection.collective(), steps.back().seq);
-    QCOMPARE(panel.positionText(), QStringLiteral("step %1 of %1 · collective #%2")
+    QCOMPARE(panel.positionText(), QStringLiteral("%1 of %1 collectives · collective #%2")
                                        .arg(panel.stepCount())
                                        .arg(steps.back().seq));
     panel.next();  // stays on the last
@@ -469,6 +469,7 @@ void TestTraceViews::computeSlicesHaveTheirOwnColoursAndSayWhatTheyDid() {
     QCOMPARE(ops.back(), QStringLiteral("other"));
     const Trace& trace = teaching_.run->trace;
     std::set<QString> seen;
+    int placeless = 0;
     for (int i = 0; i < timeline.eventCount(); ++i) {
         const TraceEvent& e = trace.events[size_t(i)];
         if (!isCompute(e)) continue;
@@ -491,6 +492,11 @@ void TestTraceViews::computeSlicesHaveTheirOwnColoursAndSayWhatTheyDid() {
         }
         const QString tip = canvas.toolTipFor(i);
         QVERIFY2(!tip.contains(QStringLiteral("sent")), qPrintable(tip));
+        // Only the places that apply: no "-1" for a param's local compute.
+        QVERIFY2(!tip.contains(QStringLiteral("-1")), qPrintable(tip));
+        if (e.label.group >= 0)
+            QVERIFY2(tip.contains(QStringLiteral("group %1").arg(e.label.group)), qPrintable(tip));
+        placeless += e.label.group < 0 && e.label.batch < 0;
         const QString param = QString::fromStdString(
             teaching_.plan.scenario->params[size_t(e.label.params.front())].name);
         QVERIFY2(tip.contains(param), qPrintable(tip));
@@ -498,6 +504,7 @@ void TestTraceViews::computeSlicesHaveTheirOwnColoursAndSayWhatTheyDid() {
             QVERIFY2(tip.contains(QStringLiteral("Newton–Schulz")), qPrintable(tip));
     }
     QCOMPARE(seen, (std::set<QString>(kinds.begin(), kinds.end())));
+    QVERIFY(placeless > 0);  // the teaching sample's rope.cache computes outside any group
 }
 
 // A gather, then back-to-back compute and broadcasts far shorter than a

@@ -4,12 +4,12 @@
 // its row names those dims as one group instead of a mesh dim it has not.
 #include <QtTest>
 
+#include "derived/plan/plan_result.h"
+#include "derived/run/run_data.h"
+#include "derived/run/run_steps.h"
+#include "derived/run/traffic_stats.h"
 #include "run/runner.h"
-#include "runs/run_data.h"
 #include "scenario/reader.h"
-#include "shared/plan_result.h"
-#include "steps/run_steps.h"
-#include "traffic/traffic_stats.h"
 
 using namespace hsdp;
 

@@ -36,11 +36,11 @@
 
 #include "cli_process.h"
 #include "mesh/mesh_widget.h"
-#include "studio/studio_views.h"
 #include "studio_test_util.h"
 #include "tensor_layout/tensor_layout_widget.h"
 #include "view_export/export_view_dialog.h"
 #include "view_export/svg_paint_device.h"
+#include "view_registry/studio_views.h"
 #include "window/main_window.h"
 #include "window/screenshots.h"
 
@@ -200,6 +200,17 @@ private:
     std::unique_ptr<MainWindow> window_;
     QTemporaryDir dir_;
 };
+
+namespace {
+
+// Where an export goes before any: the user's documents folder, else home.
+QString userFolder() {
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return QFileInfo(documents).isDir() ? QFileInfo(documents).absoluteFilePath()
+                                        : QDir::homePath();
+}
+
+}  // namespace
 
 // One window with a plan, its prediction and a run, so that every view draws.
 void TestViewExport::initTestCase() {
@@ -509,6 +520,18 @@ void TestViewExport::theDialogOpensOnTheViewLastWorkedIn() {
 void TestViewExport::theDialogKeepsTheFolderLastWrittenTo() {
     const QString folder = dir_.filePath(QStringLiteral("slides"));
     QVERIFY(QDir().mkpath(folder));
+    {
+        // Nothing written yet: the first picture and report go to a user
+        // folder, not beside the scenario (the clone's samples/).
+        QSettings().remove(QStringLiteral("export"));  // the pictures of the tests before
+        MainWindow fresh;
+        QVERIFY(openAndWait(fresh, sample(QStringLiteral("teaching_2x2.json"))));
+        ExportViewDialog* first = fresh.openExportViewDialog(QStringLiteral("mesh"));
+        const QString firstPath = first->findChild<QLineEdit*>(QStringLiteral("path"))->text();
+        QCOMPARE(QFileInfo(firstPath).absolutePath(), userFolder());
+        QCOMPARE(QFileInfo(fresh.suggestedReportPath()).absolutePath(), userFolder());
+        first->reject();
+    }
     ExportViewDialog* dialog = window_->openExportViewDialog(QStringLiteral("tensorLayout"));
     auto* path = dialog->findChild<QLineEdit*>(QStringLiteral("path"));
     QVERIFY2(!path->text().startsWith(folder), qPrintable(path->text()));
@@ -532,12 +555,14 @@ void TestViewExport::theDialogKeepsTheFolderLastWrittenTo() {
              qPrintable(path->text()));
     dialog->reject();
 
-    // A folder since removed: beside the scenario again.
+    // A folder since removed: the user's documents folder again, never the
+    // scenario's (the clone's samples/).
     QVERIFY(QDir(folder).removeRecursively());
     dialog = next.openExportViewDialog(QStringLiteral("memory"));
-    QCOMPARE(
-        QFileInfo(dialog->findChild<QLineEdit*>(QStringLiteral("path"))->text()).absolutePath(),
-        QFileInfo(sample(QStringLiteral("teaching_2x2.json"))).absolutePath());
+    const QString again =
+        QFileInfo(dialog->findChild<QLineEdit*>(QStringLiteral("path"))->text()).absolutePath();
+    QCOMPARE(again, userFolder());
+    QVERIFY(again != QFileInfo(sample(QStringLiteral("teaching_2x2.json"))).absolutePath());
     dialog->reject();
 }
 

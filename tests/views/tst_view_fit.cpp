@@ -22,15 +22,15 @@
 #include <QtTest>
 #include <set>
 
+#include "derived/plan/plan_index.h"
+#include "derived/plan/plan_result.h"
 #include "editing/edit_widget.h"
 #include "mesh/mesh_canvas.h"
 #include "mesh/mesh_widget.h"
+#include "painting/elided_label.h"
 #include "plan_tree/plan_tree_widget.h"
 #include "plan_tree/widest_text.h"
 #include "scenario/reader.h"
-#include "shared/elided_label.h"
-#include "shared/plan_index.h"
-#include "shared/plan_result.h"
 #include "studio_test_util.h"
 #include "tensor_layout/tensor_layout_widget.h"
 #include "view_fit.h"

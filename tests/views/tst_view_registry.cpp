@@ -12,8 +12,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "studio/studio_views.h"
 #include "studio_test_util.h"
+#include "view_registry/studio_views.h"
 #include "window/main_window.h"
 #include "window/screenshots.h"
 

@@ -2,7 +2,7 @@
 #include "autosave/autosaver.h"
 
 #include "autosave/autosave_store.h"
-#include "shared/scenario_document.h"
+#include "derived/plan/scenario_document.h"
 
 namespace hsdp {
 

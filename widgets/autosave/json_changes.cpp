@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "autosave/json_changes.h"
 
-#include "shared/scenario_document.h"
+#include "derived/plan/scenario_document.h"
 
 namespace hsdp {
 

@@ -6,9 +6,9 @@
 #include <QWidget>
 #include <optional>
 
-#include "buffer_layout/buffer_layout.h"
 #include "buffer_layout/buffer_scene.h"
-#include "shared/plan_selection.h"
+#include "derived/plan/plan_selection.h"
+#include "derived/run/buffer_layout.h"
 
 namespace hsdp {
 

@@ -4,12 +4,12 @@
 #include <QWidget>
 #include <vector>
 
-#include "buffer_layout/buffer_layout.h"
 #include "buffer_layout/buffer_layout_canvas.h"
-#include "runs/run_data.h"
-#include "runs/run_index.h"
-#include "shared/plan_selection.h"
-#include "studio/studio_view.h"
+#include "derived/plan/plan_selection.h"
+#include "derived/run/buffer_layout.h"
+#include "derived/run/run_data.h"
+#include "derived/run/run_index.h"
+#include "view/studio_view.h"
 
 class QComboBox;
 

@@ -372,6 +372,10 @@ BufferScene buildExchangeScene(const BufferLayout& layout, const QSize& size) {
     return scene;
 }
 
+bool hasRealSizeLine(const BufferLayout& layout) {
+    return layout.shrunk() && layout.realRatio.has_value();
+}
+
 // What the buffer costs in padding, summed over the members' recorded segments.
 void addTotals(BufferScene& scene, const BufferLayout& layout, const QRectF& line) {
     int64_t payload = 0, padding = 0;
@@ -384,15 +388,18 @@ void addTotals(BufferScene& scene, const BufferLayout& layout, const QRectF& lin
                        .arg(layout.shrunk() ? QStringLiteral(" of the shrunk run") : QString())
                        .arg(bytes(payload), bytes(padding))
                        .arg(share, 0, 'f', 1);
-    // Padding is per segment, not per byte: at the real shapes it stays
-    // about what it is while the payload grows (run/real_size.h).
-    if (layout.shrunk() && layout.realRatio) {
-        const double real = double(payload + padding) * *layout.realRatio - double(padding);
-        text += QStringLiteral("; at real size ≈ %1 payload, padding ≈ %2%")
-                    .arg(QString::fromStdString(humanBytes(real)))
-                    .arg(100.0 * double(padding) / (real + double(padding)), 0, 'g', 2);
-    }
     scene.texts.push_back({line, text});
+    // Padding is per segment, not per byte: at the real shapes it stays
+    // about what it is while the payload grows (run/real_size.h). A line of
+    // its own: after the totals it was cut off at a report picture's width.
+    if (hasRealSizeLine(layout)) {
+        const double real = double(payload + padding) * *layout.realRatio - double(padding);
+        scene.texts.push_back(
+            {line.translated(0, line.height()),
+             QStringLiteral("At real size ≈ %1 payload, padding ≈ %2%")
+                 .arg(QString::fromStdString(humanBytes(real)))
+                 .arg(100.0 * double(padding) / (real + double(padding)), 0, 'g', 2)});
+    }
 }
 
 }  // namespace
@@ -418,8 +425,8 @@ BufferScene buildBufferScene(const BufferLayout& layout, const QSize& size) {
     auto [scale, y] = startScene(scene, layout, size);
     y = addSend(scene, layout, scale, y) + kGap;
     const bool cut = layout.cut && !layout.cut->target.empty();
-    const double reserve =
-        (cut ? kGap + kHeader + 2 + kLinkZone + kCutHeight + 2 + 16 : 0) + kGap + kHeader;
+    const double reserve = (cut ? kGap + kHeader + 2 + kLinkZone + kCutHeight + 2 + 16 : 0) + kGap +
+                           kHeader + (hasRealSizeLine(layout) ? kHeader : 0);
     const double room = size.height() - kMargin - y - kHeader - 2 - reserve;
     const double rowHeight =
         std::clamp(room / double(std::max<size_t>(layout.memberSlots.size(), 1)), 10.0, 64.0);

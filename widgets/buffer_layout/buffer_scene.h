@@ -9,7 +9,7 @@
 #include <QStringList>
 #include <vector>
 
-#include "buffer_layout/buffer_layout.h"
+#include "derived/run/buffer_layout.h"
 
 namespace hsdp {
 

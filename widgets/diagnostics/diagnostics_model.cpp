@@ -4,8 +4,8 @@
 #include <QBrush>
 #include <QColor>
 
-#include "prediction/plan_prediction.h"
-#include "shared/model_roles.h"
+#include "derived/plan/model_roles.h"
+#include "derived/run/plan_prediction.h"
 
 namespace hsdp {
 
@@ -79,8 +79,13 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
         case SortRole:
             return display(diagnostic, index.column());
         case Qt::ToolTipRole:
-            return index.column() == MessageColumn ? display(diagnostic, MessageColumn)
-                                                   : QVariant();
+            // As rich text, which QToolTip wraps: a plain one-line tooltip of
+            // the out-of-memory message ran off the screen before its remedy.
+            return index.column() == MessageColumn
+                       ? QVariant(
+                             QStringLiteral("<p>%1</p>")
+                                 .arg(QString::fromStdString(diagnostic.message).toHtmlEscaped()))
+                       : QVariant();
         case Qt::ForegroundRole:
             return index.column() == SeverityColumn
                        ? QVariant(QBrush(severityColor(diagnostic.severity)))

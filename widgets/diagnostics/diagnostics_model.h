@@ -3,7 +3,7 @@
 
 #include <QAbstractTableModel>
 
-#include "shared/plan_result.h"
+#include "derived/plan/plan_result.h"
 
 namespace hsdp {
 

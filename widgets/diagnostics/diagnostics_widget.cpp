@@ -6,8 +6,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "shared/model_roles.h"
-#include "shared/plan_index.h"
+#include "derived/plan/model_roles.h"
+#include "derived/plan/plan_index.h"
 
 namespace hsdp {
 

@@ -3,9 +3,9 @@
 
 #include <QWidget>
 
+#include "derived/plan/plan_selection.h"
 #include "diagnostics/diagnostics_model.h"
-#include "shared/plan_selection.h"
-#include "studio/studio_view.h"
+#include "view/studio_view.h"
 
 class QSortFilterProxyModel;
 class QTreeView;

@@ -16,11 +16,11 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "derived/plan/edit_error_text.h"
+#include "derived/plan/scenario_document.h"
 #include "editing/param_entries_model.h"
 #include "editing/wheel_guard.h"
-#include "shared/edit_error_text.h"
-#include "shared/scenario_document.h"
-#include "shared/word_elide_delegate.h"
+#include "painting/word_elide_delegate.h"
 
 namespace hsdp {
 

@@ -4,8 +4,8 @@
 #include <QHash>
 #include <QWidget>
 
-#include "editing/edit_fields.h"
-#include "studio/studio_view.h"
+#include "derived/plan/edit_fields.h"
+#include "view/studio_view.h"
 
 class QFormLayout;
 class QLineEdit;

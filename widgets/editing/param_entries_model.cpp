@@ -4,8 +4,8 @@
 #include <QBrush>
 #include <QColor>
 
-#include "shared/edit_error_text.h"
-#include "shared/scenario_document.h"
+#include "derived/plan/edit_error_text.h"
+#include "derived/plan/scenario_document.h"
 
 namespace hsdp {
 

@@ -4,7 +4,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "editing/edit_fields.h"
+#include "derived/plan/edit_fields.h"
 
 namespace hsdp {
 

@@ -7,10 +7,10 @@
 #include <QVBoxLayout>
 
 #include "cost/gather_strategy_choice.h"
-#include "prediction/plan_prediction.h"
-#include "shared/plan_index.h"
-#include "studio/offscreen_grab.h"
+#include "derived/plan/plan_index.h"
+#include "derived/run/plan_prediction.h"
 #include "types/figures.h"
+#include "view/offscreen_grab.h"
 
 namespace hsdp {
 
@@ -135,6 +135,11 @@ GatherStrategyWidget::Key GatherStrategyWidget::keyFor(int group) const {
 
 void GatherStrategyWidget::refresh() {
     if (!plan_.isValid()) return display(std::nullopt, tr("No plan."));
+    // The plan could not be costed on the chosen cluster (too large, say):
+    // the Memory view says so, and a peak memory costed here on one group
+    // would contradict it. Both give the prediction's own reason.
+    if (plan_.prediction && !plan_.prediction->cost)
+        return display(std::nullopt, tr("No prediction: %1").arg(plan_.prediction->error));
     const SelectionState state = selection_ ? selection_->stateFor(plan_) : SelectionState{};
     const int group = comparedGroup(*plan_.plan, *plan_.index, state);
     if (group < 0)

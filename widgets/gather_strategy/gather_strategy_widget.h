@@ -9,11 +9,11 @@
 #include <optional>
 #include <tuple>
 
+#include "derived/plan/job_tracker.h"
+#include "derived/plan/plan_result.h"
+#include "derived/plan/plan_selection.h"
 #include "gather_strategy/strategy_comparison.h"
-#include "shared/job_tracker.h"
-#include "shared/plan_result.h"
-#include "shared/plan_selection.h"
-#include "studio/studio_view.h"
+#include "view/studio_view.h"
 
 class QLabel;
 class QTableWidget;

@@ -6,8 +6,8 @@
 #include "cost/gather_strategy_choice.h"
 #include "cost/gather_traffic.h"
 #include "cost/step_memory_model.h"
-#include "shared/plan_index.h"
-#include "shared/plan_selection.h"
+#include "derived/plan/plan_index.h"
+#include "derived/plan/plan_selection.h"
 #include "types/stopped.h"
 
 namespace hsdp {

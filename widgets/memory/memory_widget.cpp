@@ -4,10 +4,10 @@
 #include <qcustomplot.h>
 
 #include "cost/plan_cost.h"
-#include "prediction/plan_prediction.h"
-#include "studio/offscreen_grab.h"
-#include "studio/plot_picture.h"
+#include "derived/run/plan_prediction.h"
 #include "types/figures.h"
+#include "view/offscreen_grab.h"
+#include "view/plot_picture.h"
 
 namespace hsdp {
 

@@ -5,12 +5,12 @@
 #include <array>
 #include <memory>
 
+#include "derived/plan/plan_result.h"
+#include "derived/plan/plan_selection.h"
 #include "memory/memory_chart.h"
-#include "shared/distribution_chart.h"
-#include "shared/key_ticks.h"
-#include "shared/plan_result.h"
-#include "shared/plan_selection.h"
-#include "studio/studio_view.h"
+#include "painting/distribution_chart.h"
+#include "painting/key_ticks.h"
+#include "view/studio_view.h"
 
 class QCPBars;
 class QCPItemStraightLine;

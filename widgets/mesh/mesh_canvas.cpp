@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "shared/plan_index.h"
+#include "derived/plan/plan_index.h"
 
 namespace hsdp {
 

@@ -6,14 +6,14 @@
 #include <QTransform>
 #include <QWidget>
 
+#include "derived/plan/plan_result.h"
+#include "derived/plan/plan_selection.h"
+#include "derived/run/node_map.h"
 #include "mesh/mesh_blocks.h"
 #include "mesh/mesh_layout.h"
 #include "mesh/mesh_window.h"
-#include "mesh/node_map.h"
 #include "mesh/selection_overlay.h"
-#include "shared/heat_scale.h"
-#include "shared/plan_result.h"
-#include "shared/plan_selection.h"
+#include "painting/heat_scale.h"
 
 namespace hsdp {
 

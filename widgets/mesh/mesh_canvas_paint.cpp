@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "derived/plan/plan_index.h"
 #include "mesh/mesh_canvas.h"
 #include "mesh/mesh_paint_style.h"
-#include "shared/plan_index.h"
 
 namespace hsdp {
 

@@ -4,7 +4,7 @@
 #include <QWidget>
 
 #include "mesh/mesh_canvas.h"
-#include "studio/studio_view.h"
+#include "view/studio_view.h"
 
 class QComboBox;
 class QHBoxLayout;

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "shared/plan_index.h"
+#include "derived/plan/plan_index.h"
 
 namespace hsdp {
 

@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "shared/plan_result.h"
-#include "shared/plan_selection.h"
+#include "derived/plan/plan_result.h"
+#include "derived/plan/plan_selection.h"
 
 namespace hsdp {
 

@@ -16,9 +16,9 @@
 
 #include "checkpoint/checkpoint_error.h"
 #include "checkpoint/scenario_from_checkpoint.h"
+#include "derived/run/run_status_text.h"
 #include "hf_config/model_config_error.h"
 #include "new_scenario/scenario_preview.h"
-#include "runs/run_status_text.h"
 
 namespace hsdp {
 

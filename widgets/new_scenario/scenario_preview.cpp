@@ -4,9 +4,9 @@
 #include <QLabel>
 #include <QSpinBox>
 
-#include "runs/run_status_text.h"
-#include "shared/plan_index.h"
-#include "shared/plan_result.h"
+#include "derived/plan/plan_index.h"
+#include "derived/plan/plan_result.h"
+#include "derived/run/run_status_text.h"
 
 namespace hsdp {
 

@@ -5,8 +5,8 @@
 #include <QThreadPool>
 #include <memory>
 
+#include "derived/plan/job_tracker.h"
 #include "scenario/json_text.h"
-#include "shared/job_tracker.h"
 
 class QLabel;
 class QSpinBox;

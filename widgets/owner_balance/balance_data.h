@@ -6,8 +6,8 @@
 #include <span>
 #include <vector>
 
+#include "derived/plan/plan_selection.h"
 #include "plan/plan.h"
-#include "shared/plan_selection.h"
 #include "types/scenario.h"
 
 namespace hsdp {

@@ -10,11 +10,11 @@
 #include <cmath>
 #include <utility>
 
+#include "derived/plan/plan_index.h"
+#include "painting/heat_scale.h"
 #include "plan/load_imbalance.h"
-#include "shared/heat_scale.h"
-#include "shared/plan_index.h"
-#include "studio/offscreen_grab.h"
-#include "studio/plot_picture.h"
+#include "view/offscreen_grab.h"
+#include "view/plot_picture.h"
 
 namespace hsdp {
 

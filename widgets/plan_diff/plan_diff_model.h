@@ -3,8 +3,8 @@
 
 #include <QAbstractItemModel>
 
+#include "derived/plan/model_roles.h"
 #include "plan_diff/plan_diff_table.h"
-#include "shared/model_roles.h"
 
 namespace hsdp {
 

@@ -5,8 +5,8 @@
 #include <QLocale>
 #include <QStringList>
 
+#include "derived/plan/plan_index.h"
 #include "plan_diff/plan_diff_table_build.h"
-#include "shared/plan_index.h"
 
 namespace hsdp {
 

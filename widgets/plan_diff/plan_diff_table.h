@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "derived/plan/plan_result.h"
 #include "plan_diff/plan_diff.h"
-#include "shared/plan_result.h"
 
 namespace hsdp {
 

@@ -3,9 +3,9 @@
 // cluster, the predicted step and the worst rank's peak before and after
 // (core/cost/cost_diff.h), as rows and as the summary's last words.
 #include "cost/cost_diff.h"
+#include "derived/run/plan_prediction.h"
 #include "export/cost_diff_text.h"
 #include "plan_diff/plan_diff_table_build.h"
-#include "prediction/plan_prediction.h"
 #include "types/figures.h"
 
 namespace hsdp::change_detail {

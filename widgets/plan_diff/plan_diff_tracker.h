@@ -6,8 +6,8 @@
 #include <QThreadPool>
 #include <stop_token>
 
+#include "derived/plan/job_tracker.h"
 #include "plan_diff/plan_diff_table.h"
-#include "shared/job_tracker.h"
 
 namespace hsdp {
 

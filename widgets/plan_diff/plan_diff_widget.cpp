@@ -7,7 +7,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include "shared/secondary_text.h"
+#include "painting/secondary_text.h"
 
 namespace hsdp {
 

@@ -3,10 +3,10 @@
 
 #include <QWidget>
 
+#include "derived/plan/plan_selection.h"
 #include "plan_diff/plan_diff_model.h"
 #include "plan_diff/plan_diff_tracker.h"
-#include "shared/plan_selection.h"
-#include "studio/studio_view.h"
+#include "view/studio_view.h"
 
 class QLabel;
 class QToolButton;

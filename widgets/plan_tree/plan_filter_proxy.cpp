@@ -3,7 +3,7 @@
 
 #include <QRegularExpression>
 
-#include "shared/model_roles.h"
+#include "derived/plan/model_roles.h"
 
 namespace hsdp {
 

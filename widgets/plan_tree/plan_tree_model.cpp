@@ -5,9 +5,9 @@
 #include <QColor>
 #include <QFont>
 
-#include "plan_tree/plan_tree_rows.h"
-#include "shared/model_roles.h"
-#include "shared/plan_index.h"
+#include "derived/plan/model_roles.h"
+#include "derived/plan/plan_index.h"
+#include "derived/plan/plan_tree_rows.h"
 
 namespace hsdp {
 

@@ -4,7 +4,7 @@
 #include <QStringList>
 #include <set>
 
-#include "plan_tree/plan_tree_rows.h"
+#include "derived/plan/plan_tree_rows.h"
 #include "types/geometry.h"
 
 namespace hsdp {

@@ -14,11 +14,11 @@
 #include <iterator>
 #include <utility>
 
-#include "plan_tree/plan_tree_rows.h"
+#include "derived/plan/model_roles.h"
+#include "derived/plan/plan_tree_rows.h"
+#include "painting/heat_scale.h"
+#include "painting/word_elide_delegate.h"
 #include "plan_tree/widest_text.h"
-#include "shared/heat_scale.h"
-#include "shared/model_roles.h"
-#include "shared/word_elide_delegate.h"
 
 namespace hsdp {
 

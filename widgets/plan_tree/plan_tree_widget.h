@@ -4,10 +4,10 @@
 #include <QTimer>
 #include <QWidget>
 
+#include "derived/plan/plan_selection.h"
 #include "plan_tree/plan_filter_proxy.h"
 #include "plan_tree/plan_tree_model.h"
-#include "shared/plan_selection.h"
-#include "studio/studio_view.h"
+#include "view/studio_view.h"
 
 class QLabel;
 class QLineEdit;

@@ -12,11 +12,11 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "derived/run/run_status_text.h"
+#include "painting/trace_palette.h"
 #include "run/shrink.h"
-#include "runs/run_status_text.h"
-#include "studio/offscreen_grab.h"
-#include "trace/trace_palette.h"
 #include "types/mesh.h"
+#include "view/offscreen_grab.h"
 
 namespace hsdp {
 
@@ -48,13 +48,14 @@ StepWidget::StepWidget(PlanSelection* selection, QWidget* parent)
       why_(new QLabel(this)),
       fault_(new QLabel(this)),
       nextWrong_(navButton(tr("Next wrong ▶"),
-                           tr("The next step whose result verification found wrong"), this)),
+                           tr("The next collective whose result verification found wrong"), this)),
       participants_(new QTreeWidget(this)),
       timer_(new QTimer(this)) {
-    auto* firstButton = navButton(tr("First"), tr("First step (Alt+Home)"), this);
-    auto* previousButton = navButton(tr("◀ Prev"), tr("Previous step (Alt+Left, PgUp)"), this);
-    auto* nextButton = navButton(tr("Next ▶"), tr("Next step (Alt+Right, PgDn)"), this);
-    auto* lastButton = navButton(tr("Last"), tr("Last step (Alt+End)"), this);
+    auto* firstButton = navButton(tr("First"), tr("First collective (Alt+Home)"), this);
+    auto* previousButton =
+        navButton(tr("◀ Prev"), tr("Previous collective (Alt+Left, PgUp)"), this);
+    auto* nextButton = navButton(tr("Next ▶"), tr("Next collective (Alt+Right, PgDn)"), this);
+    auto* lastButton = navButton(tr("Last"), tr("Last collective (Alt+End)"), this);
     play_->setCheckable(true);
     speed_->setRange(0.25, 60);
     speed_->setValue(2);
@@ -77,7 +78,7 @@ StepWidget::StepWidget(PlanSelection* selection, QWidget* parent)
     faultBadge_->setStyleSheet(QStringLiteral("background: %1; color: white; border-radius: 4px; "
                                               "padding: 2px 8px; font-weight: bold;")
                                    .arg(traceFaultColour().name()));
-    faultBadge_->setToolTip(tr("Verification found the result of this step wrong"));
+    faultBadge_->setToolTip(tr("Verification found the result of this collective wrong"));
     faultBadge_->hide();
     title->addWidget(faultBadge_);
     headline_->setWordWrap(true);
@@ -165,13 +166,14 @@ void StepWidget::setRun(const RunData& run) {
 }
 
 QString StepWidget::positionText() const {
-    if (steps().empty()) return tr("no steps");
+    // "step" is the CLI's word for a schedule entry: the walk counts collectives.
+    if (steps().empty()) return tr("no collectives");
     if (current_ < 0 && !faults().empty())
-        return tr("%1 steps, %2 with a wrong result")
+        return tr("%1 collectives, %2 with a wrong result")
             .arg(groupedNumber(stepCount()), groupedNumber(qint64(faults().size())));
-    if (current_ < 0) return tr("%1 steps").arg(stepCount());
+    if (current_ < 0) return tr("%1 collectives").arg(groupedNumber(stepCount()));
     // The position in this walk, and the collective's id everywhere else.
-    return tr("step %1 of %2 · collective %3")
+    return tr("%1 of %2 collectives · collective %3")
         .arg(groupedNumber(current_ + 1), groupedNumber(stepCount()),
              collectiveIdText(steps()[size_t(current_)].seq));
 }

@@ -4,13 +4,13 @@
 #include <QPointer>
 #include <QWidget>
 
-#include "runs/run_data.h"
-#include "runs/run_index.h"
-#include "shared/plan_selection.h"
-#include "steps/run_steps.h"
-#include "steps/step_caption.h"
-#include "studio/studio_view.h"
-#include "trace/trace_grouping.h"
+#include "derived/plan/plan_selection.h"
+#include "derived/run/run_data.h"
+#include "derived/run/run_index.h"
+#include "derived/run/run_steps.h"
+#include "derived/run/step_caption.h"
+#include "derived/run/trace_grouping.h"
+#include "view/studio_view.h"
 
 class QDoubleSpinBox;
 class QLabel;

@@ -6,9 +6,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "derived/plan/plan_index.h"
 #include "plan/diagnostics.h"
 #include "plan/ownership.h"
-#include "shared/plan_index.h"
 
 namespace hsdp {
 

@@ -8,8 +8,8 @@
 #include <QWidget>
 #include <vector>
 
-#include "shared/plan_result.h"
-#include "shared/plan_selection.h"
+#include "derived/plan/plan_result.h"
+#include "derived/plan/plan_selection.h"
 #include "tensor_layout/tensor_blocks.h"
 #include "tensor_layout/wrong_row_overlay.h"
 

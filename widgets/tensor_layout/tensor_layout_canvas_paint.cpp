@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <set>
 
-#include "plan_tree/plan_tree_rows.h"
+#include "derived/plan/plan_tree_rows.h"
 #include "tensor_layout/tensor_block_text.h"
 #include "tensor_layout/tensor_layout_canvas.h"
 

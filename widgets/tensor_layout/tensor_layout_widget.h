@@ -4,11 +4,11 @@
 #include <QWidget>
 #include <vector>
 
-#include "runs/run_data.h"
-#include "shared/plan_result.h"
-#include "shared/plan_selection.h"
-#include "studio/studio_view.h"
+#include "derived/plan/plan_result.h"
+#include "derived/plan/plan_selection.h"
+#include "derived/run/run_data.h"
 #include "tensor_layout/tensor_layout_canvas.h"
+#include "view/studio_view.h"
 
 class QComboBox;
 class QHBoxLayout;

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "trace/trace_timeline.h"
+#include "derived/run/trace_timeline.h"
 
 namespace hsdp {
 

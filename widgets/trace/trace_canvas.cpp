@@ -10,13 +10,14 @@
 #include <algorithm>
 #include <cmath>
 
-#include "runs/run_index.h"
+#include "derived/run/run_index.h"
+#include "derived/run/run_status_text.h"
 #include "types/figures.h"
 #include "types/mesh.h"
 
+#include "derived/run/step_caption.h"
+#include "painting/trace_palette.h"
 #include "run/shrink.h"
-#include "steps/step_caption.h"
-#include "trace/trace_palette.h"
 
 namespace hsdp {
 
@@ -345,16 +346,26 @@ QString computeKindText(const std::string& op) {
     return QString::fromStdString(op);
 }
 
+// "<br>schedule entry 3 · group 2 · batch 1": only the places that apply (a
+// param's local compute outside any group has none, and -1 means nothing to
+// a reader). "schedule entry", not "step": the CLI's word for the plan's
+// schedule, where the studio's steps walk collectives.
+QString placeLine(const CollectiveLabel& label, bool withScheduleEntry) {
+    QStringList parts;
+    if (withScheduleEntry && label.scheduleIndex >= 0)
+        parts << QStringLiteral("schedule entry %1").arg(label.scheduleIndex);
+    if (label.group >= 0) parts << QStringLiteral("group %1").arg(label.group);
+    if (label.batch >= 0) parts << QStringLiteral("batch %1").arg(label.batch);
+    return parts.isEmpty() ? QString() : QStringLiteral("<br>") + parts.join(QStringLiteral(" · "));
+}
+
 // A compute span moves nothing: what it is, on which params, how long.
 QString computeToolTip(const TraceEvent& e, const QString& params) {
-    return QStringLiteral(
-               "<b>%1</b> (%2)<br>rank %3<br>params %4<br>%5<br>step %6 group %7 batch %8")
+    return QStringLiteral("<b>%1</b> (%2)<br>rank %3<br>params %4<br>%5%6")
         .arg(computeKindText(e.op).toHtmlEscaped(), QString::fromStdString(e.label.phase))
         .arg(e.rank)
-        .arg(params, QString::fromStdString(hsdp::durationText((e.endUs - e.startUs) * 1e-6)))
-        .arg(e.label.scheduleIndex)
-        .arg(e.label.group)
-        .arg(e.label.batch);
+        .arg(params, QString::fromStdString(hsdp::durationText((e.endUs - e.startUs) * 1e-6)),
+             placeLine(e.label, true));
 }
 
 }  // namespace
@@ -372,7 +383,7 @@ QString TraceCanvas::toolTipFor(int index) const {
                          it->second.size() == 1 ? QStringLiteral("ends") : QStringLiteral("end"));
     return QStringLiteral(
                "<b>%1</b> (%2) &nbsp; collective %3<br>rank %4 of %5<br>"
-               "sent %6 &nbsp; %7<br>%8 %9<br>group %10 batch %11<br>%12%13")
+               "sent %6 &nbsp; %7<br>%8 %9%10<br>%11%12")
         .arg(QString::fromStdString(e.op), QString::fromStdString(e.label.phase))
         .arg(collectiveIdText(e.seq))
         .arg(e.rank)
@@ -380,10 +391,8 @@ QString TraceCanvas::toolTipFor(int index) const {
         .arg(collectiveBytesText(static_cast<double>(e.bytes), e.label, &real_).toHtmlEscaped(),
              QString::fromStdString(hsdp::durationText((e.endUs - e.startUs) * 1e-6)),
              QString::fromStdString(e.label.mesh))
-        .arg(e.label.meshDim >= 0 ? QStringLiteral("mesh dim %1").arg(e.label.meshDim) : QString())
-        .arg(e.label.group)
-        .arg(e.label.batch)
-        .arg(params, wrong);
+        .arg(e.label.meshDim >= 0 ? QStringLiteral("mesh dim %1").arg(e.label.meshDim) : QString(),
+             placeLine(e.label, false), params, wrong);
 }
 
 QString TraceCanvas::rowLabel(int row) const {
@@ -592,8 +601,34 @@ void TraceCanvas::paintAxis(QPainter& painter, const QSize& size) const {
                              timeText(t, step));
     }
     painter.setPen(kText);
-    painter.drawText(QRectF(8, 24, kGutter - 14, 16), Qt::AlignRight | Qt::AlignVCenter,
-                     tr("time since run start"));
+    // A longer title ("predicted time since step start") is drawn smaller
+    // rather than cut at the gutter's left edge.
+    const QRectF title(8, 24, kGutter - 14, 16);
+    const double wide = QFontMetricsF(painter.font()).horizontalAdvance(timeAxisTitle_);
+    painter.save();
+    if (wide > title.width()) {
+        QFont smaller = painter.font();
+        smaller.setPointSizeF(smaller.pointSizeF() * title.width() / wide);
+        painter.setFont(smaller);
+    }
+    painter.drawText(title, Qt::AlignRight | Qt::AlignVCenter, timeAxisTitle_);
+    painter.restore();
+}
+
+void TraceCanvas::setTimeAxisTitle(const QString& title) {
+    timeAxisTitle_ = title;
+    update();
+}
+
+QString TraceCanvas::summaryText() const {
+    if (!timeline_) return {};
+    const QString events = groupedNumber(timeline_->eventCount());
+    return layout_.isGrouped()
+               ? tr("%1 ranks in %2 groups · %3 events")
+                     .arg(groupedNumber(timeline_->rowCount()))
+                     .arg(layout_.groups().size())
+                     .arg(events)
+               : tr("%1 ranks · %2 events").arg(groupedNumber(timeline_->rowCount()), events);
 }
 
 void TraceCanvas::paintLegend(QPainter& painter, const QSize& size) const {
@@ -621,13 +656,7 @@ void TraceCanvas::paintLegend(QPainter& painter, const QSize& size) const {
         painter.drawText(QPointF(x + 16, 15), wrong);
         x += 16 + metrics.horizontalAdvance(wrong) + 14;
     }
-    const QString summary =
-        layout_.isGrouped()
-            ? tr("%1 ranks in %2 groups · %3 events")
-                  .arg(timeline_->rowCount())
-                  .arg(layout_.groups().size())
-                  .arg(timeline_->eventCount())
-            : tr("%1 ranks · %2 events").arg(timeline_->rowCount()).arg(timeline_->eventCount());
+    const QString summary = summaryText();
     // Right of the legend while it has the room; cut, it read "863 events" for 23863.
     if (metrics.horizontalAdvance(summary) > size.width() - x - 8) return;
     painter.setPen(QColor(0x77, 0x77, 0x77));

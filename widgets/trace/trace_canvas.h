@@ -5,11 +5,11 @@
 #include <QWidget>
 #include <memory>
 
-#include "mesh/node_map.h"
+#include "derived/plan/plan_selection.h"
+#include "derived/run/node_map.h"
+#include "derived/run/run_data.h"
+#include "derived/run/step_faults.h"
 #include "run/real_size.h"
-#include "runs/run_data.h"
-#include "shared/plan_selection.h"
-#include "steps/step_faults.h"
 #include "trace/trace_bars.h"
 #include "trace/trace_group_bars.h"
 #include "trace/trace_row_layout.h"
@@ -59,6 +59,12 @@ public:
     int64_t highlightedSeq() const { return seq_; }
     // The collectives marked as wrong, by id (none: empty).
     const StepFaults& faults() const;
+    // The time axis's title: "time since run start" for a run; a prediction
+    // says what its zero is ("predicted time since step start").
+    void setTimeAxisTitle(const QString& title);
+    QString timeAxisTitle() const { return timeAxisTitle_; }
+    // "64 ranks · 23,863 events": what the legend says right of the colours.
+    QString summaryText() const;
 
     // The time window shown, in microseconds; setWindow clamps to the run.
     double windowStart() const { return t0_; }
@@ -171,6 +177,7 @@ private:
     std::shared_ptr<const Mesh> mesh_;  // of the world's size, or null
     NodeMap nodes_;
     RankGrouping grouping_;
+    QString timeAxisTitle_ = tr("time since run start");
     bool groupingChosen_ = false;  // by the user: kept across runs of one size
     TraceRowLayout layout_;
 };

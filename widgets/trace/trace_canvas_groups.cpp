@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "painting/trace_palette.h"
 #include "trace/trace_canvas.h"
-#include "trace/trace_palette.h"
 #include "types/figures.h"
 #include "types/mesh.h"
 

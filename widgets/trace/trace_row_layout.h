@@ -4,7 +4,7 @@
 #include <QString>
 #include <vector>
 
-#include "trace/trace_grouping.h"
+#include "derived/run/trace_grouping.h"
 
 namespace hsdp {
 

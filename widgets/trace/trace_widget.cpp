@@ -9,8 +9,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "studio/offscreen_grab.h"
 #include "types/mesh.h"
+#include "view/offscreen_grab.h"
 
 namespace hsdp {
 

@@ -3,10 +3,10 @@
 
 #include <QWidget>
 
-#include "runs/run_data.h"
-#include "shared/plan_selection.h"
-#include "studio/studio_view.h"
+#include "derived/plan/plan_selection.h"
+#include "derived/run/run_data.h"
 #include "trace/trace_canvas.h"
+#include "view/studio_view.h"
 
 class QComboBox;
 class QToolButton;

@@ -13,9 +13,9 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "derived/run/step_caption.h"
 #include "run/shrink.h"
-#include "steps/step_caption.h"
-#include "studio/offscreen_grab.h"
+#include "view/offscreen_grab.h"
 
 namespace hsdp {
 
@@ -112,7 +112,7 @@ TrafficWidget::TrafficWidget(PlanSelection* selection, QWidget* parent)
       selection_(selection),
       plot_(new QCustomPlot(this)),
       table_(makeTable(statHeaders(false), this)),
-      slowest_(makeTable({tr("step"), tr("collective"), tr("op"), tr("phase"), tr("ranks"),
+      slowest_(makeTable({tr("order"), tr("collective"), tr("op"), tr("phase"), tr("ranks"),
                           tr("size S"), tr("time t"), tr("waited"), tr("params")},
                          this)),
       note_(new QLabel(this)) {
@@ -126,7 +126,8 @@ TrafficWidget::TrafficWidget(PlanSelection* selection, QWidget* parent)
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     plot_->xAxis->setTickLabelRotation(20);
     auto* note = note_;
-    note->setText(noteText(false));
+    note->setText(noRunText());
+    plot_->hide();  // until a run comes (setRun)
     note->setWordWrap(true);
     note->setStyleSheet(QStringLiteral("color: #555;"));
     auto* slowTitle = new QLabel(tr("<b>Slowest collectives</b> (click to select)"), this);
@@ -172,11 +173,21 @@ void TrafficWidget::setRun(const RunData& run) {
     real_ = run.isValid() ? realScale(*run.plan.scenario, run.run->shrink) : RealScale{};
     index_ = runIndexOf(run);
     table_->setHorizontalHeaderLabels(statHeaders(stats().shrunk));
-    note_->setText(noteText(stats().shrunk));
+    note_->setText(run.isValid() ? noteText(stats().shrunk) : noRunText());
+    // An empty chart would push the note out of a short dock: the note first.
+    plot_->setVisible(run.isValid());
     setAxisTitle(stats().shrunk);
     fillPlot();
     fillTable();
     fillSlowest();
+}
+
+// Without a run every figure would read "0 GB/s": the note says why the view
+// is empty and how to fill it instead, and the table has no rows.
+QString TrafficWidget::noRunText() {
+    return tr(
+        "No run yet: Run ▸ Run (Ctrl+R) runs the plan, File ▸ Open Run… (Ctrl+Shift+O) "
+        "opens a saved one; this view then shows what each collective moved and how fast.");
 }
 
 // The bars are bandwidths of the shapes that ran: a shrunk run's say so on
@@ -215,6 +226,10 @@ void TrafficWidget::fillPlot() {
 }
 
 void TrafficWidget::fillTable() {
+    if (!run_.isValid()) {
+        table_->setRowCount(0);
+        return;
+    }
     const int rows = static_cast<int>(stats().byOp.size() + stats().byDim.size()) + 1;
     table_->setRowCount(rows);
     int r = 0;

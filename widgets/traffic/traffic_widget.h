@@ -4,12 +4,12 @@
 #include <QPointer>
 #include <QWidget>
 
-#include "runs/run_data.h"
-#include "runs/run_index.h"
-#include "shared/plan_selection.h"
-#include "steps/run_steps.h"
-#include "studio/studio_view.h"
-#include "traffic/traffic_stats.h"
+#include "derived/plan/plan_selection.h"
+#include "derived/run/run_data.h"
+#include "derived/run/run_index.h"
+#include "derived/run/run_steps.h"
+#include "derived/run/traffic_stats.h"
+#include "view/studio_view.h"
 
 class QCPBars;
 class QCustomPlot;
@@ -45,6 +45,7 @@ public:
 
 private:
     static QString noteText(bool shrunk);
+    static QString noRunText();  // the note while there is no run
     void fillPlot();
     void setAxisTitle(bool shrunk);
     void fillTable();

@@ -4,8 +4,8 @@
 #include <QBrush>
 #include <QColor>
 
-#include "runs/run_status_text.h"
-#include "shared/plan_index.h"
+#include "derived/plan/plan_index.h"
+#include "derived/run/run_status_text.h"
 
 namespace hsdp {
 

@@ -3,8 +3,8 @@
 
 #include <QAbstractItemModel>
 
-#include "runs/run_data.h"
-#include "shared/model_roles.h"
+#include "derived/plan/model_roles.h"
+#include "derived/run/run_data.h"
 
 namespace hsdp {
 

@@ -9,8 +9,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "runs/run_status_text.h"
-#include "shared/secondary_text.h"
+#include "derived/run/run_status_text.h"
+#include "painting/secondary_text.h"
 
 namespace hsdp {
 

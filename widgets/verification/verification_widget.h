@@ -3,9 +3,9 @@
 
 #include <QWidget>
 
-#include "shared/plan_selection.h"
-#include "studio/studio_view.h"
+#include "derived/plan/plan_selection.h"
 #include "verification/verification_model.h"
+#include "view/studio_view.h"
 
 class QLabel;
 class QLineEdit;

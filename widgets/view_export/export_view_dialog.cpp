@@ -16,7 +16,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "shared/secondary_text.h"
+#include "painting/secondary_text.h"
 #include "view_export/view_picture.h"
 
 namespace hsdp {

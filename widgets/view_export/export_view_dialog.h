@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "studio/studio_view.h"
+#include "view/studio_view.h"
 
 class QButtonGroup;
 class QComboBox;

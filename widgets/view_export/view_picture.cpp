@@ -10,8 +10,8 @@
 #include <QScrollArea>
 #include <QWidget>
 
-#include "studio/studio_view.h"
-#include "studio/vector_capture.h"
+#include "view/studio_view.h"
+#include "view/vector_capture.h"
 #include "view_export/svg_paint_device.h"
 
 namespace hsdp {

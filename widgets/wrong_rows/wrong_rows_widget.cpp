@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <set>
 
-#include "runs/run_status_text.h"
+#include "derived/run/run_status_text.h"
 
 namespace hsdp {
 

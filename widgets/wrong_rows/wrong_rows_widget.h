@@ -8,9 +8,9 @@
 #include <QWidget>
 #include <vector>
 
-#include "runs/run_data.h"
-#include "shared/plan_selection.h"
-#include "studio/studio_view.h"
+#include "derived/plan/plan_selection.h"
+#include "derived/run/run_data.h"
+#include "view/studio_view.h"
 #include "wrong_rows/wrong_rows.h"
 
 namespace hsdp {

@@ -5,6 +5,7 @@
 
 #include "scenario/json_fields.h"
 #include "scenario/scenario_error.h"
+#include "types/collective_op.h"
 
 namespace hsdp {
 
@@ -96,9 +97,9 @@ std::map<std::string, LinkSpec, std::less<>> readLinkOverrides(const Json& level
     const Json* byOp = findMember(level, "by_op");
     if (!byOp) return out;
     const std::string at = childPath(path, "by_op");
-    requireObject(*byOp, at, "per-op link figures",
-                  {"all_gather", "all_gather_v", "reduce_scatter", "all_reduce", "broadcast",
-                   "all_to_all", "barrier"});
+    std::vector<std::string_view> opNames;
+    for (const CollectiveOpInfo& info : collectiveOps()) opNames.push_back(info.name);
+    requireObject(*byOp, at, "per-op link figures", opNames);
     for (const auto& [op, value] : byOp->items()) {
         const std::string opPath = childPath(at, op);
         requireObject(value, opPath, "a link level's figures for one op",

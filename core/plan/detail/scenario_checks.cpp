@@ -28,6 +28,21 @@ std::string rangesText(const std::vector<int>& ascending) {
     return out;
 }
 
+// What an unused rank still does: every rank, mesh or not, updates its own
+// copy of each plain (non-DTensor) param (the runner's local params), so
+// "own nothing" would be untrue of a scenario that has some.
+std::string unusedRankWork(const Scenario& scenario) {
+    std::vector<std::string> plain;
+    for (const ParamSpec& param : scenario.params)
+        if (!param.isDTensor()) plain.push_back(param.name);
+    if (plain.empty()) return "own and compute nothing";
+    std::string names = plain.front();
+    if (plain.size() > 1) names += " and " + std::to_string(plain.size() - 1) + " more";
+    return "own no DTensor param: they only update their own copy of the plain params every "
+           "rank keeps (" +
+           names + ")";
+}
+
 void reportUnusedRanks(const Scenario& scenario, DiagnosticSink& sink) {
     std::vector<bool> used(static_cast<size_t>(scenario.worldSize), false);
     for (const Mesh& mesh : scenario.meshes)
@@ -40,7 +55,8 @@ void reportUnusedRanks(const Scenario& scenario, DiagnosticSink& sink) {
     sink.report(Severity::Warning, codes::WorldRanksUnused,
                 "world size " + std::to_string(scenario.worldSize) + " but no mesh uses " +
                     std::to_string(unused.size()) + " of its ranks (" + rangesText(unused) +
-                    "): they have no mesh coordinate and own nothing (a run still starts them); "
+                    "): they have no mesh coordinate and " + unusedRankWork(scenario) +
+                    " (a run still starts them); "
                     "the world size defaults to 1 + the largest mesh rank, so check the meshes' "
                     "\"ranks\" and \"world_size\"");
 }

@@ -21,6 +21,7 @@
 #include "runtime/group_set.h"
 #include "runtime/reduce_kernels.h"
 #include "runtime/wire_bytes.h"
+#include "types/collective_op.h"
 
 namespace hsdp {
 namespace {
@@ -136,8 +137,9 @@ void GlooCommunicator::run(std::string_view op, const std::string& signature, in
 void GlooCommunicator::allGather(const void* in, void* out, size_t bytesPerRank,
                                  const CollectiveLabel& label) {
     const auto sent = wire_bytes::allGather(static_cast<int64_t>(bytesPerRank), size());
-    run("all_gather", "all_gather of " + std::to_string(bytesPerRank) + " bytes per rank", sent,
-        label, [&](std::chrono::milliseconds timeout) {
+    run(traceNameOf(CollectiveOp::AllGather),
+        "all_gather of " + std::to_string(bytesPerRank) + " bytes per rank", sent, label,
+        [&](std::chrono::milliseconds timeout) {
             // Place our own block first (memmove: `in` may overlap `out`; no
             // copy at all when the caller packed it in place); Gloo then runs
             // without an input buffer, i.e. in place.
@@ -157,7 +159,8 @@ void GlooCommunicator::allGatherV(const void* in, void* out,
     const auto total = std::accumulate(bytesPerRank.begin(), bytesPerRank.end(), size_t{0});
     const bool sized = bytesPerRank.size() == ranks_.size();
     const auto sent = sized ? wire_bytes::allGatherV(bytesPerRank, groupRank_) : 0;
-    run("all_gather_v", "all_gather_v of " + sizesText(bytesPerRank) + " bytes", sent, label,
+    run(traceNameOf(CollectiveOp::AllGatherV),
+        "all_gather_v of " + sizesText(bytesPerRank) + " bytes", sent, label,
         [&](std::chrono::milliseconds timeout) {
             if (!sized)
                 throw std::invalid_argument(
@@ -183,23 +186,25 @@ void GlooCommunicator::broadcast(void* buffer, size_t bytes, int rootGroupRank,
                                 : 0;
     const auto signature = "broadcast of " + std::to_string(bytes) + " bytes from group rank " +
                            std::to_string(rootGroupRank);
-    run("broadcast", signature, sent, label, [&](std::chrono::milliseconds timeout) {
-        if (!validRoot)
-            throw std::invalid_argument("broadcast root " + std::to_string(rootGroupRank) +
-                                        " is not a rank of a group of " + std::to_string(size()));
-        if (trivial(bytes)) return;
-        gloo::BroadcastOptions opts(context_);
-        opts.setOutput(bytesOf(buffer), bytes);  // in place: the root's output is its input
-        opts.setRoot(rootGroupRank);
-        opts.setTimeout(timeout);
-        gloo::broadcast(opts);
-    });
+    run(traceNameOf(CollectiveOp::Broadcast), signature, sent, label,
+        [&](std::chrono::milliseconds timeout) {
+            if (!validRoot)
+                throw std::invalid_argument("broadcast root " + std::to_string(rootGroupRank) +
+                                            " is not a rank of a group of " +
+                                            std::to_string(size()));
+            if (trivial(bytes)) return;
+            gloo::BroadcastOptions opts(context_);
+            opts.setOutput(bytesOf(buffer), bytes);  // in place: the root's output is its input
+            opts.setRoot(rootGroupRank);
+            opts.setTimeout(timeout);
+            gloo::broadcast(opts);
+        });
 }
 
 void GlooCommunicator::allReduce(void* buffer, size_t count, DType dtype, ReduceOp op,
                                  const CollectiveLabel& label) {
     const size_t bytes = count * static_cast<size_t>(dtypeSize(dtype));
-    run("all_reduce", "all_reduce " + reductionText(op, count, dtype),
+    run(traceNameOf(CollectiveOp::AllReduce), "all_reduce " + reductionText(op, count, dtype),
         wire_bytes::allReduce(static_cast<int64_t>(bytes), size()), label,
         [&](std::chrono::milliseconds timeout) {
             if (trivial(bytes)) return;
@@ -231,7 +236,8 @@ void GlooCommunicator::allReduce(void* buffer, size_t count, DType dtype, Reduce
 void GlooCommunicator::reduceScatter(const void* in, void* out, size_t countPerRank, DType dtype,
                                      ReduceOp op, const CollectiveLabel& label) {
     const size_t blockBytes = countPerRank * static_cast<size_t>(dtypeSize(dtype));
-    run("reduce_scatter", "reduce_scatter " + reductionText(op, countPerRank, dtype) + " per rank",
+    run(traceNameOf(CollectiveOp::ReduceScatter),
+        "reduce_scatter " + reductionText(op, countPerRank, dtype) + " per rank",
         wire_bytes::allToAll(static_cast<int64_t>(blockBytes), size()), label,
         [&](std::chrono::milliseconds /*timeout*/) {
             if (blockBytes == 0) return;
@@ -248,7 +254,8 @@ void GlooCommunicator::reduceScatter(const void* in, void* out, size_t countPerR
 
 void GlooCommunicator::allToAll(const void* in, void* out, size_t bytesPerRank,
                                 const CollectiveLabel& label) {
-    run("all_to_all", "all_to_all of " + std::to_string(bytesPerRank) + " bytes per rank",
+    run(traceNameOf(CollectiveOp::AllToAll),
+        "all_to_all of " + std::to_string(bytesPerRank) + " bytes per rank",
         wire_bytes::allToAll(static_cast<int64_t>(bytesPerRank), size()), label,
         [&](std::chrono::milliseconds /*timeout*/) {
             if (bytesPerRank == 0) return;
@@ -266,31 +273,32 @@ void GlooCommunicator::allToAllV(const void* in, const std::vector<size_t>& send
     const bool sized = sendBytes.size() == ranks_.size() && recvBytes.size() == ranks_.size();
     const auto sent = sized ? wire_bytes::allToAllV(sendBytes, groupRank_) : 0;
     // Each member's sizes are its own: the members agree on the op and group only.
-    run("all_to_all_v", "all_to_all_v", sent, label, [&](std::chrono::milliseconds timeout) {
-        if (!sized)
-            throw std::invalid_argument("all_to_all_v got " + std::to_string(sendBytes.size()) +
-                                        " send and " + std::to_string(recvBytes.size()) +
-                                        " receive sizes for a group of " +
-                                        std::to_string(ranks_.size()));
-        if (sendBytes[groupRank_] != recvBytes[groupRank_])
-            throw std::invalid_argument(
-                "all_to_all_v keeps " + std::to_string(sendBytes[groupRank_]) +
-                " bytes of its own but expects " + std::to_string(recvBytes[groupRank_]));
-        if (ranks_.size() == 1) {
-            if (sendBytes[0] > 0) std::memmove(out, in, sendBytes[0]);
-            return;
-        }
-        std::vector<int64_t> sendCounts(sendBytes.begin(), sendBytes.end());
-        std::vector<int64_t> recvCounts(recvBytes.begin(), recvBytes.end());
-        // Gloo registers both buffers even when a rank sends or receives
-        // nothing: an empty side gets a byte of its own to point at.
-        uint8_t none = 0;
-        gloo::AlltoallvOptions opts(context_);
-        opts.setInput(in ? bytesOf(in) : &none, std::move(sendCounts));
-        opts.setOutput(out ? bytesOf(out) : &none, std::move(recvCounts));
-        opts.setTimeout(timeout);
-        gloo::alltoallv(opts);
-    });
+    run(traceNameOf(CollectiveOp::AllToAllV), "all_to_all_v", sent, label,
+        [&](std::chrono::milliseconds timeout) {
+            if (!sized)
+                throw std::invalid_argument("all_to_all_v got " + std::to_string(sendBytes.size()) +
+                                            " send and " + std::to_string(recvBytes.size()) +
+                                            " receive sizes for a group of " +
+                                            std::to_string(ranks_.size()));
+            if (sendBytes[groupRank_] != recvBytes[groupRank_])
+                throw std::invalid_argument(
+                    "all_to_all_v keeps " + std::to_string(sendBytes[groupRank_]) +
+                    " bytes of its own but expects " + std::to_string(recvBytes[groupRank_]));
+            if (ranks_.size() == 1) {
+                if (sendBytes[0] > 0) std::memmove(out, in, sendBytes[0]);
+                return;
+            }
+            std::vector<int64_t> sendCounts(sendBytes.begin(), sendBytes.end());
+            std::vector<int64_t> recvCounts(recvBytes.begin(), recvBytes.end());
+            // Gloo registers both buffers even when a rank sends or receives
+            // nothing: an empty side gets a byte of its own to point at.
+            uint8_t none = 0;
+            gloo::AlltoallvOptions opts(context_);
+            opts.setInput(in ? bytesOf(in) : &none, std::move(sendCounts));
+            opts.setOutput(out ? bytesOf(out) : &none, std::move(recvCounts));
+            opts.setTimeout(timeout);
+            gloo::alltoallv(opts);
+        });
 }
 
 void GlooCommunicator::allToAllBytes(const void* in, void* out, size_t bytesPerRank) {
@@ -311,12 +319,13 @@ void GlooCommunicator::allToAllBytes(const void* in, void* out, size_t bytesPerR
 }
 
 void GlooCommunicator::barrier(const CollectiveLabel& label) {
-    run("barrier", "barrier", 0, label, [&](std::chrono::milliseconds timeout) {
-        if (ranks_.size() == 1) return;
-        gloo::BarrierOptions opts(context_);
-        opts.setTimeout(timeout);
-        gloo::barrier(opts);
-    });
+    run(traceNameOf(CollectiveOp::Barrier), "barrier", 0, label,
+        [&](std::chrono::milliseconds timeout) {
+            if (ranks_.size() == 1) return;
+            gloo::BarrierOptions opts(context_);
+            opts.setTimeout(timeout);
+            gloo::barrier(opts);
+        });
 }
 
 }  // namespace hsdp

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/reader.h"
+#include "types/collective_op.h"
 
 using namespace hsdp;
 using Json = nlohmann::ordered_json;
@@ -191,6 +192,19 @@ private slots:
         QCOMPARE(c.device.peakFlops.bfloat16, 989e12);
         QCOMPARE(c.device.peakFlops.float16, 989e12);
         QCOMPARE(c.device.efficiency, 1.0);
+    }
+
+    // A link level's by_op takes every op of the table of collective ops,
+    // the all-to-all strategy's exchange (all_to_all_v) included.
+    void byOpTakesEveryCollective() {
+        for (const CollectiveOpInfo& info : collectiveOps()) {
+            Json j = baseDocument();
+            const std::string op(info.name);
+            j["links"]["intra_node"]["by_op"][op] = {{"bandwidth_gigabytes_per_s", 123}};
+            const Cluster c = readCluster(j.dump());
+            QCOMPARE(c.link(LinkLevel::IntraNode, info.name).bandwidthBytesPerSecond, 123e9);
+            QCOMPARE(c.link(LinkLevel::IntraNode).bandwidthBytesPerSecond, 450e9);
+        }
     }
 
     void bandwidthInBytesPerSecond() {

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <limits>
+#include <set>
 
 #include "cluster/reader.h"
 #include "cost/collective_cost.h"
@@ -17,7 +18,7 @@ namespace {
 constexpr CollectiveOp kAllOps[] = {CollectiveOp::AllGather,     CollectiveOp::AllGatherV,
                                     CollectiveOp::ReduceScatter, CollectiveOp::AllReduce,
                                     CollectiveOp::Broadcast,     CollectiveOp::AllToAll,
-                                    CollectiveOp::Barrier};
+                                    CollectiveOp::AllToAllV,     CollectiveOp::Barrier};
 
 // 2 nodes x 4 devices. Intra: 450 GB/s at efficiency 0.8 = 360e9 B/s, 3 us.
 // Inter: 50 GB/s at efficiency 1 = 50e9 B/s, 10 us.
@@ -149,6 +150,22 @@ private slots:
             QCOMPARE(int64_t(collectiveCost(CollectiveOp::AllReduce, size, ranks, c).busBytes),
                      wire_bytes::allReduce(size, n));
         }
+    }
+
+    // One row per op, in the order the trace palette colours them, each
+    // name once: the table every reader of an op goes through.
+    void theTableHasOneRowPerOp() {
+        QCOMPARE(collectiveOps().size(), std::size(kAllOps));
+        std::set<std::string_view> names;
+        for (CollectiveOp op : kAllOps) {
+            QCOMPARE(collectiveOpInfo(op).op, op);
+            QVERIFY(!collectiveOpInfo(op).meaning.empty());
+            names.insert(collectiveOpInfo(op).name);
+        }
+        QCOMPARE(names.size(), std::size(kAllOps));
+        QCOMPARE(busBandwidthFactor("all_to_all_v", 4), 3.0 / 4);
+        QCOMPARE(busBandwidthFactor("not_an_op", 4), 0.0);
+        QCOMPARE(wireBytes(CollectiveOp::AllReduce, 800, 8), 1400.0);
     }
 
     void traceNames() {

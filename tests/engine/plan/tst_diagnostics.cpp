@@ -356,6 +356,31 @@ private slots:
         QVERIFY(!plan.hasErrors());
     }
 
+    // A rank no mesh uses still runs the plain params' local update (the
+    // plan's rank work lists them): the warning must say so, not "own nothing".
+    void unusedRanksSayWhatTheyStillCompute() {
+        ScenarioBuilder b;
+        b.mesh({2, 2});
+        b.param("w", {8, 8}, std::vector<std::string>{"R", "S(0)"});
+        b.param("rope.cache", {16, 4}, std::nullopt);
+        Scenario scenario = b.build();
+        scenario.worldSize = 6;
+        Plan plan = makePlan(scenario);
+        QCOMPARE(codesText(plan), QString("world-ranks-unused:"));
+        const std::string& message = plan.diagnostics[0].message;
+        for (int rank : {4, 5}) {
+            const RankOwnership& work = plan.ranks[static_cast<size_t>(rank)];
+            QVERIFY(work.owned.empty());
+            QVERIFY(!work.computed.empty());
+            for (int param : work.computed)
+                QVERIFY2(message.find(scenario.params[static_cast<size_t>(param)].name) !=
+                             std::string::npos,
+                         message.c_str());
+        }
+        QVERIFY2(message.find("own nothing") == std::string::npos, message.c_str());
+        QVERIFY2(message.find("own no DTensor param") != std::string::npos, message.c_str());
+    }
+
     void noParamsIsAWarning() {
         ScenarioBuilder b;
         b.mesh({2});

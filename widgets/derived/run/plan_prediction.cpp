@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "derived/run/plan_prediction.h"
+
+#include <QObject>
+
+#include "cost/predicted_trace.h"
+#include "derived/run/run_data.h"
+#include "derived/run/run_index.h"
+#include "derived/run/trace_timeline.h"
+#include "types/figures.h"
+
+namespace hsdp {
+
+namespace {
+
+// The predicted step as a run's trace, for the trace canvas; `shrink` that
+// of the run it predicts (none: the real shapes).
+std::shared_ptr<const RunResult> timelineOf(const Plan& plan, const PlanCost& cost,
+                                            std::optional<ShrinkInfo> shrink) {
+    auto timeline = std::make_shared<RunResult>();
+    timeline->worldSize = cost.schedule.worldSize;
+    timeline->shrink = std::move(shrink);
+    timeline->trace = predictedTrace(plan, cost, predictedTraceRanks(cost, kPredictedTraceRanks));
+    timeline->stepSeconds = cost.stepSeconds;
+    return timeline;
+}
+
+}  // namespace
+
+std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
+                                                  std::shared_ptr<const Cluster> cluster,
+                                                  std::stop_token stop) {
+    if (!cluster || !plan.isValid()) return nullptr;
+    auto prediction = std::make_shared<PlanPrediction>();
+    prediction->cluster = cluster;
+    try {
+        auto cost =
+            freedOffGuiThread(costPlan(*plan.scenario, *plan.plan, *cluster,
+                                       ScheduleBudget{kStudioScheduleItems, std::move(stop)}));
+        prediction->timeline = timelineOf(*plan.plan, *cost, std::nullopt);
+        prediction->rows = timelineOfRun(RunData{plan, prediction->timeline});
+        if (auto outOfMemory = outOfMemoryDiagnostic(cost->memoryFit, *plan.plan))
+            prediction->diagnostics.push_back(std::move(*outOfMemory));
+        prediction->cost = std::move(cost);
+    } catch (const std::exception& error) {
+        prediction->error = QString::fromStdString(error.what());
+    }
+    return prediction;
+}
+
+std::shared_ptr<const RunPredictionData> predictRunData(const RunData& run,
+                                                        std::shared_ptr<const Cluster> cluster) {
+    if (!run.isValid() || !cluster) return nullptr;
+    const RunResult& result = *run.run;
+    if (result.stepSeconds <= 0 || !result.error.empty() || result.paramShapes.empty())
+        return nullptr;
+    try {
+        auto data = std::make_shared<RunPredictionData>();
+        data->cluster = std::move(cluster);
+        auto prediction = std::make_shared<const RunPrediction>(
+            predictRun(*run.plan.scenario, *run.plan.plan, *data->cluster, result.paramShapes,
+                       result.tpShapes, result.trace, result.stepSeconds));
+        data->timeline = timelineOf(*run.plan.plan, prediction->cost, result.shrink);
+        data->rows = timelineOfRun(RunData{run.plan, data->timeline});
+        data->measuredRows = runIndexOf(run)->timeline;
+        data->prediction = std::move(prediction);
+        return data;
+    } catch (const std::exception&) {
+        return nullptr;  // shapes that do not fit the plan: the run shows unpredicted
+    }
+}
+
+QString clusterText(const PlanCost& cost) {
+    return QStringLiteral("%1× %2")
+        .arg(cost.cluster.nodes)
+        .arg(QString::fromStdString(cost.cluster.name));
+}
+
+QString predictionStatusText(const PlanPrediction* prediction) {
+    if (!prediction) return {};
+    if (!prediction->cost)
+        return QObject::tr("no prediction on %1: %2")
+            .arg(QString::fromStdString(prediction->cluster->name), prediction->error);
+    const PlanCost& cost = *prediction->cost;
+    const QString step =
+        QObject::tr("predicted step %1 on %2")
+            .arg(QString::fromStdString(durationText(cost.stepSeconds)), clusterText(cost));
+    if (cost.ranks.empty() || !cost.memoryFit.fits()) return step;
+    const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
+    return QObject::tr("peak %1 (rank %2) · ")
+               .arg(QString::fromStdString(humanBytes(double(peak.peakBytes))))
+               .arg(peak.rank) +
+           step;
+}
+
+QString outOfMemoryStatusText(const PlanPrediction* prediction) {
+    if (!prediction || !prediction->cost || prediction->cost->memoryFit.fits()) return {};
+    const MemoryFit& fit = prediction->cost->memoryFit;
+    auto bytes = [](int64_t b) { return QString::fromStdString(humanBytes(double(b))); };
+    return QObject::tr("out of memory: peak %1 (rank %2), %3 over the device's %4")
+        .arg(bytes(fit.peakBytes))
+        .arg(fit.peakRank)
+        .arg(bytes(fit.overBytes()), bytes(fit.deviceBytes));
+}
+
+}  // namespace hsdp

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "trace/predicted_timeline_widget.h"
+
+#include <QPainter>
+
+#include "cost/plan_cost.h"
+#include "derived/run/plan_prediction.h"
+#include "trace/trace_canvas.h"
+#include "types/figures.h"
+
+namespace hsdp {
+
+namespace {
+
+QString duration(double seconds) {
+    return QString::fromStdString(durationText(seconds));
+}
+
+QLabel* titleLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setStyleSheet(QStringLiteral("font-weight: bold; padding-left: 6px;"));
+    return label;
+}
+
+}  // namespace
+
+PredictedTimelineWidget::PredictedTimelineWidget(PlanSelection* selection, QWidget* parent)
+    : QWidget(parent),
+      choice_(new QComboBox(this)),
+      caption_(new QLabel(this)),
+      measuredTitle_(titleLabel(this)),
+      predictedTitle_(titleLabel(this)),
+      planCanvas_(new TraceCanvas(selection, this)),
+      measuredCanvas_(new TraceCanvas(selection, this)),
+      runCanvas_(new TraceCanvas(selection, this)) {
+    choice_->addItem(tr("the plan at real size"));
+    choice_->addItem(tr("the last run: measured above, predicted below"));
+    caption_->setWordWrap(true);
+    // A short bottom dock scrolls rather than squeezing two timelines into it.
+    for (TraceCanvas* canvas : {planCanvas_, measuredCanvas_, runCanvas_})
+        canvas->setMinimumHeight(220);
+    // A prediction starts at its step's start, not at a run's: there may be no run.
+    for (TraceCanvas* canvas : {planCanvas_, runCanvas_})
+        canvas->setTimeAxisTitle(tr("predicted time since step start"));
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 2, 6, 0);
+    bar->addWidget(new QLabel(tr("Show"), this));
+    bar->addWidget(choice_);
+    bar->addWidget(caption_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(bar);
+    layout->addWidget(planCanvas_, 2);
+    layout->addWidget(measuredTitle_);
+    layout->addWidget(measuredCanvas_, 1);
+    layout->addWidget(predictedTitle_);
+    layout->addWidget(runCanvas_, 1);
+    connect(choice_, &QComboBox::activated, this,
+            [this](int index) { setShown(index == 1 ? Shown::Run : Shown::Plan); });
+    refresh();
+}
+
+void PredictedTimelineWidget::showPlan(const PlanResult& plan) {
+    plan_ = plan;
+    const PlanPrediction* prediction = plan.prediction.get();
+    if (prediction && prediction->timeline)
+        planCanvas_->setRun(RunData{plan, prediction->timeline}, prediction->rows);
+    else
+        planCanvas_->setRun({});
+    // A run of another plan (or of no cluster) is no longer this view's.
+    if (run_.isValid() && run_.plan.plan != plan.plan) run_ = {};
+    refresh();
+}
+
+void PredictedTimelineWidget::showRun(const RunData& run) {
+    run_ = run;
+    if (canShowRun()) {
+        measuredCanvas_->setRun(run, run.prediction->measuredRows);
+        runCanvas_->setRun(RunData{run.plan, run.prediction->timeline}, run.prediction->rows);
+    } else {
+        measuredCanvas_->setRun({});
+        runCanvas_->setRun({});
+    }
+    if (canShowRun()) shown_ = Shown::Run;  // a new run is what the user wants to compare
+    refresh();
+}
+
+bool PredictedTimelineWidget::canShowRun() const {
+    return run_.isValid() && run_.prediction && run_.prediction->timeline;
+}
+
+void PredictedTimelineWidget::setShown(Shown shown) {
+    shown_ = shown == Shown::Run && canShowRun() ? Shown::Run : Shown::Plan;
+    refresh();
+}
+
+void PredictedTimelineWidget::refresh() {
+    if (shown_ == Shown::Run && !canShowRun()) shown_ = Shown::Plan;
+    const bool run = shown_ == Shown::Run;
+    choice_->setCurrentIndex(run ? 1 : 0);
+    choice_->setEnabled(canShowRun());
+    planCanvas_->setVisible(!run);
+    for (QWidget* w :
+         {static_cast<QWidget*>(measuredTitle_), static_cast<QWidget*>(measuredCanvas_),
+          static_cast<QWidget*>(predictedTitle_), static_cast<QWidget*>(runCanvas_)})
+        w->setVisible(run);
+    caption_->setText(caption());
+    if (run) {
+        measuredTitle_->setText(measuredTitle());
+        predictedTitle_->setText(predictedTitle());
+    }
+}
+
+QString PredictedTimelineWidget::measuredTitle() const {
+    const RunResult& measured = *run_.run;
+    return tr("Measured on this machine (%1): step %2 wall")
+        .arg(measured.shrink ? tr("shrunk shapes") : tr("real shapes"),
+             duration(measured.stepSeconds));
+}
+
+QString PredictedTimelineWidget::predictedTitle() const {
+    const RunPrediction& predicted = *run_.prediction->prediction;
+    return tr("Predicted on %1 at the run's %2: step %3")
+        .arg(clusterText(predicted.cost),
+             run_.run->shrink ? tr("shrunk shapes") : tr("real shapes"),
+             duration(predicted.predictedSeconds));
+}
+
+QString PredictedTimelineWidget::caption() const {
+    return shown_ == Shown::Run ? runCaption() : planCaption();
+}
+
+QString PredictedTimelineWidget::planCaption() const {
+    if (!plan_.isValid()) return tr("No plan.");
+    const PlanPrediction* prediction = plan_.prediction.get();
+    if (!prediction)
+        return tr(
+            "No prediction of this plan (yet): the Cluster menu chooses the cluster the "
+            "step is predicted on.");
+    if (!prediction->cost) return tr("No prediction: %1").arg(prediction->error);
+    const PlanCost& cost = *prediction->cost;
+    QString text =
+        tr("Predicted on %1 at real shapes: step %2 (makespan; rank %3 ends last), "
+           "%4 collectives")
+            .arg(clusterText(cost), duration(cost.stepSeconds))
+            .arg(cost.lastRank)
+            .arg(QString::fromStdString(groupedCount(int64_t(cost.schedule.collectives.size()))));
+    const int world = int(cost.schedule.ranks.size());
+    if (world > kPredictedTraceRanks)
+        text += tr("; rows of %1 of the %2 ranks, evenly spaced, and the one that ends last")
+                    .arg(kPredictedTraceRanks)
+                    .arg(QString::fromStdString(groupedCount(world)));
+    return text;
+}
+
+QString PredictedTimelineWidget::runCaption() const {
+    const RunPrediction& predicted = *run_.prediction->prediction;
+    const QString error =
+        predicted.makespanRelError
+            ? QString::number(*predicted.makespanRelError * 100, 'f', 0) + QStringLiteral(" %")
+            : tr("not measured");
+    QString text = tr("Predicted against measured: makespan error %1; per-collective median "
+                      "error %2 % over %3 collectives")
+                       .arg(error)
+                       .arg(predicted.collectiveMedianAbsRelError * 100, 0, 'f', 0)
+                       .arg(predicted.collectives.size());
+    // The other presets describe other hardware: their error is not the model's.
+    if (run_.prediction->cluster->name != "loopback")
+        text += tr(" (only the loopback cluster describes this machine)");
+    return text;
+}
+
+QList<ViewShot> PredictedTimelineWidget::screenshots() const {
+    QList<ViewShot> shots;
+    if (plan_.prediction && plan_.prediction->timeline)
+        shots.append(ViewShot{{}, QSize(1600, 900), QStringLiteral("plan")});
+    if (canShowRun())
+        shots.append(ViewShot{QStringLiteral("predicted-vs-measured.png"), QSize(1600, 900),
+                              QStringLiteral("run")});
+    return shots;
+}
+
+// A part names the timeline; none, the one shown now. The run's only while
+// there is one to draw.
+bool PredictedTimelineWidget::drawsRun(const QString& part) const {
+    const bool run = part.isEmpty() ? shown_ == Shown::Run : part == QLatin1String("run");
+    return run && canShowRun();
+}
+
+PredictedTimelineWidget::RunPicture PredictedTimelineWidget::runPicture(const QSize& size) {
+    const int canvas = std::max(0, size.height() - 2 * kPictureTitleHeight) / 2;
+    RunPicture picture;
+    picture.measuredTitle = QRect(0, 0, size.width(), kPictureTitleHeight);
+    picture.measured = QRect(0, kPictureTitleHeight, size.width(), canvas);
+    picture.predictedTitle =
+        QRect(0, picture.measured.bottom() + 1, size.width(), kPictureTitleHeight);
+    picture.predicted = QRect(0, picture.predictedTitle.bottom() + 1, size.width(),
+                              size.height() - picture.predictedTitle.bottom() - 1);
+    return picture;
+}
+
+QSize PredictedTimelineWidget::fittedPictureSize(const QSize& size, const QString& part) {
+    if (!drawsRun(part)) return {size.width(), planCanvas_->fittedHeight(size.height())};
+    const RunPicture picture = runPicture(size);
+    // Both timelines at the row height the shorter share gives (one row per rank in each).
+    const int canvas = std::max(measuredCanvas_->fittedHeight(picture.measured.height()),
+                                runCanvas_->fittedHeight(picture.predicted.height()));
+    return {size.width(), 2 * (kPictureTitleHeight + canvas)};
+}
+
+QImage PredictedTimelineWidget::picture(const QSize& size, const QString& part) {
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    paintPicture(image, size, part);
+    return image;
+}
+
+void PredictedTimelineWidget::paintPicture(QPaintDevice& target, const QSize& size,
+                                           const QString& part) {
+    auto paintCanvas = [](QPainter& painter, const TraceCanvas& canvas, const QRect& area) {
+        painter.save();
+        painter.translate(area.topLeft());
+        painter.setClipRect(QRect(QPoint(0, 0), area.size()));
+        canvas.paintTimeline(painter, area.size());
+        painter.restore();
+    };
+    if (!drawsRun(part)) {
+        paintOnWhite(target, size, [&](QPainter& painter) {
+            paintCanvas(painter, *planCanvas_, QRect(QPoint(0, 0), size));
+        });
+        return;
+    }
+    const RunPicture picture = runPicture(size);
+    paintOnWhite(target, size, [&](QPainter& painter) {
+        painter.save();
+        QFont bold = painter.font();
+        bold.setBold(true);
+        painter.setFont(bold);
+        painter.setPen(palette().color(QPalette::WindowText));
+        for (const auto& [area, text] : {std::pair{picture.measuredTitle, measuredTitle()},
+                                         std::pair{picture.predictedTitle, predictedTitle()}})
+            painter.drawText(
+                area.adjusted(6, 0, -6, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                painter.fontMetrics().elidedText(text, Qt::ElideRight, area.width() - 12));
+        painter.restore();
+        paintCanvas(painter, *measuredCanvas_, picture.measured);
+        paintCanvas(painter, *runCanvas_, picture.predicted);
+    });
+}
+
+}  // namespace hsdp

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QWidget>
+
+#include "derived/plan/plan_result.h"
+#include "derived/plan/plan_selection.h"
+#include "derived/run/run_data.h"
+#include "view/studio_view.h"
+
+class QComboBox;
+class QLabel;
+
+namespace hsdp {
+
+class TraceCanvas;
+
+// The predicted optimizer step on the chosen cluster, drawn by the trace
+// view's canvas (same colours, level of detail, selection): the plan at its
+// real shapes, or, after a run, the run as measured above the prediction of
+// the same run (its shrunk shapes, on the same cluster), one row per rank
+// in both, so rank r's two timelines sit one above the other.
+class PredictedTimelineWidget : public QWidget, public StudioView {
+    Q_OBJECT
+public:
+    enum class Shown { Plan, Run };
+
+    explicit PredictedTimelineWidget(PlanSelection* selection, QWidget* parent = nullptr);
+
+    QWidget* widget() override { return this; }
+    void showPlan(const PlanResult& plan) override;
+    void showRun(const RunData& run) override;
+    void showPrediction(const PlanResult& plan) override { showPlan(plan); }
+    QList<ViewShot> screenshots() const override;
+    // The parts: "plan" (the plan's predicted timeline) and "run" (the run as
+    // measured above its prediction, each under its title line), "" the one
+    // shown now; drawn from the canvases alone, without the Show box and the
+    // caption beside it.
+    QImage picture(const QSize& size, const QString& part) override;
+    void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
+    // As wide, and as tall as the timelines' rows need (a few ranks: short).
+    QSize fittedPictureSize(const QSize& size, const QString& part) override;
+
+    // Where the "run" picture of `size` puts the measured and the predicted
+    // timeline, each under its title.
+    struct RunPicture {
+        QRect measuredTitle, measured, predictedTitle, predicted;
+    };
+    static RunPicture runPicture(const QSize& size);
+    static constexpr int kPictureTitleHeight = 24;
+
+    // Run: only once a run with a prediction is shown (else Plan stays).
+    void setShown(Shown shown);
+    Shown shown() const { return shown_; }
+    bool canShowRun() const;
+    TraceCanvas* planCanvas() const { return planCanvas_; }
+    TraceCanvas* measuredCanvas() const { return measuredCanvas_; }
+    TraceCanvas* runPredictionCanvas() const { return runCanvas_; }
+    QString caption() const;
+
+private:
+    void refresh();
+    QString planCaption() const;
+    QString runCaption() const;
+    QString measuredTitle() const;
+    QString predictedTitle() const;
+    bool drawsRun(const QString& part) const;
+
+    PlanResult plan_;
+    RunData run_;
+    Shown shown_ = Shown::Plan;
+    QComboBox* choice_;
+    QLabel* caption_;
+    QLabel* measuredTitle_;
+    QLabel* predictedTitle_;
+    TraceCanvas* planCanvas_;
+    TraceCanvas* measuredCanvas_;
+    TraceCanvas* runCanvas_;
+};
+
+}  // namespace hsdp
