@@ -19,10 +19,6 @@ std::vector<Chunk> chunksOf(int64_t total, int64_t cap) {
 
 namespace {
 
-int64_t roundUp(int64_t n, int64_t a) {
-    return a > 1 ? (n + a - 1) / a * a : n;
-}
-
 // The trace segments of the part [chunk.begin, chunk.end) of a fused stream.
 std::vector<BufferSegment> chunkSegments(const PackLayout& pack, const std::vector<int>& params,
                                          const Chunk& chunk, std::vector<int>& chunkParams) {
@@ -46,7 +42,7 @@ void broadcastFused(Communicator& comm, int rootGroupRank, const BroadcastSetup&
     for (const auto* item : group) {
         const auto bytes = static_cast<int64_t>(item->payload->size());
         lengths.push_back(bytes);
-        capacities.push_back(roundUp(bytes, setup.alignmentBytes));
+        capacities.push_back(paddedElements(bytes, setup.alignmentBytes, 1));
         params.push_back(item->param);
     }
     const PackLayout pack = packLayout(lengths, capacities);

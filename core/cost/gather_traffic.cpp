@@ -2,10 +2,10 @@
 #include "cost/gather_traffic.h"
 
 #include <algorithm>
-#include <map>
 #include <unordered_map>
 
 #include "run/optimizer_step.h"
+#include "step/entry_owners.h"
 #include "tensor/packing.h"
 #include "types/geometry.h"
 
@@ -102,24 +102,16 @@ void addAllToAllEntry(const Scenario& scenario, const Plan& plan, const Schedule
     const Batch& batch = group.batches.at(size_t(entry.batch));
     if (!batch.isShard) return;  // Newton–Schulz where the params are: no traffic
     const Mesh& mesh = scenario.mesh(group.mesh);
-    std::map<Coord, std::vector<int>> owned;  // replicate coordinate -> its params
-    for (int p : batch.params) {
-        auto it = batch.owner.find(p);
-        if (it != batch.owner.end() && scenario.params[size_t(p)].placements)
-            owned[it->second].push_back(p);
-    }
-    std::map<Coord, const ShardCompute*> computeOf;  // the last plan listed for a coordinate
-    for (const auto& sc : batch.shardCompute) computeOf[sc.replicateCoord] = &sc;
+    const EntryOwners owners = entryOwners(scenario, group, batch, mesh, "gatherTraffic");
     const auto& shardDims = updateBroadcastDims(group);
     PieceSizes pieces{mesh, shapes, {}};
     for (int rank : mesh.ranks) {
         const Coord coord = *mesh.coordinateOf(rank);
-        auto mine = owned.find(reducedReplicateCoord(group, batch, coord));
-        if (mine == owned.end()) continue;
-        auto compute = computeOf.find(mine->first);
-        for (int p : mine->second) {
-            const Coord root = compute != computeOf.end() ? compute->second->computeCoord.at(p)
-                                                          : Coord(shardDims.size(), 0);
+        const OwnerClass* mine = owners.classAt(group, batch, coord);
+        if (!mine) continue;
+        for (size_t i = 0; i < mine->owned.size(); ++i) {
+            const int p = mine->owned[i];
+            const Coord& root = mine->computeShards[i];
             Coord at = coord;
             for (size_t k = 0; k < shardDims.size(); ++k) at[size_t(shardDims[k])] = root[k];
             if (at == coord) continue;  // this rank runs it: its piece stays

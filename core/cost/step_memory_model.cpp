@@ -12,10 +12,12 @@
 #include "collectives/newton_schulz.h"
 #include "collectives/owner_exchange.h"
 #include "cost/detail/broadcast_groups.h"
-#include "cost/detail/entry_view.h"
 #include "cost/detail/gather_slot.h"
 #include "plan/ownership.h"
 #include "run/optimizer_step.h"
+#include "step/entry_owners.h"
+#include "step/entry_view.h"
+#include "tensor/packing.h"
 #include "types/geometry.h"
 #include "types/stopped.h"
 
@@ -24,10 +26,6 @@ namespace hsdp {
 namespace {
 
 constexpr int64_t kF32 = 4;  // full matrices and updates are fp32 whatever the dtype
-
-int64_t roundUp(int64_t n, int64_t a) {
-    return a > 1 ? (n + a - 1) / a * a : n;
-}
 
 // What one schedule entry (or the local params) does to a rank's memory on
 // top of what the rank holds when it starts: everything the stretch
@@ -88,20 +86,6 @@ private:
     bool keepEntries_ = true;
 };
 
-// Row-major index of `coord` restricted to `dims` (ascending) of a mesh of `shape`.
-int64_t indexOver(const std::vector<int>& dims, const std::vector<int64_t>& shape,
-                  const Coord& coord) {
-    int64_t index = 0;
-    for (int d : dims) index = index * shape[size_t(d)] + coord[size_t(d)];
-    return index;
-}
-
-int64_t sizeOver(const std::vector<int>& dims, const std::vector<int64_t>& shape) {
-    int64_t n = 1;
-    for (int d : dims) n *= shape[size_t(d)];
-    return n;
-}
-
 // The mesh dims any of `params` is not replicated over, ascending: what
 // their local pieces depend on.
 std::vector<int> pieceDims(const Scenario& scenario, const std::vector<int>& params, int ndim) {
@@ -161,13 +145,11 @@ public:
     }
 
 private:
-    // The ranks of one replicate coordinate in an entry: the params they own
-    // (batch order) with, for a gathered batch, where each one's update is
-    // computed and how its broadcast groups.
-    struct OwnerClass {
+    // One owner class of an entry with, for a gathered batch, how its
+    // update broadcast groups.
+    struct OwnerWork {
         int id = 0;  // its position in owners_, for the case key
-        std::vector<int> owned;
-        std::vector<Coord> computeRoots;  // per owned param, along the update broadcast dims
+        const OwnerClass* owner = nullptr;
         std::optional<BroadcastGroups> updates;
     };
 
@@ -254,7 +236,7 @@ private:
         const Group& group = plan_.groups.at(size_t(e.group));
         const Batch& batch = group.batches.at(size_t(e.batch));
         const Mesh& mesh = scenario_.mesh(group.mesh);
-        EntryView v{index, group, batch, mesh, {}};
+        EntryView v{index, group, batch, e.batch, mesh, {}};
         startEntry(v);
         const auto& coords = coordsOf(mesh);
         for (size_t pos = 0; pos < coords.size(); ++pos) {
@@ -276,19 +258,19 @@ private:
         replicaBytes_.clear();
         gatherBuffers_.clear();
         exchanges_.clear();
-        for (int p : v.batch.params) {
-            auto it = v.batch.owner.find(p);
-            if (it == v.batch.owner.end() || !heldOnEntry(v.mesh, p)) continue;
-            owners_[it->second].owned.push_back(p);
-            replicaParams_.push_back(p);
-            replicaRoots_.push_back(it->second);
-        }
+        entryOwners_ = entryOwners(scenario_, v.group, v.batch, v.mesh, "predictStepMemory");
+        replicaParams_ = entryOwners_.owned;
+        replicaRoots_ = entryOwners_.owners;
         int id = 0;
         ownerByIndex_.assign(size_t(coordinateCount(v.batch.replicateSizes)), nullptr);
-        for (auto& [coord, owner] : owners_) {
-            owner.id = id++;
-            if (v.batch.isShard) classify(v, coord, owner);
-            ownerByIndex_.at(size_t(coordinateIndex(coord, v.batch.replicateSizes))) = &owner;
+        for (const auto& [coord, owner] : entryOwners_.classes) {
+            OwnerWork& work = owners_[coord];
+            work.id = id++;
+            work.owner = &owner;
+            if (v.batch.isShard)
+                work.updates.emplace(owner.computeShards, updateBroadcastDims(v.group),
+                                     v.mesh.shape);
+            ownerByIndex_.at(size_t(coordinateIndex(coord, v.batch.replicateSizes))) = &work;
         }
         replicaGroups_.emplace(replicaRoots_, replicaBroadcastDims(v.group), v.mesh.shape);
         caseDims(v);
@@ -310,35 +292,10 @@ private:
         replicaKeySize_ = sizeOver(replicaKeyDims_, v.mesh.shape);
     }
 
-    // A gathered owner class's update plan: the last shard-compute plan of
-    // its coordinate, as the runner takes it, or shard 0 for every param.
-    void classify(const EntryView& v, const Coord& coord, OwnerClass& owner) const {
-        const ShardCompute* compute = nullptr;
-        for (const auto& entry : v.batch.shardCompute)
-            if (entry.replicateCoord == coord) compute = &entry;
-        const auto& shardDims = updateBroadcastDims(v.group);
-        for (int p : owner.owned)
-            owner.computeRoots.push_back(compute ? compute->computeCoord.at(p)
-                                                 : Coord(shardDims.size(), 0));
-        owner.updates.emplace(owner.computeRoots, shardDims, v.mesh.shape);
-    }
-
-    // Whether the ranks of the entry's mesh hold batch param p: all of them
-    // or none, as the planner groups params only over meshes equal to the
-    // group's (plan/grouping.cpp), so it is decided per param, not per rank.
-    bool heldOnEntry(const Mesh& mesh, int p) const {
-        if (!spec(p).placements) return true;
-        const Mesh* own = paramMesh_[size_t(p)];
-        if (own && own != &mesh && (own->shape != mesh.shape || own->ranks != mesh.ranks))
-            throw std::logic_error("predictStepMemory: param " + std::to_string(p) +
-                                   " is not on its group's mesh");
-        return own != nullptr;
-    }
-
     // The owner class of the rank's replicate coordinate (reduced by the
     // replica count, as reducedReplicateCoord), or null: by index arithmetic,
     // as every rank of every entry asks.
-    const OwnerClass* ownerAt(const EntryView& v) const {
+    const OwnerWork* ownerAt(const EntryView& v) const {
         int64_t index = 0;
         for (size_t j = 0; j < v.group.replicateMeshDims.size(); ++j) {
             const int64_t size = v.batch.replicateSizes.at(j);
@@ -349,7 +306,7 @@ private:
 
     // The rank's stretch: its owned params' update, then the replica broadcast.
     const Stretch& stretchAt(const EntryView& v) {
-        const OwnerClass* owner = ownerAt(v);
+        const OwnerWork* owner = ownerAt(v);
         const int64_t ownerId = owner ? owner->id : -1;
         const int64_t key =
             ((ownerId + 1) * ownerKeySize_ + indexOver(ownerKeyDims_, v.mesh.shape, v.coord)) *
@@ -361,18 +318,14 @@ private:
         return it->second;
     }
 
-    Stretch ownedStretch(const EntryView& v, const OwnerClass& owner) {
+    Stretch ownedStretch(const EntryView& v, const OwnerWork& work) {
         MemoryTally tally;
-        if (v.batch.isShard) {
-            if (owner.owned.empty())
-                ;
-            else if (exchangesWithOwners(v.group, v.batch, RunMode::Corrected))
-                exchanged(tally, v, owner);
-            else
-                gathered(tally, v, owner);
-        } else {
-            for (int p : owner.owned) whole(tally, p, v.coord);
-        }
+        if (!v.batch.isShard)
+            for (int p : work.owner->owned) whole(tally, p, v.coord);
+        else if (exchangesWithOwners(v.group, v.batch, RunMode::Corrected))
+            exchanged(tally, v, work);
+        else
+            gathered(tally, v, work);
         return stretchOf(tally);
     }
 
@@ -414,7 +367,8 @@ private:
     // read it), the full matrices, the update payloads with Newton–Schulz on
     // the computing shard (each full matrix freed once its update is out), the
     // update broadcast.
-    void gathered(MemoryTally& tally, const EntryView& v, const OwnerClass& owner) {
+    void gathered(MemoryTally& tally, const EntryView& v, const OwnerWork& work) {
+        const OwnerClass& owner = *work.owner;
         int64_t held = -1;
         const auto& axes = v.group.layout.shardAxes;
         for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
@@ -432,10 +386,10 @@ private:
         for (size_t i = 0; i < owner.owned.size(); ++i) {
             const int p = owner.owned[i];
             tally.add(MemoryKind::UpdatePayload, numel(p) * kF32);
-            if (owner.computeRoots[i] == mine) newtonSchulz(tally, shapes_[size_t(p)]);
+            if (owner.computeShards[i] == mine) newtonSchulz(tally, shapes_[size_t(p)]);
             tally.remove(MemoryKind::FullMatrix, numel(p) * kF32);
         }
-        broadcast(tally, v, updateBroadcastDims(v.group), *owner.updates,
+        broadcast(tally, v, updateBroadcastDims(v.group), *work.updates,
                   [&](int k) { return numel(owner.owned[size_t(k)]) * kF32; });
         for (int p : owner.owned) tally.remove(MemoryKind::UpdatePayload, numel(p) * kF32);
     }
@@ -449,8 +403,9 @@ private:
         ExchangeTotals toComputer, fromComputer;
     };
 
-    void exchanged(MemoryTally& tally, const EntryView& v, const OwnerClass& owner) {
-        const Exchange& x = exchangeOf(v, owner);
+    void exchanged(MemoryTally& tally, const EntryView& v, const OwnerWork& work) {
+        const OwnerClass& owner = *work.owner;
+        const Exchange& x = exchangeOf(v, work);
         const int rank = v.mesh.rankAt(v.coord);
         const auto me = size_t(std::lower_bound(x.group.ranks.begin(), x.group.ranks.end(), rank) -
                                x.group.ranks.begin());
@@ -477,10 +432,11 @@ private:
 
     // The exchange group of v's rank and owner class, its members' totals
     // computed once per group (every member's case asks for it).
-    const Exchange& exchangeOf(const EntryView& v, const OwnerClass& owner) {
+    const Exchange& exchangeOf(const EntryView& v, const OwnerWork& work) {
+        const OwnerClass& owner = *work.owner;
         const auto& shardDims = updateBroadcastDims(v.group);
         std::vector<int> members = v.mesh.groupOver(shardDims, v.coord);
-        const int64_t key = int64_t(owner.id) * scenario_.worldSize +
+        const int64_t key = int64_t(work.id) * scenario_.worldSize +
                             *std::min_element(members.begin(), members.end());
         auto [it, isNew] = exchanges_.try_emplace(key);
         if (!isNew) return it->second;
@@ -488,7 +444,7 @@ private:
         for (size_t i = 0; i < owner.owned.size(); ++i) {
             const int p = owner.owned[i];
             items.push_back({{p, shapes_[size_t(p)], *spec(p).placements, spec(p).dtype, nullptr},
-                             owner.computeRoots[i]});
+                             owner.computeShards[i]});
         }
         const OwnerExchangeSetup setup{&v.mesh, v.coord, shardDims, plan_.alignmentBytes, {}};
         Exchange& x = it->second;
@@ -539,7 +495,8 @@ private:
             if (!along) continue;
             for (const auto& group : *along) {
                 int64_t bytes = 0;
-                for (int k : group.items) bytes += roundUp(itemBytes(k), plan_.alignmentBytes);
+                for (int k : group.items)
+                    bytes += paddedElements(itemBytes(k), plan_.alignmentBytes, 1);
                 if (bytes == 0) continue;
                 tally.add(MemoryKind::BroadcastBuffer, bytes);
                 tally.remove(MemoryKind::BroadcastBuffer, bytes);
@@ -579,8 +536,9 @@ private:
     std::unordered_map<const Mesh*, std::vector<Coord>> coords_;
     std::vector<RankMemory> ranks_;
     // Of the entry being predicted:
-    std::map<Coord, OwnerClass> owners_;           // replicate coordinate -> what its ranks own
-    std::vector<const OwnerClass*> ownerByIndex_;  // by replicate coordinate index; null: none
+    EntryOwners entryOwners_;
+    std::map<Coord, OwnerWork> owners_;           // replicate coordinate -> its class's work
+    std::vector<const OwnerWork*> ownerByIndex_;  // by replicate coordinate index; null: none
     std::vector<int> replicaParams_;
     std::vector<Coord> replicaRoots_;
     std::optional<BroadcastGroups> replicaGroups_;

@@ -14,13 +14,15 @@
 #include "collectives/owner_exchange.h"
 #include "collectives/replicate_broadcast.h"
 #include "cost/detail/broadcast_groups.h"
-#include "cost/detail/entry_view.h"
 #include "cost/detail/gather_slot.h"
 #include "cost/detail/tp_collective.h"
 #include "redistribute/redistribute.h"
 #include "run/optimizer_step.h"
 #include "run/tp_execution.h"
 #include "runtime/wire_bytes.h"
+#include "step/entry_owners.h"
+#include "step/entry_view.h"
+#include "tensor/packing.h"
 #include "types/figures.h"
 #include "types/geometry.h"
 #include "types/stopped.h"
@@ -83,18 +85,6 @@ int64_t StepSchedule::traceBytes(const ScheduledCollective& c, int rank) const {
 }
 
 namespace {
-
-int64_t roundUp(int64_t n, int64_t a) {
-    return a > 1 ? (n + a - 1) / a * a : n;
-}
-
-// Row-major index of `coord` restricted to `dims` of a mesh of `shape`.
-int64_t indexOver(const std::vector<int>& dims, const std::vector<int64_t>& shape,
-                  const Coord& coord) {
-    int64_t index = 0;
-    for (int d : dims) index = index * shape[size_t(d)] + coord[size_t(d)];
-    return index;
-}
 
 // boost::hash_combine's mix, for the small integer tuples used as keys below.
 size_t hashCombine(size_t seed, uint64_t value) {
@@ -314,13 +304,11 @@ private:
         BroadcastGroups groups;
     };
 
-    // What the ranks of one replicate coordinate do in an entry: the params
-    // they own (batch order) and, for a gathered batch, the shard-compute
-    // plan and the update broadcast of those params, made when the first of
-    // these ranks needs it.
-    struct OwnerClass {
-        std::vector<int> owned;
-        const ShardCompute* compute = nullptr;
+    // What the ranks of one owner class do in an entry: for a gathered
+    // batch, the update broadcast of its params, made when the first of these
+    // ranks needs it.
+    struct OwnerWork {
+        const OwnerClass* owner;
         std::optional<BroadcastItems> updates;
     };
 
@@ -330,18 +318,19 @@ private:
         const Group& group = plan_.groups.at(size_t(entry.group));
         const Batch& batch = group.batches.at(size_t(entry.batch));
         const Mesh& mesh = scenario_.mesh(group.mesh);
-        EntryView v{index, group, batch, mesh, {}};
+        EntryView v{index, group, batch, entry.batch, mesh, {}};
         startEntry(v);
         for (int rank : mesh.ranks) {
             v.coord = *mesh.coordinateOf(rank);
-            auto owner = owners_.find(reducedReplicateCoord(group, batch, v.coord));
-            if (owner != owners_.end()) {
+            auto work = owners_.find(reducedReplicateCoord(group, batch, v.coord));
+            if (work != owners_.end()) {
                 if (batch.isShard && exchangesWithOwners(group, batch, RunMode::Corrected)) {
-                    exchangedUpdate(rank, v, owner->second);
+                    exchangedUpdate(rank, v, *work->second.owner);
                 } else if (batch.isShard) {
-                    gatheredUpdate(rank, v, owner->second);
+                    gatheredUpdate(rank, v, work->second);
                 } else {
-                    for (int p : owner->second.owned) localUpdate(rank, StepPhase::Local, index, p);
+                    for (int p : work->second.owner->owned)
+                        localUpdate(rank, StepPhase::Local, index, p);
                 }
             }
             if (!gatherOnly_)
@@ -358,32 +347,13 @@ private:
         pieces_.clear();
         fusedBytes_.clear();  // its keys point into owners_ and replicas_, remade here
         owners_.clear();
+        entryOwners_ = entryOwners(scenario_, v.group, v.batch, v.mesh, "stepSchedule");
+        for (const auto& [coord, owner] : entryOwners_.classes)
+            owners_.emplace(coord, OwnerWork{&owner, std::nullopt});
         std::vector<BroadcastItemSize> replicas;
-        for (int p : v.batch.params) {
-            auto it = v.batch.owner.find(p);
-            if (it == v.batch.owner.end() || !heldOnEntry(v.mesh, p)) continue;
-            owners_[it->second].owned.push_back(p);
-            replicas.push_back({p, it->second, -1});  // sized when its collective is made
-        }
-        // A coordinate listed twice follows its last plan, as the runner does.
-        for (const auto& plan : v.batch.shardCompute) {
-            auto it = owners_.find(plan.replicateCoord);
-            if (it != owners_.end()) it->second.compute = &plan;
-        }
+        for (size_t i = 0; i < entryOwners_.owned.size(); ++i)  // sized when made
+            replicas.push_back({entryOwners_.owned[i], entryOwners_.owners[i], -1});
         replicas_.emplace(withGroups(std::move(replicas), replicaBroadcastDims(v.group), v.mesh));
-    }
-
-    // Whether the ranks of the entry's mesh hold batch param p: all of them or
-    // none, as the planner groups params only over meshes equal to the group's
-    // (plan/grouping.cpp: same shape and ranks), so it is decided per param,
-    // not per rank.
-    bool heldOnEntry(const Mesh& mesh, int p) const {
-        if (!scenario_.params[size_t(p)].placements) return true;
-        const Mesh* own = paramMesh_[size_t(p)];
-        if (own && own != &mesh && (own->shape != mesh.shape || own->ranks != mesh.ranks))
-            throw std::logic_error("stepSchedule: param " + std::to_string(p) +
-                                   " is not on its group's mesh");
-        return own != nullptr;
     }
 
     static BroadcastItems withGroups(std::vector<BroadcastItemSize> items,
@@ -432,8 +402,8 @@ private:
         return bytes;
     }
 
-    void gatheredUpdate(int rank, const EntryView& v, OwnerClass& owner) {
-        const auto& owned = owner.owned;
+    void gatheredUpdate(int rank, const EntryView& v, OwnerWork& work) {
+        const auto& owned = work.owner->owned;
         const auto& axes = v.group.layout.shardAxes;
         for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
             const auto m = it->first, d = it->second;  // (lambdas below capture them)
@@ -456,7 +426,7 @@ private:
             addWork(rank, WorkKind::Unpack, StepPhase::Gather, v.index,
                     double(out_.collectives[size_t(gather.first)].sizeBytes));
         }
-        updateBroadcastAndApply(rank, v, owner);
+        updateBroadcastAndApply(rank, v, work);
     }
 
     // One exchange group's two alltoallv of an entry, with the block sizes
@@ -492,11 +462,12 @@ private:
         Exchange& x = it->second;
         std::vector<OwnerExchangeItem> items;
         const auto& shardDims = updateBroadcastDims(v.group);
-        for (int p : owner.owned)
-            items.push_back(
-                {{p, shapes_[size_t(p)], *scenario_.params[size_t(p)].placements,
-                  scenario_.params[size_t(p)].dtype, nullptr},
-                 owner.compute ? owner.compute->computeCoord.at(p) : Coord(shardDims.size(), 0)});
+        for (size_t i = 0; i < owner.owned.size(); ++i) {
+            const int p = owner.owned[i];
+            items.push_back({{p, shapes_[size_t(p)], *scenario_.params[size_t(p)].placements,
+                              scenario_.params[size_t(p)].dtype, nullptr},
+                             owner.computeShards[i]});
+        }
         const OwnerExchangeSetup setup{&v.mesh, v.coord, shardDims, plan_.alignmentBytes, {}};
         x.members = ownerExchangeGroup(setup, items);
         x.toComputer =
@@ -543,20 +514,21 @@ private:
     void fillEntryLabel(ScheduledCollective& c, const EntryView& v, int meshDim) const {
         c.scheduleIndex = v.index;
         c.planGroup = v.group.id;
-        c.batch = plan_.schedule[size_t(v.index)].batch;
+        c.batch = v.batchIndex;
         c.meshDim = meshDim;
     }
 
-    void updateBroadcastAndApply(int rank, const EntryView& v, OwnerClass& owner) {
+    void updateBroadcastAndApply(int rank, const EntryView& v, OwnerWork& work) {
+        const OwnerClass& owner = *work.owner;
         const auto& shardDims = updateBroadcastDims(v.group);
-        if (!owner.updates) owner.updates.emplace(updateItems(v, owner));
+        if (!work.updates) work.updates.emplace(updateItems(v, owner));
         Coord mine;
         for (int d : shardDims) mine.push_back(v.coord[size_t(d)]);
-        for (const auto& item : owner.updates->items)
+        for (const auto& item : work.updates->items)
             if (item.root == mine)
                 addWork(rank, WorkKind::NewtonSchulz, StepPhase::UpdateBroadcast, v.index,
                         newtonSchulzFlops(shapes_[size_t(item.param)]), item.param);
-        broadcast(rank, v, StepPhase::UpdateBroadcast, shardDims, 0, *owner.updates);
+        broadcast(rank, v, StepPhase::UpdateBroadcast, shardDims, 0, *work.updates);
         for (int p : owner.owned)
             addWork(
                 rank, WorkKind::Update, StepPhase::UpdateBroadcast, v.index,
@@ -573,10 +545,9 @@ private:
     BroadcastItems updateItems(const EntryView& v, const OwnerClass& owner) const {
         const auto& shardDims = updateBroadcastDims(v.group);
         std::vector<BroadcastItemSize> items;
-        for (int p : owner.owned)
-            items.push_back(
-                {p, owner.compute ? owner.compute->computeCoord.at(p) : Coord(shardDims.size(), 0),
-                 shapeNumel(shapes_[size_t(p)]) * 4});
+        for (size_t i = 0; i < owner.owned.size(); ++i)
+            items.push_back({owner.owned[i], owner.computeShards[i],
+                             shapeNumel(shapes_[size_t(owner.owned[i])]) * 4});
         return withGroups(std::move(items), shardDims, v.mesh);
     }
 
@@ -635,8 +606,8 @@ private:
         if (!isNew) return it->second;
         for (int k : group.items) {
             const auto& item = items[size_t(k)];
-            it->second += roundUp(item.bytes >= 0 ? item.bytes : replicaBytes(v, item.param),
-                                  plan_.alignmentBytes);
+            it->second += paddedElements(item.bytes >= 0 ? item.bytes : replicaBytes(v, item.param),
+                                         plan_.alignmentBytes, 1);
         }
         return it->second;
     }
@@ -743,7 +714,8 @@ private:
     std::unordered_map<int, Exchange> exchanges_;  // by exchange group
     bool gatherOnly_ = false;
     bool withCompute_ = true;
-    std::map<Coord, OwnerClass> owners_;      // replicate coordinate -> what its ranks own
+    EntryOwners entryOwners_;
+    std::map<Coord, OwnerWork> owners_;       // replicate coordinate -> its class's work
     std::optional<BroadcastItems> replicas_;  // the replica broadcast
     std::unordered_map<PieceKey, int64_t, PieceKeyHash> pieces_;
     std::unordered_map<FusedKey, int64_t, FusedKeyHash> fusedBytes_;
@@ -755,9 +727,7 @@ private:
 StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan,
                           const std::vector<std::vector<int64_t>>& paramShapes,
                           const std::vector<std::vector<int64_t>>& tpShapes) {
-    if (plan.worldSize != scenario.worldSize)
-        throw std::invalid_argument("stepSchedule: the plan is not of this scenario");
-    return ScheduleBuilder(scenario, plan, paramShapes, tpShapes).build();
+    return stepSchedule(scenario, plan, paramShapes, tpShapes, ScheduleBudget{});
 }
 
 StepSchedule stepSchedule(const Scenario& scenario, const Plan& plan,

@@ -9,6 +9,7 @@
 #include "collectives/owner_exchange.h"
 #include "collectives/replicate_broadcast.h"
 #include "collectives/update_slicing.h"
+#include "step/entry_view.h"
 #include "tensor/dtype_codec.h"
 #include "tensor/packing.h"
 #include "types/geometry.h"
@@ -36,14 +37,13 @@ std::string layoutKey(const ShardLayout& layout) {
     return key;
 }
 
-CollectiveLabel labelFor(const char* phase, int scheduleIndex, const Group& group, int batch,
-                         const Mesh& mesh) {
+CollectiveLabel labelFor(const char* phase, const EntryView& v) {
     CollectiveLabel label;
     label.phase = phase;
-    label.scheduleIndex = scheduleIndex;
-    label.group = group.id;
-    label.batch = batch;
-    label.mesh = mesh.name;
+    label.scheduleIndex = v.index;
+    label.group = v.group.id;
+    label.batch = v.batchIndex;
+    label.mesh = v.mesh.name;
     return label;
 }
 
@@ -168,14 +168,6 @@ std::vector<int> scheduleEntryMeshDims(const Group& group, const Batch& batch, R
     return dims;
 }
 
-Coord reducedReplicateCoord(const Group& group, const Batch& batch, const Coord& coord) {
-    Coord replicateCoord;
-    for (size_t j = 0; j < group.replicateMeshDims.size(); ++j)
-        replicateCoord.push_back(coord[size_t(group.replicateMeshDims[j])] %
-                                 batch.replicateSizes.at(j));
-    return replicateCoord;
-}
-
 namespace {
 
 // The resident tensors of one held param: W, and G with its momentum unless
@@ -227,30 +219,10 @@ std::vector<ParamState> initialState(const ExecEnv& env, int rank) {
 
 namespace {
 
-struct BatchView {
-    const Group& group;
-    const Batch& batch;
-    const Mesh& mesh;
-    Coord coord;
-    int scheduleIndex;
-    int batchIndex;
-};
-
-// Where owned param p's Newton–Schulz runs, along the shard dims: the shard
-// compute plan of this rank's replicate coordinate (the last one listed, as
-// the cost model takes it), shard 0 without one.
-Coord computeShardOf(const BatchView& v, int p) {
-    const Coord replicateCoord = reducedReplicateCoord(v.group, v.batch, v.coord);
-    const ShardCompute* plan = nullptr;
-    for (const auto& entry : v.batch.shardCompute)
-        if (entry.replicateCoord == replicateCoord) plan = &entry;
-    return plan ? plan->computeCoord.at(p) : Coord(updateBroadcastDims(v.group).size(), 0);
-}
-
 // Gathered batch, steps 2-3 for the owned params: fused gather, compute on
 // the shard_compute coordinate, update broadcast, slice, apply.
-void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
-                    const std::vector<int>& owned) {
+void gatheredUpdate(RankOptimizerStep& rankStep, const EntryView& v, const OwnerClass& mine) {
+    const std::vector<int>& owned = mine.owned;
     const ExecEnv& env = rankStep.env;
     const int rank = rankStep.ctx.rank();
     const bool reference = env.mode == RunMode::Reference;
@@ -259,7 +231,7 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
         items.push_back({p, shapeOf(env, p), *specOf(env, p).placements, specOf(env, p).dtype,
                          &rankStep.state[size_t(p)].momentum});
     GatherSetup gatherSetup{&v.mesh, v.coord, v.group.layout.shardAxes, env.plan->alignmentBytes,
-                            labelFor("gather", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};
+                            labelFor("gather", v)};
     GatherResult gathered = reference ? fusedGatherReference(rankStep.ctx, gatherSetup, items)
                                       : fusedGatherCorrected(rankStep.ctx, gatherSetup, items);
     if (!gathered.ok()) {
@@ -290,10 +262,9 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
     std::vector<BroadcastItem> updateItems;
     // Newton–Schulz and the update go in the trace as the schedule has them:
     // in the update broadcast's phase.
-    const CollectiveLabel entry =
-        labelFor("update-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh);
+    const CollectiveLabel entry = labelFor("update-broadcast", v);
     for (size_t i = 0; i < owned.size(); ++i) {
-        const Coord computeShard = computeShardOf(v, owned[i]);
+        const Coord& computeShard = mine.computeShards[i];
         updateShapes[i] =
             reference ? referenceGatheredShape(items[i], v.mesh.shape,
                                                withSubCoord(v.coord, shardDims, computeShard),
@@ -329,22 +300,22 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const BatchView& v,
 // Gathered batch under the all-to-all strategy: every member sends each
 // computing rank only its piece, the computing rank checks the full matrix
 // and runs Newton–Schulz, and sends each member back only its slice.
-void exchangedUpdate(RankOptimizerStep& rankStep, const BatchView& v,
-                     const std::vector<int>& owned) {
+void exchangedUpdate(RankOptimizerStep& rankStep, const EntryView& v, const OwnerClass& mine) {
+    const std::vector<int>& owned = mine.owned;
     const ExecEnv& env = rankStep.env;
     const int rank = rankStep.ctx.rank();
     std::vector<OwnerExchangeItem> items;
-    for (int p : owned)
+    for (size_t i = 0; i < owned.size(); ++i) {
+        const int p = owned[i];
         items.push_back({{p, shapeOf(env, p), *specOf(env, p).placements, specOf(env, p).dtype,
                           &rankStep.state[size_t(p)].momentum},
-                         computeShardOf(v, p)});
+                         mine.computeShards[i]});
+    }
     OwnerExchangeSetup setup{&v.mesh, v.coord, updateBroadcastDims(v.group),
-                             env.plan->alignmentBytes,
-                             labelFor("gather", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};
+                             env.plan->alignmentBytes, labelFor("gather", v)};
     const OwnerExchangeGroup group = ownerExchangeGroup(setup, items);
     OwnerMatrices gathered = gatherToComputers(rankStep.ctx, setup, group, items);
-    const CollectiveLabel entry =
-        labelFor("update-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh);
+    const CollectiveLabel entry = labelFor("update-broadcast", v);
     for (size_t i = 0; i < owned.size(); ++i) {
         if (!group.computesHere(i)) continue;
         const int p = owned[i];
@@ -368,29 +339,27 @@ void exchangedUpdate(RankOptimizerStep& rankStep, const BatchView& v,
 }
 
 // Step 3: the owners' updated params go to their replicas.
-void replicaBroadcast(RankOptimizerStep& rankStep, const BatchView& v) {
+void replicaBroadcast(RankOptimizerStep& rankStep, const EntryView& v, const EntryOwners& owners) {
     const ExecEnv& env = rankStep.env;
     std::vector<std::vector<std::byte>> payloads;
     std::vector<MemoryCharge> payloadCharges;
-    std::vector<int> params;
-    for (int p : v.batch.params)
-        if (v.batch.owner.count(p) && rankStep.state[size_t(p)].held) params.push_back(p);
+    const std::vector<int>& params = owners.owned;
     payloads.reserve(params.size());
     std::vector<BroadcastItem> items;
-    for (int p : params) {
+    for (size_t i = 0; i < params.size(); ++i) {
+        const int p = params[i];
         const Tensor& w = rankStep.state[size_t(p)].weight;
         payloads.emplace_back(size_t(w.numel() * dtypeSize(specOf(env, p).dtype)));
         payloadCharges.emplace_back(MemoryKind::ReplicaPayload, int64_t(payloads.back().size()));
         encodeTensor(w, specOf(env, p).dtype, payloads.back().data());
-        items.push_back({p, v.batch.owner.at(p), &payloads.back()});
+        items.push_back({p, owners.owners[i], &payloads.back()});
     }
-    BroadcastSetup broadcastSetup{
-        &v.mesh,
-        v.coord,
-        replicaBroadcastDims(v.group),
-        env.plan->alignmentBytes,
-        env.scenario->options.broadcastMaxBytes,
-        labelFor("replica-broadcast", v.scheduleIndex, v.group, v.batchIndex, v.mesh)};
+    BroadcastSetup broadcastSetup{&v.mesh,
+                                  v.coord,
+                                  replicaBroadcastDims(v.group),
+                                  env.plan->alignmentBytes,
+                                  env.scenario->options.broadcastMaxBytes,
+                                  labelFor("replica-broadcast", v)};
     hierarchicalBroadcast(rankStep.ctx, broadcastSetup, items);
     for (size_t i = 0; i < params.size(); ++i) {
         Tensor& w = rankStep.state[size_t(params[i])].weight;
@@ -406,27 +375,20 @@ void runScheduleEntry(RankOptimizerStep& rankStep, int scheduleIndex, const Grou
     const Mesh& mesh = rankStep.env.scenario->mesh(group.mesh);
     auto coord = mesh.coordinateOf(rankStep.ctx.rank());
     if (!coord) return;
-    BatchView v{group, batch, mesh, *coord, scheduleIndex, batchIndex};
-    const Coord replicateCoord = reducedReplicateCoord(group, batch, *coord);
-    std::vector<int> owned;
-    for (int p : batch.params) {
-        auto it = batch.owner.find(p);
-        if (it != batch.owner.end() && it->second == replicateCoord &&
-            rankStep.state[size_t(p)].held)
-            owned.push_back(p);
+    const EntryView v{scheduleIndex, group, batch, batchIndex, mesh, *coord};
+    const EntryOwners owners =
+        entryOwners(*rankStep.env.scenario, group, batch, mesh, "runScheduleEntry");
+    if (const OwnerClass* mine = owners.classAt(group, batch, *coord)) {
+        if (!batch.isShard) {
+            const CollectiveLabel entry = labelFor("local", v);
+            for (int p : mine->owned) updateWhole(rankStep, p, entry);
+        } else if (exchangesWithOwners(group, batch, rankStep.env.mode)) {
+            exchangedUpdate(rankStep, v, *mine);
+        } else {
+            gatheredUpdate(rankStep, v, *mine);
+        }
     }
-    if (batch.isShard) {
-        if (owned.empty())
-            ;
-        else if (exchangesWithOwners(group, batch, rankStep.env.mode))
-            exchangedUpdate(rankStep, v, owned);
-        else
-            gatheredUpdate(rankStep, v, owned);
-    } else {
-        const CollectiveLabel entry = labelFor("local", scheduleIndex, group, batchIndex, mesh);
-        for (int p : owned) updateWhole(rankStep, p, entry);
-    }
-    replicaBroadcast(rankStep, v);
+    replicaBroadcast(rankStep, v, owners);
     reportFinal(rankStep, batch.params);
 }
 

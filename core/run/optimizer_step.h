@@ -5,6 +5,7 @@
 
 #include "run/exec_env.h"
 #include "runtime/world.h"
+#include "step/entry_owners.h"
 
 namespace hsdp {
 
@@ -46,8 +47,5 @@ std::vector<int> scheduleEntryMeshDims(const Group& group, const Batch& batch, R
 // The mesh dims the entry's all-to-all exchange runs over as one group
 // (empty when it has none).
 std::vector<int> exchangeMeshDims(const Group& group, const Batch& batch, RunMode mode);
-
-// The rank's coordinate over the group's replicate dims, reduced by the batch's sizes.
-Coord reducedReplicateCoord(const Group& group, const Batch& batch, const Coord& coord);
 
 }  // namespace hsdp

@@ -138,4 +138,17 @@ std::vector<Coord> allCoordinates(const std::vector<int64_t>& sizes) {
     return out;
 }
 
+int64_t indexOver(const std::vector<int>& dims, const std::vector<int64_t>& shape,
+                  const Coord& coord) {
+    int64_t index = 0;
+    for (int d : dims) index = index * shape[size_t(d)] + coord[size_t(d)];
+    return index;
+}
+
+int64_t sizeOver(const std::vector<int>& dims, const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (int d : dims) n *= shape[size_t(d)];
+    return n;
+}
+
 }  // namespace hsdp

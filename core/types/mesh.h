@@ -58,4 +58,10 @@ private:
 // Every tuple over `sizes`, lexicographic. One empty tuple for no sizes.
 std::vector<Coord> allCoordinates(const std::vector<int64_t>& sizes);
 
+// Row-major index of `coord` restricted to `dims` of a mesh of `shape`, and
+// how many such indices there are.
+int64_t indexOver(const std::vector<int>& dims, const std::vector<int64_t>& shape,
+                  const Coord& coord);
+int64_t sizeOver(const std::vector<int>& dims, const std::vector<int64_t>& shape);
+
 }  // namespace hsdp

@@ -32,13 +32,17 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"verify", {"types", "plan", "runtime", "tensor"}},
         {"collectives", {"types", "runtime", "tensor", "verify"}},
         {"redistribute", {"types", "plan", "runtime", "tensor", "verify"}},
-        {"run", {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute"}},
+        // The optimizer step's rules: who owns, holds and computes what in a schedule entry.
+        {"step", {"types", "plan"}},
+        {"run",
+         {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "step"}},
         {"export",
          {"types", "scenario", "plan", "runtime", "tensor", "verify", "collectives", "redistribute",
-          "run", "cluster", "cost"}},
+          "step", "run", "cluster", "cost"}},
         // A run split over processes: runs shares with run's own parts, merges their reports.
         {"distributed",
-         {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "run"}},
+         {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "step",
+          "run"}},
         // Saved runs: reads run --json and --trace back, checked against the scenario's groups.
         {"saved", {"types", "scenario", "plan", "runtime", "verify", "run"}},
         // Plan comparison: reads two plans, compares TP decisions through their JSON.
@@ -52,7 +56,8 @@ const std::map<QString, std::set<QString>>& allowed() {
         // A plan's predicted step on a cluster: the runner's schedule (read from
         // run/ and collectives/, never run), costed and simulated.
         {"cost",
-         {"types", "plan", "runtime", "tensor", "collectives", "redistribute", "run", "cluster"}},
+         {"types", "plan", "runtime", "tensor", "collectives", "redistribute", "step", "run",
+          "cluster"}},
         // Measuring this machine for a cluster file: runs Gloo collectives and
         // the engine's kernels, fits the cost model's parameters.
         {"calibrate", {"types", "scenario", "runtime", "tensor", "collectives", "cluster", "cost"}},

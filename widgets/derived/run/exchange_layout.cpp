@@ -5,7 +5,7 @@
 
 #include "collectives/owner_exchange.h"
 #include "plan/plan.h"
-#include "run/optimizer_step.h"
+#include "step/entry_owners.h"
 #include "tensor/packing.h"
 #include "types/dtype.h"
 #include "types/scenario.h"
@@ -26,18 +26,6 @@ std::vector<int64_t> runShape(const RunResult& run, const ParamSpec& spec) {
     for (const auto& p : run.params)
         if (p.index == spec.index && !p.shapeRun.empty()) return p.shapeRun;
     return spec.shape;
-}
-
-// Where the batch computes param p for the replica `coord` is in, along the
-// group's shard dims (the runner's computeShardOf).
-Coord computeShardOf(const Group& group, const Batch& batch, const Coord& coord, int p) {
-    const Coord replica = reducedReplicateCoord(group, batch, coord);
-    for (const auto& entry : batch.shardCompute)
-        if (entry.replicateCoord == replica) {
-            auto it = entry.computeCoord.find(p);
-            if (it != entry.computeCoord.end()) return it->second;
-        }
-    return Coord(group.shardMeshDims.size(), 0);
 }
 
 struct Geometry {
@@ -62,8 +50,9 @@ std::optional<Geometry> geometryOf(const RunData& data, const CollectiveLabel& l
         if (p < 0 || size_t(p) >= scenario.params.size()) return std::nullopt;
         const ParamSpec& spec = scenario.params[size_t(p)];
         if (!spec.placements) return std::nullopt;
-        g.items.push_back({{p, runShape(*data.run, spec), *spec.placements, spec.dtype, nullptr},
-                           computeShardOf(*group, batch, *coord, p)});
+        g.items.push_back(
+            {{p, runShape(*data.run, spec), *spec.placements, spec.dtype, nullptr},
+             computeShard(*group, batch, reducedReplicateCoord(*group, batch, *coord), p)});
     }
     const OwnerExchangeSetup setup{mesh, *coord, group->shardMeshDims, g.alignmentBytes, {}};
     g.group = ownerExchangeGroup(setup, g.items);

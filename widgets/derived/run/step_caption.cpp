@@ -7,6 +7,7 @@
 #include "derived/run/traffic_stats.h"
 #include "run/optimizer_step.h"
 #include "run/shrink.h"
+#include "step/entry_owners.h"
 #include "types/collective_op.h"
 
 namespace hsdp {
@@ -106,17 +107,12 @@ int computeRankOf(const Context& c, int p) {
     if (!c.mesh || !c.group || !c.batch) return -1;
     auto coord = c.mesh->coordinateOf(c.event.rank);
     if (!coord) return -1;
-    const Coord replica = reducedReplicateCoord(*c.group, *c.batch, *coord);
-    for (const ShardCompute& entry : c.batch->shardCompute) {
-        if (entry.replicateCoord != replica) continue;
-        auto it = entry.computeCoord.find(p);
-        if (it == entry.computeCoord.end()) return -1;
-        Coord full = *coord;
-        for (size_t i = 0; i < c.group->shardMeshDims.size(); ++i)
-            full[static_cast<size_t>(c.group->shardMeshDims[i])] = it->second[i];
-        return c.mesh->rankAt(full);
-    }
-    return -1;
+    const Coord shard =
+        computeShard(*c.group, *c.batch, reducedReplicateCoord(*c.group, *c.batch, *coord), p);
+    Coord full = *coord;
+    for (size_t i = 0; i < c.group->shardMeshDims.size(); ++i)
+        full[static_cast<size_t>(c.group->shardMeshDims[i])] = shard[i];
+    return c.mesh->rankAt(full);
 }
 
 QString computeText(const Context& c) {

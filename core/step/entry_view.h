@@ -6,13 +6,14 @@
 
 namespace hsdp {
 
-// One schedule entry as the schedule and the memory model walk it: its
-// position, group, batch and mesh, and the coordinate of the rank (or case)
-// being worked out.
+// One schedule entry as the runner, the schedule and the memory model walk
+// it: its position, group, batch (and its index in the group) and mesh, and
+// the coordinate of the rank (or case) being worked out.
 struct EntryView {
     int index;
     const Group& group;
     const Batch& batch;
+    int batchIndex;
     const Mesh& mesh;
     Coord coord;
 };
