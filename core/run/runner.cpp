@@ -39,7 +39,7 @@ void singleDeviceResults(const Scenario& scenario, const Plan& plan, ExecEnv& en
         Tensor w = localTensor(Truth::weight(p), shape, {}, {}, {}, spec.dtype);
         if (spec.requiresGrad) {
             Tensor g = localTensor(Truth::grad(p), shape, {}, {}, {}, spec.dtype);
-            env.expectedUpdate[size_t(p)] = newtonSchulz(g);
+            env.expectedUpdate[size_t(p)] = newtonSchulz(g, scenario.options.newtonSchulz);
             applyUpdate(w, env.expectedUpdate[size_t(p)], scenario.options.lr, spec.dtype);
         }
         out[size_t(p)] = std::move(w);
