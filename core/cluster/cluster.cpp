@@ -58,19 +58,6 @@ Cluster withNodes(const Cluster& cluster, int nodes) {
     return out;
 }
 
-double DeviceSpec::peakFlopsFor(DType dtype) const {
-    switch (dtype) {
-        case DType::BF16:
-            return peakFlops.bfloat16;
-        case DType::F16:
-            return peakFlops.float16;
-        case DType::F32:
-        case DType::F64:
-            break;
-    }
-    return peakFlops.float32;
-}
-
 std::string Cluster::trustText() const {
     if (validation.errorPercent < 0) return "not validated";
     std::ostringstream out;

@@ -8,8 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include "types/dtype.h"
-
 namespace hsdp {
 
 // The two levels of links a collective can cross: NVLink-class links inside a
@@ -69,8 +67,6 @@ struct DeviceSpec {
     double achievedMatmulEfficiency() const {
         return matmulEfficiency > 0 ? matmulEfficiency : efficiency;
     }
-    // The peak for products in `dtype` (F32, BF16, F16; F64 at the fp32 peak).
-    double peakFlopsFor(DType dtype) const;
 };
 
 // How far the cluster's predictions are known to hold (`validation`): the

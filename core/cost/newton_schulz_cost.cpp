@@ -5,8 +5,21 @@
 
 namespace hsdp {
 
+double peakFlopsFor(const DeviceSpec& device, DType dtype) {
+    switch (dtype) {
+        case DType::BF16:
+            return device.peakFlops.bfloat16;
+        case DType::F16:
+            return device.peakFlops.float16;
+        case DType::F32:
+        case DType::F64:
+            break;
+    }
+    return device.peakFlops.float32;
+}
+
 double matmulSeconds(const DeviceSpec& device, double flops, double resultElements, DType dtype) {
-    double rate = device.peakFlopsFor(dtype) * device.achievedMatmulEfficiency();
+    double rate = peakFlopsFor(device, dtype) * device.achievedMatmulEfficiency();
     if (device.matmulSaturationElements > 0)
         rate *= std::min(1.0, resultElements / device.matmulSaturationElements);
     if (rate <= 0) return 0;

@@ -17,6 +17,10 @@ namespace hsdp {
 double newtonSchulzSliceSeconds(const DeviceSpec& device, int64_t shortSide, int64_t longSide,
                                 const NewtonSchulzOptions& options);
 
+// The device's peak for products in `dtype` (F32, BF16, F16; F64 at the
+// fp32 peak).
+double peakFlopsFor(const DeviceSpec& device, DType dtype);
+
 // The seconds of one product of `flops` FLOPs with `resultElements` outputs
 // in `dtype` on `device`.
 double matmulSeconds(const DeviceSpec& device, double flops, double resultElements, DType dtype);

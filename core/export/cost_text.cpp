@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "cost/newton_schulz_cost.h"
 #include "types/figures.h"
 
 namespace hsdp {
@@ -125,7 +126,7 @@ std::string costToText(const PlanCost& cost, const std::string& sizes) {
     const DeviceSpec& device = cost.cluster.device;
     out << "  compute rates    Newton-Schulz " << ns.steps << " steps in "
         << (ns.dtype == DType::BF16 ? "bf16" : "fp32") << " at up to "
-        << threeSignificantText(device.peakFlopsFor(ns.dtype) * device.achievedMatmulEfficiency() /
+        << threeSignificantText(peakFlopsFor(device, ns.dtype) * device.achievedMatmulEfficiency() /
                                 1e12)
         << " TFLOP/s (the " << (ns.dtype == DType::BF16 ? "bf16" : "fp32")
         << " peak x matmul efficiency; smaller matrices slower), memory-bound work at "

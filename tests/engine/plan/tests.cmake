@@ -4,8 +4,6 @@ hsdp_test(tst_batching)
 hsdp_test(tst_cluster_reader)
 hsdp_test(tst_cluster_writer)
 hsdp_test(tst_collective_cost)
-# The GPU presets against published measurements (docs/cluster-format.md).
-hsdp_test(tst_published_gpu)
 hsdp_test(tst_cost_diff)
 hsdp_test(tst_step_simulation)
 hsdp_test(tst_broadcast_groups)

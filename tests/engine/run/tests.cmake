@@ -23,4 +23,6 @@ hsdp_test(tst_update_slicing LABELS threads)
 hsdp_test(tst_step_schedule LABELS threads COST 25)
 hsdp_test(tst_step_memory LABELS threads COST 25)
 hsdp_test(tst_memory_fit COST 10)
+# The GPU presets against published measurements (docs/cluster-format.md).
+hsdp_test(tst_published_gpu)
 hsdp_test(tst_gather_traffic LABELS threads COST 20)
