@@ -30,9 +30,10 @@ Facts costFacts(const PlanCost& cost) {
     const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
     Facts facts = {
         {QStringLiteral("Predicted step"),
-         QStringLiteral("%1 (makespan at real size; rank %2 ends last)")
+         QStringLiteral("%1 %3 (makespan at real size; rank %2 ends last)")
              .arg(QString::fromStdString(durationText(cost.stepSeconds)))
-             .arg(cost.lastRank)},
+             .arg(cost.lastRank)
+             .arg(QString::fromStdString(cost.cluster.trustText()))},
         {QStringLiteral("Peak memory"), QStringLiteral("%1 on rank %2 (%3 resident)")
                                             .arg(bytesText(double(peak.peakBytes)))
                                             .arg(peak.rank)

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cluster/cluster.h"
 
+#include <cmath>
+#include <sstream>
+
 #include <stdexcept>
 
 namespace hsdp {
@@ -53,6 +56,14 @@ Cluster withNodes(const Cluster& cluster, int nodes) {
     out.nodes = nodes;
     out.rankToNode = defaultRankToNode(nodes, cluster.devicesPerNode);
     return out;
+}
+
+std::string Cluster::trustText() const {
+    if (validation.errorPercent < 0) return "not validated";
+    std::ostringstream out;
+    out << "\u00b1 " << std::lround(validation.errorPercent) << " %";
+    if (!validation.basis.empty()) out << " (" << validation.basis << ")";
+    return out.str();
 }
 
 }  // namespace hsdp

@@ -53,6 +53,28 @@ struct DeviceSpec {
     // at. 0 when the file leaves it out: that work is then not costed.
     double memoryBandwidthBytesPerSecond = 0;
     double efficiency = 1;  // in (0, 1]: the fraction of peak FLOP/s and bandwidth achieved
+    // A matrix product (Newton–Schulz's, core/cost/newton_schulz_cost.h):
+    // the fraction of the dtype's peak a large one achieves
+    // (`matmul_efficiency`; 0: `efficiency`), the output elements below which
+    // it leaves the device part idle and slows in proportion
+    // (`matmul_saturation_elements`; 0: none), and the fixed time of each
+    // product (`kernel_overhead_us`: launch and tail).
+    double matmulEfficiency = 0;
+    double matmulSaturationElements = 0;
+    double kernelOverheadSeconds = 0;
+
+    // matmulEfficiency, or efficiency where the file gives none.
+    double achievedMatmulEfficiency() const {
+        return matmulEfficiency > 0 ? matmulEfficiency : efficiency;
+    }
+};
+
+// How far the cluster's predictions are known to hold (`validation`): the
+// error of its figures against measurements that did not fit them, and what
+// those were. Every front end shows it beside a predicted time.
+struct ClusterValidation {
+    double errorPercent = -1;  // < 0: not validated
+    std::string basis;         // "3 published GPU measurements"
 };
 
 // Which algorithms a collective runs as: NCCL's ring (the GPU clusters the
@@ -94,6 +116,10 @@ struct Cluster {
     // measured and how well its fit reproduces it), as compact JSON text kept
     // as written; the model never reads it. Empty when the file has none.
     std::string calibration;
+    ClusterValidation validation;
+
+    // "± 18 % (3 published GPU measurements)", or "not validated".
+    std::string trustText() const;
 
     int worldSize() const { return nodes * devicesPerNode; }
     // Throws std::out_of_range for a rank outside 0 .. worldSize()-1.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cluster/reader.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -25,7 +27,7 @@ Cluster readTop(const Json& top) {
     requireObject(top, "", "a cluster",
                   {"format", "name", "description", "nodes", "devices_per_node", "rank_to_node",
                    "links", "device", "collective_algorithms", "shared_cores",
-                   "collective_member_load", "calibration"});
+                   "collective_member_load", "calibration", "validation"});
     const Json& format = requireMember(top, "", "format");
     if (format != kFormat) failExpected("/format", "\"" + std::string(kFormat) + "\"", format);
     Cluster out;
@@ -62,6 +64,15 @@ Cluster readTop(const Json& top) {
     if (const Json* calibration = findMember(top, "calibration")) {
         if (!calibration->is_object()) failExpected("/calibration", "an object", *calibration);
         out.calibration = calibration->dump();
+    }
+    if (const Json* validation = findMember(top, "validation")) {
+        requireObject(*validation, "/validation", "a validation", {"error_percent", "basis"});
+        const Json& error = requireMember(*validation, "/validation", "error_percent");
+        if (!error.is_number() || error.get<double>() < 0 || !std::isfinite(error.get<double>()))
+            failExpected("/validation/error_percent", "a number >= 0", error);
+        out.validation.errorPercent = error.get<double>();
+        out.validation.basis =
+            readString(requireMember(*validation, "/validation", "basis"), "/validation/basis");
     }
     return out;
 }

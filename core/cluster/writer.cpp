@@ -85,8 +85,20 @@ std::string writeCluster(const Cluster& c, int digits) {
         "    \"peak_tflops\": {\"float32\": " + number(c.device.peakFlops.float32 / 1e12, digits) +
         ", \"bfloat16\": " + number(c.device.peakFlops.bfloat16 / 1e12, digits) +
         ", \"float16\": " + number(c.device.peakFlops.float16 / 1e12, digits) + "},\n";
-    out += "    \"efficiency\": " + number(c.device.efficiency, digits) + "\n";
-    out += "  }";
+    out += "    \"efficiency\": " + number(c.device.efficiency, digits);
+    if (c.device.matmulEfficiency > 0)
+        out += ",\n    \"matmul_efficiency\": " + number(c.device.matmulEfficiency, digits);
+    if (c.device.matmulSaturationElements > 0)
+        out += ",\n    \"matmul_saturation_elements\": " +
+               number(c.device.matmulSaturationElements, digits);
+    if (c.device.kernelOverheadSeconds > 0)
+        out += ",\n    \"kernel_overhead_us\": " +
+               number(c.device.kernelOverheadSeconds * 1e6, digits);
+    out += "\n  }";
+    if (c.validation.errorPercent >= 0)
+        out += ",\n  \"validation\": {\"error_percent\": " +
+               number(c.validation.errorPercent, digits) +
+               ", \"basis\": " + jsonString(c.validation.basis) + "}";
     if (!c.calibration.empty()) {
         // One member a line: the measurements stay readable and diffable.
         const Json calibration = Json::parse(c.calibration);

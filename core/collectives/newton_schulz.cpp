@@ -15,10 +15,6 @@ namespace {
 
 using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-constexpr float kCoefficients[5][3] = {
-    {4.0848f, -6.8946f, 2.9270f}, {3.9505f, -6.3029f, 2.6377f}, {3.7418f, -5.5913f, 2.3037f},
-    {2.8769f, -3.1427f, 1.2046f}, {2.8366f, -3.0525f, 1.2012f},
-};
 constexpr float kEps = 1e-7f;
 
 // The Frobenius norm summed in a fixed order (double), independent of how
@@ -29,9 +25,15 @@ float frobenius(const float* data, int64_t n) {
     return static_cast<float>(std::sqrt(sum));
 }
 
+// Every entry rounded to bf16 (round to nearest even), kept in fp32.
+void roundToBf16(Matrix& m) {
+    float* v = m.data();
+    for (Eigen::Index i = 0; i < m.size(); ++i) v[i] = roundTo(DType::BF16, v[i]);
+}
+
 }  // namespace
 
-void newtonSchulz2d(float* data, int64_t rows, int64_t cols) {
+void newtonSchulz2d(float* data, int64_t rows, int64_t cols, const NewtonSchulzOptions& options) {
     if (rows == 0 || cols == 0) return;
     // A freshly allocated (aligned) copy, short side first, so the products
     // see the same memory layout whatever slice of which buffer the data came
@@ -48,12 +50,31 @@ void newtonSchulz2d(float* data, int64_t rows, int64_t cols) {
         const MemoryCharge workspace(
             MemoryKind::NewtonSchulz,
             int64_t(x.size() + a.size() + b.size() + bx.size()) * int64_t(sizeof(float)));
-        for (const auto& c : kCoefficients) {
+        const bool bf16 = options.dtype == DType::BF16;
+        if (bf16) roundToBf16(x);
+        for (int step = 0; step < options.steps; ++step) {
+            const auto& c = options.coefficients.at(size_t(step));
+            if (!bf16) {
+                a.noalias() = x * x.transpose();
+                b.noalias() = c[1] * a;
+                b.noalias() += c[2] * (a * a);
+                bx.noalias() = b * x;
+                x = c[0] * x + bx;
+                continue;
+            }
+            // bf16 operands, fp32 accumulation, each result rounded to bf16
+            // (a tensor-core GEMM's output in bf16); the sums are elementwise
+            // in fp32, rounded as a bf16 tensor stores them.
             a.noalias() = x * x.transpose();
-            b.noalias() = c[1] * a;
-            b.noalias() += c[2] * (a * a);
+            roundToBf16(a);
+            b.noalias() = a * a;
+            roundToBf16(b);
+            b = c[1] * a + c[2] * b;
+            roundToBf16(b);
             bx.noalias() = b * x;
+            roundToBf16(bx);
             x = c[0] * x + bx;
+            roundToBf16(x);
         }
     }
     auto target = Eigen::Map<Matrix>(data, rows, cols);
@@ -63,7 +84,7 @@ void newtonSchulz2d(float* data, int64_t rows, int64_t cols) {
         target = x;
 }
 
-void newtonSchulzInPlace(Tensor& matrix) {
+void newtonSchulzInPlace(Tensor& matrix, const NewtonSchulzOptions& options) {
     if (matrix.ndim() <= 1) {
         float scale = frobenius(matrix.data.data(), matrix.numel()) + kEps;
         for (auto& v : matrix.data) v /= scale;
@@ -73,12 +94,12 @@ void newtonSchulzInPlace(Tensor& matrix) {
     int64_t slice = rows * cols;
     if (slice == 0) return;
     for (int64_t off = 0; off < matrix.numel(); off += slice)
-        newtonSchulz2d(matrix.data.data() + off, rows, cols);
+        newtonSchulz2d(matrix.data.data() + off, rows, cols, options);
 }
 
-Tensor newtonSchulz(const Tensor& grad) {
+Tensor newtonSchulz(const Tensor& grad, const NewtonSchulzOptions& options) {
     Tensor out = grad;
-    newtonSchulzInPlace(out);
+    newtonSchulzInPlace(out, options);
     return out;
 }
 
@@ -100,7 +121,35 @@ int64_t newtonSchulzWorkspaceBytes(const std::vector<int64_t>& shape) {
     return (2 * k * n + 2 * k * k) * int64_t(sizeof(float));  // X and B·X, A and B
 }
 
-double newtonSchulzFlops(const std::vector<int64_t>& shape) {
+NewtonSchulzMatrices newtonSchulzMatrices(const std::vector<int64_t>& shape) {
+    if (shape.size() < 2) return {};
+    NewtonSchulzMatrices out;
+    const int64_t rows = shape[shape.size() - 2], cols = shape.back();
+    out.shortSide = std::min(rows, cols);
+    out.longSide = std::max(rows, cols);
+    out.count = 1;
+    for (size_t i = 0; i + 2 < shape.size(); ++i) out.count *= shape[i];
+    if (out.shortSide == 0) out.count = 0;
+    return out;
+}
+
+double newtonSchulzSliceFlops(int64_t shortSide, int64_t longSide, int steps) {
+    const double k = double(shortSide), l = double(longSide);
+    // A = X·Xᵀ: 2k²l; A·A: 2k³; B·X: 2k²l (newtonSchulz2d's three products).
+    return double(steps) * (2 * k * k * l + 2 * k * k * k + 2 * k * k * l);
+}
+
+double newtonSchulzFlops(const std::vector<int64_t>& shape, const NewtonSchulzOptions& options) {
+    if (shape.size() < 2) {
+        double n = 1;
+        for (auto s : shape) n *= double(s);
+        return 3 * n;
+    }
+    const NewtonSchulzMatrices m = newtonSchulzMatrices(shape);
+    return double(m.count) * newtonSchulzSliceFlops(m.shortSide, m.longSide, options.steps);
+}
+
+double newtonSchulzBudgetFlops(const std::vector<int64_t>& shape) {
     if (shape.size() < 2) {
         double n = 1;
         for (auto s : shape) n *= double(s);

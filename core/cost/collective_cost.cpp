@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cost/collective_cost.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +25,22 @@ int collectiveSteps(CollectiveOp op, int ranks, CollectiveAlgorithms algorithms)
     return ringSteps(op, ranks);
 }
 
+int railsOf(const std::vector<int>& groupRanks, const Cluster& cluster) {
+    if (cluster.devicesPerNode <= 1) return 1;
+    std::vector<int> nodes;
+    nodes.reserve(groupRanks.size());
+    for (int rank : groupRanks) nodes.push_back(cluster.nodeOf(rank));
+    std::sort(nodes.begin(), nodes.end());
+    int most = 0;
+    for (size_t i = 0; i < nodes.size();) {
+        size_t j = i;
+        while (j < nodes.size() && nodes[j] == nodes[i]) ++j;
+        most = std::max(most, int(j - i));
+        i = j;
+    }
+    return std::max(1, std::min(most, cluster.devicesPerNode));
+}
+
 CollectiveCost collectiveCost(CollectiveOp op, int64_t sizeBytes,
                               const std::vector<int>& groupRanks, const Cluster& cluster) {
     if (sizeBytes < 0)
@@ -37,7 +54,12 @@ CollectiveCost collectiveCost(CollectiveOp op, int64_t sizeBytes,
     cost.steps = collectiveSteps(op, n, cluster.algorithms);
     cost.busBytes = static_cast<double>(sizeBytes) * busBandwidthFactor(op, n, cluster.algorithms);
     cost.latencySeconds = cost.steps * link.stepLatency(n);
-    cost.bandwidthSeconds = cost.busBytes / link.effectiveBandwidth();
+    cost.rails = cost.level == LinkLevel::InterNode ? railsOf(groupRanks, cluster) : 1;
+    double bandwidth = link.effectiveBandwidth() * cost.rails;
+    if (cost.rails > 1)  // the ring's links inside each node carry it too
+        bandwidth = std::min(
+            bandwidth, cluster.link(LinkLevel::IntraNode, traceNameOf(op)).effectiveBandwidth());
+    cost.bandwidthSeconds = cost.busBytes / bandwidth;
     cost.seconds = cost.latencySeconds + cost.bandwidthSeconds;
     return cost;
 }

@@ -28,11 +28,18 @@ struct CollectiveCost {
     LinkLevel level = LinkLevel::IntraNode;  // the slowest level the group spans
     int steps = 0;
     double busBytes = 0;  // size x factor: what each rank sends over the ring
+    int rails = 1;        // inter-node: the NICs of a node it crosses over at once (railsOf)
 };
+
+// Rails: every GPU of a node has its own NIC, so a group with g members on
+// one node crosses between nodes over g NICs at once (NCCL runs one ring per
+// NIC): the most members the group has on one node, at least 1.
+int railsOf(const std::vector<int>& groupRanks, const Cluster& cluster);
 
 // The predicted time of one collective (docs/cost-model.md):
 //   seconds = steps(op, n) x latency + size x factor(op, n) / (bandwidth x efficiency)
-// over the slowest link level the group spans. `sizeBytes` is the
+// over the slowest link level the group spans; between nodes the bandwidth is
+// one NIC's times the group's rails (railsOf), at most the intra-node link's. `sizeBytes` is the
 // collective's size as NCCL-tests counts it, the whole buffer, not one rank's
 // block: all_gather(_v) the gathered output (n x each rank's block),
 // reduce_scatter the input (n x each rank's output block), all_reduce and

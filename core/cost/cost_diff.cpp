@@ -72,6 +72,7 @@ std::string_view CostDiff::fit() const {
 CostDiff diffCosts(const PlanCost& before, const PlanCost& after) {
     CostDiff diff;
     diff.cluster = after.cluster.name;
+    diff.trust = after.cluster.trustText();
     diff.before = sideOf(before);
     diff.after = sideOf(after);
     diff.phases = phaseChanges(before, after);

@@ -42,6 +42,7 @@ std::string_view betterName(Better better);  // "before" | "after" | "same"
 
 struct CostDiff {
     std::string cluster;  // the cluster's name, as costed
+    std::string trust;    // its validated error (Cluster::trustText)
     CostSide before;
     CostSide after;
     std::vector<PhaseChange> phases;  // every phase either plan has, in StepPhase order

@@ -22,7 +22,7 @@ std::map<int, double> gatherSecondsByGroup(const Scenario& scenario, const Plan&
     for (const auto& spec : scenario.params) shapes.push_back(spec.shape);
     const StepSchedule schedule = gatherSchedule(scenario, plan, shapes, true, budget);
     const std::vector<double> collectiveSeconds = collectiveSecondsOn(schedule, cluster);
-    const ComputeRates rates = computeRatesOf(cluster);
+    const ComputeRates rates = computeRatesOf(cluster, schedule);
     std::map<int, double> most;
     for (const auto& work : schedule.ranks) {
         std::map<int, double> mine;

@@ -90,7 +90,7 @@ PlanCost costWithin(const Scenario& scenario, const Plan& plan, const Cluster& c
     PlanCost cost;
     cost.cluster = clusterForWorld(cluster, scenario.worldSize);
     cost.schedule = stepSchedule(scenario, plan, paramShapes, tpShapes, budget);
-    const ComputeRates rates = computeRatesOf(cost.cluster);
+    const ComputeRates rates = computeRatesOf(cost.cluster, cost.schedule);
     throwIfStopped(budget.stop);
     cost.simulation = simulateOn(cost.schedule, cost.cluster);  // shared cores or not
     throwIfStopped(budget.stop);

@@ -192,7 +192,7 @@ StepSimulation simulateOnSharedCores(const StepSchedule& schedule,
 }
 
 StepSimulation simulateOn(const StepSchedule& schedule, const Cluster& cluster) {
-    const ComputeRates rates = computeRatesOf(cluster);
+    const ComputeRates rates = computeRatesOf(cluster, schedule);
     std::vector<double> seconds = collectiveSecondsOn(schedule, cluster);
     if (cluster.sharedCores > 0) {
         std::vector<double> idleWake;

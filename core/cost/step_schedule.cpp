@@ -175,6 +175,11 @@ public:
         out_.ranks.resize(size_t(scenario.worldSize));
         for (const auto& spec : scenario.params)
             paramMesh_.push_back(spec.placements ? scenario.findMesh(spec.mesh) : nullptr);
+        out_.newtonSchulz = scenario.options.newtonSchulz;
+        for (const auto& shape : paramShapes) {
+            const NewtonSchulzMatrices m = newtonSchulzMatrices(shape);
+            out_.matrixSides.push_back({m.shortSide, m.longSide});
+        }
     }
 
     StepSchedule build(bool gatherOnly = false, bool withCompute = true) {
@@ -385,13 +390,30 @@ private:
         return pieceNumel(v, p, int(spec.placements->size()));
     }
 
-    // NS of a param held whole (unsharded batch, no-comm) and its update.
+    // NS of a param held whole (unsharded batch, no-comm) and its update, on
+    // what the rank holds of it: updateWhole runs on the local momentum, so a
+    // stack split on its batch dims only (expert parallel, not gathered) costs
+    // each rank its own slices, not the whole stack.
     void localUpdate(int rank, StepPhase phase, int index, int p) {
-        const auto& shape = shapes_[size_t(p)];
-        addWork(rank, WorkKind::NewtonSchulz, phase, index, newtonSchulzFlops(shape), p);
+        const auto shape = heldShape(p, rank);
+        addWork(rank, WorkKind::NewtonSchulz, phase, index, nsFlops(shape), p);
         addWork(rank, WorkKind::Update, phase, index,
                 double(shapeNumel(shape)) * (4 + 2 * dtypeSize(scenario_.params[size_t(p)].dtype)),
                 p);
+    }
+
+    // The shape of what `rank` holds of p (all of it for a plain tensor).
+    std::vector<int64_t> heldShape(int p, int rank) const {
+        const auto& spec = scenario_.params[size_t(p)];
+        const Mesh* mesh = paramMesh_[size_t(p)];
+        if (!spec.placements || !mesh) return shapes_[size_t(p)];
+        return shardLayout(shapes_[size_t(p)], *spec.placements, mesh->shape,
+                           *mesh->coordinateOf(rank))
+            .localShape();
+    }
+
+    double nsFlops(const std::vector<int64_t>& shape) const {
+        return newtonSchulzFlops(shape, scenario_.options.newtonSchulz);
     }
 
     // Bytes this rank packs into its slot for the all-gather over mesh dim m.
@@ -497,7 +519,7 @@ private:
         for (size_t i = 0; i < owner.owned.size(); ++i)
             if (x.members.computer[i] == int(me))
                 addWork(rank, WorkKind::NewtonSchulz, StepPhase::UpdateBroadcast, v.index,
-                        newtonSchulzFlops(shapes_[size_t(owner.owned[i])]), owner.owned[i]);
+                        nsFlops(shapes_[size_t(owner.owned[i])]), owner.owned[i]);
         addWork(rank, WorkKind::Pack, StepPhase::UpdateBroadcast, v.index,
                 double(x.fromComputer.sent[me]));
         if (x.updateReturn >= 0) addCollectives(rank, {x.updateReturn, 1});
@@ -527,7 +549,7 @@ private:
         for (const auto& item : work.updates->items)
             if (item.root == mine)
                 addWork(rank, WorkKind::NewtonSchulz, StepPhase::UpdateBroadcast, v.index,
-                        newtonSchulzFlops(shapes_[size_t(item.param)]), item.param);
+                        nsFlops(shapes_[size_t(item.param)]), item.param);
         broadcast(rank, v, StepPhase::UpdateBroadcast, shardDims, 0, *work.updates);
         for (int p : owner.owned)
             addWork(

@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include <array>
+
 #include <cstdint>
 #include <stop_token>
 #include <string_view>
@@ -31,7 +33,7 @@ enum class WorkKind : uint8_t {
     Collective,    // an instance of StepSchedule::collectives
     Pack,          // encoding shards into a fused send slot: `amount` bytes written
     Unpack,        // decoding the gathered buffer into full matrices: `amount` bytes read
-    NewtonSchulz,  // `amount` FLOPs (newtonSchulzFlops), in fp32 as the engine runs it
+    NewtonSchulz,  // `amount` FLOPs (newtonSchulzFlops), as options.newton_schulz says
     Update,        // slicing the update and param -= lr * update: `amount` bytes moved
 };
 // "collective" | "pack" | "unpack" | "newton_schulz" | "update"
@@ -71,6 +73,11 @@ struct StepSchedule {
     std::vector<std::vector<int>> groups;  // distinct communicator groups, ranks in group order
     std::vector<ScheduledCollective> collectives;
     std::vector<std::vector<RankWork>> ranks;  // [rank]: what it does, in order
+    // What Newton–Schulz runs, so each matrix is priced in its dtype at its
+    // size (cost/newton_schulz_cost.h): the scenario's options and, per
+    // param, its matrices' short and long side ({0, 0}: not a matrix).
+    NewtonSchulzOptions newtonSchulz;
+    std::vector<std::array<int64_t, 2>> matrixSides;
 
     // Bytes `rank` puts on the wire for `c` under the algorithm Gloo runs (the
     // trace's TraceEvent::bytes), so a schedule can be held against a trace.

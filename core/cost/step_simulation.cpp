@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cost/step_simulation.h"
 
+#include "collectives/newton_schulz.h"
 #include "cost/detail/collective_arrivals.h"
+#include "cost/newton_schulz_cost.h"
 
 #include <stdexcept>
 #include <string>
@@ -10,16 +12,36 @@ namespace hsdp {
 
 ComputeRates computeRatesOf(const Cluster& cluster) {
     const DeviceSpec& device = cluster.device;
-    return {device.peakFlops.float32 * device.efficiency,
-            device.memoryBandwidthBytesPerSecond * device.efficiency};
+    ComputeRates rates;
+    rates.flopsPerSecond = device.peakFlops.float32 * device.efficiency;
+    rates.bytesPerSecond = device.memoryBandwidthBytesPerSecond * device.efficiency;
+    return rates;
+}
+
+ComputeRates computeRatesOf(const Cluster& cluster, const StepSchedule& schedule) {
+    ComputeRates rates = computeRatesOf(cluster);
+    rates.newtonSchulzSecondsPerFlop.reserve(schedule.matrixSides.size());
+    for (const auto& [k, l] : schedule.matrixSides) {
+        const double flops = newtonSchulzSliceFlops(k, l, schedule.newtonSchulz.steps);
+        rates.newtonSchulzSecondsPerFlop.push_back(
+            flops > 0
+                ? newtonSchulzSliceSeconds(cluster.device, k, l, schedule.newtonSchulz) / flops
+                : 0);
+    }
+    return rates;
 }
 
 double workSeconds(const RankWork& work, const ComputeRates& rates) {
     switch (work.kind) {
         case WorkKind::Collective:
             return 0;
-        case WorkKind::NewtonSchulz:
+        case WorkKind::NewtonSchulz: {
+            const int p = work.param();
+            if (p >= 0 && size_t(p) < rates.newtonSchulzSecondsPerFlop.size() &&
+                rates.newtonSchulzSecondsPerFlop[size_t(p)] > 0)
+                return work.amount * rates.newtonSchulzSecondsPerFlop[size_t(p)];
             return rates.flopsPerSecond > 0 ? work.amount / rates.flopsPerSecond : 0;
+        }
         case WorkKind::Pack:
         case WorkKind::Unpack:
         case WorkKind::Update:

@@ -13,9 +13,15 @@ namespace hsdp {
 struct ComputeRates {
     double flopsPerSecond = 0;
     double bytesPerSecond = 0;
+    // [param]: seconds per FLOP of its Newton–Schulz, its matrices priced in
+    // the scenario's dtype at their size (cost/newton_schulz_cost.h); where
+    // empty or 0, FLOPs run at flopsPerSecond.
+    std::vector<double> newtonSchulzSecondsPerFlop;
 };
 // The device's fp32 peak and memory bandwidth, each times its efficiency.
 ComputeRates computeRatesOf(const Cluster& cluster);
+// The same with every param's Newton–Schulz priced as the schedule runs it.
+ComputeRates computeRatesOf(const Cluster& cluster, const StepSchedule& schedule);
 
 // Predicted seconds of one work item (compute only; a collective's time is
 // StepSimulation::collectiveSeconds).

@@ -31,6 +31,7 @@ Json phasesJson(const CostDiff& diff) {
 
 nlohmann::ordered_json costDiffToJson(const CostDiff& diff) {
     return {{"cluster", diff.cluster},
+            {"validated_error", diff.trust},
             {"before", sideJson(diff.before)},
             {"after", sideJson(diff.after)},
             {"step_seconds_change", diff.stepSecondsChange()},

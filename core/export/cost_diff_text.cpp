@@ -29,7 +29,7 @@ std::string peakText(const CostSide& side) {
 void writeStep(std::ostringstream& out, const CostDiff& diff) {
     out << "  step time        before " << durationText(diff.before.stepSeconds) << ", after "
         << durationText(diff.after.stepSeconds) << " (" << signedDuration(diff.stepSecondsChange())
-        << "): " << fasterVerdict(diff.faster()) << "\n";
+        << "): " << fasterVerdict(diff.faster()) << "; each " << diff.trust << "\n";
     if (!diff.phases.empty()) out << "  critical path by phase:\n";
     for (const auto& p : diff.phases)
         out << "    " << std::left << std::setw(18) << stepPhaseName(p.phase) << std::right

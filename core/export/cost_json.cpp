@@ -12,7 +12,8 @@ Json clusterJson(const Cluster& cluster) {
             {"nodes", cluster.nodes},
             {"devices_per_node", cluster.devicesPerNode},
             {"ranks", cluster.worldSize()},
-            {"device", cluster.device.name}};
+            {"device", cluster.device.name},
+            {"validated_error", cluster.trustText()}};
 }
 
 Json criticalPathJson(const PlanCost& cost) {
@@ -124,6 +125,7 @@ Json costToJson(const PlanCost& cost) {
                          {"resident_bytes", r.residentBytes}});
     return {{"cluster", clusterJson(cost.cluster)},
             {"step_seconds", cost.stepSeconds},
+            {"step_validated_error", cost.cluster.trustText()},
             {"last_rank", cost.lastRank},
             {"critical_path", criticalPathJson(cost)},
             {"phases", phasesJson(cost)},

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "cost/newton_schulz_cost.h"
 #include "types/figures.h"
 
 namespace hsdp {
@@ -118,13 +119,17 @@ void writeGatherTraffic(std::ostringstream& out, const PlanCost& cost) {
 std::string costToText(const PlanCost& cost, const std::string& sizes) {
     std::ostringstream out;
     out << "Cost on " << clusterLine(cost.cluster) << ", predicted at " << sizes << "\n";
-    out << "  step time        " << durationText(cost.stepSeconds) << " (rank " << cost.lastRank
-        << " finishes last)\n";
+    out << "  step time        " << durationText(cost.stepSeconds) << " "
+        << cost.cluster.trustText() << " (rank " << cost.lastRank << " finishes last)\n";
     const ComputeRates rates = computeRatesOf(cost.cluster);
-    out << "  compute rates    Newton-Schulz at "
-        << threeSignificantText(rates.flopsPerSecond / 1e12)
-        << " TFLOP/s (the fp32 peak x efficiency: the engine runs it in fp32), memory-bound work "
-           "at "
+    const NewtonSchulzOptions& ns = cost.schedule.newtonSchulz;
+    const DeviceSpec& device = cost.cluster.device;
+    out << "  compute rates    Newton-Schulz " << ns.steps << " steps in "
+        << (ns.dtype == DType::BF16 ? "bf16" : "fp32") << " at up to "
+        << threeSignificantText(peakFlopsFor(device, ns.dtype) * device.achievedMatmulEfficiency() /
+                                1e12)
+        << " TFLOP/s (the " << (ns.dtype == DType::BF16 ? "bf16" : "fp32")
+        << " peak x matmul efficiency; smaller matrices slower), memory-bound work at "
         << bandwidthText(rates.bytesPerSecond) << "\n";
     bool first = true;
     for (const auto& p : cost.phases) {

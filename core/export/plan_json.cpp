@@ -243,6 +243,16 @@ nlohmann::ordered_json planToJson(const Plan& plan, const Scenario& scenario) {
     put(out, "alignment_bytes", plan.alignmentBytes);
     put(out, "backend", scenario.options.backend);
     put(out, "gather_strategy", gatherStrategyOptionName(scenario.options.gatherStrategy));
+    // Only when the scenario sets one other than the engine's own: the
+    // default plan's JSON stays as it was.
+    if (const NewtonSchulzOptions& ns = scenario.options.newtonSchulz; !ns.isDefault()) {
+        Json coefficients = Json::array();
+        for (const auto& c : ns.coefficients) coefficients.push_back({c[0], c[1], c[2]});
+        put(out, "newton_schulz",
+            Json{{"steps", ns.steps},
+                 {"coefficients", std::move(coefficients)},
+                 {"dtype", ns.dtype == DType::BF16 ? "bf16" : "fp32"}});
+    }
     put(out, "meshes", meshesJson(scenario));
     put(out, "params", paramsJson(plan, scenario));
     put(out, "no_comm_params", array(plan.noCommParams));

@@ -34,6 +34,7 @@ Json predictionToJson(const RunPrediction& p) {
     out["cluster"] = p.cost.cluster.name;
     out["measured_step_seconds"] = p.measuredSeconds > 0 ? Json(p.measuredSeconds) : Json(nullptr);
     out["predicted_seconds"] = p.predictedSeconds;
+    out["predicted_validated_error"] = p.cost.cluster.trustText();
     out["makespan_error"] = p.makespanRelError ? finiteOrNull(*p.makespanRelError) : Json(nullptr);
     out["collectives_timed"] = p.collectives.size();
     out["collective_median_abs_rel_error"] = finiteOrNull(p.collectiveMedianAbsRelError);
@@ -103,7 +104,7 @@ std::string predictionToText(const RunPrediction& p) {
                       " (the cost model at the run's own shapes, docs/cost-model.md):\n";
     out += "  step (makespan of the optimizer step): measured ";
     out += p.measuredSeconds > 0 ? seconds(p.measuredSeconds) : std::string("(not measured)");
-    out += ", predicted " + seconds(p.predictedSeconds);
+    out += ", predicted " + seconds(p.predictedSeconds) + " " + p.cost.cluster.trustText();
     if (p.makespanRelError) out += ", error " + percent(*p.makespanRelError);
     out += "\n";
     if (!p.mismatches.empty()) {

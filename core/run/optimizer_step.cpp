@@ -82,6 +82,13 @@ ShardLayout localLayout(const ExecEnv& env, int p, const Coord& coord) {
     return whole;
 }
 
+// Newton–Schulz on `matrix` as the scenario says (options.newton_schulz),
+// shown to the observer first.
+void orthogonalise(const ExecEnv& env, int rank, int p, Tensor& matrix) {
+    if (env.observer) env.observer->orthogonalising(rank, specOf(env, p), matrix.shape);
+    newtonSchulzInPlace(matrix, env.scenario->options.newtonSchulz);
+}
+
 // Reports the final local tensor of every batch parameter this rank holds.
 void reportFinal(RankOptimizerStep& rankStep, const std::vector<int>& params) {
     const int rank = rankStep.ctx.rank();
@@ -124,7 +131,7 @@ void updateWhole(RankOptimizerStep& rankStep, int p, const CollectiveLabel& entr
     double startUs = ctx.nowUs();
     Tensor update = rankStep.state[size_t(p)].momentum;
     const MemoryCharge charge(MemoryKind::FullMatrix, update.numel() * int64_t(sizeof(float)));
-    newtonSchulzInPlace(update);
+    orthogonalise(rankStep.env, ctx.rank(), p, update);
     traceCompute(ctx, "newton_schulz", entry, p, startUs);
     startUs = ctx.nowUs();
     applyChecked(rankStep, p, update);
@@ -274,7 +281,7 @@ void gatheredUpdate(RankOptimizerStep& rankStep, const EntryView& v, const Owner
         payloadCharges.emplace_back(MemoryKind::UpdatePayload, int64_t(payloads[i].size()));
         if (myShard == computeShard) {
             const double startUs = rankStep.ctx.nowUs();
-            newtonSchulzInPlace(full[i]);
+            orthogonalise(env, rank, owned[i], full[i]);
             encodeTensor(full[i], DType::F32, payloads[i].data());
             traceCompute(rankStep.ctx, "newton_schulz", entry, owned[i], startUs);
         }
@@ -324,7 +331,7 @@ void exchangedUpdate(RankOptimizerStep& rankStep, const EntryView& v, const Owne
             p, rank, compareGathered(rank, full, globalTensor(Truth::grad(p), shapeOf(env, p))));
         if (env.observer) env.observer->gatheredTensor(rank, specOf(env, p), full);
         const double startUs = rankStep.ctx.nowUs();
-        newtonSchulzInPlace(full);
+        orthogonalise(env, rank, p, full);
         traceCompute(rankStep.ctx, "newton_schulz", entry, p, startUs);
     }
     setup.label = entry;

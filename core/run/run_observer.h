@@ -18,6 +18,12 @@ public:
     virtual void gatheredTensor(int rank, const ParamSpec& param, const Tensor& full) = 0;
     // The local tensor `rank` holds of `param` after the step and the replica broadcast.
     virtual void finalTensor(int rank, const ParamSpec& param, const Tensor& local) = 0;
+    // `rank` is about to run Newton–Schulz on its tensor of `shape` of `param`
+    // (the whole matrix, or the slices of a stack it holds): what it computes.
+    virtual void orthogonalising(int rank, const ParamSpec& param,
+                                 const std::vector<int64_t>& shape) {
+        (void)rank, (void)param, (void)shape;
+    }
 };
 
 }  // namespace hsdp

@@ -46,7 +46,7 @@ void singleDeviceResults(const Scenario& scenario, const Plan& plan, ExecEnv& en
                 adamwMoments(g, m, v);
                 env.expectedUpdate[size_t(p)] = adamwUpdate(m, v);
             } else {
-                env.expectedUpdate[size_t(p)] = newtonSchulz(g);
+                env.expectedUpdate[size_t(p)] = newtonSchulz(g, scenario.options.newtonSchulz);
             }
             applyUpdate(w, env.expectedUpdate[size_t(p)], scenario.options.lr, spec.dtype);
         }

@@ -121,7 +121,7 @@ double estimateRunFlops(const Scenario& scenario, const Plan& plan,
     double total = 0;
     for (const auto& spec : scenario.params) {
         if (!spec.requiresGrad || spec.isAdamW()) continue;  // AdamW: elementwise, no NS
-        const double f = newtonSchulzFlops(paramShapes[size_t(spec.index)]);
+        const double f = newtonSchulzBudgetFlops(paramShapes[size_t(spec.index)]);
         const ParamReach r = reachOf(scenario, plan, spec);
         const double computing = r.plain      ? r.replicas
                                  : r.gathered ? r.computeGroups

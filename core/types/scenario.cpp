@@ -39,4 +39,16 @@ const Mesh& Scenario::mesh(const std::string& meshName) const {
     throw std::out_of_range("no mesh named '" + meshName + "'");
 }
 
+std::vector<std::array<float, 3>> NewtonSchulzOptions::defaultCoefficients() {
+    return {{4.0848f, -6.8946f, 2.9270f},
+            {3.9505f, -6.3029f, 2.6377f},
+            {3.7418f, -5.5913f, 2.3037f},
+            {2.8769f, -3.1427f, 1.2046f},
+            {2.8366f, -3.0525f, 1.2012f}};
+}
+
+bool NewtonSchulzOptions::isDefault() const {
+    return *this == NewtonSchulzOptions{};
+}
+
 }  // namespace hsdp

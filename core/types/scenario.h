@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,6 +15,22 @@
 
 namespace hsdp {
 
+// `options.newton_schulz` (docs/scenario-format.md): the Newton–Schulz the
+// runner and the single-device truth both run. The defaults are the five
+// quintic steps in fp32 the engine has always run.
+struct NewtonSchulzOptions {
+    int steps = 5;
+    // One [a, b, c] per step (X <- a·X + (b·A + c·A·A)·X, A = X·Xᵀ).
+    std::vector<std::array<float, 3>> coefficients = defaultCoefficients();
+    // F32: every product and sum in fp32. BF16: X and every product rounded
+    // to bf16 from an fp32 accumulation, as tensor cores do.
+    DType dtype = DType::F32;
+
+    static std::vector<std::array<float, 3>> defaultCoefficients();
+    bool isDefault() const;
+    bool operator==(const NewtonSchulzOptions&) const = default;
+};
+
 struct PlanOptions {
     int64_t alignmentBytes = 512;
     std::optional<int64_t> maxBatchNumel;
@@ -24,6 +41,7 @@ struct PlanOptions {
     int64_t broadcastMaxBytes = 536870912;
     double lr = 0.02;
     GatherStrategyOption gatherStrategy = GatherStrategyOption::AllGather;
+    NewtonSchulzOptions newtonSchulz;
 };
 
 // The optimizer a param's step uses (params[].optimizer): Muon (grouped,

@@ -117,9 +117,12 @@ void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
     const PlanCost cost = costPlan(*result.scenario, *result.plan, readClusterPreset("h100-dgx"));
     const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
     const QString status = window.statusText();
-    QVERIFY2(status.contains(QStringLiteral("predicted step %1 on 4× h100-dgx")
-                                 .arg(QString::fromStdString(durationText(cost.stepSeconds)))),
+    // With how far to trust it: the preset's validated error.
+    QVERIFY2(status.contains(QStringLiteral("predicted step %1 %2 on 4× h100-dgx")
+                                 .arg(QString::fromStdString(durationText(cost.stepSeconds)),
+                                      QString::fromStdString(cost.cluster.trustText()))),
              qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral("published GPU measurements")), qPrintable(status));
     QVERIFY2(status.contains(QStringLiteral("peak %1 (rank %2)")
                                  .arg(QString::fromStdString(humanBytes(double(peak.peakBytes))))
                                  .arg(peak.rank)),

@@ -570,6 +570,8 @@ void TestReport::clusterAddsTheCost() {
     QVERIFY2(htmlProblems(html).isEmpty(), qPrintable(htmlProblems(html)));
     QVERIFY(html.contains(QStringLiteral("Cost on 4× h100-dgx")));
     QVERIFY(html.contains(QString::fromStdString(durationText(cost["step_seconds"].get<double>())) +
+                          QStringLiteral(" ") +
+                          QString::fromStdString(cost["step_validated_error"].get<std::string>()) +
                           QStringLiteral(" (makespan at real size")));
     int peakRank = 0;
     int64_t peak = -1;

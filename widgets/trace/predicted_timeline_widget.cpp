@@ -141,11 +141,12 @@ QString PredictedTimelineWidget::planCaption() const {
     if (!prediction->cost) return tr("No prediction: %1").arg(prediction->error);
     const PlanCost& cost = *prediction->cost;
     QString text =
-        tr("Predicted on %1 at real shapes: step %2 (makespan; rank %3 ends last), "
+        tr("Predicted on %1 at real shapes: step %2 %5 (makespan; rank %3 ends last), "
            "%4 collectives")
             .arg(clusterText(cost), duration(cost.stepSeconds))
             .arg(cost.lastRank)
-            .arg(QString::fromStdString(groupedCount(int64_t(cost.schedule.collectives.size()))));
+            .arg(QString::fromStdString(groupedCount(int64_t(cost.schedule.collectives.size()))))
+            .arg(QString::fromStdString(cost.cluster.trustText()));
     const int world = int(cost.schedule.ranks.size());
     if (world > kPredictedTraceRanks)
         text += tr("; rows of %1 of the %2 ranks, evenly spaced, and the one that ends last")

@@ -130,7 +130,8 @@ std::map<std::string, LinkSpec, std::less<>> readLinkOverrides(const Json& level
 DeviceSpec readDeviceSpec(const Json& value, const std::string& path) {
     requireObject(
         value, path, "a device",
-        {"name", "memory_bytes", "memory_bandwidth_gigabytes_per_s", "peak_tflops", "efficiency"});
+        {"name", "memory_bytes", "memory_bandwidth_gigabytes_per_s", "peak_tflops", "efficiency",
+         "matmul_efficiency", "matmul_saturation_elements", "kernel_overhead_us"});
     DeviceSpec out;
     if (const Json* name = findMember(value, "name"))
         out.name = readString(*name, childPath(path, "name"), /*allowEmpty=*/true);
@@ -143,6 +144,15 @@ DeviceSpec readDeviceSpec(const Json& value, const std::string& path) {
             readPositiveNumber(*bandwidth, childPath(path, "memory_bandwidth_gigabytes_per_s")) *
             kBytesPerGigabyte;
     out.efficiency = readEfficiency(findMember(value, "efficiency"), childPath(path, "efficiency"));
+    if (const Json* matmul = findMember(value, "matmul_efficiency"))
+        out.matmulEfficiency = readEfficiency(matmul, childPath(path, "matmul_efficiency"));
+    if (const Json* saturation = findMember(value, "matmul_saturation_elements"))
+        out.matmulSaturationElements =
+            readNonNegativeNumber(*saturation, childPath(path, "matmul_saturation_elements"));
+    if (const Json* overhead = findMember(value, "kernel_overhead_us"))
+        out.kernelOverheadSeconds =
+            readNonNegativeNumber(*overhead, childPath(path, "kernel_overhead_us")) *
+            kSecondsPerMicrosecond;
     return out;
 }
 

@@ -115,6 +115,27 @@ const std::vector<ErrorCase>& errorCases() {
          "/links/inter_node/efficiency", "expected a number in (0, 1], got 0"},
         {"efficiency a percentage", [](Json& j) { j[P("/device/efficiency")] = 80; },
          "/device/efficiency", "expected a number in (0, 1], got 80"},
+        {"matmul efficiency above 1", [](Json& j) { j[P("/device/matmul_efficiency")] = 81; },
+         "/device/matmul_efficiency", "expected a number in (0, 1], got 81"},
+        {"saturation negative", [](Json& j) { j[P("/device/matmul_saturation_elements")] = -1; },
+         "/device/matmul_saturation_elements", "expected a number >= 0, got -1"},
+        {"kernel overhead a string", [](Json& j) { j[P("/device/kernel_overhead_us")] = "4"; },
+         "/device/kernel_overhead_us", "expected a number >= 0"},
+        {"validation error negative",
+         [](Json& j) {
+             j["validation"] = Json{{"error_percent", -3}, {"basis", "x"}};
+         },
+         "/validation/error_percent", "expected a number >= 0, got -3"},
+        {"validation without basis",
+         [](Json& j) {
+             j["validation"] = Json{{"error_percent", 3}};
+         },
+         "/validation", "missing required key \"basis\""},
+        {"validation unknown key",
+         [](Json& j) {
+             j["validation"] = Json{{"error_percent", 3}, {"basis", "x"}, {"n", 2}};
+         },
+         "/validation/n", "unknown key \"n\""},
         {"link not an object", [](Json& j) { j[P("/links/intra_node")] = 450; },
          "/links/intra_node", "expected a link level (an object), got 450"},
         {"missing device", [](Json& j) { j.erase("device"); }, "",

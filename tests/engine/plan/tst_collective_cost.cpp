@@ -90,16 +90,34 @@ private slots:
         QTest::newRow("all_to_all inter")
             << CollectiveOp::AllToAll << 1 << qint64(100e6) << 1010e-6;
         QTest::newRow("barrier inter") << CollectiveOp::Barrier << 1 << qint64(0) << 20e-6;
-        // All 8 ranks (spans both nodes: the inter-node figures), 800e6 bytes.
-        //   all_gather: 7 x 10us + 7/8 x 800e6 / 50e9 = 70us + 14000us
+        // All 8 ranks (spans both nodes: the inter-node figures), 800e6 bytes,
+        // 4 members on each node: 4 rails, 4 x 50e9 = 200e9 B/s (under the
+        // intra-node link's 360e9).
+        //   all_gather: 7 x 10us + 7/8 x 800e6 / 200e9 = 70us + 3500us
         QTest::newRow("all_gather 8 ranks")
-            << CollectiveOp::AllGather << 2 << qint64(800e6) << 14070e-6;
-        //   all_reduce: 14 x 10us + 2 x 7/8 x 800e6 / 50e9 = 140us + 28000us
+            << CollectiveOp::AllGather << 2 << qint64(800e6) << 3570e-6;
+        //   all_reduce: 14 x 10us + 2 x 7/8 x 800e6 / 200e9 = 140us + 7000us
         QTest::newRow("all_reduce 8 ranks")
-            << CollectiveOp::AllReduce << 2 << qint64(800e6) << 28140e-6;
-        //   broadcast: 7 x 10us + 800e6 / 50e9 = 70us + 16000us
+            << CollectiveOp::AllReduce << 2 << qint64(800e6) << 7140e-6;
+        //   broadcast: 7 x 10us + 800e6 / 200e9 = 70us + 4000us
         QTest::newRow("broadcast 8 ranks")
-            << CollectiveOp::Broadcast << 2 << qint64(800e6) << 16070e-6;
+            << CollectiveOp::Broadcast << 2 << qint64(800e6) << 4070e-6;
+    }
+
+    // Rails: a group's inter-node bandwidth is one NIC's times its most
+    // members on one node, capped by the intra-node link.
+    void railsMultiplyTheNicUpToTheNvlink() {
+        const Cluster c = testCluster();
+        QCOMPARE(railsOf({0, 4}, c), 1);
+        QCOMPARE(railsOf({0, 1, 4}, c), 2);
+        QCOMPARE(railsOf(kEveryRank, c), 4);
+        QCOMPARE(railsOf(kOneNode, c), 4);
+        Cluster fat = c;
+        fat.interNode.bandwidthBytesPerSecond = 200e9;  // 4 x 200e9 > the 360e9 of NVLink
+        const CollectiveCost cost =
+            collectiveCost(CollectiveOp::AllGather, 800'000'000, kEveryRank, fat);
+        QCOMPARE(cost.rails, 4);
+        QCOMPARE(cost.bandwidthSeconds, 7.0 / 8 * 800e6 / 360e9);
     }
 
     void handComputed() {

@@ -183,6 +183,37 @@ void TestReaderErrors::malformed_data() {
     row("gather_strategy bool", doc(R"j("options": {"gather_strategy": true})j"),
         "/options/gather_strategy", "got true");
     row("lr negative", doc(R"j("options": {"lr": -0.1})j"), "/options/lr", "expected a number > 0");
+    // options.newton_schulz: each refusal names its own path.
+    row("newton_schulz not an object", doc(R"j("options": {"newton_schulz": 5})j"),
+        "/options/newton_schulz", "expected Newton-Schulz options (an object), got 5");
+    row("newton_schulz unknown key", doc(R"j("options": {"newton_schulz": {"iters": 5}})j"),
+        "/options/newton_schulz/iters", "unknown key \"iters\"");
+    row("newton_schulz steps 0", doc(R"j("options": {"newton_schulz": {"steps": 0}})j"),
+        "/options/newton_schulz/steps", "expected an integer in 1..100, got 0");
+    row("newton_schulz steps string",
+        doc(R"j("options": {"newton_schulz": {"steps": "5", "coefficients": [3, -4, 2]}})j"),
+        "/options/newton_schulz/steps", "expected an integer in 1..100, got \"5\"");
+    row("newton_schulz steps without coefficients",
+        doc(R"j("options": {"newton_schulz": {"steps": 3}})j"), "/options/newton_schulz/steps",
+        "expected 5 without \"coefficients\"");
+    row("newton_schulz coefficients count",
+        doc(R"j("options": {"newton_schulz": {"steps": 3, "coefficients": [[3, -4, 2], [3, -4, 2]]}})j"),
+        "/options/newton_schulz/coefficients",
+        "expected one [a, b, c] for every step or a list of 3 (one per step), got 2 triples");
+    row("newton_schulz coefficients a pair",
+        doc(R"j("options": {"newton_schulz": {"coefficients": [[3, -4]]}})j"),
+        "/options/newton_schulz/coefficients/0", "expected a list of three numbers [a, b, c]");
+    row("newton_schulz coefficient a string",
+        doc(R"j("options": {"newton_schulz": {"coefficients": [[3, "b", 2]]}})j"),
+        "/options/newton_schulz/coefficients/0/1", "expected a number, got \"b\"");
+    row("newton_schulz coefficient huge",
+        doc(R"j("options": {"newton_schulz": {"coefficients": [3, -4, 2e9]}})j"),
+        "/options/newton_schulz/coefficients/2", "expected a number in -1e6..1e6");
+    row("newton_schulz coefficients empty",
+        doc(R"j("options": {"newton_schulz": {"coefficients": []}})j"),
+        "/options/newton_schulz/coefficients", "expected one [a, b, c] or a list");
+    row("newton_schulz dtype fp16", doc(R"j("options": {"newton_schulz": {"dtype": "fp16"}})j"),
+        "/options/newton_schulz/dtype", "expected \"fp32\" or \"bf16\", got \"fp16\"");
     // Params.
     row("params not an array", doc(R"j("params": {})j"), "/params",
         "expected an array of params or repeat blocks, got an object");

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "collectives/newton_schulz.h"
+#include "tensor/dtype_codec.h"
 #include "verify/truth.h"
 
 using namespace hsdp;
@@ -65,6 +66,47 @@ private slots:
         Tensor u = newtonSchulz(g);
         QCOMPARE(std::vector<float>(shifted.begin() + 1, shifted.end()), u.data);
         QCOMPARE(newtonSchulz(g), u);
+    }
+
+    // options.newton_schulz: the defaults are exactly the five fp32 steps;
+    // bf16 rounds every product (each value a bf16 one), and other steps or
+    // coefficients change the result.
+    void optionsChangeWhatRuns() {
+        Tensor g = globalTensor(Truth::grad(3), {10, 14});
+        QCOMPARE(newtonSchulz(g, NewtonSchulzOptions{}), newtonSchulz(g));
+        QVERIFY(NewtonSchulzOptions{}.isDefault());
+        NewtonSchulzOptions bf16;
+        bf16.dtype = DType::BF16;
+        const Tensor ub = newtonSchulz(g, bf16);
+        QVERIFY(ub.data != newtonSchulz(g).data);
+        for (float v : ub.data) QCOMPARE(roundTo(DType::BF16, v), v);
+        // Still an orthogonalisation: the singular values' spread shrinks.
+        auto before = singularValues(g.data.data(), 10, 14);
+        auto after = singularValues(ub.data.data(), 10, 14);
+        QVERIFY(after.maxCoeff() / after.minCoeff() < before.maxCoeff() / before.minCoeff());
+        NewtonSchulzOptions three;
+        three.steps = 3;
+        three.coefficients.assign(3, {3.4445f, -4.775f, 2.0315f});
+        QVERIFY(!three.isDefault());
+        QVERIFY(newtonSchulz(g, three).data != newtonSchulz(g).data);
+        QCOMPARE(newtonSchulz(g, three), newtonSchulz(g, three));  // deterministic
+    }
+
+    // The FLOPs are the products newtonSchulz2d runs: per step X·Xᵀ 2·k²·l,
+    // A·A 2·k³ and B·X 2·k²·l, k the short side; per slice of a stack.
+    void flopsCountTheProducts() {
+        const double k = 6, l = 10;
+        QCOMPARE(newtonSchulzFlops({6, 10}), 5 * (2 * k * k * l + 2 * k * k * k + 2 * k * k * l));
+        QCOMPARE(newtonSchulzFlops({10, 6}), newtonSchulzFlops({6, 10}));
+        QCOMPARE(newtonSchulzFlops({3, 10, 6}), 3 * newtonSchulzFlops({6, 10}));
+        NewtonSchulzOptions two;
+        two.steps = 2;
+        two.coefficients.assign(2, {3.f, -3.f, 1.f});
+        QCOMPARE(newtonSchulzFlops({6, 10}, two), newtonSchulzFlops({6, 10}) * 2 / 5);
+        const NewtonSchulzMatrices m = newtonSchulzMatrices({4, 3, 12, 5});
+        QCOMPARE(m.count, int64_t(12));
+        QCOMPARE(m.shortSide, int64_t(5));
+        QCOMPARE(m.longSide, int64_t(12));
     }
 
     void oneDimensionalIsScaledCopy() {

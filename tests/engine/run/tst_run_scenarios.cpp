@@ -148,6 +148,21 @@ private slots:
               {"name": "e.norm", "shape": [10], "dtype": "f16", "placements": ["R", "R"]},
               {"name": "f.frozen", "shape": [6, 6], "dtype": "f32", "placements": ["R", "S(0)"], "requires_grad": false},
               {"name": "g.plain", "shape": [3, 3], "dtype": "bf16"}]})json";
+        // options.newton_schulz as the job runs it: bf16 products, 3 steps
+        // with their own coefficients; the truth runs the same, so the run
+        // still verifies bit for bit (gathered, exchanged and local params).
+        for (const char* strategy : {"all-gather", "all-to-all"})
+            QTest::newRow(qPrintable(QStringLiteral("newton-schulz-bf16-3-steps-") + strategy))
+                << QString(R"json({"format": "hsdp-scenario/1", "name": "ns",
+            "mesh": {"shape": [2, 2], "dim_names": ["dp_replicate", "dp_shard"]},
+            "options": {"gather_strategy": "%1", "newton_schulz": {"steps": 3, "dtype": "bf16",
+              "coefficients": [[3.4445, -4.775, 2.0315], [3.0, -3.2, 1.2], [1.875, -1.25, 0.375]]}},
+            "params": [
+              {"name": "w", "shape": [12, 8], "dtype": "bf16", "placements": ["R", "S(0)"]},
+              {"name": "v", "shape": [6, 10], "dtype": "f32", "placements": ["R", "S(1)"]},
+              {"name": "stack", "shape": [4, 6, 5], "dtype": "bf16", "placements": ["R", "S(0)"]},
+              {"name": "plain", "shape": [5, 7], "dtype": "f32"}]})json")
+                       .arg(QLatin1String(strategy));
         QTest::newRow("replica-count") << R"json({"format": "hsdp-scenario/1", "name": "replicas",
             "mesh": {"shape": [4, 2], "dim_names": ["dp_replicate", "dp_shard"]},
             "options": {"hsdp_replica_count": 2},

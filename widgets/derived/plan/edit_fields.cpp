@@ -68,7 +68,12 @@ std::vector<EditField> optionFields() {
                    {QStringLiteral("gloo"), QStringLiteral("nccl"), QStringLiteral("hccl")}),
             // The default first: an absent option shows as the first choice.
             option("gather_strategy", QObject::tr("Gather strategy"), FieldKind::Choice, {},
-                   gatherStrategyChoices())};
+                   gatherStrategyChoices()),
+            // options.newton_schulz (its coefficients are edited in the file).
+            option("newton_schulz/steps", QObject::tr("Newton-Schulz steps"), FieldKind::Int,
+                   QStringLiteral("5")),
+            option("newton_schulz/dtype", QObject::tr("Newton-Schulz dtype"), FieldKind::Choice, {},
+                   {QStringLiteral("fp32"), QStringLiteral("bf16")})};
 }
 
 namespace {

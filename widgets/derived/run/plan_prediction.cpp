@@ -83,8 +83,9 @@ QString predictionStatusText(const PlanPrediction* prediction) {
             .arg(QString::fromStdString(prediction->cluster->name), prediction->error);
     const PlanCost& cost = *prediction->cost;
     const QString step =
-        QObject::tr("predicted step %1 on %2")
-            .arg(QString::fromStdString(durationText(cost.stepSeconds)), clusterText(cost));
+        QObject::tr("predicted step %1 %3 on %2")
+            .arg(QString::fromStdString(durationText(cost.stepSeconds)), clusterText(cost),
+                 QString::fromStdString(cost.cluster.trustText()));
     if (cost.ranks.empty() || !cost.memoryFit.fits()) return step;
     const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
     return QObject::tr("peak %1 (rank %2) · ")
