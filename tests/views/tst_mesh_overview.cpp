@@ -131,6 +131,7 @@ class TestMeshOverview : public QObject {
 private slots:
     void largeMeshOpensAggregated();
     void rankDimsAreTheOverviewsDims();
+    void theMinimapHidesNoSelectedCell();
     void blockStatisticsMatchThePlan();
     void blocksArePaintedInTheirStatisticsColour();
     void worstBlocksAreTheTrueWorst();
@@ -183,6 +184,38 @@ void TestMeshOverview::rankDimsAreTheOverviewsDims() {
     const auto dims = view.dims();
     QVERIFY(view.zoomIntoBlock(0));
     QCOMPARE(view.dims(), dims);
+}
+
+// Zoomed in, the minimap sat at the cell area's bottom left over whatever
+// cells were there, the selected ones too: it goes to a corner where it
+// hides none of the selection.
+void TestMeshOverview::theMinimapHidesNoSelectedCell() {
+    const PlanResult& result = largeResult();
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    const QSize size(1200, 800);
+    view.resize(size);
+    view.setResult(result);
+    QVERIFY(view.zoomIntoBlock(0));
+    // Wheeled in, the cells fill the area, under the minimap too.
+    for (int i = 0; i < 3; ++i) wheel(view, QPointF(500, 400), 120);
+    QCOMPARE(view.level(), MeshCanvas::Level::Zoomed);
+    const QTransform toDevice = view.canvasTransform(size);
+    const QRectF before = view.minimapRect(size, toDevice);
+    QVERIFY(!before.isEmpty());
+    std::vector<int> under;
+    for (const MeshCell& cell : view.meshLayout().cells())
+        if (toDevice.mapRect(cell.rect).intersects(before)) under.push_back(cell.rank);
+    QVERIFY(!under.empty());  // the zoomed cells fill the area: the minimap is over some
+    selection.selectRanks(under);
+    const QTransform after = view.canvasTransform(size);
+    const QRectF minimap = view.minimapRect(size, after);
+    QVERIFY(!minimap.isEmpty());
+    for (int rank : under) {
+        const int cell = view.meshLayout().cellOfRank(rank);
+        QVERIFY(cell >= 0);
+        QVERIFY(!after.mapRect(view.meshLayout().cells()[size_t(cell)].rect).intersects(minimap));
+    }
 }
 
 void TestMeshOverview::blockStatisticsMatchThePlan() {
