@@ -175,6 +175,35 @@ private slots:
         QVERIFY(!plain.shrunk());
     }
 
+    // A 70B model's gathered-buffer heading ("… = X in the shrunk run (≈ Y at
+    // real size)") was cut before its real size at a report picture's width:
+    // it is drawn in a shorter wording that fits and keeps both sizes, and
+    // the tooltip has it in full.
+    void bufferHeadingsFitWithTheirRealSize() {
+        const auto collectives = bufferCollectives(*shrunk_.run);
+        QVERIFY(!collectives.empty());
+        QFont bold;
+        bold.setBold(true);
+        const QFontMetricsF metrics(bold);
+        int shortened = 0;
+        for (const BufferCollective& c : collectives) {
+            const BufferLayout layout = bufferLayout(shrunk_, c, c.event->groupRanks.back(), -1);
+            for (const int width : {1200, 900, 760}) {
+                for (const BufferText& t : buildBufferScene(layout, QSize(width, 700)).texts) {
+                    if (!t.bold || !t.text.contains(QStringLiteral("at real size"))) continue;
+                    const QString shown = bufferTextShown(t, metrics);
+                    QVERIFY2(!shown.contains(QChar(0x2026)), qPrintable(shown));  // not elided
+                    QVERIFY2(metrics.horizontalAdvance(shown) <= t.rect.width(), qPrintable(shown));
+                    QVERIFY2(
+                        shown.contains(QStringLiteral("≈ ")) && shown.endsWith(QLatin1Char(')')),
+                        qPrintable(shown));
+                    shortened += shown != t.text;
+                }
+            }
+        }
+        QVERIFY(shortened > 0);  // some width did not hold the whole heading
+    }
+
     // Traffic counts what the run line counts; its real-size bytes are the
     // real run's; its bandwidth is GB/s; Σ t is told from the busy wall time.
     void trafficAgreesWithTheRunLine() {

@@ -130,6 +130,8 @@ class TestMeshOverview : public QObject {
     Q_OBJECT
 private slots:
     void largeMeshOpensAggregated();
+    void rankDimsAreTheOverviewsDims();
+    void theMinimapHidesNoSelectedCell();
     void blockStatisticsMatchThePlan();
     void blocksArePaintedInTheirStatisticsColour();
     void worstBlocksAreTheTrueWorst();
@@ -154,6 +156,66 @@ void TestMeshOverview::largeMeshOpensAggregated() {
     QCOMPARE(view.blocks().factors(), (std::vector<int64_t>{1, 1, kShard}));
     QCOMPARE(view.blockLayout().cells().size(), size_t(kOuter * kReplicate));
     QVERIFY(view.breadcrumb().contains(QStringLiteral("32,768 ranks")));
+}
+
+// The Rows / Columns boxes show the canvas's dims(): at the overview they
+// named the last two mesh dims while the blocks were laid out by two others
+// (dp_replicate x dp_shard drawn, dp_shard / tp in the boxes). Both levels
+// now show the same pair, and choosing a pair the blocks have lays them out
+// by it.
+void TestMeshOverview::rankDimsAreTheOverviewsDims() {
+    const PlanResult& result = largeResult();
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    view.setResult(result);
+    QCOMPARE(view.level(), MeshCanvas::Level::Overview);
+    const auto& grid = view.blocks().gridDims();
+    const auto meshDim = [&grid](int d) { return d < 0 ? -1 : grid[size_t(d)]; };
+    const auto overview = [&] {
+        return std::pair{meshDim(view.blockLayout().rowDim()),
+                         meshDim(view.blockLayout().colDim())};
+    };
+    QCOMPARE(view.dims(), overview());
+    QVERIFY(view.dims().first >= 0 && view.dims().second >= 0);
+    // The other way round: the overview follows.
+    view.setDims(view.dims().second, view.dims().first);
+    QCOMPARE(view.dims(), overview());
+    // Zoomed into a block, the rank cells keep the pair.
+    const auto dims = view.dims();
+    QVERIFY(view.zoomIntoBlock(0));
+    QCOMPARE(view.dims(), dims);
+}
+
+// Zoomed in, the minimap sat at the cell area's bottom left over whatever
+// cells were there, the selected ones too: it goes to a corner where it
+// hides none of the selection.
+void TestMeshOverview::theMinimapHidesNoSelectedCell() {
+    const PlanResult& result = largeResult();
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    const QSize size(1200, 800);
+    view.resize(size);
+    view.setResult(result);
+    QVERIFY(view.zoomIntoBlock(0));
+    // Wheeled in, the cells fill the area, under the minimap too.
+    for (int i = 0; i < 3; ++i) wheel(view, QPointF(500, 400), 120);
+    QCOMPARE(view.level(), MeshCanvas::Level::Zoomed);
+    const QTransform toDevice = view.canvasTransform(size);
+    const QRectF before = view.minimapRect(size, toDevice);
+    QVERIFY(!before.isEmpty());
+    std::vector<int> under;
+    for (const MeshCell& cell : view.meshLayout().cells())
+        if (toDevice.mapRect(cell.rect).intersects(before)) under.push_back(cell.rank);
+    QVERIFY(!under.empty());  // the zoomed cells fill the area: the minimap is over some
+    selection.selectRanks(under);
+    const QTransform after = view.canvasTransform(size);
+    const QRectF minimap = view.minimapRect(size, after);
+    QVERIFY(!minimap.isEmpty());
+    for (int rank : under) {
+        const int cell = view.meshLayout().cellOfRank(rank);
+        QVERIFY(cell >= 0);
+        QVERIFY(!after.mapRect(view.meshLayout().cells()[size_t(cell)].rect).intersects(minimap));
+    }
 }
 
 void TestMeshOverview::blockStatisticsMatchThePlan() {

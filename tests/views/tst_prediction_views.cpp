@@ -15,6 +15,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTextDocument>
+#include <QToolButton>
 #include <QtTest>
 #include <cmath>
 #include <set>
@@ -38,6 +39,7 @@
 #include "studio_test_util.h"
 #include "trace/predicted_timeline_widget.h"
 #include "trace/trace_canvas.h"
+#include "trace/trace_zoom_bar.h"
 #include "types/figures.h"
 
 using namespace hsdp;
@@ -102,6 +104,7 @@ private slots:
     void memoryPicturesTickWholeEntriesAndRanks();
     void predictedTimelineIsTheSimulation();
     void aRunIsShownAboveItsPrediction();
+    void predictedTimelineZoomsLikeTheTrace();
     void aLargeWorldsTimelineKeepsSomeRanks();
     void anEditChangesThePredictionAndWhatChangedSaysHow();
     void aStepOverTheDeviceLeadsTheStatusBarAndTheDiagnostics();
@@ -417,6 +420,45 @@ void TestPredictionViews::aRunIsShownAboveItsPrediction() {
     view.showPlan(predicted(QStringLiteral("llama3_8b_hsdp_2x4.json"), "loopback"));
     QVERIFY(!view.canShowRun());
     QCOMPARE(view.shown(), PredictedTimelineWidget::Shown::Plan);
+}
+
+// The predicted timeline has the trace view's −, + and Fit: they zoom the
+// plan's timeline, or, with a run shown, the measured and the predicted one
+// together (the plan's, hidden, keeps its window).
+void TestPredictionViews::predictedTimelineZoomsLikeTheTrace() {
+    const PlanResult plan = predicted(QStringLiteral("teaching_2x2.json"), "loopback");
+    PlanSelection selection;
+    PredictedTimelineWidget view(&selection);
+    view.resize(1000, 700);
+    view.showPlan(plan);
+    TraceZoomBar* bar = view.zoomBar();
+    QVERIFY(bar);
+    const auto span = [](const TraceCanvas* c) { return c->windowEnd() - c->windowStart(); };
+    const double fitted = span(view.planCanvas());
+    QVERIFY(fitted > 0);
+    bar->zoomInButton()->click();
+    bar->zoomInButton()->click();
+    const double zoomed = span(view.planCanvas());
+    QVERIFY(zoomed < fitted * 0.9);
+    bar->zoomOutButton()->click();
+    QVERIFY(span(view.planCanvas()) > zoomed * 1.1);
+    bar->zoomInButton()->click();
+    bar->fitButton()->click();
+    QCOMPARE(span(view.planCanvas()), fitted);
+
+    RunData run{plan, std::make_shared<const RunResult>(runPlan(*plan.scenario, *plan.plan, {}))};
+    run.prediction = predictRunData(run, plan.prediction->cluster);
+    view.showRun(run);
+    QCOMPARE(view.shown(), PredictedTimelineWidget::Shown::Run);
+    const double measured = span(view.measuredCanvas());
+    const double predictedSpan = span(view.runPredictionCanvas());
+    bar->zoomInButton()->click();
+    QVERIFY(span(view.measuredCanvas()) < measured * 0.9);
+    QVERIFY(span(view.runPredictionCanvas()) < predictedSpan * 0.9);
+    QCOMPARE(span(view.planCanvas()), fitted);
+    bar->fitButton()->click();
+    QCOMPARE(span(view.measuredCanvas()), measured);
+    QCOMPARE(span(view.runPredictionCanvas()), predictedSpan);
 }
 
 // A what-if edit that doubles the largest param's rows is costed at once: the

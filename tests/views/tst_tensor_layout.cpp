@@ -172,6 +172,7 @@ private slots:
     void clickPicksTheBlockRanks();
     void manyRanksStayExactOrSayMerged();
     void wrongRowsOfAReferenceRunAreDrawn();
+    void wrongRowLabelsNeverOverlap();
     void slideSizedPicturesFitTheirContent_data();
     void slideSizedPicturesFitTheirContent();
     void aDockedViewsPictureHoldsItsLegend();
@@ -465,6 +466,58 @@ void TestTensorLayout::wrongRowsOfAReferenceRunAreDrawn() {
     view.setResult(computePlanResult(
         QStringLiteral(HSDP_SOURCE_DIR "/tests/data/examples/fsdp_tp_hazards.scenario.json")));
     QVERIFY(view.canvas()->wrongRows().isEmpty());
+}
+
+// A swap of two row ranges (a common fault) puts each band's true rows where
+// the other's wrong rows are: four labels for two places. Their plates must
+// not overlap: a later one goes lower in its band or is left out, and the
+// tooltip over a band names every label of it in full.
+void TestTensorLayout::wrongRowLabelsNeverOverlap() {
+    PlanResult result = computePlanResult(
+        QStringLiteral(HSDP_SOURCE_DIR "/tests/data/examples/fsdp_tp_hazards.scenario.json"));
+    PlanSelection selection;
+    TensorLayoutWidget view(&selection);
+    view.setResult(result);
+    // A param whose dim 0 runs down the picture, at least 4 rows long.
+    for (size_t p = 0; p < result.scenario->params.size(); ++p) {
+        selection.selectParam(int(p));
+        const TensorBlocks& b = view.canvas()->blocks();
+        if (b.axes.rowDim == 0 && b.rowExtent() >= 4) break;
+    }
+    const TensorBlocks& blocks = view.canvas()->blocks();
+    QVERIFY(blocks.axes.rowDim == 0);
+    const int64_t rows = blocks.rowExtent();
+    QVERIFY(rows >= 4);
+    const int64_t half = rows / 2;
+    WrongRowOverlay swap;
+    swap.param = blocks.param;
+    swap.rank = 0;
+    swap.what = "gather";
+    swap.runRows = rows;
+    swap.bands = {{{0, half}, {half, 2 * half}}, {{half, 2 * half}, {0, half}}};
+    view.canvas()->setWrongRows(swap);
+    for (const QSize size : {kImageSize, QSize(900, 1400), QSize(500, 900)}) {
+        const TensorGrid grid = view.canvas()->grid(size);
+        const auto labels = view.canvas()->wrongRowsLabels(grid);
+        QCOMPARE(labels.size(), size_t(4));
+        // The bands do coincide: at their top left the labels would overlap.
+        QCOMPARE(labels[0].band, labels[3].band);
+        QCOMPARE(labels[1].band, labels[2].band);
+        int drawn = 0;
+        for (size_t i = 0; i < labels.size(); ++i) {
+            if (labels[i].plate.isEmpty()) continue;
+            ++drawn;
+            QVERIFY(labels[i].band.contains(labels[i].plate));
+            for (size_t j = i + 1; j < labels.size(); ++j)
+                QVERIFY2(!labels[i].plate.intersects(labels[j].plate),
+                         qPrintable(labels[i].text + " / " + labels[j].text));
+        }
+        QVERIFY(drawn >= 2);
+        for (const auto& label : labels) {
+            const QStringList texts = view.canvas()->wrongRowsTextsAt(label.band.center(), size);
+            QVERIFY(texts.contains(label.text));
+        }
+    }
 }
 
 namespace {

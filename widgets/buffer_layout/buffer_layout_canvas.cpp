@@ -66,9 +66,7 @@ void BufferLayoutCanvas::paint(QPainter& painter, const QSize& size) const {
         font.setBold(t.bold);
         painter.setFont(font);
         const int align = t.align ? t.align : int(Qt::AlignLeft | Qt::AlignVCenter);
-        painter.drawText(
-            t.rect, align,
-            painter.fontMetrics().elidedText(t.text, Qt::ElideRight, int(t.rect.width())));
+        painter.drawText(t.rect, align, bufferTextShown(t, painter.fontMetrics()));
     }
     painter.setFont(QFont(painter.font().family(), painter.font().pointSize()));
     painter.setRenderHint(QPainter::Antialiasing, true);
@@ -230,10 +228,20 @@ bool BufferLayoutCanvas::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip && layout_) {
         auto* help = static_cast<QHelpEvent*>(event);
         const BufferScene s = scene(size());
-        if (const BufferShape* shape = shapeAt(s, help->pos()))
+        if (const BufferShape* shape = shapeAt(s, help->pos())) {
             QToolTip::showText(help->globalPos(), shape->tip, this);
-        else
-            QToolTip::hideText();
+            return true;
+        }
+        // A heading drawn shorter (or elided): its whole text.
+        for (const BufferText& t : s.texts) {
+            if (!t.rect.contains(help->pos())) continue;
+            QFont font = this->font();
+            font.setBold(t.bold);
+            if (bufferTextShown(t, QFontMetrics(font)) == t.text) break;
+            QToolTip::showText(help->globalPos(), t.text, this);
+            return true;
+        }
+        QToolTip::hideText();
         return true;
     }
     return QWidget::event(event);

@@ -419,8 +419,38 @@ QColor bufferHatchColor() {
     return QColor(0x60, 0x60, 0x60);
 }
 
+namespace {
+
+// A shrunk run's sizes say "X in the shrunk run (≈ Y at real size)": at a
+// report picture's width a heading with one was cut before its real size
+// (a 70B model's gathered buffer). Shorter wordings keep both numbers.
+void addShorterWordings(BufferScene& scene) {
+    const std::pair<QString, QString> steps[] = {
+        {QStringLiteral(" in the shrunk run (≈ "), QStringLiteral(" shrunk (≈ ")},
+        {QStringLiteral(" at real size)"), QStringLiteral(" real)")},
+        {QStringLiteral("Gathered buffer, rank-major: "), QStringLiteral("Gathered, rank-major: ")},
+        {QStringLiteral(" slots × "), QStringLiteral(" × ")},
+        {QStringLiteral("Broadcast buffer: every member of the group ends with these "),
+         QStringLiteral("Broadcast buffer, on every member: ")},
+    };
+    for (BufferText& text : scene.texts) {
+        QString shorter = text.text;
+        for (const auto& [from, to] : steps) {
+            if (!shorter.contains(from)) continue;
+            shorter.replace(from, to);
+            text.shorter << shorter;
+        }
+    }
+}
+
+}  // namespace
+
 BufferScene buildBufferScene(const BufferLayout& layout, const QSize& size) {
-    if (layout.exchange) return buildExchangeScene(layout, size);
+    if (layout.exchange) {
+        BufferScene scene = buildExchangeScene(layout, size);
+        addShorterWordings(scene);
+        return scene;
+    }
     BufferScene scene;
     auto [scale, y] = startScene(scene, layout, size);
     y = addSend(scene, layout, scale, y) + kGap;
@@ -433,6 +463,7 @@ BufferScene buildBufferScene(const BufferLayout& layout, const QSize& size) {
     const double gridBottom = addSlots(scene, layout, scale, y, rowHeight);
     y = cut ? addCut(scene, layout, scale, gridBottom + kGap) : gridBottom;
     addTotals(scene, layout, QRectF(kMargin, y + kGap, scale.x1 - kMargin, kHeader));
+    addShorterWordings(scene);
     return scene;
 }
 

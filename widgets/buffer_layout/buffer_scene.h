@@ -33,7 +33,25 @@ struct BufferText {
     QString text;
     bool bold = false;
     int align = 0;  // Qt::Alignment; 0: left, vertically centred
+    // Shorter wordings of `text`, longest first: the first that fits the
+    // rect is drawn (the last elided when none does); the tooltip over a
+    // text drawn shorter gives it in full.
+    QStringList shorter;
 };
+
+// What is drawn of `text` at `metrics`: the text, or the first shorter
+// wording that fits its rect, or the last one elided.
+template <typename Metrics>
+QString bufferTextShown(const BufferText& text, const Metrics& metrics) {
+    const auto fits = [&](const QString& s) {
+        return metrics.horizontalAdvance(s) <= text.rect.width();
+    };
+    if (fits(text.text)) return text.text;
+    for (const QString& s : text.shorter)
+        if (fits(s)) return s;
+    const QString& last = text.shorter.isEmpty() ? text.text : text.shorter.back();
+    return metrics.elidedText(last, Qt::ElideRight, int(text.rect.width()));
+}
 
 struct BufferScene {
     std::vector<BufferShape> shapes;

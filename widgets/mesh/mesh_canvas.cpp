@@ -72,19 +72,40 @@ void MeshCanvas::setMesh(int meshIndex) {
     blocks_ =
         mesh() && result_.index ? MeshBlocks(*mesh(), result_.index->computedNumel) : MeshBlocks();
     blockLayout_ = MeshLayout();
+    auto dims = mesh() ? MeshLayout::defaultDims(*mesh()) : std::pair{-1, -1};
     if (!blocks_.empty()) {
-        auto dims = MeshLayout::defaultDims(blocks_.blockMesh());
-        blockLayout_ = MeshLayout(blocks_.blockMesh(), dims.first, dims.second);
+        // The rank cells (and the Rows / Columns boxes) take the overview's
+        // dims, so that both levels show the same pair of mesh dims.
+        const auto blockDims = MeshLayout::defaultDims(blocks_.blockMesh());
+        blockLayout_ = MeshLayout(blocks_.blockMesh(), blockDims.first, blockDims.second);
+        const auto meshDim = [this](int blockDim) {
+            return blockDim < 0 ? -1 : blocks_.gridDims()[static_cast<size_t>(blockDim)];
+        };
+        dims = {meshDim(blockDims.first), meshDim(blockDims.second)};
     }
     rebuildBlocks();
     rebuildBlockOverlay();
-    auto dims = mesh() ? MeshLayout::defaultDims(*mesh()) : std::pair{-1, -1};
     rebuildLayout(dims.first, dims.second);
     emit meshChanged(mesh_);
     emit levelChanged();
 }
 
 void MeshCanvas::setDims(int rowDim, int colDim) {
+    // The overview follows where the blocks have both dims (else it keeps its own).
+    if (!blocks_.empty()) {
+        const auto& grid = blocks_.gridDims();
+        const auto blockDim = [&grid](int dim) {
+            const auto it = std::find(grid.begin(), grid.end(), dim);
+            return it == grid.end() ? -2 : static_cast<int>(it - grid.begin());
+        };
+        const int row = rowDim < 0 ? -1 : blockDim(rowDim);
+        const int col = colDim < 0 ? -1 : blockDim(colDim);
+        if (row != -2 && col != -2 && (row >= 0 || col >= 0)) {
+            blockLayout_ = MeshLayout(blocks_.blockMesh(), row, col);
+            rebuildBlocks();
+            rebuildBlockOverlay();
+        }
+    }
     rebuildLayout(rowDim, colDim);
 }
 

@@ -110,6 +110,11 @@ public:
     // user's zoom and pan (canvasTransform) or not (fitTransform).
     QTransform canvasTransform(const QSize& size) const;
     QTransform fitTransform(const QSize& size) const;
+    // Where the minimap goes in a `size` picture drawn through `toDevice`
+    // (empty when there is none): a corner of the cell area that covers no
+    // cell of the selection (bottom left first), else the one that covers
+    // fewest.
+    QRectF minimapRect(const QSize& size, const QTransform& toDevice) const;
     // A picture about `size` that the fitted mesh and its legend fill: no
     // wider and no taller than `size`, without the blank bands fitTransform
     // leaves either side of (or above and below) a mesh of another shape,

@@ -8,6 +8,7 @@
 #include <QLinearGradient>
 #include <QPainter>
 #include <algorithm>
+#include <cstdint>
 
 #include "mesh/mesh_canvas.h"
 #include "mesh/mesh_paint_style.h"
@@ -150,15 +151,56 @@ void MeshCanvas::paintOwnerCrosshair(QPainter& painter, const QTransform& toDevi
     }
 }
 
-// The overview in small at the cell area's bottom left, the part on screen
-// (zoomed overview) or the window's blocks (zoomed in) outlined on it.
+QRectF MeshCanvas::minimapRect(const QSize& size, const QTransform& toDevice) const {
+    const QRectF bounds = blockLayout_.bounds();
+    if (bounds.isEmpty() || blockImages_.empty()) return {};
+    const QRectF cellArea(0, 0, std::max(0.0, size.width() - kLegendWidth), size.height());
+    const double scale = std::min(kMinimapWidth / bounds.width(), kMinimapHeight / bounds.height());
+    const double w = bounds.width() * scale, h = bounds.height() * scale;
+    // The selection's cells on screen: the minimap must not hide them.
+    const bool overview = level() == Level::Overview;
+    const MeshLayout& layout = overview ? blockLayout_ : layout_;
+    const SelectionOverlay& overlay = overview ? blockOverlay_ : overlay_;
+    std::vector<QRectF> marked;
+    for (const std::vector<int>* ranks :
+         {&overlay.ownerRanks, &overlay.computeRanks, &overlay.replicateGroup, &overlay.shardGroup,
+          &overlay.tpRanks, &overlay.groupRanks, &overlay.pickedRanks})
+        for (int rank : *ranks) {
+            const int cell = layout.cellOfRank(rank);
+            if (cell < 0) continue;
+            const QRectF box =
+                toDevice.mapRect(layout.cells()[static_cast<size_t>(cell)].rect) & cellArea;
+            if (!box.isEmpty()) marked.push_back(box);
+        }
+    const double m = 12;
+    const QRectF corners[] = {
+        {cellArea.left() + m, cellArea.bottom() - m - h, w, h},
+        {cellArea.right() - m - w, cellArea.bottom() - m - h, w, h},
+        {cellArea.right() - m - w, cellArea.top() + m, w, h},
+        {cellArea.left() + m, cellArea.top() + m, w, h},
+    };
+    QRectF best;
+    size_t fewest = SIZE_MAX;
+    for (const QRectF& corner : corners) {
+        const QRectF framed = corner.adjusted(-5, -5, 5, 5);
+        const size_t covered = static_cast<size_t>(std::count_if(
+            marked.begin(), marked.end(), [&](const QRectF& r) { return r.intersects(framed); }));
+        if (covered < fewest) fewest = covered, best = corner;
+        if (covered == 0) break;
+    }
+    return best;
+}
+
+// The overview in small at a corner of the cell area (minimapRect: not over
+// the selection), the part on screen (zoomed overview) or the window's
+// blocks (zoomed in) outlined on it.
 void MeshCanvas::paintMinimap(QPainter& painter, const QRectF& cellArea,
                               const QTransform& toDevice) const {
     const QRectF bounds = blockLayout_.bounds();
     if (bounds.isEmpty() || blockImages_.empty()) return;
     const double scale = std::min(kMinimapWidth / bounds.width(), kMinimapHeight / bounds.height());
-    const QRectF inset(cellArea.left() + 12, cellArea.bottom() - 12 - bounds.height() * scale,
-                       bounds.width() * scale, bounds.height() * scale);
+    const QRectF inset =
+        minimapRect(QSize(int(cellArea.width() + kLegendWidth), int(cellArea.height())), toDevice);
     const QTransform toInset = QTransform::fromTranslate(-bounds.left(), -bounds.top()) *
                                QTransform::fromScale(scale, scale) *
                                QTransform::fromTranslate(inset.left(), inset.top());

@@ -238,12 +238,18 @@ bool TensorLayoutCanvas::event(QEvent* event) {
     if (event->type() != QEvent::ToolTip) return QWidget::event(event);
     auto* help = static_cast<QHelpEvent*>(event);
     int block = blockAt(help->pos(), size());
-    if (block < 0) {
+    // A wrong-rows band's labels first, in full: the picture may elide or
+    // leave out those that do not fit.
+    QString text;
+    for (const QString& line : wrongRowsTextsAt(help->pos(), size()))
+        text += QStringLiteral("<span style='color:%1'><b>%2</b></span><br>")
+                    .arg(expectedRowsColor().name(), line.toHtmlEscaped());
+    if (block >= 0) text += toolTipFor(blocks_.blocks[static_cast<size_t>(block)]);
+    if (text.isEmpty()) {
         QToolTip::hideText();
         event->ignore();
     } else {
-        QToolTip::showText(help->globalPos(),
-                           toolTipFor(blocks_.blocks[static_cast<size_t>(block)]), this);
+        QToolTip::showText(help->globalPos(), text, this);
     }
     return true;
 }

@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QPointer>
 #include <QRectF>
+#include <QStringList>
 #include <QWidget>
 #include <vector>
 
@@ -59,6 +60,22 @@ public:
     // shape when the run was shrunk) across the blocks; empty when dim 0 is
     // not shown.
     QRectF wrongRowsRect(const TensorGrid& grid, const IndexRange& rows) const;
+    // A wrong-rows label: its band, its whole text and, when drawn, the
+    // plate it is drawn on and the text there (elided to the band's width).
+    // Labels never overlap: one with no room left in its band (a swap puts
+    // one band's true rows where another's wrong rows are) is not drawn, and
+    // the tooltip over a band gives every label of it in full.
+    struct BandLabel {
+        QRectF band;
+        QString text;
+        QColor color;
+        QRectF plate;  // empty: not drawn
+        QString shown;
+    };
+    std::vector<BandLabel> wrongRowsLabels(const TensorGrid& grid) const;
+    // The full labels of the wrong-row bands under `pos` (of a `size`
+    // picture), one a line; empty where there is none.
+    QStringList wrongRowsTextsAt(const QPointF& pos, const QSize& size) const;
 
     // Narrow, the legend goes under the blocks: the height it needs at
     // `width` (its notes wrapped, then the shard coordinates).
@@ -115,8 +132,7 @@ private:
     void paintAxes(QPainter& painter, const TensorGrid& grid) const;
     void paintWrongRows(QPainter& painter, const TensorGrid& grid) const;
     QString wrongText(const WrongRowOverlayBand& band) const;
-    void paintBandLabel(QPainter& painter, const QRectF& band, const QString& text,
-                        const QColor& color) const;
+    QString heldText(const WrongRowOverlayBand& band) const;
     void paintLegend(QPainter& painter, const QRectF& area, bool narrow) const;
     // At most `most` coordinates, as many as leave `reserve` pixels under them.
     double paintGroupLegend(QPainter& painter, const QRectF& area, double reserve, int most) const;

@@ -4,6 +4,7 @@
 // hold instead (blue outline), with a legend naming both.
 #include <QFontMetricsF>
 #include <QPainter>
+#include <algorithm>
 
 #include "tensor_layout/tensor_layout_canvas.h"
 
@@ -20,6 +21,12 @@ QString kindText(const std::string& what) {
     if (what == "gather") return QObject::tr("gathered");
     if (what == "update") return QObject::tr("update applied");
     return QObject::tr("after the step");
+}
+
+QFont bandLabelFont(QFont font) {
+    font.setPixelSize(11);
+    font.setBold(true);
+    return font;
 }
 
 QColor translucent(QColor color, int alpha) {
@@ -54,21 +61,72 @@ void TensorLayoutCanvas::paintWrongRows(QPainter& painter, const TensorGrid& gri
             painter.fillRect(held, QBrush(translucent(heldRowsColor(), 150), Qt::FDiagPattern));
             painter.setPen(QPen(heldRowsColor(), 2, Qt::DashLine));
             painter.drawRect(held.adjusted(1, 1, -1, -1));
-            paintBandLabel(painter, held,
-                           tr("rows %1: what rank %2 %3 at %4")
-                               .arg(span(band.held))
-                               .arg(wrongRows_.rank)
-                               .arg(wrongRows_.what == "update" ? tr("applied") : tr("holds"),
-                                    span(band.rows)),
-                           heldRowsColor());
         }
         QRectF wrong = wrongRowsRect(grid, band.rows);
         painter.fillRect(wrong, QBrush(expectedRowsColor(), Qt::BDiagPattern));
         painter.setPen(QPen(expectedRowsColor(), 2));
         painter.drawRect(wrong.adjusted(1, 1, -1, -1));
-        paintBandLabel(painter, wrong, wrongText(band), expectedRowsColor());
+    }
+    // The labels over every band, so that no band's hatching covers one.
+    painter.setFont(bandLabelFont(painter.font()));
+    for (const BandLabel& label : wrongRowsLabels(grid)) {
+        if (label.plate.isEmpty()) continue;
+        painter.fillRect(label.plate, palette().color(QPalette::Base));
+        painter.setPen(label.color);
+        painter.drawText(label.plate, Qt::AlignCenter, label.shown);
     }
     painter.restore();
+}
+
+QString TensorLayoutCanvas::heldText(const WrongRowOverlayBand& band) const {
+    return tr("rows %1: what rank %2 %3 at %4")
+        .arg(span(band.held))
+        .arg(wrongRows_.rank)
+        .arg(wrongRows_.what == "update" ? tr("applied") : tr("holds"), span(band.rows));
+}
+
+// Each label on a white plate at its band's top left, or lower in the band
+// where a label placed before is there; not drawn where the band has no
+// room left for it.
+std::vector<TensorLayoutCanvas::BandLabel> TensorLayoutCanvas::wrongRowsLabels(
+    const TensorGrid& grid) const {
+    std::vector<BandLabel> labels;
+    if (wrongRows_.param != blocks_.param || wrongRows_.isEmpty()) return labels;
+    for (const WrongRowOverlayBand& band : wrongRows_.bands) {
+        if (band.held.size() > 0)
+            labels.push_back(
+                {wrongRowsRect(grid, band.held), heldText(band), heldRowsColor(), {}, {}});
+        labels.push_back(
+            {wrongRowsRect(grid, band.rows), wrongText(band), expectedRowsColor(), {}, {}});
+    }
+    const QFontMetricsF metrics(bandLabelFont(font()));
+    const double height = metrics.height();
+    std::vector<QRectF> placed;
+    for (BandLabel& label : labels) {
+        const QRectF& band = label.band;
+        if (band.height() < height + 6 || band.width() < 80) continue;
+        const QString shown = metrics.elidedText(label.text, Qt::ElideRight, band.width() - 16);
+        const double width = metrics.horizontalAdvance(shown) + 6;
+        for (double top = band.top() + 4; top + height <= band.bottom() - 2; top += height + 2) {
+            const QRectF plate(band.left() + 5, top, width, height);
+            const bool free = std::none_of(placed.begin(), placed.end(), [&](const QRectF& p) {
+                return p.adjusted(0, -1, 0, 1).intersects(plate);
+            });
+            if (!free) continue;
+            label.plate = plate;
+            label.shown = shown;
+            placed.push_back(plate);
+            break;
+        }
+    }
+    return labels;
+}
+
+QStringList TensorLayoutCanvas::wrongRowsTextsAt(const QPointF& pos, const QSize& size) const {
+    QStringList texts;
+    for (const BandLabel& label : wrongRowsLabels(grid(size)))
+        if (label.band.contains(pos)) texts << label.text;
+    return texts;
 }
 
 // The rank's reading of one band: "rank 2 expected rows 2..3, got rows 4..5".
@@ -80,24 +138,6 @@ QString TensorLayoutCanvas::wrongText(const WrongRowOverlayBand& band) const {
         return tr("%1: rows %2 got the update of rows %3")
             .arg(rank, span(band.rows), span(band.held));
     return tr("%1: expected rows %2, got rows %3").arg(rank, span(band.rows), span(band.held));
-}
-
-// A label on a white plate at the band's top left, when the band is tall
-// enough to hold it.
-void TensorLayoutCanvas::paintBandLabel(QPainter& painter, const QRectF& band, const QString& text,
-                                        const QColor& color) const {
-    QFont font = painter.font();
-    font.setPixelSize(11);
-    font.setBold(true);
-    painter.setFont(font);
-    const QFontMetricsF metrics(font);
-    if (band.height() < metrics.height() + 6 || band.width() < 80) return;
-    const QString shown = metrics.elidedText(text, Qt::ElideRight, band.width() - 16);
-    QRectF plate(band.left() + 5, band.top() + 4, metrics.horizontalAdvance(shown) + 6,
-                 metrics.height());
-    painter.fillRect(plate, palette().color(QPalette::Base));
-    painter.setPen(color);
-    painter.drawText(plate, Qt::AlignCenter, shown);
 }
 
 void TensorLayoutCanvas::addWrongRowsNotes(std::vector<Note>& notes) const {

@@ -6,6 +6,7 @@
 #include "cost/plan_cost.h"
 #include "derived/run/plan_prediction.h"
 #include "trace/trace_canvas.h"
+#include "trace/trace_zoom_bar.h"
 #include "types/figures.h"
 
 namespace hsdp {
@@ -47,6 +48,8 @@ PredictedTimelineWidget::PredictedTimelineWidget(PlanSelection* selection, QWidg
     bar->addWidget(new QLabel(tr("Show"), this));
     bar->addWidget(choice_);
     bar->addWidget(caption_, 1);
+    zoomBar_ = new TraceZoomBar({planCanvas_, measuredCanvas_, runCanvas_}, this);
+    bar->addWidget(zoomBar_, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);

@@ -14,6 +14,7 @@ class QLabel;
 namespace hsdp {
 
 class TraceCanvas;
+class TraceZoomBar;
 
 // The predicted optimizer step on the chosen cluster, drawn by the trace
 // view's canvas (same colours, level of detail, selection): the plan at its
@@ -56,6 +57,7 @@ public:
     TraceCanvas* planCanvas() const { return planCanvas_; }
     TraceCanvas* measuredCanvas() const { return measuredCanvas_; }
     TraceCanvas* runPredictionCanvas() const { return runCanvas_; }
+    TraceZoomBar* zoomBar() const { return zoomBar_; }
     QString caption() const;
 
 private:
@@ -76,6 +78,7 @@ private:
     TraceCanvas* planCanvas_;
     TraceCanvas* measuredCanvas_;
     TraceCanvas* runCanvas_;
+    TraceZoomBar* zoomBar_;
 };
 
 }  // namespace hsdp

@@ -9,6 +9,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "trace/trace_zoom_bar.h"
 #include "types/mesh.h"
 #include "view/offscreen_grab.h"
 
@@ -52,20 +53,12 @@ TraceWidget::TraceWidget(PlanSelection* selection, QWidget* parent)
         new QLabel(tr("wheel: zoom · drag / arrows: pan · click: select a collective"), this);
     hint->setStyleSheet(QStringLiteral("color: #777;"));
     bar->addWidget(hint);
-    auto* zoomOut = toolButton(QStringLiteral("−"), tr("Zoom out (Ctrl+-)"), this);
-    auto* zoomIn = toolButton(QStringLiteral("+"), tr("Zoom in (Ctrl+=)"), this);
-    auto* fit = toolButton(tr("Fit"), tr("Show the whole run (Ctrl+0)"), this);
-    bar->addWidget(zoomOut);
-    bar->addWidget(zoomIn);
-    bar->addWidget(fit);
+    bar->addWidget(new TraceZoomBar({canvas_}, this));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(bar);
     layout->addWidget(canvas_, 1);
-    connect(zoomIn, &QToolButton::clicked, canvas_, &TraceCanvas::zoomIn);
-    connect(zoomOut, &QToolButton::clicked, canvas_, &TraceCanvas::zoomOut);
-    connect(fit, &QToolButton::clicked, canvas_, &TraceCanvas::fit);
     connect(colouring_, &QComboBox::currentIndexChanged, this, [this](int index) {
         canvas_->setColouring(index == 1 ? TraceColouring::Op : TraceColouring::Phase);
     });
