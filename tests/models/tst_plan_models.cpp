@@ -13,6 +13,7 @@
 #include "derived/plan/plan_index.h"
 #include "derived/plan/plan_tree_rows.h"
 #include "diagnostics/diagnostics_model.h"
+#include "mixed_optimizer_scenario.h"
 #include "plan_tree/plan_filter_proxy.h"
 #include "plan_tree/plan_tree_model.h"
 #include "sample_rows.h"
@@ -226,14 +227,7 @@ void TestPlanModels::ownerColumnNamesOwnerRanks() {
 // Params on AdamW (issue 44) sit in their own section, each row saying so in
 // the owner column; a Muon-only plan has no such section (the samples above).
 void TestPlanModels::adamwParamsHaveTheirSection() {
-    PlanResult result = computePlanResult(readScenario(R"json({"format": "hsdp-scenario/1",
-      "name": "mixed", "mesh": {"shape": [2, 2], "dim_names": ["dp_replicate", "dp_shard"]},
-      "params": [
-        {"name": "embed", "shape": [16, 8], "dtype": "bf16", "placements": ["R", "S(0)"],
-         "optimizer": "adamw"},
-        {"name": "w", "shape": [8, 8], "dtype": "bf16", "placements": ["R", "S(0)"]},
-        {"name": "norm", "shape": [8], "dtype": "bf16", "placements": ["R", "R"],
-         "optimizer": "adamw"}]})json"));
+    PlanResult result = computePlanResult(readScenario(testing::kMixedOptimizerScenario));
     PlanTreeModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setResult(result);

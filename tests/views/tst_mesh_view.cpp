@@ -20,6 +20,7 @@
 #include "derived/run/plan_prediction.h"
 #include "mesh/mesh_canvas.h"
 #include "mesh/mesh_widget.h"
+#include "mixed_optimizer_scenario.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
 #include "view_fit.h"
@@ -256,14 +257,7 @@ void TestMeshView::toolTipNamesHeldGatheredComputed() {
 // A rank's AdamW params (issue 44): it updates its own shards, no
 // Newton–Schulz on them; a Muon-only plan's tooltip says nothing of AdamW.
 void TestMeshView::toolTipNamesAdamWParams() {
-    PlanResult result = computePlanResult(readScenario(R"json({"format": "hsdp-scenario/1",
-      "name": "mixed", "mesh": {"shape": [2, 2], "dim_names": ["dp_replicate", "dp_shard"]},
-      "params": [
-        {"name": "embed", "shape": [16, 8], "dtype": "bf16", "placements": ["R", "S(0)"],
-         "optimizer": "adamw"},
-        {"name": "w", "shape": [8, 8], "dtype": "bf16", "placements": ["R", "S(0)"]},
-        {"name": "norm", "shape": [8], "dtype": "bf16", "placements": ["R", "R"],
-         "optimizer": "adamw"}]})json"));
+    PlanResult result = computePlanResult(readScenario(testing::kMixedOptimizerScenario));
     PlanSelection selection;
     MeshCanvas view(&selection);
     view.setResult(result);

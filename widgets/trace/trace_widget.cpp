@@ -15,25 +15,13 @@
 
 namespace hsdp {
 
-namespace {
-
-QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent) {
-    auto* button = new QToolButton(parent);
-    button->setText(text);
-    button->setToolTip(tip);
-    button->setAutoRaise(true);
-    return button;
-}
-
-}  // namespace
-
 TraceWidget::TraceWidget(PlanSelection* selection, QWidget* parent)
     : QWidget(parent),
       canvas_(new TraceCanvas(selection, this)),
       colouring_(new QComboBox(this)),
       grouping_(new QComboBox(this)),
-      expandAll_(toolButton(tr("Unfold all"), tr("Show every rank's own row"), this)),
-      collapseAll_(toolButton(tr("Fold all"), tr("One summary row per group"), this)) {
+      expandAll_(flatToolButton(tr("Unfold all"), tr("Show every rank's own row"), this)),
+      collapseAll_(flatToolButton(tr("Fold all"), tr("One summary row per group"), this)) {
     colouring_->addItem(tr("phase"));
     colouring_->addItem(tr("op"));
     grouping_->setToolTip(

@@ -8,9 +8,7 @@
 
 namespace hsdp {
 
-namespace {
-
-QToolButton* zoomButton(const QString& text, const QString& tip, QWidget* parent) {
+QToolButton* flatToolButton(const QString& text, const QString& tip, QWidget* parent) {
     auto* button = new QToolButton(parent);
     button->setText(text);
     button->setToolTip(tip);
@@ -18,14 +16,12 @@ QToolButton* zoomButton(const QString& text, const QString& tip, QWidget* parent
     return button;
 }
 
-}  // namespace
-
 TraceZoomBar::TraceZoomBar(std::vector<TraceCanvas*> canvases, QWidget* parent)
     : QWidget(parent),
       canvases_(std::move(canvases)),
-      zoomOut_(zoomButton(QStringLiteral("−"), tr("Zoom out (Ctrl+-)"), this)),
-      zoomIn_(zoomButton(QStringLiteral("+"), tr("Zoom in (Ctrl+=)"), this)),
-      fit_(zoomButton(tr("Fit"), tr("Show the whole run (Ctrl+0)"), this)) {
+      zoomOut_(flatToolButton(QStringLiteral("−"), tr("Zoom out (Ctrl+-)"), this)),
+      zoomIn_(flatToolButton(QStringLiteral("+"), tr("Zoom in (Ctrl+=)"), this)),
+      fit_(flatToolButton(tr("Fit"), tr("Show the whole run (Ctrl+0)"), this)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);

@@ -8,6 +8,9 @@ class QToolButton;
 
 namespace hsdp {
 
+// A text tool button drawn flat until hovered, as the trace views' bars use.
+QToolButton* flatToolButton(const QString& text, const QString& tip, QWidget* parent);
+
 class TraceCanvas;
 
 // The −, + and Fit buttons over one or more trace canvases: each zooms every
