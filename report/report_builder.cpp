@@ -7,6 +7,7 @@
 #include "derived/plan/plan_index.h"
 #include "derived/run/run_status_text.h"
 #include "hsdp_version.h"
+#include "plan/load_imbalance.h"
 #include "report/report_sections.h"
 #include "run/shrink.h"
 
@@ -161,7 +162,17 @@ Facts summaryFacts(const ReportInput& input) {
                        plan.effectiveReplicaCount
                            ? QString::number(*plan.effectiveReplicaCount)
                            : QStringLiteral("none (every replicate coordinate owns)"));
-    facts.emplace_back(QStringLiteral("Worst imbalance"),
+    if (const auto compute = rankComputeImbalance(plan.ranks))
+        facts.emplace_back(
+            QStringLiteral("Per-rank Newton–Schulz imbalance"),
+            QStringLiteral("%1: rank %2 orthogonalises %3 of %4 elements; %5 of %6 ranks compute. "
+                           "The step waits for the busiest rank.")
+                .arg(QString::number(compute->ratio, 'f', 2))
+                .arg(compute->busiestRank)
+                .arg(number(compute->busiestNumel), number(compute->totalNumel))
+                .arg(compute->computingRanks)
+                .arg(compute->ranks));
+    facts.emplace_back(QStringLiteral("Owner imbalance"),
                        input.plan.index->worstGroup < 0
                            ? QStringLiteral("none judged (no batch or group has as many owned "
                                             "parameters as owner coordinates)")

@@ -9,6 +9,7 @@
 #include "export/chrome_trace.h"
 #include "export/npy_dump.h"
 #include "export/prediction_json.h"
+#include "export/replay_json.h"
 #include "export/run_json.h"
 #include "output_paths.h"
 #include "plan/planner.h"
@@ -60,6 +61,13 @@ options:
                          (--json: step_seconds, predicted_seconds, prediction).
                          options.gather_strategy "auto" is weighed on this
                          cluster (on the loopback preset without --cluster)
+  --replay               with --cluster: also replay the run, its own measured
+                         durations pushed through the step's dependency graph,
+                         and then with one class of durations at a time (the
+                         collectives, Newton-Schulz, pack and unpack, the update,
+                         each rank's time outside its spans) the model's: how
+                         much of the prediction's error each class carries
+                         (--json: prediction.replay)
   --                     end of options (for a SCENARIO starting with '-')
   -h, --help             show this help
 
@@ -162,10 +170,13 @@ bool refusedOverFileLimit(const Scenario& scenario, const Plan& plan, const RunO
 
 int runCommand(const std::vector<std::string>& args) {
     ArgParser parser;
-    parser.flag("--json").option("--trace").option("--dump").option("--procs");
+    parser.flag("--json").flag("--replay").option("--trace").option("--dump").option("--procs");
     declareRunSettings(parser);
     parser.parse(args);
     if (parser.positionals().size() != 1) throw UsageError("run takes exactly one SCENARIO file");
+    if (parser.has("--replay") && !parser.value("--cluster"))
+        throw UsageError(
+            "--replay needs --cluster: it replays the run against that cluster's model");
     RunOptions options = parseRunOptions(parser);
 
     // Before any estimate raises the soft limit to the hard one.
@@ -211,11 +222,16 @@ int runCommand(const std::vector<std::string>& args) {
     // On the run's own shapes, as the runner shrank them.
     const RunPrediction prediction = predictRun(scenario, plan, *cluster, result.paramShapes,
                                                 result.tpShapes, result.trace, result.stepSeconds);
-    return reportRun(parser, options, result, scenario, plan, &prediction);
+    std::optional<StepReplay> replay;
+    if (parser.has("--replay") && result.stepSeconds > 0)
+        replay = replayStep(prediction, result.trace, result.rankStepUs);
+    return reportRun(parser, options, result, scenario, plan, &prediction,
+                     replay ? &*replay : nullptr);
 }
 
 int reportRun(const ArgParser& parser, const RunOptions& options, const RunResult& result,
-              const Scenario& scenario, const Plan& plan, const RunPrediction* prediction) {
+              const Scenario& scenario, const Plan& plan, const RunPrediction* prediction,
+              const StepReplay* replay) {
     warnIfFaultNeverFired(options, result);
     // The memory model predicts the corrected step, on the shapes the run used.
     std::optional<std::vector<StepMemory>> memory;
@@ -225,10 +241,12 @@ int reportRun(const ArgParser& parser, const RunOptions& options, const RunResul
     if (parser.has("--json")) {
         auto json = runToJson(result, predictedMemory);
         if (prediction) addPrediction(json, *prediction);
+        if (replay) json["prediction"]["replay"] = replayToJson(*replay);
         std::cout << json.dump(1) << "\n";
     } else {
         std::cout << runToText(result) << runMemoryText(result, predictedMemory);
         if (prediction) std::cout << "\n" << predictionToText(*prediction);
+        if (replay) std::cout << "\n" << replayToText(*replay);
     }
     std::cout.flush();
     // The verdict is out first: a full disk at the end must not swallow it.

@@ -4,8 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "accuracy/run_prediction.h"
+#include "accuracy/step_replay.h"
 #include "cli_args.h"
-#include "cost/run_prediction.h"
 #include "run/runner.h"
 
 namespace hsdp::cli {
@@ -22,7 +23,7 @@ std::vector<std::string> runSettingsArgs(const ArgParser& parser);
 // and returns the exit status: 0 verified, 1 not. With a prediction (run
 // --cluster), its figures follow the run's (docs/run.md).
 int reportRun(const ArgParser& parser, const RunOptions& options, const RunResult& result,
-              const Scenario& scenario, const Plan& plan,
-              const RunPrediction* prediction = nullptr);
+              const Scenario& scenario, const Plan& plan, const RunPrediction* prediction = nullptr,
+              const StepReplay* replay = nullptr);
 
 }  // namespace hsdp::cli

@@ -11,14 +11,16 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
+#include "accuracy/run_prediction.h"
+#include "accuracy/step_replay.h"
 #include "bench_common.h"
 #include "calibrate/calibrate.h"
 #include "cluster/reader.h"
 #include "cost/plan_scenario.h"
-#include "cost/run_prediction.h"
 #include "plan/planner.h"
 #include "predict_scenarios.h"
 #include "run/runner.h"
@@ -51,9 +53,16 @@ predicted in the same process:
              median |error| and the summed time predicted / measured (above
              1: the model prices the kind slower than it ran).
 
+  replay     the run's own durations (each collective, each compute span,
+             each rank's time outside its spans) pushed through the step's
+             dependency graph: its makespan against the measured one proves
+             the graph; then one class of durations at a time the model's,
+             and the error each class carries (accuracy/step_replay.h).
+
 Errors are |predicted - measured| / measured. Goals: the median scenario's
-makespan within 15 %, the worst within 30 %, the per-collective median
-within 25 %; each printed met or not met. With --repeat N each scenario runs N
+replay within 5 %, the worst within 10 %; the median scenario's makespan
+within 15 %, the worst within 30 %, the per-collective median within 25 %;
+each printed met or not met. With --repeat N each scenario runs N
 times, the run with the median makespan is kept, and the spread of the N
 measured makespans (largest / smallest - 1) is printed: the noise floor of
 the measurement itself. The machine's load average is printed before and
@@ -84,6 +93,7 @@ struct Row {
     int64_t shrink = 1;
     double spread = 0;  // largest / smallest measured makespan - 1 (--repeat)
     RunPrediction prediction;
+    StepReplay replay;  // the same run replayed (accuracy/step_replay.h)
     std::string error;
 };
 
@@ -113,22 +123,25 @@ Row runOne(const PredictScenario& s, const Cluster& cluster, int repeat) {
         const ShrinkDecision shapes =
             decideShrink(scenario, plan, options.maxBytes, options.flopBudget);
         row.shrink = shapes.info ? shapes.info->factor : 1;
-        std::vector<RunPrediction> runs;
+        std::vector<std::pair<RunPrediction, StepReplay>> runs;
         for (int i = 0; i < repeat; ++i) {
             const RunResult result = runPlan(scenario, plan, options);
             if (!result.error.empty()) {
                 row.error = result.error;
                 return row;
             }
-            runs.push_back(predictRun(scenario, plan, cluster, shapes.paramShapes, shapes.tpShapes,
-                                      result.trace, result.stepSeconds));
+            RunPrediction prediction =
+                predictRun(scenario, plan, cluster, shapes.paramShapes, shapes.tpShapes,
+                           result.trace, result.stepSeconds);
+            StepReplay replay = replayStep(prediction, result.trace, result.rankStepUs);
+            runs.emplace_back(std::move(prediction), std::move(replay));
         }
         std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
-            return a.measuredSeconds < b.measuredSeconds;
+            return a.first.measuredSeconds < b.first.measuredSeconds;
         });
-        row.prediction = runs[runs.size() / 2];
-        if (runs.front().measuredSeconds > 0)
-            row.spread = runs.back().measuredSeconds / runs.front().measuredSeconds - 1;
+        std::tie(row.prediction, row.replay) = runs[runs.size() / 2];
+        if (runs.front().first.measuredSeconds > 0)
+            row.spread = runs.back().first.measuredSeconds / runs.front().first.measuredSeconds - 1;
         if (!row.prediction.mismatches.empty()) row.error = row.prediction.mismatches.front();
     } catch (const std::exception& e) {
         row.error = e.what();
@@ -207,6 +220,10 @@ int predictBenchmark(const std::vector<std::string>& args) {
         double measured = 0, predicted = 0;
     };
     std::map<WorkKind, KindErrors> kindErrors;
+    // The replays: each scenario's |replay error|, and per duration class the
+    // error it carries (signed: + makes the step longer than it ran).
+    std::vector<double> replayErrors;
+    std::map<DurationClass, std::vector<double>> carried;
     bool failed = false;
     for (const auto& r : rows) {
         if (!r.error.empty()) {
@@ -215,6 +232,11 @@ int predictBenchmark(const std::vector<std::string>& args) {
         }
         if (r.prediction.makespanRelError) makespanErrors.push_back(*r.prediction.makespanRelError);
         spreads.push_back(r.spread);
+        if (r.replay.made() && r.replay.measuredSeconds > 0) {
+            replayErrors.push_back(std::abs(r.replay.replayError()));
+            for (const ClassSubstitution& c : r.replay.classes)
+                carried[c.durations].push_back(r.replay.carriedError(c));
+        }
         for (const auto& c : r.prediction.collectives) {
             const double e = relativeError(c.measuredSeconds, c.predictedSeconds);
             collectiveErrors.push_back(e);
@@ -237,7 +259,12 @@ int predictBenchmark(const std::vector<std::string>& args) {
         const char* what;
         double value, limit;
     };
-    const Goal goals[] = {{"median scenario's makespan error", medianMakespan, 0.15},
+    const double medianReplay = medianOf(replayErrors);
+    const double worstReplay =
+        replayErrors.empty() ? 1 : *std::max_element(replayErrors.begin(), replayErrors.end());
+    const Goal goals[] = {{"median scenario's replay error", medianReplay, 0.05},
+                          {"worst scenario's replay error", worstReplay, 0.10},
+                          {"median scenario's makespan error", medianMakespan, 0.15},
                           {"worst scenario's makespan error", worstMakespan, 0.30},
                           {"per-collective median error", collectiveMedian, 0.25}};
     bool allMet = !rows.empty() && !failed;
@@ -263,6 +290,15 @@ int predictBenchmark(const std::vector<std::string>& args) {
                 s["makespan_error"] = r.prediction.makespanRelError.value_or(0);
                 s["collectives"] = r.prediction.collectives.size();
                 s["collective_median_error"] = r.prediction.collectiveMedianAbsRelError;
+                if (r.replay.made()) {
+                    s["replayed_seconds"] = r.replay.replayedSeconds;
+                    s["replay_error"] = r.replay.replayError();
+                    Json classes = Json::object();
+                    for (const ClassSubstitution& c : r.replay.classes)
+                        classes[std::string(durationClassName(c.durations))] =
+                            r.replay.carriedError(c);
+                    s["carried_error"] = classes;
+                }
                 if (repeat > 1) s["measured_spread"] = r.spread;
             }
             scenarios.push_back(s);
@@ -281,6 +317,10 @@ int predictBenchmark(const std::vector<std::string>& args) {
                 {"measured_seconds", k.measured},
                 {"predicted_seconds", k.predicted}};
         out["compute"] = compute;
+        Json classes = Json::object();
+        for (const auto& [c, e] : carried)
+            classes[std::string(durationClassName(c))] = {{"median_carried_error", medianOf(e)}};
+        out["replay_classes"] = classes;
         Json g = Json::array();
         for (const auto& goal : goals)
             g.push_back({{"goal", goal.what},
@@ -298,10 +338,10 @@ int predictBenchmark(const std::vector<std::string>& args) {
                     calibrateFirst ? "calibrated in this run" : clusterName.c_str());
         std::printf("load average before: %s, after: %s\n\n", loadBefore.c_str(),
                     loadAfter.c_str());
-        std::printf("%-40s %5s %6s %11s %11s %9s %6s %9s %8s\n", "scenario", "ranks", "shrink",
-                    "measured", "predicted", "makespan", "coll.", "coll.", "measured");
-        std::printf("%-40s %5s %6s %11s %11s %9s %6s %9s %8s\n", "", "", "", "step (s)", "step (s)",
-                    "error", "timed", "median", "spread");
+        std::printf("%-40s %5s %6s %11s %11s %9s %6s %9s %8s %9s\n", "scenario", "ranks", "shrink",
+                    "measured", "predicted", "makespan", "coll.", "coll.", "measured", "replay");
+        std::printf("%-40s %5s %6s %11s %11s %9s %6s %9s %8s %9s\n", "", "", "", "step (s)",
+                    "step (s)", "error", "timed", "median", "spread", "error");
         for (const auto& r : rows) {
             if (!r.error.empty()) {
                 std::printf("%-40s %5d  FAILED: %s\n", r.label.c_str(), r.world, r.error.c_str());
@@ -316,11 +356,12 @@ int predictBenchmark(const std::vector<std::string>& args) {
                                 static_cast<long long>(sc.sizeBytes), c.measuredSeconds * 1e6,
                                 c.predictedSeconds * 1e6);
                 }
-            std::printf("%-40s %5d %6lld %11.4f %11.4f %9s %6zu %9s %8s\n", r.label.c_str(),
+            std::printf("%-40s %5d %6lld %11.4f %11.4f %9s %6zu %9s %8s %9s\n", r.label.c_str(),
                         r.world, static_cast<long long>(r.shrink), p.measuredSeconds,
                         p.predictedSeconds, pct(p.makespanRelError.value_or(0)).c_str(),
                         p.collectives.size(), pct(p.collectiveMedianAbsRelError).c_str(),
-                        repeat > 1 ? pct(r.spread).c_str() : "-");
+                        repeat > 1 ? pct(r.spread).c_str() : "-",
+                        r.replay.made() ? pct(r.replay.replayError()).c_str() : "-");
         }
         std::printf("\nper op, over every scenario (median |error|):\n");
         for (const auto& [op, e] : opErrors)
@@ -334,6 +375,13 @@ int predictBenchmark(const std::vector<std::string>& args) {
                         std::string(workKindName(kind)).c_str(), k.spans,
                         pct(medianOf(k.scenarioMedians)).c_str(),
                         k.measured > 0 ? k.predicted / k.measured : 0.0);
+        std::printf(
+            "\nreplay, one class of durations at a time the model's (median over the scenarios "
+            "of (makespan with it modelled - replayed) / measured; + the model makes the step "
+            "longer):\n");
+        for (const auto& [c, e] : carried)
+            std::printf("  %-14s %s\n", std::string(durationClassName(c)).c_str(),
+                        pct(medianOf(e)).c_str());
         std::printf("\ngoals:\n");
         for (const auto& g : goals)
             std::printf("  %-34s %7s (goal <= %2.0f%%): %s\n", g.what, pct(g.value).c_str(),

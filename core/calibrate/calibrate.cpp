@@ -12,8 +12,8 @@
 #include <ctime>
 #include <thread>
 
+#include "accuracy/run_prediction.h"
 #include "collectives/newton_schulz.h"
-#include "cost/run_prediction.h"
 #include "cost/shared_cores.h"
 #include "runtime/world.h"
 #include "scenario/json_text.h"

@@ -120,6 +120,10 @@ struct Cluster {
 
     // "± 18 % (3 published GPU measurements)", or "not validated".
     std::string trustText() const;
+    // Whether the cluster describes the engine's own runs (Gloo over
+    // loopback: the loopback preset and what `calibrate` fits): only then is
+    // a run's measured time evidence for or against its prediction.
+    bool describesEngineRuns() const { return algorithms == CollectiveAlgorithms::Gloo; }
 
     int worldSize() const { return nodes * devicesPerNode; }
     // Throws std::out_of_range for a rank outside 0 .. worldSize()-1.

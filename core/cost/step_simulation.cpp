@@ -65,8 +65,9 @@ namespace {
 // member arrives, which frees the members blocked on it.
 class EventPass {
 public:
-    EventPass(const StepSchedule& schedule, StepSimulation& sim, const ComputeRates& rates)
-        : schedule_(schedule), sim_(sim), rates_(rates), arrivals_(schedule) {
+    EventPass(const StepSchedule& schedule, StepSimulation& sim, const ComputeRates& rates,
+              const ItemTimes* items)
+        : schedule_(schedule), sim_(sim), rates_(rates), items_(items), arrivals_(schedule) {
         const size_t n = schedule.ranks.size();
         sim.ranks.resize(n);
         for (size_t r = 0; r < n; ++r) sim.ranks[r].spans.resize(schedule.ranks[r].size());
@@ -98,10 +99,12 @@ private:
             const size_t at = pos_[size_t(r)];
             const RankWork& w = work[at];
             WorkSpan& span = timeline.spans[at];
-            span.arrival = clock_[size_t(r)];
+            span.arrival =
+                clock_[size_t(r)] + given(items_ ? &items_->gapBefore : nullptr, r, at, 0);
             if (w.kind != WorkKind::Collective) {
                 span.start = span.arrival;
-                span.end = span.start + workSeconds(w, rates_);
+                const double seconds = given(items_ ? &items_->computeSeconds : nullptr, r, at, -1);
+                span.end = span.start + (seconds >= 0 ? seconds : workSeconds(w, rates_));
                 clock_[size_t(r)] = span.end;
                 ++pos_[size_t(r)];
                 continue;
@@ -134,9 +137,18 @@ private:
         }
     }
 
+    // items[r][at] where the table has it, else `fallback`.
+    static double given(const std::vector<std::vector<double>>* items, int r, size_t at,
+                        double fallback) {
+        if (!items || size_t(r) >= items->size()) return fallback;
+        const auto& row = (*items)[size_t(r)];
+        return at < row.size() ? row[at] : fallback;
+    }
+
     const StepSchedule& schedule_;
     StepSimulation& sim_;
     const ComputeRates& rates_;
+    const ItemTimes* items_;
     std::vector<size_t> pos_;
     std::vector<double> clock_;
     CollectiveArrivals arrivals_;
@@ -147,11 +159,17 @@ private:
 
 StepSimulation simulateStep(const StepSchedule& schedule, std::vector<double> collectiveSeconds,
                             const ComputeRates& rates) {
+    return simulateStep(schedule, std::move(collectiveSeconds), rates, ItemTimes{});
+}
+
+StepSimulation simulateStep(const StepSchedule& schedule, std::vector<double> collectiveSeconds,
+                            const ComputeRates& rates, const ItemTimes& items) {
     if (collectiveSeconds.size() != schedule.collectives.size())
         throw std::invalid_argument("simulateStep: one time per collective");
     StepSimulation sim;
     sim.collectiveSeconds = std::move(collectiveSeconds);
-    EventPass pass(schedule, sim, rates);
+    const bool any = !items.computeSeconds.empty() || !items.gapBefore.empty();
+    EventPass pass(schedule, sim, rates, any ? &items : nullptr);
     pass.run();
     concludeSimulation(schedule, pass.arrivals(), sim);
     return sim;

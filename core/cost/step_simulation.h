@@ -60,11 +60,23 @@ struct StepSimulation {
     std::vector<CriticalStep> criticalPath;  // in time order
 };
 
+// Per rank and item, times that replace the rates' (a replay of a measured
+// run, cost/step_replay.h): a compute item's seconds (< 0: workSeconds on the
+// rates) and the rank's idle time before each item, its own work between the
+// items the schedule has. Empty rows: the rates, no idle time.
+struct ItemTimes {
+    std::vector<std::vector<double>> computeSeconds;  // [rank][item]
+    std::vector<std::vector<double>> gapBefore;       // [rank][item]
+};
+
 // `collectiveSeconds[c]` for every collective of the schedule. Throws
 // std::logic_error when the sequences cannot complete (a collective some
 // member never reaches), which a schedule made by stepSchedule never has.
 StepSimulation simulateStep(const StepSchedule& schedule, std::vector<double> collectiveSeconds,
                             const ComputeRates& rates);
+// The same with `items` replacing the rates where it gives a time.
+StepSimulation simulateStep(const StepSchedule& schedule, std::vector<double> collectiveSeconds,
+                            const ComputeRates& rates, const ItemTimes& items);
 
 // The predicted seconds of every collective of `schedule` on `cluster`.
 std::vector<double> collectiveSecondsOn(const StepSchedule& schedule, const Cluster& cluster);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "export/text_wrap.h"
+#include "plan/load_imbalance.h"
 
 namespace hsdp {
 
@@ -107,7 +108,27 @@ private:
              << ", alignment " << plan_.alignmentBytes << " B, max batch numel "
              << (scenario_.options.maxBatchNumel ? std::to_string(*scenario_.options.maxBatchNumel)
                                                  : "no cap (one batch per group)")
-             << "\n\n";
+             << "\n";
+        loads();
+        out_ << "\n";
+    }
+
+    // The two imbalances a reader weighs, the one the step waits for first,
+    // on one line: a huge world's plan text stays short.
+    void loads() {
+        const auto compute = rankComputeImbalance(plan_.ranks);
+        const auto owner = worstOwnerImbalance(plan_.groups);
+        if (!compute && !owner) return;
+        if (compute)
+            out_ << "Newton-Schulz per rank max/mean " << fixed2(compute->ratio) << " (rank "
+                 << compute->busiestRank << " sets the step)";
+        if (owner)
+            out_ << (compute ? ", " : "") << "owner imbalance " << fixed2(owner->ratio)
+                 << " (group " << plan_.groups[static_cast<size_t>(owner->group)].id
+                 << (owner->overGroup() ? std::string(" over its batches")
+                                        : " batch " + std::to_string(owner->batch))
+                 << ")";
+        out_ << "\n";
     }
 
     void diagnostics() {

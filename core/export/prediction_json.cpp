@@ -36,6 +36,7 @@ Json predictionToJson(const RunPrediction& p) {
     out["predicted_seconds"] = p.predictedSeconds;
     out["predicted_validated_error"] = p.cost.cluster.trustText();
     out["makespan_error"] = p.makespanRelError ? finiteOrNull(*p.makespanRelError) : Json(nullptr);
+    out["cluster_describes_this_run"] = p.cost.cluster.describesEngineRuns();
     out["collectives_timed"] = p.collectives.size();
     out["collective_median_abs_rel_error"] = finiteOrNull(p.collectiveMedianAbsRelError);
     Json ops = Json::array();
@@ -75,6 +76,26 @@ void addPrediction(Json& run, const RunPrediction& p) {
 
 namespace {
 
+// (predicted - measured) / measured of two sums, signed: "+12.0 %".
+std::string signedPercent(double predicted, double measured) {
+    if (measured <= 0) return "n/a";
+    char text[32];
+    std::snprintf(text, sizeof text, "%+.1f %%", 100 * (predicted - measured) / measured);
+    return text;
+}
+
+// One op's or compute kind's line: the sums and their error, then the median
+// error of the single items, which a few long ones can pull far from it.
+std::string accuracyLine(std::string_view name, int count, double measured, double predicted,
+                         double medianAbsRelError) {
+    char line[256];
+    std::snprintf(
+        line, sizeof line, "    %-14s %5d   measured %-11s predicted %-11s error %-9s median %s\n",
+        std::string(name).c_str(), count, seconds(measured).c_str(), seconds(predicted).c_str(),
+        signedPercent(predicted, measured).c_str(), percent(medianAbsRelError).c_str());
+    return line;
+}
+
 // The compute kinds' lines: each span's own duration, measured and predicted.
 std::string computeText(const RunPrediction& p) {
     if (!p.computeMismatches.empty()) {
@@ -84,16 +105,11 @@ std::string computeText(const RunPrediction& p) {
     }
     if (p.compute.empty()) return {};
     std::string out =
-        "  compute between collectives (each span's duration on its rank; error: median of\n"
-        "  |predicted - measured| / measured):\n";
-    for (const auto& c : p.compute) {
-        char line[256];
-        std::snprintf(
-            line, sizeof line, "    %-14s %5d   measured %-11s predicted %-11s error %s\n",
-            std::string(workKindName(c.kind)).c_str(), c.spans, seconds(c.measuredSeconds).c_str(),
-            seconds(c.predictedSeconds).c_str(), percent(c.medianAbsRelError).c_str());
-        out += line;
-    }
+        "  compute between collectives (each span's duration on its rank, summed; error of the\n"
+        "  sums, then the median of |predicted - measured| / measured span by span):\n";
+    for (const auto& c : p.compute)
+        out += accuracyLine(workKindName(c.kind), c.spans, c.measuredSeconds, c.predictedSeconds,
+                            c.medianAbsRelError);
     return out;
 }
 
@@ -107,23 +123,24 @@ std::string predictionToText(const RunPrediction& p) {
     out += ", predicted " + seconds(p.predictedSeconds) + " " + p.cost.cluster.trustText();
     if (p.makespanRelError) out += ", error " + percent(*p.makespanRelError);
     out += "\n";
+    if (!p.cost.cluster.describesEngineRuns())
+        out += "  " + p.cost.cluster.name +
+               " describes NCCL on GPUs, not this run (Gloo over loopback on this machine's\n"
+               "  CPU cores): the errors below measure how far this machine is from that\n"
+               "  cluster, not how good the model is. --cluster loopback, or a file that\n"
+               "  `hsdp-inspect calibrate` fits, describes this machine.\n";
     if (!p.mismatches.empty()) {
         out += "  the schedule disagrees with the trace, so no collective is compared:\n";
         for (const auto& m : p.mismatches) out += "    " + m + "\n";
         return out + computeText(p);
     }
     out +=
-        "  collectives (measured: last member's arrival to last member's end; error: median of\n"
-        "  |predicted - measured| / measured):\n";
-    for (const auto& op : p.ops) {
-        char line[256];
-        std::snprintf(line, sizeof line,
-                      "    %-14s %5d   measured %-11s predicted %-11s error %s\n",
-                      std::string(traceNameOf(op.op)).c_str(), op.collectives,
-                      seconds(op.measuredSeconds).c_str(), seconds(op.predictedSeconds).c_str(),
-                      percent(op.medianAbsRelError).c_str());
-        out += line;
-    }
+        "  collectives (measured: last member's arrival to last member's end, summed; error of\n"
+        "  the sums, then the median of |predicted - measured| / measured collective by\n"
+        "  collective):\n";
+    for (const auto& op : p.ops)
+        out += accuracyLine(traceNameOf(op.op), op.collectives, op.measuredSeconds,
+                            op.predictedSeconds, op.medianAbsRelError);
     out += "    all            " + std::to_string(p.collectives.size()) +
            " collectives over more than one rank: median error " +
            percent(p.collectiveMedianAbsRelError) + "\n";

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cost/run_prediction.h"
+#include "accuracy/run_prediction.h"
 
 namespace hsdp {
 

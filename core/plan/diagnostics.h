@@ -33,6 +33,7 @@ inline constexpr std::string_view WorldRanksUnused = "world-ranks-unused";
 inline constexpr std::string_view NoParams = "no-params";
 inline constexpr std::string_view SplitFactorMismatch = "split-factor-mismatch";
 inline constexpr std::string_view StackDimGathered = "stack-dim-gathered";
+inline constexpr std::string_view ReplicateDimSharded = "replicate-dim-sharded";
 // Where a plan meets a cluster (cost/memory_fit.h): a rank's predicted peak
 // memory above the device's. Not the planner's: plan --cluster and the
 // studio's prediction add it.

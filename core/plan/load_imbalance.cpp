@@ -81,4 +81,21 @@ std::optional<OwnerImbalance> worstOwnerImbalance(const std::vector<Group>& grou
     return worst;
 }
 
+std::optional<RankComputeImbalance> rankComputeImbalance(const std::vector<RankOwnership>& ranks) {
+    RankComputeImbalance out;
+    out.ranks = ranks.size();
+    for (const RankOwnership& rank : ranks) {
+        out.totalNumel += rank.computedNumel;
+        out.computingRanks += rank.computedNumel > 0;
+        if (rank.computedNumel > out.busiestNumel) {
+            out.busiestNumel = rank.computedNumel;
+            out.busiestRank = rank.rank;
+        }
+    }
+    if (out.totalNumel <= 0) return std::nullopt;
+    out.ratio = static_cast<double>(out.busiestNumel) * static_cast<double>(out.ranks) /
+                static_cast<double>(out.totalNumel);
+    return out;
+}
+
 }  // namespace hsdp

@@ -48,4 +48,19 @@ std::vector<OwnerImbalance> ownerImbalances(const std::vector<Group>& groups);
 // highest max/mean (the first on ties); nullopt when no place is judged.
 std::optional<OwnerImbalance> worstOwnerImbalance(const std::vector<Group>& groups);
 
+// The per-rank Newton–Schulz load: the rank that orthogonalises the most
+// elements against the mean over every rank (those computing nothing
+// included). With one computing rank per shard group by design, this, not the
+// owner imbalance between replicate coordinates, is what the step waits for.
+struct RankComputeImbalance {
+    double ratio = 1.0;  // max/mean of RankOwnership::computedNumel
+    int busiestRank = -1;
+    int64_t busiestNumel = 0;
+    int64_t totalNumel = 0;
+    size_t ranks = 0;
+    size_t computingRanks = 0;  // ranks with any Newton–Schulz work
+};
+// nullopt when no rank computes anything.
+std::optional<RankComputeImbalance> rankComputeImbalance(const std::vector<RankOwnership>& ranks);
+
 }  // namespace hsdp

@@ -139,7 +139,10 @@ void concludeRun(const ExecEnv& env, const RunSink& sink, Trace trace, RunResult
         result.shrink->realBytes =
             realWireBytes(result.trace, realScale(*env.scenario, result.shrink));
     summarize(env, sink, result);
-    if (result.error.empty()) result.stepSeconds = sink.stepSeconds();
+    if (result.error.empty()) {
+        result.stepSeconds = sink.stepSeconds();
+        result.rankStepUs = sink.rankStepTimes(result.worldSize);
+    }
 }
 
 SocketEstimate runSocketEstimate(const Scenario& scenario, const Plan& plan,

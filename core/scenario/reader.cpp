@@ -47,9 +47,24 @@ void checkTotalNumel(const std::vector<ParamSpec>& params) {
     }
 }
 
+// An entry's error names the entry ("in param 'layers.{i}.mlp.up_proj'", the
+// name as written, a repeat block's template included): a path such as
+// /params/3/params/1/placements/0 alone leaves the reader counting entries.
+template <typename Read>
+auto namingTheEntry(const Json& entry, const std::string& path, const char* kind, Read read) {
+    try {
+        return read();
+    } catch (const ScenarioError& error) {
+        const Json* name = entry.is_object() ? findMember(entry, "name") : nullptr;
+        if (!name || !name->is_string() || error.path == path + "/name") throw;
+        throw ScenarioError(
+            error.path, error.problem + " (in " + kind + " '" + name->get<std::string>() + "')");
+    }
+}
+
 std::vector<ParamSpec> readParams(const Json& list, const std::vector<Mesh>& meshes) {
     auto readLeaf = [&](const Json& v, const std::string& path, const RepeatScope&) {
-        return readParamEntry(v, path, meshes);
+        return namingTheEntry(v, path, "param", [&] { return readParamEntry(v, path, meshes); });
     };
     auto items = readRepeatList<ParamSpec>(list, "/params", "params", "params", {}, readLeaf);
     auto params = expandRepeats(items, "/params", "param");
@@ -59,7 +74,8 @@ std::vector<ParamSpec> readParams(const Json& list, const std::vector<Mesh>& mes
 
 std::vector<TpTransition> readTransitions(const Json& list, const std::vector<Mesh>& meshes) {
     auto readLeaf = [&](const Json& v, const std::string& path, const RepeatScope&) {
-        return readTransitionEntry(v, path, meshes);
+        return namingTheEntry(v, path, "TP transition",
+                              [&] { return readTransitionEntry(v, path, meshes); });
     };
     auto items = readRepeatList<TpTransition>(list, "/tp_transitions", "transitions",
                                               "TP transitions", {}, readLeaf);

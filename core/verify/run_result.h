@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "plan/plan.h"
@@ -116,6 +117,9 @@ struct RunResult {
     // rank's end, on the trace's clock. 0 when not measured (a failed or
     // cancelled run, a run split over processes, a saved run).
     double stepSeconds = 0;
+    // [rank]: {start, end} of its step in microseconds on the trace's clock
+    // ({0, 0}: not measured), what `--replay` starts and ends each rank at.
+    std::vector<std::pair<double, double>> rankStepUs;
     Trace trace;
     // The data shape of each param and TP transition as the run used it
     // (shrunk or real): what the cost and memory models predict the run on.

@@ -95,8 +95,8 @@ void RunSink::absorb(const std::map<int, ParamRecords>& params, const std::map<i
 }
 
 void RunSink::stepTimes(int rank, double startUs, double endUs) {
-    (void)rank;
     std::lock_guard lock(mutex_);
+    rankStepUs_[rank] = {startUs, endUs};
     stepStartUs_ = stepRanks_ == 0 ? startUs : std::min(stepStartUs_, startUs);
     stepEndUs_ = stepRanks_ == 0 ? endUs : std::max(stepEndUs_, endUs);
     ++stepRanks_;
@@ -104,6 +104,13 @@ void RunSink::stepTimes(int rank, double startUs, double endUs) {
 
 double RunSink::stepSeconds() const {
     return stepRanks_ == 0 ? 0 : (stepEndUs_ - stepStartUs_) / 1e6;
+}
+
+std::vector<std::pair<double, double>> RunSink::rankStepTimes(int worldSize) const {
+    std::vector<std::pair<double, double>> out(size_t(std::max(worldSize, 0)), {0.0, 0.0});
+    for (const auto& [rank, times] : rankStepUs_)
+        if (rank >= 0 && rank < worldSize) out[size_t(rank)] = times;
+    return out;
 }
 
 void RunSink::tpOutput(int transition, int rank, const Coord& coord, const Tensor& out) {

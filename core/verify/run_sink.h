@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tensor/tensor.h"
@@ -43,6 +44,9 @@ public:
     // The step's makespan over every rank that reported: the latest end minus
     // the earliest start, in seconds; 0 when none did.
     double stepSeconds() const;
+    // [rank]: {start, end} microseconds of each rank's step; {0, 0} for a rank
+    // that did not report (what a replay starts and ends each rank at).
+    std::vector<std::pair<double, double>> rankStepTimes(int worldSize) const;
 
     struct RankError {
         int rank = -1;
@@ -83,6 +87,7 @@ private:
     std::map<int, StepMemory> memory_;
     double stepStartUs_ = 0, stepEndUs_ = 0;
     int stepRanks_ = 0;
+    std::map<int, std::pair<double, double>> rankStepUs_;
 };
 
 // FNV-1a over the fp32 bytes: replicas compare by hash.

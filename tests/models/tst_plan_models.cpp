@@ -61,6 +61,7 @@ private slots:
     void placementsInPytorchSpelling();
     void ownerColumnNamesOwnerRanks();
     void adamwParamsHaveTheirSection();
+    void theErroringParamIsSelectedFirst();
 };
 
 void TestPlanModels::samples_data() {
@@ -248,6 +249,25 @@ void TestPlanModels::adamwParamsHaveTheirSection() {
     std::multiset<int> shown;
     collectParams(proxy, {}, shown);
     QCOMPARE(std::vector<int>(shown.begin(), shown.end()), (std::vector<int>{0, 2}));
+}
+
+// The param the studio selects on opening a file: an error's param, even one
+// the error left unplanned, before a warning's planned param (a new user saw
+// another param selected than the one the error named).
+void TestPlanModels::theErroringParamIsSelectedFirst() {
+    const PlanResult result = computePlanResult(readScenario(R"json({"format": "hsdp-scenario/1",
+      "name": "one error", "mesh": {"shape": [2, 2], "dim_names": ["dp_replicate", "dp_shard"]},
+      "params": [
+        {"name": "uneven", "shape": [7, 8], "dtype": "f32", "placements": ["R", "S(0)"]},
+        {"name": "big", "shape": [64, 64], "dtype": "f32", "placements": ["R", "S(0)"]},
+        {"name": "bad", "shape": [8, 8], "dtype": "f32", "placements": ["R", "S(5)"]}]})json"));
+    const auto& diagnostics = result.plan->diagnostics;
+    const auto error = std::find_if(diagnostics.begin(), diagnostics.end(),
+                                    [](const auto& d) { return d.severity == Severity::Error; });
+    QVERIFY(error != diagnostics.end());
+    QCOMPARE(error->params, std::vector<int>{2});
+    QVERIFY(!result.plan->groupOf(2));  // the error left it unplanned
+    QCOMPARE(mostInterestingParam(*result.scenario, *result.plan), 2);
 }
 
 QTEST_MAIN(TestPlanModels)

@@ -179,7 +179,7 @@ void TestMeshView::selectionOutlinesTheOwnerRanks() {
     PlanSelection selection;
     MeshCanvas view(&selection);
     view.setResult(result);
-    int param = mostInterestingParam(*result.scenario, *result.plan);
+    int param = mostInterestingPlannedParam(*result.scenario, *result.plan);
     QVERIFY(param >= 0);
     QVERIFY(result.plan->groupOf(param));  // every sample has a grouped param to show
     selection.selectParam(param);

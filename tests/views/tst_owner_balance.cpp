@@ -12,6 +12,7 @@
 #include <qcustomplot.h>
 
 #include <QDir>
+#include <QLabel>
 #include <QPicture>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -126,6 +127,7 @@ private slots:
     void contentFitsTheDock();
     void rankPictureLabelsEnoughRanks();
     void groupTotalsAreItsBatchesSummed();
+    void withoutAPlanItSaysSoAndNoAxes();
 
 private:
     void checkNewtonSchulzBars(const OwnerBalanceWidget& view, const PlanResult& result,
@@ -480,6 +482,26 @@ void TestOwnerBalance::groupTotalsAreItsBatchesSummed() {
     view.paintPicture(picture, QSize(1000, 420), QStringLiteral("group-coord"));
     QVERIFY(!view.showsGroupTotals());
     QCOMPARE(barValues(view.coordBars()), batchBars);
+}
+
+// A new user opened an unreadable scenario and saw empty axes from 0 to 5:
+// without a plan the view says so; with one it states the owner rule.
+void TestOwnerBalance::withoutAPlanItSaysSoAndNoAxes() {
+    PlanSelection selection;
+    OwnerBalanceWidget view(&selection);
+    auto noCharts = [&] {
+        for (QCustomPlot* plot : view.plots())
+            if (!plot->isHidden()) return false;
+        return view.ruleLabel()->text().startsWith(QStringLiteral("No plan"));
+    };
+    QVERIFY(noCharts());
+    view.setResult(computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json")));
+    QVERIFY(!view.coordPlot()->isHidden());
+    QVERIFY(!view.rankPlot()->isHidden());
+    QVERIFY2(view.ruleLabel()->text().contains(QStringLiteral("largest first")),
+             qPrintable(view.ruleLabel()->text()));
+    view.setResult(PlanResult{});
+    QVERIFY(noCharts());
 }
 
 QTEST_MAIN(TestOwnerBalance)

@@ -199,7 +199,7 @@ void TestTensorLayout::focusParamRendersInShardColours() {
     PlanSelection selection;
     TensorLayoutWidget view(&selection);
     view.setResult(result);
-    int param = mostInterestingParam(*result.scenario, *result.plan);
+    int param = mostInterestingPlannedParam(*result.scenario, *result.plan);
     selection.selectParam(param);
     QCOMPARE(view.blocks().param, param);
     QCOMPARE(view.blocks().hazardCodes, layoutHazardCodes(*result.plan, *result.index, param));

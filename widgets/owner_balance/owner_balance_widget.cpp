@@ -4,6 +4,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QLabel>
 #include <QScrollArea>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -173,6 +174,10 @@ OwnerBalanceWidget::OwnerBalanceWidget(PlanSelection* selection, QWidget* parent
     auto* column = new QVBoxLayout(content);
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(2);
+    rule_ = new QLabel(content);
+    rule_->setWordWrap(true);
+    rule_->setContentsMargins(6, 2, 6, 2);
+    column->addWidget(rule_);
     column->addWidget(coordPlot_, 3);
     column->addWidget(shardPlot_, 2);
     column->addWidget(rankPlot_, 2);
@@ -188,6 +193,7 @@ OwnerBalanceWidget::OwnerBalanceWidget(PlanSelection* selection, QWidget* parent
     coordDist_ = std::make_unique<DistributionChart>(coordPlot_);
     rankDist_ = std::make_unique<DistributionChart>(rankPlot_);
     shardDist_ = std::make_unique<DistributionChart>(shardPlot_);
+    showWhetherPlanned();
     connect(selection_, &PlanSelection::changed, this, &OwnerBalanceWidget::onSelectionChanged);
     for (QCustomPlot* plot : {coordPlot_, rankPlot_, shardPlot_})
         connect(plot, &QCustomPlot::mouseRelease, this,
@@ -240,8 +246,23 @@ void OwnerBalanceWidget::setResult(const PlanResult& result) {
     HeldReplots held(*this);
     result_ = result;
     batch_ = {};
+    showWhetherPlanned();
     fillRankPlot();
     onSelectionChanged();
+}
+
+// Without a plan (none opened yet, or the file could not be read) the charts
+// would be empty axes from 0 to 5: say so instead. With one, the line above
+// the charts states the rule that made the loads.
+void OwnerBalanceWidget::showWhetherPlanned() {
+    const bool planned = result_.isValid();
+    coordPlot_->setVisible(planned);
+    rankPlot_->setVisible(planned);
+    if (!planned) shardPlot_->hide();
+    rule_->setText(planned ? tr("Owners: each batch gives its params, largest first, to the "
+                                "replicate coordinate with the least load so far (greedy).")
+                           : tr("No plan: open a scenario (File ▸ Open, Ctrl+O) to see its "
+                                "owner balance."));
 }
 
 // Filling a chart replots it at several steps; while held, each plot

@@ -16,6 +16,7 @@ class QCPBars;
 class QCPGraph;
 class QCPItemText;
 class QCustomPlot;
+class QLabel;
 class QScrollArea;
 class QCPTextElement;
 
@@ -62,6 +63,8 @@ public:
     // The key of computeLoads()[i]'s bar: blocks of shard coordinates, a gap between replicates.
     double computeKey(size_t index) const;
 
+    // The line above the charts: the owner rule, or why there is no chart.
+    const QLabel* ruleLabel() const { return rule_; }
     QCustomPlot* coordPlot() const { return coordPlot_; }
     QCustomPlot* rankPlot() const { return rankPlot_; }
     QCustomPlot* shardPlot() const { return shardPlot_; }
@@ -96,6 +99,7 @@ private:
     void fillCoordBars();
     void fillCoordTitle();
     void fillRankPlot();
+    void showWhetherPlanned();
     void fillRankBars();
     void fillShardPlot();
     void fillShardBars();
@@ -146,6 +150,7 @@ private:
     QCPBars* shardBars_;
     QCPBars* shardBarsOdd_;
     QScrollArea* scroll_;
+    QLabel* rule_;  // the owner rule, or why there are no charts
     QCPGraph* meanLine_;
     QCPGraph* lowerBoundLine_;
     std::unique_ptr<DistributionChart> coordDist_, rankDist_, shardDist_;

@@ -170,8 +170,10 @@ QString PredictedTimelineWidget::runCaption() const {
                        .arg(predicted.collectiveMedianAbsRelError * 100, 0, 'f', 0)
                        .arg(predicted.collectives.size());
     // The other presets describe other hardware: their error is not the model's.
-    if (run_.prediction->cluster->name != "loopback")
-        text += tr(" (only the loopback cluster describes this machine)");
+    if (!run_.prediction->cluster->describesEngineRuns())
+        text += tr(" (%1 describes GPUs, not this machine: only loopback or a "
+                   "calibrated file does)")
+                    .arg(QString::fromStdString(run_.prediction->cluster->name));
     return text;
 }
 

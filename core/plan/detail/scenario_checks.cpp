@@ -61,10 +61,32 @@ void reportUnusedRanks(const Scenario& scenario, DiagnosticSink& sink) {
                     "\"ranks\" and \"world_size\"");
 }
 
+// A mesh dim whose name says it replicates ("dp_replicate") but which a
+// placement shards: the planner goes by placements, not names, so such a
+// param is planned as sharded there, which is rarely what the author meant.
+void reportShardedReplicateDims(const Scenario& scenario, DiagnosticSink& sink) {
+    for (const ParamSpec& param : scenario.params) {
+        const Mesh* mesh = scenario.findMesh(param.mesh);
+        if (!mesh || !param.placements) continue;
+        const auto& placements = *param.placements;
+        for (size_t d = 0; d < placements.size() && d < mesh->dimNames.size(); ++d) {
+            const std::string& dim = mesh->dimNames[d];
+            if (!placements[d].isShard() || dim.find("replicate") == std::string::npos) continue;
+            sink.report(Severity::Warning, codes::ReplicateDimSharded,
+                        "a placement shards a mesh dim named as a replicate dim; the plan "
+                        "follows the placement (shard), not the name",
+                        "#" + std::to_string(param.index) + " '" + param.name + "' shards mesh '" +
+                            mesh->name + "' dim '" + dim + "'",
+                        {param.index});
+        }
+    }
+}
+
 }  // namespace
 
 void reportScenarioShape(const Scenario& scenario, DiagnosticSink& sink) {
     reportUnusedRanks(scenario, sink);
+    reportShardedReplicateDims(scenario, sink);
     // A TP-only scenario (transitions, no params) is a legitimate study of TP
     // lowering; with neither, the plan and the run are empty and "verified".
     if (scenario.params.empty() && scenario.tpTransitions.empty())

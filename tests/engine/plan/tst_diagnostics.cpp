@@ -381,6 +381,21 @@ private slots:
         QVERIFY2(message.find("own no DTensor param") != std::string::npos, message.c_str());
     }
 
+    // A new user sharded a dim named dp_replicate and heard nothing: the plan
+    // follows placements, so a name that says otherwise is a warning.
+    void shardingADimNamedReplicateIsAWarning() {
+        ScenarioBuilder b;
+        b.mesh({2, 2}, {"dp_replicate", "dp_shard"});
+        b.param("fine", {8, 8}, std::vector<std::string>{"R", "S(0)"});
+        b.param("odd", {8, 8}, std::vector<std::string>{"S(1)", "S(0)"});
+        Plan plan = makePlan(b.build());
+        QCOMPARE(codesText(plan), QString("replicate-dim-sharded:1"));
+        QCOMPARE(plan.diagnostics[0].severity, Severity::Warning);
+        const std::string& message = plan.diagnostics[0].message;
+        QVERIFY2(message.find("'odd' shards mesh") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("dim 'dp_replicate'") != std::string::npos, message.c_str());
+    }
+
     void noParamsIsAWarning() {
         ScenarioBuilder b;
         b.mesh({2});

@@ -96,8 +96,10 @@ private slots:
     void textIsCompactForHugeWorlds() {
         Scenario scenario = testing::largeScenario(400, 1024, 8);
         std::string text = planToText(makePlan(scenario), scenario);
+        // 400 params on 8,192 ranks: the text lists samples and counts, not
+        // every rank (about 200 lines, the loads headline included).
         auto lines = std::count(text.begin(), text.end(), '\n');
-        QVERIFY2(lines < 200, std::to_string(lines).c_str());
+        QVERIFY2(lines < 210, std::to_string(lines).c_str());
         QVERIFY(text.find("more ranks") != std::string::npos);
         QVERIFY(text.find("distinct ownership sets") != std::string::npos);
     }

@@ -38,7 +38,7 @@ const std::map<QString, std::set<QString>>& allowed() {
          {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "step"}},
         {"export",
          {"types", "scenario", "plan", "runtime", "tensor", "verify", "collectives", "redistribute",
-          "step", "run", "cluster", "cost"}},
+          "step", "run", "cluster", "cost", "accuracy"}},
         // A run split over processes: runs shares with run's own parts, merges their reports.
         {"distributed",
          {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "step",
@@ -58,9 +58,13 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"cost",
          {"types", "plan", "runtime", "tensor", "collectives", "redistribute", "step", "run",
           "cluster"}},
+        // A real run held against the cost model: schedule and trace matched,
+        // the errors, the replay of its measured durations.
+        {"accuracy", {"types", "plan", "runtime", "step", "cluster", "cost"}},
         // Measuring this machine for a cluster file: runs Gloo collectives and
         // the engine's kernels, fits the cost model's parameters.
-        {"calibrate", {"types", "scenario", "runtime", "tensor", "collectives", "cluster", "cost"}},
+        {"calibrate",
+         {"types", "scenario", "runtime", "tensor", "collectives", "cluster", "cost", "accuracy"}},
     };
     return table;
 }

@@ -6,11 +6,11 @@
 
 #include <cmath>
 
+#include "accuracy/run_prediction.h"
 #include "calibrate/calibrate.h"
 #include "cluster/reader.h"
 #include "cost/collective_cost.h"
 #include "cost/plan_cost.h"
-#include "cost/run_prediction.h"
 #include "cost/shared_cores.h"
 #include "plan/planner.h"
 #include "samples.h"

@@ -264,6 +264,10 @@ void TestReaderErrors::malformed_data() {
     row("optimizer in a repeat block", withParam(R"j({"repeat": 2, "var": "i", "params": [
         {"name": "w{i}", "shape": [4], "dtype": "f32", "optimizer": "lion"}]})j"),
         "/params/0/params/0/optimizer", "got \"lion\"");
+    // An entry's error names the entry, a repeat block's name template too.
+    row("error names its param in a repeat block", withParam(R"j({"repeat": 2, "var": "i",
+        "params": [{"name": "layers.{i}.w", "shape": [4, 0], "dtype": "f32"}]})j"),
+        "/params/0/params/0/shape/1", "(in param 'layers.{i}.w')");
     row("unknown mesh", withParam(R"j({"name": "w", "shape": [4], "dtype": "f32", "mesh": "x",
         "placements": ["R", "R"]})j"),
         "/params/0/mesh", "unknown mesh \"x\"; expected one of \"main\"");

@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <set>
 
+#include "accuracy/trace_match.h"
 #include "cost/step_memory_model.h"
 #include "cost/step_schedule.h"
-#include "cost/trace_match.h"
 #include "export/plan_json.h"
 #include "export/plan_text.h"
 #include "plan/planner.h"

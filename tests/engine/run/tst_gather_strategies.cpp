@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "accuracy/trace_match.h"
 #include "cluster/reader.h"
 #include "cost/gather_strategy_choice.h"
 #include "cost/gather_traffic.h"
@@ -17,7 +18,6 @@
 #include "cost/plan_scenario.h"
 #include "cost/step_memory_model.h"
 #include "cost/step_schedule.h"
-#include "cost/trace_match.h"
 #include "export/plan_json.h"
 #include "plan/grouping.h"
 #include "plan/planner.h"

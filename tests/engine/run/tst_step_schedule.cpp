@@ -10,11 +10,11 @@
 #include <algorithm>
 #include <set>
 
+#include "accuracy/trace_match.h"
 #include "cost/gather_strategy_choice.h"
 #include "cost/plan_cost.h"
 #include "cost/step_memory_model.h"
 #include "cost/step_schedule.h"
-#include "cost/trace_match.h"
 #include "plan/planner.h"
 #include "run/optimizer_step.h"
 #include "run/runner.h"

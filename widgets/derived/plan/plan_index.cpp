@@ -76,7 +76,8 @@ PlanIndex buildPlanIndex(const Scenario& scenario, const Plan& plan) {
     indexRanks(plan, index);
     indexDiagnostics(plan, index);
     sortRankLoads(plan, index);
-    index.computeImbalance = loadImbalance(index.computedNumel);
+    if (const auto compute = rankComputeImbalance(plan.ranks))
+        index.computeImbalance = compute->ratio;
     if (const auto worst = worstOwnerImbalance(plan.groups)) {
         index.worstImbalance = worst->ratio;
         index.worstGroup = worst->group;
@@ -104,12 +105,20 @@ QString imbalanceStatusText(const Plan& plan, const PlanIndex& index, bool predi
 }
 
 int mostInterestingParam(const Scenario& scenario, const Plan& plan) {
-    // A hazard the mesh can show (the param has a group, so owners) comes first.
-    for (Severity severity : {Severity::Error, Severity::Warning})
-        for (const Diagnostic& diagnostic : plan.diagnostics)
-            if (diagnostic.severity == severity)
-                for (int p : diagnostic.params)
-                    if (plan.groupOf(p)) return p;
+    // An error's param first, planned or not: it is what the user must fix,
+    // and the tensor layout and diagnostics show it even without owners.
+    for (const Diagnostic& diagnostic : plan.diagnostics)
+        if (diagnostic.severity == Severity::Error && !diagnostic.params.empty())
+            return diagnostic.params.front();
+    return mostInterestingPlannedParam(scenario, plan);
+}
+
+int mostInterestingPlannedParam(const Scenario& scenario, const Plan& plan) {
+    // A warning the mesh can show (the param has a group, so owners).
+    for (const Diagnostic& diagnostic : plan.diagnostics)
+        if (diagnostic.severity == Severity::Warning)
+            for (int p : diagnostic.params)
+                if (plan.groupOf(p)) return p;
     int best = -1;
     for (const Group& group : plan.groups)
         for (int p : group.params)

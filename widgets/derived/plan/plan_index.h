@@ -64,9 +64,12 @@ QString worstImbalanceText(const Plan& plan, const PlanIndex& index);
 // the step) · owner imbalance …".
 QString imbalanceStatusText(const Plan& plan, const PlanIndex& index, bool predicted);
 
-// The parameter a screenshot or a first look should show: the first grouped
-// one an error or warning names (a hazard), else the largest grouped one,
-// else the first one a diagnostic names or the first param; -1 if none.
+// The parameter a first look should show: the first one an error names,
+// planned or not (what the user must fix), else mostInterestingPlannedParam.
 int mostInterestingParam(const Scenario& scenario, const Plan& plan);
+// The one a picture of owners and shards should show: the first grouped one
+// a warning names (a hazard), else the largest grouped one, else the first
+// one a diagnostic names or the first param; -1 if none.
+int mostInterestingPlannedParam(const Scenario& scenario, const Plan& plan);
 
 }  // namespace hsdp

@@ -5,9 +5,9 @@
 #include <memory>
 #include <stop_token>
 
+#include "accuracy/run_prediction.h"
 #include "cluster/cluster.h"
 #include "cost/plan_cost.h"
-#include "cost/run_prediction.h"
 #include "verify/run_result.h"
 
 namespace hsdp {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cost/trace_match.h"
+#include "accuracy/trace_match.h"
 
 #include <algorithm>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cost/run_prediction.h"
+#include "accuracy/run_prediction.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 
-#include "cost/trace_match.h"
+#include "accuracy/trace_match.h"
 
 namespace hsdp {
 
