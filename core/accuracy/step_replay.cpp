@@ -73,71 +73,89 @@ std::vector<std::vector<const TraceEvent*>> tracedItems(const StepSchedule& sche
     return out;
 }
 
-// A collective's measured time: its last member's arrival to its last
-// member's end (what predictRun compares); the model's where none traced it.
-std::vector<double> measuredCollectives(const StepSchedule& schedule,
+// When each collective's last member arrived (µs on the trace's clock; -1:
+// none traced it) and its measured time, from then to its last member's end
+// (what predictRun compares); the model's where none traced it.
+struct MeasuredCollectives {
+    std::vector<double> lastStartUs;
+    std::vector<double> seconds;
+};
+
+MeasuredCollectives measuredCollectives(const StepSchedule& schedule,
                                         const std::vector<std::vector<const TraceEvent*>>& traced,
                                         const std::vector<double>& modelled) {
-    std::vector<double> lastStart(schedule.collectives.size(), -1), lastEnd(lastStart);
+    MeasuredCollectives out{std::vector<double>(schedule.collectives.size(), -1), modelled};
+    std::vector<double> lastEnd(schedule.collectives.size(), -1);
     for (size_t r = 0; r < traced.size(); ++r)
         for (size_t at = 0; at < traced[r].size(); ++at) {
             const RankWork& work = schedule.ranks[r][at];
             const TraceEvent* e = traced[r][at];
             if (work.kind != WorkKind::Collective || !e) continue;
             const size_t c = size_t(work.collective);
-            lastStart[c] = std::max(lastStart[c], e->startUs);
+            out.lastStartUs[c] = std::max(out.lastStartUs[c], e->startUs);
             lastEnd[c] = std::max(lastEnd[c], e->endUs);
         }
-    std::vector<double> out(modelled);
-    for (size_t c = 0; c < out.size(); ++c)
-        if (lastStart[c] >= 0) out[c] = std::max(0.0, lastEnd[c] - lastStart[c]) / 1e6;
+    for (size_t c = 0; c < out.seconds.size(); ++c)
+        if (out.lastStartUs[c] >= 0)
+            out.seconds[c] = std::max(0.0, lastEnd[c] - out.lastStartUs[c]) / 1e6;
     return out;
 }
 
-Durations durationsOf(const RunPrediction& prediction, const Trace& trace,
-                      const std::vector<std::vector<const TraceEvent*>>& traced,
-                      const std::vector<std::pair<double, double>>& rankStepUs) {
-    const StepSchedule& schedule = prediction.cost.schedule;
-    const StepSimulation& sim = prediction.cost.simulation;
-    Durations d;
-    d.collectiveModelled = sim.collectiveSeconds;
-    d.collectiveMeasured = measuredCollectives(schedule, traced, d.collectiveModelled);
-    const size_t ranks = schedule.ranks.size();
-    double origin =
-        std::numeric_limits<double>::infinity();  // the step's start on the trace's clock
-    for (size_t r = 0; r < ranks; ++r) {
-        const bool timed = r < rankStepUs.size() && rankStepUs[r].second > 0;
-        if (timed)
+// The step's start on the trace's clock: the earliest rank's.
+double stepOrigin(const std::vector<std::vector<const TraceEvent*>>& traced,
+                  const std::vector<std::pair<double, double>>& rankStepUs) {
+    double origin = std::numeric_limits<double>::infinity();
+    for (size_t r = 0; r < traced.size(); ++r) {
+        if (r < rankStepUs.size() && rankStepUs[r].second > 0)
             origin = std::min(origin, rankStepUs[r].first);
         else if (!traced[r].empty() && traced[r].front())
             origin = std::min(origin, traced[r].front()->startUs);
     }
-    if (!std::isfinite(origin)) origin = 0;
+    return std::isfinite(origin) ? origin : 0;
+}
+
+Durations durationsOf(const RunPrediction& prediction,
+                      const std::vector<std::vector<const TraceEvent*>>& traced,
+                      const std::vector<std::pair<double, double>>& rankStepUs) {
+    constexpr double kModel = std::numeric_limits<double>::quiet_NaN();
+    const StepSchedule& schedule = prediction.cost.schedule;
+    const StepSimulation& sim = prediction.cost.simulation;
+    Durations d;
+    d.collectiveModelled = sim.collectiveSeconds;
+    const MeasuredCollectives collectives =
+        measuredCollectives(schedule, traced, d.collectiveModelled);
+    d.collectiveMeasured = collectives.seconds;
+    const size_t ranks = schedule.ranks.size();
+    const double origin = stepOrigin(traced, rankStepUs);
     for (auto* times : {&d.measured, &d.modelled}) {
-        times->computeSeconds.resize(ranks);
+        times->seconds.resize(ranks);
         times->gapBefore.resize(ranks);
     }
     d.tailMeasured.assign(ranks, 0);
     for (size_t r = 0; r < ranks; ++r) {
         const size_t items = schedule.ranks[r].size();
-        d.measured.computeSeconds[r].assign(items, -1);
-        d.measured.gapBefore[r].assign(items, 0);
-        d.modelled.computeSeconds[r].assign(items, -1);
-        d.modelled.gapBefore[r].assign(items, 0);
+        for (auto* times : {&d.measured, &d.modelled}) {
+            times->seconds[r].assign(items, kModel);
+            times->gapBefore[r].assign(items, 0);
+        }
         const bool timed = r < rankStepUs.size() && rankStepUs[r].second > 0;
         double previousEnd = timed ? rankStepUs[r].first : origin;
         for (size_t at = 0; at < items; ++at) {
+            const RankWork& work = schedule.ranks[r][at];
             const WorkSpan& span = sim.ranks[r].spans[at];
-            const bool compute = schedule.ranks[r][at].kind != WorkKind::Collective;
-            if (compute) d.modelled.computeSeconds[r][at] = span.end - span.start;
+            const bool compute = work.kind != WorkKind::Collective;
+            if (compute) d.modelled.seconds[r][at] = span.end - span.start;
             const TraceEvent* e = traced[r][at];
             if (!e) {
-                if (compute) d.measured.computeSeconds[r][at] = span.end - span.start;
+                if (compute) d.measured.seconds[r][at] = span.end - span.start;
                 continue;
             }
             d.measured.gapBefore[r][at] = std::max(0.0, e->startUs - previousEnd) / 1e6;
-            if (compute)
-                d.measured.computeSeconds[r][at] = std::max(0.0, e->endUs - e->startUs) / 1e6;
+            // A member's own end after the last arrival: a root that sends
+            // and goes on does not wait for the last receiver to finish.
+            d.measured.seconds[r][at] =
+                compute ? std::max(0.0, e->endUs - e->startUs) / 1e6
+                        : (e->endUs - collectives.lastStartUs[size_t(work.collective)]) / 1e6;
             previousEnd = std::max(previousEnd, e->endUs);
         }
         // The first gap counts from the step's start: a rank that began later waits for it.
@@ -179,10 +197,12 @@ ClassSubstitution substitute(const StepSchedule& schedule, const Durations& d, D
                 continue;
             }
             const WorkKind kind = schedule.ranks[r][at].kind;
-            if (kind == WorkKind::Collective || classOf(kind) != c) continue;
-            out.measuredSeconds += d.measured.computeSeconds[r][at];
-            out.modelledSeconds += d.modelled.computeSeconds[r][at];
-            items.computeSeconds[r][at] = d.modelled.computeSeconds[r][at];
+            if (classOf(kind) != c) continue;
+            // A collective's member ends with the others again (NaN: the model's).
+            items.seconds[r][at] = d.modelled.seconds[r][at];
+            if (kind == WorkKind::Collective) continue;
+            out.measuredSeconds += d.measured.seconds[r][at];
+            out.modelledSeconds += d.modelled.seconds[r][at];
         }
         if (c == DurationClass::RankOverhead) {
             out.measuredSeconds += tail[r];
@@ -208,7 +228,7 @@ StepReplay replayStep(const RunPrediction& prediction, const Trace& trace,
                           compute.mismatches.end());
     if (!out.mismatches.empty()) return out;
     const auto traced = tracedItems(schedule, trace, collectives, compute);
-    const Durations d = durationsOf(prediction, trace, traced, rankStepUs);
+    const Durations d = durationsOf(prediction, traced, rankStepUs);
     out.replayedSeconds = makespanOf(schedule, d.collectiveMeasured, d.measured, d.tailMeasured);
     for (DurationClass c : kDurationClasses) out.classes.push_back(substitute(schedule, d, c));
     return out;

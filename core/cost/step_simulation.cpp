@@ -5,6 +5,9 @@
 #include "cost/detail/collective_arrivals.h"
 #include "cost/newton_schulz_cost.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -99,12 +102,11 @@ private:
             const size_t at = pos_[size_t(r)];
             const RankWork& w = work[at];
             WorkSpan& span = timeline.spans[at];
-            span.arrival =
-                clock_[size_t(r)] + given(items_ ? &items_->gapBefore : nullptr, r, at, 0);
+            span.arrival = clock_[size_t(r)] + given(&ItemTimes::gapBefore, r, at, 0);
             if (w.kind != WorkKind::Collective) {
                 span.start = span.arrival;
-                const double seconds = given(items_ ? &items_->computeSeconds : nullptr, r, at, -1);
-                span.end = span.start + (seconds >= 0 ? seconds : workSeconds(w, rates_));
+                const double seconds = given(&ItemTimes::seconds, r, at, kModel);
+                span.end = span.start + (std::isnan(seconds) ? workSeconds(w, rates_) : seconds);
                 clock_[size_t(r)] = span.end;
                 ++pos_[size_t(r)];
                 continue;
@@ -128,8 +130,9 @@ private:
         for (const auto& [member, at] : members) {
             WorkSpan& span = sim_.ranks[size_t(member)].spans[at];
             span.start = start;
-            span.end = end;
-            clock_[size_t(member)] = end;
+            const double own = given(&ItemTimes::seconds, member, at, kModel);
+            span.end = std::isnan(own) ? end : std::max(span.arrival, start + own);
+            clock_[size_t(member)] = span.end;
             pos_[size_t(member)] = at + 1;
             // The member whose advance() completed `c` (the last one listed)
             // goes on in its own loop; the others are queued.
@@ -137,11 +140,13 @@ private:
         }
     }
 
-    // items[r][at] where the table has it, else `fallback`.
-    static double given(const std::vector<std::vector<double>>* items, int r, size_t at,
-                        double fallback) {
-        if (!items || size_t(r) >= items->size()) return fallback;
-        const auto& row = (*items)[size_t(r)];
+    static constexpr double kModel = std::numeric_limits<double>::quiet_NaN();
+
+    // (items_->*table)[r][at] where the table has it, else `fallback`.
+    double given(std::vector<std::vector<double>> ItemTimes::*table, int r, size_t at,
+                 double fallback) const {
+        if (!items_ || size_t(r) >= (items_->*table).size()) return fallback;
+        const auto& row = (items_->*table)[size_t(r)];
         return at < row.size() ? row[at] : fallback;
     }
 
@@ -168,7 +173,7 @@ StepSimulation simulateStep(const StepSchedule& schedule, std::vector<double> co
         throw std::invalid_argument("simulateStep: one time per collective");
     StepSimulation sim;
     sim.collectiveSeconds = std::move(collectiveSeconds);
-    const bool any = !items.computeSeconds.empty() || !items.gapBefore.empty();
+    const bool any = !items.seconds.empty() || !items.gapBefore.empty();
     EventPass pass(schedule, sim, rates, any ? &items : nullptr);
     pass.run();
     concludeSimulation(schedule, pass.arrivals(), sim);

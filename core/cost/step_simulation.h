@@ -60,13 +60,17 @@ struct StepSimulation {
     std::vector<CriticalStep> criticalPath;  // in time order
 };
 
-// Per rank and item, times that replace the rates' (a replay of a measured
-// run, cost/step_replay.h): a compute item's seconds (< 0: workSeconds on the
-// rates) and the rank's idle time before each item, its own work between the
-// items the schedule has. Empty rows: the rates, no idle time.
+// Per rank and item, times that replace the model's (a replay of a measured
+// run, accuracy/step_replay.h). `seconds`: a compute item's duration; for a
+// collective, when this member ends after the collective's start (its own:
+// a broadcast's root can end first, even before the last member arrives;
+// never before its own arrival). NaN: the model's (workSeconds on the rates;
+// the collective's time, every member ending together). `gapBefore`: the
+// rank's idle time before the item, its own work between the items the
+// schedule has. Missing rows: the model's, no idle time.
 struct ItemTimes {
-    std::vector<std::vector<double>> computeSeconds;  // [rank][item]
-    std::vector<std::vector<double>> gapBefore;       // [rank][item]
+    std::vector<std::vector<double>> seconds;    // [rank][item]
+    std::vector<std::vector<double>> gapBefore;  // [rank][item]
 };
 
 // `collectiveSeconds[c]` for every collective of the schedule. Throws
