@@ -139,6 +139,7 @@ private slots:
     void longThinMeshesWrap();
     void heatScaleIsOrdered();
     void nodesAreOutlinedWhereRanksChangeNode();
+    void choicesShowTheirWholeText_data();
     void choicesShowTheirWholeText();
 };
 
@@ -449,13 +450,23 @@ QRect textArea(QComboBox* box) {
 // cut their choices to "main (8 r" and "dp_replic"; and in the window's
 // centre at 1440 pixels (about 500 wide) the row of controls had no room
 // for them: the dims' boxes go under the mesh's then.
+void TestMeshView::choicesShowTheirWholeText_data() {
+    QTest::addColumn<QString>("path");
+    QTest::newRow("70B") << sample("llama3_70b_hsdp_tp_2x4x4.json");
+    // Drawn in blocks: the block statistic's box joins the dims' row, which
+    // squeezed "dp_replicate (128)" to "dp_replicate (" in a narrow panel.
+    QTest::newRow("16,384 ranks") << QStringLiteral(HSDP_SOURCE_DIR
+                                                    "/tests/data/scale/hsdp_128x128.json");
+}
+
 void TestMeshView::choicesShowTheirWholeText() {
+    QFETCH(QString, path);
     PlanSelection selection;
     MeshWidget view(&selection);
     view.resize(1000, 700);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.setResult(computePlanResult(sample("llama3_70b_hsdp_tp_2x4x4.json")));
+    view.setResult(computePlanResult(path));
     for (int width : {1000, 500, 1000}) {
         view.resize(width, 700);
         // The boxes' row lays out first, the view's layout with its new size a turn later.
@@ -475,7 +486,7 @@ void TestMeshView::choicesShowTheirWholeText() {
             QVERIFY2(view.rect().contains(QRect(box->mapTo(&view, QPoint(0, 0)), box->size())),
                      qPrintable(QStringLiteral("at %1 px a box runs off the view").arg(width)));
         }
-        QCOMPARE(boxes, 3);  // mesh, rows, columns
+        QVERIFY2(boxes >= 3, qPrintable(QString::number(boxes)));  // mesh, rows, columns
         const QStringList problems = testing::fitProblems(&view);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }

@@ -23,8 +23,12 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
     // Each box as wide as its longest choice: the choices come with the
     // first plan, after the box was first shown (and sized) empty, which
     // cut them to "main (8 r" and "dp_replic".
-    for (QComboBox* box : {meshes_, rows_, columns_})
+    // Fixed: a narrow mesh panel (131,072 ranks, the block statistic beside
+    // the dims) squeezed them below their text ("dp_replicate (") instead.
+    for (QComboBox* box : {meshes_, rows_, columns_}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        box->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    }
     // The dims and the block statistic: beside the mesh's box while the row
     // has the room, else on a row of their own (fitControls), not squeezed.
     dims_ = new QWidget(this);
