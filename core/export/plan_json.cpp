@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "export/plan_json.h"
 
+#include <charconv>
 #include <string>
 
 #include "plan/grouping.h"
@@ -9,6 +10,17 @@
 namespace hsdp {
 
 namespace {
+
+// The shortest decimal that reads back as `value`: a coefficient the scenario
+// wrote as 3.4445 is kept as a float, and printed as a double it would read
+// 3.444499969482422.
+double asWritten(float value) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    double out = value;
+    std::from_chars(text, end, out);
+    return out;
+}
 
 using Json = nlohmann::ordered_json;
 
@@ -247,7 +259,8 @@ nlohmann::ordered_json planToJson(const Plan& plan, const Scenario& scenario) {
     // default plan's JSON stays as it was.
     if (const NewtonSchulzOptions& ns = scenario.options.newtonSchulz; !ns.isDefault()) {
         Json coefficients = Json::array();
-        for (const auto& c : ns.coefficients) coefficients.push_back({c[0], c[1], c[2]});
+        for (const auto& c : ns.coefficients)
+            coefficients.push_back({asWritten(c[0]), asWritten(c[1]), asWritten(c[2])});
         put(out, "newton_schulz",
             Json{{"steps", ns.steps},
                  {"coefficients", std::move(coefficients)},

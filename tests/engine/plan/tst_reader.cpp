@@ -4,6 +4,8 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 
+#include "export/plan_json.h"
+#include "plan/planner.h"
 #include "reader_test_util.h"
 
 using namespace hsdp;
@@ -21,6 +23,7 @@ private slots:
     void pytorchDtypeSpellings_data();
     void pytorchDtypeSpellings();
     void repeatStartCountsFromIt();
+    void newtonSchulzCoefficientsPrintAsWritten();
 };
 
 static const char* kGoodPath = R"j({
@@ -232,6 +235,18 @@ void TestReader::repeatStartCountsFromIt() {
              QStringList({"layers.3.w", "layers.3.experts.0", "layers.3.experts.1", "layers.4.w",
                           "layers.4.experts.0", "layers.4.experts.1", "layers.5.w",
                           "layers.5.experts.0", "layers.5.experts.1", "head0"}));
+}
+
+// The engine keeps coefficients as floats; the plan's JSON gives them back as
+// the scenario wrote them, not as 3.444499969482422.
+void TestReader::newtonSchulzCoefficientsPrintAsWritten() {
+    const Scenario s = readScenario(R"j({"format": "hsdp-scenario/1", "name": "ns",
+      "mesh": {"shape": [2]}, "options": {"newton_schulz": {"steps": 2,
+        "coefficients": [[3.4445, -4.775, 2.0315], [3.1, -3.2, 0.7]]}},
+      "params": [{"name": "w", "shape": [4, 4], "dtype": "f32", "placements": ["S(0)"]}]})j");
+    const auto json = planToJson(makePlan(s), s);
+    const auto& written = json["newton_schulz"]["coefficients"];
+    QCOMPARE(written.dump(), std::string("[[3.4445,-4.775,2.0315],[3.1,-3.2,0.7]]"));
 }
 
 QTEST_APPLESS_MAIN(TestReader)
