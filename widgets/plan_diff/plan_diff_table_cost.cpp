@@ -47,9 +47,12 @@ std::optional<CostDiff> costChange(const PlanResult& before, const PlanResult& a
 void addCostRows(const CostDiff& cost, std::vector<PlanDiffRow>& rows) {
     const QString where = QObject::tr("on %1").arg(QString::fromStdString(cost.cluster));
     if (cost.stepSecondsChange() != 0) {
+        // Every predicted time says how far to trust it, here too.
         PlanDiffRow step =
-            textRow(QObject::tr("predicted step"), where, duration(cost.before.stepSeconds),
-                    duration(cost.after.stepSeconds), signedDuration(cost.stepSecondsChange()));
+            textRow(QObject::tr("predicted step"),
+                    QObject::tr("%1, %2").arg(where, QString::fromStdString(cost.trust)),
+                    duration(cost.before.stepSeconds), duration(cost.after.stepSeconds),
+                    signedDuration(cost.stepSecondsChange()));
         step.trend = trendOf(cost.faster());
         rows.push_back(std::move(step));
     }
@@ -71,8 +74,9 @@ void addCostRows(const CostDiff& cost, std::vector<PlanDiffRow>& rows) {
 QString costSummaryText(const CostDiff& cost) {
     QStringList parts;
     if (cost.stepSecondsChange() != 0)
-        parts << QObject::tr("predicted step %1 → %2")
-                     .arg(duration(cost.before.stepSeconds), duration(cost.after.stepSeconds));
+        parts << QObject::tr("predicted step %1 → %2 %3")
+                     .arg(duration(cost.before.stepSeconds), duration(cost.after.stepSeconds),
+                          QString::fromStdString(cost.trust));
     if (cost.peakBytesChange() != 0)
         parts << QObject::tr("peak %1 → %2")
                      .arg(bytes(cost.before.peakBytes), bytes(cost.after.peakBytes));
