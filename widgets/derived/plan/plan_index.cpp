@@ -100,8 +100,11 @@ QString worstImbalanceText(const Plan& plan, const PlanIndex& index) {
 QString imbalanceStatusText(const Plan& plan, const PlanIndex& index, bool predicted) {
     const QString owner = QObject::tr("owner imbalance %1").arg(worstImbalanceText(plan, index));
     if (!predicted || !index.computeImbalance) return owner;
-    return QObject::tr("per-rank Newton–Schulz imbalance %1 (sets the step) · %2")
-        .arg(QString::number(*index.computeImbalance, 'f', 2), owner);
+    // "Sets the step" only where one rank's work stands out; an even load sets nothing.
+    const QString role = *index.computeImbalance < 1.05 ? QObject::tr("even")
+                                                          : QObject::tr("sets the step");
+    return QObject::tr("per-rank Newton–Schulz imbalance %1 (%2) · %3")
+        .arg(QString::number(*index.computeImbalance, 'f', 2), role, owner);
 }
 
 int mostInterestingParam(const Scenario& scenario, const Plan& plan) {
