@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "types/figures.h"
+
 namespace hsdp {
 
 namespace {
@@ -12,13 +14,6 @@ using Json = nlohmann::ordered_json;
 
 Json finiteOrNull(double value) {
     return std::isfinite(value) ? Json(value) : Json(nullptr);
-}
-
-std::string percent(double fraction) {
-    if (!std::isfinite(fraction)) return "inf";
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %%", 100 * fraction);
-    return text;
 }
 
 std::string seconds(double s) {
@@ -78,10 +73,7 @@ namespace {
 
 // (predicted - measured) / measured of two sums, signed: "+12.0 %".
 std::string signedPercent(double predicted, double measured) {
-    if (measured <= 0) return "n/a";
-    char text[32];
-    std::snprintf(text, sizeof text, "%+.1f %%", 100 * (predicted - measured) / measured);
-    return text;
+    return measured > 0 ? signedPercentText((predicted - measured) / measured) : "n/a";
 }
 
 // One op's or compute kind's line: the sums and their error, then the median
@@ -92,7 +84,7 @@ std::string accuracyLine(std::string_view name, int count, double measured, doub
     std::snprintf(
         line, sizeof line, "    %-14s %5d   measured %-11s predicted %-11s error %-9s median %s\n",
         std::string(name).c_str(), count, seconds(measured).c_str(), seconds(predicted).c_str(),
-        signedPercent(predicted, measured).c_str(), percent(medianAbsRelError).c_str());
+        signedPercent(predicted, measured).c_str(), percentText(medianAbsRelError).c_str());
     return line;
 }
 
@@ -121,7 +113,7 @@ std::string predictionToText(const RunPrediction& p) {
     out += "  step (makespan of the optimizer step): measured ";
     out += p.measuredSeconds > 0 ? seconds(p.measuredSeconds) : std::string("(not measured)");
     out += ", predicted " + seconds(p.predictedSeconds) + " " + p.cost.cluster.trustText();
-    if (p.makespanRelError) out += ", error " + percent(*p.makespanRelError);
+    if (p.makespanRelError) out += ", error " + percentText(*p.makespanRelError);
     out += "\n";
     if (!p.cost.cluster.describesEngineRuns())
         out += "  " + p.cost.cluster.name +
@@ -143,7 +135,7 @@ std::string predictionToText(const RunPrediction& p) {
                             op.predictedSeconds, op.medianAbsRelError);
     out += "    all            " + std::to_string(p.collectives.size()) +
            " collectives over more than one rank: median error " +
-           percent(p.collectiveMedianAbsRelError) + "\n";
+           percentText(p.collectiveMedianAbsRelError) + "\n";
     return out + computeText(p);
 }
 

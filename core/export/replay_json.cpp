@@ -3,23 +3,13 @@
 
 #include <cstdio>
 
+#include "types/figures.h"
+
 namespace hsdp {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string signedPercent(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%+.1f %%", 100 * fraction);
-    return text;
-}
-
-std::string seconds(double s) {
-    char text[32];
-    std::snprintf(text, sizeof text, s < 0.01 ? "%.3g s" : "%.4f s", s);
-    return text;
-}
 
 }  // namespace
 
@@ -54,21 +44,27 @@ std::string replayToText(const StepReplay& replay) {
         for (const auto& m : replay.mismatches) out += "    " + m + "\n";
         return out;
     }
-    out += "  step (makespan): measured " + seconds(replay.measuredSeconds) + ", replayed " +
-           seconds(replay.replayedSeconds) + " (error " + signedPercent(replay.replayError()) +
-           "), modelled " + seconds(replay.modelledSeconds) + "\n";
-    out += "  durations       summed: measured   modelled     makespan with it modelled  carries\n";
+    out += "  step (makespan): measured " + durationText(replay.measuredSeconds) + ", replayed " +
+           durationText(replay.replayedSeconds) + " (error " +
+           signedPercentText(replay.replayError()) + "), modelled " +
+           durationText(replay.modelledSeconds) + "\n";
+    char header[256];
+    std::snprintf(header, sizeof header, "    %-15s %-12s %-12s %-26s %s\n", "durations",
+                  "measured", "modelled", "makespan, it modelled", "carries");
+    out += header;
     for (const ClassSubstitution& c : replay.classes) {
         char line[256];
         std::snprintf(line, sizeof line, "    %-15s %-12s %-12s %-26s %s\n",
                       std::string(durationClassName(c.durations)).c_str(),
-                      seconds(c.measuredSeconds).c_str(), seconds(c.modelledSeconds).c_str(),
-                      seconds(c.makespanSeconds).c_str(),
-                      signedPercent(replay.carriedError(c)).c_str());
+                      durationText(c.measuredSeconds).c_str(),
+                      durationText(c.modelledSeconds).c_str(),
+                      durationText(c.makespanSeconds).c_str(),
+                      signedPercentText(replay.carriedError(c)).c_str());
         out += line;
     }
     out +=
-        "  carries: (makespan with the class modelled - replayed) / measured, the part of the\n"
+        "  measured and modelled: the class's durations summed over every rank; carries:\n"
+        "  (makespan with the class modelled - replayed) / measured, the part of the\n"
         "  prediction's error that class's durations bring\n";
     return out;
 }

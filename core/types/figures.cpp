@@ -91,4 +91,18 @@ std::string runBytesText(double runBytes, bool shrunk, std::optional<double> rea
     return text;
 }
 
+std::string percentText(double fraction) {
+    if (!std::isfinite(fraction)) return "inf";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %%", 100 * fraction);
+    return text;
+}
+
+std::string signedPercentText(double fraction) {
+    if (!std::isfinite(fraction)) return "inf";
+    char text[32];
+    std::snprintf(text, sizeof text, "%+.1f %%", 100 * fraction);
+    return text;
+}
+
 }  // namespace hsdp

@@ -30,6 +30,10 @@ std::string durationText(double seconds);
 std::string wallTimeText(double seconds);    // "2.15 s wall"
 std::string summedTimeText(double seconds);  // "7.35 s summed over collectives"
 std::string collectiveId(int64_t seq);       // "#648"
+// A fraction as a percentage: "12.3 %", "inf" (an error over nothing).
+std::string percentText(double fraction);
+// The same signed, for an error whose direction matters: "+12.3 %", "-4.0 %".
+std::string signedPercentText(double fraction);
 
 // A byte figure of a run: plain when the run used the real shapes, else
 // "184.0 KiB in the shrunk run (≈ 9.7 GiB at real size)", or without the
