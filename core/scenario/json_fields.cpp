@@ -33,6 +33,8 @@ std::string describeJson(const Json& value) {
             return "an array";
         case Json::value_t::null:
             return "null";
+        case Json::value_t::binary:  // a pickle's bytes
+            return "bytes";
         case Json::value_t::string: {
             const auto& s = value.get_ref<const std::string&>();
             if (s.size() <= kMaxShown) return value.dump();
