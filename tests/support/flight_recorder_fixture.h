@@ -48,15 +48,56 @@ inline std::vector<FixtureGroup> fixtureGroups(int rank, int worldSize) {
 inline std::vector<FixtureCollective> fixtureCollectives(int rank) {
     const bool even = rank % 2 == 0;
     return {
-        {"0", "default_pg", "nccl:all_reduce", 1, 0, 1, {{1024}}, {{1024}}, "Float", "completed", false},
-        {"1", "mesh_dp", "nccl:_all_gather_base", 1, 0, 1, {{512}}, {{1024}}, "BFloat16", "completed", false},
-        {"0", "default_pg", "nccl:broadcast", 2, 0, 2, {{16, 16}}, {{16, 16}}, "Float", "started", false},
-        {"1", "mesh_dp", even ? "nccl:send 0->1" : "nccl:recv 1<-0", 1, 1, 2, {{8}}, {{8}}, "Float",
-         "scheduled", true},
+        {"0",
+         "default_pg",
+         "nccl:all_reduce",
+         1,
+         0,
+         1,
+         {{1024}},
+         {{1024}},
+         "Float",
+         "completed",
+         false},
+        {"1",
+         "mesh_dp",
+         "nccl:_all_gather_base",
+         1,
+         0,
+         1,
+         {{512}},
+         {{1024}},
+         "BFloat16",
+         "completed",
+         false},
+        {"0",
+         "default_pg",
+         "nccl:broadcast",
+         2,
+         0,
+         2,
+         {{16, 16}},
+         {{16, 16}},
+         "Float",
+         "started",
+         false},
+        {"1",
+         "mesh_dp",
+         even ? "nccl:send 0->1" : "nccl:recv 1<-0",
+         1,
+         1,
+         2,
+         {{8}},
+         {{8}},
+         "Float",
+         "scheduled",
+         true},
     };
 }
 
-inline bool fixtureHasThreads(const std::string& version) { return version == "2.10"; }
+inline bool fixtureHasThreads(const std::string& version) {
+    return version == "2.10";
+}
 
 inline std::string rankText(const std::vector<int64_t>& ranks) {
     std::string out = "[";
@@ -65,7 +106,9 @@ inline std::string rankText(const std::vector<int64_t>& ranks) {
 }
 
 inline PickleJson fixtureFrame(int line) {
-    return {{"name", "all_reduce"}, {"filename", "torch/distributed/distributed_c10d.py"}, {"line", line}};
+    return {{"name", "all_reduce"},
+            {"filename", "torch/distributed/distributed_c10d.py"},
+            {"line", line}};
 }
 
 inline PickleJson fixtureEntry(const std::string& version, bool asJson, int64_t recordId,
@@ -107,7 +150,8 @@ inline PickleJson fixtureStatus(const std::vector<FixtureGroup>& groups, bool as
         PickleJson row;
         const char* keys[3] = {"last_enqueued_collective", "last_started_collective",
                                "last_completed_collective"};
-        for (int k = 0; k < 3; ++k) row[keys[k]] = asJson ? PickleJson(std::to_string(seqs[k])) : PickleJson(seqs[k]);
+        for (int k = 0; k < 3; ++k)
+            row[keys[k]] = asJson ? PickleJson(std::to_string(seqs[k])) : PickleJson(seqs[k]);
         status[std::to_string(id)] = row;
     }
     return status;
@@ -122,7 +166,8 @@ inline PickleJson fixtureDump(const std::string& version, bool asJson, int rank,
     else if (version != "2.3" && version != "2.4")
         dump["nccl_version"] = "2.20.5";
     PickleJson config = PickleJson::object();
-    for (const auto& g : groups) config[g.name] = {{"name", g.name}, {"desc", g.desc}, {"ranks", rankText(g.ranks)}};
+    for (const auto& g : groups)
+        config[g.name] = {{"name", g.name}, {"desc", g.desc}, {"ranks", rankText(g.ranks)}};
     dump["pg_config"] = config;
     dump["pg_status"] = fixtureStatus(groups, asJson);
     PickleJson entries = PickleJson::array();
@@ -134,7 +179,8 @@ inline PickleJson fixtureDump(const std::string& version, bool asJson, int rank,
 }
 
 // The dump's bytes: a pickle (protocol 2, PyTorch's) or JSON text.
-inline std::string fixtureDumpBytes(const std::string& version, bool asJson, int rank, int worldSize) {
+inline std::string fixtureDumpBytes(const std::string& version, bool asJson, int rank,
+                                    int worldSize) {
     const PickleJson dump = fixtureDump(version, asJson, rank, worldSize);
     return asJson ? plainJson(dump).dump() : writePickle(dump, 2, /*shareEqualDicts=*/true);
 }

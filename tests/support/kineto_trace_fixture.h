@@ -46,20 +46,42 @@ inline TraceJson kinetoCollective(const std::string& name, int64_t inNelems, int
 inline TraceJson kinetoTrace(int rank, bool withDistributedInfo = true) {
     TraceJson trace = {{"schemaVersion", 1}, {"deviceProperties", TraceJson::array()}};
     if (withDistributedInfo)
-        trace["distributedInfo"] = {{"backend", "nccl"}, {"rank", rank}, {"world_size", 2},
-                                    {"pg_count", 2}, {"nccl_version", "2.21.5"}};
+        trace["distributedInfo"] = {{"backend", "nccl"},
+                                    {"rank", rank},
+                                    {"world_size", 2},
+                                    {"pg_count", 2},
+                                    {"nccl_version", "2.21.5"}};
     trace["displayTimeUnit"] = "ms";
     trace["baseTimeNanoseconds"] = 1733500000000000000;
     TraceJson events = TraceJson::array();
-    events.push_back({{"ph", "X"}, {"cat", "cpu_op"}, {"name", "aten::mm"}, {"pid", 1234}, {"tid", 1234},
-                      {"ts", 100.0}, {"dur", 5.0}, {"args", {{"External id", 3}}}});
+    events.push_back({{"ph", "X"},
+                      {"cat", "cpu_op"},
+                      {"name", "aten::mm"},
+                      {"pid", 1234},
+                      {"tid", 1234},
+                      {"ts", 100.0},
+                      {"dur", 5.0},
+                      {"args", {{"External id", 3}}}});
     events.push_back(kinetoCollective("_allgather_base", 512, 1024, "[0, 1]", 2, 110.25));
-    events.push_back({{"ph", "X"}, {"cat", "kernel"}, {"name", "ncclDevKernel_AllGather_RING_LL"},
-                      {"pid", 0}, {"tid", 7}, {"ts", 111.0}, {"dur", 30.0},
-                      {"args", {{"Collective name", "_allgather_base"}, {"In msg nelems", 512},
-                                {"Out msg nelems", 1024}, {"Group size", 2}, {"dtype", "BFloat16"}}}});
+    events.push_back({{"ph", "X"},
+                      {"cat", "kernel"},
+                      {"name", "ncclDevKernel_AllGather_RING_LL"},
+                      {"pid", 0},
+                      {"tid", 7},
+                      {"ts", 111.0},
+                      {"dur", 30.0},
+                      {"args",
+                       {{"Collective name", "_allgather_base"},
+                        {"In msg nelems", 512},
+                        {"Out msg nelems", 1024},
+                        {"Group size", 2},
+                        {"dtype", "BFloat16"}}}});
     events.push_back(kinetoCollective("allreduce", 4096, 4096, "[0, 1]", 2, 150.5));
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 0}, {"tid", 0}, {"args", {{"name", "python"}}}});
+    events.push_back({{"name", "process_name"},
+                      {"ph", "M"},
+                      {"pid", 0},
+                      {"tid", 0},
+                      {"args", {{"name", "python"}}}});
     trace["traceEvents"] = events;
     trace["traceName"] = "rank" + std::to_string(rank) + ".pt.trace.json";
     return trace;

@@ -22,7 +22,9 @@ namespace hsdp::testing {
 
 using PickleJson = nlohmann::ordered_json;
 
-inline PickleJson pickleTuple(PickleJson items) { return PickleJson{{"(tuple)", std::move(items)}}; }
+inline PickleJson pickleTuple(PickleJson items) {
+    return PickleJson{{"(tuple)", std::move(items)}};
+}
 
 inline bool isPickleTuple(const PickleJson& value) {
     return value.is_object() && value.size() == 1 && value.contains("(tuple)");
@@ -161,19 +163,32 @@ private:
     void writeValue(const PickleJson& value) {
         if (isPickleTuple(value)) return writeTuple(value["(tuple)"]);
         switch (value.type()) {
-            case PickleJson::value_t::null: body_ += 'N'; break;
-            case PickleJson::value_t::boolean: body_ += value.get<bool>() ? char(0x88) : char(0x89); break;
+            case PickleJson::value_t::null:
+                body_ += 'N';
+                break;
+            case PickleJson::value_t::boolean:
+                body_ += value.get<bool>() ? char(0x88) : char(0x89);
+                break;
             case PickleJson::value_t::number_integer:
-            case PickleJson::value_t::number_unsigned: writeInteger(value.get<int64_t>()); break;
-            case PickleJson::value_t::number_float: writeFloat(value.get<double>()); break;
-            case PickleJson::value_t::string: writeString(value.get<std::string>()); break;
+            case PickleJson::value_t::number_unsigned:
+                writeInteger(value.get<int64_t>());
+                break;
+            case PickleJson::value_t::number_float:
+                writeFloat(value.get<double>());
+                break;
+            case PickleJson::value_t::string:
+                writeString(value.get<std::string>());
+                break;
             case PickleJson::value_t::array:
                 body_ += ']';
                 memoize();
                 writeItems(value, 'e', 'a');
                 break;
-            case PickleJson::value_t::object: writeObject(value); break;
-            default: break;
+            case PickleJson::value_t::object:
+                writeObject(value);
+                break;
+            default:
+                break;
         }
     }
 
@@ -185,7 +200,8 @@ private:
     std::map<std::string, uint64_t> dicts_;
 };
 
-inline std::string writePickle(const PickleJson& value, int protocol = 2, bool shareEqualDicts = false) {
+inline std::string writePickle(const PickleJson& value, int protocol = 2,
+                               bool shareEqualDicts = false) {
     return PickleWriter(protocol, shareEqualDicts).write(value);
 }
 

@@ -67,7 +67,9 @@ void expectError(const std::string& bytes, const std::string& where, const std::
 
 using Change = std::function<void(PickleJson&)>;
 
-PickleJson& firstEntry(PickleJson& dump) { return dump["entries"][0]; }
+PickleJson& firstEntry(PickleJson& dump) {
+    return dump["entries"][0];
+}
 
 }  // namespace
 
@@ -89,11 +91,13 @@ private slots:
         QFETCH(bool, asJson);
         const std::string v = version.toStdString();
         const int rank = 3;
-        const FlightRecorderDump dump = readFlightRecorderDump(fixtureDumpBytes(v, asJson, rank, 4));
+        const FlightRecorderDump dump =
+            readFlightRecorderDump(fixtureDumpBytes(v, asJson, rank, 4));
         QCOMPARE(dump.version, v);
         QVERIFY(dump.encoding == (asJson ? DumpEncoding::Json : DumpEncoding::Pickle));
-        QCOMPARE(dump.commLibVersion,
-                 std::string(v == "2.10" ? "2.21.5" : (v == "2.3" || v == "2.4") ? "" : "2.20.5"));
+        QCOMPARE(dump.commLibVersion, std::string(v == "2.10"                  ? "2.21.5"
+                                                  : (v == "2.3" || v == "2.4") ? ""
+                                                                               : "2.20.5"));
         const auto groups = fixtureGroups(rank, 4);
         QCOMPARE(dump.groups.size(), groups.size());
         for (size_t g = 0; g < groups.size(); ++g) {
@@ -152,54 +156,92 @@ private slots:
         PickleJson dump = fixtureDump("2.4", true, 0, 2);
         dump["version"] = PickleJson::parse(versionJson.toStdString());
         for (bool asJson : {true, false})
-            expectError(encode(dump, asJson), "/version",
-                        "(\"2.3\", \"2.4\", \"2.5\", \"2.6\", \"2.7\", \"2.8\", \"2.9\", \"2.10\")");
+            expectError(
+                encode(dump, asJson), "/version",
+                "(\"2.3\", \"2.4\", \"2.5\", \"2.6\", \"2.7\", \"2.8\", \"2.9\", \"2.10\")");
     }
 
     void malformedDumpsNameTheirPath_data() {
         QTest::addColumn<Change>("change");
         QTest::addColumn<QString>("where");
         QTest::addColumn<QString>("mentions");
-        const auto row = [](const char* tag, Change change, const char* where, const char* mentions) {
+        const auto row = [](const char* tag, Change change, const char* where,
+                            const char* mentions) {
             QTest::newRow(tag) << change << QString(where) << QString(mentions);
         };
-        row("not an object", [](PickleJson& d) { d = PickleJson::array({1}); }, "", "a Flight Recorder dump");
-        row("unknown top key", [](PickleJson& d) { d["extra"] = 1; }, "/extra", "unknown");
-        row("no pg_config", [](PickleJson& d) { d.erase("pg_config"); }, "", "pg_config");
-        row("entries not a list", [](PickleJson& d) { d["entries"] = "x"; }, "/entries", "expected");
-        row("no state", [](PickleJson& d) { firstEntry(d).erase("state"); }, "/entries/0", "state");
-        row("unknown state", [](PickleJson& d) { firstEntry(d)["state"] = "finished"; }, "/entries/0/state",
-            "\"scheduled\", \"started\" or \"completed\"");
-        row("unknown entry key", [](PickleJson& d) { firstEntry(d)["flavour"] = 1; }, "/entries/0/flavour", "unknown");
-        row("sizes not a list", [](PickleJson& d) { firstEntry(d)["input_sizes"] = "x"; }, "/entries/0/input_sizes",
+        row(
+            "not an object", [](PickleJson& d) { d = PickleJson::array({1}); }, "",
+            "a Flight Recorder dump");
+        row(
+            "unknown top key", [](PickleJson& d) { d["extra"] = 1; }, "/extra", "unknown");
+        row(
+            "no pg_config", [](PickleJson& d) { d.erase("pg_config"); }, "", "pg_config");
+        row(
+            "entries not a list", [](PickleJson& d) { d["entries"] = "x"; }, "/entries",
             "expected");
-        row("negative dimension", [](PickleJson& d) { firstEntry(d)["input_sizes"][0][0] = -4; },
+        row(
+            "no state", [](PickleJson& d) { firstEntry(d).erase("state"); }, "/entries/0", "state");
+        row(
+            "unknown state", [](PickleJson& d) { firstEntry(d)["state"] = "finished"; },
+            "/entries/0/state", "\"scheduled\", \"started\" or \"completed\"");
+        row(
+            "unknown entry key", [](PickleJson& d) { firstEntry(d)["flavour"] = 1; },
+            "/entries/0/flavour", "unknown");
+        row(
+            "sizes not a list", [](PickleJson& d) { firstEntry(d)["input_sizes"] = "x"; },
+            "/entries/0/input_sizes", "expected");
+        row(
+            "negative dimension", [](PickleJson& d) { firstEntry(d)["input_sizes"][0][0] = -4; },
             "/entries/0/input_sizes/0/0", "expected an integer");
-        row("dtype per shape", [](PickleJson& d) { firstEntry(d)["output_dtypes"].push_back("Float"); },
+        row(
+            "dtype per shape",
+            [](PickleJson& d) { firstEntry(d)["output_dtypes"].push_back("Float"); },
             "/entries/0/output_dtypes", "expected 1 dtypes, one per tensor shape, got 2");
-        row("group of three", [](PickleJson& d) { firstEntry(d)["process_group"] = pickleTuple({"0", "a", "b"}); },
+        row(
+            "group of three",
+            [](PickleJson& d) {
+                firstEntry(d)["process_group"] = pickleTuple({"0", "a", "b"});
+            },
             "/entries/0/process_group", "[name, description]");
-        row("group not in pg_config", [](PickleJson& d) { firstEntry(d)["process_group"] = pickleTuple({"9", "x"}); },
+        row(
+            "group not in pg_config",
+            [](PickleJson& d) {
+                firstEntry(d)["process_group"] = pickleTuple({"9", "x"});
+            },
             "/entries/0/process_group/0", "\"9\" is not in /pg_config");
-        row("no backend", [](PickleJson& d) { firstEntry(d)["profiling_name"] = "all_reduce"; },
+        row(
+            "no backend", [](PickleJson& d) { firstEntry(d)["profiling_name"] = "all_reduce"; },
             "/entries/0/profiling_name", "backend:operation");
-        row("negative duration", [](PickleJson& d) { firstEntry(d)["duration_ms"] = -1.0; }, "/entries/0/duration_ms",
-            ">= 0");
-        row("retired as text", [](PickleJson& d) { firstEntry(d)["retired"] = "yes"; }, "/entries/0/retired",
-            "expected");
-        row("record id as float", [](PickleJson& d) { firstEntry(d)["record_id"] = 1.5; }, "/entries/0/record_id",
-            "expected an integer");
-        row("frame line as text", [](PickleJson& d) { firstEntry(d)["frames"] = {{{"name", "f"}, {"filename", "g"}, {"line", "x"}}}; },
+        row(
+            "negative duration", [](PickleJson& d) { firstEntry(d)["duration_ms"] = -1.0; },
+            "/entries/0/duration_ms", ">= 0");
+        row(
+            "retired as text", [](PickleJson& d) { firstEntry(d)["retired"] = "yes"; },
+            "/entries/0/retired", "expected");
+        row(
+            "record id as float", [](PickleJson& d) { firstEntry(d)["record_id"] = 1.5; },
+            "/entries/0/record_id", "expected an integer");
+        row(
+            "frame line as text",
+            [](PickleJson& d) {
+                firstEntry(d)["frames"] = {{{"name", "f"}, {"filename", "g"}, {"line", "x"}}};
+            },
             "/entries/0/frames/0/line", "expected an integer");
-        row("ranks cut short", [](PickleJson& d) { d["pg_config"]["0"]["ranks"] = "[0, 1"; }, "/pg_config/0/ranks",
-            "a list of ranks");
-        row("rank twice", [](PickleJson& d) { d["pg_config"]["0"]["ranks"] = "[0, 0]"; }, "/pg_config/0/ranks",
-            "rank 0 is listed twice");
-        row("group named otherwise", [](PickleJson& d) { d["pg_config"]["1"]["name"] = "2"; }, "/pg_config/1/name",
-            "the group's key \"1\"");
-        row("status key", [](PickleJson& d) { d["pg_status"]["x"] = d["pg_status"]["0"]; }, "/pg_status/x",
-            "a pg_id");
-        row("status value", [](PickleJson& d) { d["pg_status"]["0"]["last_started_collective"] = "-5"; },
+        row(
+            "ranks cut short", [](PickleJson& d) { d["pg_config"]["0"]["ranks"] = "[0, 1"; },
+            "/pg_config/0/ranks", "a list of ranks");
+        row(
+            "rank twice", [](PickleJson& d) { d["pg_config"]["0"]["ranks"] = "[0, 0]"; },
+            "/pg_config/0/ranks", "rank 0 is listed twice");
+        row(
+            "group named otherwise", [](PickleJson& d) { d["pg_config"]["1"]["name"] = "2"; },
+            "/pg_config/1/name", "the group's key \"1\"");
+        row(
+            "status key", [](PickleJson& d) { d["pg_status"]["x"] = d["pg_status"]["0"]; },
+            "/pg_status/x", "a pg_id");
+        row(
+            "status value",
+            [](PickleJson& d) { d["pg_status"]["0"]["last_started_collective"] = "-5"; },
             "/pg_status/0/last_started_collective", "a sequence id >= -1");
     }
     void malformedDumpsNameTheirPath() {
@@ -217,14 +259,16 @@ private slots:
     void ranksAsAListRead() {
         PickleJson dump = fixtureDump("2.5", false, 0, 2);
         dump["pg_config"]["0"]["ranks"] = {0, 1};
-        QCOMPARE(readFlightRecorderDump(writePickle(dump)).groups[0].ranks, (std::vector<int64_t>{0, 1}));
+        QCOMPARE(readFlightRecorderDump(writePickle(dump)).groups[0].ranks,
+                 (std::vector<int64_t>{0, 1}));
     }
 
     void truncatedDumpsAreErrors() {
         for (bool asJson : {true, false}) {
             const std::string whole = fixtureDumpBytes("2.8", asJson, 0, 2);
             for (size_t size = 0; size < whole.size(); size += 5)
-                QVERIFY_THROWS_EXCEPTION(JobRecordError, readFlightRecorderDump(whole.substr(0, size)));
+                QVERIFY_THROWS_EXCEPTION(JobRecordError,
+                                         readFlightRecorderDump(whole.substr(0, size)));
         }
     }
 
@@ -236,7 +280,9 @@ private slots:
             QFAIL("a missing file was read");
         } catch (const JobRecordError& e) {
             QCOMPARE(e.file, missing);
-            QVERIFY2(std::string(e.what()).find("cannot read the Flight Recorder dump") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("cannot read the Flight Recorder dump") !=
+                         std::string::npos,
+                     e.what());
         }
         const std::string bad = dir.filePath("nccl_trace_rank_1").toStdString();
         PickleJson dump = fixtureDump("2.4", false, 1, 2);
@@ -254,7 +300,8 @@ private slots:
 
     // A pickle that would run code is refused before anything is read.
     void unsafePicklesAreRefusedAsDumps() {
-        const std::string evil = std::string("\x80\x02") + "cos\nsystem\nX" + std::string("\x02\x00\x00\x00", 4) + "id\x85R.";
+        const std::string evil = std::string("\x80\x02") + "cos\nsystem\nX" +
+                                 std::string("\x02\x00\x00\x00", 4) + "id\x85R.";
         try {
             readFlightRecorderDump(evil);
             QFAIL("an unsafe pickle was read");

@@ -18,7 +18,9 @@ namespace {
 
 using Change = std::function<void(TraceJson&)>;
 
-TraceJson& firstCollectiveArgs(TraceJson& trace) { return trace["traceEvents"][1]["args"]; }
+TraceJson& firstCollectiveArgs(TraceJson& trace) {
+    return trace["traceEvents"][1]["args"];
+}
 
 }  // namespace
 
@@ -58,7 +60,8 @@ private slots:
     // Older profilers leave out the group's name, description and ranks.
     void groupArgsAreOptional() {
         TraceJson trace = kinetoTrace(0);
-        for (const char* key : {"Process Group Name", "Process Group Description", "Process Group Ranks", "Seq"})
+        for (const char* key :
+             {"Process Group Name", "Process Group Description", "Process Group Ranks", "Seq"})
             firstCollectiveArgs(trace).erase(key);
         const auto read = readKinetoTrace(trace.dump());
         QVERIFY(read.collectives[0].pgRanks.empty());
@@ -69,31 +72,53 @@ private slots:
         QTest::addColumn<Change>("change");
         QTest::addColumn<QString>("where");
         QTest::addColumn<QString>("mentions");
-        const auto row = [](const char* tag, Change change, const char* where, const char* mentions) {
+        const auto row = [](const char* tag, Change change, const char* where,
+                            const char* mentions) {
             QTest::newRow(tag) << change << QString(where) << QString(mentions);
         };
-        row("no traceEvents", [](TraceJson& t) { t.erase("traceEvents"); }, "", "traceEvents");
-        row("events not a list", [](TraceJson& t) { t["traceEvents"] = 3; }, "/traceEvents", "expected");
-        row("event not an object", [](TraceJson& t) { t["traceEvents"][0] = "x"; }, "/traceEvents/0", "an event");
-        row("not a complete event", [](TraceJson& t) { t["traceEvents"][1]["ph"] = "B"; }, "/traceEvents/1/ph",
-            "\"X\"");
-        row("no ts", [](TraceJson& t) { t["traceEvents"][3].erase("ts"); }, "/traceEvents/3", "ts");
-        row("negative dur", [](TraceJson& t) { t["traceEvents"][1]["dur"] = -1; }, "/traceEvents/1/dur", ">= 0");
-        row("no args", [](TraceJson& t) { t["traceEvents"][1].erase("args"); }, "/traceEvents/1", "args");
-        row("no collective name", [](TraceJson& t) { firstCollectiveArgs(t).erase("Collective name"); },
+        row(
+            "no traceEvents", [](TraceJson& t) { t.erase("traceEvents"); }, "", "traceEvents");
+        row(
+            "events not a list", [](TraceJson& t) { t["traceEvents"] = 3; }, "/traceEvents",
+            "expected");
+        row(
+            "event not an object", [](TraceJson& t) { t["traceEvents"][0] = "x"; },
+            "/traceEvents/0", "an event");
+        row(
+            "not a complete event", [](TraceJson& t) { t["traceEvents"][1]["ph"] = "B"; },
+            "/traceEvents/1/ph", "\"X\"");
+        row(
+            "no ts", [](TraceJson& t) { t["traceEvents"][3].erase("ts"); }, "/traceEvents/3", "ts");
+        row(
+            "negative dur", [](TraceJson& t) { t["traceEvents"][1]["dur"] = -1; },
+            "/traceEvents/1/dur", ">= 0");
+        row(
+            "no args", [](TraceJson& t) { t["traceEvents"][1].erase("args"); }, "/traceEvents/1",
+            "args");
+        row(
+            "no collective name",
+            [](TraceJson& t) { firstCollectiveArgs(t).erase("Collective name"); },
             "/traceEvents/1/args", "Collective name");
-        row("nelems as text", [](TraceJson& t) { firstCollectiveArgs(t)["In msg nelems"] = "512"; },
+        row(
+            "nelems as text", [](TraceJson& t) { firstCollectiveArgs(t)["In msg nelems"] = "512"; },
             "/traceEvents/1/args/In msg nelems", "expected an integer");
-        row("group of zero", [](TraceJson& t) { firstCollectiveArgs(t)["Group size"] = 0; },
+        row(
+            "group of zero", [](TraceJson& t) { firstCollectiveArgs(t)["Group size"] = 0; },
             "/traceEvents/1/args/Group size", "expected an integer >= 1");
-        row("ranks not a list", [](TraceJson& t) { firstCollectiveArgs(t)["Process Group Ranks"] = "0, 1"; },
+        row(
+            "ranks not a list",
+            [](TraceJson& t) { firstCollectiveArgs(t)["Process Group Ranks"] = "0, 1"; },
             "/traceEvents/1/args/Process Group Ranks", "a list of ranks");
-        row("ranks against the size", [](TraceJson& t) { firstCollectiveArgs(t)["Process Group Ranks"] = "[0, 1, 2]"; },
+        row(
+            "ranks against the size",
+            [](TraceJson& t) { firstCollectiveArgs(t)["Process Group Ranks"] = "[0, 1, 2]"; },
             "/traceEvents/1/args/Process Group Ranks", "lists 3 ranks, but \"Group size\" is 2");
-        row("rank as text", [](TraceJson& t) { t["distributedInfo"]["rank"] = "1"; }, "/distributedInfo/rank",
-            "expected an integer");
-        row("rank past the world", [](TraceJson& t) { t["distributedInfo"]["rank"] = 2; }, "/distributedInfo/rank",
-            "not below world_size 2");
+        row(
+            "rank as text", [](TraceJson& t) { t["distributedInfo"]["rank"] = "1"; },
+            "/distributedInfo/rank", "expected an integer");
+        row(
+            "rank past the world", [](TraceJson& t) { t["distributedInfo"]["rank"] = 2; },
+            "/distributedInfo/rank", "not below world_size 2");
     }
     void malformedTracesNameTheirPath() {
         QFETCH(Change, change);
@@ -106,7 +131,8 @@ private slots:
             QFAIL("no error");
         } catch (const JobRecordError& e) {
             QVERIFY2(e.where == where.toStdString(), e.what());
-            QVERIFY2(std::string(e.what()).find(mentions.toStdString()) != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find(mentions.toStdString()) != std::string::npos,
+                     e.what());
         }
     }
 

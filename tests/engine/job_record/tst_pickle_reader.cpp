@@ -16,7 +16,8 @@ namespace {
 
 std::string fromHex(std::string_view hex) {
     std::string out;
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) out += char(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16));
+    for (size_t i = 0; i + 1 < hex.size(); i += 2)
+        out += char(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16));
     return out;
 }
 
@@ -45,8 +46,9 @@ const char* kPythonBytesProtocol2 =
 Json pythonValue(bool withBytes) {
     Json value = {{"version", "2.4"},
                   {"pg", {"0", "default_pg"}},
-                  {"n", {0, 255, 256, 65535, 65536, -1, int64_t(1) << 31, -(int64_t(1) << 31) - 1,
-                         int64_t(1733500000123456789)}},
+                  {"n",
+                   {0, 255, 256, 65535, 65536, -1, int64_t(1) << 31, -(int64_t(1) << 31) - 1,
+                    int64_t(1733500000123456789)}},
                   {"f", 1.5},
                   {"t", true},
                   {"no", nullptr}};
@@ -66,7 +68,9 @@ void expectRefusal(const std::string& bytes, const std::string& mentions, size_t
     }
 }
 
-std::string proto2(const std::string& body) { return "\x80\x02"s + body; }
+std::string proto2(const std::string& body) {
+    return "\x80\x02"s + body;
+}
 
 }  // namespace
 
@@ -103,10 +107,14 @@ private slots:
     void writtenValuesReadBack() {
         QFETCH(int, protocol);
         Json many = Json::array();
-        for (int i = 0; i < 300; ++i) many.push_back("s" + std::to_string(i % 280));  // LONG_BINPUT past 255
-        const Json value = {{"empty_list", Json::array()}, {"empty_dict", Json::object()},
-                            {"one", {7}},                    {"nested", {{"a", {{"b", {1.25, -3}}}}}},
-                            {"long", std::string(300, 'x')}, {"many", many},
+        for (int i = 0; i < 300; ++i)
+            many.push_back("s" + std::to_string(i % 280));  // LONG_BINPUT past 255
+        const Json value = {{"empty_list", Json::array()},
+                            {"empty_dict", Json::object()},
+                            {"one", {7}},
+                            {"nested", {{"a", {{"b", {1.25, -3}}}}}},
+                            {"long", std::string(300, 'x')},
+                            {"many", many},
                             {"big", int64_t(-1) << 62}};
         QCOMPARE(readPickle(writePickle(value, protocol)).dump(), value.dump());
     }
@@ -124,11 +132,14 @@ private slots:
     // it filled, and sees the same container each time.
     void memoReferencesSeeFilledContainers() {
         // Python: l = ["x"]; pickle.dumps({"a": l, "b": l}, protocol=2)
-        const Json value = readPickle(fromHex("80027d71002858010000006171015d7102580100000078710361580100000062"
-                                              "71046802752e"));
+        const Json value =
+            readPickle(fromHex("80027d71002858010000006171015d7102580100000078710361580100000062"
+                               "71046802752e"));
         QCOMPARE(value.dump(), Json({{"a", {"x"}}, {"b", {"x"}}}).dump());
-        const Json shared = {{"frames", {{{"name", "f"}, {"line", 1}}, {{"name", "f"}, {"line", 1}}}}};
-        QCOMPARE(readPickle(writePickle(shared, 2, /*shareEqualDicts=*/true)).dump(), shared.dump());
+        const Json shared = {
+            {"frames", {{{"name", "f"}, {"line", 1}}, {{"name", "f"}, {"line", 1}}}}};
+        QCOMPARE(readPickle(writePickle(shared, 2, /*shareEqualDicts=*/true)).dump(),
+                 shared.dump());
     }
 
     void integersAndFloatsKeepTheirValues() {
@@ -147,9 +158,9 @@ private slots:
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("name");
         const std::pair<int, const char*> unsafe[] = {
-            {'c', "GLOBAL"}, {0x93, "STACK_GLOBAL"}, {'R', "REDUCE"}, {'i', "INST"},
-            {'o', "OBJ"},    {0x81, "NEWOBJ"},       {0x92, "NEWOBJ_EX"}, {'b', "BUILD"},
-            {0x82, "EXT1"},  {0x83, "EXT2"},         {0x84, "EXT4"},     {'P', "PERSID"},
+            {'c', "GLOBAL"},   {0x93, "STACK_GLOBAL"}, {'R', "REDUCE"},     {'i', "INST"},
+            {'o', "OBJ"},      {0x81, "NEWOBJ"},       {0x92, "NEWOBJ_EX"}, {'b', "BUILD"},
+            {0x82, "EXT1"},    {0x83, "EXT2"},         {0x84, "EXT4"},      {'P', "PERSID"},
             {'Q', "BINPERSID"}};
         for (const auto& [code, name] : unsafe) QTest::newRow(name) << code << QString(name);
     }
@@ -168,41 +179,66 @@ private slots:
     void unsupportedOpcodesAreNamed_data() {
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("name");
-        const std::pair<int, const char*> unsupported[] = {
-            {'I', "INT"},       {'L', "LONG"},       {0x8b, "LONG4"},  {'F', "FLOAT"},
-            {'S', "STRING"},    {'T', "BINSTRING"},  {'U', "SHORT_BINSTRING"}, {'V', "UNICODE"},
-            {'p', "PUT"},       {'g', "GET"},        {'0', "POP"},     {'1', "POP_MARK"},
-            {'2', "DUP"},       {0x8f, "EMPTY_SET"}, {0x90, "ADDITEMS"}, {0x91, "FROZENSET"},
-            {0x96, "BYTEARRAY8"}, {0x97, "NEXT_BUFFER"}, {0x98, "READONLY_BUFFER"}};
+        const std::pair<int, const char*> unsupported[] = {{'I', "INT"},
+                                                           {'L', "LONG"},
+                                                           {0x8b, "LONG4"},
+                                                           {'F', "FLOAT"},
+                                                           {'S', "STRING"},
+                                                           {'T', "BINSTRING"},
+                                                           {'U', "SHORT_BINSTRING"},
+                                                           {'V', "UNICODE"},
+                                                           {'p', "PUT"},
+                                                           {'g', "GET"},
+                                                           {'0', "POP"},
+                                                           {'1', "POP_MARK"},
+                                                           {'2', "DUP"},
+                                                           {0x8f, "EMPTY_SET"},
+                                                           {0x90, "ADDITEMS"},
+                                                           {0x91, "FROZENSET"},
+                                                           {0x96, "BYTEARRAY8"},
+                                                           {0x97, "NEXT_BUFFER"},
+                                                           {0x98, "READONLY_BUFFER"}};
         for (const auto& [code, name] : unsupported) QTest::newRow(name) << code << QString(name);
     }
     void unsupportedOpcodesAreNamed() {
         QFETCH(int, code);
         QFETCH(QString, name);
-        expectRefusal(proto2("N"s + char(code) + "."), "unsupported opcode " + name.toStdString(), 3);
+        expectRefusal(proto2("N"s + char(code) + "."), "unsupported opcode " + name.toStdString(),
+                      3);
     }
 
     void malformedPicklesAreErrorsAtTheirOffset_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("mentions");
         QTest::addColumn<int>("offset");
-        const auto row = [](const char* tag, const std::string& bytes, const char* mentions, int offset) {
-            QTest::newRow(tag) << QByteArray(bytes.data(), int(bytes.size())) << QString(mentions) << offset;
+        const auto row = [](const char* tag, const std::string& bytes, const char* mentions,
+                            int offset) {
+            QTest::newRow(tag) << QByteArray(bytes.data(), int(bytes.size())) << QString(mentions)
+                               << offset;
         };
         row("not an opcode", proto2("\xff."s), "0xff is not a pickle opcode", 2);
         row("protocol 1", "\x80\x01N."s, "pickle protocol 1: expected 2 to 5", 0);
         row("no STOP", proto2("N"s), "without STOP", 3);
         row("bytes after STOP", proto2("N.junk"s), "4 bytes after STOP", 4);
-        row("string cut short", proto2("X\x10\x00\x00\x00" "abc"s), "truncated: BINUNICODE needs 16 more bytes", 2);
+        row("string cut short",
+            proto2("X\x10\x00\x00\x00"
+                   "abc"s),
+            "truncated: BINUNICODE needs 16 more bytes", 2);
         row("length cut short", proto2("X\x10"s), "truncated: BINUNICODE needs 4 more bytes", 2);
-        row("huge length", proto2("\x8d\xff\xff\xff\xff\xff\xff\xff\xff"s), "truncated: BINUNICODE8", 2);
+        row("huge length", proto2("\x8d\xff\xff\xff\xff\xff\xff\xff\xff"s),
+            "truncated: BINUNICODE8", 2);
         row("not UTF-8", proto2("\x8c\x02\xc3\x28."s), "not UTF-8", 2);
-        row("integer key", proto2("}K\x01K\x02s."s), "a dictionary key must be a string, found an integer", 7);
-        row("repeated key", proto2("}(X\x01\x00\x00\x00kK\x01X\x01\x00\x00\x00kK\x02u."s), "repeats the key \"k\"", 2);
-        row("APPEND to a dict", proto2("}Na."s), "APPEND needs a list on the stack, found a dict", 4);
-        row("SETITEM with one value", proto2("}Ns."s), "SETITEM needs a dict, a key and a value", 4);
+        row("integer key", proto2("}K\x01K\x02s."s),
+            "a dictionary key must be a string, found an integer", 7);
+        row("repeated key", proto2("}(X\x01\x00\x00\x00kK\x01X\x01\x00\x00\x00kK\x02u."s),
+            "repeats the key \"k\"", 2);
+        row("APPEND to a dict", proto2("}Na."s), "APPEND needs a list on the stack, found a dict",
+            4);
+        row("SETITEM with one value", proto2("}Ns."s), "SETITEM needs a dict, a key and a value",
+            4);
         row("APPENDS without MARK", proto2("]e."s), "APPENDS needs a MARK", 3);
-        row("empty stack at STOP", proto2("."s), "STOP needs exactly one value on the stack, found 0", 2);
+        row("empty stack at STOP", proto2("."s),
+            "STOP needs exactly one value on the stack, found 0", 2);
         row("two values at STOP", proto2("NN."s), "found 2", 4);
         row("open MARK at STOP", proto2("N(."s), "STOP with a MARK still open", 4);
         row("BINGET of nothing", proto2("h\x05."s), "BINGET 5: nothing was memoized there", 2);
@@ -233,15 +269,20 @@ private slots:
     // A list that holds itself, and memo references that double a list 40
     // times over: errors, in bounded time and memory.
     void hostilePicklesStayBounded() {
-        expectRefusal(proto2("]q\x00h\x00" "a."s), "nested deeper than 200", 2);
-        std::string doubling = "]q\x00K\x01" "a"s;  // memo 0: [1]
+        expectRefusal(proto2("]q\x00h\x00"
+                             "a."s),
+                      "nested deeper than 200", 2);
+        std::string doubling =
+            "]q\x00K\x01"
+            "a"s;                      // memo 0: [1]
         for (int i = 1; i <= 40; ++i)  // (previous, previous) as a tuple, memoized in slot i
             doubling += "h"s + char(i - 1) + "\x86q"s + char(i);
         try {
             readPickle(proto2(doubling + "."));
             QFAIL("a pickle expanding to 2^40 values was read");
         } catch (const JobRecordError& e) {
-            QVERIFY2(std::string(e.what()).find("expands to more than") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("expands to more than") != std::string::npos,
+                     e.what());
         }
     }
 
