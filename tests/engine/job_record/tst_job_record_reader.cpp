@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "flight_recorder_fixture.h"
+#include "job_record/flight_recorder_reader.h"
 #include "job_record/job_record_reader.h"
 #include "kineto_trace_fixture.h"
 
@@ -113,13 +114,42 @@ private slots:
         writeFile(folder + "/nccl_trace_rank_1", fixtureDumpBytes("2.9", false, 1, 2));
         const JobRecord job = readJobRecord({folder});
         QCOMPARE(job.traces.size(), size_t(1));
-        QCOMPARE(job.traces.count(1), size_t(1));  // not 1234: distributedInfo wins
+        QCOMPARE(job.traces.count(1), size_t(1));  // from distributedInfo: the name has no rank
         QCOMPARE(job.ranksWithoutTrace, (std::vector<int64_t>{0}));
         QVERIFY(job.ranksWithoutDump.empty());
         // Without distributedInfo, the name's number.
         QTemporaryDir other;
         writeFile(other.filePath("trace_rank0.json").toStdString(), kinetoTrace(0, false).dump());
         QCOMPARE(readJobRecord({other.path().toStdString()}).traces.count(0), size_t(1));
+    }
+
+    // The fuzzers' seeds, written by Python's pickle and json modules as
+    // PyTorch writes dumps and traces (protocol 2; re-pickled at 4; JSON),
+    // read as one job of two ranks.
+    void theSeedDumpsAndTracesRead() {
+        const std::string data = HSDP_SOURCE_DIR "/tests/data/job_records/";
+        const JobRecord job = readJobRecord(
+            {data + "flight_recorder/nccl_trace_rank_0", data + "flight_recorder/nccl_trace_rank_1",
+             data + "kineto/rank0.pt.trace.json", data + "kineto/rank1.pt.trace.json"});
+        QCOMPARE(job.worldSize, int64_t(2));
+        QVERIFY(job.ranksWithoutDump.empty() && job.ranksWithoutTrace.empty());
+        QCOMPARE(job.dumps.at(0).version, std::string("2.4"));
+        QCOMPARE(job.dumps.at(1).version, std::string("2.10"));
+        QCOMPARE(job.dumps.at(1).entries[0].outputSizes,
+                 (std::vector<std::vector<int64_t>>{{4096}}));
+        QCOMPARE(job.dumps.at(1).entries[3].frames[0].line,
+                 int64_t(3709));  // a dict Python memoized once
+        QCOMPARE(job.dumps.at(1).entries[3].threadName, std::string("pt_main_thread"));
+        QCOMPARE(job.traces.at(1).collectives.size(), size_t(2));
+        QCOMPARE(job.traces.at(1).collectives[0].outNelems, int64_t(4096));
+        const auto repickled =
+            readFlightRecorderFile(data + "flight_recorder/repickled_rank_0.pkl");
+        QCOMPARE(repickled.version, std::string("2.7"));
+        QCOMPARE(repickled.commLibVersion, std::string("2.20.5"));
+        const auto json = readFlightRecorderFile(data + "flight_recorder/rank_1.json");
+        QVERIFY(json.encoding == DumpEncoding::Json);
+        QVERIFY(!json.entries[3].timeDiscoveredStartedNs);
+        QCOMPARE(json.status[0].lastCompleted, int64_t(1));
     }
 
     void aSecondFileForARankIsAnError() {
