@@ -53,7 +53,7 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"checkpoint", {"types", "scenario", "hf_config"}},
         // Cluster files: hardware a plan is costed on; reads JSON with scenario's field readers.
         {"cluster", {"types", "scenario"}},
-        // A job's record (Flight Recorder dumps, Kineto traces): reads with scenario's field readers.
+        // A job's record (Flight Recorder dumps, Kineto traces): scenario's field readers.
         {"job_record", {"types", "scenario"}},
         // A plan's predicted step on a cluster: the runner's schedule (read from
         // run/ and collectives/, never run), costed and simulated.
