@@ -38,7 +38,7 @@ const std::map<QString, std::set<QString>>& allowed() {
          {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "step"}},
         {"export",
          {"types", "scenario", "plan", "runtime", "tensor", "verify", "collectives", "redistribute",
-          "step", "run", "cluster", "cost"}},
+          "step", "run", "cluster", "cost", "job_record"}},
         // A run split over processes: runs shares with run's own parts, merges their reports.
         {"distributed",
          {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "step",
