@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "job_record/detail/pickle_arena.h"
 
+#include <algorithm>
+
 #include "job_record/job_record_error.h"
 #include "job_record/pickle_reader.h"
 
@@ -10,19 +12,6 @@ namespace {
 
 std::string offsetOf(const PickleValue& value) {
     return "offset " + std::to_string(value.offset);
-}
-
-// Charges one value (and its text) to the expansion budget.
-void charge(const PickleValue& value, size_t& values, size_t& bytes) {
-    if (++values > kMaxPickleValues)
-        throw JobRecordError(offsetOf(value), "the pickle expands to more than " +
-                                                  std::to_string(kMaxPickleValues) +
-                                                  " values (memo references repeat containers)");
-    bytes += value.text.size();
-    if (bytes > kMaxPickleTextBytes)
-        throw JobRecordError(offsetOf(value), "the pickle expands to more than " +
-                                                  std::to_string(kMaxPickleTextBytes) +
-                                                  " bytes of text (memo references repeat it)");
 }
 
 }  // namespace
@@ -36,19 +25,41 @@ size_t PickleArena::add(PickleValue value) {
 }
 
 Json PickleArena::toJson(size_t root) const {
-    size_t values = 0, bytes = 0;
-    return convert(root, 0, values, bytes);
+    std::vector<std::optional<Expansion>> seen(values_.size());
+    measure(root, 0, seen);
+    return convert(root);
 }
 
-Json PickleArena::convert(size_t index, int depth, size_t& values, size_t& bytes) const {
-    using Kind = PickleValue::Kind;
+PickleArena::Expansion PickleArena::measure(size_t index, int depth,
+                                            std::vector<std::optional<Expansion>>& seen) const {
     const PickleValue& value = values_[index];
-    charge(value, values, bytes);
     // A container that holds itself recurses until here too.
     if (depth > kMaxJsonDepth)
         throw JobRecordError(offsetOf(value), "containers nested deeper than " +
                                                   std::to_string(kMaxJsonDepth) +
                                                   " levels (or a container that holds itself)");
+    if (seen[index]) return *seen[index];
+    Expansion total{1, value.text.size()};
+    for (size_t item : value.items) {
+        const Expansion part = measure(item, depth + 1, seen);
+        total.values = std::min<uint64_t>(total.values + part.values, kMaxPickleValues + 1);
+        total.bytes = std::min<uint64_t>(total.bytes + part.bytes, kMaxPickleTextBytes + 1);
+    }
+    if (total.values > kMaxPickleValues)
+        throw JobRecordError(offsetOf(value), "the pickle expands to more than " +
+                                                  std::to_string(kMaxPickleValues) +
+                                                  " values (memo references repeat containers)");
+    if (total.bytes > kMaxPickleTextBytes)
+        throw JobRecordError(offsetOf(value), "the pickle expands to more than " +
+                                                  std::to_string(kMaxPickleTextBytes) +
+                                                  " bytes of text (memo references repeat it)");
+    seen[index] = total;
+    return total;
+}
+
+Json PickleArena::convert(size_t index) const {
+    using Kind = PickleValue::Kind;
+    const PickleValue& value = values_[index];
     switch (value.kind) {
         case Kind::None:
             return nullptr;
@@ -65,17 +76,16 @@ Json PickleArena::convert(size_t index, int depth, size_t& values, size_t& bytes
         case Kind::List:
         case Kind::Tuple: {
             Json out = Json::array();
-            for (size_t item : value.items) out.push_back(convert(item, depth + 1, values, bytes));
+            for (size_t item : value.items) out.push_back(convert(item));
             return out;
         }
         case Kind::Dict:
-            return convertDict(value, depth, values, bytes);
+            return convertDict(value);
     }
     return nullptr;
 }
 
-Json PickleArena::convertDict(const PickleValue& dict, int depth, size_t& values,
-                              size_t& bytes) const {
+Json PickleArena::convertDict(const PickleValue& dict) const {
     Json out = Json::object();
     for (size_t i = 0; i + 1 < dict.items.size(); i += 2) {
         // The reader let only strings in as keys.
@@ -83,7 +93,7 @@ Json PickleArena::convertDict(const PickleValue& dict, int depth, size_t& values
         if (out.contains(key))
             throw JobRecordError(offsetOf(dict),
                                  "the dictionary repeats the key " + Json(key).dump());
-        out[key] = convert(dict.items[i + 1], depth + 1, values, bytes);
+        out[key] = convert(dict.items[i + 1]);
     }
     return out;
 }

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,17 @@ public:
     Json toJson(size_t root) const;
 
 private:
-    Json convert(size_t index, int depth, size_t& values, size_t& bytes) const;
-    Json convertDict(const PickleValue& dict, int depth, size_t& values, size_t& bytes) const;
+    // What a value expands to, memo copies counted (saturating).
+    struct Expansion {
+        uint64_t values = 0;
+        uint64_t bytes = 0;
+    };
+    // Measured before anything is built, each value once: a few memo
+    // references can make a pickle of a hundred bytes stand for millions of
+    // values, and those are refused without being made.
+    Expansion measure(size_t index, int depth, std::vector<std::optional<Expansion>>& seen) const;
+    Json convert(size_t index) const;
+    Json convertDict(const PickleValue& dict) const;
 
     std::vector<PickleValue> values_;
 };
