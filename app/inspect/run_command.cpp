@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <iostream>
 #include <optional>
 
@@ -7,10 +10,12 @@
 #include "cost/step_memory_model.h"
 #include "distributed/socket_shortfall.h"
 #include "export/chrome_trace.h"
+#include "export/flight_recorder_export.h"
 #include "export/npy_dump.h"
 #include "export/prediction_json.h"
 #include "export/replay_json.h"
 #include "export/run_json.h"
+#include "job_record/flight_recorder_writer.h"
 #include "output_paths.h"
 #include "plan/planner.h"
 #include "progress_line.h"
@@ -42,6 +47,10 @@ options:
                          (open in Perfetto or chrome://tracing)
   --dump DIR             write DIR/rank<r>/{gathered,final}/<param>.npy (float32);
                          DIR must be new (only DIR itself is created) or empty
+  --flight-recorder DIR  write DIR/nccl_trace_rank_<r>.json: each rank's
+                         collectives as PyTorch's Flight Recorder would have
+                         recorded them (JSON dump, version 2.10); DIR is
+                         created if new (not with --procs)
   --timeout S            seconds each collective may take (default 60)
   --max-bytes SIZE       memory budget, e.g. 2GiB, 512MiB, 1e9 (default 2GiB);
                          larger runs shrink shapes; a budget below the smallest
@@ -89,6 +98,7 @@ options, unusable output paths, a budget too small, more sockets than the
 open-file limit allows), before anything runs.
 
 docs/run.md (run, verification, hsdp-run/1), docs/trace-format.md (--trace),
+docs/job-records.md (--flight-recorder),
 docs/glossary.md (owner, reference mode, hazard codes) in the source tree.
 )";
 
@@ -101,6 +111,13 @@ RunOptions parseRunOptions(const ArgParser& parser) {
     RunOptions options = parseRunSettings(parser);
     if (auto path = parser.value("--trace")) checkOutputFile("--trace", *path);
     if (auto dir = parser.value("--dump"); dir && !dir->empty()) checkDumpFolder("--dump", *dir);
+    if (auto dir = parser.value("--flight-recorder")) {
+        if (dir->empty()) throw UsageError("--flight-recorder needs a folder");
+        // A worker's share carries no buffer sizes: the dumps need the run in one process.
+        if (parser.value("--procs"))
+            throw UsageError("--flight-recorder records a run in one process; leave out --procs");
+        createDumpFolder("--flight-recorder", *dir);
+    }
     return options;
 }
 
@@ -125,6 +142,31 @@ void checkAgainstScenario(const RunOptions& options, const Scenario& scenario, c
                          " is too small for any run of this scenario: shrunk as far as it goes it "
                          "still needs " +
                          formatNumber(minFlops) + " flop; give at least that");
+}
+
+// The run's collectives as each rank's Flight Recorder dump, one file per
+// rank named as PyTorch names them; the first write error, or "".
+std::string writeFlightRecorder(const std::string& dir, const RunOptions& options,
+                                const RunResult& result, const Scenario& scenario) {
+    FlightRecorderExportOptions exportOptions;
+    // The trace counts from the bodies' start; the wall clock is read at the
+    // end, after the last collective (docs/job-records.md: approximate).
+    double lastEndUs = 0;
+    for (const auto& e : result.trace.events) lastEndUs = std::max(lastEndUs, e.endUs);
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    exportOptions.runStartNs = std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() -
+                               std::llround(lastEndUs * 1000);
+    exportOptions.timeoutMs =
+        std::chrono::duration_cast<std::chrono::milliseconds>(options.timeout).count();
+    const auto dumps =
+        runFlightRecorderDumps(result.trace, scenario, result.worldSize, exportOptions);
+    for (size_t rank = 0; rank < dumps.size(); ++rank) {
+        const std::string path = dir + "/nccl_trace_rank_" + std::to_string(rank) + ".json";
+        if (auto error = writeFileAtomically(path, writeFlightRecorderJson(dumps[rank]) + "\n");
+            !error.empty())
+            return path + ": " + error;
+    }
+    return "";
 }
 
 std::string writeTrace(const std::string& path, const RunResult& result, const Scenario& scenario) {
@@ -171,6 +213,7 @@ bool refusedOverFileLimit(const Scenario& scenario, const Plan& plan, const RunO
 int runCommand(const std::vector<std::string>& args) {
     ArgParser parser;
     parser.flag("--json").flag("--replay").option("--trace").option("--dump").option("--procs");
+    parser.option("--flight-recorder");
     declareRunSettings(parser);
     parser.parse(args);
     if (parser.positionals().size() != 1) throw UsageError("run takes exactly one SCENARIO file");
@@ -254,6 +297,12 @@ int reportRun(const ArgParser& parser, const RunOptions& options, const RunResul
         if (auto error = writeTrace(*path, result, scenario); !error.empty()) {
             std::cerr << "hsdp-inspect: cannot write the trace to '" << *path << "': " << error
                       << "\n";
+            return 1;
+        }
+    }
+    if (auto dir = parser.value("--flight-recorder")) {
+        if (auto error = writeFlightRecorder(*dir, options, result, scenario); !error.empty()) {
+            std::cerr << "hsdp-inspect: cannot write the Flight Recorder dumps: " << error << "\n";
             return 1;
         }
     }

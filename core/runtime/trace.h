@@ -4,11 +4,14 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
 #include <vector>
+
+#include "types/dtype.h"
 
 namespace hsdp {
 
@@ -67,7 +70,14 @@ struct TraceEvent {
     std::string op;  // all_gather | broadcast | all_reduce | reduce_scatter | all_to_all | ...
                      // or, compute, pack | unpack | newton_schulz | update
     std::vector<int> groupRanks;
-    int64_t bytes = 0;   // payload bytes this rank sent
+    int64_t bytes = 0;  // payload bytes this rank sent
+    // The buffers this rank handed the collective, as a process group's
+    // recorder sees them (export/flight_recorder_export): its input's and its
+    // output's bytes (in place: the same), and a reduction's element type
+    // (nullopt: bytes moved as they are). 0 for compute spans.
+    int64_t inputBytes = 0;
+    int64_t outputBytes = 0;
+    std::optional<DType> dtype;
     double startUs = 0;  // microseconds since the run started
     double endUs = 0;
     CollectiveLabel label;

@@ -33,10 +33,15 @@ std::string describeJson(const Json& value) {
             return "an array";
         case Json::value_t::null:
             return "null";
+        case Json::value_t::binary:  // a pickle's bytes
+            return "bytes";
         case Json::value_t::string: {
             const auto& s = value.get_ref<const std::string&>();
             if (s.size() <= kMaxShown) return value.dump();
-            return Json(s.substr(0, kMaxShown)).dump() + "...";
+            // Cut between characters: half a UTF-8 sequence cannot be dumped.
+            size_t cut = kMaxShown;
+            while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+            return Json(s.substr(0, cut)).dump() + "...";
         }
         default:
             return value.dump();

@@ -14,6 +14,7 @@
 
 #include "cli_process.h"
 #include "export/npy.h"
+#include "job_record/job_record_reader.h"
 
 using namespace hsdp::testing;
 
@@ -104,6 +105,38 @@ private slots:
         bool sharedPair = false;
         for (const auto& [seq, ranks] : ranksBySeq) sharedPair |= ranks.size() == 2;
         QVERIFY(sharedPair);
+    }
+
+    // docs/job-records.md, "Runs as dumps": one dump per rank, read back as
+    // one job, and the members of every group recorded the same collectives
+    // (what fr_trace checks of a real job's dumps).
+    void flightRecorderDumpsReadAsOneJob() {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath("fr");
+        auto r = inspect({"run", sample("teaching_2x2.json"), "--flight-recorder", folder});
+        QCOMPARE(r.exitCode, 0);
+        const hsdp::JobRecord job = hsdp::readJobRecord({folder.toStdString()});
+        QCOMPARE(job.dumps.size(), size_t(4));
+        QVERIFY(job.ranksWithoutDump.empty());
+        size_t entries = 0;
+        for (const auto& group : hsdp::processGroupRecords(job)) {
+            const auto& first = group.entriesByRank.begin()->second;
+            for (const auto& [rank, list] : group.entriesByRank) {
+                QCOMPARE(list.size(), first.size());
+                for (size_t i = 0; i < list.size(); ++i) {
+                    QCOMPARE(list[i]->collectiveSeqId, int64_t(i + 1));
+                    QCOMPARE(list[i]->profilingName, first[i]->profilingName);
+                    QCOMPARE(list[i]->inputDtypes, first[i]->inputDtypes);
+                    // Uneven gathers and all-to-alls send each rank's own share.
+                    const auto op = list[i]->operation();
+                    if (op != "all_to_all") QCOMPARE(list[i]->outputSizes, first[i]->outputSizes);
+                    if (op != "all_to_all" && op != "all_gather")
+                        QCOMPARE(list[i]->inputSizes, first[i]->inputSizes);
+                }
+                entries += list.size();
+            }
+        }
+        QVERIFY(entries > 4);
     }
 
     void dumpedGatheredTensorsEqualTheTruth() {
@@ -328,6 +361,9 @@ private slots:
         QTest::newRow("timeout") << QStringList{"run", sample("teaching_2x2.json"), "--timeout",
                                                 "-1"};
         QTest::newRow("missing") << QStringList{"run", sample("nope.json"), "--json"};
+        QTest::newRow("flight recorder of a split run") << QStringList{
+            "run", sample("teaching_2x2.json"), "--procs",
+            "2",   "--flight-recorder",         QDir::tempPath() + "/hsdp-never-made"};
     }
     void usageErrorsExitTwo() {
         QFETCH(QStringList, args);

@@ -96,8 +96,9 @@ void GlooCommunicator::close() {
 }
 
 template <typename Transfer>
-void GlooCommunicator::run(std::string_view op, const std::string& signature, int64_t bytes,
-                           const CollectiveLabel& label, Transfer&& transfer) {
+void GlooCommunicator::run(std::string_view op, const std::string& signature,
+                           const CallSizes& sizes, const CollectiveLabel& label,
+                           Transfer&& transfer) {
     RunState& runState = state_.run();
     const int64_t seq = runState.globalSeq(key_, ++groupSeq_);
     const CollectiveCall call{op, ranks_, seq, label};
@@ -127,7 +128,10 @@ void GlooCommunicator::run(std::string_view op, const std::string& signature, in
     event.rank = state_.rank();
     event.op = std::string(op);
     event.groupRanks = ranks_;
-    event.bytes = ranks_.size() > 1 ? bytes : 0;
+    event.bytes = ranks_.size() > 1 ? sizes.wire : 0;
+    event.inputBytes = sizes.input;
+    event.outputBytes = sizes.output;
+    event.dtype = sizes.dtype;
     event.startUs = startUs;
     event.endUs = runState.nowUs();
     event.label = label;
@@ -138,7 +142,8 @@ void GlooCommunicator::allGather(const void* in, void* out, size_t bytesPerRank,
                                  const CollectiveLabel& label) {
     const auto sent = wire_bytes::allGather(static_cast<int64_t>(bytesPerRank), size());
     run(traceNameOf(CollectiveOp::AllGather),
-        "all_gather of " + std::to_string(bytesPerRank) + " bytes per rank", sent, label,
+        "all_gather of " + std::to_string(bytesPerRank) + " bytes per rank",
+        {sent, int64_t(bytesPerRank), int64_t(bytesPerRank * ranks_.size()), std::nullopt}, label,
         [&](std::chrono::milliseconds timeout) {
             // Place our own block first (memmove: `in` may overlap `out`; no
             // copy at all when the caller packed it in place); Gloo then runs
@@ -160,7 +165,8 @@ void GlooCommunicator::allGatherV(const void* in, void* out,
     const bool sized = bytesPerRank.size() == ranks_.size();
     const auto sent = sized ? wire_bytes::allGatherV(bytesPerRank, groupRank_) : 0;
     run(traceNameOf(CollectiveOp::AllGatherV),
-        "all_gather_v of " + sizesText(bytesPerRank) + " bytes", sent, label,
+        "all_gather_v of " + sizesText(bytesPerRank) + " bytes",
+        {sent, sized ? int64_t(bytesPerRank[groupRank_]) : 0, int64_t(total), std::nullopt}, label,
         [&](std::chrono::milliseconds timeout) {
             if (!sized)
                 throw std::invalid_argument(
@@ -186,7 +192,8 @@ void GlooCommunicator::broadcast(void* buffer, size_t bytes, int rootGroupRank,
                                 : 0;
     const auto signature = "broadcast of " + std::to_string(bytes) + " bytes from group rank " +
                            std::to_string(rootGroupRank);
-    run(traceNameOf(CollectiveOp::Broadcast), signature, sent, label,
+    run(traceNameOf(CollectiveOp::Broadcast), signature,
+        {sent, int64_t(bytes), int64_t(bytes), std::nullopt}, label,
         [&](std::chrono::milliseconds timeout) {
             if (!validRoot)
                 throw std::invalid_argument("broadcast root " + std::to_string(rootGroupRank) +
@@ -205,8 +212,9 @@ void GlooCommunicator::allReduce(void* buffer, size_t count, DType dtype, Reduce
                                  const CollectiveLabel& label) {
     const size_t bytes = count * static_cast<size_t>(dtypeSize(dtype));
     run(traceNameOf(CollectiveOp::AllReduce), "all_reduce " + reductionText(op, count, dtype),
-        wire_bytes::allReduce(static_cast<int64_t>(bytes), size()), label,
-        [&](std::chrono::milliseconds timeout) {
+        {wire_bytes::allReduce(static_cast<int64_t>(bytes), size()), int64_t(bytes), int64_t(bytes),
+         dtype},
+        label, [&](std::chrono::milliseconds timeout) {
             if (trivial(bytes)) return;
             gloo::AllreduceOptions opts(context_);
             // Element size drives Gloo's segmenting; the reduce function knows the type.
@@ -238,8 +246,9 @@ void GlooCommunicator::reduceScatter(const void* in, void* out, size_t countPerR
     const size_t blockBytes = countPerRank * static_cast<size_t>(dtypeSize(dtype));
     run(traceNameOf(CollectiveOp::ReduceScatter),
         "reduce_scatter " + reductionText(op, countPerRank, dtype) + " per rank",
-        wire_bytes::allToAll(static_cast<int64_t>(blockBytes), size()), label,
-        [&](std::chrono::milliseconds /*timeout*/) {
+        {wire_bytes::allToAll(static_cast<int64_t>(blockBytes), size()),
+         int64_t(blockBytes * ranks_.size()), int64_t(blockBytes), dtype},
+        label, [&](std::chrono::milliseconds /*timeout*/) {
             if (blockBytes == 0) return;
             std::vector<uint8_t> received(blockBytes * ranks_.size());
             if (ranks_.size() == 1)
@@ -256,8 +265,10 @@ void GlooCommunicator::allToAll(const void* in, void* out, size_t bytesPerRank,
                                 const CollectiveLabel& label) {
     run(traceNameOf(CollectiveOp::AllToAll),
         "all_to_all of " + std::to_string(bytesPerRank) + " bytes per rank",
-        wire_bytes::allToAll(static_cast<int64_t>(bytesPerRank), size()), label,
-        [&](std::chrono::milliseconds /*timeout*/) {
+        {wire_bytes::allToAll(static_cast<int64_t>(bytesPerRank), size()),
+         int64_t(bytesPerRank * ranks_.size()), int64_t(bytesPerRank * ranks_.size()),
+         std::nullopt},
+        label, [&](std::chrono::milliseconds /*timeout*/) {
             if (bytesPerRank == 0) return;
             if (ranks_.size() == 1) {
                 std::memmove(out, in, bytesPerRank);
@@ -273,7 +284,11 @@ void GlooCommunicator::allToAllV(const void* in, const std::vector<size_t>& send
     const bool sized = sendBytes.size() == ranks_.size() && recvBytes.size() == ranks_.size();
     const auto sent = sized ? wire_bytes::allToAllV(sendBytes, groupRank_) : 0;
     // Each member's sizes are its own: the members agree on the op and group only.
-    run(traceNameOf(CollectiveOp::AllToAllV), "all_to_all_v", sent, label,
+    const auto sum = [](const std::vector<size_t>& v) {
+        return int64_t(std::accumulate(v.begin(), v.end(), size_t{0}));
+    };
+    run(traceNameOf(CollectiveOp::AllToAllV), "all_to_all_v",
+        {sent, sum(sendBytes), sum(recvBytes), std::nullopt}, label,
         [&](std::chrono::milliseconds timeout) {
             if (!sized)
                 throw std::invalid_argument("all_to_all_v got " + std::to_string(sendBytes.size()) +
@@ -319,7 +334,7 @@ void GlooCommunicator::allToAllBytes(const void* in, void* out, size_t bytesPerR
 }
 
 void GlooCommunicator::barrier(const CollectiveLabel& label) {
-    run(traceNameOf(CollectiveOp::Barrier), "barrier", 0, label,
+    run(traceNameOf(CollectiveOp::Barrier), "barrier", {}, label,
         [&](std::chrono::milliseconds timeout) {
             if (ranks_.size() == 1) return;
             gloo::BarrierOptions opts(context_);

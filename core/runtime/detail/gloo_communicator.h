@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,8 +56,16 @@ private:
     // injected fault), the transfer itself with errors turned into RunError
     // (closing this rank's connections), and the trace event.
     // `signature` spells the call (op and sizes); every member must make the same one.
+    // A call's sizes for its trace event: bytes on the wire (TraceEvent::bytes),
+    // its input and output buffers, a reduction's element type.
+    struct CallSizes {
+        int64_t wire = 0;
+        int64_t input = 0;
+        int64_t output = 0;
+        std::optional<DType> dtype;
+    };
     template <typename Transfer>
-    void run(std::string_view op, const std::string& signature, int64_t bytes,
+    void run(std::string_view op, const std::string& signature, const CallSizes& sizes,
              const CollectiveLabel& label, Transfer&& transfer);
 
     void allToAllBytes(const void* in, void* out, size_t bytesPerRank);  // Gloo alltoall, size > 1

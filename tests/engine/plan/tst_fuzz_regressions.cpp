@@ -23,6 +23,7 @@
 #include "export/run_json.h"
 #include "hf_config/model_config.h"
 #include "hf_config/model_config_error.h"
+#include "job_record/kineto_reader.h"
 #include "plan/planner.h"
 #include "saved/saved_run.h"
 #include "scenario/json_text.h"
@@ -147,12 +148,22 @@ std::string readShareOutcome(const std::string& bytes) {
     }
 }
 
+std::string readKinetoOutcome(const std::string& bytes) {
+    try {
+        const KinetoTrace trace = readKinetoTrace(bytes);
+        return "trace: " + std::to_string(trace.collectives.size()) + " collectives";
+    } catch (const JobRecordError& e) {
+        return pathError(e.where, e.problem);
+    }
+}
+
 const std::map<QString, Reader>& readers() {
     static const std::map<QString, Reader> table = {
         {"scenario_reader", readScenarioOutcome}, {"model_config_reader", readModelConfigOutcome},
         {"cluster_reader", readClusterOutcome},   {"run_reader", readRunOutcome},
         {"trace_reader", readTraceOutcome},       {"saved_run", openSavedRunOutcome},
         {"run_card_reader", readRunCardOutcome},  {"share_reader", readShareOutcome},
+        {"kineto_reader", readKinetoOutcome},
     };
     return table;
 }
@@ -164,6 +175,11 @@ const std::map<QString, QString>& expectedOutcomes() {
         // blocks of count 0) making nothing; now it costs the entries it makes.
         {"scenario_reader/empty_repeat_forever.json", "scenario: 0 params, 0 TP transitions"},
         {"scenario_reader/repeat_over_empty_blocks.json", "scenario: 0 params, 0 TP transitions"},
+        // A long string with a 4-byte character across the 60th byte: the
+        // message's excerpt cut it in half and nlohmann threw dumping it.
+        {"kineto_reader/long_string_cut_inside_a_character.json",
+         "error at '': expected a Kineto trace (an object with \"traceEvents\"), got "
+         "\"Recortion iProcess Group RanksundtypeOOO\\\\ferze\\\\ntsch on ~\"..."},
         // A missing "format" was reported at /format, "got null": a key the file does not have.
         {"run_reader/missing_format.json",
          "error at '': missing required key \"format\" (\"hsdp-run/1\""},

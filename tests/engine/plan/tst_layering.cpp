@@ -38,7 +38,7 @@ const std::map<QString, std::set<QString>>& allowed() {
          {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "step"}},
         {"export",
          {"types", "scenario", "plan", "runtime", "tensor", "verify", "collectives", "redistribute",
-          "step", "run", "cluster", "cost", "accuracy"}},
+          "step", "run", "cluster", "cost", "accuracy", "job_record"}},
         // A run split over processes: runs shares with run's own parts, merges their reports.
         {"distributed",
          {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "step",
@@ -53,6 +53,8 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"checkpoint", {"types", "scenario", "hf_config"}},
         // Cluster files: hardware a plan is costed on; reads JSON with scenario's field readers.
         {"cluster", {"types", "scenario"}},
+        // A job's record (Flight Recorder dumps, Kineto traces): scenario's field readers.
+        {"job_record", {"types", "scenario"}},
         // A plan's predicted step on a cluster: the runner's schedule (read from
         // run/ and collectives/, never run), costed and simulated.
         {"cost",

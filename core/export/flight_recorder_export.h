@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "job_record/flight_recorder_dump.h"
+#include "runtime/trace.h"
+#include "types/scenario.h"
+
+namespace hsdp {
+
+struct FlightRecorderExportOptions {
+    // The wall clock at the run's start (ns since the epoch): the trace's
+    // microseconds count from there.
+    int64_t runStartNs = 0;
+    int64_t timeoutMs = 600000;  // every collective's timeout
+};
+
+// The run's collectives as PyTorch's Flight Recorder (version 2.10) would
+// have recorded them on each rank of `worldSize` (docs/job-records.md,
+// "Runs as dumps"): one dump per rank, index = rank. Process groups are
+// named as c10d names them ("0" the world, default_pg; then "1", "2", ... in
+// the order the run first used them, described "mesh_<dim name>"), each
+// group's collectives numbered 1, 2, ... per rank (collective_seq_id =
+// op_id), their profiling names, sizes and dtypes as the table of that
+// page says, every one completed and retired, with its duration.
+std::vector<FlightRecorderDump> runFlightRecorderDumps(const Trace& trace, const Scenario& scenario,
+                                                       int worldSize,
+                                                       const FlightRecorderExportOptions& options);
+
+}  // namespace hsdp
