@@ -47,12 +47,22 @@ Facts costFacts(const PlanCost& cost) {
 
 void addRunComparison(const ReportInput& input, ReportSection& section) {
     if (!input.run.isValid() || !input.run.prediction) return;
-    section.picture(picture("predicted", "run",
-                            QStringLiteral("The run as measured on this machine (above) and as "
-                                           "predicted at its own shapes on %1 (below), rank by "
-                                           "rank.")
-                                .arg(QString::fromStdString(input.run.prediction->cluster->name)),
-                            QSize(1500, 900), /*drawsRun=*/true));
+    const Cluster& cluster = *input.run.prediction->cluster;
+    QString caption = QStringLiteral(
+                          "The run as measured on this machine (above) and as predicted at its "
+                          "own shapes on %1 (below), rank by rank, each on its own time axis.")
+                          .arg(QString::fromStdString(cluster.name));
+    if (const RunPrediction* p = input.run.prediction->prediction.get(); p && p->makespanRelError)
+        caption +=
+            QStringLiteral(" Makespan error %1 %.").arg(*p->makespanRelError * 100, 0, 'f', 0);
+    // As the CLI and the studio say: a GPU preset is not this machine.
+    if (!cluster.describesEngineRuns())
+        caption += QStringLiteral(
+                       " %1 describes GPUs, not this machine (only loopback or a calibrated "
+                       "file does): the error is the distance to that hardware, not the "
+                       "model's.")
+                       .arg(QString::fromStdString(cluster.name));
+    section.picture(picture("predicted", "run", caption, QSize(1500, 900), /*drawsRun=*/true));
 }
 
 }  // namespace

@@ -226,10 +226,13 @@ QString MainWindow::statusText() const {
     QStringList parts;
     if (const QString outOfMemory = outOfMemoryStatusText(predicted); !outOfMemory.isEmpty())
         parts << outOfMemory;
-    parts << tr("world %1 · meshes %2 · groups %3")
+    // "8 ranks · 3 groups", the meshes counted only when there are several:
+    // the line must leave room for the prediction and its validated error.
+    const size_t meshes = result.scenario->meshes.size();
+    parts << (meshes == 1 ? tr("%1 ranks · %2 groups") : tr("%1 ranks · %3 meshes · %2 groups"))
                  .arg(result.plan->worldSize)
-                 .arg(result.scenario->meshes.size())
-                 .arg(result.plan->groups.size());
+                 .arg(result.plan->groups.size())
+                 .arg(meshes);
     if (const QString prediction = predictionStatusText(predicted); !prediction.isEmpty())
         parts << prediction;
     parts << imbalanceStatusText(*result.plan, *result.index, predicted != nullptr);

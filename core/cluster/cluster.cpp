@@ -62,8 +62,15 @@ std::string Cluster::trustText() const {
     if (validation.errorPercent < 0) return "not validated";
     std::ostringstream out;
     out << "\u00b1 " << std::lround(validation.errorPercent) << " %";
+    if (validation.piecesOnly) out << " on its pieces only";
     if (!validation.basis.empty()) out << " (" << validation.basis << ")";
     return out.str();
+}
+
+std::string Cluster::trustShortText() const {
+    if (validation.errorPercent < 0) return "not validated";
+    return "\u00b1 " + std::to_string(std::lround(validation.errorPercent)) + " %" +
+           (validation.piecesOnly ? " (pieces)" : "");
 }
 
 }  // namespace hsdp

@@ -75,6 +75,10 @@ struct DeviceSpec {
 struct ClusterValidation {
     double errorPercent = -1;  // < 0: not validated
     std::string basis;         // "3 published GPU measurements"
+    // `scope` "pieces": the error is of the cluster's pieces (links, matrix
+    // products) against figures of them, not of a measured optimizer step;
+    // "step" (the default): of whole steps the figures were not fitted to.
+    bool piecesOnly = false;
 };
 
 // Which algorithms a collective runs as: NCCL's ring (the GPU clusters the
@@ -118,8 +122,11 @@ struct Cluster {
     std::string calibration;
     ClusterValidation validation;
 
-    // "± 18 % (3 published GPU measurements)", or "not validated".
+    // "± 18 % (3 published GPU measurements)", "± 3 % on its pieces only
+    // (...)" for a pieces-only validation, or "not validated".
     std::string trustText() const;
+    // The status bar's form: "± 18 %", "± 3 % (pieces)", "not validated".
+    std::string trustShortText() const;
     // Whether the cluster describes the engine's own runs (Gloo over
     // loopback: the loopback preset and what `calibrate` fits): only then is
     // a run's measured time evidence for or against its prediction.

@@ -66,13 +66,19 @@ Cluster readTop(const Json& top) {
         out.calibration = calibration->dump();
     }
     if (const Json* validation = findMember(top, "validation")) {
-        requireObject(*validation, "/validation", "a validation", {"error_percent", "basis"});
+        requireObject(*validation, "/validation", "a validation",
+                      {"error_percent", "basis", "scope"});
         const Json& error = requireMember(*validation, "/validation", "error_percent");
         if (!error.is_number() || error.get<double>() < 0 || !std::isfinite(error.get<double>()))
             failExpected("/validation/error_percent", "a number >= 0", error);
         out.validation.errorPercent = error.get<double>();
         out.validation.basis =
             readString(requireMember(*validation, "/validation", "basis"), "/validation/basis");
+        if (const Json* scope = findMember(*validation, "scope")) {
+            if (!scope->is_string() || (*scope != "step" && *scope != "pieces"))
+                failExpected("/validation/scope", "\"step\" or \"pieces\"", *scope);
+            out.validation.piecesOnly = *scope == "pieces";
+        }
     }
     return out;
 }

@@ -98,7 +98,8 @@ std::string writeCluster(const Cluster& c, int digits) {
     if (c.validation.errorPercent >= 0)
         out += ",\n  \"validation\": {\"error_percent\": " +
                number(c.validation.errorPercent, digits) +
-               ", \"basis\": " + jsonString(c.validation.basis) + "}";
+               ", \"basis\": " + jsonString(c.validation.basis) +
+               (c.validation.piecesOnly ? ", \"scope\": \"pieces\"" : "") + "}";
     if (!c.calibration.empty()) {
         // One member a line: the measurements stay readable and diffable.
         const Json calibration = Json::parse(c.calibration);

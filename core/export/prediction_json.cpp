@@ -113,7 +113,15 @@ std::string predictionToText(const RunPrediction& p) {
     out += "  step (makespan of the optimizer step): measured ";
     out += p.measuredSeconds > 0 ? seconds(p.measuredSeconds) : std::string("(not measured)");
     out += ", predicted " + seconds(p.predictedSeconds) + " " + p.cost.cluster.trustText();
-    if (p.makespanRelError) out += ", error " + percentText(*p.makespanRelError);
+    if (p.makespanRelError) {
+        out += ", error " + percentText(*p.makespanRelError);
+        // Said, not left to the reader: this run is outside what the cluster claims.
+        const ClusterValidation& v = p.cost.cluster.validation;
+        if (v.errorPercent >= 0 && p.cost.cluster.describesEngineRuns() &&
+            100 * *p.makespanRelError > v.errorPercent)
+            out += " (outside its validated \u00b1 " + std::to_string(std::lround(v.errorPercent)) +
+                   " %)";
+    }
     out += "\n";
     if (!p.cost.cluster.describesEngineRuns())
         out += "  " + p.cost.cluster.name +

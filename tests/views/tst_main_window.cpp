@@ -120,7 +120,7 @@ void TestMainWindow::planFillsTheViewsAndStatusBar() {
     QVERIFY(openAndWait(window, sample("llama3_8b_hsdp_2x4.json")));
     const PlanResult& result = window.session()->current();
     QVERIFY(window.statusText().startsWith(
-        QStringLiteral("world 8 · meshes 1 · groups %1").arg(result.plan->groups.size())));
+        QStringLiteral("8 ranks · %1 groups").arg(result.plan->groups.size())));
     QVERIFY(window.view<PlanTreeWidget>()->model()->rowCount() > 0);
     QCOMPARE(window.view<DiagnosticsWidget>()->model()->rowCount(),
              static_cast<int>(result.plan->diagnostics.size()));

@@ -29,7 +29,7 @@ EntryMemorySeries entryMemory(const PlanCost& cost, int rank) {
         series.keys.push_back(double(series.keys.size()));
         series.bytes.push_back(double(entry.peakBytes));
         series.names.push_back(entry.scheduleIndex < 0
-                                   ? QObject::tr("whole")
+                                   ? QObject::tr("local params")
                                    : QStringLiteral("#%1").arg(entry.scheduleIndex));
     }
     return series;

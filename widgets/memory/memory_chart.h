@@ -35,9 +35,11 @@ MemoryChart memoryChart(const PlanCost& cost);
 
 // `rank`'s peak in each schedule entry it takes part in, in step order.
 struct EntryMemorySeries {
-    QVector<double> keys;    // 0, 1, ...
-    QVector<double> bytes;   // the entry's high-water mark
-    QVector<QString> names;  // "#3" (schedule entry 3), "whole" (params held whole)
+    QVector<double> keys;   // 0, 1, ...
+    QVector<double> bytes;  // the entry's high-water mark
+    // "#3" (schedule entry 3), "local params" (the params each rank updates
+    // itself after the schedule: no-comm and held-whole ones)
+    QVector<QString> names;
 };
 EntryMemorySeries entryMemory(const PlanCost& cost, int rank);
 

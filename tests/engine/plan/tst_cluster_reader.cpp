@@ -131,6 +131,11 @@ const std::vector<ErrorCase>& errorCases() {
              j["validation"] = Json{{"error_percent", 3}};
          },
          "/validation", "missing required key \"basis\""},
+        {"validation scope",
+         [](Json& j) {
+             j["validation"] = Json{{"error_percent", 3}, {"basis", "x"}, {"scope", "steps"}};
+         },
+         "/validation/scope", "expected \"step\" or \"pieces\""},
         {"validation unknown key",
          [](Json& j) {
              j["validation"] = Json{{"error_percent", 3}, {"basis", "x"}, {"n", 2}};

@@ -110,6 +110,10 @@ private slots:
                 }
             const Cluster cluster = readClusterPreset(preset);
             QCOMPARE(cluster.validation.errorPercent, std::ceil(100 * worst));
+            // Checks of links and matrix products, not of a measured step.
+            QVERIFY(cluster.validation.piecesOnly);
+            QVERIFY2(cluster.trustText().find("on its pieces only") != std::string::npos,
+                     cluster.trustText().c_str());
             QVERIFY2(cluster.validation.basis.find(std::to_string(count) + " published") !=
                          std::string::npos,
                      cluster.validation.basis.c_str());

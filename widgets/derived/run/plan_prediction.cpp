@@ -82,13 +82,13 @@ QString predictionStatusText(const PlanPrediction* prediction) {
         return QObject::tr("no prediction on %1: %2")
             .arg(QString::fromStdString(prediction->cluster->name), prediction->error);
     const PlanCost& cost = *prediction->cost;
-    // The status bar gives the validated error alone ("± 3 %"); what it was
-    // validated against is in the predicted timeline, the CLI and the report.
-    const std::string trust = cost.cluster.trustText();
+    // The status bar gives the validated error in short ("± 3 % (pieces)");
+    // what it was validated against is in the predicted timeline, the CLI
+    // and the report.
     const QString step =
         QObject::tr("predicted step %1 %3 on %2")
             .arg(QString::fromStdString(durationText(cost.stepSeconds)), clusterText(cost),
-                 QString::fromStdString(trust.substr(0, trust.find(" ("))));
+                 QString::fromStdString(cost.cluster.trustShortText()));
     if (cost.ranks.empty() || !cost.memoryFit.fits()) return step;
     const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
     return QObject::tr("peak %1 (rank %2) · ")
