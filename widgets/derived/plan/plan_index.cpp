@@ -101,8 +101,8 @@ QString imbalanceStatusText(const Plan& plan, const PlanIndex& index, bool predi
     const QString owner = QObject::tr("owner imbalance %1").arg(worstImbalanceText(plan, index));
     if (!predicted || !index.computeImbalance) return owner;
     // "Sets the step" only where one rank's work stands out; an even load sets nothing.
-    const QString role = *index.computeImbalance < 1.05 ? QObject::tr("even")
-                                                          : QObject::tr("sets the step");
+    const QString role =
+        *index.computeImbalance < 1.05 ? QObject::tr("even") : QObject::tr("sets the step");
     return QObject::tr("per-rank Newton–Schulz imbalance %1 (%2) · %3")
         .arg(QString::number(*index.computeImbalance, 'f', 2), role, owner);
 }
