@@ -5,6 +5,7 @@
 #include <iostream>
 #include <optional>
 
+#include "accuracy/replay_json.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "cost/step_memory_model.h"
@@ -13,7 +14,6 @@
 #include "export/flight_recorder_export.h"
 #include "export/npy_dump.h"
 #include "export/prediction_json.h"
-#include "export/replay_json.h"
 #include "export/run_json.h"
 #include "job_record/flight_recorder_writer.h"
 #include "output_paths.h"

@@ -3,7 +3,10 @@
 // calibrate writes reads back strictly and round-trips; a run on a cluster
 // carries its prediction beside what it measured. No absolute times are
 // asserted: only figures of one run against each other.
+#include <QRegularExpression>
 #include <QtTest>
+
+#include <cmath>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -109,6 +112,48 @@ private slots:
         QVERIFY(r.out.contains("broadcast"));
         QVERIFY(r.out.contains("compute between collectives"));
         QVERIFY(r.out.contains("newton_schulz"));
+        // loopback is this machine: no caveat. Each op's and kind's error is
+        // first the signed error of the two sums it prints beside it.
+        QVERIFY(!r.out.contains("not this run"));
+        const QRegularExpression line(QStringLiteral(
+            R"(^\s+(\w+)\s+\d+\s+measured ([\d.e+-]+) s\s+predicted ([\d.e+-]+) s\s+)"
+            R"(error ([+-][\d.]+) %\s+median [\d.]+ %$)"));
+        int lines = 0;
+        for (const QString& text : QString::fromUtf8(r.out).split('\n')) {
+            const auto m = line.match(text);
+            if (!m.hasMatch()) continue;
+            ++lines;
+            const double measured = m.captured(2).toDouble(), predicted = m.captured(3).toDouble();
+            const double expected = 100 * (predicted - measured) / measured;
+            // The sums print at 3-4 significant figures.
+            QVERIFY2(
+                std::abs(m.captured(4).toDouble() - expected) <= 0.01 * std::abs(expected) + 0.2,
+                qPrintable(text));
+        }
+        QVERIFY2(lines >= 4, r.out.constData());  // all_gather, broadcast and compute kinds
+    }
+
+    // --replay: the run's own durations through the step's graph, then each
+    // class the model's; it needs a cluster.
+    void replayAccountsForEachClass() {
+        auto r = inspect(
+            {"run", sample("teaching_2x2.json"), "--cluster", "loopback", "--replay", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject replay = QJsonDocument::fromJson(r.out)
+                                       .object()
+                                       .value("prediction")
+                                       .toObject()
+                                       .value("replay")
+                                       .toObject();
+        QVERIFY(replay.value("replayed_seconds").toDouble() > 0);
+        QStringList classes;
+        for (const auto& c : replay.value("classes").toArray())
+            classes << c.toObject().value("durations").toString();
+        QCOMPARE(classes, (QStringList{"collectives", "newton_schulz", "pack_unpack", "update",
+                                       "rank_overhead"}));
+        auto alone = inspect({"run", sample("teaching_2x2.json"), "--replay"});
+        QCOMPARE(alone.exitCode, 2);
+        QVERIFY(alone.err.contains("--replay needs --cluster"));
     }
 
     // Each compute kind is timed over the spans the trace holds: the
@@ -143,7 +188,15 @@ private slots:
     void aGpuPresetPredictsTooAndABadClusterIsUsage() {
         auto r = inspect({"run", sample("teaching_2x2.json"), "--cluster", "h100-dgx", "--json"});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY(QJsonDocument::fromJson(r.out).object().value("predicted_seconds").toDouble() > 0);
+        const QJsonObject run = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(run.value("predicted_seconds").toDouble() > 0);
+        // A GPU preset does not describe this machine, and the run says so.
+        QCOMPARE(
+            run.value("prediction").toObject().value("cluster_describes_this_run").toBool(true),
+            false);
+        auto text = inspect({"run", sample("teaching_2x2.json"), "--cluster", "h100-dgx"});
+        QVERIFY2(text.out.contains("h100-dgx describes NCCL on GPUs, not this run"),
+                 text.out.constData());
         auto bad = inspect({"run", sample("teaching_2x2.json"), "--cluster", "no-such-cluster"});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.err.contains("no cluster preset or file"));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "export/replay_json.h"
+#include "accuracy/replay_json.h"
 
 #include <cstdio>
 
