@@ -351,6 +351,9 @@ void TestPredictionViews::predictedTimelineIsTheSimulation() {
     QCOMPARE(timeline->rowCount(), plan.plan->worldSize);
     QCOMPARE(timeline->endUs(), cost.stepSeconds * 1e6);
     QVERIFY(view.caption().contains(QString::fromStdString(durationText(cost.stepSeconds))));
+    // With the Newton–Schulz dtype it assumed (a new user could not find it).
+    QVERIFY2(view.caption().contains(QStringLiteral("Newton–Schulz in fp32, 5 steps")),
+             qPrintable(view.caption()));
     QVERIFY(!view.canShowRun());
     // Its zero is the predicted step's start (there may be no run), and its
     // counts have thousands separators ("23,863 events", not "23863").

@@ -150,6 +150,12 @@ QString PredictedTimelineWidget::planCaption() const {
             .arg(cost.lastRank)
             .arg(QString::fromStdString(groupedCount(int64_t(cost.schedule.collectives.size()))))
             .arg(QString::fromStdString(cost.cluster.trustText()));
+    // The assumption that weighs most on the step: Newton-Schulz in bf16 runs
+    // several times faster than in fp32 (options.newton_schulz.dtype).
+    const NewtonSchulzOptions& ns = cost.schedule.newtonSchulz;
+    text += tr("; Newton–Schulz in %1, %2 steps")
+                .arg(ns.dtype == DType::BF16 ? QStringLiteral("bf16") : QStringLiteral("fp32"))
+                .arg(ns.steps);
     const int world = int(cost.schedule.ranks.size());
     if (world > kPredictedTraceRanks)
         text += tr("; rows of %1 of the %2 ranks, evenly spaced, and the one that ends last")
