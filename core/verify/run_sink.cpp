@@ -97,13 +97,16 @@ void RunSink::absorb(const std::map<int, ParamRecords>& params, const std::map<i
 void RunSink::stepTimes(int rank, double startUs, double endUs) {
     std::lock_guard lock(mutex_);
     rankStepUs_[rank] = {startUs, endUs};
-    stepStartUs_ = stepRanks_ == 0 ? startUs : std::min(stepStartUs_, startUs);
-    stepEndUs_ = stepRanks_ == 0 ? endUs : std::max(stepEndUs_, endUs);
-    ++stepRanks_;
 }
 
 double RunSink::stepSeconds() const {
-    return stepRanks_ == 0 ? 0 : (stepEndUs_ - stepStartUs_) / 1e6;
+    if (rankStepUs_.empty()) return 0;
+    double start = rankStepUs_.begin()->second.first, end = rankStepUs_.begin()->second.second;
+    for (const auto& [rank, times] : rankStepUs_) {
+        start = std::min(start, times.first);
+        end = std::max(end, times.second);
+    }
+    return (end - start) / 1e6;
 }
 
 std::vector<std::pair<double, double>> RunSink::rankStepTimes(int worldSize) const {

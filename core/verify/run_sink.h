@@ -85,9 +85,7 @@ private:
     std::map<int, ParamRecords> params_;
     std::map<int, TpRecords> tp_;
     std::map<int, StepMemory> memory_;
-    double stepStartUs_ = 0, stepEndUs_ = 0;
-    int stepRanks_ = 0;
-    std::map<int, std::pair<double, double>> rankStepUs_;
+    std::map<int, std::pair<double, double>> rankStepUs_;  // rank -> its step's {start, end}
 };
 
 // FNV-1a over the fp32 bytes: replicas compare by hash.
