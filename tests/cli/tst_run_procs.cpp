@@ -18,6 +18,7 @@
 #include <set>
 
 #include "cli_process.h"
+#include "run_budget.h"
 #include "runtime/file_limits.h"
 #include "sample_rows.h"
 
@@ -45,14 +46,6 @@ CliOutcome inspectIn(const QString& tmp, const QStringList& args) {
     return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError(), 0};
 }
 
-// The sanitizer presets divide the run budgets: the same shrink the other run tests use.
-QStringList budgetArgs() {
-    const int divisor = qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR");
-    if (divisor <= 1) return {};
-    return {"--max-bytes", QString::number((qint64(2) << 30) / divisor), "--max-flops",
-            QString::number(4e10 / divisor)};
-}
-
 // Starts `run --procs 2 --timeout 2` of the 70B sample with TMPDIR at `tmp`;
 // returns the workers' pids once both have connected (each writes its pid in
 // its connected marker), fewer after a minute.
@@ -63,7 +56,7 @@ std::map<int, qint64> startSplitRun(QProcess& run, const QString& tmp) {
     run.start(QStringLiteral(HSDP_BINARY_DIR "/bin/hsdp-inspect"),
               QStringList{"run", sample("llama3_70b_hsdp_tp_2x4x4.json"), "--procs", "2",
                           "--timeout", "2"} +
-                  budgetArgs());
+                  budgetedRunArgs());
     std::map<int, qint64> pids;
     QElapsedTimer waited;
     waited.start();
@@ -181,15 +174,17 @@ private slots:
             QTest::addRow("hazards reference --procs %d", procs)
                 << hazards() << "reference" << procs;
         }
-        // The largest sample once, at the split the closing note asks for.
-        QTest::addRow("70B --procs 4")
-            << sample("llama3_70b_hsdp_tp_2x4x4.json") << "corrected" << 4;
+        // The sanitizer presets (which divide the run budget) leave out the
+        // samples larger than teaching_2x2: they cost minutes each under
+        // ThreadSanitizer, and the plain build runs them all.
+        const bool sanitized = hsdp::testing::runBudgetDivisor() > 1;
+        // The largest sample once, split over 4 processes.
+        if (!sanitized)
+            QTest::addRow("70B --procs 4")
+                << sample("llama3_70b_hsdp_tp_2x4x4.json") << "corrected" << 4;
         // Every sample and worked example under the all-to-all gather strategy
         // and under auto: the split run decides and exchanges as one process
-        // does. The sanitizer presets (which divide the run budget) keep the
-        // worked examples only: the samples there cost minutes each under
-        // ThreadSanitizer, and the plain build runs them all.
-        const bool sanitized = qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR") > 1;
+        // does (the sanitizers: the worked examples).
         for (const QString& file : scenarioPaths())
             for (const char* strategy : {"all-to-all", "auto"})
                 if (!sanitized || file.contains(QLatin1String("/tests/data/examples/")))
@@ -204,7 +199,7 @@ private slots:
         QFETCH(int, procs);
         QTemporaryDir tmp;
         const QStringList common =
-            QStringList{"run", file, "--json", "--mode", mode} + budgetArgs();
+            QStringList{"run", file, "--json", "--mode", mode} + budgetedRunArgs();
         const QString key = file + mode;
         if (!inProcess_.count(key)) {
             const auto one = inspect(common + QStringList{"--trace", tmp.filePath("one.json")});
@@ -350,7 +345,7 @@ private slots:
         if (const long now = hsdp::openFileLimits().hard; now >= 0 && hard > now)
             QSKIP("this process's hard open-file limit is below the test's");
         const QStringList run =
-            QStringList{"run", sample("llama3_70b_hsdp_tp_2x4x4.json")} + budgetArgs();
+            QStringList{"run", sample("llama3_70b_hsdp_tp_2x4x4.json")} + budgetedRunArgs();
         const auto refused = inspectWithFileLimits(soft, hard, run);
         QCOMPARE(refused.exitCode, 2);
         QVERIFY2(refused.out.isEmpty(), refused.out.constData());  // nothing ran

@@ -2,6 +2,8 @@
 # Running plans: the runtime, collectives, kernels and verification. "threads":
 # rank threads over real sockets, which ThreadSanitizer runs.
 hsdp_test(tst_adamw_params LABELS threads)
+# calibrate() on a small sweep: its rank and computing threads under ThreadSanitizer.
+hsdp_test(tst_calibrate LABELS threads COST 15)
 hsdp_test(tst_chrome_trace LABELS threads)
 hsdp_test(tst_dtype_codec)
 hsdp_test(tst_exec_broadcast LABELS threads)

@@ -17,6 +17,7 @@
 #include "export/plan_text.h"
 #include "plan/planner.h"
 #include "run/runner.h"
+#include "run_budget.h"
 #include "runtime_test_util.h"
 #include "scenario/reader.h"
 
@@ -54,12 +55,7 @@ std::string single(const char* optimizer) {
 }
 
 RunOptions testOptions() {
-    RunOptions options;
-    if (const int divisor = qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR"); divisor > 1) {
-        options.maxBytes /= divisor;
-        options.flopBudget /= divisor;
-    }
-    return options;
+    return hsdp::testing::budgetedRunOptions();
 }
 
 QString joined(const std::vector<std::string>& lines) {

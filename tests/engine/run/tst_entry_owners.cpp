@@ -13,6 +13,7 @@
 
 #include "plan/planner.h"
 #include "run/runner.h"
+#include "run_budget.h"
 #include "scenario/reader.h"
 #include "step/entry_owners.h"
 
@@ -65,7 +66,7 @@ private slots:
         Scenario scenario = readScenarioFile(file.toStdString());
         if (allToAll) scenario.options.gatherStrategy = GatherStrategyOption::AllToAll;
         const Plan plan = makePlan(scenario);
-        const RunResult run = runPlan(scenario, plan, RunOptions{});
+        const RunResult run = runPlan(scenario, plan, hsdp::testing::budgetedRunOptions());
         QVERIFY2(run.error.empty(), run.error.c_str());
         Solved solved;
         for (const TraceEvent& e : run.trace.events)

@@ -23,6 +23,7 @@
 #include "plan/planner.h"
 #include "run/runner.h"
 #include "run/shrink.h"
+#include "run_budget.h"
 #include "runtime_test_util.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
@@ -41,12 +42,8 @@ Plan planWith(Scenario& scenario, GatherStrategyOption option) {
 
 // The sanitizer presets divide the budgets (see tst_samples_run).
 RunOptions testOptions(RunMode mode = RunMode::Corrected) {
-    RunOptions options;
+    RunOptions options = hsdp::testing::budgetedRunOptions();
     options.mode = mode;
-    if (const int divisor = qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR"); divisor > 1) {
-        options.maxBytes /= divisor;
-        options.flopBudget /= divisor;
-    }
     return options;
 }
 

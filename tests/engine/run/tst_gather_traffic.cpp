@@ -16,6 +16,7 @@
 #include "plan/planner.h"
 #include "run/runner.h"
 #include "run/shrink.h"
+#include "run_budget.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
 
@@ -81,8 +82,7 @@ private slots:
         QFETCH(QString, file);
         const Scenario scenario = readScenarioFile(file.toStdString());
         const Plan plan = makePlan(scenario);
-        RunOptions options;
-        const RunResult run = runPlan(scenario, plan, options);
+        const RunResult run = runPlan(scenario, plan, hsdp::testing::budgetedRunOptions());
         QVERIFY2(run.error.empty(), run.error.c_str());
         const StepSchedule schedule = stepSchedule(scenario, plan, run.paramShapes, run.tpShapes);
         const GatherTraffic traffic = gatherTraffic(scenario, plan, schedule, run.paramShapes);

@@ -14,6 +14,7 @@
 #include "cost/step_schedule.h"
 #include "plan/planner.h"
 #include "run/runner.h"
+#include "run_budget.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
 
@@ -61,7 +62,7 @@ private slots:
         const Scenario scenario = readScenarioFile(path.toStdString());
         const Plan plan = makePlan(scenario);
         FlopsRecorder recorder(scenario.options.newtonSchulz);
-        RunOptions options;
+        RunOptions options = hsdp::testing::budgetedRunOptions();
         options.observer = &recorder;
         const RunResult run = runPlan(scenario, plan, options);
         QVERIFY2(run.error.empty(), run.error.c_str());

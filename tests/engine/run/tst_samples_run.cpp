@@ -7,6 +7,7 @@
 
 #include "plan/planner.h"
 #include "run/runner.h"
+#include "run_budget.h"
 #include "runtime_test_util.h"
 #include "samples.h"
 #include "scenario/reader.h"
@@ -26,20 +27,6 @@ std::set<int> hazardParams(const Plan& plan) {
     return out;
 }
 
-// HSDP_RUN_BUDGET_DIVISOR (set by the sanitizer test presets: AddressSanitizer
-// runs several times, ThreadSanitizer about ten times slower) divides the run's
-// memory and flop budgets. The run then shrinks the tensors by a larger
-// factor, which keeps every sample's ndim, sharded dims and divisibility: the
-// same collectives and hazards on smaller buffers.
-RunOptions withTestBudget(RunOptions options) {
-    const int divisor = qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR");
-    if (divisor > 1) {
-        options.maxBytes /= divisor;
-        options.flopBudget /= divisor;
-    }
-    return options;
-}
-
 }  // namespace
 
 class TestSamplesRun : public QObject {
@@ -57,7 +44,7 @@ private slots:
         Scenario scenario = readScenarioFile(file.toStdString());
         Plan plan = makePlan(scenario);
 
-        RunResult corrected = runPlan(scenario, plan, withTestBudget({}));
+        RunResult corrected = runPlan(scenario, plan, hsdp::testing::budgetedRunOptions({}));
         QVERIFY2(corrected.error.empty(), corrected.error.c_str());
         QVERIFY2(failedParams(corrected).empty(), "corrected mode left mismatches");
         // docs/cli.md's rule: error diagnostics in the plan block VERIFIED, as they
@@ -69,7 +56,7 @@ private slots:
 
         RunOptions reference;
         reference.mode = RunMode::Reference;
-        RunResult wrong = runPlan(scenario, plan, withTestBudget(reference));
+        RunResult wrong = runPlan(scenario, plan, hsdp::testing::budgetedRunOptions(reference));
         QCOMPARE(failedParams(wrong), hazardParams(plan));
         QCOMPARE(wrong.verified, hazardParams(plan).empty() && !plan.hasErrors());
     }

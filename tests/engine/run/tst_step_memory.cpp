@@ -10,6 +10,7 @@
 #include "cost/step_memory_model.h"
 #include "plan/planner.h"
 #include "run/runner.h"
+#include "run_budget.h"
 #include "runtime/memory_ledger.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
@@ -20,12 +21,7 @@ namespace {
 
 // HSDP_RUN_BUDGET_DIVISOR (the sanitizer presets) shrinks the runs further.
 RunOptions budgetOptions() {
-    RunOptions options;
-    if (const int divisor = qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR"); divisor > 1) {
-        options.maxBytes /= divisor;
-        options.flopBudget /= divisor;
-    }
-    return options;
+    return hsdp::testing::budgetedRunOptions();
 }
 
 QString describe(const StepMemory& m) {

@@ -19,6 +19,7 @@
 #include "run/optimizer_step.h"
 #include "run/runner.h"
 #include "run/shrink.h"
+#include "run_budget.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
 #include "types/figures.h"
@@ -42,7 +43,14 @@ std::vector<std::vector<const TraceEvent*>> computeByRank(const Trace& trace, in
 QString computeEventProblem(const Plan& plan, const TraceEvent& e, std::set<int64_t>& seqs) {
     if (e.seq >= 0 || !seqs.insert(e.seq).second) return "seq " + QString::number(e.seq);
     if (e.groupRanks != std::vector<int>{e.rank} || e.bytes != 0) return "group or bytes";
-    if ((e.op == "newton_schulz" || e.op == "update") && e.label.params.size() != 1)
+    // One param each, but for the one fused AdamW step of the params a rank
+    // updates where they live.
+    const bool fusedAdamW =
+        e.op == "update" && !e.label.params.empty() &&
+        std::all_of(e.label.params.begin(), e.label.params.end(), [&](int p) {
+            return std::count(plan.adamwParams.begin(), plan.adamwParams.end(), p) == 1;
+        });
+    if ((e.op == "newton_schulz" || e.op == "update") && e.label.params.size() != 1 && !fusedAdamW)
         return "params of " + QString::fromStdString(e.op);
     if (e.label.scheduleIndex < 0) return {};
     const ScheduleEntry& entry = plan.schedule.at(size_t(e.label.scheduleIndex));
@@ -108,12 +116,7 @@ private slots:
         const Plan plan = makePlan(scenario);
         // HSDP_RUN_BUDGET_DIVISOR (the sanitizer presets) shrinks the run
         // further: the same collectives on smaller buffers, predicted alike.
-        RunOptions options;
-        if (const int divisor = qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR");
-            divisor > 1) {
-            options.maxBytes /= divisor;
-            options.flopBudget /= divisor;
-        }
+        const RunOptions options = hsdp::testing::budgetedRunOptions();
         const ShrinkDecision shapes =
             decideShrink(scenario, plan, options.maxBytes, options.flopBudget);
         const StepSchedule schedule =

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// A real run's options for a test. The sanitizer presets divide the run's
+// memory and flop budgets (HSDP_RUN_BUDGET_DIVISOR: AddressSanitizer runs
+// several times, ThreadSanitizer about ten times slower than the plain
+// build); the run then shrinks its tensors by a larger factor, which keeps
+// every scenario's ndim, sharded dims and divisibility: the same collectives
+// and hazards on smaller buffers.
+
+#include <QStringList>
+
+#include "run/runner.h"
+#include "sanitizers.h"
+
+namespace hsdp::testing {
+
+inline RunOptions budgetedRunOptions(RunOptions options = {}) {
+    const int divisor = runBudgetDivisor();
+    options.maxBytes /= divisor;
+    options.flopBudget /= divisor;
+    return options;
+}
+
+// The same budgets as `hsdp-inspect run` arguments (none in the plain build),
+// for a test that starts the CLI.
+inline QStringList budgetedRunArgs() {
+    if (runBudgetDivisor() == 1) return {};
+    const RunOptions options = budgetedRunOptions();
+    return {QStringLiteral("--max-bytes"), QString::number(options.maxBytes),
+            QStringLiteral("--max-flops"), QString::number(options.flopBudget)};
+}
+
+}  // namespace hsdp::testing
