@@ -2,9 +2,13 @@
 #include "export/cost_text.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <string>
+#include <vector>
 
+#include "cost/memory_fit.h"
 #include "cost/newton_schulz_cost.h"
 #include "types/figures.h"
 
@@ -31,6 +35,46 @@ std::string segmentWhere(const CriticalSegment& s) {
     if (s.phase == StepPhase::Tp) return "tp transition " + std::to_string(s.index);
     if (s.index < 0) return "local params";
     return "schedule entry " + std::to_string(s.index);  // "step" is the whole step
+}
+
+// "Newton-Schulz 8.5 s, other compute 0.2 s, collectives 0.3 s": a share of
+// the critical path by what its items are (zero parts left out).
+std::string criticalSplitText(double newtonSchulz, double compute, double total) {
+    std::vector<std::string> parts;
+    if (newtonSchulz > 0) parts.push_back("Newton-Schulz " + durationText(newtonSchulz));
+    if (compute - newtonSchulz > 0)
+        parts.push_back("other compute " + durationText(compute - newtonSchulz));
+    if (total - compute > 0) parts.push_back("collectives " + durationText(total - compute));
+    if (parts.empty()) return "nothing";
+    std::string out = parts[0];
+    for (size_t i = 1; i < parts.size(); ++i) out += ", " + parts[i];
+    return out;
+}
+
+// The critical path by phase, each split as the timelines colour it:
+// Newton–Schulz, the other compute (packing, unpacking, updates) and the
+// collectives, so the owners' Newton–Schulz is not read as the broadcast it
+// precedes; then the same split over the whole path.
+void writePhases(std::ostringstream& out, const PlanCost& cost) {
+    double ns = 0, compute = 0, total = 0;
+    bool first = true;
+    for (const auto& p : cost.phases) {
+        out << (first ? "  phases           " : "                   ") << stepPhaseName(p.phase)
+            << ": " << durationText(p.criticalSeconds) << " of the critical path ("
+            << criticalSplitText(p.criticalNewtonSchulzSeconds, p.criticalComputeSeconds,
+                                 p.criticalSeconds)
+            << ")";
+        if (p.collectives)
+            out << ", " << p.collectives << " collective" << (p.collectives == 1 ? "" : "s") << " ("
+                << durationText(p.collectiveSeconds) << " summed over collectives)";
+        out << "\n";
+        ns += p.criticalNewtonSchulzSeconds;
+        compute += p.criticalComputeSeconds;
+        total += p.criticalSeconds;
+        first = false;
+    }
+    if (!cost.phases.empty())
+        out << "  critical path by kind  " << criticalSplitText(ns, compute, total) << "\n";
 }
 
 void writeCriticalPath(std::ostringstream& out, const PlanCost& cost) {
@@ -80,7 +124,11 @@ void writeMemory(std::ostringstream& out, const PlanCost& cost) {
     if (const int64_t capacity = cost.cluster.device.memoryBytes; capacity > 0)
         out << ", " << threeSignificantText(100.0 * double(worst.peakBytes) / double(capacity))
             << " % of the device's " << humanBytes(double(capacity))
-            << (worst.peakBytes > capacity ? ": DOES NOT FIT (error out-of-memory)" : "");
+            << (worst.peakBytes > capacity ? ": DOES NOT FIT (error out-of-memory)"
+                : cost.memoryFit.tight()
+                    ? ": tight, under " + std::to_string(std::lround(100 * kMemoryHeadroom)) +
+                          " % left (warning memory-tight)"
+                    : std::string());
     out << "\n";
 }
 
@@ -131,19 +179,7 @@ std::string costToText(const PlanCost& cost, const std::string& sizes) {
         << " TFLOP/s (the " << (ns.dtype == DType::BF16 ? "bf16" : "fp32")
         << " peak x matmul efficiency; smaller matrices slower), memory-bound work at "
         << bandwidthText(rates.bytesPerSecond) << "\n";
-    bool first = true;
-    for (const auto& p : cost.phases) {
-        out << (first ? "  phases           " : "                   ") << stepPhaseName(p.phase)
-            << ": " << durationText(p.criticalSeconds) << " of the critical path";
-        if (p.criticalComputeSeconds > 0)
-            out << " (compute " << durationText(p.criticalComputeSeconds) << ", Newton-Schulz "
-                << durationText(p.criticalNewtonSchulzSeconds) << " of it)";
-        if (p.collectives)
-            out << ", " << p.collectives << " collective" << (p.collectives == 1 ? "" : "s") << " ("
-                << durationText(p.collectiveSeconds) << " summed over collectives)";
-        out << "\n";
-        first = false;
-    }
+    writePhases(out, cost);
     writeCriticalPath(out, cost);
     writeLinks(out, cost);
     writeRanks(out, cost);
