@@ -74,9 +74,10 @@ int planCommand(const std::vector<std::string>& args) {
     if (cluster) {
         cost = costPlan(scenario, plan, *cluster);
         // Where the plan meets the cluster: a step over the device's memory is
-        // an error, listed first and counted in the exit status.
-        if (auto outOfMemory = outOfMemoryDiagnostic(cost->memoryFit, plan))
-            plan.diagnostics.insert(plan.diagnostics.begin(), std::move(*outOfMemory));
+        // an error, listed first and counted in the exit status; one within
+        // the headroom a warning.
+        if (auto memory = memoryDiagnostic(cost->memoryFit, plan))
+            plan.diagnostics.insert(plan.diagnostics.begin(), std::move(*memory));
     }
     if (format == "json") {
         auto json = planToJson(plan, scenario);

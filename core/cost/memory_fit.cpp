@@ -222,6 +222,22 @@ MemoryFit memoryFit(const Scenario& scenario, const Plan& plan,
     return fit;
 }
 
+namespace {
+
+// "; the peak in step 3, group 1 batch 2", and that batch's params.
+void addPeakEntry(Diagnostic& d, const MemoryFit& fit, const Plan& plan) {
+    if (fit.peakEntry < 0) return;
+    const ScheduleEntry& e = plan.schedule[size_t(fit.peakEntry)];
+    d.message += "; the peak in step " + std::to_string(fit.peakEntry) + ", group " +
+                 std::to_string(e.group) + " batch " + std::to_string(e.batch);
+    if (e.group >= 0 && size_t(e.group) < plan.groups.size() && e.batch >= 0 &&
+        size_t(e.batch) < plan.groups[size_t(e.group)].batches.size())
+        d.params = plan.groups[size_t(e.group)].batches[size_t(e.batch)].params;
+    std::sort(d.params.begin(), d.params.end());
+}
+
+}  // namespace
+
 std::optional<Diagnostic> outOfMemoryDiagnostic(const MemoryFit& fit, const Plan& plan) {
     if (fit.fits()) return std::nullopt;
     Diagnostic d;
@@ -234,15 +250,7 @@ std::optional<Diagnostic> outOfMemoryDiagnostic(const MemoryFit& fit, const Plan
                 ") over the " + humanBytes(double(fit.deviceBytes)) + " of " + device + " (" +
                 std::to_string(fit.ranksOver) + " of " + std::to_string(fit.ranks) +
                 " ranks over; " + humanBytes(double(fit.residentBytes)) + " of it resident";
-    if (fit.peakEntry >= 0) {
-        const ScheduleEntry& e = plan.schedule[size_t(fit.peakEntry)];
-        d.message += "; the peak in step " + std::to_string(fit.peakEntry) + ", group " +
-                     std::to_string(e.group) + " batch " + std::to_string(e.batch);
-        if (e.group >= 0 && size_t(e.group) < plan.groups.size() && e.batch >= 0 &&
-            size_t(e.batch) < plan.groups[size_t(e.group)].batches.size())
-            d.params = plan.groups[size_t(e.group)].batches[size_t(e.batch)].params;
-        std::sort(d.params.begin(), d.params.end());
-    }
+    addPeakEntry(d, fit, plan);
     d.message += ")";
     if (!fit.searched) return d;
     if (!fit.remedies.empty()) {
@@ -256,6 +264,32 @@ std::optional<Diagnostic> outOfMemoryDiagnostic(const MemoryFit& fit, const Plan
                  ", " + humanBytes(double(fit.floorResidentBytes)) +
                  " of it the resident param, grad and momentum shards";
     return d;
+}
+
+std::optional<Diagnostic> memoryTightDiagnostic(const MemoryFit& fit, const Plan& plan) {
+    if (!fit.tight()) return std::nullopt;
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.code = std::string(codes::MemoryTight);
+    const std::string device = fit.deviceName.empty() ? "the device" : fit.deviceName;
+    d.message = "predicted peak memory within " +
+                std::to_string(std::lround(100 * kMemoryHeadroom)) + " % of the device's: rank " +
+                std::to_string(fit.peakRank) + " peaks at " + humanBytes(double(fit.peakBytes)) +
+                " in the optimizer step, " +
+                percentText(double(fit.peakBytes) / double(fit.deviceBytes)) + " of the " +
+                humanBytes(double(fit.deviceBytes)) + " of " + device + ", leaving " +
+                humanBytes(double(fit.deviceBytes - fit.peakBytes)) +
+                " for the CUDA context, the allocator's fragmentation and what the job keeps "
+                "beside the step (" +
+                humanBytes(double(fit.residentBytes)) + " of the peak resident";
+    addPeakEntry(d, fit, plan);
+    d.message += "); a smaller options.max_batch_numel lowers the peak";
+    return d;
+}
+
+std::optional<Diagnostic> memoryDiagnostic(const MemoryFit& fit, const Plan& plan) {
+    if (auto d = outOfMemoryDiagnostic(fit, plan)) return d;
+    return memoryTightDiagnostic(fit, plan);
 }
 
 }  // namespace hsdp

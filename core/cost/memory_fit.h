@@ -30,6 +30,12 @@ struct MemoryRemedy {
     int64_t peakBytes = 0;
 };
 
+// The share of a device's memory a step's predicted peak should leave free:
+// the CUDA context, the caching allocator's fragmentation and whatever else
+// the job keeps beside the optimizer step are not in the prediction (a new
+// user read a peak at 98.5 % of the device as "fits").
+inline constexpr double kMemoryHeadroom = 0.10;
+
 struct MemoryFit {
     int64_t deviceBytes = 0;  // the device's memory; 0: the cluster does not say
     std::string deviceName;   // as the cluster names it ("" : none)
@@ -52,6 +58,11 @@ struct MemoryFit {
 
     bool fits() const { return deviceBytes <= 0 || peakBytes <= deviceBytes; }
     int64_t overBytes() const { return fits() ? 0 : peakBytes - deviceBytes; }
+    // Fits, but within kMemoryHeadroom of the device's memory.
+    bool tight() const {
+        return fits() && deviceBytes > 0 &&
+               double(peakBytes) > (1 - kMemoryHeadroom) * double(deviceBytes);
+    }
 };
 
 // Every rank's predicted step memory (`memory`, predictStepMemory of `plan`)
@@ -77,5 +88,13 @@ MemoryFit memoryFit(const Scenario& scenario, const Plan& plan,
 // ranks are over, where it peaks, and the remedies (or that none fits).
 // Its params are those of the batch where the worst rank peaks.
 std::optional<Diagnostic> outOfMemoryDiagnostic(const MemoryFit& fit, const Plan& plan);
+
+// The warning memory-tight for a step that fits within kMemoryHeadroom of
+// the device (nullopt otherwise): the rank, its peak's share of the device,
+// what is left, where it peaks.
+std::optional<Diagnostic> memoryTightDiagnostic(const MemoryFit& fit, const Plan& plan);
+
+// Whichever of the two applies (at most one does).
+std::optional<Diagnostic> memoryDiagnostic(const MemoryFit& fit, const Plan& plan);
 
 }  // namespace hsdp

@@ -38,6 +38,9 @@ inline constexpr std::string_view ReplicateDimSharded = "replicate-dim-sharded";
 // memory above the device's. Not the planner's: plan --cluster and the
 // studio's prediction add it.
 inline constexpr std::string_view OutOfMemory = "out-of-memory";
+// The same meeting: a peak that fits but leaves less than kMemoryHeadroom of
+// the device for what the step does not count.
+inline constexpr std::string_view MemoryTight = "memory-tight";
 }  // namespace codes
 
 // Collects one diagnostic per code (the shape the worked examples use): the

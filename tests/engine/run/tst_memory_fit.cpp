@@ -70,6 +70,7 @@ private slots:
     void theOtherGatherStrategyFitsWhereItSaysSo();
     void nothingFitsIsSaidPlainly();
     void aStepThatFitsHasNoDiagnostic();
+    void aStepWithinTheHeadroomIsAWarning();
 
 private:
     Scenario scenario_;
@@ -194,6 +195,40 @@ void TestMemoryFit::aStepThatFitsHasNoDiagnostic() {
     Cluster unknown = h100_;
     unknown.device.memoryBytes = 0;
     QVERIFY(costPlan(scenario_, plan_, unknown).memoryFit.fits());
+}
+
+// A peak that fits with less than 10 % of the device left is the warning
+// memory-tight (a new user read 98.5 % as "fits"); at 85 % nothing is said.
+void TestMemoryFit::aStepWithinTheHeadroomIsAWarning() {
+    const Scenario capped = readScenarioFile(sample("llama3_70b_hsdp_tp_2x4x4.json").toStdString());
+    const Plan plan = makePlan(capped);
+    const int64_t peak = peakOf(predictStepMemory(capped, plan)).bytes;
+    auto fitOn = [&](double share) {
+        Cluster device = h100_;
+        device.device.memoryBytes = int64_t(double(peak) / share);
+        return costPlan(capped, plan, device).memoryFit;
+    };
+    const MemoryFit tight = fitOn(0.95);
+    QVERIFY(tight.fits() && tight.tight());
+    QVERIFY(!outOfMemoryDiagnostic(tight, plan));
+    const auto warning = memoryDiagnostic(tight, plan);
+    QVERIFY(warning);
+    QCOMPARE(warning->severity, Severity::Warning);
+    QCOMPARE(warning->code, std::string(codes::MemoryTight));
+    const QString message = QString::fromStdString(warning->message);
+    const std::string share = percentText(double(tight.peakBytes) / double(tight.deviceBytes));
+    QVERIFY2(message.contains(QString::fromStdString(share) + QStringLiteral(" of the ")) &&
+                 message.contains(QStringLiteral("leaving %1")
+                                      .arg(QString::fromStdString(humanBytes(
+                                          double(tight.deviceBytes - tight.peakBytes))))),
+             qPrintable(message));
+    QVERIFY(!warning->params.empty());
+    const MemoryFit roomy = fitOn(0.85);
+    QVERIFY(roomy.fits() && !roomy.tight());
+    QVERIFY(!memoryDiagnostic(roomy, plan));
+    // Over the device it is the error, not the warning.
+    const auto over = memoryDiagnostic(fitOn(1.05), plan);
+    QVERIFY(over && over->code == std::string(codes::OutOfMemory));
 }
 
 QTEST_GUILESS_MAIN(TestMemoryFit)
