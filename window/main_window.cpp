@@ -229,10 +229,10 @@ QString MainWindow::statusText() const {
     // "8 ranks · 3 groups", the meshes counted only when there are several:
     // the line must leave room for the prediction and its validated error.
     const size_t meshes = result.scenario->meshes.size();
-    parts << (meshes == 1 ? tr("%1 ranks · %2 groups") : tr("%1 ranks · %3 meshes · %2 groups"))
-                 .arg(result.plan->worldSize)
-                 .arg(result.plan->groups.size())
-                 .arg(meshes);
+    const QString groups = tr("%1 groups").arg(result.plan->groups.size());
+    parts << tr("%1 ranks").arg(result.plan->worldSize) +
+                 (meshes == 1 ? QString() : tr(" · %1 meshes").arg(meshes)) +
+                 QStringLiteral(" · ") + groups;
     if (const QString prediction = predictionStatusText(predicted); !prediction.isEmpty())
         parts << prediction;
     parts << imbalanceStatusText(*result.plan, *result.index, predicted != nullptr);

@@ -125,10 +125,14 @@ void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
     QVERIFY(cost.cluster.validation.errorPercent >= 0);
     // A preset checked on its pieces (links, matrix products) says so: no
     // measured step stands behind it (a new user read "± 3 %" as the step's).
-    QVERIFY2(status.contains(QStringLiteral("predicted step %1 ± %2 % (pieces) on 4× h100-dgx")
-                                 .arg(QString::fromStdString(durationText(cost.stepSeconds)))
-                                 .arg(std::lround(cost.cluster.validation.errorPercent))),
-             qPrintable(status));
+    // And the Newton–Schulz dtype the step was priced in (fp32 and bf16
+    // differ several times over).
+    QCOMPARE(result.scenario->options.newtonSchulz.dtype, DType::F32);
+    QVERIFY2(
+        status.contains(QStringLiteral("predicted step %1 ± %2 % (pieces) on 4× h100-dgx, NS fp32")
+                            .arg(QString::fromStdString(durationText(cost.stepSeconds)))
+                            .arg(std::lround(cost.cluster.validation.errorPercent))),
+        qPrintable(status));
     QVERIFY2(status.contains(QStringLiteral("peak %1 (rank %2)")
                                  .arg(QString::fromStdString(humanBytes(double(peak.peakBytes))))
                                  .arg(peak.rank)),
@@ -137,7 +141,7 @@ void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
     // (the busiest rank's Newton–Schulz), apart from the owner imbalance.
     std::vector<int64_t> computed;
     for (const RankOwnership& rank : result.plan->ranks) computed.push_back(rank.computedNumel);
-    const QString perRank = QStringLiteral("per-rank Newton–Schulz imbalance %1 (sets the step)")
+    const QString perRank = QStringLiteral("per-rank NS imbalance %1 (sets the step)")
                                 .arg(*loadImbalance(computed), 0, 'f', 2);
     QVERIFY2(status.contains(perRank), qPrintable(status));
     QVERIFY2(status.contains(QStringLiteral(" · owner imbalance ")), qPrintable(status));

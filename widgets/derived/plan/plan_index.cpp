@@ -103,7 +103,7 @@ QString imbalanceStatusText(const Plan& plan, const PlanIndex& index, bool predi
     // "Sets the step" only where one rank's work stands out; an even load sets nothing.
     const QString role =
         *index.computeImbalance < 1.05 ? QObject::tr("even") : QObject::tr("sets the step");
-    return QObject::tr("per-rank Newton–Schulz imbalance %1 (%2) · %3")
+    return QObject::tr("per-rank NS imbalance %1 (%2) · %3")
         .arg(QString::number(*index.computeImbalance, 'f', 2), role, owner);
 }
 

@@ -39,8 +39,8 @@ std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
                                        ScheduleBudget{kStudioScheduleItems, std::move(stop)}));
         prediction->timeline = timelineOf(*plan.plan, *cost, std::nullopt);
         prediction->rows = timelineOfRun(RunData{plan, prediction->timeline});
-        if (auto outOfMemory = outOfMemoryDiagnostic(cost->memoryFit, *plan.plan))
-            prediction->diagnostics.push_back(std::move(*outOfMemory));
+        if (auto memory = memoryDiagnostic(cost->memoryFit, *plan.plan))
+            prediction->diagnostics.push_back(std::move(*memory));
         prediction->cost = std::move(cost);
     } catch (const std::exception& error) {
         prediction->error = QString::fromStdString(error.what());
@@ -85,10 +85,15 @@ QString predictionStatusText(const PlanPrediction* prediction) {
     // The status bar gives the validated error in short ("± 3 % (pieces)");
     // what it was validated against is in the predicted timeline, the CLI
     // and the report.
+    // The Newton–Schulz dtype beside the step ("NS", as the owner balance
+    // abbreviates it, to keep the line whole): fp32 and bf16 differ several
+    // times over, and a new user could not find which the step assumed.
     const QString step =
-        QObject::tr("predicted step %1 %3 on %2")
+        QObject::tr("predicted step %1 %3 on %2, NS %4")
             .arg(QString::fromStdString(durationText(cost.stepSeconds)), clusterText(cost),
-                 QString::fromStdString(cost.cluster.trustShortText()));
+                 QString::fromStdString(cost.cluster.trustShortText()),
+                 cost.schedule.newtonSchulz.dtype == DType::BF16 ? QStringLiteral("bf16")
+                                                                 : QStringLiteral("fp32"));
     if (cost.ranks.empty() || !cost.memoryFit.fits()) return step;
     const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
     return QObject::tr("peak %1 (rank %2) · ")
