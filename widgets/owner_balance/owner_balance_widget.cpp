@@ -421,8 +421,18 @@ void OwnerBalanceWidget::fillCoordTitle() {
                                    .arg(batch.isShard ? tr(" (gathered)") : QString())
                                    .arg(ratio);
     }
-    meanLine_->setName(tr("mean %1").arg(humanCount(balance_.mean)));
+    // No param outweighs the mean: the bound is the mean, and two lines in
+    // one place with two legend entries read as a drawing fault. One line
+    // says both.
+    const bool boundIsMean = balance_.lowerBound <= balance_.mean;
+    meanLine_->setName(boundIsMean ? tr("mean = bound %1").arg(humanCount(balance_.mean))
+                                   : tr("mean %1").arg(humanCount(balance_.mean)));
     lowerBoundLine_->setName(tr("bound %1").arg(humanCount(balance_.lowerBound)));
+    lowerBoundLine_->setVisible(!boundIsMean);
+    if (boundIsMean)
+        lowerBoundLine_->removeFromLegend();
+    else
+        lowerBoundLine_->addToLegend();
     coordTitle_->setText(title);
     replot(coordPlot_);
 }
@@ -569,19 +579,28 @@ void OwnerBalanceWidget::labelShardCounts(double top) {
         return item;
     };
     const double height = top > 0 ? top : 1.0;
-    size_t first = 0;  // the block's first load
+    size_t first = 0;                // the block's first load
+    QCPItemText* tallest = nullptr;  // the block's highest count
     for (size_t i = 0; i < computeLoads_.size(); ++i) {
-        shardCounts_.push_back(addText(computeKey(i),
-                                       static_cast<double>(computeLoads_.numel(i)) + height * 0.01,
-                                       QString::number(computeLoads_.count(i)), 0.8));
+        const double value = static_cast<double>(computeLoads_.numel(i)) + height * 0.01;
+        shardCounts_.push_back(
+            addText(computeKey(i), value, QString::number(computeLoads_.count(i)), 0.8));
+        if (!tallest || value > tallest->position->value()) tallest = shardCounts_.back();
         const bool last = i + 1 == computeLoads_.size() ||
                           computeLoads_.replicateIndex(i + 1) != computeLoads_.replicateIndex(i);
         if (!last) continue;
         const QString coord = coordText(computeLoads_.replicateCoord(i));
-        QCPItemText* header = addText((computeKey(first) + computeKey(i)) / 2, height * 1.22,
-                                      first == 0 ? tr("replicate %1").arg(coord) : coord, 0.8);
+        const double middle = (computeKey(first) + computeKey(i)) / 2;
+        QCPItemText* header =
+            addText(middle, 0, first == 0 ? tr("replicate %1").arg(coord) : coord, 0.8);
+        // Above the block's highest count, in pixels: at a fixed height over
+        // the bars it met the counts of a short plot.
+        header->position->setTypeY(QCPItemPosition::ptAbsolute);
+        header->position->setParentAnchorY(tallest->top);
+        header->position->setCoords(middle, -2);
         shardHeaders_.push_back({header, double(i - first + 1)});
         first = i + 1;
+        tallest = nullptr;
     }
     fitShardTexts();
 }
