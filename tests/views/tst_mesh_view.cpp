@@ -138,6 +138,7 @@ private slots:
     void longThinMeshesWrap_data();
     void longThinMeshesWrap();
     void heatScaleIsOrdered();
+    void smallLoadsBesideLargeOnesStayBlue();
     void nodesAreOutlinedWhereRanksChangeNode();
     void choicesShowTheirWholeText_data();
     void choicesShowTheirWholeText();
@@ -398,6 +399,40 @@ void TestMeshView::heatScaleIsOrdered() {
     // Darker means more: lightness falls as the load grows.
     QVERIFY(scale.colorFor(100).lightnessF() > scale.colorFor(500).lightnessF());
     QVERIFY(scale.colorFor(500).lightnessF() > scale.colorFor(1000).lightnessF());
+}
+
+// A small matrix's shard beside a large one's: loads 4,096x apart. On a
+// linear scale the small one was near white and read as "computes nothing";
+// the mesh colours it clearly blue, apart from idle grey, and keeps darker
+// for more.
+void TestMeshView::smallLoadsBesideLargeOnesStayBlue() {
+    const PlanResult result = computePlanResult(readScenario(
+        R"json({"format": "hsdp-scenario/1", "name": "small beside large",
+      "mesh": {"shape": [2], "dim_names": ["dp_shard"]},
+      "params": [{"name": "w", "shape": [4096, 4096], "dtype": "bf16", "placements": ["S(0)"]},
+                 {"name": "small", "shape": [64, 64], "dtype": "bf16", "placements": ["S(0)"]}]})json"));
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    view.setResult(result);
+    const std::vector<int64_t>& computed = result.index->computedNumel;
+    const auto [light, heavy] = std::minmax_element(
+        computed.begin(), computed.end(),
+        [](int64_t a, int64_t b) { return (a ? a : INT64_MAX) < (b ? b : INT64_MAX); });
+    QCOMPARE(*light, int64_t(4096));
+    QVERIFY(view.heatScale().isLogarithmic());
+    const QColor lightest = view.heatScale().colorFor(*light);
+    QVERIFY2(lightest.lightnessF() < 0.8, qPrintable(lightest.name()));
+    QVERIFY(lightest != HeatScale::idleColor());
+    QVERIFY(lightest.lightnessF() > view.heatScale().colorFor(int64_t(4096) * 4096).lightnessF());
+    // What the view paints is that colour.
+    const QImage image = view.renderImage(kImageSize);
+    const int rank = int(light - computed.begin());
+    const MeshCell& cell = view.meshLayout().cells()[size_t(view.meshLayout().cellOfRank(rank))];
+    const QRectF box = deviceRect(view, cell);
+    QCOMPARE(image.pixelColor(
+                 (box.topLeft() + QPointF(box.width() * 0.15, box.height() * 0.15)).toPoint()),
+             lightest);
+    QVERIFY(*heavy > *light);
 }
 
 // 32 ranks on 8-GPU nodes (torchrun's layout, rank / 8), then on an explicit

@@ -25,19 +25,32 @@ MeshCanvas::MeshCanvas(PlanSelection* selection, QWidget* parent)
         connect(selection_, &PlanSelection::changed, this, &MeshCanvas::onSelectionChanged);
 }
 
+namespace {
+
+// Loads that span a decade or more (a 1-D param's owner beside matrix
+// owners; a 131,072-rank mesh's embedding owner beside thousands of 2-4 M
+// ranks) colour on a logarithmic scale: linear, the light ones are near
+// white and read as "computes nothing" (a new user did).
+constexpr double kLogarithmicSpan = 10;
+
+HeatScale heatScaleOf(const PlanResult& result) {
+    if (!result.index) return HeatScale(0);
+    const int64_t top = result.index->maxComputedNumel;
+    int64_t floor = top;
+    for (int64_t v : result.index->computedNumel)
+        if (v > 0) floor = std::min(floor, v);
+    const bool large = result.plan && result.plan->worldSize > MeshBlocks::kMaxRankCells;
+    if (floor > 0 && (large || double(top) >= kLogarithmicSpan * double(floor)))
+        return HeatScale::logarithmic(double(floor), double(top));
+    return HeatScale(top);
+}
+
+}  // namespace
+
 void MeshCanvas::setResult(const PlanResult& result) {
     QString previousMesh = mesh() ? QString::fromStdString(mesh()->name) : QString();
     result_ = result;
-    heat_ = HeatScale(result.index ? result.index->maxComputedNumel : 0);
-    // A world too large for rank cells everywhere: loads span decades there,
-    // so both levels colour on a logarithmic scale (HeatScale).
-    if (result.index && result.plan && result.plan->worldSize > MeshBlocks::kMaxRankCells) {
-        int64_t floor = result.index->maxComputedNumel;
-        for (int64_t v : result.index->computedNumel)
-            if (v > 0) floor = std::min(floor, v);
-        heat_ = HeatScale::logarithmic(static_cast<double>(floor),
-                                       static_cast<double>(result.index->maxComputedNumel));
-    }
+    heat_ = heatScaleOf(result);
     mesh_ = -1;
     int keep = 0;
     for (size_t m = 0; result.scenario && m < result.scenario->meshes.size(); ++m)
