@@ -115,7 +115,8 @@ private slots:
                 step, shrunk_.run->trace, *shrunk_.plan.scenario, *shrunk_.plan.plan, &scale);
             const bool gather = e.op == "all_gather";
             const double n = gather ? double(e.groupRanks.size()) : 1.0;
-            const QString what = gather ? QStringLiteral(" per rank") : QStringLiteral(" buffer");
+            const QString what =
+                gather ? QStringLiteral(" block per rank") : QStringLiteral(" buffer");
             const QString want = qs(humanBytes(collectiveSize(step, shrunk_.run->trace) / n)) +
                                  what + QStringLiteral(" in the shrunk run (≈ ") +
                                  qs(humanBytes(real.at(keyOf(e)) / n)) + what +
@@ -124,6 +125,18 @@ private slots:
                      qPrintable(caption.headline + QStringLiteral("\nwant: ") + want));
             QVERIFY2(caption.why.contains(QStringLiteral("in the shrunk run, ≈ ")),
                      qPrintable(caption.why));
+            // The block goes to each other member: the rows' "sent" (the
+            // bytes a rank put on the wire) is the block times the others.
+            if (gather) {
+                QVERIFY2(caption.headline.contains(
+                             QStringLiteral(", sent to each of %1 others").arg(n - 1)),
+                         qPrintable(caption.headline));
+                for (int index : step.events) {
+                    const TraceEvent& member = shrunk_.run->trace.events[size_t(index)];
+                    QCOMPARE(double(member.bytes),
+                             collectiveSize(step, shrunk_.run->trace) / n * (n - 1));
+                }
+            }
         }
         // A run of the real shapes says nothing of the kind.
         const RealScale none = realScale(*real_.plan.scenario, real_.run->shrink);

@@ -452,8 +452,12 @@ StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario&
                  QString::fromStdString(e.label.mesh), where)
             .arg(exchange ? collectiveBytesText(wireBytes(step, trace), e.label, real,
                                                 QStringLiteral(" sent in all"))
+                 // A rank's block, and to how many it goes: the rows' "sent" is
+                 // the block times the others (a new user found them 7x apart).
                  : gather && n > 0
-                     ? collectiveBytesText(c.size / n, e.label, real, QStringLiteral(" per rank"))
+                     ? collectiveBytesText(c.size / n, e.label, real,
+                                           QStringLiteral(" block per rank")) +
+                           QStringLiteral(", sent to each of %1 others").arg(n - 1)
                      : collectiveBytesText(c.size, e.label, real, QStringLiteral(" buffer")))
             .arg(!e.label.params.empty() ? c.params
                  : e.label.tpTransition >= 0 &&
