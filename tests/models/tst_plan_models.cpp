@@ -100,7 +100,12 @@ void TestPlanModels::everyParamOnceInTree() {
         QCOMPARE(row.data(ParamRole).toInt(), static_cast<int>(p));
     }
     QStringList roots = topLevelNames(model);
-    QCOMPARE(roots.size(), static_cast<int>(result.scenario->meshes.size()) + 3);
+    // The meshes, no-comm, rejected, AdamW (only with AdamW params) and TP transitions.
+    const bool adamw = !result.plan->adamwParams.empty();
+    QCOMPARE(roots.size(), static_cast<int>(result.scenario->meshes.size()) + 3 + (adamw ? 1 : 0));
+    QCOMPARE(roots.contains(QStringLiteral("AdamW parameters, updated where they live (%1)")
+                                .arg(result.plan->adamwParams.size())),
+             adamw);
     QVERIFY(roots.last().startsWith(
         QStringLiteral("TP transitions (%1)").arg(result.plan->tpTransitions.size())));
 }

@@ -81,6 +81,13 @@ Figures directCount(const Scenario& s, const Plan& plan, int rank) {
     Figures f;
     for (const ParamSpec& spec : s.params) {
         if (plan.isRejected(spec.index)) continue;
+        if (spec.isAdamW()) {  // updated where it lives: held, never gathered or orthogonalised
+            if (!spec.placements)
+                f.held += spec.numel();
+            else if (auto coord = s.mesh(spec.mesh).coordinateOf(rank))
+                f.held += localCount(spec, s.mesh(spec.mesh), *coord);
+            continue;
+        }
         if (!spec.placements) {
             f.held += spec.numel();
             if (spec.requiresGrad) {
