@@ -186,6 +186,7 @@ private slots:
     void rankComboPicksTheSendBuffer();
     void referenceMarksExactlyTheMismatchRows();
     void paramsThatFailedWithAnErrorHaveALineAtTheTop();
+    void aColourIsAParamsRole();
 
 private:
     std::map<QString, RunData> runs_;
@@ -252,6 +253,40 @@ void TestBufferViews::gatheredBatchesShowEngineSegments() {
         }
         checkPadding(view);
         if (QTest::currentTestFailed()) return;
+    }
+    QVERIFY(gathers > 0);
+}
+
+// 112 params of the 8B sample's buffer in 10 colours repeated without
+// meaning; a colour is now a role (the name without its layer number): the
+// same for layers.0 and layers.5 attention.wq, different between roles.
+void TestBufferViews::aColourIsAParamsRole() {
+    const RunData data = runSample(sample("llama3_8b_hsdp_2x4.json"), RunMode::Corrected);
+    QVERIFY2(data.run->error.empty(), data.run->error.c_str());
+    PlanSelection selection;
+    BufferLayoutWidget view(&selection);
+    view.setRun(data);
+    const auto role = [](std::string name) {
+        name.erase(std::remove_if(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }),
+                   name.end());
+        return name;
+    };
+    int gathers = 0;
+    for (const BufferCollective& c : view.collectives()) {
+        if (!c.isGather()) continue;
+        ++gathers;
+        const BufferLayout layout = bufferLayout(data, c, c.event->groupRanks.front(), -1);
+        std::set<std::string> roles;
+        std::set<int> colours;
+        for (size_t i = 0; i < layout.params.size(); ++i) {
+            roles.insert(role(layout.paramNames[i]));
+            colours.insert(layout.colourOf(layout.params[i]));
+            for (size_t j = 0; j < i; ++j)
+                QCOMPARE(layout.colourOf(layout.params[i]) == layout.colourOf(layout.params[j]),
+                         role(layout.paramNames[i]) == role(layout.paramNames[j]));
+        }
+        QCOMPARE(colours.size(), roles.size());
+        QVERIFY(roles.size() < layout.params.size());  // layers repeat their roles
     }
     QVERIFY(gathers > 0);
 }

@@ -151,7 +151,7 @@ double BufferLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area) co
             break;
         }
         const int p = layout_->params[i];
-        painter.fillRect(QRectF(area.left(), y + 2, 14, 14), bufferParamColor(int(i)));
+        painter.fillRect(QRectF(area.left(), y + 2, 14, 14), bufferParamColor(layout_->colours[i]));
         painter.setPen(palette().text().color());
         painter.drawText(QRectF(area.left() + 20, y, area.width() - 20, line),
                          Qt::AlignLeft | Qt::AlignVCenter,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "buffer_layout/buffer_scene.h"
 
+#include <QFontMetricsF>
+#include <QGuiApplication>
 #include <QLocale>
 #include <QStringList>
 #include <algorithm>
@@ -134,15 +136,19 @@ double addSend(BufferScene& scene, const BufferLayout& layout, const ByteScale& 
                            QStringLiteral("rank %1").arg(layout.rank)});
     addSlot(scene, layout, layout.send, scale, y, kSendHeight, 0, -1);
     y += kSendHeight + 2;
-    // The byte offset under every segment start, and the slot's end.
+    // The byte offset under every segment start, and the slot's end, each as
+    // wide as its text (a fixed 60 px cut "1,041,424" to "1,041,4...") and
+    // none over the one before.
+    const QFontMetricsF metrics(QGuiApplication::font());
     double lastRight = -1e9;
     auto tick = [&](int64_t b) {
         const double x = scale.at(b);
-        if (x - 30 < lastRight) return;
-        scene.texts.push_back({QRectF(x - 30, y, 60, 14),
-                               QLocale(QLocale::English).toString(qint64(b)), false,
+        const QString text = QLocale(QLocale::English).toString(qint64(b));
+        const double half = metrics.horizontalAdvance(text) / 2 + 4;
+        if (x - half < lastRight) return;
+        scene.texts.push_back({QRectF(x - half, y, 2 * half, 14), text, false,
                                int(Qt::AlignHCenter | Qt::AlignVCenter)});
-        lastRight = x + 30;
+        lastRight = x + half;
     };
     for (const auto& s : layout.send.segments) tick(s.offset);
     tick(layout.send.slotBytes);

@@ -2,6 +2,7 @@
 #include "derived/run/buffer_layout.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "collectives/fused_gather.h"
@@ -135,13 +136,39 @@ int64_t BufferLayout::widestSlot() const {
 
 int BufferLayout::colourOf(int param) const {
     auto it = std::find(params.begin(), params.end(), param);
-    return it == params.end() ? -1 : int(it - params.begin());
+    return it == params.end() ? -1 : colours[size_t(it - params.begin())];
 }
 
 std::string BufferLayout::nameOf(int param) const {
-    const int i = colourOf(param);
-    return i < 0 ? "param " + std::to_string(param) : paramNames[size_t(i)];
+    auto it = std::find(params.begin(), params.end(), param);
+    return it == params.end() ? "param " + std::to_string(param)
+                              : paramNames[size_t(it - params.begin())];
 }
+
+namespace {
+
+// A param's role: its name without the numbers (layer and expert indices).
+std::string roleOf(const std::string& name) {
+    std::string role;
+    for (char c : name)
+        if (!std::isdigit(static_cast<unsigned char>(c))) role += c;
+    return role;
+}
+
+// Each name's role's position in order of first appearance.
+std::vector<int> roleColours(const std::vector<std::string>& names) {
+    std::vector<std::string> roles;
+    std::vector<int> out;
+    for (const std::string& name : names) {
+        const std::string role = roleOf(name);
+        auto it = std::find(roles.begin(), roles.end(), role);
+        if (it == roles.end()) it = roles.insert(roles.end(), role);
+        out.push_back(int(it - roles.begin()));
+    }
+    return out;
+}
+
+}  // namespace
 
 BufferLayout bufferLayout(const RunData& data, const BufferCollective& collective, int rank,
                           int param) {
@@ -161,6 +188,7 @@ BufferLayout bufferLayout(const RunData& data, const BufferCollective& collectiv
         layout.paramNames.push_back(size_t(p) < data.plan.scenario->params.size()
                                         ? data.plan.scenario->params[size_t(p)].name
                                         : "param " + std::to_string(p));
+    layout.colours = roleColours(layout.paramNames);
     auto member = std::find(e.groupRanks.begin(), e.groupRanks.end(), rank);
     if (member == e.groupRanks.end()) member = e.groupRanks.begin();
     layout.rank = *member;

@@ -82,7 +82,12 @@ struct BufferLayout {
 
     int64_t widestSlot() const;
     bool shrunk() const { return shrinkFactor > 1; }
-    int colourOf(int param) const;  // position in `params`, -1 if absent
+    // The param's colour: its role's position among the buffer's roles (the
+    // name with its numbers left out: layers.3.attention.wq.weight is
+    // attention.wq.weight's), -1 if absent. 112 params in 10 colours
+    // repeated without meaning; by role, one colour is one kind of matrix.
+    int colourOf(int param) const;
+    std::vector<int> colours;  // per param, as colourOf says
     std::string nameOf(int param) const;
 };
 
