@@ -193,6 +193,34 @@ private slots:
         QVERIFY2(check(second).divergences.empty(), qPrintable(describe(clean_, check(second))));
     }
 
+    // The world group's barriers are the job's own, outside the step; a
+    // group the plan does not have holds only unexpected collectives.
+    void worldBarriersAsideOtherGroupsUnexpected() {
+        auto dumps = clean_.dumps;
+        FlightRecorderEntry barrier = dumps[0].entries.front();
+        barrier.pgName = "0";
+        barrier.profilingName = "nccl:all_reduce";
+        barrier.inputSizes = barrier.outputSizes = {{1}};
+        barrier.inputDtypes = barrier.outputDtypes = {"Float"};
+        barrier.collectiveSeqId = 1;
+        for (auto& dump : dumps) dump.entries.push_back(barrier);
+        const JobRecord withBarriers = recordOf(dumps);
+        const JobCheck c = check(withBarriers);
+        QVERIFY2(c.divergences.empty(), qPrintable(describe(clean_, c)));
+        QCOMPARE(c.ignored, int64_t(dumps.size()));
+
+        dumps[1].groups.push_back({"99", "mesh_odd", {1, 2}});
+        FlightRecorderEntry odd = dumps[1].entries.front();
+        odd.pgName = "99";
+        odd.collectiveSeqId = 1;
+        dumps[1].entries.push_back(odd);
+        const JobRecord withOdd = recordOf(dumps);
+        const JobDivergence d = onlyDivergence(check(withOdd));
+        QCOMPARE(d.kind, DivergenceKind::Unexpected);
+        QCOMPARE(d.rank, int64_t(1));
+        QCOMPARE(d.groupRanks, (std::vector<int64_t>{1, 2}));
+    }
+
     void skippedCollectiveIsMissing() {
         auto dumps = clean_.dumps;
         const Place place = placeIn(dumps, 1);
