@@ -24,6 +24,8 @@ int workerCommand(const std::vector<std::string>& args);
 int collectCommand(const std::vector<std::string>& args);
 // Measures this machine and writes its hsdp-cluster/1 file.
 int calibrateCommand(const std::vector<std::string>& args);
+// Holds a job's Flight Recorder dumps against the plan's optimizer step.
+int checkJobCommand(const std::vector<std::string>& args);
 
 // Reads SCENARIO; on failure prints the reader's message (file, JSON path,
 // what was expected) to stderr and returns nullopt: the caller exits 2.
@@ -49,5 +51,6 @@ extern const char* const kScenarioHelp;
 extern const char* const kWorkerHelp;
 extern const char* const kCollectHelp;
 extern const char* const kCalibrateHelp;
+extern const char* const kCheckJobHelp;
 
 }  // namespace hsdp::cli

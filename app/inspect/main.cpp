@@ -75,6 +75,10 @@ const Command kCommands[] = {
      "measure this machine (Gloo over loopback, Newton-Schulz, memory)\n"
      "and write its hsdp-cluster/1 file for --cluster (docs/cost-model.md)",
      calibrateCommand, kCalibrateHelp},
+    {"check-job", "SCENARIO DUMP...",
+     "hold a job's Flight Recorder dumps against the plan's step: what\n"
+     "diverged, in the job's order (exit 1; hsdp-job-check/1 with --json)",
+     checkJobCommand, kCheckJobHelp},
 };
 
 const Command* findCommand(const std::string& name) {

@@ -15,6 +15,7 @@
 #include "export/npy_dump.h"
 #include "export/prediction_json.h"
 #include "export/run_json.h"
+#include "job_check/run_dump.h"
 #include "job_record/flight_recorder_writer.h"
 #include "output_paths.h"
 #include "plan/planner.h"
@@ -49,7 +50,9 @@ options:
                          DIR must be new (only DIR itself is created) or empty
   --flight-recorder DIR  write DIR/nccl_trace_rank_<r>.json: each rank's
                          collectives as PyTorch's Flight Recorder would have
-                         recorded them (JSON dump, version 2.10); DIR is
+                         recorded them (JSON dump, version 2.10), at the
+                         plan's real sizes (a shrunk run's durations are its
+                         own), what `check-job` holds a job against; DIR is
                          created if new (not with --procs)
   --timeout S            seconds each collective may take (default 60)
   --max-bytes SIZE       memory budget, e.g. 2GiB, 512MiB, 1e9 (default 2GiB);
@@ -144,10 +147,23 @@ void checkAgainstScenario(const RunOptions& options, const Scenario& scenario, c
                          formatNumber(minFlops) + " flop; give at least that");
 }
 
+// What the dumps say of a shrunk run (to stderr with --json, whose stdout
+// is the result): the plan's real collectives, timed by this smaller run.
+void noteShrunkDumps(const ArgParser& parser, const RunResult& result, const RunDump& dump) {
+    if (!result.shrink || result.shrink->factor <= 1) return;
+    (parser.has("--json") ? std::cerr : std::cout)
+        << "Flight Recorder dumps: the plan's collectives at its real sizes"
+        << (dump.rechunked ? " (its larger broadcasts in more chunks, sharing a run chunk's time)"
+                           : "")
+        << "; the times are those of this run, shrunk " << result.shrink->factor << "x\n";
+}
+
 // The run's collectives as each rank's Flight Recorder dump, one file per
-// rank named as PyTorch names them; the first write error, or "".
-std::string writeFlightRecorder(const std::string& dir, const RunOptions& options,
-                                const RunResult& result, const Scenario& scenario) {
+// rank named as PyTorch names them, at the plan's real sizes; the first
+// write error, or "".
+std::string writeFlightRecorder(const std::string& dir, const ArgParser& parser,
+                                const RunOptions& options, const RunResult& result,
+                                const Scenario& scenario, const Plan& plan) {
     FlightRecorderExportOptions exportOptions;
     // The trace counts from the bodies' start; the wall clock is read at the
     // end, after the last collective (docs/job-records.md: approximate).
@@ -158,8 +174,18 @@ std::string writeFlightRecorder(const std::string& dir, const RunOptions& option
                                std::llround(lastEndUs * 1000);
     exportOptions.timeoutMs =
         std::chrono::duration_cast<std::chrono::milliseconds>(options.timeout).count();
-    const auto dumps =
-        runFlightRecorderDumps(result.trace, scenario, result.worldSize, exportOptions);
+    std::vector<FlightRecorderDump> dumps;
+    if (result.mode == RunMode::Corrected) {  // the schedule is the corrected step's
+        RunDump dump =
+            runDumpAtRealShapes(scenario, plan, result.trace, result.paramShapes, result.tpShapes,
+                                !result.error.empty(), result.errorRank);
+        noteShrunkDumps(parser, result, dump);
+        exportOptions.buffers = std::move(dump.buffers);
+        exportOptions.pending = std::move(dump.pending);
+        dumps = runFlightRecorderDumps(dump.trace, scenario, result.worldSize, exportOptions);
+    } else {  // the reference's collectives, as they ran
+        dumps = runFlightRecorderDumps(result.trace, scenario, result.worldSize, exportOptions);
+    }
     for (size_t rank = 0; rank < dumps.size(); ++rank) {
         const std::string path = dir + "/nccl_trace_rank_" + std::to_string(rank) + ".json";
         if (auto error = writeFileAtomically(path, writeFlightRecorderJson(dumps[rank]) + "\n");
@@ -301,7 +327,8 @@ int reportRun(const ArgParser& parser, const RunOptions& options, const RunResul
         }
     }
     if (auto dir = parser.value("--flight-recorder")) {
-        if (auto error = writeFlightRecorder(*dir, options, result, scenario); !error.empty()) {
+        if (auto error = writeFlightRecorder(*dir, parser, options, result, scenario, plan);
+            !error.empty()) {
             std::cerr << "hsdp-inspect: cannot write the Flight Recorder dumps: " << error << "\n";
             return 1;
         }

@@ -472,6 +472,8 @@ private:
             const int64_t sent = totals.sent[q] - totals.own[q];
             const int64_t received = totals.received[q] - totals.own[q];
             c.sentBytes.push_back(sent);
+            c.inputBytes.push_back(totals.sent[q]);
+            c.outputBytes.push_back(totals.received[q]);
             most = std::max({most, sent, received});
         }
         c.sizeBytes = n > 1 ? (most * int64_t(n) + int64_t(n) - 2) / int64_t(n - 1) : 0;

@@ -6,6 +6,7 @@
 #include <array>
 
 #include <cstdint>
+#include <optional>
 #include <stop_token>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,12 @@ struct ScheduledCollective {
     int meshDim = -1;  // -1: the all-to-all exchange, over every shard mesh dim at once
     // all_to_all_v: what each member (group order) sends the others, its own block left out.
     std::vector<int64_t> sentBytes;
+    // all_to_all_v: each member's whole send and receive buffers, its own
+    // block included (what a Flight Recorder entry's sizes count).
+    std::vector<int64_t> inputBytes, outputBytes;
+    // A reduction's element type (the TP transition's, fp32 for an average of
+    // 2-byte values): what the reduction computes in; nullopt for bytes moved as they are.
+    std::optional<DType> reduction;
 };
 
 // One item of a rank's sequence.

@@ -4,6 +4,8 @@
 hsdp_test(tst_cli_diff TOOLS hsdp-inspect)
 hsdp_test(tst_cli_plan TOOLS hsdp-inspect)
 hsdp_test(tst_cli_run TOOLS hsdp-inspect LABELS threads)
+# check-job: every sample's run dumps are the plan; failed runs, bad dumps.
+hsdp_test(tst_cli_check_job TOOLS hsdp-inspect LABELS threads COST 40)
 # calibrate and run --cluster: the cluster file round-trips, the prediction is beside the run.
 hsdp_test(tst_cli_predict TOOLS hsdp-inspect LABELS threads COST 50)
 hsdp_test(tst_model_config TOOLS hsdp-inspect LABELS threads COST 60)

@@ -170,8 +170,8 @@ private slots:
         QVERIFY2(commandsOf(QStringLiteral("docs/cli.md")).commands.size() >= 15,
                  "docs/cli.md lost its commands");
         QVERIFY2(all.size() >= 30, qPrintable(QStringLiteral("only %1 commands").arg(all.size())));
-        for (const char* sub :
-             {"plan", "run", "diff", "scenario", "report", "worker", "collect", "calibrate"})
+        for (const char* sub : {"plan", "run", "diff", "scenario", "report", "worker", "collect",
+                                "calibrate", "check-job"})
             QVERIFY2(shown.count(sub), sub);
     }
 

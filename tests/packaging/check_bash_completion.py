@@ -97,7 +97,7 @@ def main():
 
         tool_help = run("--help").stdout
         listed = tool_help.split("\ncommands:\n", 1)[1].split("\n\n", 1)[0]
-        commands = re.findall(r"^  ([a-z]+)\b", listed, re.MULTILINE)
+        commands = re.findall(r"^  ([a-z][a-z-]*)\b", listed, re.MULTILINE)
         expect("hsdp-inspect <TAB>", complete("hsdp-inspect", ""),
                want=set(commands) | options_in(tool_help))
 

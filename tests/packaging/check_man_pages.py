@@ -52,7 +52,7 @@ def main():
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     _, tool_help, _ = run([inspect, "--help"])
     listed = tool_help.split("\ncommands:\n", 1)[1].split("\n\n", 1)[0]
-    commands = re.findall(r"^  ([a-z]+)\b", listed, re.MULTILINE)
+    commands = re.findall(r"^  ([a-z][a-z-]*)\b", listed, re.MULTILINE)
     helps = {"hsdp-inspect": tool_help, "hsdp-studio": run([studio, "--help"], env)[1]}
     for command in commands:
         helps[f"hsdp-inspect-{command}"] = run([inspect, command, "--help"], env)[1]

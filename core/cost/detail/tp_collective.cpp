@@ -15,6 +15,12 @@ int64_t productExcept(const std::vector<int64_t>& shape, int skipA, int skipB = 
     return n;
 }
 
+// What the reduction computes in: redistribute_exec's reduceWire (an
+// average of 2-byte values in fp32).
+DType reduceWire(DType dtype, ReduceOp op) {
+    return op == ReduceOp::Avg && dtypeSize(dtype) == 2 ? DType::F32 : dtype;
+}
+
 }  // namespace
 
 ScheduledCollective tpStepCollective(const TpTransition& spec, const Mesh& mesh,
@@ -45,14 +51,16 @@ ScheduledCollective tpStepCollective(const TpTransition& spec, const Mesh& mesh,
             break;
         }
         case RedistributionOp::AllReduce: {
-            if (step.before[size_t(m)].reduceOp == ReduceOp::Avg && es == 2) es = 4;
+            c.reduction = reduceWire(spec.dtype, step.before[size_t(m)].reduceOp);
+            es = dtypeSize(*c.reduction);
             c.op = CollectiveOp::AllReduce;
             c.sizeBytes = shapeNumel(local) * es;
             break;
         }
         case RedistributionOp::ReduceScatter: {
             const int d = normalizeDim(step.after[size_t(m)].dim, ndim);
-            if (step.before[size_t(m)].reduceOp == ReduceOp::Avg && es == 2) es = 4;
+            c.reduction = reduceWire(spec.dtype, step.before[size_t(m)].reduceOp);
+            es = dtypeSize(*c.reduction);
             c.op = CollectiveOp::ReduceScatter;
             c.sizeBytes = widestAlong(step.after, d) * productExcept(local, d) * es * n;
             break;

@@ -6,3 +6,6 @@ hsdp_test(tst_pickle_reader)
 hsdp_test(tst_flight_recorder_reader)
 hsdp_test(tst_kineto_reader)
 hsdp_test(tst_job_record_reader)
+# A job's record held against its plan (check-job): real runs' dumps, edited
+# into every kind of divergence.
+hsdp_test(tst_job_check LABELS threads COST 30)

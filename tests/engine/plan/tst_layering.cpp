@@ -38,7 +38,7 @@ const std::map<QString, std::set<QString>>& allowed() {
          {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "step"}},
         {"export",
          {"types", "scenario", "plan", "runtime", "tensor", "verify", "collectives", "redistribute",
-          "step", "run", "cluster", "cost", "accuracy", "job_record"}},
+          "step", "run", "cluster", "cost", "accuracy", "job_record", "job_check"}},
         // A run split over processes: runs shares with run's own parts, merges their reports.
         {"distributed",
          {"types", "plan", "runtime", "tensor", "verify", "collectives", "redistribute", "step",
@@ -63,6 +63,10 @@ const std::map<QString, std::set<QString>>& allowed() {
         // A real run held against the cost model: schedule and trace matched,
         // the errors, the replay of its measured durations.
         {"accuracy", {"types", "plan", "runtime", "step", "cluster", "cost"}},
+        // A job's record held against its plan (check-job): the schedule as the
+        // record's collectives, recorded as job_record reads them; and what a
+        // run's dumps record at the plan's real shapes (the trace paired).
+        {"job_check", {"types", "scenario", "plan", "runtime", "cost", "accuracy", "job_record"}},
         // Measuring this machine for a cluster file: runs Gloo collectives and
         // the engine's kernels, fits the cost model's parameters.
         {"calibrate",

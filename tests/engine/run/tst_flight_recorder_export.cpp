@@ -15,6 +15,13 @@ namespace {
 
 constexpr int64_t kStartNs = 1733500000000000000;
 
+FlightRecorderExportOptions exportOptions() {
+    FlightRecorderExportOptions options;
+    options.runStartNs = kStartNs;
+    options.timeoutMs = 30000;
+    return options;
+}
+
 Scenario twoByTwo() {
     Scenario s;
     s.name = "t";
@@ -67,7 +74,7 @@ class TestFlightRecorderExport : public QObject {
     Q_OBJECT
 private slots:
     void groupsAreNamedAsC10dNamesThem() {
-        const auto dumps = runFlightRecorderDumps(sampleTrace(), twoByTwo(), 4, {kStartNs, 30000});
+        const auto dumps = runFlightRecorderDumps(sampleTrace(), twoByTwo(), 4, exportOptions());
         QCOMPARE(dumps.size(), size_t(4));
         const auto& groups = dumps[0].groups;
         QCOMPARE(groups.size(), size_t(3));
@@ -87,7 +94,7 @@ private slots:
     }
 
     void entriesAreRecordedAsPyTorchWould() {
-        const auto dumps = runFlightRecorderDumps(sampleTrace(), twoByTwo(), 4, {kStartNs, 30000});
+        const auto dumps = runFlightRecorderDumps(sampleTrace(), twoByTwo(), 4, exportOptions());
         const auto& e = dumps[0].entries;
         QCOMPARE(e.size(), size_t(4));  // the compute span is not a collective
         QCOMPARE(e[0].profilingName, std::string("nccl:_all_gather_base"));
@@ -119,7 +126,7 @@ private slots:
     }
 
     void dumpsReadBackAsWritten() {
-        const auto dumps = runFlightRecorderDumps(sampleTrace(), twoByTwo(), 4, {kStartNs, 30000});
+        const auto dumps = runFlightRecorderDumps(sampleTrace(), twoByTwo(), 4, exportOptions());
         const std::string text = writeFlightRecorderJson(dumps[0]);
         const FlightRecorderDump read = readFlightRecorderDump(text);
         QCOMPARE(read.version, std::string("2.10"));

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <iostream>
+
+#include "cli_args.h"
+#include "commands.h"
+#include "job_check/job_check.h"
+#include "job_check/job_check_json.h"
+#include "job_check/job_check_text.h"
+#include "job_record/job_record_reader.h"
+
+namespace hsdp::cli {
+
+const char* const kCheckJobHelp =
+    R"(usage: hsdp-inspect check-job [options] SCENARIO DUMP...
+
+Holds a real job's PyTorch Flight Recorder dumps (files, or folders of them:
+one per rank, pickle or JSON, as docs/job-records.md reads them) against the
+scenario's plan: every recorded collective is matched to the plan's optimizer
+step, process groups by their member ranks, then each member's entries in
+collective_seq_id order (seq s is the step's collective (s-1) mod L of the
+group's L, training step (s-1)/L + 1), at the scenario's real shapes. Each
+divergence is said in one sentence, the one to look at first before the rest:
+
+  missing     a rank never recorded a collective its peers recorded, or one
+              before its later entries
+  unexpected  a collective the plan's step does not make (or in a group the
+              plan does not have; the world group's barriers are left aside)
+  size        the planned collective with other input or output sizes
+  dtype       the planned collective and sizes in another dtype
+  stuck       started, never completed, while peers completed it or as the
+              rank's last entry (how long ago: the dumps' newest time is now)
+  order       two adjacent collectives recorded the other way round
+
+`run --flight-recorder DIR SCENARIO` writes the dumps the plan's job would
+record; `check-job SCENARIO DIR` passes them.
+
+options:
+  --json               print the result as hsdp-job-check/1 JSON
+  --cluster NAME|FILE  settle options.gather_strategy "auto" on this cluster,
+                       as the job's run did (default: the loopback preset)
+  --                   end of options
+  -h, --help           show this help
+
+exit status: 0 the record is exactly the plan (every recorded collective
+matched, sizes and dtypes as planned); 1 divergences; 2 a scenario or dump
+that cannot be read (the file and the place in it named) or bad usage.
+
+docs/job-records.md ("Checking a job against its plan") in the source tree.
+)";
+
+int checkJobCommand(const std::vector<std::string>& args) {
+    ArgParser parser;
+    parser.flag("--json").option("--cluster");
+    parser.parse(args);
+    if (parser.positionals().size() < 2)
+        throw UsageError("check-job takes a SCENARIO and at least one DUMP file or folder");
+    const std::optional<Scenario> scenario = loadScenario(parser.positionals()[0]);
+    if (!scenario) return 2;
+    std::optional<Cluster> cluster;
+    if (auto name = parser.value("--cluster")) {
+        cluster = loadCluster(*name);
+        if (!cluster) return 2;
+    }
+    const std::vector<std::string> dumps(parser.positionals().begin() + 1,
+                                         parser.positionals().end());
+    JobRecord job;
+    try {
+        job = readJobRecord(dumps);
+    } catch (const JobRecordError& error) {
+        std::cerr << "hsdp-inspect: " << error.what() << "\n";
+        return 2;
+    }
+    const Plan plan = planWithStrategies(*scenario, cluster, parser.value("--cluster"));
+    const PlannedStep step = plannedStep(stepSchedule(*scenario, plan));
+    const JobCheck check = checkJob(step, *scenario, plan, job);
+    if (parser.has("--json"))
+        std::cout << jobCheckToJson(check, step, *scenario, plan).dump(1) << "\n";
+    else
+        std::cout << jobCheckText(check, step, *scenario, plan);
+    return check.divergences.empty() ? 0 : 1;
+}
+
+}  // namespace hsdp::cli

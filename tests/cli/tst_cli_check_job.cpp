@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: Apache-2.0
+// hsdp-inspect check-job as a user runs it (docs/job-records.md, "Checking a
+// job against its plan"): the dumps `run --flight-recorder` writes are
+// exactly the plan for every sample and worked example, in JSON and as
+// pickles; a failed run's are not, naming the rank; unreadable dumps and
+// scenarios exit 2 naming the file; --json has the documented keys.
+#include <QtTest>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_process.h"
+#include "job_record/job_record_reader.h"
+#include "pickle_writer.h"
+#include "run_budget.h"
+#include "sample_rows.h"
+
+using namespace hsdp::testing;
+using Json = nlohmann::json;
+
+namespace {
+
+// The sanitizer presets' run budget, as `run` takes it.
+QStringList budgetArgs() {
+    if (runBudgetDivisor() == 1) return {};
+    const hsdp::RunOptions options = budgetedRunOptions();
+    return {"--max-bytes", QString::number(options.maxBytes), "--max-flops",
+            QString::number(options.flopBudget)};
+}
+
+// `run --flight-recorder DIR` of `scenario`; the run's exit code (and its output).
+int recordRun(const QString& scenario, const QString& dir, const QStringList& extra = {},
+              QByteArray* out = nullptr) {
+    const auto r =
+        inspect(QStringList{"run", scenario, "--flight-recorder", dir} + budgetArgs() + extra);
+    if (r.exitCode == 2) qWarning("%s", r.err.constData());
+    if (out) *out = r.out;
+    return r.exitCode;
+}
+
+int64_t entriesIn(const QString& dir) {
+    const hsdp::JobRecord job = hsdp::readJobRecord({dir.toStdString()});
+    int64_t entries = 0;
+    for (const auto& [rank, dump] : job.dumps) entries += int64_t(dump.entries.size());
+    return entries;
+}
+
+Json parse(const QByteArray& bytes) {
+    return Json::parse(bytes.toStdString());
+}
+
+// A JSON dump as PyTorch pickles it: process_group a tuple, pg_status's seq
+// ids numbers, an unseen time None.
+PickleJson asPickled(const Json& dump) {
+    PickleJson out = PickleJson::parse(dump.dump());
+    for (auto& [id, status] : out["pg_status"].items())
+        for (auto& [key, value] : status.items()) value = std::stoll(value.get<std::string>());
+    for (auto& e : out["entries"]) {
+        e["process_group"] = pickleTuple(e["process_group"]);
+        for (const char* key : {"time_discovered_started_ns", "time_discovered_completed_ns"})
+            if (e[key] == 0) e[key] = nullptr;
+    }
+    return out;
+}
+
+void writeBytes(const QString& path, const std::string& bytes) {
+    std::ofstream(path.toStdString(), std::ios::binary) << bytes;
+}
+
+std::set<std::string> keysOf(const Json& object) {
+    std::set<std::string> keys;
+    for (const auto& [key, value] : object.items()) keys.insert(key);
+    return keys;
+}
+
+}  // namespace
+
+class TestCliCheckJob : public QObject {
+    Q_OBJECT
+private slots:
+    void runDumpsAreExactlyThePlan_data() {
+        QTest::addColumn<QString>("path");
+        // The all-to-all gather strategy's uneven exchange too.
+        const QStringList paths = scenarioPaths() << sample("diff/llama3_8b_all_to_all.json");
+        for (const QString& path : paths) {
+            const bool small = path.contains("teaching") || path.contains("tests/data/examples");
+            if (runBudgetDivisor() == 1 || small)  // under the sanitizers, the small ones
+                QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
+        }
+    }
+
+    void runDumpsAreExactlyThePlan() {
+        QFETCH(QString, path);
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath("fr");
+        QByteArray ran;
+        QVERIFY(recordRun(path, dir, {}, &ran) != 2);
+        // A shrunk run says whose sizes and times its dumps hold: the 8B
+        // step's larger broadcasts are in more chunks at the real shapes.
+        if (path.endsWith("samples/llama3_8b_hsdp_2x4.json"))
+            QVERIFY2(ran.contains("Flight Recorder dumps: the plan's collectives at its real "
+                                  "sizes (its larger broadcasts in more chunks") &&
+                         ran.contains("the times are those of this run, shrunk"),
+                     ran.constData());
+        const auto r = inspect({"check-job", path, dir, "--json"});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        const Json check = parse(r.out);
+        QCOMPARE(check["matched"].get<int64_t>(), entriesIn(dir));
+        QVERIFY(check["divergences"].empty());
+        QVERIFY(check["first"].is_null());
+    }
+
+    void pickledDumpsAreThePlanToo() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath("fr"), pickles = tmp.filePath("pkl");
+        QCOMPARE(recordRun(sample("teaching_2x2.json"), dir), 0);
+        QVERIFY(QDir().mkpath(pickles));
+        for (const QString& name : QDir(dir).entryList(QDir::Files)) {
+            QFile file(dir + "/" + name);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            // PyTorch's own file name: no extension.
+            writeBytes(pickles + "/" + QFileInfo(name).completeBaseName(),
+                       writePickle(asPickled(parse(file.readAll())), 2));
+        }
+        const auto r = inspect({"check-job", sample("teaching_2x2.json"), pickles, "--json"});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        QCOMPARE(parse(r.out)["matched"].get<int64_t>(), entriesIn(dir));
+        const auto text = inspect({"check-job", sample("teaching_2x2.json"), pickles});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("exactly the plan"), text.out.constData());
+    }
+
+    // Rank 2 fails at its third collective: it never recorded it, its peers
+    // hang in it. The JSON has every documented key.
+    void failedRunIsNotThePlan() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath("fr");
+        QCOMPARE(recordRun(sample("teaching_2x2.json"), dir,
+                           {"--inject-fault", "2:3", "--timeout", "30"}),
+                 1);
+        const auto text = inspect({"check-job", sample("teaching_2x2.json"), dir});
+        QCOMPARE(text.exitCode, 1);
+        QVERIFY2(text.out.contains("look first at:\n  rank 2 never recorded"),
+                 text.out.constData());
+        QVERIFY2(text.out.contains("never completed"), text.out.constData());
+
+        const auto r = inspect({"check-job", sample("teaching_2x2.json"), dir, "--json"});
+        QCOMPARE(r.exitCode, 1);
+        const Json check = parse(r.out);
+        QCOMPARE(keysOf(check), (std::set<std::string>{"format", "scenario", "ranks", "matched",
+                                                       "divergences", "first"}));
+        QCOMPARE(check["format"].get<std::string>(), std::string("hsdp-job-check/1"));
+        QCOMPARE(check["ranks"], Json({0, 1, 2, 3}));
+        const std::set<std::string> kinds = {"missing", "unexpected", "size",
+                                             "dtype",   "stuck",      "order"};
+        std::set<std::string> seen;
+        for (const Json& d : check["divergences"]) {
+            const auto keys = keysOf(d);
+            for (const char* key : {"kind", "rank", "process_group", "collective_seq_id",
+                                    "training_step", "expected", "recorded", "text"})
+                QVERIFY2(keys.count(key), key);
+            QVERIFY(kinds.count(d["kind"].get<std::string>()));
+            seen.insert(d["kind"].get<std::string>());
+            QVERIFY(d["process_group"]["ranks"].is_array());
+            if (!d["expected"].is_null())
+                QCOMPARE(keysOf(d["expected"]),
+                         (std::set<std::string>{"op", "step", "batch", "group", "tp_transition",
+                                                "params"}));
+            if (!d["recorded"].is_null())
+                QCOMPARE(keysOf(d["recorded"]),
+                         (std::set<std::string>{"profiling_name", "input_sizes", "output_sizes",
+                                                "input_dtypes", "state"}));
+        }
+        QCOMPARE(seen, (std::set<std::string>{"missing", "stuck"}));
+        QCOMPARE(check["first"]["kind"].get<std::string>(), std::string("missing"));
+        QCOMPARE(check["first"]["rank"].get<int>(), 2);
+        QVERIFY(check["first"]["recorded"].is_null());
+        QVERIFY(!check["first"]["expected"]["params"].empty());
+    }
+
+    void pickleWithAGlobalIsRefused() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath("fr");
+        QCOMPARE(recordRun(sample("teaching_2x2.json"), dir), 0);
+        // pickle.dumps of a call: GLOBAL 'builtins eval'.
+        const std::string global =
+            "\x80\x02"
+            "cbuiltins\neval\n.";
+        writeBytes(dir + "/nccl_trace_rank_1", global);
+        QFile::remove(dir + "/nccl_trace_rank_1.json");
+        const auto r = inspect({"check-job", sample("teaching_2x2.json"), dir});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("GLOBAL") && r.err.contains("nccl_trace_rank_1"),
+                 r.err.constData());
+    }
+
+    void truncatedDumpIsRefused() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath("fr");
+        QCOMPARE(recordRun(sample("teaching_2x2.json"), dir), 0);
+        QFile file(dir + "/nccl_trace_rank_3.json");
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.resize(file.size() / 2));
+        file.close();
+        const auto r = inspect({"check-job", sample("teaching_2x2.json"), dir});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("nccl_trace_rank_3.json"), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void missingScenarioIsRefused() {
+        QTemporaryDir tmp;
+        const auto r = inspect({"check-job", tmp.filePath("nope.json"), tmp.path()});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("nope.json"), r.err.constData());
+        const auto usage = inspect({"check-job", sample("teaching_2x2.json")});
+        QCOMPARE(usage.exitCode, 2);
+        QVERIFY2(usage.err.contains("check-job --help"), usage.err.constData());
+    }
+
+    void helpSaysHowToUseIt() {
+        const auto r = inspect({"check-job", "--help"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith("usage: hsdp-inspect check-job"));
+        for (const char* kind : {"missing", "unexpected", "size", "dtype", "stuck", "order"})
+            QVERIFY2(r.out.contains(kind), kind);
+        const auto tool = inspect({"--help"});
+        QVERIFY(tool.out.contains("check-job SCENARIO DUMP..."));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCheckJob)
+#include "tst_cli_check_job.moc"
