@@ -33,6 +33,16 @@ inline QStringList scenarioPaths() {
     return paths;
 }
 
+// scenarioPaths(), but under the sanitizer presets (which divide the run
+// budgets) without the Llama samples: the teaching sample's code paths at a
+// larger scale, minutes each under ThreadSanitizer; the plain build runs them.
+inline QStringList sanitizerScenarioPaths() {
+    QStringList paths = scenarioPaths();
+    if (qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR") > 1)
+        paths.removeIf([](const QString& p) { return p.contains(QLatin1String("/llama3_")); });
+    return paths;
+}
+
 inline void addSampleRows() {
     QTest::addColumn<QString>("path");
     for (const QString& path : samplePaths())

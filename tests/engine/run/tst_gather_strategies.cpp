@@ -146,7 +146,7 @@ private slots:
     void everyScenarioVerifies_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("option");
-        for (const QString& f : hsdp::testing::scenarioPaths())
+        for (const QString& f : hsdp::testing::sanitizerScenarioPaths())
             for (auto option : {GatherStrategyOption::AllToAll, GatherStrategyOption::Auto})
                 QTest::newRow(qPrintable(QFileInfo(f).fileName() + " " +
                                          QString::fromLatin1(gatherStrategyOptionName(option))))

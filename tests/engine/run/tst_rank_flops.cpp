@@ -51,7 +51,7 @@ class TestRankFlops : public QObject {
 private slots:
     void chargedEqualsComputed_data() {
         QTest::addColumn<QString>("path");
-        for (const QString& path : hsdp::testing::scenarioPaths())
+        for (const QString& path : hsdp::testing::sanitizerScenarioPaths())
             QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
         QTest::newRow("expert_parallel_stack")
             << QStringLiteral(HSDP_SOURCE_DIR "/tests/data/scenarios/expert_parallel_stack.json");

@@ -64,7 +64,7 @@ class TestStepMemory : public QObject {
 private slots:
     void predictedIsMeasured_data() {
         QTest::addColumn<QString>("file");
-        for (const QString& f : hsdp::testing::scenarioPaths())
+        for (const QString& f : hsdp::testing::sanitizerScenarioPaths())
             QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
     }
 

@@ -106,7 +106,7 @@ class TestStepSchedule : public QObject {
 private slots:
     void matchesTheRun_data() {
         QTest::addColumn<QString>("file");
-        for (const QString& f : hsdp::testing::scenarioPaths())
+        for (const QString& f : hsdp::testing::sanitizerScenarioPaths())
             QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
     }
 
