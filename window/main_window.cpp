@@ -229,7 +229,8 @@ QString MainWindow::statusText() const {
     // "8 ranks · 3 groups", the meshes counted only when there are several:
     // the line must leave room for the prediction and its validated error.
     const size_t meshes = result.scenario->meshes.size();
-    const QString groups = tr("%1 groups").arg(result.plan->groups.size());
+    const size_t groupCount = result.plan->groups.size();
+    const QString groups = groupCount == 1 ? tr("1 group") : tr("%1 groups").arg(groupCount);
     parts << tr("%1 ranks").arg(result.plan->worldSize) +
                  (meshes == 1 ? QString() : tr(" · %1 meshes").arg(meshes)) +
                  QStringLiteral(" · ") + groups;

@@ -103,7 +103,9 @@ public:
     // The last corrected run shown of the plan of lastRun(), which a
     // reference run is compared with (invalid: none).
     const RunData& lastCorrectedRun() const { return lastCorrectedRun_; }
-    QString runStatusText() const;  // the status bar's run line ("" before any run)
+    // The status bar's run line ("" before any run): every figure (its
+    // tooltip), or `brief`: the verdict's counts and the wall time (its text).
+    QString runStatusText(bool brief = false) const;
     QAction* runAction() const { return runAction_; }
     QAction* runReferenceAction() const { return runReferenceAction_; }
     QAction* cancelRunAction() const { return cancelRunAction_; }

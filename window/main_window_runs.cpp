@@ -158,13 +158,13 @@ void MainWindow::forgetRun() {
     if (banner_->showsRunError()) banner_->hide();
 }
 
-QString MainWindow::runStatusText() const {
+QString MainWindow::runStatusText(bool brief) const {
     QString line;
     if (lastRun_.isValid())
-        line = lastRun_.source.isEmpty()
-                   ? runStatusLine(*lastRun_.run)
-                   : tr("saved run %1 · %2")
-                         .arg(QFileInfo(lastRun_.source).fileName(), runStatusLine(*lastRun_.run));
+        line = lastRun_.source.isEmpty() ? runStatusLine(*lastRun_.run, brief)
+                                         : tr("saved run %1 · %2")
+                                               .arg(QFileInfo(lastRun_.source).fileName(),
+                                                    runStatusLine(*lastRun_.run, brief));
     // Kept over a reload or an edit: the line says it is not this plan's.
     if (lastRun_.isValid() && lastRun_.plan.plan != session_->current().plan)
         line += tr(" · a run of an earlier plan");
@@ -174,16 +174,17 @@ QString MainWindow::runStatusText() const {
 
 // The line as the status bar shows it: what qualifies its figures first (a
 // shrunk run's, an earlier plan's), so a narrow window that shortens the
-// line at its end never drops them; the whole line is the tooltip.
+// line at its end never drops them, then the verdict's counts and the wall
+// time; every figure is the tooltip (and the Verification view's).
 void MainWindow::updateRunStatus() {
-    const QString line = runStatusText();
+    const QString line = runStatusText(true);
     QStringList first;
     if (lastRun_.isValid() && lastRun_.plan.plan != session_->current().plan)
         first << tr("a run of an earlier plan");
     if (lastRun_.isValid() && lastRun_.run->shrink) first << tr("shrunk run");
     runStatus_->setText(first.isEmpty() ? line
                                         : QStringLiteral("[%1] %2").arg(first.join(", "), line));
-    runStatus_->setToolTip(line);
+    runStatus_->setToolTip(runStatusText());
     fitStatusLine();
 }
 

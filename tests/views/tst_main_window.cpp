@@ -81,6 +81,7 @@ QString worstJudgedImbalance(const Plan& plan) {
                       .arg(group.batches.size()));
     }
     if (worst < 0) return QStringLiteral("none judged");
+    if (worst < 1.005) return QStringLiteral("1.00 (even)");  // no place to name
     return QStringLiteral("%1 (%2)").arg(QString::number(worst, 'f', 2), where);
 }
 
@@ -121,9 +122,9 @@ void TestMainWindow::planFillsTheViewsAndStatusBar() {
     const PlanResult& result = window.session()->current();
     // One group in the singular (the sample's hidden matrices share a layout).
     const size_t groups = result.plan->groups.size();
-    QVERIFY2(window.statusText().startsWith(groups == 1
-                                                ? QStringLiteral("8 ranks · 1 group · ")
-                                                : QStringLiteral("8 ranks · %1 groups").arg(groups)),
+    QVERIFY2(window.statusText().startsWith(
+                 groups == 1 ? QStringLiteral("8 ranks · 1 group · ")
+                             : QStringLiteral("8 ranks · %1 groups").arg(groups)),
              qPrintable(window.statusText()));
     QVERIFY(window.view<PlanTreeWidget>()->model()->rowCount() > 0);
     QCOMPARE(window.view<DiagnosticsWidget>()->model()->rowCount(),
@@ -191,6 +192,25 @@ void TestMainWindow::theStatusLineIsWholeWhileThereIsRoom() {
     QVERIFY(ran.wait(60000));
     ElidedLabel* run = qobject_cast<ElidedLabel*>(testing::runStatusLabel(window));
     QVERIFY(run && !run->text().isEmpty());
+    // At 1600 px both are whole after a run (a new user's was cut at 1440 and
+    // 1920): the run's line is the verdict's counts and the wall time, every
+    // figure in its tooltip.
+    window.resize(1600, 900);
+    QApplication::processEvents();
+    QVERIFY2(!status->isElided() && !run->isElided(),
+             qPrintable(QStringLiteral("'%1' (%3 of %4 px) and '%2' (%5 of %6 px) at 1600 px")
+                            .arg(status->text(), run->text())
+                            .arg(status->contentsRect().width())
+                            .arg(status->fontMetrics().horizontalAdvance(status->text()))
+                            .arg(run->contentsRect().width())
+                            .arg(run->fontMetrics().horizontalAdvance(run->text()))));
+    window.resize(1440, 900);
+    QCOMPARE(run->toolTip(), window.runStatusText());
+    QVERIFY2(run->text().startsWith(QStringLiteral("verified: ")) &&
+                 run->text().endsWith(QStringLiteral(" s wall")) &&
+                 !run->text().contains(QStringLiteral("per-rank events")),
+             qPrintable(run->text()));
+    QVERIFY(window.runStatusText().contains(QStringLiteral("per-rank events")));
     for (int width : {1900, 1440, 1000}) {
         window.resize(width, 900);
         QApplication::processEvents();

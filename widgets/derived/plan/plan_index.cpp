@@ -89,6 +89,8 @@ PlanIndex buildPlanIndex(const Scenario& scenario, const Plan& plan) {
 QString worstImbalanceText(const Plan& plan, const PlanIndex& index) {
     if (index.worstGroup < 0 || static_cast<size_t>(index.worstGroup) >= plan.groups.size())
         return QObject::tr("none judged");
+    // Even at the worst place: even everywhere, and no place to name.
+    if (index.worstImbalance < 1.005) return QObject::tr("1.00 (even)");
     const Group& group = plan.groups[static_cast<size_t>(index.worstGroup)];
     const QString where =
         index.worstBatch < 0

@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 
 #include "export/run_figures.h"
+#include "types/figures.h"
 
 namespace hsdp {
 
@@ -23,14 +24,24 @@ QString counted(qint64 count, const QString& one, const QString& many) {
 // sent 3.1 MiB, 2.40 s wall" (export/run_figures.h: the CLI's words). "failed"
 // as the Verification view and the CLI count: a mismatch, an error or
 // diverged replicas.
-QString countsText(const RunResult& run, const RunCounts& counts) {
+QString countsText(const RunResult& run, const RunCounts& counts, bool brief) {
     QStringList parts;
-    parts << counted(counts.paramsExact, tr("param exact"), tr("params exact"));
-    parts << tr("%1 failed").arg(groupedNumber(counts.paramsFailed));
+    if (brief) {  // "7/7 params exact", the failed counted only when some did
+        parts << tr("%1/%2 params exact")
+                     .arg(groupedNumber(counts.paramsExact),
+                          groupedNumber(counts.paramsExact + counts.paramsFailed +
+                                        counts.paramsNotReached));
+        if (counts.paramsFailed > 0)
+            parts << tr("%1 failed").arg(groupedNumber(counts.paramsFailed));
+    } else {
+        parts << counted(counts.paramsExact, tr("param exact"), tr("params exact"));
+        parts << tr("%1 failed").arg(groupedNumber(counts.paramsFailed));
+    }
     if (counts.transitionsFailed > 0)
         parts << counted(counts.transitionsFailed, tr("TP transition failed"),
                          tr("TP transitions failed"));
-    parts << QString::fromStdString(runTotalsText(run));
+    parts << (brief ? QString::fromStdString(wallTimeText(run.seconds))
+                    : QString::fromStdString(runTotalsText(run)));
     return parts.join(QStringLiteral(", "));
 }
 
@@ -125,13 +136,14 @@ RunCounts countRun(const RunResult& run) {
     return counts;
 }
 
-QString runStatusLine(const RunResult& run) {
+QString runStatusLine(const RunResult& run, bool brief) {
     const QString collectives = counted(run.collectives, tr("collective"), tr("collectives"));
     if (run.cancelled) return tr("run cancelled after %1").arg(collectives);
     if (!run.error.empty() && run.errorRank >= 0)
         return tr("run failed on rank %1 after %2").arg(run.errorRank).arg(collectives);
     if (!run.error.empty()) return tr("run failed after %1").arg(collectives);
-    const QString counts = countsText(run, countRun(run)) + shrinkSuffix(run);
+    const QString counts =
+        countsText(run, countRun(run), brief) + (brief ? QString() : shrinkSuffix(run));
     if (run.verified) return tr("verified: %1").arg(counts);
     if (!run.planErrors.empty() && countRun(run).paramsFailed == 0)
         return tr("NOT verified (the plan has %1): %2")

@@ -48,7 +48,10 @@ std::vector<DetailError> detailErrors(const std::string& detail);
 // "NOT verified: …", "run cancelled after 812 collectives", "run failed on
 // rank 3 after 40 collectives"; a shrunk run's line says so and why, and its
 // bytes give the real-size figure beside them.
-QString runStatusLine(const RunResult& run);
+// `brief`: the verdict's counts and the wall time only (the status bar's
+// own text; the whole line is its tooltip, and a line of every figure was
+// cut beside the plan's after a run).
+QString runStatusLine(const RunResult& run, bool brief = false);
 // The verification panel's headline: mode, verdict, every count.
 QString runSummaryLine(const RunResult& run);
 // The engine's error text for the banner, or empty for a run without one.
