@@ -267,8 +267,9 @@ void TestBufferViews::aColourIsAParamsRole() {
     BufferLayoutWidget view(&selection);
     view.setRun(data);
     const auto role = [](std::string name) {
-        name.erase(std::remove_if(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }),
-                   name.end());
+        name.erase(
+            std::remove_if(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }),
+            name.end());
         return name;
     };
     int gathers = 0;

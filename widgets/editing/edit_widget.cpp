@@ -92,14 +92,15 @@ EditWidget::EditWidget(ScenarioDocument* document, QWidget* parent)
     params_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                              QAbstractItemView::AnyKeyPressed);
     params_->verticalHeader()->hide();
-    // The short columns fit their contents; names and placements share the
-    // rest, so the placements stay in view in a narrow dock.
+    // Every column but the names fits its contents, so no shape or placement
+    // is cut ("…4096" hid a vocabulary of 128,256); the names take the rest,
+    // elided in the middle.
     QHeaderView* header = params_->horizontalHeader();
-    for (int column :
-         {ParamEntriesModel::Repeats, ParamEntriesModel::Shape, ParamEntriesModel::DType})
+    for (int column : {ParamEntriesModel::Repeats, ParamEntriesModel::Shape,
+                       ParamEntriesModel::DType, ParamEntriesModel::Placements})
         header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     header->setSectionResizeMode(ParamEntriesModel::Name, QHeaderView::Stretch);
-    header->setSectionResizeMode(ParamEntriesModel::Placements, QHeaderView::Stretch);
+    header->setResizeContentsPrecision(-1);  // every row, not the first thousand's
     params_->verticalHeader()->setDefaultSectionSize(params_->fontMetrics().height() + 6);
     params_->setWordWrap(false);
     connect(params_->itemDelegate(), &QAbstractItemDelegate::closeEditor, document_,

@@ -142,7 +142,10 @@ QSize WordElideDelegate::sizeHint(const QStyleOptionViewItem& option,
                                   const QModelIndex& index) const {
     QStyleOptionViewItem whole = option;
     whole.rect = QRect();  // no width: initStyleOption keeps the text
-    return QStyledItemDelegate::sizeHint(whole, index);
+    // And the two pixels textWidthOf keeps for a grid line and rounding: a
+    // column sized to its contents was 2 px short and cut "128256, 8192"
+    // to "…8192".
+    return QStyledItemDelegate::sizeHint(whole, index) + QSize(2, 0);
 }
 
 bool WordElideDelegate::helpEvent(QHelpEvent* event, QAbstractItemView* view,
