@@ -93,6 +93,7 @@ private slots:
     void activatingGoesToTheStep();
     void anUnreadableRecordIsRefused();
     void aDroppedFolderOpens();
+    void theReportHasTheJobCheck();
     void aReloadRechecksAndAnotherFileClears();
 
 private:
@@ -261,6 +262,19 @@ void TestJobView::aDroppedFolderOpens() {
     // A scenario file is still a scenario.
     QVERIFY(!looksLikeJobRecord({sample(QStringLiteral("teaching_2x2.json"))}));
     QVERIFY(looksLikeJobRecord({QDir(broken_).filePath(QStringLiteral("nccl_trace_rank_1.json"))}));
+}
+
+void TestJobView::theReportHasTheJobCheck() {
+    const JobData& job = window_->job();
+    QVERIFY(hasRow(job, "missing", 2));
+    const QString path = dir_.filePath(QStringLiteral("report.html"));
+    QVERIFY(window_->exportReport(path, true));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(file.readAll());
+    QVERIFY(html.contains(QStringLiteral("id=\"job-check\"")));
+    QVERIFY(html.contains(job.rows.front().sentence.toHtmlEscaped()));
+    QVERIFY(html.contains(QStringLiteral("--job")));
 }
 
 void TestJobView::aReloadRechecksAndAnotherFileClears() {
