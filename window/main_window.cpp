@@ -320,19 +320,19 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (urls.isEmpty() || !urls.front().isLocalFile()) return;
     const QString path = urls.front().toLocalFile();
     event->acceptProposedAction();
+    // A checkpoint opens New from Checkpoint on it (after the drop returns:
+    // a modal dialog inside the drag would keep its source waiting); anything
+    // else is a scenario.
+    if (looksLikeCheckpoint(path)) {
+        QTimer::singleShot(0, this, [this, path] { newFromCheckpoint(path); });
+        return;
+    }
     // A folder of dumps (or dumps) is a job's record of the scenario on screen.
     QStringList paths;
     for (const QUrl& url : urls)
         if (url.isLocalFile()) paths << url.toLocalFile();
-    if (looksLikeJobRecord(paths)) {
+    if (looksLikeJobRecord(paths))
         openJobRecord(paths);
-        return;
-    }
-    // A checkpoint opens New from Checkpoint on it (after the drop returns:
-    // a modal dialog inside the drag would keep its source waiting); anything
-    // else is a scenario.
-    if (looksLikeCheckpoint(path))
-        QTimer::singleShot(0, this, [this, path] { newFromCheckpoint(path); });
     else
         openScenario(path);
 }

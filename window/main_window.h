@@ -39,7 +39,8 @@ struct RestoreOffer;
 struct ViewRegistration;
 
 // Whether dropped `paths` are a job's record (a folder, Flight Recorder
-// dumps, Kineto traces) rather than a scenario.
+// dumps, Kineto traces) rather than a scenario; a checkpoint (a folder too)
+// is to be told apart first (looksLikeCheckpoint).
 bool looksLikeJobRecord(const QStringList& paths);
 
 // The studio window: the session, the one selection, and the views around

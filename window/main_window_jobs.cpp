@@ -21,17 +21,21 @@ namespace hsdp {
 bool looksLikeJobRecord(const QStringList& paths) {
     if (paths.isEmpty()) return false;
     const QFileInfo first(paths.front());
-    // A scenario is one file; a job's record is a folder, or dumps.
+    // A scenario is one file; a job's record is a folder (a checkpoint's
+    // folder is told apart before), or dumps.
     if (first.isDir()) return true;
     QFile file(paths.front());
     if (!file.open(QIODevice::ReadOnly)) return false;
-    const QByteArray head = file.read(4096);
+    // The first mebibyte, as the reader tells a trace from a dump.
+    const QByteArray head = file.read(1 << 20);
     // A pickle starts with its PROTO opcode (protocol 2 to 5); a JSON dump
-    // holds pg_config near its start, a Kineto trace its traceEvents.
+    // holds pg_config (PyTorch writes it first) or entries with their
+    // profiling names (keys sorted, as run --flight-recorder writes them),
+    // a Kineto trace its traceEvents.
     if (head.size() >= 2 && uchar(head[0]) == 0x80 && uchar(head[1]) >= 2 && uchar(head[1]) <= 5)
         return true;
     return head.contains("\"pg_config\"") || head.contains("\"traceEvents\"") ||
-           head.contains("\"entries\"");
+           (head.contains("\"entries\"") && head.contains("\"profiling_name\""));
 }
 
 void MainWindow::buildJobs() {
