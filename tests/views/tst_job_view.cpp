@@ -94,6 +94,7 @@ private slots:
     void anUnreadableRecordIsRefused();
     void aDroppedFolderOpens();
     void theReportHasTheJobCheck();
+    void cancelDropsTheCheck();
     void aReloadRechecksAndAnotherFileClears();
 
 private:
@@ -275,6 +276,22 @@ void TestJobView::theReportHasTheJobCheck() {
     QVERIFY(html.contains(QStringLiteral("id=\"job-check\"")));
     QVERIFY(html.contains(job.rows.front().sentence.toHtmlEscaped()));
     QVERIFY(html.contains(QStringLiteral("--job")));
+}
+
+void TestJobView::cancelDropsTheCheck() {
+    const QString before = view_->summaryText();
+    QSignalSpy shown(window_.get(), &MainWindow::jobShown);
+    QVERIFY(window_->openJobRecord({clean_}));
+    // While it reads, the view says so and offers Cancel.
+    QVERIFY(window_->jobSession()->isBusy());
+    QVERIFY2(view_->summaryText().startsWith(QStringLiteral("Reading and checking clean")),
+             qPrintable(view_->summaryText()));
+    emit view_->cancelRequested();
+    QVERIFY(!window_->jobSession()->isBusy());
+    QCOMPARE(view_->summaryText(), before);
+    QTest::qWait(1000);
+    QCOMPARE(shown.count(), 0);
+    QVERIFY(hasRow(window_->job(), "missing", 2));  // the record on screen stays
 }
 
 void TestJobView::aReloadRechecksAndAnotherFileClears() {
