@@ -208,8 +208,9 @@ ReportDocument buildReport(const ReportInput& input) {
     doc.command = input.command;
     if (!input.commandNote.isEmpty())
         doc.header.emplace_back(QStringLiteral("Note"), input.commandNote);
-    doc.findings =
-        input.plan.plan->hasErrors() || (input.run.isValid() && !input.run.run->verified);
+    doc.findings = input.plan.plan->hasErrors() ||
+                   (input.run.isValid() && !input.run.run->verified) ||
+                   (input.job.isValid() && !input.job.rows.empty());
 
     SectionList list;
     ReportSection& summary = list.add(QStringLiteral("summary"), QStringLiteral("Summary"));
@@ -221,6 +222,7 @@ ReportDocument buildReport(const ReportInput& input) {
     addTpSections(input, list);
     addCostSections(input, list);
     if (input.run.isValid()) addRunSections(input, list);
+    if (input.job.isValid()) addJobSections(input, list);
     doc.sections = list.take();
     return doc;
 }

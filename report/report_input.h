@@ -5,6 +5,7 @@
 #include <QString>
 
 #include "derived/plan/plan_result.h"
+#include "derived/run/job_data.h"
 #include "derived/run/run_data.h"
 
 namespace hsdp {
@@ -17,6 +18,9 @@ struct ReportInput {
     // For a reference run: the corrected run of the same plan, which the
     // wrong-rows pictures draw it against (invalid: no pictures of them).
     RunData comparison;
+    // A job's record checked against the plan (hsdp-inspect check-job, the
+    // Job view): a "Job check" section; invalid: none.
+    JobData job;
     QString title;        // empty: "HSDP plan report: <scenario name>"
     QString command;      // the hsdp-inspect command that reproduces the report
     QString commandNote;  // e.g. that the studio's document has unsaved edits

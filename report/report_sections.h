@@ -44,5 +44,6 @@ void addPictureSections(const ReportInput& input,
                         SectionList& list);                         // report_picture_sections.cpp
 void addRunSections(const ReportInput& input, SectionList& list);   // report_run_sections.cpp
 void addCostSections(const ReportInput& input, SectionList& list);  // report_cost_sections.cpp
+void addJobSections(const ReportInput& input, SectionList& list);   // report_job_sections.cpp
 
 }  // namespace hsdp::report

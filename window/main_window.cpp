@@ -21,6 +21,7 @@
 
 #include "derived/plan/plan_index.h"
 #include "derived/plan/scenario_document.h"
+#include "derived/run/job_session.h"
 #include "derived/run/plan_prediction.h"
 #include "editing/edit_widget.h"
 #include "new_scenario/new_from_checkpoint_dialog.h"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusLine_->addWidget(status_);
     statusBar()->addPermanentWidget(statusLine, 1);
     buildRuns();
+    buildJobs();
     buildMenus();
     connect(session_, &Session::planReady, this, &MainWindow::onPlanReady);
     connect(session_, &Session::readFailed, this, &MainWindow::onReadFailed);
@@ -106,7 +108,10 @@ QSize MainWindow::defaultSize() const {
 void MainWindow::openScenario(const QString& path) {
     const bool otherFile = QFileInfo(path).absoluteFilePath() != session_->path();
     if (otherFile && !maybeKeepEdits()) return;
-    if (otherFile) forgetRun();  // a run belongs to the file it ran
+    if (otherFile) {
+        forgetRun();  // a run belongs to the file it ran
+        forgetJob();  // and a job's record to the plan it was checked against
+    }
     session_->open(path);
     recent_->add(path);
     updateTitle();
@@ -130,7 +135,12 @@ void MainWindow::openDialog() {
 // run) completes the pending plan, and a newer plan starts over.
 void MainWindow::onPlanReady(const PlanResult& result) {
     const bool sameFile = result.path == shownPath_;
-    if (!sameFile) forgetRun();
+    if (!sameFile) {
+        forgetRun();
+        forgetJob();
+    } else if (jobSession_->current().isValid() || jobSession_->isBusy()) {
+        jobSession_->recheck(result);  // an edit or reload: the same record, the new plan
+    }
     shownPath_ = result.path;
     banner_->hide();
     adoptDocument(result);
@@ -314,8 +324,16 @@ void MainWindow::dropEvent(QDropEvent* event) {
     // A checkpoint opens New from Checkpoint on it (after the drop returns:
     // a modal dialog inside the drag would keep its source waiting); anything
     // else is a scenario.
-    if (looksLikeCheckpoint(path))
+    if (looksLikeCheckpoint(path)) {
         QTimer::singleShot(0, this, [this, path] { newFromCheckpoint(path); });
+        return;
+    }
+    // A folder of dumps (or dumps) is a job's record of the scenario on screen.
+    QStringList paths;
+    for (const QUrl& url : urls)
+        if (url.isLocalFile()) paths << url.toLocalFile();
+    if (looksLikeJobRecord(paths))
+        openJobRecord(paths);
     else
         openScenario(path);
 }

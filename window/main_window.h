@@ -28,6 +28,7 @@ class ActiveViewTracker;
 class Autosaver;
 class EditWidget;
 class ExportViewDialog;
+class JobSession;
 class PlanDiffTracker;
 class RecentFiles;
 class ScenarioDocument;
@@ -36,6 +37,11 @@ struct ViewExportRequest;
 struct ViewPicture;
 struct RestoreOffer;
 struct ViewRegistration;
+
+// Whether dropped `paths` are a job's record (a folder, Flight Recorder
+// dumps, Kineto traces) rather than a scenario; a checkpoint (a folder too)
+// is to be told apart first (looksLikeCheckpoint).
+bool looksLikeJobRecord(const QStringList& paths);
 
 // The studio window: the session, the one selection, and the views around
 // them, one of each registered in studioViews() (the mesh in the centre,
@@ -116,6 +122,18 @@ public:
     // False if there is no plan or a run is going.
     bool openRun(const QString& runPath, const QString& tracePath = {});
 
+    // Job records (main_window_jobs.cpp): File ▸ Open Job Record… (Ctrl+J)
+    // or a folder of dumps dropped on the window reads a job's Flight
+    // Recorder dumps and checks them against the plan on screen off the GUI
+    // thread, for the Job view; a record that does not read is refused in the
+    // banner with the reader's message. The record belongs to its scenario:
+    // an edit or reload of the file checks it again, another file clears it.
+    // False when there is no plan.
+    bool openJobRecord(const QStringList& paths);
+    JobSession* jobSession() const { return jobSession_; }
+    const JobData& job() const;  // the last checked (invalid: none)
+    QAction* openJobAction() const { return openJobAction_; }
+
     // File ▸ New from Model Config… (main_window_new_from_config.cpp): a
     // scenario generated from a Hugging Face config opens unsaved (Save asks
     // where), planned like a file.
@@ -162,6 +180,8 @@ signals:
     void planShown(const hsdp::PlanResult& result);
     // A run finished, failed or was cancelled (after every view took it).
     void runReady(const hsdp::RunData& run);
+    // A job's record was checked (opened or re-checked) and every view holds it.
+    void jobShown(const hsdp::JobData& job);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -186,6 +206,15 @@ private:
     void addNewFromCheckpointAction(QMenu* file);
     void newFromCheckpoint(const QString& path);  // the dialog, PATH filled in
     void openRunDialog();
+    void buildJobs();  // main_window_jobs.cpp
+    void addOpenJobAction(QMenu* file);
+    void openJobDialog();
+    void onJobChecked(const JobData& job);
+    void onJobFailed(const QString& reason);
+    void activateDivergence(int row);
+    // Another file is coming: the job's record was checked against the one that leaves.
+    void forgetJob();
+    static QString jobPathsText(const QStringList& paths);
     void onOpenRunFailed(const QString& reason);
     void onRunProgress(double fraction, const QString& phase, qint64 collectives);
     void onRunFinished(const RunData& run);
@@ -285,6 +314,9 @@ private:
     QAction* runDialogAction_ = nullptr;
     QAction* cancelRunAction_ = nullptr;
     QAction* reportAction_ = nullptr;
+    JobSession* jobSession_ = nullptr;
+    QAction* openJobAction_ = nullptr;
+    QStringList jobOpening_;  // what the last Open Job Record read
     QProgressBar* runProgress_ = nullptr;
     QLabel* runPhase_ = nullptr;
     QToolButton* runCancelButton_ = nullptr;

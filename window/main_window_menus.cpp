@@ -53,6 +53,7 @@ void MainWindow::buildMenus() {
         &QAction::triggered, this, &MainWindow::saveAs);
     addCompareActions(file);
     addOpenRunAction(file);
+    addOpenJobAction(file);
     addReportAction(file);
     addExportViewActions(file);
     file->addSeparator();

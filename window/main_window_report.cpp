@@ -84,6 +84,11 @@ QString MainWindow::reportCommand(const QString& output, const RunData& run) con
     if (run.isValid() && !run.run->cancelled)
         command += QStringLiteral(" --run --mode %1")
                        .arg(QString::fromLatin1(runModeName(run.run->mode).data()));
+    // The job record's folder (dropped files: the folder they go in together).
+    if (const JobData& checked = job(); checked.isValid())
+        command += QStringLiteral(" --job %1")
+                       .arg(checked.paths.size() == 1 ? quoted(checked.paths.front())
+                                                      : QStringLiteral("DUMPS_FOLDER"));
     return command;
 }
 
@@ -122,6 +127,8 @@ bool MainWindow::exportReport(const QString& path, bool quiet) {
     // screen, marked so) would claim verdicts this plan never earned.
     const bool runOfThisPlan = lastRun_.isValid() && lastRun_.plan.plan == input.plan.plan;
     if (runOfThisPlan) input.run = lastRun_;
+    // The job record as checked against this very plan (a re-check under way: none).
+    if (job().isValid() && job().plan.plan == input.plan.plan) input.job = job();
     // A reference run is drawn against the last corrected run of the same plan.
     const RunData& corrected = lastCorrectedRun_;
     if (runOfThisPlan && lastRun_.run->mode == RunMode::Reference && corrected.isValid() &&

@@ -32,6 +32,11 @@ void addViewPictures(MainWindow& window, bool svg, Pictures& pictures) {
         std::unique_ptr<StudioView> view = makeStudioView(registration, context);
         view->showPlan(plan);
         if (window.lastRun().isValid()) view->showRun(window.lastRun());
+        if (window.job().isValid()) {
+            JobData job = window.job();
+            job.opened = false;  // the window's selection stays as it is
+            view->showJob(job);
+        }
         for (const ViewShot& shot : view->screenshots()) {
             const QString name = shot.file.isEmpty() ? screenshotFileName(registration) : shot.file;
             pictures << qMakePair(

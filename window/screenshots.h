@@ -20,7 +20,7 @@ bool parseScreenshotFormats(const QString& text, ScreenshotFormats* formats, QSt
 
 // Renders every registered view's screenshots of `window`'s plan (ready)
 // and last run into DIR (mesh.png, plan-tree.png, … and, after a run,
-// verification.png, trace.png, step-N.png, …; with SVG the same names
+// verification.png, trace.png, step-N.png, …, with a job record job.png; with SVG the same names
 // ending in .svg), with the window's selection, then the window itself as
 // window.png / window.svg. Returns the files written; `error` is set if
 // one could not be.

@@ -11,8 +11,10 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "derived/run/job_data.h"
 #include "derived/run/plan_prediction.h"
 #include "derived/run/run_index.h"
+#include "job_record/job_record_error.h"
 #include "output_paths.h"
 #include "progress_line.h"
 #include "report/report_file.h"
@@ -37,9 +39,9 @@ owner-balance charts, the fused buffer of the largest gathered batch (with
 --run) and the tensor layout of each parameter with a hazard; the TP
 lowering table; with --run the verification (every mismatch text in full),
 collectives, bytes and NCCL-tests bandwidths per op and mesh dim, the
-slowest steps and, in reference mode, the wrong rows drawn. Long tables show
-their worst rows; the appendix holds them whole. The same document as the
-studio's File > Export Report.
+slowest steps and, in reference mode, the wrong rows drawn; with --job the
+job check. Long tables show their worst rows; the appendix holds them
+whole. The same document as the studio's File > Export Report.
 
 HTML: one file, pictures embedded, no script, no external reference,
 readable on a phone and printable. PDF: searchable text, vector pictures,
@@ -57,16 +59,20 @@ options:
                       time, phases, critical path, per-rank peak memory, the
                       predicted timeline and the memory per rank; with --run
                       also the run above its prediction at the run's shapes
+  --job DUMPS         also hold a job's Flight Recorder dumps (a folder of them,
+                      or one dump) against the plan, as `hsdp-inspect
+                      check-job` does: a "Job check" section with every
+                      divergence in one sentence
   --title TEXT        the document's title (default: "HSDP plan report: NAME")
   --page SIZE         PDF page size: a4 (default) or letter
   --                  end of options (for a SCENARIO starting with '-')
   -h, --help          show this help
   --version           print the version
 
-exit status: 0 written; 1 written, and the plan has error diagnostics or the
-run did not verify; 2 unreadable scenario, unwritable output (the message
-names the file) or bad usage. The file is written atomically: it appears
-whole or not at all.
+exit status: 0 written; 1 written, and the plan has error diagnostics, the
+run did not verify or the job diverged from the plan; 2 unreadable scenario
+or job record, unwritable output (the message names the file) or bad usage.
+The file is written atomically: it appears whole or not at all.
 )";
 
 namespace {
@@ -153,7 +159,7 @@ int writeReportCommand(const std::vector<std::string>& given) {
         if (a == "-o") a = "--output";  // the one short option of the tool
     ArgParser parser;
     parser.flag("--run").option("--output").option("--mode").option("--title").option("--page");
-    parser.option("--cluster");
+    parser.option("--cluster").option("--job");
     parser.parse(args);
     if (parser.positionals().size() != 1)
         throw UsageError("report takes exactly one SCENARIO file");
@@ -189,6 +195,14 @@ int writeReportCommand(const std::vector<std::string>& given) {
         // The wrong rows are drawn against what a corrected run gathered.
         if (reference) input.comparison = runForReport(input.plan, RunMode::Corrected, nullptr);
     }
+    if (auto dumps = parser.value("--job")) {
+        try {
+            input.job = computeJobData(input.plan, {QString::fromStdString(*dumps)});
+        } catch (const JobRecordError& error) {
+            std::cerr << "hsdp-inspect: " << error.what() << "\n";
+            return 2;
+        }
+    }
     input.title = QString::fromStdString(parser.value("--title").value_or(""));
     input.command = commandLine(given);
     const ReportFileResult result = writeReportFile(input, QString::fromStdString(*output), page);
@@ -200,7 +214,10 @@ int writeReportCommand(const std::vector<std::string>& given) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cerr << "hsdp-inspect: wrote " << *output << " in "
               << timingText(command, input, result.seconds)
-              << (result.findings ? "; the plan has errors or the run did not verify" : "") << "\n";
+              << (result.findings
+                      ? "; the plan has errors, the run did not verify or the job diverged"
+                      : "")
+              << "\n";
     return result.findings ? 1 : 0;
 }
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+#include "derived/run/job_session.h"
 #include "derived/run/run_status_text.h"
 #include "hsdp_version.h"
 #include "window/main_window.h"
@@ -69,7 +70,23 @@ struct RunChoice {
     std::optional<hsdp::RunRequest> request;
     QString savedRun;  // hsdp-inspect run --json output
     QString savedTrace;
+    QStringList job;  // a job record's dumps or folders (--job), checked against the plan
 };
+
+// Opens the job record of --job and waits for its check; false with the
+// reader's message when it does not read.
+bool openJobAndWait(hsdp::MainWindow& window, const QStringList& paths, QString* error) {
+    QEventLoop loop;
+    QObject::connect(&window, &hsdp::MainWindow::jobShown, &loop, [&] { loop.quit(); });
+    QObject::connect(window.jobSession(), &hsdp::JobSession::openFailed, &loop,
+                     [&](const QString& reason) {
+                         *error = reason;
+                         loop.quit();
+                     });
+    if (!window.openJobRecord(paths)) return true;
+    loop.exec();
+    return error->isEmpty();
+}
 
 // Runs the window's plan through its RunSession (or opens the saved run)
 // and waits for the result; false with the reason when a saved run is refused.
@@ -101,6 +118,10 @@ int screenshots(hsdp::MainWindow& window, const QString& dir, const QString& sce
     }
     waitForPrediction(window);  // its views are in the screenshots
     if ((run.request || !run.savedRun.isEmpty()) && !runAndWait(window, run, &error)) {
+        std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
+        return 2;
+    }
+    if (!run.job.isEmpty() && !openJobAndWait(window, run.job, &error)) {
         std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
         return 2;
     }
@@ -164,6 +185,13 @@ int main(int argc, char** argv) {
                              QStringLiteral("The saved run's trace (hsdp-inspect run --trace)."),
                              QStringLiteral("TRACE_JSON"));
     parser.addOption(trace);
+    QCommandLineOption job(
+        QStringLiteral("job"),
+        QStringLiteral("A job's record to hold against the plan once it is ready, as File > Open "
+                       "Job Record does: a folder of its Flight Recorder dumps (or a dump; "
+                       "repeat for more). With --screenshot: adds job.png."),
+        QStringLiteral("DUMPS"));
+    parser.addOption(job);
     parser.addPositionalArgument(
         QStringLiteral("scenario"),
         QStringLiteral("An hsdp-scenario/1 JSON file to open (installed: the Llama-3-8B "
@@ -181,6 +209,7 @@ int main(int argc, char** argv) {
     std::optional<hsdp::RunRequest>& request = choice.request;
     choice.savedRun = parser.value(openRun);
     choice.savedTrace = parser.value(trace);
+    choice.job = parser.values(job);
     if (parser.isSet(trace) && !parser.isSet(openRun)) {
         std::fprintf(stderr, "hsdp-studio: --trace is the trace of --open-run; add --open-run\n");
         return 2;
@@ -246,6 +275,15 @@ int main(int argc, char** argv) {
                                         else
                                             window.openRun(choice.savedRun, choice.savedTrace);
                                     });
+    }
+    if (!choice.job.isEmpty()) {
+        // The first plan of the file opens the job record, once.
+        auto opened = std::make_shared<QMetaObject::Connection>();
+        *opened = QObject::connect(&window, &hsdp::MainWindow::planShown, &window,
+                                   [&window, choice, opened] {
+                                       QObject::disconnect(*opened);
+                                       window.openJobRecord(choice.job);
+                                   });
     }
     if (!files.isEmpty()) window.openScenario(files.front());
     return app.exec();

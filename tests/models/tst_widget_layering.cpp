@@ -18,10 +18,10 @@ namespace {
 const QString kSource = HSDP_SOURCE_DIR "/";
 
 const std::set<QString> kTools = {"autosave",        "buffer_layout", "diagnostics", "editing",
-                                  "gather_strategy", "memory",        "mesh",        "new_scenario",
-                                  "owner_balance",   "plan_diff",     "plan_tree",   "steps",
-                                  "tensor_layout",   "trace",         "traffic",     "verification",
-                                  "view_export",     "wrong_rows"};
+                                  "gather_strategy", "job",           "memory",      "mesh",
+                                  "new_scenario",    "owner_balance", "plan_diff",   "plan_tree",
+                                  "steps",           "tensor_layout", "trace",       "traffic",
+                                  "verification",    "view_export",   "wrong_rows"};
 
 // A folder of the studio, named as in the layer table: widgets/<folder>, with
 // derived/'s own layers (derived/plan, derived/run, derived itself for the

@@ -13,6 +13,7 @@ hsdp_test(tst_new_from_checkpoint LINKS hsdpwindow TOOLS hsdp-inspect LABELS vie
 hsdp_test(tst_owner_balance LINKS hsdpwindow TOOLS hsdp-studio LABELS views)
 hsdp_test(tst_report LINKS hsdpwindow TOOLS hsdp-inspect hsdp-inspect-report LABELS views COST 15)
 hsdp_test(tst_run_window LINKS hsdpwindow TOOLS hsdp-studio LABELS views)
+hsdp_test(tst_job_view LINKS hsdpwindow LABELS views COST 15)
 hsdp_test(tst_selection_lifecycle LINKS hsdpwindow LABELS views COST 20)
 hsdp_test(tst_tensor_layout LINKS hsdpviews LABELS views)
 hsdp_test(tst_trace_views LINKS hsdpviews LABELS views)

@@ -8,6 +8,9 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -225,6 +228,7 @@ private slots:
     void runReports_data();
     void runReports();
     void exitCodesAndAtomicWrite();
+    void jobAddsTheJobCheck();
     void studioExportsTheSameDocument();
     void clusterAddsTheCost();
     void wrongRowsAreDrawn();
@@ -510,6 +514,57 @@ void TestReport::exitCodesAndAtomicWrite() {
     QVERIFY(r.out.startsWith("usage: hsdp-inspect report"));
     QVERIFY(
         inspect({QStringLiteral("--help")}).out.contains("report SCENARIO -o FILE.html|FILE.pdf"));
+}
+
+// --job DUMPS holds a job's dumps against the plan: a Job check section,
+// exit 1 when the job diverged, 2 with the reader's message when a dump
+// does not read.
+void TestReport::jobAddsTheJobCheck() {
+    const QString dumps = dir_.filePath(QStringLiteral("fr"));
+    QVERIFY(QDir().mkpath(dumps));
+    CliOutcome r = inspect({QStringLiteral("run"), sample("teaching_2x2.json"),
+                            QStringLiteral("--flight-recorder"), dumps});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString out = dir_.filePath(QStringLiteral("job.html"));
+    const QStringList report = {QStringLiteral("report"), sample("teaching_2x2.json"),
+                                QStringLiteral("--job"),  dumps,
+                                QStringLiteral("-o"),     out};
+    r = inspect(report);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QString html = QString::fromUtf8(readAll(out));
+    QVERIFY(html.contains(QStringLiteral("id=\"job-check\"")));
+    QVERIFY(html.contains(QStringLiteral("0 divergences")));
+    // Rank 3 never recorded its first collective: missing.
+    const QString rank3 = QDir(dumps).filePath(QStringLiteral("nccl_trace_rank_3.json"));
+    QJsonObject dump = QJsonDocument::fromJson(readAll(rank3)).object();
+    QJsonArray entries = dump.value(QStringLiteral("entries")).toArray();
+    QVERIFY(entries.size() > 1);
+    const QString group =
+        entries.first().toObject().value("process_group").toArray().at(0).toString();
+    entries.removeFirst();
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        QJsonObject entry = entries[i].toObject();
+        if (entry.value("process_group").toArray().at(0).toString() != group) continue;
+        for (const char* key : {"collective_seq_id", "op_id"})
+            entry[QLatin1String(key)] = entry.value(QLatin1String(key)).toInteger() - 1;
+        entries[i] = entry;
+    }
+    dump[QStringLiteral("entries")] = entries;
+    QFile edited(rank3);
+    QVERIFY(edited.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    edited.write(QJsonDocument(dump).toJson());
+    edited.close();
+    r = inspect(report);
+    QVERIFY2(r.exitCode == 1, r.err.constData());
+    html = QString::fromUtf8(readAll(out));
+    QVERIFY(html.contains(QStringLiteral("rank 3 never recorded")));
+    // A dump cut short: exit 2, the file named.
+    QVERIFY(edited.open(QIODevice::ReadWrite));
+    QVERIFY(edited.resize(edited.size() / 2));
+    edited.close();
+    r = inspect(report);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("nccl_trace_rank_3.json"), r.err.constData());
 }
 
 // File ▸ Export Report writes what the CLI writes for the same file (all but

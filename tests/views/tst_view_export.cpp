@@ -51,6 +51,15 @@ using hsdp::testing::sample;
 
 namespace {
 
+// The position of view `id` in the registry (and in MainWindow::views()).
+size_t viewIndexOf(const char* id) {
+    const auto& views = studioViews();
+    for (size_t i = 0; i < views.size(); ++i)
+        if (QLatin1String(views[i].id) == QLatin1String(id)) return i;
+    qFatal("no view %s", id);
+    return 0;
+}
+
 RunData runAndWait(MainWindow& window) {
     QSignalSpy ready(&window, &MainWindow::runReady);
     window.startRun(RunRequest{});
@@ -330,7 +339,7 @@ void TestViewExport::aViewAsOnScreenIsItsPixels() {
     // A view behind another dock's tab comes to the front to be exported.
     window_->findChild<QDockWidget*>(QStringLiteral("traceDock"))->raise();
     QApplication::processEvents();
-    QWidget* verification = window_->views()[7]->widget();
+    QWidget* verification = window_->views()[viewIndexOf("verification")]->widget();
     QVERIFY(verification->visibleRegion().isEmpty());
     const QString behind = dir_.filePath(QStringLiteral("verification-on-screen.png"));
     QVERIFY2(window_->exportView({QStringLiteral("verification"), {}, {}, behind}, &error),
@@ -392,7 +401,7 @@ void TestViewExport::asOnScreenIsTheDrawingWithoutControls() {
 // window's own view is put back afterwards: its size in its scrolled dock,
 // shown. A view behind another tab comes to the front to be drawn.
 void TestViewExport::aPartIsDrawnAndTheViewPutBack() {
-    const int stepsIndex = 8;
+    const size_t stepsIndex = viewIndexOf("steps");
     QCOMPARE(QLatin1String(studioViews()[stepsIndex].id), QLatin1String("steps"));
     QWidget* steps = window_->views()[stepsIndex]->widget();
     const QList<ViewShot> shots = window_->views()[stepsIndex]->screenshots();

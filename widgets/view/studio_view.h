@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "derived/plan/plan_result.h"
+#include "derived/run/job_data.h"
 #include "derived/run/run_data.h"
 
 class QPaintDevice;
@@ -41,6 +42,9 @@ public:
     // The plan last shown now has its prediction (or lost it: another
     // cluster, none); only views that draw predictions take it.
     virtual void showPrediction(const PlanResult& plan) { (void)plan; }
+    // A job's record was checked against the plan on screen (invalid: none,
+    // or cleared by another file); only the Job view draws it.
+    virtual void showJob(const JobData& job) { (void)job; }
 
     // What --screenshot writes of the view as it stands: by default one
     // picture at 1200x800; none (a view without plan or run to draw) is fine.

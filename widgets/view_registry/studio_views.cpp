@@ -7,6 +7,7 @@
 #include "diagnostics/diagnostics_widget.h"
 #include "editing/edit_widget.h"
 #include "gather_strategy/gather_strategy_widget.h"
+#include "job/job_widget.h"
 #include "memory/memory_widget.h"
 #include "mesh/mesh_widget.h"
 #include "owner_balance/owner_balance_widget.h"
@@ -52,6 +53,7 @@ const std::vector<ViewRegistration>& studioViews() {
         {"tensorLayout", TITLE("Tensor layout"), ViewPlace::Right, false,
          withSelection<TensorLayoutWidget>},
         {"planDiff", TITLE("What changed"), ViewPlace::Bottom, true, planDiff},
+        {"job", TITLE("Job"), ViewPlace::Bottom, false, withSelection<JobWidget>},
         {"editing", TITLE("What-if editing"), ViewPlace::Left, true, editing},
         {"verification", TITLE("Verification"), ViewPlace::Bottom, false,
          withSelection<VerificationWidget>},
