@@ -5,7 +5,7 @@
 #include <QString>
 
 #include "derived/plan/plan_result.h"
-#include "derived/run/job_data.h"
+#include "derived/job/job_data.h"
 #include "derived/run/run_data.h"
 
 namespace hsdp {

@@ -21,7 +21,7 @@
 
 #include "derived/plan/plan_index.h"
 #include "derived/plan/scenario_document.h"
-#include "derived/run/job_session.h"
+#include "derived/job/job_session.h"
 #include "derived/run/plan_prediction.h"
 #include "editing/edit_widget.h"
 #include "new_scenario/new_from_checkpoint_dialog.h"

@@ -11,7 +11,7 @@
 #include <QFileInfo>
 #include <QMenu>
 
-#include "derived/run/job_session.h"
+#include "derived/job/job_session.h"
 #include "job/job_widget.h"
 #include "window/main_window.h"
 #include "window/stale_banner.h"

@@ -11,7 +11,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
-#include "derived/run/job_data.h"
+#include "derived/job/job_data.h"
 #include "derived/run/plan_prediction.h"
 #include "derived/run/run_index.h"
 #include "job_record/job_record_error.h"

@@ -13,7 +13,7 @@
 #include <memory>
 #include <optional>
 
-#include "derived/run/job_session.h"
+#include "derived/job/job_session.h"
 #include "derived/run/run_status_text.h"
 #include "hsdp_version.h"
 #include "window/main_window.h"

@@ -24,8 +24,9 @@ const std::set<QString> kTools = {"autosave",        "buffer_layout", "diagnosti
                                   "verification",    "view_export",   "wrong_rows"};
 
 // A folder of the studio, named as in the layer table: widgets/<folder>, with
-// derived/'s own layers (derived/plan, derived/run, derived itself for the
-// session above them) told apart; report and window at the top level.
+// derived/'s own layers (derived/plan, derived/run, derived/job, derived
+// itself for the session above them) told apart; report and window at the
+// top level.
 QString layerOf(const QString& path) {
     const QStringList parts = path.split('/');
     if (parts.at(0) != "widgets") return parts.at(0);
@@ -35,13 +36,16 @@ QString layerOf(const QString& path) {
 
 // Layer -> the layers it may include besides itself (core/ is always allowed).
 std::set<QString> allowedFrom(const QString& layer) {
-    static const std::set<QString> bottom = {"derived/plan", "derived/run", "derived", "painting",
-                                             "view"};
+    static const std::set<QString> bottom = {"derived/plan", "derived/run", "derived/job",
+                                             "derived",      "painting",    "view"};
     if (layer == "derived/plan") return {};
     if (layer == "derived/run") return {"derived/plan"};
-    if (layer == "derived") return {"derived/plan", "derived/run"};
-    if (layer == "painting") return {"derived/plan", "derived/run", "derived"};
-    if (layer == "view") return {"derived/plan", "derived/run", "derived", "painting"};
+    // A job record is checked against the plan and laid against a run's steps.
+    if (layer == "derived/job") return {"derived/plan", "derived/run"};
+    if (layer == "derived") return {"derived/plan", "derived/run", "derived/job"};
+    if (layer == "painting") return {"derived/plan", "derived/run", "derived/job", "derived"};
+    if (layer == "view")
+        return {"derived/plan", "derived/run", "derived/job", "derived", "painting"};
     if (kTools.count(layer)) return bottom;
     std::set<QString> all = bottom;
     all.insert(kTools.begin(), kTools.end());
@@ -105,7 +109,7 @@ private slots:
                      qPrintable("widgets/" + dir + " has no layer: add it to the table"));
         for (const QString& dir :
              QDir(kSource + "widgets/derived").entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-            QVERIFY2(dir == "plan" || dir == "run",
+            QVERIFY2(dir == "plan" || dir == "run" || dir == "job",
                      qPrintable("widgets/derived/" + dir + " has no layer: add it to the table"));
     }
 

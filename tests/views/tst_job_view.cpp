@@ -19,7 +19,7 @@
 #include <QTreeView>
 #include <QtTest>
 
-#include "derived/run/job_session.h"
+#include "derived/job/job_session.h"
 #include "export/flight_recorder_export.h"
 #include "job/job_widget.h"
 #include "job_check/run_dump.h"

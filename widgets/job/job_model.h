@@ -4,7 +4,7 @@
 #include <QAbstractTableModel>
 #include <QColor>
 
-#include "derived/run/job_data.h"
+#include "derived/job/job_data.h"
 
 namespace hsdp {
 

@@ -4,7 +4,7 @@
 #include <QWidget>
 
 #include "derived/plan/plan_selection.h"
-#include "derived/run/job_data.h"
+#include "derived/job/job_data.h"
 #include "job/job_model.h"
 #include "view/studio_view.h"
 

@@ -6,7 +6,7 @@
 #include <QThreadPool>
 
 #include "derived/plan/job_tracker.h"
-#include "derived/run/job_data.h"
+#include "derived/job/job_data.h"
 
 namespace hsdp {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "derived/run/job_session.h"
+#include "derived/job/job_session.h"
 
 #include <exception>
 
