@@ -4,8 +4,8 @@
 #include <QDateTime>
 #include <QString>
 
-#include "derived/plan/plan_result.h"
 #include "derived/job/job_data.h"
+#include "derived/plan/plan_result.h"
 #include "derived/run/run_data.h"
 
 namespace hsdp {

@@ -19,9 +19,9 @@
 #include <QTimer>
 #include <algorithm>
 
+#include "derived/job/job_session.h"
 #include "derived/plan/plan_index.h"
 #include "derived/plan/scenario_document.h"
-#include "derived/job/job_session.h"
 #include "derived/run/plan_prediction.h"
 #include "editing/edit_widget.h"
 #include "new_scenario/new_from_checkpoint_dialog.h"

@@ -3,8 +3,8 @@
 
 #include <QWidget>
 
-#include "derived/plan/plan_selection.h"
 #include "derived/job/job_data.h"
+#include "derived/plan/plan_selection.h"
 #include "job/job_model.h"
 #include "view/studio_view.h"
 

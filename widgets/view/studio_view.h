@@ -7,8 +7,8 @@
 #include <QString>
 #include <functional>
 
-#include "derived/plan/plan_result.h"
 #include "derived/job/job_data.h"
+#include "derived/plan/plan_result.h"
 #include "derived/run/run_data.h"
 
 class QPaintDevice;

@@ -5,8 +5,8 @@
 #include <QStringList>
 #include <QThreadPool>
 
-#include "derived/plan/job_tracker.h"
 #include "derived/job/job_data.h"
+#include "derived/plan/job_tracker.h"
 
 namespace hsdp {
 
