@@ -6,6 +6,7 @@
 #include "cost/plan_cost.h"
 #include "derived/run/plan_prediction.h"
 #include "export/cost_text.h"
+#include "export/text_wrap.h"
 #include "memory/memory_chart.h"
 #include "report/report_builder.h"
 #include "report/report_sections.h"
@@ -84,7 +85,9 @@ void addCostSections(const ReportInput& input, SectionList& list) {
         "its group spans, Newton–Schulz at the device's rate, and each rank's memory, "
         "exact (a run measures the same bytes)."));
     section.factList(costFacts(cost));
-    section.code(QString::fromStdString(costToText(cost, "real size")));
+    // Broken at 100 columns where a break reads ("; ", ", "): the page broke
+    // the CLI's long lines mid-figure.
+    section.code(QString::fromStdString(wrapText(costToText(cost, "real size"))));
     section.picture(picture("predicted", "plan",
                             QStringLiteral("The predicted step, one row per rank, coloured by "
                                            "phase."),
