@@ -46,7 +46,7 @@ std::vector<std::string> collectiveParams(const PlannedStep& step, const Scenari
         size_t(sc.tpTransition) < scenario.tpTransitions.size())
         return {scenario.tpTransitions[size_t(sc.tpTransition)].name};
     std::vector<std::string> names;
-    for (int p : entryParams(plan, sc.scheduleIndex))
+    for (int p : carriedParams(scenario, plan, step.schedule, c))
         if (p >= 0 && size_t(p) < scenario.params.size())
             names.push_back(scenario.params[size_t(p)].name);
     return names;

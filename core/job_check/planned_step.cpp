@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
+#include "step/entry_owners.h"
 #include "types/collective_op.h"
 
 namespace hsdp {
@@ -42,17 +44,47 @@ std::vector<int> entryParams(const Plan& plan, int scheduleIndex) {
     return {};
 }
 
+std::vector<int> carriedParams(const Scenario& scenario, const Plan& plan,
+                               const StepSchedule& schedule, int index) {
+    const ScheduledCollective& c = schedule.collectives[size_t(index)];
+    std::vector<int> batchParams = entryParams(plan, c.scheduleIndex);
+    const bool broadcast =
+        c.phase == StepPhase::UpdateBroadcast || c.phase == StepPhase::ReplicaBroadcast;
+    if (!broadcast || c.op != CollectiveOp::Broadcast || c.root < 0 || batchParams.empty())
+        return batchParams;
+    const ScheduleEntry& entry = plan.schedule[size_t(c.scheduleIndex)];
+    const Group& group = plan.groups.at(size_t(entry.group));
+    const Batch& batch = group.batches.at(size_t(entry.batch));
+    const Mesh& mesh = scenario.mesh(group.mesh);
+    const int root = schedule.groups[size_t(c.group)].at(size_t(c.root));
+    const std::optional<Coord> coord = mesh.coordinateOf(root);
+    if (!coord) return batchParams;
+    const EntryOwners owners = entryOwners(scenario, group, batch, mesh, "check-job");
+    const OwnerClass* mine = owners.classAt(group, batch, *coord);
+    if (!mine) return batchParams;
+    if (c.phase == StepPhase::ReplicaBroadcast) return mine->owned;
+    Coord shard;
+    for (int d : group.shardMeshDims) shard.push_back((*coord)[size_t(d)]);
+    std::vector<int> computed;
+    for (size_t i = 0; i < mine->owned.size(); ++i)
+        if (mine->computeShards[i] == shard) computed.push_back(mine->owned[i]);
+    return computed;
+}
+
 namespace {
 
-// The element types collective `c` carries: its TP transition's tensor's, or
-// its schedule entry's params'.
+// The element types collective `index` carries: its TP transition's
+// tensor's; an update broadcast's fp32 (the updates Newton–Schulz made, as
+// the runner sends them); else its params'.
 std::vector<DType> contentsOf(const Scenario& scenario, const Plan& plan,
-                              const ScheduledCollective& c) {
+                              const StepSchedule& schedule, int index) {
+    const ScheduledCollective& c = schedule.collectives[size_t(index)];
     if (c.phase == StepPhase::Tp && c.tpTransition >= 0 &&
         size_t(c.tpTransition) < scenario.tpTransitions.size())
         return {scenario.tpTransitions[size_t(c.tpTransition)].dtype};
+    if (c.phase == StepPhase::UpdateBroadcast) return {DType::F32};
     std::vector<DType> out;
-    for (int p : entryParams(plan, c.scheduleIndex))
+    for (int p : carriedParams(scenario, plan, schedule, index))
         if (p >= 0 && size_t(p) < scenario.params.size())
             out.push_back(scenario.params[size_t(p)].dtype);
     return out;
@@ -67,7 +99,7 @@ CollectiveBuffers scheduledBuffers(const Scenario& scenario, const Plan& plan,
     const int64_t n = std::max<int64_t>(1, int64_t(members.size()));
     const size_t me = size_t(std::find(members.begin(), members.end(), rank) - members.begin());
     CollectiveBuffers out{std::string(traceNameOf(c.op)), c.sizeBytes, c.sizeBytes, c.reduction,
-                          contentsOf(scenario, plan, c)};
+                          contentsOf(scenario, plan, schedule, index)};
     switch (c.op) {  // as runtime/detail/gloo_communicator.cpp hands them to the trace
         case CollectiveOp::AllGather:
         case CollectiveOp::AllGatherV:

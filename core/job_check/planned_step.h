@@ -47,4 +47,13 @@ CollectiveBuffers scheduledBuffers(const Scenario& scenario, const Plan& plan,
 // (none for an index outside the schedule).
 std::vector<int> entryParams(const Plan& plan, int scheduleIndex);
 
+// The params collective `index` of `schedule` carries: a gather's, its whole
+// batch (one fused buffer); an update broadcast's, those its root computed
+// (the root's owner class's params whose Newton–Schulz runs at the root's
+// shard coordinate); a replica broadcast's, those its root's owner class
+// owns; else its entry's params. Naming the batch for a broadcast blamed
+// every param of it, 224 where rank 5's broadcast carries 28.
+std::vector<int> carriedParams(const Scenario& scenario, const Plan& plan,
+                               const StepSchedule& schedule, int index);
+
 }  // namespace hsdp

@@ -96,14 +96,30 @@ void removeEntry(FlightRecorderDump& dump, size_t at) {
 }
 
 // The names of the params the plan's collective moves, from the plan itself.
+// What a collective carries, from the planner's per-rank figures: a
+// gather, its whole batch; an update broadcast, the batch's params its root
+// runs Newton–Schulz on; a replica broadcast, those its root owns.
 std::vector<std::string> plannedParams(const RunJob& job, int collective) {
     const auto& c = job.step.schedule.collectives[size_t(collective)];
-    std::vector<std::string> names;
     const ScheduleEntry& entry = job.plan.schedule[size_t(c.scheduleIndex)];
+    const bool broadcast =
+        c.op == CollectiveOp::Broadcast &&
+        (c.phase == StepPhase::UpdateBroadcast || c.phase == StepPhase::ReplicaBroadcast);
+    const RankOwnership* root =
+        broadcast
+            ? &job.plan.ranks[size_t(job.step.schedule.groups[size_t(c.group)][size_t(c.root)])]
+            : nullptr;
+    std::vector<std::string> names;
     for (const Group& g : job.plan.groups)
         if (g.id == entry.group)
-            for (int p : g.batches[size_t(entry.batch)].params)
-                names.push_back(job.scenario.params[size_t(p)].name);
+            for (int p : g.batches[size_t(entry.batch)].params) {
+                const std::vector<int>* carried = !root ? nullptr
+                                                  : c.phase == StepPhase::UpdateBroadcast
+                                                      ? &root->computed
+                                                      : &root->owned;
+                if (!carried || std::binary_search(carried->begin(), carried->end(), p))
+                    names.push_back(job.scenario.params[size_t(p)].name);
+            }
     return names;
 }
 

@@ -66,7 +66,8 @@ const std::map<QString, std::set<QString>>& allowed() {
         // A job's record held against its plan (check-job): the schedule as the
         // record's collectives, recorded as job_record reads them; and what a
         // run's dumps record at the plan's real shapes (the trace paired).
-        {"job_check", {"types", "scenario", "plan", "runtime", "cost", "accuracy", "job_record"}},
+        {"job_check",
+         {"types", "scenario", "plan", "runtime", "step", "cost", "accuracy", "job_record"}},
         // Measuring this machine for a cluster file: runs Gloo collectives and
         // the engine's kernels, fits the cost model's parameters.
         {"calibrate",
