@@ -182,6 +182,9 @@ Facts summaryFacts(const ReportInput& input) {
     facts.emplace_back(QStringLiteral("Backend"), QString::fromStdString(s.options.backend));
     QString verdict = planVerdict(*input.plan.index);
     if (input.run.isValid()) verdict += QStringLiteral("; run: ") + runSummaryLine(*input.run.run);
+    // A job that diverged is a finding as much as a run that did not verify:
+    // a reviewer read "VERIFIED" and missed the job check pages later.
+    if (input.job.isValid()) verdict += QStringLiteral("; job: ") + input.job.summary();
     facts.emplace_back(QStringLiteral("Verdict"), verdict);
     return facts;
 }

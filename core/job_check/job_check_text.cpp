@@ -185,7 +185,8 @@ std::string divergenceSentence(const JobDivergence& d, const JobCheck& check,
 std::string jobCheckText(const JobCheck& check, const PlannedStep& step, const Scenario& scenario,
                          const Plan& plan) {
     std::string out = "check-job " + scenario.name + ": " + std::to_string(check.ranks.size()) +
-                      " ranks' dumps, " + std::to_string(check.matched) + " collectives as planned";
+                      " ranks' dumps, " + std::to_string(check.matched) +
+                      " per-rank entries as planned (a collective is one entry on each member)";
     if (check.ignored > 0)
         out += ", " + std::to_string(check.ignored) + " world barriers left aside";
     if (!check.ranksWithoutDump.empty())

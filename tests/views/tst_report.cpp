@@ -558,6 +558,12 @@ void TestReport::jobAddsTheJobCheck() {
     QVERIFY2(r.exitCode == 1, r.err.constData());
     html = QString::fromUtf8(readAll(out));
     QVERIFY(html.contains(QStringLiteral("rank 3 never recorded")));
+    // The summary's verdict says the job diverged, before the job's own pages
+    // (a reviewer read "VERIFIED" there and missed them).
+    const qsizetype verdict = html.indexOf(QStringLiteral("; job: 4 ranks"));
+    QVERIFY2(verdict >= 0 && verdict < html.indexOf(QStringLiteral("id=\"job-check\"")),
+             qPrintable(html.left(3000)));
+    QVERIFY(html.mid(verdict, 200).contains(QStringLiteral("1 divergence")));
     // A dump cut short: exit 2, the file named.
     QVERIFY(edited.open(QIODevice::ReadWrite));
     QVERIFY(edited.resize(edited.size() / 2));

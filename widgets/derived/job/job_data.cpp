@@ -124,7 +124,7 @@ QString JobData::summary() const {
         return QStringLiteral("%L1 %2").arg(n).arg(tr(n == 1 ? one : many));
     };
     QString text = plural(ranks, "rank", "ranks") + QStringLiteral(", ") +
-                   plural(recorded, "collective recorded", "collectives recorded") +
+                   plural(recorded, "per-rank entry recorded", "per-rank entries recorded") +
                    QStringLiteral(", ") + tr("%L1 matched").arg(matched) + QStringLiteral(", ") +
                    plural(int64_t(rows.size()), "divergence", "divergences");
     if (rows.empty())
