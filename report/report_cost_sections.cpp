@@ -53,16 +53,24 @@ void addRunComparison(const ReportInput& input, ReportSection& section) {
                           "The run as measured on this machine (above) and as predicted at its "
                           "own shapes on %1 (below), rank by rank, each on its own time axis.")
                           .arg(QString::fromStdString(cluster.name));
-    if (const RunPrediction* p = input.run.prediction->prediction.get(); p && p->makespanRelError)
+    const RunPrediction* p = input.run.prediction->prediction.get();
+    // As the CLI and the studio say: a GPU preset is not this machine, and
+    // its gap is a distance to that hardware, never called the model's error.
+    if (!cluster.describesEngineRuns()) {
+        caption += QStringLiteral(
+                       " %1 describes GPUs, not this machine (only loopback or a "
+                       "calibrated file does)")
+                       .arg(QString::fromStdString(cluster.name));
+        if (p && p->makespanRelError)
+            caption += QStringLiteral(
+                           ": the two makespans differ by %1 %, a distance to that "
+                           "hardware, not the model's error")
+                           .arg(*p->makespanRelError * 100, 0, 'f', 0);
+        caption += QStringLiteral(".");
+    } else if (p && p->makespanRelError) {
         caption +=
             QStringLiteral(" Makespan error %1 %.").arg(*p->makespanRelError * 100, 0, 'f', 0);
-    // As the CLI and the studio say: a GPU preset is not this machine.
-    if (!cluster.describesEngineRuns())
-        caption += QStringLiteral(
-                       " %1 describes GPUs, not this machine (only loopback or a calibrated "
-                       "file does): the error is the distance to that hardware, not the "
-                       "model's.")
-                       .arg(QString::fromStdString(cluster.name));
+    }
     section.picture(picture("predicted", "run", caption, QSize(1500, 900), /*drawsRun=*/true));
 }
 

@@ -426,6 +426,19 @@ void TestPredictionViews::aRunIsShownAboveItsPrediction() {
              run.prediction->prediction->predictedSeconds * 1e6);
     QVERIFY(view.caption().contains(QStringLiteral("makespan error")));
     QCOMPARE(view.screenshots().size(), qsizetype(2));
+    // On a GPU preset the gap is a distance to other hardware, said first,
+    // never called the model's error.
+    RunData onGpu = run;
+    onGpu.prediction =
+        predictRunData(run, std::make_shared<const Cluster>(readClusterPreset("h100-dgx")));
+    QVERIFY(onGpu.prediction);
+    view.showRun(onGpu);
+    QVERIFY2(
+        view.caption().startsWith(QStringLiteral("h100-dgx describes GPUs, not this machine")) &&
+            view.caption().contains(QStringLiteral("not the model's error")) &&
+            !view.caption().contains(QStringLiteral("makespan error")),
+        qPrintable(view.caption()));
+    view.showRun(run);
     // Another plan: the run is no longer this view's.
     view.showPlan(predicted(QStringLiteral("llama3_8b_hsdp_2x4.json"), "loopback"));
     QVERIFY(!view.canShowRun());

@@ -170,17 +170,22 @@ QString PredictedTimelineWidget::runCaption() const {
         predicted.makespanRelError
             ? QString::number(*predicted.makespanRelError * 100, 'f', 0) + QStringLiteral(" %")
             : tr("not measured");
-    QString text = tr("Predicted against measured: makespan error %1; per-collective median "
-                      "error %2 % over %3 collectives")
-                       .arg(error)
-                       .arg(predicted.collectiveMedianAbsRelError * 100, 0, 'f', 0)
-                       .arg(predicted.collectives.size());
-    // The other presets describe other hardware: their error is not the model's.
+    const QString collectives =
+        QString::number(predicted.collectiveMedianAbsRelError * 100, 'f', 0);
+    // The other presets describe other hardware: the gap is the distance to
+    // it, not the model's error, and says so first (a new user read "makespan
+    // error 99 %" as a broken model).
     if (!run_.prediction->cluster->describesEngineRuns())
-        text += tr(" (%1 describes GPUs, not this machine: only loopback or a "
-                   "calibrated file does)")
-                    .arg(QString::fromStdString(run_.prediction->cluster->name));
-    return text;
+        return tr("%1 describes GPUs, not this machine, so its prediction is not this run's: the "
+                  "two differ by %2 in makespan and %3 % per collective (median of %4), a "
+                  "distance to that hardware, not the model's error (loopback or a calibrated "
+                  "file measures that)")
+            .arg(QString::fromStdString(run_.prediction->cluster->name), error, collectives)
+            .arg(predicted.collectives.size());
+    return tr("Predicted against measured: makespan error %1; per-collective median "
+              "error %2 % over %3 collectives")
+        .arg(error, collectives)
+        .arg(predicted.collectives.size());
 }
 
 QList<ViewShot> PredictedTimelineWidget::screenshots() const {
