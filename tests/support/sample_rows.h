@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include "samples.h"
+#include "sanitizers.h"
 
 namespace hsdp::testing {
 
@@ -38,7 +39,7 @@ inline QStringList scenarioPaths() {
 // larger scale, minutes each under ThreadSanitizer; the plain build runs them.
 inline QStringList sanitizerScenarioPaths() {
     QStringList paths = scenarioPaths();
-    if (qEnvironmentVariableIntValue("HSDP_RUN_BUDGET_DIVISOR") > 1)
+    if (runBudgetDivisor() > 1)
         paths.removeIf([](const QString& p) { return p.contains(QLatin1String("/llama3_")); });
     return paths;
 }
