@@ -73,7 +73,7 @@ int64_t StepSchedule::traceBytes(const ScheduledCollective& c, int rank) const {
         case CollectiveOp::AllToAll:
             return c.sizeBytes / n * (n - 1);
         case CollectiveOp::AllToAllV:
-            return c.sentBytes.at(size_t(me));
+            return c.exchange.at(size_t(me)).sent;
         case CollectiveOp::AllReduce:
             return wire_bytes::allReduce(c.sizeBytes, n);
         case CollectiveOp::Broadcast:
@@ -471,9 +471,7 @@ private:
         for (size_t q = 0; q < n; ++q) {  // on the wire: all but the block a member keeps
             const int64_t sent = totals.sent[q] - totals.own[q];
             const int64_t received = totals.received[q] - totals.own[q];
-            c.sentBytes.push_back(sent);
-            c.inputBytes.push_back(totals.sent[q]);
-            c.outputBytes.push_back(totals.received[q]);
+            c.exchange.push_back({sent, totals.sent[q], totals.received[q]});
             most = std::max({most, sent, received});
         }
         c.sizeBytes = n > 1 ? (most * int64_t(n) + int64_t(n) - 2) / int64_t(n - 1) : 0;

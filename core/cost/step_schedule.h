@@ -52,11 +52,14 @@ struct ScheduledCollective {
     int batch = -1;
     int tpTransition = -1;
     int meshDim = -1;  // -1: the all-to-all exchange, over every shard mesh dim at once
-    // all_to_all_v: what each member (group order) sends the others, its own block left out.
-    std::vector<int64_t> sentBytes;
-    // all_to_all_v: each member's whole send and receive buffers, its own
-    // block included (what a Flight Recorder entry's sizes count).
-    std::vector<int64_t> inputBytes, outputBytes;
+    // all_to_all_v: each member's bytes (group order); empty for other ops.
+    // One vector, not three: a schedule holds millions of collectives.
+    struct ExchangeBytes {
+        int64_t sent = 0;    // to the others, its own block left out (on the wire)
+        int64_t input = 0;   // its whole send buffer, its own block included
+        int64_t output = 0;  // its whole receive buffer, its own block included
+    };
+    std::vector<ExchangeBytes> exchange;
     // A reduction's element type (the TP transition's, fp32 for an average of
     // 2-byte values): what the reduction computes in; nullopt for bytes moved as they are.
     std::optional<DType> reduction;

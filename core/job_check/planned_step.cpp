@@ -109,8 +109,8 @@ CollectiveBuffers scheduledBuffers(const Scenario& scenario, const Plan& plan,
             out.outputBytes = c.sizeBytes / n;
             break;
         case CollectiveOp::AllToAllV:
-            out.inputBytes = me < c.inputBytes.size() ? c.inputBytes[me] : 0;
-            out.outputBytes = me < c.outputBytes.size() ? c.outputBytes[me] : 0;
+            out.inputBytes = me < c.exchange.size() ? c.exchange[me].input : 0;
+            out.outputBytes = me < c.exchange.size() ? c.exchange[me].output : 0;
             break;
         case CollectiveOp::Barrier:
             out.inputBytes = out.outputBytes = 0;
