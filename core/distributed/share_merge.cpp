@@ -15,34 +15,25 @@ namespace {
 
 // Each process numbered its collectives itself. The n-th collective a rank
 // makes on a group is the same call on every member (the runtime checks
-// it), so (group, n) names one collective across processes.
+// it), so (group, n) names one collective across processes; the ids then
+// follow program order as a single process's recorder gives them.
 void renumber(std::vector<TraceEvent>& events) {
     std::stable_sort(events.begin(), events.end(), [](const TraceEvent& a, const TraceEvent& b) {
         return std::tie(a.rank, a.startUs) < std::tie(b.rank, b.startUs);
     });
-    using Key = std::pair<std::string, int64_t>;
     std::map<std::pair<int, std::string>, int64_t> made;  // (rank, group) -> calls so far
-    std::map<Key, double> firstStart;
-    std::vector<Key> keys;
-    for (const auto& e : events) {
-        if (isCompute(e)) {  // numbered apart, below
-            keys.push_back({});
+    std::map<std::pair<std::string, int64_t>, int64_t> ids;
+    int64_t compute = 0;  // compute spans: -1, -2, ... as a single recorder numbers them
+    for (auto& e : events) {
+        if (isCompute(e)) {
+            e.seq = -(++compute);
             continue;
         }
         const std::string group = groupKey(e.groupRanks);
-        keys.push_back({group, ++made[{e.rank, group}]});
-        auto [it, inserted] = firstStart.try_emplace(keys.back(), e.startUs);
-        if (!inserted) it->second = std::min(it->second, e.startUs);
+        const auto key = std::make_pair(group, ++made[{e.rank, group}]);
+        e.seq = ids.try_emplace(key, int64_t(ids.size())).first->second;
     }
-    std::vector<std::pair<double, Key>> order;
-    for (const auto& [key, start] : firstStart) order.push_back({start, key});
-    std::sort(order.begin(), order.end());
-    std::map<Key, int64_t> ids;
-    for (size_t i = 0; i < order.size(); ++i) ids[order[i].second] = int64_t(i);
-    // Compute spans: -1, -2, ... as a single recorder numbers them.
-    int64_t compute = 0;
-    for (size_t i = 0; i < events.size(); ++i)
-        events[i].seq = isCompute(events[i]) ? -(++compute) : ids[keys[i]];
+    numberInProgramOrder(events);
 }
 
 Trace mergedTrace(const std::vector<ShareOutcome>& shares) {
@@ -56,11 +47,7 @@ Trace mergedTrace(const std::vector<ShareOutcome>& shares) {
             e.endUs += shift;
             trace.events.push_back(std::move(e));
         }
-    renumber(trace.events);
-    std::stable_sort(
-        trace.events.begin(), trace.events.end(), [](const TraceEvent& a, const TraceEvent& b) {
-            return std::tie(a.rank, a.startUs, a.seq) < std::tie(b.rank, b.startUs, b.seq);
-        });
+    renumber(trace.events);  // leaves them sorted by (rank, start)
     return trace;
 }
 

@@ -92,6 +92,13 @@ struct Trace {
     std::vector<TraceEvent> events;  // ordered by (rank, start)
 };
 
+// Gives the collectives the ids 0, 1, ... in program order, so that every run
+// of a plan numbers them alike whichever rank reached a collective first: a
+// collective's place is the earliest position any member gives it among its
+// own collectives, ties going to the lower rank. Compute spans keep their
+// seqs. Returns each old seq's new id.
+std::map<int64_t, int64_t> numberInProgramOrder(std::vector<TraceEvent>& events);
+
 // Run totals over every recorded collective event (all ranks; compute spans
 // are not counted).
 struct TraceTotals {
@@ -108,7 +115,13 @@ public:
     int64_t globalSeq(const std::string& groupKey, int64_t groupSeq);
     // A compute event (isCompute) gets its negative seq here and stays out of the totals.
     void record(TraceEvent event);
-    Trace take();  // events sorted by (rank, start); clears the events, not the totals
+    // The events sorted by (rank, start), their collectives numbered in program
+    // order (numberInProgramOrder); clears the events, not the totals.
+    Trace take();
+    // The id take() gave the collective that globalSeq() numbered `liveSeq`
+    // (one that failed before any member recorded it comes after the
+    // recorded ones); `liveSeq` itself before take().
+    int64_t takenSeq(int64_t liveSeq) const;
     TraceTotals totals() const;  // everything recorded since construction
 
 private:
@@ -116,6 +129,7 @@ private:
     TraceTotals totals_;
     std::map<std::pair<std::string, int64_t>, int64_t> seqs_;
     std::unordered_set<int64_t> recorded_;  // the seqs with an event
+    std::map<int64_t, int64_t> taken_;      // live seq -> the id take() gave it
     int64_t nextSeq_ = 0;
     int64_t computeEvents_ = 0;
     std::vector<TraceEvent> events_;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <algorithm>
+#include <tuple>
 
 #include "runtime/trace.h"
 
@@ -34,18 +35,57 @@ void TraceRecorder::record(TraceEvent event) {
     events_.push_back(std::move(event));
 }
 
-Trace TraceRecorder::take() {
-    std::vector<TraceEvent> events;
-    {
-        std::lock_guard lock(mutex_);
-        events.swap(events_);
-    }
+namespace {
+
+void sortByRankAndStart(std::vector<TraceEvent>& events) {
     std::stable_sort(events.begin(), events.end(), [](const TraceEvent& a, const TraceEvent& b) {
-        if (a.rank != b.rank) return a.rank < b.rank;
-        if (a.startUs != b.startUs) return a.startUs < b.startUs;
-        return a.seq < b.seq;
+        return std::tie(a.rank, a.startUs, a.seq) < std::tie(b.rank, b.startUs, b.seq);
     });
+}
+
+}  // namespace
+
+std::map<int64_t, int64_t> numberInProgramOrder(std::vector<TraceEvent>& events) {
+    sortByRankAndStart(events);
+    using Place = std::pair<int64_t, int>;  // (position among the rank's collectives, rank)
+    std::map<int64_t, Place> place;
+    int rank = -1;
+    int64_t position = 0;
+    for (const auto& e : events) {
+        if (isCompute(e)) continue;
+        if (e.rank != rank) rank = e.rank, position = 0;
+        const Place here{position++, e.rank};
+        auto [it, added] = place.try_emplace(e.seq, here);
+        if (!added) it->second = std::min(it->second, here);
+    }
+    std::vector<std::pair<Place, int64_t>> order;
+    for (const auto& [seq, p] : place) order.push_back({p, seq});
+    std::sort(order.begin(), order.end());
+    std::map<int64_t, int64_t> ids;
+    for (size_t i = 0; i < order.size(); ++i) ids[order[i].second] = int64_t(i);
+    for (auto& e : events)
+        if (!isCompute(e)) e.seq = ids.at(e.seq);
+    sortByRankAndStart(events);  // ties between equal starts follow the new ids
+    return ids;
+}
+
+Trace TraceRecorder::take() {
+    std::lock_guard lock(mutex_);
+    std::vector<TraceEvent> events;
+    events.swap(events_);
+    taken_ = numberInProgramOrder(events);
+    std::vector<int64_t> unrecorded;  // numbered but never recorded: a failed collective
+    for (const auto& [key, live] : seqs_)
+        if (!taken_.count(live)) unrecorded.push_back(live);
+    std::sort(unrecorded.begin(), unrecorded.end());
+    for (int64_t live : unrecorded) taken_.emplace(live, int64_t(taken_.size()));
     return Trace{std::move(events)};
+}
+
+int64_t TraceRecorder::takenSeq(int64_t liveSeq) const {
+    std::lock_guard lock(mutex_);
+    auto it = taken_.find(liveSeq);
+    return it == taken_.end() ? liveSeq : it->second;
 }
 
 TraceTotals TraceRecorder::totals() const {

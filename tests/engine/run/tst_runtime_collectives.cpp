@@ -397,6 +397,42 @@ private slots:
         QCOMPARE(results[1], rankData(DType::F32, 1, 4));
     }
 
+    // Ids follow program order, not which group's first member happened to
+    // ask first, so two runs of a plan number their collectives alike.
+    void collectivesNumberedInProgramOrder() {
+        TraceRecorder recorder;
+        auto event = [](int64_t seq, int rank, std::vector<int> group, double startUs) {
+            TraceEvent e;
+            e.seq = seq;
+            e.rank = rank;
+            e.op = "broadcast";
+            e.groupRanks = std::move(group);
+            e.startUs = startUs;
+            e.endUs = startUs + 1;
+            return e;
+        };
+        const int64_t second = recorder.globalSeq("2,3", 1);  // ranks 2 and 3 arrive first
+        const int64_t first = recorder.globalSeq("0,1", 1);
+        const int64_t third = recorder.globalSeq("0,1", 2);
+        const int64_t failed = recorder.globalSeq("2,3", 2);  // numbered, never recorded
+        for (int rank : {2, 3}) recorder.record(event(second, rank, {2, 3}, 0));
+        for (int rank : {0, 1}) {
+            recorder.record(event(first, rank, {0, 1}, 10));
+            recorder.record(event(third, rank, {0, 1}, 20));
+        }
+        const Trace trace = recorder.take();
+        std::map<std::pair<int, double>, int64_t> ids;
+        for (const auto& e : trace.events) ids[{e.rank, e.startUs}] = e.seq;
+        QCOMPARE(ids.at({0, 10}), int64_t(0));
+        QCOMPARE(ids.at({1, 10}), int64_t(0));
+        QCOMPARE(ids.at({2, 0}), int64_t(1));
+        QCOMPARE(ids.at({3, 0}), int64_t(1));
+        QCOMPARE(ids.at({0, 20}), int64_t(2));
+        QCOMPARE(recorder.takenSeq(first), int64_t(0));
+        QCOMPARE(recorder.takenSeq(second), int64_t(1));
+        QCOMPARE(recorder.takenSeq(failed), int64_t(3));  // after every recorded one
+    }
+
     // Every participant of a collective records it under the same seq; the
     // byte counts follow the documented model.
     void traceEventsShareSeq() {
