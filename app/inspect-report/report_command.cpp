@@ -11,6 +11,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "cost/collective_count.h"
 #include "derived/job/job_data.h"
 #include "derived/run/plan_prediction.h"
 #include "derived/run/run_index.h"
@@ -134,6 +135,7 @@ RunData runForReport(const PlanResult& plan, RunMode mode, std::shared_ptr<const
     options.progress = [&](double f, const std::string& what) { progress.update(f, what); };
     auto result = std::make_shared<RunResult>(runPlan(*plan.scenario, *plan.plan, options));
     progress.finish();
+    noteRealSizeCollectives(*plan.scenario, *plan.plan, *result);
     return preparedRun(plan, std::move(result), std::move(cluster));
 }
 

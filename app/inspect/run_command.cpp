@@ -8,6 +8,7 @@
 #include "accuracy/replay_json.h"
 #include "cli_args.h"
 #include "commands.h"
+#include "cost/collective_count.h"
 #include "cost/step_memory_model.h"
 #include "distributed/socket_shortfall.h"
 #include "export/chrome_trace.h"
@@ -287,6 +288,7 @@ int runCommand(const std::vector<std::string>& args) {
         result = runPlan(scenario, plan, options);
         progress.finish();
     }
+    noteRealSizeCollectives(scenario, plan, result);
     if (!cluster) return reportRun(parser, options, result, scenario, plan);
     // On the run's own shapes, as the runner shrank them.
     const RunPrediction prediction = predictRun(scenario, plan, *cluster, result.paramShapes,

@@ -12,7 +12,12 @@ std::string runTotalsText(const RunResult& run) {
     std::string text = groupedCount(run.collectives) +
                        (run.collectives == 1 ? " collective (" : " collectives (") +
                        groupedCount(run.rankEvents) +
-                       (run.rankEvents == 1 ? " per-rank event), " : " per-rank events), ");
+                       (run.rankEvents == 1 ? " per-rank event" : " per-rank events");
+    // Chunked broadcasts make a shrunk run's count differ from the plan's.
+    if (shrunk && run.shrink->realCollectives > 0 && run.shrink->realCollectives != run.collectives)
+        text += "; " + groupedCount(run.shrink->realCollectives) +
+                " at real size, whose broadcasts take more chunks";
+    text += "), ";
     return text + "sent " + runBytesText(static_cast<double>(run.bytes), shrunk, real) + ", " +
            wallTimeText(run.seconds);
 }

@@ -10,8 +10,9 @@ namespace hsdp {
 // A run's totals and its shrink in the words the CLI's run text, the
 // studio's run line and the report share (conventions: model/figures.h).
 
-// "2,816 collectives (8,960 per-rank events), sent 534.7 MiB in the shrunk
-// run (≈ 29.3 TiB at real size), 5.67 s wall"
+// "2,816 collectives (8,960 per-rank events; 3,104 at real size, whose
+// broadcasts take more chunks), sent 534.7 MiB in the shrunk run (≈ 29.3 TiB
+// at real size), 5.67 s wall"
 std::string runTotalsText(const RunResult& run);
 // Where the wall time went: "computing the single-device truth 1.75 s,
 // connecting the groups 0.0336 s, the collectives and checks 3.13 s" (the

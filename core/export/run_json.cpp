@@ -105,7 +105,8 @@ nlohmann::ordered_json runToJson(const RunResult& r, const std::vector<StepMemor
                        {"bytes_after", r.shrink->bytesAfter},
                        {"flops_before", r.shrink->flopsBefore},
                        {"flops_after", r.shrink->flopsAfter},
-                       {"real_bytes", r.shrink->realBytes}};
+                       {"real_bytes", r.shrink->realBytes},
+                       {"real_collectives", r.shrink->realCollectives}};
     } else {
         j["shrink"] = nullptr;
     }

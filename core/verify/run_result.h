@@ -84,6 +84,9 @@ struct ShrinkInfo {
     // event's bytes scaled by its parameters' real / run element counts, rounded
     // (core/run/real_size.h); 0 when unknown (a saved run of an older version).
     int64_t realBytes = 0;
+    // The collectives the step issues at the real shapes
+    // (cost/collective_count.h), set by the front end that ran it; 0 unknown.
+    int64_t realCollectives = 0;
 };
 
 // Everything the GUI and the CLI show about a run; nothing is recomputed downstream.

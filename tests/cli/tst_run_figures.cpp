@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "cli_process.h"
+#include "cost/collective_count.h"
 #include "export/run_figures.h"
 #include "export/run_json.h"
 #include "plan/planner.h"
@@ -40,8 +41,10 @@ struct Ran {
 // The even scenario run on its real shapes (maxBytes < 0) or shrunk by 4: the
 // budget is what the shapes at factor 4 need, so 4 is the smallest factor
 // that fits (3 needs more).
-Ran runEven(bool shrunk) {
+// `broadcastCap` > 0 replaces the scenario's broadcast_max_bytes.
+Ran runEven(bool shrunk, int64_t broadcastCap = 0) {
     Ran r{readScenarioFile(kEven), {}, {}};
+    if (broadcastCap > 0) r.scenario.options.broadcastMaxBytes = broadcastCap;
     r.plan = makePlan(r.scenario);
     RunOptions options;
     options.flopBudget = 1e18;
@@ -149,6 +152,24 @@ private slots:
         for (const char* part : {"shrunk run: buffers ", "> --max-bytes", "every dim divided by 4",
                                  "of the shrunk shapes"})
             QVERIFY2(why.find(part) != std::string::npos, why.c_str());
+    }
+
+    // Broadcasts cut at 4 KiB: the real shapes' 32 KiB shards take several
+    // chunks each, the shrunk ones fewer. The run line gives the real shapes'
+    // count, and it is what a run of the real shapes issues.
+    void realSizeCountIsWhatTheRealShapesIssue() {
+        const int64_t cap = 4 * 1024;
+        const Ran real = runEven(false, cap);
+        Ran shrunk = runEven(true, cap);
+        QVERIFY2(real.run.verified && shrunk.run.verified, shrunk.run.error.c_str());
+        QVERIFY(shrunk.run.collectives < real.run.collectives);
+        noteRealSizeCollectives(shrunk.scenario, shrunk.plan, shrunk.run);
+        QCOMPARE(shrunk.run.shrink->realCollectives, real.run.collectives);
+        const std::string text = runTotalsText(shrunk.run);
+        const std::string said = "; " + groupedCount(real.run.collectives) + " at real size";
+        QVERIFY2(text.find(said) != std::string::npos, text.c_str());
+        QVERIFY2(runTotalsText(shrunk_.run).find("at real size,") == std::string::npos,
+                 "no count at real size when the run did not note one");
     }
 
     // `hsdp-inspect run` prints the same words, and --json the same counts.

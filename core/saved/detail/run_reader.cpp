@@ -159,6 +159,8 @@ std::optional<ShrinkInfo> readShrink(const Json& j, const std::string& path) {
     s.flopsBefore = numberMember(j, path, "flops_before");
     s.flopsAfter = numberMember(j, path, "flops_after");
     if (findMember(j, "real_bytes")) s.realBytes = intMember(j, path, "real_bytes", 0);
+    if (findMember(j, "real_collectives"))
+        s.realCollectives = intMember(j, path, "real_collectives", 0);
     return s;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "derived/run/run_session.h"
+#include "cost/collective_count.h"
 
 #include <QFile>
 #include <algorithm>
@@ -67,7 +68,9 @@ RunOptions runOptions(const RunRequest& request) {
 // to its scenario throws, and the views still deserve a RunData saying so.
 RunResult runOrExplain(const PlanResult& plan, const RunOptions& options) {
     try {
-        return runPlan(*plan.scenario, *plan.plan, options);
+        RunResult run = runPlan(*plan.scenario, *plan.plan, options);
+        noteRealSizeCollectives(*plan.scenario, *plan.plan, run);
+        return run;
     } catch (const std::exception& error) {
         RunResult result;
         result.mode = options.mode;
