@@ -8,6 +8,7 @@
 #include "export/cost_text.h"
 #include "export/plan_json.h"
 #include "export/plan_text.h"
+#include "export/strategy_comparison_text.h"
 #include "plan/planner.h"
 
 namespace hsdp::cli {
@@ -49,6 +50,20 @@ batch, shard compute, hazard codes), docs/cost-model.md (--cluster) and
 docs/cluster-format.md in the source tree.
 )";
 
+namespace {
+
+// The gathered groups whose strategies `plan --cluster` compares: each costs
+// two step schedules and two memory replays.
+constexpr size_t kComparedGroups = 8;
+
+size_t gatheredGroups(const Plan& plan) {
+    size_t n = 0;
+    for (const Group& g : plan.groups) n += gathers(g);
+    return n;
+}
+
+}  // namespace
+
 int planCommand(const std::vector<std::string>& args) {
     ArgParser parser;
     parser.flag("--json").option("--format").option("--cluster");
@@ -79,14 +94,22 @@ int planCommand(const std::vector<std::string>& args) {
         if (auto memory = memoryDiagnostic(cost->memoryFit, plan))
             plan.diagnostics.insert(plan.diagnostics.begin(), std::move(*memory));
     }
+    std::vector<StrategyComparison> strategies;
+    if (cluster) strategies = compareEveryGroup(scenario, plan, *cluster, kComparedGroups);
     if (format == "json") {
         auto json = planToJson(plan, scenario);
         json["gather_traffic"] = gatherTrafficToJson(gatherTraffic(scenario, plan));
-        if (cost) json["cost"] = costToJson(*cost);
+        if (cost) {
+            json["cost"] = costToJson(*cost);
+            json["cost"]["gather_strategies"] = strategyComparisonsToJson(strategies);
+        }
         std::cout << json.dump(1) << "\n";
     } else {
         std::cout << planToText(plan, scenario);
-        if (cost) std::cout << "\n" << costToText(*cost, "real size");
+        if (cost)
+            std::cout << "\n"
+                      << costToText(*cost, "real size")
+                      << strategyComparisonsText(strategies, gatheredGroups(plan));
     }
     return plan.hasErrors() ? 1 : 0;
 }

@@ -12,7 +12,12 @@
 #include "cli_process.h"
 #include "cluster/reader.h"
 #include "cost/step_simulation.h"
+#include "cost/strategy_comparison.h"
+#include "plan/planner.h"
+#include "scenario/reader.h"
+#include "types/figures.h"
 
+using namespace hsdp;
 using namespace hsdp::testing;
 
 namespace {
@@ -148,6 +153,52 @@ private slots:
             QVERIFY2(chosen.value("why").toString().startsWith("auto on h100-dgx: all-to-all "),
                      qPrintable(chosen.value("why").toString()));
         }
+    }
+
+    // plan --cluster compares the gather strategies of each gathered group
+    // with the figures the Gather strategy view shows (one function: a
+    // group's received bytes, time and peak under each), text and JSON.
+    void clusterComparesTheGatherStrategies() {
+        const QString path = sample("llama3_70b_hsdp_tp_2x4x4.json");
+        const Scenario scenario = readScenarioFile(path.toStdString());
+        const Plan plan = makePlan(scenario);
+        const Cluster cluster = readClusterPreset("h100-dgx");
+        auto json = inspect({"plan", path, "--json", "--cluster", "h100-dgx"});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonArray compared = QJsonDocument::fromJson(json.out)
+                                        .object()["cost"]
+                                        .toObject()["gather_strategies"]
+                                        .toArray();
+        const QString text =
+            QString::fromUtf8(inspect({"plan", path, "--cluster", "h100-dgx"}).out);
+        QVERIFY2(text.contains("gather strategies  per gathered group"), qPrintable(text));
+        int gathered = 0;
+        for (size_t g = 0; g < plan.groups.size(); ++g) {
+            if (!gathers(plan.groups[g])) continue;
+            const StrategyComparison want = compareStrategies(scenario, plan, int(g), cluster);
+            QVERIFY(gathered < compared.size());
+            const QJsonObject got = compared[gathered++].toObject();
+            QCOMPARE(got["group"].toInt(), want.groupId);
+            QCOMPARE(got["runs"].toString(),
+                     QString::fromStdString(std::string(gatherStrategyName(want.used))));
+            for (const auto& [key, figures] : {std::pair{"all_gather", want.allGather},
+                                               std::pair{"all_to_all", want.allToAll}}) {
+                const QJsonObject f = got[key].toObject();
+                QCOMPARE(f["max_received_bytes"].toInteger(), figures.maxReceived);
+                QCOMPARE(f["peak_bytes"].toInteger(), figures.peakBytes);
+                QCOMPARE(f["seconds"].toDouble(), figures.seconds);
+            }
+            const QString line =
+                QString("group %1  all-gather %2, %3, peak %4; all-to-all %5")
+                    .arg(want.groupId)
+                    .arg(QString::fromStdString(humanBytes(double(want.allGather.maxReceived))),
+                         QString::fromStdString(durationText(want.allGather.seconds)),
+                         QString::fromStdString(humanBytes(double(want.allGather.peakBytes))),
+                         QString::fromStdString(humanBytes(double(want.allToAll.maxReceived))));
+            QVERIFY2(text.contains(line), qPrintable(line + "\n" + text));
+        }
+        QVERIFY(gathered > 1);  // the 70B gathers more than one group
+        QCOMPARE(compared.size(), gathered);
     }
 
     // A predicted peak over the device's memory is an error diagnostic, first,

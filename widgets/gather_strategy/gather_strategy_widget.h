@@ -12,7 +12,7 @@
 #include "derived/plan/job_tracker.h"
 #include "derived/plan/plan_result.h"
 #include "derived/plan/plan_selection.h"
-#include "gather_strategy/strategy_comparison.h"
+#include "gather_strategy/compared_group.h"
 #include "view/studio_view.h"
 
 class QLabel;

@@ -12,9 +12,6 @@
 
 namespace hsdp {
 
-struct PlanIndex;
-struct SelectionState;
-
 // One strategy's figures for one gathered group, at the real shapes.
 struct StrategyFigures {
     // What a rank of the group's mesh receives for the group's gathers and
@@ -41,16 +38,14 @@ struct StrategyComparison {
 };
 
 // Costs both strategies of group `group` on `cluster`; heavy on a large plan
-// (two step schedules and two memory replays): run it off the GUI thread.
-// Throws what the cost models throw, Stopped soon after `stop` is requested.
+// (two step schedules and two memory replays): the studio runs it off the
+// GUI thread. Throws what the cost models throw (ScheduleTooLarge past the
+// studio's budget), Stopped soon after `stop` is requested.
 StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan, int group,
                                      const Cluster& cluster, std::stop_token stop = {});
 
 // Whether the group gathers anything (has a sharded batch): else the
 // strategies do not differ.
 bool gathers(const Group& group);
-// The gathered group a selection is about: its group, else its focus param's,
-// else the plan's first gathered group; -1 when the plan gathers nothing.
-int comparedGroup(const Plan& plan, const PlanIndex& index, const SelectionState& state);
 
 }  // namespace hsdp

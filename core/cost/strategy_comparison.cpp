@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gather_strategy/strategy_comparison.h"
+#include "cost/strategy_comparison.h"
 
 #include <algorithm>
 
 #include "cost/gather_strategy_choice.h"
 #include "cost/gather_traffic.h"
 #include "cost/step_memory_model.h"
-#include "derived/plan/plan_index.h"
-#include "derived/plan/plan_selection.h"
 #include "types/stopped.h"
 
 namespace hsdp {
@@ -81,20 +79,6 @@ StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan,
     setPeak(out.allGather, scenario, withStrategy(plan, group, GatherStrategy::AllGather), stop);
     setPeak(out.allToAll, scenario, withStrategy(plan, group, GatherStrategy::AllToAll), stop);
     return out;
-}
-
-int comparedGroup(const Plan& plan, const PlanIndex& index, const SelectionState& state) {
-    auto gathered = [&](int g) {
-        return g >= 0 && size_t(g) < plan.groups.size() && gathers(plan.groups[size_t(g)]);
-    };
-    if (gathered(state.group)) return state.group;
-    if (!state.params.empty() && size_t(state.params.front()) < index.params.size()) {
-        const int g = index.params[size_t(state.params.front())].group;
-        if (gathered(g)) return g;
-    }
-    for (size_t g = 0; g < plan.groups.size(); ++g)
-        if (gathered(int(g))) return int(g);
-    return -1;
 }
 
 }  // namespace hsdp
