@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "calibrate/calibrate.h"
+#include "calibrate_from_job.h"
 #include "cli_args.h"
 #include "cluster/reader.h"
 #include "cluster/writer.h"
@@ -14,6 +15,7 @@ namespace hsdp::cli {
 
 const char* const kCalibrateHelp =
     R"(usage: hsdp-inspect calibrate [-o FILE] [--name NAME] [--cores N] [--repetitions N]
+       hsdp-inspect calibrate --from-job DUMP... --cluster BASE [-o FILE] [--name NAME]
 
 Measures this machine as the engine's runs use it and writes an hsdp-cluster/1
 file (docs/cluster-format.md) whose figures are the measurements, fitted to the
@@ -37,28 +39,57 @@ into the file's "calibration" object. Progress goes to stderr; it takes about
 10-30 s. A busy machine (builds, tests) measures slower: check `uptime` first.
 `plan --cluster FILE` and `run --cluster FILE` use the result.
 
+With --from-job, nothing is measured here: a real job's own collectives, timed
+by its Flight Recorder dumps (with TORCH_NCCL_ENABLE_TIMING=1) or its Kineto
+traces (folders or files, as check-job reads them), fit the link figures of
+BASE, the cluster it ran on (a preset or a file). Each collective's time is
+the shortest of its members' (the last to arrive waits least), its size as
+NCCL-tests counts it; per link level (intra_node, inter_node) the fit is
+      seconds = steps x latency + bus bytes / (rails x bandwidth)
+by least squares of the relative error, with BASE's algorithms. The fit's
+median error on those collectives, before and after, goes to stderr; the
+file is BASE with the fitted levels, its name BASE-from-job by default.
+
 options:
   -o, --output FILE  write the cluster file to FILE (default: standard output)
   --name NAME        the cluster's name (default loopback)
   --cores N          the cores the rank threads share, as the fit's starting
                      point for the hardware (default: what the system reports)
   --repetitions N    timed repetitions per collective size (default 15)
+  --from-job         fit BASE to the job record DUMP... instead of measuring
+  --cluster BASE     with --from-job: the cluster the job ran on
   -h, --help         show this help
 
 The shipped preset `loopback` (resources/clusters/loopback.json) is this
 command's output on the build machine: `hsdp-inspect calibrate -o
 resources/clusters/loopback.json` regenerates it.
 
-exit status: 0 written, 2 bad usage or an unwritable FILE.
+exit status: 0 written, 1 (--from-job) no timed collective to fit, 2 bad
+usage, a record or cluster that cannot be read, or an unwritable FILE.
 )";
 
 int calibrateCommand(const std::vector<std::string>& args) {
     ArgParser parser;
     parser.option("--output").option("--name").option("--cores").option("--repetitions");
+    parser.flag("--from-job").option("--cluster");
     // ArgParser knows long options only: `-o FILE` is read as `--output FILE`.
     std::vector<std::string> normalized;
     for (const auto& a : args) normalized.push_back(a == "-o" ? "--output" : a);
     parser.parse(normalized);
+    if (parser.has("--from-job") != parser.value("--cluster").has_value())
+        throw UsageError(
+            "--from-job and --cluster BASE go together: the job's record and the "
+            "cluster it ran on");
+    if (parser.has("--from-job")) {
+        for (const char* measuring : {"--cores", "--repetitions"})
+            if (parser.value(measuring))
+                throw UsageError(std::string(measuring) +
+                                 " measures this machine: not with --from-job");
+        const auto output = parser.value("--output");
+        if (output) checkOutputFile("-o", *output);
+        return calibrateFromJob(parser.positionals(), *parser.value("--cluster"),
+                                parser.value("--name"), output);
+    }
     if (!parser.positionals().empty())
         throw UsageError("calibrate takes no positional arguments (got '" +
                          parser.positionals()[0] + "')");

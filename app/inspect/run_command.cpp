@@ -156,7 +156,9 @@ void noteShrunkDumps(const ArgParser& parser, const RunResult& result, const Run
         << "Flight Recorder dumps: the plan's collectives at its real sizes"
         << (dump.rechunked ? " (its larger broadcasts in more chunks, sharing a run chunk's time)"
                            : "")
-        << "; the times are those of this run, shrunk " << result.shrink->factor << "x\n";
+        << "; no durations (duration_ms), as a job without TORCH_NCCL_ENABLE_TIMING: this run's "
+           "times are of tensors shrunk "
+        << result.shrink->factor << "x in every dim\n";
 }
 
 // The run's collectives as each rank's Flight Recorder dump, one file per
@@ -181,6 +183,7 @@ std::string writeFlightRecorder(const std::string& dir, const ArgParser& parser,
             runDumpAtRealShapes(scenario, plan, result.trace, result.paramShapes, result.tpShapes,
                                 !result.error.empty(), result.errorRank);
         noteShrunkDumps(parser, result, dump);
+        exportOptions.timed = !result.shrink || result.shrink->factor <= 1;
         exportOptions.buffers = std::move(dump.buffers);
         exportOptions.pending = std::move(dump.pending);
         dumps = runFlightRecorderDumps(dump.trace, scenario, result.worldSize, exportOptions);

@@ -82,7 +82,7 @@ FlightRecorderEntry completedEntry(const TraceEvent& e, const CollectiveBuffers&
     FlightRecorderEntry out = entryOf(buffers, group);
     out.timeCreatedNs = options.runStartNs + std::llround(e.startUs * 1000);
     const int64_t endNs = options.runStartNs + std::llround(e.endUs * 1000);
-    out.durationMs = (e.endUs - e.startUs) / 1000;
+    if (options.timed) out.durationMs = (e.endUs - e.startUs) / 1000;
     out.state = CollectiveState::Completed;
     out.timeDiscoveredStartedNs = out.timeCreatedNs;
     out.timeDiscoveredCompletedNs = endNs;

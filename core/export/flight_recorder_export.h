@@ -18,6 +18,10 @@ struct FlightRecorderExportOptions {
     // microseconds count from there.
     int64_t runStartNs = 0;
     int64_t timeoutMs = 600000;  // every collective's timeout
+    // Whether completed entries carry duration_ms. A shrunk run's times are
+    // of smaller tensors than the real sizes recorded: its dumps carry none,
+    // as a job without TORCH_NCCL_ENABLE_TIMING, so nothing fits them.
+    bool timed = true;
     // Per trace event (index into Trace::events), the buffers to record
     // instead of the event's own: the plan's real sizes for a shrunk run
     // (job_check/run_dump.h); absent or nullopt: the event's own.

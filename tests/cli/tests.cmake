@@ -6,6 +6,8 @@ hsdp_test(tst_cli_plan TOOLS hsdp-inspect)
 hsdp_test(tst_cli_run TOOLS hsdp-inspect LABELS threads)
 # check-job: every sample's run dumps are the plan; failed runs, bad dumps.
 hsdp_test(tst_cli_check_job TOOLS hsdp-inspect LABELS threads COST 40)
+# calibrate --from-job: a job's timed collectives give its cluster's link figures back.
+hsdp_test(tst_job_calibration TOOLS hsdp-inspect LABELS threads)
 # calibrate and run --cluster: the cluster file round-trips, the prediction is beside the run.
 hsdp_test(tst_cli_predict TOOLS hsdp-inspect LABELS threads COST 50)
 hsdp_test(tst_model_config TOOLS hsdp-inspect LABELS threads COST 60)

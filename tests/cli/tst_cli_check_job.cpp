@@ -79,6 +79,11 @@ std::set<std::string> keysOf(const Json& object) {
     return keys;
 }
 
+QByteArray fileText(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 }  // namespace
 
 class TestCliCheckJob : public QObject {
@@ -101,13 +106,19 @@ private slots:
         const QString dir = tmp.filePath("fr");
         QByteArray ran;
         QVERIFY(recordRun(path, dir, {}, &ran) != 2);
-        // A shrunk run says whose sizes and times its dumps hold: the 8B
-        // step's larger broadcasts are in more chunks at the real shapes.
-        if (path.endsWith("samples/llama3_8b_hsdp_2x4.json"))
+        // A shrunk run says whose sizes its dumps hold (the 8B step's larger
+        // broadcasts are in more chunks at the real shapes) and records no
+        // durations, which would be of smaller tensors; a run of the real
+        // shapes records them.
+        const QByteArray rank0 = fileText(dir + "/nccl_trace_rank_0.json");
+        if (path.endsWith("samples/llama3_8b_hsdp_2x4.json")) {
             QVERIFY2(ran.contains("Flight Recorder dumps: the plan's collectives at its real "
                                   "sizes (its larger broadcasts in more chunks") &&
-                         ran.contains("the times are those of this run, shrunk"),
+                         ran.contains("no durations (duration_ms)"),
                      ran.constData());
+            QVERIFY(!rank0.contains("\"duration_ms\""));
+        }
+        if (path.endsWith("samples/teaching_2x2.json")) QVERIFY(rank0.contains("\"duration_ms\""));
         const auto r = inspect({"check-job", path, dir, "--json"});
         QVERIFY2(r.exitCode == 0, r.out.constData());
         const Json check = parse(r.out);

@@ -69,9 +69,11 @@ const std::map<QString, std::set<QString>>& allowed() {
         {"job_check",
          {"types", "scenario", "plan", "runtime", "step", "cost", "accuracy", "job_record"}},
         // Measuring this machine for a cluster file: runs Gloo collectives and
-        // the engine's kernels, fits the cost model's parameters.
+        // the engine's kernels, fits the cost model's parameters; or fits them
+        // to a job's recorded collectives (job_record).
         {"calibrate",
-         {"types", "scenario", "runtime", "tensor", "collectives", "cluster", "cost", "accuracy"}},
+         {"types", "scenario", "runtime", "tensor", "collectives", "cluster", "cost", "accuracy",
+          "job_record"}},
     };
     return table;
 }
