@@ -64,4 +64,25 @@ const ReportSection* ReportDocument::find(const QString& anchor) const {
     return nullptr;
 }
 
+QStringList commandArguments(const QString& command) {
+    QStringList arguments;
+    QString argument;
+    bool quoted = false;
+    for (qsizetype i = 0; i < command.size(); ++i) {
+        const QChar c = command[i];
+        if (c == QLatin1Char(' ') && !quoted) {
+            if (!argument.isEmpty()) arguments << argument;
+            argument.clear();
+            continue;
+        }
+        argument += c;
+        if (c == QLatin1Char('\''))
+            quoted = !quoted;
+        else if (c == QLatin1Char('\\') && !quoted && i + 1 < command.size())
+            argument += command[++i];
+    }
+    if (!argument.isEmpty()) arguments << argument;
+    return arguments;
+}
+
 }  // namespace hsdp

@@ -92,4 +92,9 @@ struct ReportDocument {
     const ReportSection* find(const QString& anchor) const;
 };
 
+// A command line's arguments as a shell splits it: at spaces outside single
+// quotes and backslash escapes, each argument kept as written (quotes
+// included). A shown command wraps only between them.
+QStringList commandArguments(const QString& command);
+
 }  // namespace hsdp

@@ -28,6 +28,31 @@ QTextOption wrapping(Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignTop) {
     return option;
 }
 
+// A command's lines `width` wide: its arguments packed greedily, a line
+// breaking only between two of them ("--cluster" stays whole); an argument
+// wider than a line alone (a long path) breaks anywhere.
+QStringList commandLines(const QString& command, const QFontMetricsF& metrics, double width) {
+    QStringList lines;
+    QString line;
+    for (QString argument : commandArguments(command)) {
+        const QString joined = line.isEmpty() ? argument : line + QLatin1Char(' ') + argument;
+        if (metrics.horizontalAdvance(joined) <= width) {
+            line = joined;
+            continue;
+        }
+        if (!line.isEmpty()) lines << line;
+        while (argument.size() > 1 && metrics.horizontalAdvance(argument) > width) {
+            qsizetype fits = argument.size() - 1;
+            while (fits > 1 && metrics.horizontalAdvance(argument.left(fits)) > width) --fits;
+            lines << argument.left(fits);
+            argument = argument.mid(fits);
+        }
+        line = argument;
+    }
+    if (!line.isEmpty()) lines << line;
+    return lines;
+}
+
 QFont font(double points, bool bold = false, bool mono = false) {
     QFont f(mono ? QStringLiteral("DejaVu Sans Mono") : QStringLiteral("DejaVu Sans"));
     if (mono) f.setStyleHint(QFont::Monospace);
@@ -110,7 +135,28 @@ private:
         y_ += kGap / 2;
         facts(doc_.header);
         text(QStringLiteral("The command that reproduces this report:"), font(10));
-        code(doc_.command);
+        command(doc_.command);
+    }
+
+    // The command in a code block, wrapped only between its arguments.
+    void command(const QString& line) {
+        const QFont f = font(8.5, false, true);
+        const double width = width_ - 2 * kCellPad;
+        // A pixel to spare: the painter must not wrap a line again.
+        const QStringList lines = commandLines(line, QFontMetricsF(f, p_->device()), width - 1);
+        QTextOption manual = wrapping();
+        manual.setWrapMode(QTextOption::ManualWrap);
+        const QString body = lines.join(QLatin1Char('\n'));
+        p_->setFont(f);
+        const double h =
+            p_->boundingRect(QRectF(0, 0, width, 1e6), body, manual).height() + 2 * kCellPad;
+        ensure(h);
+        p_->fillRect(QRectF(0, y_, width_, h), QColor(0xf6, 0xf8, 0xfa));
+        p_->setPen(QColor(0xd8, 0xde, 0xe4));
+        p_->drawRect(QRectF(0, y_, width_, h));
+        p_->setPen(Qt::black);
+        p_->drawText(QRectF(kCellPad, y_ + kCellPad, width, h), body, manual);
+        y_ += h + kGap;
     }
 
     void contents(const QMap<QString, int>& pages) {

@@ -286,9 +286,10 @@ void MainWindow::restoreSettings() {
 // the plan tree 37% of the width (its name, owner, numel and placements
 // columns side by side, a param's name whole at 1366 pixels) and the right
 // column 27% (the owner balance's
-// charts and the tensor layout's blocks need that much), the bottom row a fifth of the height, the
-// owner balance and the tensor layout half the right column each; the user's own layout wins
-// afterwards.
+// charts and the tensor layout's blocks need that much), the bottom row a third of the height
+// (a fifth, about 100 pixels of content at 1440x900, left the Memory and Trace views a strip),
+// the owner balance and the tensor layout half the right column each; the user's own layout
+// wins afterwards.
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (!firstRunLayout_) return;
@@ -296,7 +297,7 @@ void MainWindow::showEvent(QShowEvent* event) {
     const int w = width(), h = height();
     resizeDocks({dock("planTree"), dock("ownerBalance")}, {w * 37 / 100, w * 27 / 100},
                 Qt::Horizontal);
-    resizeDocks({dock("diagnostics")}, {h / 5}, Qt::Vertical);
+    resizeDocks({dock("diagnostics")}, {h / 3}, Qt::Vertical);
     resizeDocks({dock("ownerBalance"), dock("tensorLayout")}, {h / 2, h / 2}, Qt::Vertical);
 }
 

@@ -14,6 +14,14 @@ StaleBanner::StaleBanner(QWidget* parent)
         QStringLiteral("#staleBanner { background: #fbe3e4; border: 1px solid #e0a0a4;"
                        " border-radius: 4px; } #staleBanner QLabel { color: #6d0f16; }"));
     text_->setWordWrap(true);
+    // The banner takes its room from the central view, never from the docks:
+    // a wrapped label's minimum width is its longest word, and an engine's
+    // message (a path, a tensor's shape) widened the central area by that
+    // much, squeezing the side docks, which kept the squeezed size after the
+    // banner went. Ignored: the label is as wide as the banner's row, a word
+    // wider than that is cut (the tooltip and the Verification view have the
+    // whole message).
+    text_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     reload_->setText(tr("Reload"));
     auto* close = new QToolButton(this);
@@ -38,6 +46,7 @@ void StaleBanner::showError(const QString& message, bool keepsStalePlan, bool fr
     text_->setText(
         QStringLiteral("<b>%1</b><br><code>%2</code>").arg(what, message.toHtmlEscaped()));
     text_->setProperty("plainMessage", message);
+    text_->setToolTip(message);
     reload_->show();
     showsRunError_ = false;
     showsTextError_ = false;
@@ -47,6 +56,7 @@ void StaleBanner::showError(const QString& message, bool keepsStalePlan, bool fr
 void StaleBanner::showNotice(const QString& text) {
     text_->setText(text.toHtmlEscaped());
     text_->setProperty("plainMessage", text);
+    text_->setToolTip(QString());
     reload_->show();
     showsRunError_ = false;
     showsTextError_ = false;
@@ -57,6 +67,7 @@ void StaleBanner::showRunError(const QString& headline, const QString& message) 
     text_->setText(QStringLiteral("<b>%1</b><br><code>%2</code>")
                        .arg(headline.toHtmlEscaped(), message.toHtmlEscaped()));
     text_->setProperty("plainMessage", message);
+    text_->setToolTip(message);
     reload_->hide();
     showsRunError_ = true;
     showsTextError_ = false;
@@ -70,6 +81,7 @@ void StaleBanner::showTextError(const QString& message) {
                                "one. The field is marked."),
                             message.toHtmlEscaped()));
     text_->setProperty("plainMessage", message);
+    text_->setToolTip(message);
     reload_->hide();  // the file has nothing to do with it
     showsRunError_ = false;
     showsTextError_ = true;

@@ -187,6 +187,7 @@ private slots:
     void referenceMarksExactlyTheMismatchRows();
     void paramsThatFailedWithAnErrorHaveALineAtTheTop();
     void aColourIsAParamsRole();
+    void theLegendFitsItsColumn();
 
 private:
     std::map<QString, RunData> runs_;
@@ -431,6 +432,33 @@ void TestBufferViews::paramsThatFailedWithAnErrorHaveALineAtTheTop() {
     const QImage image = view.renderImage(view.size());
     QCOMPARE(redRuns(image, QRect(0, 0, 40, dockShows)).size(), tourErrors.size());
     QVERIFY(!view.comparison().ranks.empty());
+}
+
+// The report's picture of the 8B sample's fused buffer (1300x820, 112
+// params): the legend ends inside its column, the params giving way to the
+// note on the cut lines, which is drawn whole (its last lines were cut off).
+void TestBufferViews::theLegendFitsItsColumn() {
+    const RunData data = runSample(sample("llama3_8b_hsdp_2x4.json"), RunMode::Corrected);
+    QVERIFY(data.run->error.empty());
+    PlanSelection selection;
+    BufferLayoutWidget view(&selection);
+    view.setRun(data);
+    SelectionState state;
+    state.group = 0;
+    state.batch = 0;
+    selection.set(state);
+    const BufferLayoutCanvas* canvas = view.canvas();
+    QVERIFY(canvas->layout() && canvas->layout()->cut);
+    for (const QSize size : {QSize(1300, 820), QSize(900, 560), QSize(1300, 420)}) {
+        const QSize fitted = canvas->fittedSize(size);
+        const QRectF column = canvas->scene(fitted).legend;
+        QVERIFY2(canvas->legendBottom(fitted) <= column.bottom() + 0.5,
+                 qPrintable(QStringLiteral("at %1x%2 the legend ends at %3, its column at %4")
+                                .arg(fitted.width())
+                                .arg(fitted.height())
+                                .arg(canvas->legendBottom(fitted))
+                                .arg(column.bottom())));
+    }
 }
 
 QTEST_MAIN(TestBufferViews)

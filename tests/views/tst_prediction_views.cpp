@@ -17,6 +17,7 @@
 #include <QTextDocument>
 #include <QToolButton>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -101,6 +102,7 @@ private slots:
     void anUnreadableClusterChangesNothing();
     void memoryBarsStackToEachRanksPeak();
     void memoryTicksAreRoundAndTheLegendBesideTheBars();
+    void memoryLegendNamesOnlyTheKindsThatDraw();
     void memoryPicturesTickWholeEntriesAndRanks();
     void predictedTimelineIsTheSimulation();
     void aRunIsShownAboveItsPrediction();
@@ -255,6 +257,37 @@ void TestPredictionViews::memoryTicksAreRoundAndTheLegendBesideTheBars() {
                          qPrintable(QStringLiteral("the legend covers rank %1").arg(bar->key)));
             }
     }
+}
+
+// The Memory view's legend names the kinds of buffer that draw a bar: a kind
+// at zero bytes on every rank shown (teaching's plan gathers nothing in
+// some kinds) is left out, the others keep their stacking order, top first.
+void TestPredictionViews::memoryLegendNamesOnlyTheKindsThatDraw() {
+    int leftOut = 0;
+    for (const char* file :
+         {"teaching_2x2.json", "llama3_8b_hsdp_2x4.json", "llama3_70b_hsdp_tp_2x4x4.json"}) {
+        PlanSelection selection;
+        MemoryWidget view(&selection);
+        const PlanResult plan = predicted(QLatin1String(file), "h100-dgx");
+        selection.setPlan(plan, {});
+        view.showPlan(plan);
+        view.renderImage(QSize(1900, 440));  // bars, not the distribution
+        QCustomPlot* ranks = view.rankPlot();
+        QVERIFY(ranks->legend->visible());
+        QStringList drawn, named;
+        for (int k = kMemoryKinds - 1; k >= 0; --k) {
+            const QVector<double>& bytes = view.chart().atPeak[size_t(k)];
+            if (std::any_of(bytes.begin(), bytes.end(), [](double b) { return b > 0; }))
+                drawn << view.kindBars(MemoryKind(k))->name();
+            else
+                ++leftOut;
+        }
+        for (int i = 0; i < ranks->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(ranks->legend->item(i)))
+                named << item->plottable()->name();
+        QCOMPARE(named, drawn);
+    }
+    QVERIFY2(leftOut > 0, "no sample has a kind of buffer at zero: nothing to leave out");
 }
 
 // A report's memory pictures, drawn by a view never shown: the entries

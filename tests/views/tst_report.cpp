@@ -27,6 +27,7 @@
 #include "plan/load_imbalance.h"
 #include "report/report_builder.h"
 #include "report/report_html.h"
+#include "report/report_pdf.h"
 #include "report/report_pictures.h"
 #include "run/runner.h"
 #include "studio_test_util.h"
@@ -237,6 +238,7 @@ private slots:
     void everyPictureIsItsContentAlone();
     void balancePicturesShowTheWorstJudgedPlace();
     void reportTimingIsTheCommandsWallTime();
+    void pdfCommandWrapsOnlyBetweenArguments();
 
 private:
     QTemporaryDir dir_;
@@ -899,6 +901,49 @@ void TestReport::reportTimingIsTheCommandsWallTime() {
     const double writing = m.captured(3).toDouble();
     QVERIFY2(command >= run + writing - 0.02, qPrintable(err));  // it contains both parts
     QVERIFY2(command <= double(r.millis) / 1000.0 + 0.01, qPrintable(err));  // and no more
+}
+
+// The command in a PDF wraps only between its arguments, whatever the length
+// of its paths: "--cluster" was cut after "--", a line ending in "-".
+void TestReport::pdfCommandWrapsOnlyBetweenArguments() {
+    if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
+        QSKIP("needs pdftotext");
+    ReportInput input;
+    input.plan = computePlanResult(sample("teaching_2x2.json"));
+    ReportPictures pictures(input.plan, input.run);
+    const QString marker = QStringLiteral("The command that reproduces this report:");
+    int wrapped = 0;
+    for (int n = 0; n < 50; n += 2) {
+        ReportDocument doc;
+        doc.title = QStringLiteral("Command");
+        doc.scenarioName = QStringLiteral("teaching");
+        const QString home = QStringLiteral("/home/someone/") + QString(n, QLatin1Char('d'));
+        doc.command = QStringLiteral(
+                          "hsdp-inspect report %1/samples/teaching_2x2.json --run --mode "
+                          "corrected -o %1/out/report.pdf --cluster h100-dgx --job "
+                          "%1/dumps/rank-dumps --page letter --title 'A title, with spaces'")
+                          .arg(home);
+        const QString path = dir_.filePath(QStringLiteral("command-%1.pdf").arg(n));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QCOMPARE(reportToPdf(doc, pictures, &file), QString());
+        file.close();
+        const QStringList lines = pdfText(path).split(QLatin1Char('\n'));
+        qsizetype at = lines.indexOf(marker);
+        if (at < 0)  // -layout may indent it
+            for (qsizetype i = 0; i < lines.size() && at < 0; ++i)
+                if (lines[i].trimmed() == marker) at = i;
+        QVERIFY2(at >= 0, qPrintable(lines.join(QLatin1Char('\n'))));
+        QStringList shown;
+        for (qsizetype i = at + 1; i < lines.size() && !lines[i].trimmed().isEmpty(); ++i)
+            shown << lines[i].simplified();
+        wrapped += shown.size() > 1;
+        // Lines joined at spaces give the command back: no argument is split.
+        QCOMPARE(shown.join(QLatin1Char(' ')), doc.command);
+        for (const QString& line : shown)
+            QVERIFY2(!line.endsWith(QLatin1Char('-')), qPrintable(line));
+    }
+    QVERIFY(wrapped > 0);
 }
 
 QTEST_MAIN(TestReport)

@@ -7,6 +7,8 @@
 // run (run --json and --trace) as the live one, and refuses a trace of
 // another scenario with the reason in the banner.
 #include <QAction>
+#include <QApplication>
+#include <QDockWidget>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QProcess>
@@ -72,6 +74,7 @@ private slots:
     void runActionsHaveShortcuts();
     void aReferenceRunFillsTheVerificationDock();
     void anInjectedFaultShowsTheEnginesError();
+    void aFailedRunKeepsTheDocksSizes();
     void screenshotModeRuns();
     void aSavedRunOpensAsTheLiveOne();
     void aTraceOfAnotherScenarioIsRefused();
@@ -174,6 +177,40 @@ void TestRunWindow::anInjectedFaultShowsTheEnginesError() {
     run = runAndWait(window, [&] { window.runAction()->trigger(); });
     QVERIFY(run.run->verified);
     QVERIFY(!window.banner()->isVisibleTo(&window));
+}
+
+// The failed-run banner takes its room from the central view, never from the
+// docks: they keep their sizes while it shows and after it goes (the next
+// good run), however long the engine's message.
+void TestRunWindow::aFailedRunKeepsTheDocksSizes() {
+    MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, sample("llama3_8b_hsdp_2x4.json")));
+    auto docks = [&window] {
+        QMap<QString, QSize> sizes;
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            if (dock->isVisible()) sizes[dock->objectName()] = dock->size();
+        return sizes;
+    };
+    RunData run = runAndWait(window, [&] { window.runAction()->trigger(); });
+    QVERIFY(run.run->verified);
+    QApplication::processEvents();
+    const QMap<QString, QSize> before = docks();
+    QVERIFY(before.size() >= 4);
+    RunRequest request;
+    request.fault = FaultSpec{5, 3};
+    run = runAndWait(window, [&] { QVERIFY(window.startRun(request)); });
+    QVERIFY(!run.run->error.empty());
+    QApplication::processEvents();
+    QVERIFY(window.banner()->isVisible());
+    QCOMPARE(docks(), before);
+    run = runAndWait(window, [&] { window.runAction()->trigger(); });
+    QVERIFY(run.run->verified);
+    QApplication::processEvents();
+    QVERIFY(!window.banner()->isVisible());
+    QCOMPARE(docks(), before);
 }
 
 void TestRunWindow::screenshotModeRuns() {

@@ -12,6 +12,7 @@
 #include <QPainter>
 #include <QProxyStyle>
 #include <QScreen>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -157,6 +158,7 @@ private slots:
     void rankLabelsNeverRunTogether();
     void legendNeverCoversZoomedCells();
     void windowMinimumFitsASmallScreen();
+    void bottomRowIsAThirdOnAFirstStart();
     void shortcutNamesAreWhole();
 };
 
@@ -463,6 +465,28 @@ void TestViewFit::windowMinimumFitsASmallScreen() {
         window.resize(1366, 700);
         QApplication::processEvents();
         QVERIFY2(window.height() <= 700, qPrintable(QString::number(window.height())));
+    }
+}
+
+// A first start (no saved layout) gives the bottom row, where the Memory and
+// Trace views are, about a third of the window's height: a fifth left them
+// about 100 pixels of content at 1440x900.
+void TestViewFit::bottomRowIsAThirdOnAFirstStart() {
+    QSettings().remove(QStringLiteral("window/state"));
+    for (const QSize& size : {kSmallScreen, kDefaultSize}) {
+        MainWindow window;
+        showAt(window, size);
+        openAndWait(window, sample("llama3_8b_hsdp_2x4.json"));
+        QApplication::processEvents();
+        QDockWidget* bottom = window.findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"));
+        QVERIFY(bottom);
+        QCOMPARE(window.dockWidgetArea(bottom), Qt::BottomDockWidgetArea);
+        const double share = double(bottom->height()) / window.height();
+        QVERIFY2(share >= 0.28 && share <= 0.4,
+                 qPrintable(QStringLiteral("at %1x%2: the bottom row is %3 pixels high")
+                                .arg(window.width())
+                                .arg(window.height())
+                                .arg(bottom->height())));
     }
 }
 

@@ -126,31 +126,51 @@ QSize BufferLayoutCanvas::fittedSize(const QSize& size) const {
     return fitted;
 }
 
+// The legend fits `area`: its title wraps rather than being cut, and the
+// params give way ("… N more") to what ends it, the padding swatch and the
+// note on the cut lines, measured at the area's width (a fixed allowance
+// cut the note's last lines off in the report's picture).
 double BufferLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area) const {
     QFont bold = painter.font();
     bold.setBold(true);
     const QFont plain = painter.font();
     const auto& metrics = painter.fontMetrics();
+    constexpr int kWrapped = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
     double y = area.top();
     painter.setPen(palette().text().color());
     painter.setFont(bold);
-    painter.drawText(QRectF(area.left(), y, area.width(), 18), Qt::AlignLeft | Qt::AlignVCenter,
-                     painter.fontMetrics().elidedText(
-                         (layout_->shrunk() ? tr("Parameters (rank %1's bytes, shrunk run)")
-                                            : tr("Parameters (rank %1's bytes)"))
-                             .arg(layout_->rank),
-                         Qt::ElideRight, int(area.width())));
+    const QString title = (layout_->shrunk() ? tr("Parameters (rank %1's bytes, shrunk run)")
+                                             : tr("Parameters (rank %1's bytes)"))
+                              .arg(layout_->rank);
+    const double titleHeight = std::max(
+        18.0,
+        painter.boundingRect(QRectF(area.left(), y, area.width(), 1e6), kWrapped, title).height());
+    painter.drawText(QRectF(area.left(), y, area.width(), titleHeight),
+                     Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, title);
     painter.setFont(plain);
-    y += 22;
+    y += titleHeight + 4;
     const double line = metrics.height() + 2;
+    const QString cutNote =
+        tr("Lines: each rank's slot (top to bottom) becomes these rows of the gathered piece, as "
+           "the engine cuts it");
+    const double noteHeight =
+        layout_->cut
+            ? painter.boundingRect(QRectF(area.left(), 0, area.width(), 1e6), kWrapped, cutNote)
+                  .height()
+            : 0.0;
+    const double tail = 6 + line + 4 + noteHeight;  // the padding swatch and the note
     for (size_t i = 0; i < layout_->params.size(); ++i) {
-        if (y + 2 * line + 40 > area.bottom()) {
+        const int p = layout_->params[i];
+        double entry = line + 3;
+        for (const auto& s : layout_->send.segments)
+            if (s.param == p) entry += line;
+        const bool last = i + 1 == layout_->params.size();
+        if (y + entry + (last ? 0 : line) + tail > area.bottom()) {
             painter.drawText(QRectF(area.left(), y, area.width(), line), Qt::AlignLeft,
                              tr("… %1 more").arg(layout_->params.size() - i));
             y += line;
             break;
         }
-        const int p = layout_->params[i];
         painter.fillRect(QRectF(area.left(), y + 2, 14, 14), bufferParamColor(layout_->colours[i]));
         painter.setPen(palette().text().color());
         painter.drawText(QRectF(area.left() + 20, y, area.width() - 20, line),
@@ -182,14 +202,18 @@ double BufferLayoutCanvas::paintLegend(QPainter& painter, const QRectF& area) co
     y += line + 4;
     if (layout_->cut) {
         QRectF drawn;
-        painter.drawText(QRectF(area.left(), y, area.width(), area.bottom() - y),
-                         Qt::AlignLeft | Qt::TextWordWrap,
-                         tr("Lines: each rank's slot (top to bottom) becomes these rows of the "
-                            "gathered piece, as the engine cuts it"),
+        painter.drawText(QRectF(area.left(), y, area.width(), noteHeight), kWrapped, cutNote,
                          &drawn);
         y = drawn.bottom();
     }
     return y;
+}
+
+double BufferLayoutCanvas::legendBottom(const QSize& size) const {
+    if (!layout_) return 0;
+    QPicture scratch;
+    QPainter painter(&scratch);
+    return paintLegend(painter, scene(size).legend);
 }
 
 const BufferShape* BufferLayoutCanvas::shapeAt(const BufferScene& scene, const QPointF& pos) const {

@@ -36,6 +36,8 @@ public:
     // legend fill: without the band under a few slots drawn at their
     // tallest, or under a legend of a few parameters.
     QSize fittedSize(const QSize& size) const;
+    // The bottom of what the legend draws at `size`: inside scene(size).legend.
+    double legendBottom(const QSize& size) const;
     void paint(QPainter& painter, const QSize& size) const;
     QImage renderImage(const QSize& size) const;
 

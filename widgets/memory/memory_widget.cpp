@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memory/memory_widget.h"
 
+#include <algorithm>
+
 #include <qcustomplot.h>
 
 #include "cost/plan_cost.h"
@@ -200,6 +202,14 @@ void MemoryWidget::fillRankBars() {
     showLegend(true);
     for (int k = 0; k < kMemoryKinds; ++k)
         kindBars_[size_t(k)]->setData(chart_.ranks, chart_.atPeak[size_t(k)], true);
+    // The legend names the kinds that draw something: a kind at zero bytes on
+    // every rank shown has no bar to tell apart. Top of the stack first.
+    rankPlot_->legend->clearItems();
+    for (int k = kMemoryKinds - 1; k >= 0; --k) {
+        const QVector<double>& bytes = chart_.atPeak[size_t(k)];
+        if (std::any_of(bytes.begin(), bytes.end(), [](double b) { return b > 0; }))
+            kindBars_[size_t(k)]->addToLegend();
+    }
     QStringList rankNames;
     for (double rank : chart_.ranks) rankNames << QString::number(qint64(rank));
     rankTicks_.setLabels(chart_.ranks, rankNames);

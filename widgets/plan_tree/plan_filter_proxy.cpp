@@ -26,8 +26,10 @@ bool PlanFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceP
     if (text_.isEmpty()) return true;
     QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
     if (rank_) {
+        // What the rank computes (Plan::ranks[r].computed), not every param
+        // its replica group holds: that is what "rank 5" asks about.
         if (index.data(ParamRole).toInt() < 0) return false;
-        return index.data(OwnerRanksRole).value<QList<int>>().contains(*rank_);
+        return index.data(ComputeRanksRole).value<QList<int>>().contains(*rank_);
     }
     return index.data(FilterRole).toString().contains(text_);
 }

@@ -9,7 +9,8 @@ namespace hsdp {
 // Filters the plan tree recursively (a matching row keeps its ancestors) and
 // sorts it by SortRole. The filter text matches, case-insensitively, a
 // parameter's name or one of its diagnostic codes; "rank N" (or "r N") keeps
-// the parameters rank N owns.
+// the parameters rank N computes (runs Newton–Schulz on: Plan::ranks[N].computed),
+// not every parameter its owning group holds.
 class PlanFilterProxy : public QSortFilterProxyModel {
     Q_OBJECT
 public:

@@ -115,11 +115,11 @@ QVariant PlanTreeModel::roleData(const PlanTreeNode& n, int column, int role) co
             return n.batch;
         case TransitionRole:
             return n.transition;
-        case OwnerRanksRole:
+        case ComputeRanksRole:
             return n.param < 0
                        ? QVariant()
                        : QVariant::fromValue(toList(
-                             result_.index->params[static_cast<size_t>(n.param)].ownerRanks));
+                             result_.index->params[static_cast<size_t>(n.param)].computeRanks));
     }
     return {};
 }

@@ -87,7 +87,13 @@ PlanTreeWidget::PlanTreeWidget(PlanSelection* selection, QWidget* parent)
     fitTimer_.setInterval(0);
     connect(&fitTimer_, &QTimer::timeout, this, &PlanTreeWidget::fitColumns);
     proxy_->setSourceModel(model_);
-    filter_->setPlaceholderText(tr("Filter: name, diagnostic code, or \"rank 5\" (Ctrl+F)"));
+    filter_->setPlaceholderText(
+        tr("Filter: name, diagnostic code, or \"rank 5\": what rank 5 computes (Ctrl+F)"));
+    filter_->setToolTip(
+        tr("Keeps the params whose name or diagnostic code contains the text. "
+           "\"rank 5\" (or \"r 5\") keeps the params rank 5 computes: those "
+           "it runs Newton–Schulz on itself, not every param its replica group "
+           "holds."));
     filter_->setClearButtonEnabled(true);
     tree_->setModel(proxy_);
     tree_->setSortingEnabled(true);

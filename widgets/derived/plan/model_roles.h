@@ -14,9 +14,9 @@ enum ModelRole {
     GroupRole,                    // int Plan::groups position, -1 if none
     BatchRole,                    // int Group::batches position, -1 if none
     TransitionRole,               // int Plan::tpTransitions position, -1 if none
-    OwnerRanksRole,               // QList<int>: the ranks owning the row's param
-    ParamsRole,                   // QList<int>: params a diagnostic names
-    TransitionsRole,              // QList<int>: TP transitions a diagnostic names
+    ComputeRanksRole,  // QList<int>: the ranks that run the row's param's Newton–Schulz
+    ParamsRole,        // QList<int>: params a diagnostic names
+    TransitionsRole,   // QList<int>: TP transitions a diagnostic names
 };
 
 }  // namespace hsdp
