@@ -3,10 +3,12 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "cost/gather_strategy_choice.h"
 #include "job_check/job_check.h"
 #include "job_check/job_check_json.h"
 #include "job_check/job_check_text.h"
 #include "job_record/job_record_reader.h"
+#include "recorded_times.h"
 
 namespace hsdp::cli {
 
@@ -31,13 +33,18 @@ divergence is said in one sentence, the one to look at first before the rest:
               rank's last entry (how long ago: the dumps' newest time is now)
   order       two adjacent collectives recorded the other way round
 
+Where every member of a collective recorded its duration (Flight Recorder
+with TORCH_NCCL_ENABLE_TIMING=1), the recorded times follow per op beside the
+cost model's for the same collectives ("timings" in --json).
+
 `run --flight-recorder DIR SCENARIO` writes the dumps the plan's job would
 record; `check-job SCENARIO DIR` passes them.
 
 options:
   --json               print the result as hsdp-job-check/1 JSON
   --cluster NAME|FILE  settle options.gather_strategy "auto" on this cluster,
-                       as the job's run did (default: the loopback preset)
+                       as the job's run did, and predict the recorded
+                       collectives' times on it (default: the loopback preset)
   --                   end of options
   -h, --help           show this help
 
@@ -73,10 +80,16 @@ int checkJobCommand(const std::vector<std::string>& args) {
     const Plan plan = planWithStrategies(*scenario, cluster, parser.value("--cluster"));
     const PlannedStep step = plannedStep(stepSchedule(*scenario, plan));
     const JobCheck check = checkJob(step, *scenario, plan, job);
-    if (parser.has("--json"))
-        std::cout << jobCheckToJson(check, step, *scenario, plan).dump(1) << "\n";
-    else
-        std::cout << jobCheckText(check, step, *scenario, plan);
+    const Cluster timesCluster = cluster ? *cluster : defaultStrategyCluster();
+    const TimedCollectives timed = timedCollectives(job, timesCluster);
+    if (parser.has("--json")) {
+        auto json = jobCheckToJson(check, step, *scenario, plan);
+        json["timings"] = recordedTimesJson(timed, timesCluster.name);
+        std::cout << json.dump(1) << "\n";
+    } else {
+        std::cout << jobCheckText(check, step, *scenario, plan)
+                  << recordedTimesText(timed, timesCluster.name);
+    }
     return check.divergences.empty() ? 0 : 1;
 }
 

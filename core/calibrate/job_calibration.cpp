@@ -254,28 +254,39 @@ LevelFit fitLevel(LinkLevel level, const std::vector<JobCollectiveSample>& sampl
 
 }  // namespace
 
-JobCalibration calibrateFromJob(const JobRecord& job, const Cluster& base) {
+TimedCollectives timedCollectives(const JobRecord& job, const Cluster& cluster) {
     Tally tally;
     fromDumps(job, tally);
     fromTraces(job, tally);
-    JobCalibration out;
+    TimedCollectives out;
     out.collectives = tally.collectives;
     out.untimed = tally.untimed;
     out.unpriced = tally.unpriced;
-    if (tally.timed.empty())
-        throw std::invalid_argument(
-            "the record has no timed collective to fit: of " + std::to_string(tally.collectives) +
-            " collectives, " + std::to_string(tally.untimed) +
-            " lack a completed duration on some member (Flight Recorder records durations "
-            "only with TORCH_NCCL_ENABLE_TIMING=1) and " +
-            std::to_string(tally.unpriced) + " are ops the model does not price");
-    const Cluster grown = clusterForWorld(base, int(std::max<int64_t>(job.worldSize, 1)));
+    out.cluster = clusterForWorld(cluster, int(std::max<int64_t>(job.worldSize, 1)));
     for (const Timed& t : tally.timed) {
         JobCollectiveSample s{t.op, t.ranks, t.sizeBytes, t.seconds};
-        s.level = grown.linkLevelOf(s.ranks);
-        s.predictedBefore = collectiveSeconds(s.op, s.sizeBytes, s.ranks, grown);
+        s.level = out.cluster.linkLevelOf(s.ranks);
+        s.predictedBefore = collectiveSeconds(s.op, s.sizeBytes, s.ranks, out.cluster);
         out.samples.push_back(std::move(s));
     }
+    return out;
+}
+
+JobCalibration calibrateFromJob(const JobRecord& job, const Cluster& base) {
+    TimedCollectives timed = timedCollectives(job, base);
+    JobCalibration out;
+    out.collectives = timed.collectives;
+    out.untimed = timed.untimed;
+    out.unpriced = timed.unpriced;
+    if (timed.samples.empty())
+        throw std::invalid_argument(
+            "the record has no timed collective to fit: of " + std::to_string(timed.collectives) +
+            " collectives, " + std::to_string(timed.untimed) +
+            " lack a completed duration on some member (Flight Recorder records durations "
+            "only with TORCH_NCCL_ENABLE_TIMING=1) and " +
+            std::to_string(timed.unpriced) + " are ops the model does not price");
+    const Cluster grown = timed.cluster;
+    out.samples = std::move(timed.samples);
     out.cluster = grown;
     for (LinkLevel level : {LinkLevel::IntraNode, LinkLevel::InterNode}) {
         LevelFit fit = fitLevel(level, out.samples, grown, out.cluster);

@@ -61,6 +61,16 @@ struct JobCalibration {
 // does not price.
 std::optional<CollectiveOp> recordedOp(std::string_view operation);
 
+// The record's collectives that every member timed, each priced on `cluster`
+// (grown to the job's world) as predictedBefore; with the counts of those
+// left out.
+struct TimedCollectives {
+    std::vector<JobCollectiveSample> samples;
+    size_t collectives = 0, untimed = 0, unpriced = 0;  // as JobCalibration's
+    Cluster cluster;                                    // as priced: grown to the job's world
+};
+TimedCollectives timedCollectives(const JobRecord& job, const Cluster& cluster);
+
 // Fits `base`'s link levels to the job's timed collectives. Throws
 // std::invalid_argument when the record has no timed collective to fit.
 JobCalibration calibrateFromJob(const JobRecord& job, const Cluster& base);

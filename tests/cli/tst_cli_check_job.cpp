@@ -147,6 +147,41 @@ private slots:
         QVERIFY2(text.out.contains("exactly the plan"), text.out.constData());
     }
 
+    // A run of the real shapes records durations: check-job lays them per op
+    // beside the model's on the cluster, every collective timed by every
+    // member; a shrunk run's dumps have none and no such block.
+    void recordedTimesBesideThePrediction() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath("fr");
+        QCOMPARE(recordRun(sample("teaching_2x2.json"), dir), 0);
+        const auto json = inspect({"check-job", sample("teaching_2x2.json"), dir, "--json"});
+        QCOMPARE(json.exitCode, 0);
+        const Json timings = parse(json.out)["timings"];
+        QVERIFY2(timings.is_object(), json.out.constData());
+        QCOMPARE(timings["cluster"].get<std::string>(), std::string("loopback"));
+        QVERIFY(timings["timed"].get<int64_t>() > 0);
+        QCOMPARE(timings["timed"], timings["collectives"]);  // every member timed every one
+        int64_t counted = 0;
+        for (const auto& op : timings["ops"]) {
+            counted += op["count"].get<int64_t>();
+            QVERIFY(op["recorded_seconds"].get<double>() > 0);
+            QVERIFY(op["predicted_seconds"].get<double>() > 0);
+        }
+        QCOMPARE(counted, timings["timed"].get<int64_t>());
+        const auto text =
+            inspect({"check-job", sample("teaching_2x2.json"), dir, "--cluster", "h100-dgx"});
+        QVERIFY2(text.out.contains("Recorded times beside the model's on h100-dgx"),
+                 text.out.constData());
+
+        const QString shrunk = tmp.filePath("shrunk");  // every dim halved to fit 30,000 bytes
+        QCOMPARE(inspect({"run", sample("teaching_2x2.json"), "--flight-recorder", shrunk,
+                          "--max-bytes", "30000"})
+                     .exitCode,
+                 0);
+        const auto untimed = inspect({"check-job", sample("teaching_2x2.json"), shrunk, "--json"});
+        QVERIFY(parse(untimed.out)["timings"].is_null());
+    }
+
     // Rank 2 fails at its third collective: it never recorded it, its peers
     // hang in it. The JSON has every documented key.
     void failedRunIsNotThePlan() {

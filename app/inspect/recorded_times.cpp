@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "recorded_times.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "types/figures.h"
+
+namespace hsdp::cli {
+
+namespace {
+
+struct OpTimes {
+    size_t count = 0;
+    double recorded = 0, predicted = 0;
+    std::vector<double> errors;  // |predicted - recorded| / recorded, one per collective
+};
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+std::map<std::string, OpTimes> byOp(const TimedCollectives& timed, OpTimes& all) {
+    std::map<std::string, OpTimes> out;
+    for (const JobCollectiveSample& s : timed.samples) {
+        const double error = std::abs(s.predictedBefore - s.seconds) / s.seconds;
+        for (OpTimes* t : {&out[std::string(traceNameOf(s.op))], &all}) {
+            ++t->count;
+            t->recorded += s.seconds;
+            t->predicted += s.predictedBefore;
+            t->errors.push_back(error);
+        }
+    }
+    return out;
+}
+
+std::string rowText(const std::string& name, const OpTimes& t) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "    %-14s %5zu   recorded %-11s predicted %-11s median error %s\n", name.c_str(),
+                  t.count, secondsText(t.recorded).c_str(), secondsText(t.predicted).c_str(),
+                  percentText(median(t.errors)).c_str());
+    return line;
+}
+
+}  // namespace
+
+std::string recordedTimesText(const TimedCollectives& timed, const std::string& clusterName) {
+    if (timed.samples.empty()) return {};
+    OpTimes all;
+    const auto ops = byOp(timed, all);
+    std::string text = "\nRecorded times beside the model's on " + clusterName + " (" +
+                       groupedCount(int64_t(timed.samples.size())) + " of " +
+                       groupedCount(int64_t(timed.collectives)) +
+                       " collectives timed by every member; each one's time is its shortest "
+                       "member's, summed per op; the median is collective by collective):\n";
+    for (const auto& [name, t] : ops) text += rowText(name, t);
+    text += rowText("all", all);
+    return text;
+}
+
+nlohmann::ordered_json recordedTimesJson(const TimedCollectives& timed,
+                                         const std::string& clusterName) {
+    if (timed.samples.empty()) return nullptr;
+    OpTimes all;
+    auto out = nlohmann::ordered_json::object();
+    out["cluster"] = clusterName;
+    out["collectives"] = timed.collectives;
+    out["timed"] = timed.samples.size();
+    out["ops"] = nlohmann::ordered_json::array();
+    for (const auto& [name, t] : byOp(timed, all))
+        out["ops"].push_back({{"op", name},
+                              {"count", t.count},
+                              {"recorded_seconds", t.recorded},
+                              {"predicted_seconds", t.predicted},
+                              {"median_error", median(t.errors)}});
+    out["median_error"] = median(all.errors);
+    return out;
+}
+
+}  // namespace hsdp::cli
