@@ -11,10 +11,10 @@
 
 #include "cli_args.h"
 #include "commands.h"
-#include "cost/collective_count.h"
 #include "derived/job/job_data.h"
 #include "derived/run/plan_prediction.h"
 #include "derived/run/run_index.h"
+#include "export/run_figures.h"
 #include "job_record/job_record_error.h"
 #include "output_paths.h"
 #include "progress_line.h"

@@ -8,8 +8,8 @@
 #include "export/cost_text.h"
 #include "export/plan_json.h"
 #include "export/plan_text.h"
-#include "export/strategy_comparison_text.h"
 #include "plan/planner.h"
+#include "strategy_comparison_text.h"
 
 namespace hsdp::cli {
 

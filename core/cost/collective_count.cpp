@@ -18,8 +18,4 @@ int64_t realSizeCollectives(const Scenario& scenario, const Plan& plan) {
     }
 }
 
-void noteRealSizeCollectives(const Scenario& scenario, const Plan& plan, RunResult& run) {
-    if (run.shrink) run.shrink->realCollectives = realSizeCollectives(scenario, plan);
-}
-
 }  // namespace hsdp

@@ -5,7 +5,6 @@
 
 #include "plan/plan.h"
 #include "types/scenario.h"
-#include "verify/run_result.h"
 
 namespace hsdp {
 
@@ -16,9 +15,5 @@ namespace hsdp {
 // do. 0 when the schedule would outgrow the studio's budget
 // (kStudioScheduleItems).
 int64_t realSizeCollectives(const Scenario& scenario, const Plan& plan);
-
-// A shrunk run's ShrinkInfo::realCollectives set from realSizeCollectives;
-// a run of the real shapes is left as it is.
-void noteRealSizeCollectives(const Scenario& scenario, const Plan& plan, RunResult& run);
 
 }  // namespace hsdp

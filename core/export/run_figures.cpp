@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "export/run_figures.h"
 
+#include "cost/collective_count.h"
 #include "types/figures.h"
 
 namespace hsdp {
@@ -37,6 +38,10 @@ std::string runShrinkText(const RunResult& run) {
     if (!run.shrink) return {};
     return "shrunk run: " + run.shrink->reason +
            "; its byte counts and bandwidths are of the shrunk shapes";
+}
+
+void noteRealSizeCollectives(const Scenario& scenario, const Plan& plan, RunResult& run) {
+    if (run.shrink) run.shrink->realCollectives = realSizeCollectives(scenario, plan);
 }
 
 }  // namespace hsdp

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "plan/plan.h"
+#include "types/scenario.h"
 #include "verify/run_result.h"
 
 namespace hsdp {
@@ -14,6 +16,11 @@ namespace hsdp {
 // broadcasts take more chunks), sent 534.7 MiB in the shrunk run (≈ 29.3 TiB
 // at real size), 5.67 s wall"
 std::string runTotalsText(const RunResult& run);
+
+// A shrunk run's ShrinkInfo::realCollectives set from realSizeCollectives
+// (cost/collective_count.h): the count runTotalsText holds the run's
+// against. A run of the real shapes is left as it is.
+void noteRealSizeCollectives(const Scenario& scenario, const Plan& plan, RunResult& run);
 // Where the wall time went: "computing the single-device truth 1.75 s,
 // connecting the groups 0.0336 s, the collectives and checks 3.13 s" (the
 // truth and the rest only when the run measured its preparation).

@@ -200,7 +200,7 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         const Json check = parse(r.out);
         QCOMPARE(keysOf(check), (std::set<std::string>{"format", "scenario", "ranks", "matched",
-                                                       "divergences", "first"}));
+                                                       "divergences", "first", "timings"}));
         QCOMPARE(check["format"].get<std::string>(), std::string("hsdp-job-check/1"));
         QCOMPARE(check["ranks"], Json({0, 1, 2, 3}));
         const std::set<std::string> kinds = {"missing", "unexpected", "size",

@@ -15,7 +15,6 @@
 #include <tuple>
 
 #include "cli_process.h"
-#include "cost/collective_count.h"
 #include "export/run_figures.h"
 #include "export/run_json.h"
 #include "plan/planner.h"

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "derived/run/run_session.h"
-#include "cost/collective_count.h"
 
 #include <QFile>
 #include <algorithm>
@@ -10,6 +9,7 @@
 #include "derived/plan/plan_result.h"
 #include "derived/run/plan_prediction.h"
 #include "derived/run/run_index.h"
+#include "export/run_figures.h"
 #include "run/runner.h"
 #include "runtime/allocator_policy.h"
 #include "saved/saved_run.h"

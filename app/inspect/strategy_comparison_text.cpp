@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "export/strategy_comparison_text.h"
+#include "strategy_comparison_text.h"
 
 #include <sstream>
 
