@@ -4,11 +4,11 @@
 #include <iostream>
 
 #include "calibrate/calibrate.h"
-#include "calibrate_from_job.h"
 #include "cli_args.h"
 #include "cluster/reader.h"
 #include "cluster/writer.h"
 #include "commands.h"
+#include "job/calibrate_from_job.h"
 #include "output_paths.h"
 
 namespace hsdp::cli {
