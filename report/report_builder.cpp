@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "derived/plan/plan_index.h"
+#include "derived/run/plan_prediction.h"
 #include "derived/run/run_status_text.h"
 #include "hsdp_version.h"
 #include "plan/load_imbalance.h"
@@ -125,12 +126,16 @@ QString meshesText(const Scenario& scenario) {
     return meshes.join(QStringLiteral("; "));
 }
 
-QString planVerdict(const PlanIndex& index) {
-    if (index.errorCount > 0)
+// The plan's diagnostics with the prediction's (out of memory on the
+// cluster), as the studio's status bar counts them.
+QString planVerdict(const PlanResult& plan) {
+    const int errors = diagnosticCount(plan, Severity::Error);
+    const int warnings = diagnosticCount(plan, Severity::Warning);
+    if (errors > 0)
         return QStringLiteral("plan has %1 error diagnostic(s), %2 warning(s)")
-            .arg(index.errorCount)
-            .arg(index.warningCount);
-    return QStringLiteral("plan without errors, %1 warning(s)").arg(index.warningCount);
+            .arg(errors)
+            .arg(warnings);
+    return QStringLiteral("plan without errors, %1 warning(s)").arg(warnings);
 }
 
 Facts summaryFacts(const ReportInput& input) {
@@ -180,7 +185,7 @@ Facts summaryFacts(const ReportInput& input) {
                                  QStringLiteral(": the highest max/mean owner load the "
                                                 "owner-imbalance rule judges"));
     facts.emplace_back(QStringLiteral("Backend"), QString::fromStdString(s.options.backend));
-    QString verdict = planVerdict(*input.plan.index);
+    QString verdict = planVerdict(input.plan);
     if (input.run.isValid()) verdict += QStringLiteral("; run: ") + runSummaryLine(*input.run.run);
     // A job that diverged is a finding as much as a run that did not verify:
     // a reviewer read "VERIFIED" and missed the job check pages later.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The diagnostics and the TP lowering sections of a report.
+#include "derived/run/plan_prediction.h"
 #include "report/report_builder.h"
 #include "report/report_sections.h"
 
@@ -31,12 +32,13 @@ QString namedParams(const Scenario& scenario, const std::vector<int>& params, in
     return names.join(QStringLiteral(", "));
 }
 
-ReportTable diagnosticTable(const Scenario& scenario, const Plan& plan, Severity severity) {
+ReportTable diagnosticTable(const Scenario& scenario, const std::vector<Diagnostic>& diagnostics,
+                            Severity severity) {
     ReportTable table;
     table.header = {QStringLiteral("Code"), QStringLiteral("Message"), QStringLiteral("Parameters"),
                     QStringLiteral("TP transitions")};
     bool transitions = false;
-    for (const Diagnostic& d : plan.diagnostics) {
+    for (const Diagnostic& d : diagnostics) {
         if (d.severity != severity) continue;
         transitions = transitions || !d.transitions.empty();
         table.rows.push_back({QString::fromStdString(d.code), QString::fromStdString(d.message),
@@ -51,12 +53,13 @@ ReportTable diagnosticTable(const Scenario& scenario, const Plan& plan, Severity
 }
 
 // Every param of every diagnostic, one row each: the lists the body cuts short.
-void addDiagnosticParamsAppendix(const Scenario& scenario, const Plan& plan, SectionList& list) {
+void addDiagnosticParamsAppendix(const Scenario& scenario,
+                                 const std::vector<Diagnostic>& diagnostics, SectionList& list) {
     ReportTable table;
     table.header = {QStringLiteral("Code"), QStringLiteral("Severity"), QStringLiteral("Parameter"),
                     QStringLiteral("Shape"), QStringLiteral("Placements")};
     bool cut = false;
-    for (const Diagnostic& d : plan.diagnostics) {
+    for (const Diagnostic& d : diagnostics) {
         cut = cut || d.params.size() > size_t(kNamedParams);
         for (int p : d.params) {
             const ParamSpec& spec = scenario.params[size_t(p)];
@@ -107,9 +110,9 @@ void addTransitionRows(const Scenario& scenario, const TpPlan& t, ReportTable& t
 
 void addDiagnosticSections(const ReportInput& input, SectionList& list) {
     const Scenario& scenario = *input.plan.scenario;
-    const Plan& plan = *input.plan.plan;
+    const std::vector<Diagnostic> diagnostics = planDiagnosticsWithPrediction(input.plan);
     ReportSection& top = list.add(QStringLiteral("diagnostics"), QStringLiteral("Diagnostics"));
-    if (plan.diagnostics.empty()) {
+    if (diagnostics.empty()) {
         top.paragraph(QStringLiteral("The plan has no diagnostics."));
         return;
     }
@@ -117,7 +120,7 @@ void addDiagnosticSections(const ReportInput& input, SectionList& list) {
         "By severity: errors stop a run from verifying, warnings name hazards of the reference "
         "code and probable mistakes, information says what the planner decided."));
     for (Severity severity : {Severity::Error, Severity::Warning, Severity::Info}) {
-        ReportTable table = diagnosticTable(scenario, plan, severity);
+        ReportTable table = diagnosticTable(scenario, diagnostics, severity);
         if (table.rows.empty()) continue;
         const QString title = severityTitle(severity);
         ReportSection& section =
@@ -125,7 +128,7 @@ void addDiagnosticSections(const ReportInput& input, SectionList& list) {
                      QStringLiteral("%1 (%2)").arg(title).arg(table.rows.size()), 2);
         section.table(std::move(table));
     }
-    addDiagnosticParamsAppendix(scenario, plan, list);
+    addDiagnosticParamsAppendix(scenario, diagnostics, list);
 }
 
 void addTpSections(const ReportInput& input, SectionList& list) {

@@ -35,13 +35,6 @@ namespace hsdp {
 
 namespace {
 
-// The errors of a prediction (the plan's are in its index).
-int errorCount(const PlanPrediction* prediction) {
-    if (!prediction) return 0;
-    return int(std::count_if(prediction->diagnostics.begin(), prediction->diagnostics.end(),
-                             [](const Diagnostic& d) { return d.severity == Severity::Error; }));
-}
-
 QString counted(int count, const char* noun) {
     return QStringLiteral("%1 %2%3").arg(count).arg(QLatin1String(noun),
                                                     count == 1 ? QString() : QStringLiteral("s"));
@@ -256,9 +249,9 @@ QString MainWindow::statusText() const {
 QString MainWindow::diagnosticCountsText() const {
     const PlanResult& result = session_->current();
     if (!result.isValid()) return {};
-    return counted(result.index->errorCount + errorCount(result.prediction.get()), "error") +
-           QStringLiteral(" · ") + counted(result.index->warningCount, "warning") +
-           QStringLiteral(" ·");
+    // The prediction's (out of memory, tight memory on the cluster) with the plan's.
+    return counted(diagnosticCount(result, Severity::Error), "error") + QStringLiteral(" · ") +
+           counted(diagnosticCount(result, Severity::Warning), "warning") + QStringLiteral(" ·");
 }
 
 void MainWindow::updateTitle() {

@@ -232,6 +232,7 @@ private slots:
     void jobAddsTheJobCheck();
     void studioExportsTheSameDocument();
     void clusterAddsTheCost();
+    void outOfMemoryIsAnErrorOfTheReport();
     void wrongRowsAreDrawn();
     void runPictureShowsTheRunAboveItsPrediction();
     void everyPictureIsItsContentAlone_data();
@@ -714,6 +715,35 @@ void TestReport::wrongRowsAreDrawn() {
     }
     input.comparison = {};
     QVERIFY(wrongRowPictures(buildReport(input)).empty());
+}
+
+// A plan whose predicted peak is over the device's memory: the report's
+// verdict counts the out-of-memory error, and the Diagnostics section lists
+// it first among the errors, as plan --cluster and the status bar do.
+void TestReport::outOfMemoryIsAnErrorOfTheReport() {
+    ReportInput input;
+    input.plan = computePlanResult(sample("llama3_8b_hsdp_2x4.json"));
+    auto small = std::make_shared<Cluster>(readClusterPreset("h100-dgx"));
+    small->device.memoryBytes = int64_t(4) << 30;  // the 8B step peaks far above 4 GiB
+    input.plan.prediction = predictPlan(input.plan, small);
+    QVERIFY(input.plan.prediction && !input.plan.prediction->diagnostics.empty());
+    for (const Diagnostic& d : input.plan.plan->diagnostics)
+        QVERIFY(d.severity != Severity::Error);  // the plan alone has none
+    const ReportDocument doc = buildReport(input);
+    QString verdict;
+    const ReportTable* errors = nullptr;
+    for (const ReportSection& section : doc.sections)
+        for (const ReportBlock& block : section.blocks) {
+            for (const auto& [label, value] : block.facts)
+                if (label == QStringLiteral("Verdict")) verdict = value;
+            if (section.anchor == QStringLiteral("diagnostics-errors") &&
+                block.kind == ReportBlock::Table)
+                errors = &block.table;
+        }
+    QVERIFY2(verdict.startsWith(QStringLiteral("plan has 1 error diagnostic(s)")),
+             qPrintable(verdict));
+    QVERIFY(errors);
+    QCOMPARE(errors->rows.front().front(), QStringLiteral("out-of-memory"));
 }
 
 // report --run --cluster: the run-versus-prediction picture is the run as

@@ -27,6 +27,23 @@ std::shared_ptr<const RunResult> timelineOf(const Plan& plan, const PlanCost& co
 
 }  // namespace
 
+std::vector<Diagnostic> planDiagnosticsWithPrediction(const PlanResult& plan) {
+    std::vector<Diagnostic> all;
+    if (plan.prediction) all = plan.prediction->diagnostics;
+    if (plan.plan)
+        all.insert(all.end(), plan.plan->diagnostics.begin(), plan.plan->diagnostics.end());
+    return all;
+}
+
+int diagnosticCount(const PlanResult& plan, Severity severity) {
+    auto count = [&](const std::vector<Diagnostic>& list) {
+        return int(std::count_if(list.begin(), list.end(),
+                                 [&](const Diagnostic& d) { return d.severity == severity; }));
+    };
+    return (plan.prediction ? count(plan.prediction->diagnostics) : 0) +
+           (plan.plan ? count(plan.plan->diagnostics) : 0);
+}
+
 std::shared_ptr<const PlanPrediction> predictPlan(const PlanResult& plan,
                                                   std::shared_ptr<const Cluster> cluster,
                                                   std::stop_token stop) {

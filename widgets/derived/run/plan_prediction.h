@@ -36,6 +36,12 @@ struct PlanPrediction {
     std::vector<Diagnostic> diagnostics;
 };
 
+// Every diagnostic of the plan as the studio and the report list it: the
+// prediction's (memory on the cluster) first, then the plan's own.
+std::vector<Diagnostic> planDiagnosticsWithPrediction(const PlanResult& plan);
+// How many of those have `severity`.
+int diagnosticCount(const PlanResult& plan, Severity severity);
+
 // `plan` costed on `cluster` at the scenario's real shapes; null without a
 // cluster. Once `stop` is requested it soon returns a prediction whose error
 // says it stopped.
