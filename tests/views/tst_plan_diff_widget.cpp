@@ -74,6 +74,7 @@ private slots:
     void activatingRowsSelectsEverywhere();
     void compareShortcutIsListed();
     void aFileThatDoesNotReadIsSaid();
+    void aLongSummaryWrapsInsteadOfWideningTheWindow();
     void summaryAndHeadingCountTheSame_data();
     void summaryAndHeadingCountTheSame();
 
@@ -310,6 +311,28 @@ void TestPlanDiffWidget::summaryAndHeadingCountTheSame() {
              qPrintable(heading));
     QCOMPARE(window.view<PlanDiffWidget>()->model()->rowCount(section),
              truth[0] + truth[1] + truth[2]);
+}
+
+// The summary with the prediction's change (on h100-dgx, the default
+// cluster: "predicted step … ± 3 % on its pieces only (…)") is longer than a
+// laptop's screen is wide: it wraps. A label that does not wrap made the
+// window's minimum width its length, and the window grew past the screen.
+void TestPlanDiffWidget::aLongSummaryWrapsInsteadOfWideningTheWindow() {
+    MainWindow window;
+    window.resize(1000, 700);
+    window.show();
+    QVERIFY(openAndSettle(window));
+    const int width = window.width();
+    QThread::msleep(20);
+    QVERIFY(writeFile(path_, fourReplicas()));
+    PlanDiffWidget* changes = window.view<PlanDiffWidget>();
+    QTRY_VERIFY_WITH_TIMEOUT(changes->summaryText().contains(QStringLiteral("predicted step")),
+                             20000);
+    QVERIFY2(QFontMetrics(window.font()).horizontalAdvance(changes->summaryText()) > width,
+             qPrintable(changes->summaryText()));  // longer than the window is wide
+    QApplication::processEvents();
+    QCOMPARE(window.width(), width);
+    QVERIFY(window.minimumSizeHint().width() <= width);
 }
 
 QTEST_MAIN(TestPlanDiffWidget)

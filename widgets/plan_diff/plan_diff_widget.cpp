@@ -34,6 +34,11 @@ PlanDiffWidget::PlanDiffWidget(PlanDiffTracker* tracker, PlanSelection* selectio
     summary_->setFont(bold);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Both can be longer than the screen is wide (the prediction's change with
+    // its trust text, a long path): a label that does not wrap makes its
+    // length the window's minimum width, and the window grows past the screen.
+    summary_->setWordWrap(true);
+    title_->setWordWrap(true);
     error_->setStyleSheet(QStringLiteral("color: #c01c28;"));
     error_->setWordWrap(true);
     error_->hide();
