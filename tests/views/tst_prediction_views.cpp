@@ -471,7 +471,22 @@ void TestPredictionViews::aRunIsShownAboveItsPrediction() {
             view.caption().contains(QStringLiteral("not the model's error")) &&
             !view.caption().contains(QStringLiteral("makespan error")),
         qPrintable(view.caption()));
+    // The picture has no caption: its title says it, beside the figure.
+    QVERIFY2(view.predictedTitle().contains(QStringLiteral("GPUs, not this machine")),
+             qPrintable(view.predictedTitle()));
     view.showRun(run);
+    QVERIFY(!view.predictedTitle().contains(QStringLiteral("not this machine")));
+    // The plan's picture says it is a prediction, on which cluster, and its
+    // step, in a title band above the timeline (ink there, on white).
+    QVERIFY2(view.planTitle().startsWith(QStringLiteral("Predicted, not measured: the step on ")) &&
+                 view.planTitle().contains(QStringLiteral("loopback")),
+             qPrintable(view.planTitle()));
+    const QSize size = view.fittedPictureSize(QSize(1200, 600), QStringLiteral("plan"));
+    const QImage picture = view.picture(size, QStringLiteral("plan"));
+    int ink = 0;
+    for (int y = 0; y < PredictedTimelineWidget::kPictureTitleHeight; ++y)
+        for (int x = 0; x < 400; ++x) ink += qGray(picture.pixel(x, y)) < 128;
+    QVERIFY2(ink > 50, qPrintable(QString::number(ink)));
     // Another plan: the run is no longer this view's.
     view.showPlan(predicted(QStringLiteral("llama3_8b_hsdp_2x4.json"), "loopback"));
     QVERIFY(!view.canShowRun());

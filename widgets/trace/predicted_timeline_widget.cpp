@@ -124,10 +124,25 @@ QString PredictedTimelineWidget::measuredTitle() const {
 
 QString PredictedTimelineWidget::predictedTitle() const {
     const RunPrediction& predicted = *run_.prediction->prediction;
-    return tr("Predicted on %1 at the run's %2: step %3")
+    // A GPU cluster's step is no prediction of this machine's: said beside
+    // the figure, where the eye compares it with the measured one above.
+    const bool otherHardware = !run_.prediction->cluster->describesEngineRuns();
+    return tr("Predicted on %1%2 at the run's %3: step %4")
         .arg(clusterText(predicted.cost),
+             otherHardware ? tr(" (GPUs, not this machine: no prediction of this run)") : QString(),
              run_.run->shrink ? tr("shrunk shapes") : tr("real shapes"),
              duration(predicted.predictedSeconds));
+}
+
+QString PredictedTimelineWidget::planTitle() const {
+    const PlanPrediction* prediction = plan_.prediction.get();
+    if (!prediction || !prediction->cost) return {};
+    const PlanCost& cost = *prediction->cost;
+    return tr("Predicted, not measured: the step on %1 at real shapes, %2 %3 (rank %4 ends "
+              "last)")
+        .arg(clusterText(cost), duration(cost.stepSeconds),
+             QString::fromStdString(cost.cluster.trustText()))
+        .arg(cost.lastRank);
 }
 
 QString PredictedTimelineWidget::caption() const {
@@ -218,7 +233,9 @@ PredictedTimelineWidget::RunPicture PredictedTimelineWidget::runPicture(const QS
 }
 
 QSize PredictedTimelineWidget::fittedPictureSize(const QSize& size, const QString& part) {
-    if (!drawsRun(part)) return {size.width(), planCanvas_->fittedHeight(size.height())};
+    if (!drawsRun(part))
+        return {size.width(), kPictureTitleHeight + planCanvas_->fittedHeight(std::max(
+                                                        0, size.height() - kPictureTitleHeight))};
     const RunPicture picture = runPicture(size);
     // Both timelines at the row height the shorter share gives (one row per rank in each).
     const int canvas = std::max(measuredCanvas_->fittedHeight(picture.measured.height()),
@@ -241,25 +258,32 @@ void PredictedTimelineWidget::paintPicture(QPaintDevice& target, const QSize& si
         canvas.paintTimeline(painter, area.size());
         painter.restore();
     };
-    if (!drawsRun(part)) {
-        paintOnWhite(target, size, [&](QPainter& painter) {
-            paintCanvas(painter, *planCanvas_, QRect(QPoint(0, 0), size));
-        });
-        return;
-    }
-    const RunPicture picture = runPicture(size);
-    paintOnWhite(target, size, [&](QPainter& painter) {
+    auto paintTitles = [this](QPainter& painter,
+                              const std::vector<std::pair<QRect, QString>>& titles) {
         painter.save();
         QFont bold = painter.font();
         bold.setBold(true);
         painter.setFont(bold);
         painter.setPen(palette().color(QPalette::WindowText));
-        for (const auto& [area, text] : {std::pair{picture.measuredTitle, measuredTitle()},
-                                         std::pair{picture.predictedTitle, predictedTitle()}})
+        for (const auto& [area, text] : titles)
             painter.drawText(
                 area.adjusted(6, 0, -6, 0), Qt::AlignLeft | Qt::AlignVCenter,
                 painter.fontMetrics().elidedText(text, Qt::ElideRight, area.width() - 12));
         painter.restore();
+    };
+    if (!drawsRun(part)) {
+        paintOnWhite(target, size, [&](QPainter& painter) {
+            paintTitles(painter, {{QRect(0, 0, size.width(), kPictureTitleHeight), planTitle()}});
+            paintCanvas(painter, *planCanvas_,
+                        QRect(0, kPictureTitleHeight, size.width(),
+                              std::max(0, size.height() - kPictureTitleHeight)));
+        });
+        return;
+    }
+    const RunPicture picture = runPicture(size);
+    paintOnWhite(target, size, [&](QPainter& painter) {
+        paintTitles(painter, {{picture.measuredTitle, measuredTitle()},
+                              {picture.predictedTitle, predictedTitle()}});
         paintCanvas(painter, *measuredCanvas_, picture.measured);
         paintCanvas(painter, *runCanvas_, picture.predicted);
     });

@@ -59,13 +59,17 @@ public:
     TraceCanvas* runPredictionCanvas() const { return runCanvas_; }
     TraceZoomBar* zoomBar() const { return zoomBar_; }
     QString caption() const;
+    // The title line each picture draws above its timeline: the "plan"
+    // picture's (cluster, step, trust: a prediction, said as one), or the
+    // run picture's two.
+    QString planTitle() const;
+    QString measuredTitle() const;
+    QString predictedTitle() const;
 
 private:
     void refresh();
     QString planCaption() const;
     QString runCaption() const;
-    QString measuredTitle() const;
-    QString predictedTitle() const;
     bool drawsRun(const QString& part) const;
 
     PlanResult plan_;
