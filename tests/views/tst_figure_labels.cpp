@@ -20,8 +20,11 @@
 #include "derived/run/step_caption.h"
 #include "derived/run/traffic_stats.h"
 #include "report/report_builder.h"
+#include "run/real_size.h"
 #include "run/runner.h"
 #include "run/shrink.h"
+#include "run_budget.h"
+#include "samples.h"
 #include "steps/step_widget.h"
 #include "trace/trace_canvas.h"
 #include "trace/trace_widget.h"
@@ -29,6 +32,7 @@
 #include "types/figures.h"
 
 using namespace hsdp;
+using namespace hsdp::testing;
 
 namespace {
 
@@ -100,6 +104,27 @@ private slots:
         QVERIFY2(real_.run->verified, real_.run->error.c_str());
         QVERIFY2(shrunk_.run->verified, shrunk_.run->error.c_str());
         QVERIFY(shrunk_.run->shrink && shrunk_.run->shrink->factor == 4);
+    }
+
+    // The all-to-all's members send other params' pieces each: the Traffic
+    // view's real-size total scales each member's bytes by its own label, as
+    // the run's line does, and the two agree (486 and 517 GiB on a 70B run
+    // when the view scaled a collective by its first member's label).
+    void allToAllRealSizeTrafficIsTheRunsOwn() {
+        RunData data;
+        data.plan = computePlanResult(sample(QStringLiteral("diff/llama3_8b_all_to_all.json")));
+        data.run = std::make_shared<const RunResult>(
+            runPlan(*data.plan.scenario, *data.plan.plan, budgetedRunOptions()));
+        QVERIFY2(data.run->verified, data.run->error.c_str());
+        QVERIFY(data.run->shrink);
+        const RealScale real = realScale(*data.plan.scenario, data.run->shrink);
+        const TrafficStats stats = trafficStats(runSteps(data.run->trace), data.run->trace,
+                                                data.plan.scenario.get(), 12, &real);
+        QVERIFY2(std::abs(stats.total.realWireBytes - double(data.run->shrink->realBytes)) <=
+                     double(data.run->rankEvents),  // each event rounded to a byte there
+                 qPrintable(QStringLiteral("%1 vs %2")
+                                .arg(stats.total.realWireBytes, 0, 'f', 0)
+                                .arg(data.run->shrink->realBytes)));
     }
 
     // Steps: every caption's size is of the shrunk run, with the size the real

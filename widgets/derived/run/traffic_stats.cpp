@@ -26,8 +26,18 @@ void add(TrafficRow& row, Intervals& busy, const RunStep& step, const Trace& tra
     row.seconds += step.runUs() * 1e-6;
     busy.emplace_back(step.readyUs, step.endUs);
     if (real) {
-        row.realWireBytes += real->realBytes(first.label, double(wire)).value_or(double(wire));
-        row.realSizeBytes += real->realBytes(first.label, size).value_or(size);
+        // Each member's bytes by its own label, as the run's real-size total
+        // (realWireBytes) scales them: an all_to_all_v member sends other
+        // params' pieces than the first member does. The size grows alike.
+        double realWire = 0;
+        for (int e : step.events) {
+            const TraceEvent& event = trace.events[static_cast<size_t>(e)];
+            const auto bytes = double(event.bytes);
+            realWire += real->realBytes(event.label, bytes).value_or(bytes);
+        }
+        row.realWireBytes += realWire;
+        row.realSizeBytes += wire > 0 ? size * realWire / double(wire)
+                                      : real->realBytes(first.label, size).value_or(size);
     }
 }
 
