@@ -118,6 +118,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void samples_data();
     void barsAreThePlansLoads_data() { samples_data(); }
+    void gatheredSeriesSaysItsStrategy();
     void barsAreThePlansLoads();
     void clickingABarSelectsItsRanks_data() { samples_data(); }
     void clickingABarSelectsItsRanks();
@@ -290,6 +291,25 @@ void TestOwnerBalance::clickingABarSelectsItsRanks() {
         if (ranksAt(group, coords[i], result.plan->effectiveReplicaCount) == selection.ranks())
             outlined = static_cast<int>(i);
     QCOMPARE(view.pickedCoordinate(), outlined);
+}
+
+// The plan's per-rank gathered figure is what the all-gather brings; under
+// all-to-all a rank receives only what it computes, and the series says so
+// (every rank's orange bar at the all-gather's height read as all-to-all's).
+void TestOwnerBalance::gatheredSeriesSaysItsStrategy() {
+    auto gatheredName = [](const QString& file) {
+        PlanSelection selection;
+        OwnerBalanceWidget view(&selection);
+        view.setResult(computePlanResult(sample(file)));
+        for (int i = 0; i < view.rankPlot()->plottableCount(); ++i)
+            if (view.rankPlot()->plottable(i)->name().startsWith(QStringLiteral("gathered")))
+                return view.rankPlot()->plottable(i)->name();
+        return QString();
+    };
+    QCOMPARE(gatheredName(QStringLiteral("llama3_8b_hsdp_2x4.json")), QStringLiteral("gathered"));
+    QVERIFY2(gatheredName(QStringLiteral("diff/llama3_8b_all_to_all.json"))
+                 .contains(QStringLiteral("under all-gather")),
+             qPrintable(gatheredName(QStringLiteral("diff/llama3_8b_all_to_all.json"))));
 }
 
 void TestOwnerBalance::batchFollowsTheSelection() {

@@ -463,7 +463,9 @@ QString MeshCanvas::toolTipFor(int rank) const {
     const RankOwnership& r = result_.plan->ranks[static_cast<size_t>(rank)];
     auto count = [](int64_t n) { return humanCount(static_cast<double>(n)); };
     text += tr("<br>holds %1 elements (its shards)").arg(count(r.heldNumel));
-    text += tr("<br>gathers %1 elements (fused all-gathers)").arg(count(r.gatheredNumel));
+    text += tr("<br>gathers %1 elements (fused all-gathers; under all-to-all it receives only "
+               "the matrices it computes)")
+                .arg(count(r.gatheredNumel));
     text += tr("<br>runs Newton–Schulz on %1 params, %2 elements")
                 .arg(r.computed.size())
                 .arg(count(r.computedNumel));

@@ -437,7 +437,29 @@ void OwnerBalanceWidget::fillCoordTitle() {
     replot(coordPlot_);
 }
 
+namespace {
+
+// Whether a group of the plan gathers under all-to-all, whose ranks receive
+// only the matrices they compute: the plan's gathered figure is then what
+// the all-gather would bring, and the series says so.
+bool anyAllToAll(const Plan& plan) {
+    return std::any_of(plan.groups.begin(), plan.groups.end(), [](const Group& g) {
+        return g.gatherStrategy == GatherStrategy::AllToAll &&
+               std::any_of(g.batches.begin(), g.batches.end(),
+                           [](const Batch& b) { return b.isShard; });
+    });
+}
+
+}  // namespace
+
+QString OwnerBalanceWidget::gatheredSeriesName() const {
+    return result_.isValid() && anyAllToAll(*result_.plan)
+               ? tr("gathered under all-gather (this plan's all-to-all receives less)")
+               : tr("gathered");
+}
+
 void OwnerBalanceWidget::fillRankPlot() {
+    gatheredBars_->setName(gatheredSeriesName());
     std::vector<int64_t> computedNumel;
     if (result_.isValid())
         for (const RankOwnership& rank : result_.plan->ranks)
@@ -456,7 +478,7 @@ void OwnerBalanceWidget::showRankDistribution() {
     keyTicks_.erase(rankPlot_);
     const PlanIndex& index = *result_.index;
     rankDist_->show({{tr("held"), kHeldColor, {}, index.heldByRank},
-                     {tr("gathered"), kGatheredColor, {}, index.gatheredByRank},
+                     {gatheredSeriesName(), kGatheredColor, {}, index.gatheredByRank},
                      {tr("Newton–Schulz"), kShardColor, {}, index.computedByRank}},
                     {tr("ranks"),
                      [this](int entry) {

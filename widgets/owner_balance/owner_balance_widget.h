@@ -91,6 +91,8 @@ public:
     QImage renderImage(const QSize& size);
 
 private:
+    // The per-rank "gathered" series' name: what the plan's figure is under its strategy.
+    QString gatheredSeriesName() const;
     QCustomPlot* makePlot(QCPTextElement** title);
     void onSelectionChanged();
     void showBatch();
