@@ -130,7 +130,11 @@ void MainWindow::activateDivergence(int row) {
     SelectionState state = selection_->stateFor(shown.plan);
     state.collective = seq;
     selection_->set(state, shown.plan);
-    jobView->setNote({});
+    // Two numberings meet here: the record's, per process group as PyTorch
+    // counts, and the run's, run-wide; the note names both.
+    jobView->setNote(tr("#%1 of its group in the record is the run's collective #%2 (Steps)")
+                         .arg(shown.rows.at(size_t(row)).seqId)
+                         .arg(seq));
     if (QDockWidget* steps = dock("steps")) {
         steps->show();
         steps->raise();

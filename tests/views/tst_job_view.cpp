@@ -211,9 +211,13 @@ void TestJobView::activatingGoesToTheStep() {
     // Enter on the current divergence, as the user activates it.
     view_->divergenceView()->setFocus();
     QTest::keyClick(view_->divergenceView(), Qt::Key_Return);
-    QVERIFY2(view_->note().isEmpty(), qPrintable(view_->note()));
     const int64_t seq = window_->selection()->collective();
     QVERIFY(seq >= 0);
+    // The record's number (per group) and the run's (run-wide) are both named.
+    QCOMPARE(view_->note(), QStringLiteral("#%1 of its group in the record is the run's "
+                                           "collective #%2 (Steps)")
+                                .arg(window_->job().rows.front().seqId)
+                                .arg(seq));
     auto* steps = window_->view<StepWidget>();
     QVERIFY(steps->currentStep() >= 0);
     QCOMPARE(steps->steps()[size_t(steps->currentStep())].seq, seq);
