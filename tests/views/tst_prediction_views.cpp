@@ -288,6 +288,15 @@ void TestPredictionViews::memoryLegendNamesOnlyTheKindsThatDraw() {
         QCOMPARE(named, drawn);
     }
     QVERIFY2(leftOut > 0, "no sample has a kind of buffer at zero: nothing to leave out");
+    // The entries chart's bars total every kind: in no kind's colour.
+    PlanSelection selection;
+    MemoryWidget view(&selection);
+    view.showPlan(predicted(QStringLiteral("teaching_2x2.json"), "h100-dgx"));
+    auto* entries = qobject_cast<QCPBars*>(view.entryPlot()->plottable(0));
+    QVERIFY(entries);
+    for (int k = 0; k < kMemoryKinds; ++k)
+        QVERIFY2(entries->brush().color() != view.kindBars(MemoryKind(k))->brush().color(),
+                 qPrintable(view.kindBars(MemoryKind(k))->name()));
 }
 
 // A report's memory pictures, drawn by a view never shown: the entries

@@ -22,6 +22,10 @@ const std::array<QColor, kMemoryKinds> kKindColors = {
     QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59), QColor(0xb0, 0x7a, 0xa1),
     QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0x76, 0xb7, 0xb2)};
 const QColor kCapacityColor(0x22, 0x22, 0x22);
+// The entries chart's bars are a total of every kind: a colour no kind has
+// (in a kind's colour they read as that buffer, a gather buffer in a plan
+// that has none).
+const QColor kEntryPeakColor(0x6b, 0x72, 0x80);
 
 // Byte ticks as the rest of the studio writes sizes ("60.0 GiB"), a round
 // number of the unit apart (1, 2, 2.5 or 5 times a power of ten of KiB,
@@ -86,7 +90,7 @@ MemoryWidget::MemoryWidget(PlanSelection* selection, QWidget* parent)
     showLegend(true);
     capacity_ = new QCPItemStraightLine(rankPlot_);
     capacity_->setPen(QPen(kCapacityColor, 1.5, Qt::DashLine));
-    entryBars_ = makeBars(entryPlot_, kKindColors[size_t(MemoryKind::GatherBuffer)], tr("peak"));
+    entryBars_ = makeBars(entryPlot_, kEntryPeakColor, tr("peak"));
     message_->setWordWrap(true);
     message_->setMargin(8);
     auto* layout = new QVBoxLayout(this);
