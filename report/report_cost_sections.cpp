@@ -4,6 +4,7 @@
 // "Cost on" text gives them, the predicted timeline, the memory per rank,
 // and after a run the run above its prediction.
 #include "cost/plan_cost.h"
+#include "cost/strategy_comparison.h"
 #include "derived/run/plan_prediction.h"
 #include "export/cost_text.h"
 #include "export/text_wrap.h"
@@ -95,7 +96,12 @@ void addCostSections(const ReportInput& input, SectionList& list) {
     section.factList(costFacts(cost));
     // Broken at 100 columns where a break reads ("; ", ", "): the page broke
     // the CLI's long lines mid-figure.
-    section.code(QString::fromStdString(wrapText(costToText(cost, "real size"))));
+    // With the gather strategies of each gathered group, as plan --cluster.
+    const std::string strategies =
+        strategyComparisonsText(compareEveryGroup(*input.plan.scenario, *input.plan.plan,
+                                                  *prediction->cluster, kComparedGroups),
+                                gatheredGroupCount(*input.plan.plan));
+    section.code(QString::fromStdString(wrapText(costToText(cost, "real size") + strategies)));
     section.picture(picture("predicted", "plan",
                             QStringLiteral("The predicted step, one row per rank, coloured by "
                                            "phase."),

@@ -9,7 +9,6 @@
 #include "export/plan_json.h"
 #include "export/plan_text.h"
 #include "plan/planner.h"
-#include "strategy_comparison_text.h"
 
 namespace hsdp::cli {
 
@@ -49,20 +48,6 @@ docs/plan.md (planning rules, hsdp-plan/1 keys), docs/glossary.md (owner,
 batch, shard compute, hazard codes), docs/cost-model.md (--cluster) and
 docs/cluster-format.md in the source tree.
 )";
-
-namespace {
-
-// The gathered groups whose strategies `plan --cluster` compares: each costs
-// two step schedules and two memory replays.
-constexpr size_t kComparedGroups = 8;
-
-size_t gatheredGroups(const Plan& plan) {
-    size_t n = 0;
-    for (const Group& g : plan.groups) n += gathers(g);
-    return n;
-}
-
-}  // namespace
 
 int planCommand(const std::vector<std::string>& args) {
     ArgParser parser;
@@ -109,7 +94,7 @@ int planCommand(const std::vector<std::string>& args) {
         if (cost)
             std::cout << "\n"
                       << costToText(*cost, "real size")
-                      << strategyComparisonsText(strategies, gatheredGroups(plan));
+                      << strategyComparisonsText(strategies, gatheredGroupCount(plan));
     }
     return plan.hasErrors() ? 1 : 0;
 }

@@ -6,6 +6,7 @@
 #include "cost/gather_strategy_choice.h"
 #include "cost/gather_traffic.h"
 #include "cost/step_memory_model.h"
+#include "cost/step_schedule.h"
 #include "types/stopped.h"
 
 namespace hsdp {
@@ -79,6 +80,28 @@ StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan,
     setPeak(out.allGather, scenario, withStrategy(plan, group, GatherStrategy::AllGather), stop);
     setPeak(out.allToAll, scenario, withStrategy(plan, group, GatherStrategy::AllToAll), stop);
     return out;
+}
+
+std::vector<StrategyComparison> compareEveryGroup(const Scenario& scenario, const Plan& plan,
+                                                  const Cluster& cluster, size_t maxGroups,
+                                                  bool* tooLarge) {
+    std::vector<StrategyComparison> out;
+    if (tooLarge) *tooLarge = false;
+    try {
+        for (size_t g = 0; g < plan.groups.size() && out.size() < maxGroups; ++g)
+            if (gathers(plan.groups[g]))
+                out.push_back(compareStrategies(scenario, plan, int(g), cluster));
+    } catch (const ScheduleTooLarge&) {
+        if (tooLarge) *tooLarge = true;
+        out.clear();
+    }
+    return out;
+}
+
+size_t gatheredGroupCount(const Plan& plan) {
+    size_t n = 0;
+    for (const Group& g : plan.groups) n += gathers(g);
+    return n;
 }
 
 }  // namespace hsdp

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "cluster/cluster.h"
 #include "plan/plan.h"
@@ -43,6 +44,20 @@ struct StrategyComparison {
 // studio's budget), Stopped soon after `stop` is requested.
 StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan, int group,
                                      const Cluster& cluster, std::stop_token stop = {});
+
+// The gathered groups whose strategies `plan --cluster` and the report
+// compare: each costs two step schedules and two memory replays.
+inline constexpr size_t kComparedGroups = 8;
+
+// Both strategies of every gathered group of `plan` on `cluster`
+// (compareStrategies), the first `maxGroups` of them; empty when the plan
+// gathers nothing, or when a group's schedule outgrows the studio's budget
+// (`tooLarge` then says so).
+std::vector<StrategyComparison> compareEveryGroup(const Scenario& scenario, const Plan& plan,
+                                                  const Cluster& cluster, size_t maxGroups,
+                                                  bool* tooLarge = nullptr);
+// How many of the plan's groups gather anything.
+size_t gatheredGroupCount(const Plan& plan);
 
 // Whether the group gathers anything (has a sharded batch): else the
 // strategies do not differ.

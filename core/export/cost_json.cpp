@@ -138,4 +138,28 @@ Json costToJson(const PlanCost& cost) {
             {"gather_traffic", gatherTrafficToJson(cost.gatherTraffic)}};
 }
 
+namespace {
+
+nlohmann::ordered_json figuresJson(const StrategyFigures& f) {
+    return {{"max_received_bytes", f.maxReceived},
+            {"mean_received_bytes", f.meanReceived},
+            {"seconds", f.seconds},
+            {"peak_bytes", f.peakBytes},
+            {"peak_rank", f.peakRank}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json strategyComparisonsToJson(
+    const std::vector<StrategyComparison>& comparisons) {
+    auto out = nlohmann::ordered_json::array();
+    for (const StrategyComparison& c : comparisons)
+        out.push_back({{"group", c.groupId},
+                       {"runs", gatherStrategyName(c.used)},
+                       {"chosen_by_auto", c.chosenByAuto},
+                       {"all_gather", figuresJson(c.allGather)},
+                       {"all_to_all", figuresJson(c.allToAll)}});
+    return out;
+}
+
 }  // namespace hsdp

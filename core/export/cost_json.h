@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cost/plan_cost.h"
+#include "cost/strategy_comparison.h"
 
 namespace hsdp {
 
@@ -17,5 +18,10 @@ nlohmann::ordered_json costToJson(const PlanCost& cost);
 // what the plan runs (`chosen`) and both strategies, per rank and phase
 // (cost/gather_traffic.h); `plan --json` has it with or without --cluster.
 nlohmann::ordered_json gatherTrafficToJson(const GatherTraffic& traffic);
+
+// `plan --cluster --json`'s cost.gather_strategies: per gathered group both
+// strategies' figures (cost/strategy_comparison.h).
+nlohmann::ordered_json strategyComparisonsToJson(
+    const std::vector<StrategyComparison>& comparisons);
 
 }  // namespace hsdp

@@ -187,4 +187,31 @@ std::string costToText(const PlanCost& cost, const std::string& sizes) {
     return out.str();
 }
 
+namespace {
+
+std::string figuresText(const StrategyFigures& f) {
+    return humanBytes(double(f.maxReceived)) + ", " + durationText(f.seconds) + ", peak " +
+           humanBytes(double(f.peakBytes));
+}
+
+}  // namespace
+
+std::string strategyComparisonsText(const std::vector<StrategyComparison>& comparisons,
+                                    size_t gatheredGroups) {
+    if (comparisons.empty()) return {};
+    std::ostringstream out;
+    out << "  gather strategies  per gathered group, at real size: the most a rank receives, the "
+           "busiest rank's gather + update return (Newton-Schulz, the same under both, left "
+           "out), the step's peak\n";
+    for (const StrategyComparison& c : comparisons) {
+        out << "    group " << c.groupId << "  all-gather " << figuresText(c.allGather)
+            << "; all-to-all " << figuresText(c.allToAll) << "; runs " << gatherStrategyName(c.used)
+            << (c.chosenByAuto ? " (auto)" : " (options.gather_strategy)") << "\n";
+    }
+    if (gatheredGroups > comparisons.size())
+        out << "    and " << gatheredGroups - comparisons.size()
+            << " more gathered groups (the studio's Gather strategy view shows each)\n";
+    return out.str();
+}
+
 }  // namespace hsdp

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cost/plan_cost.h"
+#include "cost/strategy_comparison.h"
 
 namespace hsdp {
 
@@ -13,5 +14,11 @@ namespace hsdp {
 // nodes, and the busiest and most waiting ranks. `sizes` says whose shapes
 // were costed ("real size" or "the shrunk run's sizes").
 std::string costToText(const PlanCost& cost, const std::string& sizes);
+
+// `plan --cluster`'s "gather strategies" block: per group what the Gather
+// strategy view shows, in the same words, of `gatheredGroups` gathered
+// groups; "" for no comparison.
+std::string strategyComparisonsText(const std::vector<StrategyComparison>& comparisons,
+                                    size_t gatheredGroups);
 
 }  // namespace hsdp

@@ -667,6 +667,8 @@ void TestReport::clusterAddsTheCost() {
                               .arg(QString::fromStdString(humanBytes(double(peak))))
                               .arg(peakRank)));
     QVERIFY(html.contains(QStringLiteral("The predicted step, one row per rank")));
+    // The same text as plan --cluster, its gather strategies per group included.
+    QVERIFY(html.contains(QStringLiteral("gather strategies  per gathered group")));
     QVERIFY(html.contains(QStringLiteral("predicted peak by kind of buffer")));
 
     const QString plain = dir_.filePath(QStringLiteral("plain.html"));
