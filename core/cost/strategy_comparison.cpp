@@ -39,13 +39,21 @@ void setReceived(StrategyFigures& figures, const StrategyTraffic& traffic, const
     figures.meanReceived = mesh.ranks.empty() ? 0 : double(total) / double(mesh.ranks.size());
 }
 
-void setPeak(StrategyFigures& figures, const Scenario& scenario, const Plan& plan,
+// The highest rank's peak of the step of `plan`, into `bytes` and `rank`.
+void setPeak(int64_t& bytes, int& rank, const Scenario& scenario, const Plan& plan,
              const std::stop_token& stop) {
-    for (const StepMemory& rank : predictStepMemory(scenario, plan, stop))
-        if (rank.peakBytes > figures.peakBytes) {
-            figures.peakBytes = rank.peakBytes;
-            figures.peakRank = rank.rank;
+    for (const StepMemory& r : predictStepMemory(scenario, plan, stop))
+        if (r.peakBytes > bytes) {
+            bytes = r.peakBytes;
+            rank = r.rank;
         }
+}
+
+// The plan with every gathered group on `strategy`.
+Plan everyGroupOn(Plan plan, GatherStrategy strategy) {
+    for (Group& g : plan.groups)
+        if (gathers(g)) g.gatherStrategy = strategy;
+    return plan;
 }
 
 }  // namespace
@@ -77,8 +85,13 @@ StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan,
             out.allToAll.seconds = e.allToAllSeconds;
         }
     throwIfStopped(stop);
-    setPeak(out.allGather, scenario, withStrategy(plan, group, GatherStrategy::AllGather), stop);
-    setPeak(out.allToAll, scenario, withStrategy(plan, group, GatherStrategy::AllToAll), stop);
+    for (auto [figures, strategy] : {std::pair{&out.allGather, GatherStrategy::AllGather},
+                                     std::pair{&out.allToAll, GatherStrategy::AllToAll}}) {
+        setPeak(figures->peakBytes, figures->peakRank, scenario,
+                withStrategy(plan, group, strategy), stop);
+        setPeak(figures->everyGroupPeakBytes, figures->everyGroupPeakRank, scenario,
+                everyGroupOn(plan, strategy), stop);
+    }
     return out;
 }
 

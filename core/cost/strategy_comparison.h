@@ -25,6 +25,11 @@ struct StrategyFigures {
     // The step's peak memory over all ranks with the group on this strategy.
     int64_t peakBytes = 0;
     int peakRank = 0;
+    // The same with every gathered group of the plan on this strategy: one
+    // group's choice can leave the step over the device while all of them
+    // together fit.
+    int64_t everyGroupPeakBytes = 0;
+    int everyGroupPeakRank = 0;
 };
 
 // The two strategies side by side for one gathered group of a plan.

@@ -145,7 +145,9 @@ nlohmann::ordered_json figuresJson(const StrategyFigures& f) {
             {"mean_received_bytes", f.meanReceived},
             {"seconds", f.seconds},
             {"peak_bytes", f.peakBytes},
-            {"peak_rank", f.peakRank}};
+            {"peak_rank", f.peakRank},
+            {"every_group_peak_bytes", f.everyGroupPeakBytes},
+            {"every_group_peak_rank", f.everyGroupPeakRank}};
 }
 
 }  // namespace

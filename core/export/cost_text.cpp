@@ -211,6 +211,12 @@ std::string strategyComparisonsText(const std::vector<StrategyComparison>& compa
     if (gatheredGroups > comparisons.size())
         out << "    and " << gatheredGroups - comparisons.size()
             << " more gathered groups (the studio's Gather strategy view shows each)\n";
+    // A group's peak is with the others as they are: one group alone may not
+    // fit where every group on one strategy does.
+    const StrategyComparison& any = comparisons.front();
+    out << "    every gathered group on one strategy: all-gather peak "
+        << humanBytes(double(any.allGather.everyGroupPeakBytes)) << ", all-to-all peak "
+        << humanBytes(double(any.allToAll.everyGroupPeakBytes)) << "\n";
     return out.str();
 }
 

@@ -11,6 +11,7 @@
 
 #include "cli_process.h"
 #include "cluster/reader.h"
+#include "cost/step_memory_model.h"
 #include "cost/step_simulation.h"
 #include "cost/strategy_comparison.h"
 #include "plan/planner.h"
@@ -199,6 +200,20 @@ private slots:
         }
         QVERIFY(gathered > 1);  // the 70B gathers more than one group
         QCOMPARE(compared.size(), gathered);
+        // And the step with every gathered group on all-to-all, replayed here.
+        Plan everyGroup = plan;
+        for (Group& g : everyGroup.groups)
+            if (gathers(g)) g.gatherStrategy = GatherStrategy::AllToAll;
+        int64_t peak = 0;
+        for (const StepMemory& rank : predictStepMemory(scenario, everyGroup))
+            peak = std::max(peak, rank.peakBytes);
+        QCOMPARE(
+            compared[0].toObject()["all_to_all"].toObject()["every_group_peak_bytes"].toInteger(),
+            peak);
+        QVERIFY2(text.contains("every gathered group on one strategy: all-gather peak ") &&
+                     text.contains(QString(", all-to-all peak %1")
+                                       .arg(QString::fromStdString(humanBytes(double(peak))))),
+                 qPrintable(text));
     }
 
     // A predicted peak over the device's memory is an error diagnostic, first,

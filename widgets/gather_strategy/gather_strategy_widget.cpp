@@ -60,6 +60,12 @@ const Row kRows[] = {
              .arg(qs(humanBytes(double(f.peakBytes))))
              .arg(f.peakRank);
      }},
+    {QT_TRANSLATE_NOOP("GatherStrategyWidget", "Peak with every gathered group on it"),
+     [](const StrategyFigures& f) {
+         return QStringLiteral("%1 (rank %2)")
+             .arg(qs(humanBytes(double(f.everyGroupPeakBytes))))
+             .arg(f.everyGroupPeakRank);
+     }},
 };
 
 }  // namespace
