@@ -129,16 +129,7 @@ int calibrateCommand(const std::vector<std::string>& args) {
                   cal.memoryBytesPerSecond / 1e9, cal.collectives.size(),
                   100 * cal.fitMedianAbsRelError, 100 * cal.fitMaxAbsRelError);
     std::cerr << summary;
-    if (!output) {
-        std::cout << text;
-        return 0;
-    }
-    if (auto error = writeFileAtomically(*output, text); !error.empty()) {
-        std::cerr << "hsdp-inspect: cannot write '" << *output << "': " << error << "\n";
-        return 2;
-    }
-    std::cerr << "calibrate: wrote " << *output << "\n";
-    return 0;
+    return writeClusterFile(text, output);
 }
 
 }  // namespace hsdp::cli

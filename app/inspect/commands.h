@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "job_record/job_record.h"
 #include "plan/plan.h"
 #include "types/scenario.h"
 
@@ -36,6 +37,9 @@ std::optional<Scenario> loadScenario(const std::string& path, std::string& text)
 // A preset's name or a cluster file (--cluster); on failure prints the
 // reader's message (file or preset, JSON path) and returns nullopt: exit 2.
 std::optional<Cluster> loadCluster(const std::string& nameOrPath);
+// A job's record from DUMP files or folders (readJobRecord), or nullopt with
+// the reader's message (file and place named) on stderr.
+std::optional<JobRecord> loadJobRecord(const std::vector<std::string>& paths);
 
 // The scenario's plan, with `gather_strategy: auto` settled on the cluster
 // `--cluster` names (`clusterArg`, loaded as `cluster`) or, without one, on

@@ -6,6 +6,8 @@
 #include "cluster/reader.h"
 #include "commands.h"
 #include "cost/plan_scenario.h"
+#include "job_record/job_record_error.h"
+#include "job_record/job_record_reader.h"
 #include "plan/planner.h"
 #include "scenario/reader.h"
 
@@ -42,6 +44,15 @@ std::optional<Cluster> loadCluster(const std::string& nameOrPath) {
         return resolveCluster(nameOrPath);
     } catch (const ClusterError& error) {
         std::cerr << "hsdp-inspect: --cluster: " << error.what() << "\n";
+        return std::nullopt;
+    }
+}
+
+std::optional<JobRecord> loadJobRecord(const std::vector<std::string>& paths) {
+    try {
+        return readJobRecord(paths);
+    } catch (const JobRecordError& error) {
+        std::cerr << "hsdp-inspect: " << error.what() << "\n";
         return std::nullopt;
     }
 }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 
 #include "cli_args.h"
 
@@ -92,6 +93,19 @@ std::string writeFileAtomically(const std::string& path, const std::string& cont
     if (error.empty() && std::rename(temp.c_str(), path.c_str()) != 0) error = std::strerror(errno);
     if (!error.empty()) std::remove(temp.c_str());
     return error;
+}
+
+int writeClusterFile(const std::string& content, const std::optional<std::string>& output) {
+    if (!output) {
+        std::cout << content;
+        return 0;
+    }
+    if (auto error = writeFileAtomically(*output, content); !error.empty()) {
+        std::cerr << "hsdp-inspect: cannot write '" << *output << "': " << error << "\n";
+        return 2;
+    }
+    std::cerr << "calibrate: wrote " << *output << "\n";
+    return 0;
 }
 
 }  // namespace hsdp::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace hsdp::cli {
@@ -21,5 +22,10 @@ void createDumpFolder(const std::string& option, const std::string& path);
 // Writes `content` to a temporary file next to `path` and renames it over
 // `path`: readers never see a half-written file. Returns "" or the reason.
 std::string writeFileAtomically(const std::string& path, const std::string& content);
+
+// `content` to FILE (atomically, then "calibrate: wrote FILE" on stderr) or,
+// without one, to standard output: the calibrate commands' cluster file.
+// Exit status 0, or 2 with the reason on stderr when FILE cannot be written.
+int writeClusterFile(const std::string& content, const std::optional<std::string>& output);
 
 }  // namespace hsdp::cli

@@ -91,34 +91,20 @@ int calibrateFromJob(const std::vector<std::string>& dumps, const std::string& b
     if (dumps.empty()) throw UsageError("--from-job takes at least one DUMP file or folder");
     const std::optional<Cluster> base = loadCluster(baseName);
     if (!base) return 2;
-    JobRecord job;
-    try {
-        job = readJobRecord(dumps);
-    } catch (const JobRecordError& error) {
-        std::cerr << "hsdp-inspect: " << error.what() << "\n";
-        return 2;
-    }
+    const std::optional<JobRecord> job = loadJobRecord(dumps);
+    if (!job) return 2;
     JobCalibration fit;
     try {
-        fit = calibrateFromJob(job, *base);
+        fit = calibrateFromJob(*job, *base);
     } catch (const std::invalid_argument& error) {
         std::cerr << "hsdp-inspect: calibrate --from-job: " << error.what() << "\n";
         return 1;
     }
-    std::cerr << summaryText(fit, clusterForWorld(*base, int(job.worldSize)), base->name);
+    std::cerr << summaryText(fit, clusterForWorld(*base, int(job->worldSize)), base->name);
     const std::string text =
         writeCluster(describedCluster(fit, base->name, name.value_or(base->name + "-from-job")));
     readCluster(text);  // what we write, the strict reader reads
-    if (!output) {
-        std::cout << text;
-        return 0;
-    }
-    if (auto error = writeFileAtomically(*output, text); !error.empty()) {
-        std::cerr << "hsdp-inspect: cannot write '" << *output << "': " << error << "\n";
-        return 2;
-    }
-    std::cerr << "calibrate: wrote " << *output << "\n";
-    return 0;
+    return writeClusterFile(text, output);
 }
 
 }  // namespace hsdp::cli

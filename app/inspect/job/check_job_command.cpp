@@ -70,18 +70,13 @@ int checkJobCommand(const std::vector<std::string>& args) {
     }
     const std::vector<std::string> dumps(parser.positionals().begin() + 1,
                                          parser.positionals().end());
-    JobRecord job;
-    try {
-        job = readJobRecord(dumps);
-    } catch (const JobRecordError& error) {
-        std::cerr << "hsdp-inspect: " << error.what() << "\n";
-        return 2;
-    }
+    const std::optional<JobRecord> job = loadJobRecord(dumps);
+    if (!job) return 2;
     const Plan plan = planWithStrategies(*scenario, cluster, parser.value("--cluster"));
     const PlannedStep step = plannedStep(stepSchedule(*scenario, plan));
-    const JobCheck check = checkJob(step, *scenario, plan, job);
+    const JobCheck check = checkJob(step, *scenario, plan, *job);
     const Cluster timesCluster = cluster ? *cluster : defaultStrategyCluster();
-    const TimedCollectives timed = timedCollectives(job, timesCluster);
+    const TimedCollectives timed = timedCollectives(*job, timesCluster);
     if (parser.has("--json")) {
         auto json = jobCheckToJson(check, step, *scenario, plan);
         json["timings"] = recordedTimesJson(timed, timesCluster.name);
