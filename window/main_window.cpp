@@ -106,7 +106,7 @@ void MainWindow::openScenario(const QString& path) {
         forgetJob();  // and a job's record to the plan it was checked against
     }
     session_->open(path);
-    recent_->add(path);
+    if (remembersFiles_) recent_->add(path);
     updateTitle();
     scheduleRestoreOffer(session_->path());
 }

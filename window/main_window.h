@@ -55,6 +55,9 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    // Whether opened files join File ▸ Open Recent: not for --screenshot,
+    // whose files are no choice of the user's.
+    void setRemembersFiles(bool remembers) { remembersFiles_ = remembers; }
     void openScenario(const QString& path);
 
     Session* session() const { return session_; }
@@ -276,6 +279,7 @@ private:
     PlanSelection* selection_;
     StaleBanner* banner_ = nullptr;
     PlanDiffTracker* planDiffTracker_ = nullptr;
+    bool remembersFiles_ = true;
     RecentFiles* recent_ = nullptr;
     ScenarioDocument* document_ = nullptr;
     std::vector<StudioView*> views_;  // owned by their docks (the mesh: the centre)

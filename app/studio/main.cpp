@@ -110,6 +110,7 @@ bool runAndWait(hsdp::MainWindow& window, const RunChoice& choice, QString* erro
 
 int screenshots(hsdp::MainWindow& window, const QString& dir, const QString& scenario,
                 const RunChoice& run, hsdp::ScreenshotFormats formats) {
+    window.setRemembersFiles(false);
     window.openScenario(scenario);
     QString error;
     if (!waitForPlan(window, &error)) {

@@ -394,6 +394,11 @@ void TestMainWindow::screenshotModeWritesEveryView() {
     }
     QCOMPARE(QImage(dir.filePath(QStringLiteral("mesh.png"))).size(), QSize(1400, 900));
     QCOMPARE(QImage(dir.filePath(QStringLiteral("window.png"))).size(), QSize(1600, 1000));
+    // The file it drew is no choice of the user's: File > Open Recent stays as it was.
+    QFile settings(dir.filePath(QStringLiteral("config/hsdp/hsdp-studio.conf")));
+    if (settings.open(QIODevice::ReadOnly))
+        QVERIFY2(!settings.readAll().contains("mixtral_8x7b_expert_mesh"),
+                 "--screenshot added its file to Open Recent");
     process.start(studio(), {QStringLiteral("--screenshot"), dir.path(),
                              dir.filePath(QStringLiteral("missing.json"))});
     QVERIFY(process.waitForFinished(60000));
