@@ -331,6 +331,61 @@ private slots:
         }
     }
 
+    // Every bar of the Traffic chart shows: bandwidths a decade or more apart
+    // (a shrunk run's broadcasts against its all-gathers: 0.013 and 0.00008
+    // GB/s in a 70B run) go on a log axis,
+    // which the title says, and each bar rises at least 3 px off the floor.
+    void everyTrafficBarShows() {
+        // A 1 MB broadcast and a 1 KB all-gather, a millisecond each on ranks
+        // 0 and 1: bandwidths 1,000x apart.
+        RunData data;
+        data.plan = computePlanResult(sample(QStringLiteral("teaching_2x2.json")));
+        auto run = std::make_shared<RunResult>();
+        run->worldSize = 4;
+        for (int rank : {0, 1}) {
+            for (const auto& [seq, op, bytes, start] :
+                 {std::tuple{int64_t(0), "broadcast", int64_t(1000000), 0.0},
+                  std::tuple{int64_t(1), "all_gather", int64_t(1000), 2000.0}}) {
+                TraceEvent e;
+                e.seq = seq;
+                e.rank = rank;
+                e.op = op;
+                e.groupRanks = {0, 1};
+                e.bytes = rank == 0 || std::string(op) == "all_gather" ? bytes : 0;
+                e.inputBytes = e.outputBytes = bytes;
+                e.startUs = start;
+                e.endUs = start + 1000;
+                e.label.phase = "gather";
+                run->trace.events.push_back(e);
+            }
+        }
+        run->collectives = 2;
+        run->rankEvents = 4;
+        data.run = run;
+        PlanSelection selection;
+        TrafficWidget view(&selection);
+        view.setRun(data);
+        view.plot()->setViewport(QRect(0, 0, 800, 400));
+        view.plot()->replot();
+        QCPAxis* axis = view.plot()->yAxis;
+        double low = 0, top = 0;
+        for (int i = 0; i < view.plot()->plottableCount(); ++i)
+            if (auto* bars = qobject_cast<QCPBars*>(view.plot()->plottable(i)))
+                for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+                    if (it->value > 0) {
+                        low = low > 0 ? std::min(low, it->value) : it->value;
+                        top = std::max(top, it->value);
+                        QVERIFY2(
+                            axis->coordToPixel(axis->range().lower) -
+                                    axis->coordToPixel(it->value) >=
+                                3,
+                            qPrintable(QStringLiteral("a %1 GB/s bar is flat").arg(it->value)));
+                    }
+        QVERIFY(low > 0);
+        QVERIFY2(top / low >= 10, qPrintable(QStringLiteral("%1 to %2").arg(low).arg(top)));
+        QVERIFY(axis->label().contains(QStringLiteral("log scale")));
+    }
+
     // One id per collective: "#<seq>" in the trace tooltip, Steps, Buffer
     // layout and Traffic's slowest collectives.
     void oneCollectiveOneIdEverywhere() {

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include <cmath>
+
 #include <QApplication>
 #include <QFontMetrics>
 #include <QHeaderView>
@@ -194,23 +196,48 @@ QString TrafficWidget::noRunText() {
 // the chart itself. The plot is never shorter than its axis title (plus the
 // rotated op names under it), which was clipped at both ends in the dock.
 void TrafficWidget::setAxisTitle(bool shrunk) {
-    const QString title =
-        shrunk ? tr("GB/s, shrunk run (NCCL-tests)") : tr("GB/s (NCCL-tests, 1e9 B/s)");
+    shrunk_ = shrunk;
+    QString title = shrunk ? tr("GB/s, shrunk run (NCCL-tests)") : tr("GB/s (NCCL-tests, 1e9 B/s)");
+    if (logScale_) title += tr(", log scale");
     plot_->yAxis->setLabel(title);
     const int titleLength = QFontMetrics(plot_->yAxis->labelFont()).horizontalAdvance(title);
     plot_->setMinimumHeight(std::max(kMinPlotHeight, titleLength + kPlotMargins));
 }
 
+// Bandwidths a decade or more apart (a shrunk run's broadcasts next to its
+// all-gathers: 0.013 against 0.00008 GB/s) on a logarithmic axis, so that
+// every bar shows; the bars then rise from the axis's floor, a power of ten
+// at least 3x below the smallest bar, and the axis title says so.
+void TrafficWidget::setValueScale(double low, double top) {
+    QCPAxis* axis = plot_->yAxis;
+    logScale_ = low > 0 && top / low >= 10;
+    const double floor = logScale_ ? std::pow(10.0, std::floor(std::log10(low / 3))) : 0;
+    for (QCPBars* bars : {algBars_, busBars_}) bars->setBaseValue(floor);
+    if (logScale_) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        axis->setNumberFormat(QStringLiteral("g"));
+        axis->setRange(floor, top * 2);
+    } else {
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        axis->setRange(0, top > 0 ? top * 1.25 : 1);
+    }
+    setAxisTitle(shrunk_);
+}
+
 void TrafficWidget::fillPlot() {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     QVector<double> keysAlg, keysBus, alg, bus;
-    double key = 0, top = 0;
+    double key = 0, top = 0, low = 0;  // low: the smallest bandwidth above zero
     auto addRow = [&](const TrafficRow& row) {
         keysAlg << key - 0.18;
         keysBus << key + 0.18;
         alg << row.algbw() / kGB;
         bus << row.busbw() / kGB;
         top = std::max({top, row.algbw() / kGB, row.busbw() / kGB});
+        for (double v : {row.algbw() / kGB, row.busbw() / kGB})
+            if (v > 0) low = low > 0 ? std::min(low, v) : v;
         ticker->addTick(key, row.key);
         key += 1;
     };
@@ -221,7 +248,7 @@ void TrafficWidget::fillPlot() {
     busBars_->setData(keysBus, bus);
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(-0.7, std::max(1.0, key - 0.3));
-    plot_->yAxis->setRange(0, top > 0 ? top * 1.25 : 1);
+    setValueScale(low, top);
     plot_->replot();
 }
 

@@ -44,6 +44,9 @@ public:
     QImage renderImage(QSize size);
 
 private:
+    void setValueScale(double low, double top);
+    bool logScale_ = false;
+    bool shrunk_ = false;
     static QString noteText(bool shrunk);
     static QString noRunText();  // the note while there is no run
     void fillPlot();
