@@ -20,6 +20,7 @@
 #include "painting/trace_palette.h"
 #include "run/optimizer_step.h"
 #include "run/runner.h"
+#include "run/shrink.h"
 #include "samples.h"
 #include "steps/step_widget.h"
 #include "trace/trace_bars.h"
@@ -136,6 +137,7 @@ private slots:
     void everyColumnShowsWhatCoversMostOfItAtEveryZoom();
     void zoomingOutStopsAtTheRun();
     void referenceGatherOutOfMeshOrderSaysItEndsUpWrong();
+    void aShrunkRunsWrongRowsSayTheyAreShrunk();
     void traceMarksEveryParticipantOfAWrongStep();
     void renderImages();
 
@@ -684,6 +686,40 @@ void TestTraceViews::referenceGatherOutOfMeshOrderSaysItEndsUpWrong() {
         const bool isWrong = std::binary_search(wrong.begin(), wrong.end(), step.ranks[size_t(i)]);
         QCOMPARE(item->text(0).contains(QStringLiteral("✗")), isWrong);
         QCOMPARE(item->foreground(0).color() == wrongRed(), isWrong);
+    }
+}
+
+// A shrunk reference run's wrong rows are rows of its shrunk tensors, and
+// the step's fault text says so: "rows 16..19" of a shrunk q_proj read as
+// rows of the real weight.
+void TestTraceViews::aShrunkRunsWrongRowsSayTheyAreShrunk() {
+    RunData data;
+    data.plan = computePlanResult(sample(QStringLiteral("diagnostics_tour.json")));
+    const Scenario& s = *data.plan.scenario;
+    const ShrinkDecision at2 = shrinkAtFactor(s, 2);
+    RunOptions options;
+    options.mode = RunMode::Reference;
+    options.maxBytes = estimateRunBytes(s, *data.plan.plan, at2.paramShapes, at2.tpShapes);
+    data.run = std::make_shared<const RunResult>(runPlan(s, *data.plan.plan, options));
+    QVERIFY(data.run->shrink);
+    PlanSelection selection;
+    StepWidget panel(&selection);
+    panel.setRun(data);
+    int shown = 0;
+    for (int k = 0; k < int(panel.steps().size()); ++k) {
+        panel.setStep(k);
+        if (panel.caption().fault.isEmpty()) continue;
+        ++shown;
+        QVERIFY2(panel.caption().fault.contains(
+                     QStringLiteral("Rows are the shrunk run's: every dim about 1/%1")
+                         .arg(data.run->shrink->factor)),
+                 qPrintable(panel.caption().fault));
+    }
+    QVERIFY(shown > 0);            // the reference run has wrong steps
+    panel.setRun(tourReference_);  // of the real shapes: no such sentence
+    for (int k = 0; k < int(panel.steps().size()); ++k) {
+        panel.setStep(k);
+        QVERIFY(!panel.caption().fault.contains(QStringLiteral("shrunk")));
     }
 }
 

@@ -405,7 +405,7 @@ QString collectiveBytesText(double bytes, const CollectiveLabel& label, const Re
 // "Verification found this step's result wrong: the gathered
 // out.reversed_ranks on ranks 0, 1: rank 0 expected rows 0..3 got rows
 // 4..7; …", one sentence per fault.
-QString faultText(const std::vector<StepFault>& faults) {
+QString faultText(const std::vector<StepFault>& faults, const RealScale* real) {
     if (faults.empty()) return {};
     QStringList parts;
     for (const StepFault& f : faults) {
@@ -416,8 +416,15 @@ QString faultText(const std::vector<StepFault>& faults) {
             f.ranks.empty() ? QString() : QStringLiteral(" on %1").arg(ranksText(f.ranks));
         parts << QStringLiteral("%1%2: %3.").arg(what.arg(f.name), where, f.text);
     }
+    // A shrunk run's rows are its tensors' (a 8,192-row weight has 72 at 1/113):
+    // said, or "rows 16..19" reads as rows of the real weight.
+    const QString rows =
+        real && real->shrunk()
+            ? QStringLiteral(" Rows are the shrunk run's: every dim about 1/%1 of the real one.")
+                  .arg(real->factor)
+            : QString();
     return QStringLiteral("Verification found this step's result wrong: ") +
-           parts.join(QLatin1Char(' '));
+           parts.join(QLatin1Char(' ')) + rows;
 }
 
 StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario& scenario,
@@ -484,7 +491,7 @@ StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario&
                 .arg(QString::fromStdString(e.op), QString::fromStdString(e.label.phase)) +
             faultTail(c);
     caption.faults = c.faults;
-    caption.fault = faultText(c.faults);
+    caption.fault = faultText(c.faults, real);
     return caption;
 }
 
