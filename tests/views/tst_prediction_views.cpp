@@ -35,6 +35,7 @@
 #include "memory/memory_widget.h"
 #include "mesh/mesh_widget.h"
 #include "plan/load_imbalance.h"
+#include "plan_diff/plan_diff_table.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "run/runner.h"
 #include "studio_test_util.h"
@@ -110,6 +111,7 @@ private slots:
     void aLargeWorldsTimelineKeepsSomeRanks();
     void anEditChangesThePredictionAndWhatChangedSaysHow();
     void aStepOverTheDeviceLeadsTheStatusBarAndTheDiagnostics();
+    void whatChangedListsThePredictionsDiagnostics();
 };
 
 void TestPredictionViews::windowCostsEveryPlanOnTheChosenCluster() {
@@ -658,6 +660,35 @@ void TestPredictionViews::aStepOverTheDeviceLeadsTheStatusBarAndTheDiagnostics()
     label = planStatusLabel(window);
     QVERIFY(label);
     QVERIFY2(showsUpTo(*label, peakWords), qPrintable(window.statusText()));
+}
+
+// Out of memory is the prediction's diagnostic, not the plan's: What changed
+// lists it when it appears or goes with the prediction (it said
+// "Diagnostics appeared (0)" as a what-if edit made the step fit).
+void TestPredictionViews::whatChangedListsThePredictionsDiagnostics() {
+    const PlanResult plan = computePlanResult(sample("llama3_8b_hsdp_2x4.json"));
+    auto small = std::make_shared<Cluster>(readClusterPreset("h100-dgx"));
+    small->device.memoryBytes = int64_t(4) << 30;  // the 8B step peaks far above
+    PlanResult over = plan, fits = plan;
+    over.prediction = predictPlan(plan, small);
+    fits.prediction =
+        predictPlan(plan, std::make_shared<const Cluster>(readClusterPreset("h100-dgx")));
+    auto names = [](const std::vector<PlanDiffRow>& rows) {
+        QStringList out;
+        for (const PlanDiffRow& row : rows) out << row.item;
+        return out.join(QStringLiteral(", "));
+    };
+    const PlanDiffTable better =
+        computePlanChange(over, fits, CurrentSide::After, QStringLiteral("a"), QStringLiteral("b"));
+    QVERIFY2(names(better.rows(PlanDiffSection::DiagnosticsDisappeared))
+                 .contains(QStringLiteral("error out-of-memory")),
+             qPrintable(names(better.rows(PlanDiffSection::DiagnosticsDisappeared))));
+    QVERIFY(better.rows(PlanDiffSection::DiagnosticsAppeared).empty());
+    const PlanDiffTable worse =
+        computePlanChange(fits, over, CurrentSide::After, QStringLiteral("a"), QStringLiteral("b"));
+    QVERIFY2(names(worse.rows(PlanDiffSection::DiagnosticsAppeared))
+                 .contains(QStringLiteral("error out-of-memory")),
+             qPrintable(names(worse.rows(PlanDiffSection::DiagnosticsAppeared))));
 }
 
 QTEST_MAIN(TestPredictionViews)

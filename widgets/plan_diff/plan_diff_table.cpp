@@ -5,7 +5,10 @@
 #include <QLocale>
 #include <QStringList>
 
+#include <algorithm>
+
 #include "derived/plan/plan_index.h"
+#include "derived/run/plan_prediction.h"
 #include "plan_diff/plan_diff_table_build.h"
 
 namespace hsdp {
@@ -142,6 +145,37 @@ QString summaryText(const PlanDiffTable& change) {
     return parts.join(QStringLiteral(" · "));
 }
 
+// The diagnostics of the step on the cluster (out of memory, tight memory)
+// that one side's prediction has and the other's not, by severity and code:
+// the plan diff compares plans, and these come with their predictions. Only
+// when both sides are predicted (a pending prediction is no disappearance).
+std::pair<std::vector<DiagnosticItem>, std::vector<DiagnosticItem>> predictedDiagnosticChange(
+    const PlanResult& before, const PlanResult& after) {
+    if (!before.prediction || !after.prediction) return {};
+    auto items = [](const PlanResult& side) {
+        std::vector<DiagnosticItem> out;
+        for (const Diagnostic& d : side.prediction->diagnostics)
+            out.push_back(
+                {d.severity, d.code,
+                 "the step on " + (side.prediction->cluster ? side.prediction->cluster->name
+                                                            : std::string("the cluster")),
+                 d.message});
+        return out;
+    };
+    auto missingFrom = [](const std::vector<DiagnosticItem>& from,
+                          const std::vector<DiagnosticItem>& other) {
+        std::vector<DiagnosticItem> out;
+        for (const DiagnosticItem& d : from)
+            if (std::none_of(other.begin(), other.end(), [&](const DiagnosticItem& o) {
+                    return o.severity == d.severity && o.code == d.code;
+                }))
+                out.push_back(d);
+        return out;
+    };
+    const auto was = items(before), is = items(after);
+    return {missingFrom(is, was), missingFrom(was, is)};
+}
+
 }  // namespace
 
 PlanDiffTable computePlanChange(const PlanResult& before, const PlanResult& after,
@@ -182,6 +216,11 @@ PlanDiffTable computePlanChange(const PlanResult& before, const PlanResult& afte
     addDiagnosticRows(ctx, diff->appearedDiagnostics, true,
                       sections[static_cast<size_t>(PlanDiffSection::DiagnosticsAppeared)]);
     addDiagnosticRows(ctx, diff->disappearedDiagnostics, false,
+                      sections[static_cast<size_t>(PlanDiffSection::DiagnosticsDisappeared)]);
+    const auto [appeared, disappeared] = predictedDiagnosticChange(before, after);
+    addDiagnosticRows(ctx, appeared, true,
+                      sections[static_cast<size_t>(PlanDiffSection::DiagnosticsAppeared)]);
+    addDiagnosticRows(ctx, disappeared, false,
                       sections[static_cast<size_t>(PlanDiffSection::DiagnosticsDisappeared)]);
     addOtherRows(*diff, sections[static_cast<size_t>(PlanDiffSection::Other)]);
     const std::optional<CostDiff> cost = costChange(before, after);
