@@ -24,6 +24,7 @@
 
 #include "buffer_layout/buffer_layout_widget.h"
 #include "derived/run/buffer_layout.h"
+#include "derived/run/run_status_text.h"
 #include "run/runner.h"
 #include "runtime_test_util.h"
 #include "samples.h"
@@ -342,7 +343,14 @@ void TestBufferViews::referenceMarksExactlyTheMismatchRows() {
     const RunData& reference = runs_.at("tour-reference");
     PlanSelection selection;
     WrongRowsWidget view(&selection);
+    // --screenshot draws it only with something wrong: not for a run whose
+    // params are all exact (the tour's corrected run; its refused params are
+    // the plan's errors, not wrong rows).
+    view.setRuns(corrected, {});
+    for (const ParamRunResult& p : corrected.run->params) QVERIFY(!paramFailed(p));
+    QVERIFY(view.screenshots().isEmpty());
     view.setRuns(corrected, reference);
+    QCOMPARE(view.screenshots().size(), qsizetype(1));
     int compared = 0;
     for (const auto& p : reference.run->params) {
         std::map<int, std::vector<IndexRange>> expected;

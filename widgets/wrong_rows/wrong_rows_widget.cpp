@@ -402,8 +402,14 @@ void WrongRowsWidget::showRun(const RunData& run) {
         setRuns({}, {});
 }
 
+// A picture only of runs with something wrong: a verified run's was an
+// almost blank page among --screenshot's files.
 QList<ViewShot> WrongRowsWidget::screenshots() const {
-    if (!corrected_.isValid() && !reference_.isValid()) return {};
+    auto anyWrong = [](const RunData& run) {
+        return run.isValid() && std::any_of(run.run->params.begin(), run.run->params.end(),
+                                            [](const ParamRunResult& p) { return paramFailed(p); });
+    };
+    if (!anyWrong(corrected_) && !anyWrong(reference_)) return {};
     return {ViewShot{{}, QSize(1200, 800), {}}};
 }
 
