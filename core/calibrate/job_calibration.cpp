@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "accuracy/run_prediction.h"
 #include "cost/plan_cost.h"
 
 namespace hsdp {
@@ -191,11 +192,9 @@ double medianRelativeError(const std::vector<JobCollectiveSample>& samples, Link
     std::vector<double> errors;
     for (const auto& s : samples)
         if (!level || s.level == *level)
-            errors.push_back(std::abs((after ? s.predictedAfter : s.predictedBefore) - s.seconds) /
-                             s.seconds);
-    if (errors.empty()) return 0;
-    std::nth_element(errors.begin(), errors.begin() + long(errors.size() / 2), errors.end());
-    return errors[errors.size() / 2];
+            errors.push_back(
+                relativeError(s.seconds, after ? s.predictedAfter : s.predictedBefore));
+    return medianOf(std::move(errors));
 }
 
 // The figures `op` is priced with on `level`: its by_op entry's name, or ""

@@ -63,8 +63,15 @@ bool gathers(const Group& group) {
                        [](const Batch& b) { return b.isShard; });
 }
 
-StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan, int group,
-                                     const Cluster& cluster, std::stop_token stop) {
+namespace {
+
+// One group's figures under both strategies, its times out of `estimates`
+// (every group's, estimateGatherStrategies); not the every-group peaks,
+// which are the plan's, not the group's (setEveryGroupPeaks).
+StrategyComparison compareGroup(const Scenario& scenario, const Plan& plan, int group,
+                                const Cluster& cluster,
+                                const std::vector<GatherStrategyEstimate>& estimates,
+                                const std::stop_token& stop) {
     const Group& g = plan.groups.at(size_t(group));
     StrategyComparison out;
     out.group = group;
@@ -77,35 +84,63 @@ StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan,
     const GatherTraffic traffic = gatherTraffic(scenario, groupAlone(plan, group));
     setReceived(out.allGather, traffic.allGather, mesh);
     setReceived(out.allToAll, traffic.allToAll, mesh);
-    throwIfStopped(stop);
-    for (const GatherStrategyEstimate& e : estimateGatherStrategies(
-             scenario, plan, cluster, ScheduleBudget{kStudioScheduleItems, stop}))
+    for (const GatherStrategyEstimate& e : estimates)
         if (e.group == group) {
             out.allGather.seconds = e.allGatherSeconds;
             out.allToAll.seconds = e.allToAllSeconds;
         }
     throwIfStopped(stop);
     for (auto [figures, strategy] : {std::pair{&out.allGather, GatherStrategy::AllGather},
-                                     std::pair{&out.allToAll, GatherStrategy::AllToAll}}) {
+                                     std::pair{&out.allToAll, GatherStrategy::AllToAll}})
         setPeak(figures->peakBytes, figures->peakRank, scenario,
                 withStrategy(plan, group, strategy), stop);
-        setPeak(figures->everyGroupPeakBytes, figures->everyGroupPeakRank, scenario,
-                everyGroupOn(plan, strategy), stop);
-    }
     return out;
 }
 
+// The step's peak with every gathered group on each strategy: two memory
+// replays of the plan, the same for every group compared.
+void setEveryGroupPeaks(std::vector<StrategyComparison>& comparisons, const Scenario& scenario,
+                        const Plan& plan, const std::stop_token& stop) {
+    if (comparisons.empty()) return;
+    StrategyFigures allGather, allToAll;
+    for (auto [figures, strategy] : {std::pair{&allGather, GatherStrategy::AllGather},
+                                     std::pair{&allToAll, GatherStrategy::AllToAll}})
+        setPeak(figures->everyGroupPeakBytes, figures->everyGroupPeakRank, scenario,
+                everyGroupOn(plan, strategy), stop);
+    for (StrategyComparison& c : comparisons) {
+        c.allGather.everyGroupPeakBytes = allGather.everyGroupPeakBytes;
+        c.allGather.everyGroupPeakRank = allGather.everyGroupPeakRank;
+        c.allToAll.everyGroupPeakBytes = allToAll.everyGroupPeakBytes;
+        c.allToAll.everyGroupPeakRank = allToAll.everyGroupPeakRank;
+    }
+}
+
+}  // namespace
+
+StrategyComparison compareStrategies(const Scenario& scenario, const Plan& plan, int group,
+                                     const Cluster& cluster, std::stop_token stop) {
+    const auto estimates = estimateGatherStrategies(scenario, plan, cluster,
+                                                    ScheduleBudget{kStudioScheduleItems, stop});
+    throwIfStopped(stop);
+    std::vector<StrategyComparison> out{
+        compareGroup(scenario, plan, group, cluster, estimates, stop)};
+    setEveryGroupPeaks(out, scenario, plan, stop);
+    return out.front();
+}
+
 std::vector<StrategyComparison> compareEveryGroup(const Scenario& scenario, const Plan& plan,
-                                                  const Cluster& cluster, size_t maxGroups,
-                                                  bool* tooLarge) {
+                                                  const Cluster& cluster, size_t maxGroups) {
     std::vector<StrategyComparison> out;
-    if (tooLarge) *tooLarge = false;
     try {
+        // Every group's times come from one estimate, the every-group peaks
+        // from one pair of replays: not again per group.
+        const auto estimates =
+            estimateGatherStrategies(scenario, plan, cluster, ScheduleBudget{kStudioScheduleItems});
         for (size_t g = 0; g < plan.groups.size() && out.size() < maxGroups; ++g)
             if (gathers(plan.groups[g]))
-                out.push_back(compareStrategies(scenario, plan, int(g), cluster));
+                out.push_back(compareGroup(scenario, plan, int(g), cluster, estimates, {}));
+        setEveryGroupPeaks(out, scenario, plan, {});
     } catch (const ScheduleTooLarge&) {
-        if (tooLarge) *tooLarge = true;
         out.clear();
     }
     return out;

@@ -56,11 +56,9 @@ inline constexpr size_t kComparedGroups = 8;
 
 // Both strategies of every gathered group of `plan` on `cluster`
 // (compareStrategies), the first `maxGroups` of them; empty when the plan
-// gathers nothing, or when a group's schedule outgrows the studio's budget
-// (`tooLarge` then says so).
+// gathers nothing, or when a group's schedule outgrows the studio's budget.
 std::vector<StrategyComparison> compareEveryGroup(const Scenario& scenario, const Plan& plan,
-                                                  const Cluster& cluster, size_t maxGroups,
-                                                  bool* tooLarge = nullptr);
+                                                  const Cluster& cluster, size_t maxGroups);
 // How many of the plan's groups gather anything.
 size_t gatheredGroupCount(const Plan& plan);
 

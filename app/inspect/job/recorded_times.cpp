@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 
+#include "accuracy/run_prediction.h"
 #include "types/figures.h"
 
 namespace hsdp::cli {
@@ -18,16 +19,10 @@ struct OpTimes {
     std::vector<double> errors;  // |predicted - recorded| / recorded, one per collective
 };
 
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
-    return v[v.size() / 2];
-}
-
 std::map<std::string, OpTimes> byOp(const TimedCollectives& timed, OpTimes& all) {
     std::map<std::string, OpTimes> out;
     for (const JobCollectiveSample& s : timed.samples) {
-        const double error = std::abs(s.predictedBefore - s.seconds) / s.seconds;
+        const double error = relativeError(s.seconds, s.predictedBefore);
         for (OpTimes* t : {&out[std::string(traceNameOf(s.op))], &all}) {
             ++t->count;
             t->recorded += s.seconds;
@@ -43,7 +38,7 @@ std::string rowText(const std::string& name, const OpTimes& t) {
     std::snprintf(line, sizeof line,
                   "    %-14s %5zu   recorded %-11s predicted %-11s median error %s\n", name.c_str(),
                   t.count, secondsText(t.recorded).c_str(), secondsText(t.predicted).c_str(),
-                  percentText(median(t.errors)).c_str());
+                  percentText(medianOf(t.errors)).c_str());
     return line;
 }
 
@@ -77,8 +72,8 @@ nlohmann::ordered_json recordedTimesJson(const TimedCollectives& timed,
                               {"count", t.count},
                               {"recorded_seconds", t.recorded},
                               {"predicted_seconds", t.predicted},
-                              {"median_error", median(t.errors)}});
-    out["median_error"] = median(all.errors);
+                              {"median_error", medianOf(t.errors)}});
+    out["median_error"] = medianOf(all.errors);
     return out;
 }
 
