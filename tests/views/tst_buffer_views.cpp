@@ -187,6 +187,7 @@ private slots:
     void rankComboPicksTheSendBuffer();
     void referenceMarksExactlyTheMismatchRows();
     void paramsThatFailedWithAnErrorHaveALineAtTheTop();
+    void aShrunkRunsRowsSayTheyAreShrunk();
     void aColourIsAParamsRole();
     void theLegendFitsItsColumn();
 
@@ -383,6 +384,42 @@ void TestBufferViews::referenceMarksExactlyTheMismatchRows() {
             }
     }
     QVERIFY(compared > 0);  // the tour's hazards do mismatch
+}
+
+// A shrunk run's row numbers are its shrunk tensor's: once the view drew
+// "rows 16–19" as if of the real weight. Its subtitle now gives the shrunk
+// and the real extents; a real-size run's says nothing of a shrink.
+void TestBufferViews::aShrunkRunsRowsSayTheyAreShrunk() {
+    PlanSelection selection;
+    WrongRowsWidget view(&selection);
+    view.setRuns(runs_.at("tour"), runs_.at("tour-reference"));
+    QVERIFY(view.comparison().isValid());
+    QVERIFY(view.shrunkNote().isEmpty());
+
+    RunOptions options;
+    options.maxBytes = 16 << 10;
+    int shrunkCompared = 0;
+    RunData corrected, reference;
+    for (RunData* data : {&corrected, &reference}) {
+        data->plan = runs_.at("tour").plan;
+        options.mode = data == &reference ? RunMode::Reference : RunMode::Corrected;
+        data->run = std::make_shared<const RunResult>(
+            runPlan(*data->plan.scenario, *data->plan.plan, options));
+        QVERIFY(data->run->shrink && data->run->shrink->factor > 1);
+    }
+    view.setRuns(corrected, reference);
+    for (const ParamRunResult& p : reference.run->params) {
+        if (!gatherMismatched(*reference.run, p.index)) continue;
+        selection.selectParam(p.index);
+        const WrongRows& c = view.comparison();
+        QCOMPARE(c.param, p.index);
+        const int64_t real = reference.plan.scenario->params[size_t(p.index)].shape.front();
+        QVERIFY(c.rows < real);  // the run's rows, not the model's
+        const QString expected = QStringLiteral("(%1 of the real %2)").arg(c.rows).arg(real);
+        QVERIFY2(view.shrunkNote().contains(expected), qPrintable(view.shrunkNote()));
+        ++shrunkCompared;
+    }
+    QVERIFY(shrunkCompared > 0);
 }
 
 // A param whose reference gather failed with an error has no gathered rows

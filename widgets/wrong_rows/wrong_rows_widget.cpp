@@ -174,6 +174,19 @@ QString WrongRowsWidget::messageText() const {
                      : QString::fromStdString(comparison_.referenceDetail));
 }
 
+// A shrunk run's rows are its tensors' (a 8,192-row weight has 72 at 1/113):
+// said, or "rows 16–19" reads as rows of the real weight.
+QString WrongRowsWidget::shrunkNote() const {
+    const RunResult& run = *reference_.run;
+    if (!run.shrink || run.shrink->factor <= 1) return {};
+    const auto& params = reference_.plan.scenario->params;
+    const size_t p = size_t(comparison_.param);
+    const int64_t real = p < params.size() && !params[p].shape.empty() ? params[p].shape.front() : 0;
+    return tr(" Shrunk run: rows are the shrunk tensor's (%1 of the real %2).")
+        .arg(comparison_.rows)
+        .arg(real);
+}
+
 // "embed.weight · gather error: ranks 0, 1, 2: the reference's …"
 QString WrongRowsWidget::errorRowText(const ErrorRow& row) const {
     return QStringLiteral("%1 · %2").arg(QString::fromStdString(row.name), row.text);
@@ -269,7 +282,8 @@ void WrongRowsWidget::paint(QPainter& painter, const QSize& size) const {
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                      tr("Each rank's gathered copy, row 0 at the top: in red the rows the run "
                         "results' mismatches name (their text below); a reference copy taller "
-                        "than the tensor holds rows read from padding."));
+                        "than the tensor holds rows read from padding.%1")
+                         .arg(shrunkNote()));
     paintAxis(painter, g);
     for (size_t i = 0; i < g.pairs.size(); ++i) paintPair(painter, g, i);
     paintNotes(painter, g);

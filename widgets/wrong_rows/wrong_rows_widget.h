@@ -82,6 +82,9 @@ public:
     static QColor wrongColor() { return QColor(0xd6, 0x27, 0x28); }
 
     QSize sizeHint() const override { return {720, 520}; }
+    // What the subtitle adds for a shrunk run: " Shrunk run: rows are the
+    // shrunk tensor's (72 of the real 8192)."; empty for a real-size run.
+    QString shrunkNote() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
