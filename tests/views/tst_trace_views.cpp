@@ -714,6 +714,15 @@ void TestTraceViews::aShrunkRunsWrongRowsSayTheyAreShrunk() {
                      QStringLiteral("Rows are the shrunk run's: every dim about 1/%1")
                          .arg(data.run->shrink->factor)),
                  qPrintable(panel.caption().fault));
+        // Its picture holds the whole fault text: once a long one was cut at
+        // the picture's bottom.
+        const QImage image = panel.picture(QSize(480, 240), QString::number(k));
+        const auto* fault = panel.findChild<QLabel*>(QStringLiteral("fault"));
+        QVERIFY(fault && !fault->isHidden());
+        QVERIFY2(fault->height() >= fault->heightForWidth(fault->width()),
+                 qPrintable(QStringLiteral("%1 < %2").arg(fault->height())
+                                .arg(fault->heightForWidth(fault->width()))));
+        QVERIFY(fault->geometry().bottom() < image.height());
     }
     QVERIFY(shown > 0);            // the reference run has wrong steps
     panel.setRun(tourReference_);  // of the real shapes: no such sentence

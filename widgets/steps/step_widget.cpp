@@ -348,6 +348,13 @@ QList<ViewShot> StepWidget::screenshots() const {
     const int count = stepCount();
     if (count <= 0) return {};
     std::vector<int> chosen = {0, count / 4, count / 2, count - 1};
+    // A run with a wrong result: its first wrong step too, where the fault shows.
+    for (int step = 0; step < count && !faults().empty(); ++step)
+        if (faults().count(steps()[size_t(step)].seq)) {
+            chosen.push_back(step);
+            break;
+        }
+    std::sort(chosen.begin(), chosen.end());
     chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
     QList<ViewShot> shots;
     for (auto step = chosen.rbegin(); step != chosen.rend(); ++step)
@@ -358,7 +365,12 @@ QList<ViewShot> StepWidget::screenshots() const {
 
 QImage StepWidget::picture(const QSize& size, const QString& part) {
     if (!part.isEmpty()) setStep(part.toInt());
-    return renderImage(size);
+    // The captions wrap: a long fault text grows the picture instead of
+    // being cut at its bottom (with room left for the participants' first rows).
+    const int captions = layout()->totalMinimumHeightForWidth(size.width());
+    const int rows = participants_->header()->sizeHint().height() +
+                     3 * participants_->fontMetrics().height();
+    return renderImage(QSize(size.width(), std::max(size.height(), captions + rows)));
 }
 
 }  // namespace hsdp
