@@ -21,6 +21,7 @@ void MainWindow::addNewFromCheckpointAction(QMenu* file) {
 
 void MainWindow::newFromCheckpoint(const QString& path) {
     NewFromCheckpointDialog dialog(path, this);
+    dialog.setCluster(session_->cluster());
     if (dialog.exec() == QDialog::Accepted && dialog.document())
         openGeneratedScenario(dialog.document());
 }

@@ -20,6 +20,7 @@ void MainWindow::addNewFromConfigAction(QMenu* file) {
            "degrees, with a live preview of its plan (Ctrl+N)"));
     connect(action, &QAction::triggered, this, [this] {
         NewFromConfigDialog dialog({}, this);
+        dialog.setCluster(session_->cluster());
         if (dialog.exec() == QDialog::Accepted && dialog.document())
             openGeneratedScenario(dialog.document());
     });

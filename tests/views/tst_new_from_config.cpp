@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include "cli_process.h"
+#include "cluster/reader.h"
 #include "derived/plan/plan_selection.h"
 #include "derived/plan/scenario_document.h"
 #include "export/scenario_json_text.h"
@@ -68,6 +69,27 @@ private slots:
             inspect({"scenario", "--from-config", kLlama3, "--mesh", "dp_shard=4,tp=2", "-o", "-"});
         QCOMPARE(cli.exitCode, 0);
         QCOMPARE(QByteArray::fromStdString(scenarioJsonText(*dialog.document())), cli.out);
+    }
+
+    // The preview once counted the plan's diagnostics only: a layout that
+    // does not fit the studio's cluster previewed "0 errors" and opened with
+    // an out-of-memory error. With the studio's cluster it counts that error
+    // and says it first; without one it says nothing of memory.
+    void thePreviewCountsTheOutOfMemoryError() {
+        NewFromConfigDialog dialog(
+            QStringLiteral(HSDP_SOURCE_DIR "/tests/data/model_configs/llama3_70b.json"));
+        QVERIFY(waitForPreview(dialog));
+        dialog.setDegrees(1, 2, 1, 1);  // 70B params on two GPUs
+        QVERIFY(waitForPreview(dialog));
+        QVERIFY2(dialog.previewText().contains(QStringLiteral("0 errors")),
+                 qPrintable(dialog.previewText()));
+        QVERIFY(!dialog.previewText().contains(QStringLiteral("out of memory")));
+        dialog.setCluster(std::make_shared<const Cluster>(readClusterPreset("h100-dgx")));
+        QVERIFY(waitForPreview(dialog));
+        const QString preview = dialog.previewText();
+        QVERIFY2(preview.contains(QStringLiteral("1 error,")), qPrintable(preview));
+        QVERIFY2(preview.contains(QStringLiteral("out of memory: peak")), qPrintable(preview));
+        QVERIFY(okEnabled(dialog));  // a plan that does not fit may still be opened and studied
     }
 
     void aRefusedLayoutNamesTheFieldAndTheRule() {

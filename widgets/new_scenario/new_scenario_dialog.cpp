@@ -39,6 +39,11 @@ bool NewScenarioDialog::isPreviewBusy() const {
     return preview_->isBusy();
 }
 
+void NewScenarioDialog::setCluster(std::shared_ptr<const Cluster> cluster) {
+    preview_->setCluster(std::move(cluster));
+    regenerate();  // a preview already shown was made without it
+}
+
 void NewScenarioDialog::regenerateOnChange(QLineEdit* field) {
     connect(field, &QLineEdit::textChanged, this, [this] { debounce_.start(); });
 }

@@ -7,6 +7,10 @@
 
 #include "scenario/json_text.h"
 
+namespace hsdp {
+struct Cluster;
+}
+
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
@@ -30,6 +34,9 @@ public:
     std::shared_ptr<const Json> document() const { return document_; }
     QString previewText() const;  // what the preview says now
     bool isPreviewBusy() const;
+    // The preview costs its plans on `cluster` too (the studio's), so a plan
+    // that will not fit says so before it is opened.
+    void setCluster(std::shared_ptr<const Cluster> cluster);
 
 signals:
     void previewReady();  // the preview text is final for the fields as they are

@@ -6,6 +6,7 @@
 
 #include "derived/plan/plan_index.h"
 #include "derived/plan/plan_result.h"
+#include "derived/run/plan_prediction.h"
 #include "derived/run/run_status_text.h"
 
 namespace hsdp {
@@ -28,8 +29,17 @@ ScenarioPreview::~ScenarioPreview() {
 QString ScenarioPreview::planSummary(const PlanResult& result) {
     int64_t numel = 0;
     for (const ParamSpec& p : result.scenario->params) numel += p.numel();
-    const int errors = result.index->errorCount;
-    const int warnings = result.index->warningCount;
+    const int errors = diagnosticCount(result, Severity::Error);
+    const int warnings = diagnosticCount(result, Severity::Warning);
+    const QString outOfMemory = outOfMemoryStatusText(result.prediction.get());
+    const QString predicted = predictionStatusText(result.prediction.get());
+    QString prediction;
+    if (!predicted.isEmpty())
+        prediction = QStringLiteral("<br>") +
+                     (outOfMemory.isEmpty() ? predicted.toHtmlEscaped()
+                                            : QStringLiteral("<span style='color:#b00020'>%1</span> · %2")
+                                                  .arg(outOfMemory.toHtmlEscaped(),
+                                                       predicted.toHtmlEscaped()));
     return QObject::tr(
                "<b>%1</b><br>%2 parameters, %3 elements · world %4 · %5 groups, %6 "
                "batches<br>%7 %8, %9 %10")
@@ -42,7 +52,8 @@ QString ScenarioPreview::planSummary(const PlanResult& result) {
         .arg(errors)
         .arg(errors == 1 ? QObject::tr("error") : QObject::tr("errors"))
         .arg(warnings)
-        .arg(warnings == 1 ? QObject::tr("warning") : QObject::tr("warnings"));
+        .arg(warnings == 1 ? QObject::tr("warning") : QObject::tr("warnings")) +
+           prediction;
 }
 
 void ScenarioPreview::plan(std::shared_ptr<const Json> document, const QString& notes) {
@@ -51,9 +62,11 @@ void ScenarioPreview::plan(std::shared_ptr<const Json> document, const QString& 
     label_->setText(tr("planning…"));
     jobs_.startJob(
         pool_,
-        [document]() -> QString {
+        [document, cluster = cluster_]() -> QString {
             try {
-                return planSummary(computePlanResult(document, QString()));
+                PlanResult result = computePlanResult(document, QString());
+                result.prediction = predictPlan(result, cluster);
+                return planSummary(result);
             } catch (const std::exception& error) {
                 return QStringLiteral("!") + QString::fromStdString(error.what());
             }

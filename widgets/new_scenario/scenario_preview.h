@@ -13,11 +13,13 @@ class QSpinBox;
 
 namespace hsdp {
 
+struct Cluster;
 struct PlanResult;
 
 // The live preview of the New from Model Config and New from Checkpoint
 // dialogs: a generated scenario's size and its plan's groups and
-// diagnostics, planned off the GUI thread (a newer document drops an older
+// diagnostics (with the prediction's on the studio's cluster, so an
+// out-of-memory plan counts as it will once opened), planned off the GUI thread (a newer document drops an older
 // one's plan), or why there is no scenario. Notes below the summary scroll
 // rather than overflow the dialog.
 class ScenarioPreview : public QScrollArea {
@@ -26,6 +28,8 @@ public:
     explicit ScenarioPreview(QWidget* parent = nullptr);
     ~ScenarioPreview() override;
 
+    // Plans from now on are also costed on `cluster` (null: none).
+    void setCluster(std::shared_ptr<const Cluster> cluster) { cluster_ = std::move(cluster); }
     // Shows "planning…", then the plan's summary followed by `notes` (HTML).
     void plan(std::shared_ptr<const Json> document, const QString& notes = {});
     // Shows `message` (plain text) in red; a plan under way is dropped.
@@ -34,7 +38,8 @@ public:
     bool isBusy() const { return jobs_.isJobRunning(); }
 
     // "<b>name</b><br>N parameters, M elements · world W · G groups, B
-    // batches<br>E errors, W warnings": the summary of a scenario's plan.
+    // batches<br>E errors, W warnings": the summary of a scenario's plan,
+    // counting its prediction's diagnostics, then the prediction's status line.
     static QString planSummary(const PlanResult& result);
 
 signals:
@@ -44,6 +49,7 @@ signals:
 
 private:
     QLabel* label_;
+    std::shared_ptr<const Cluster> cluster_;
     QThreadPool pool_;
     JobTracker jobs_{this};
     quint64 generation_ = 0;  // a plan of an older document is dropped
