@@ -96,16 +96,19 @@ std::string runToText(const RunResult& r) {
     writeNotReached(out, r);
     for (const auto& n : r.notRun)
         out << "  not run #" << n.index << " " << n.name << ": " << n.reason << "\n";
-    int gathered = 0, exact = 0, failed = 0, unreached = 0;
+    // Gathers count apart: a replicated param needs none, so "4 gathered
+    // bit-exact" beside "9 exact" read as a contradiction or a subset.
+    int gathers = 0, gathered = 0, exact = 0, failed = 0, unreached = 0;
     for (const auto& p : r.params) {
+        gathers += p.gather != GatherVerdict::NotGathered;
         gathered += p.gather == GatherVerdict::Exact;
         paramFailed(p) ? ++failed : paramNotReached(p) ? ++unreached : ++exact;
     }
     int tpExact = 0;
     for (const auto& t : r.tpTransitions) tpExact += t.result == CheckVerdict::Exact;
     out << "  params: " << exact << " exact, " << failed << " failed, " << unreached
-        << " not-reached, " << r.notRun.size() << " not run (" << gathered
-        << " gathered bit-exact)\n"
+        << " not-reached, " << r.notRun.size() << " not run; " << gathers
+        << " gathered (the others need no gather), " << gathered << " of them bit-exact\n"
         << "  tp transitions: " << tpExact << " of " << r.tpTransitions.size() << " exact\n"
         << "  " << runTotalsText(r) << " (" << runTimesText(r) << ")\n";
     return out.str();

@@ -77,6 +77,21 @@ private slots:
         auto corrected = inspect({"run", hazards(), "--json"});
         QCOMPARE(corrected.exitCode, 0);
         QVERIFY(failingParams(parseObject(corrected.out)).empty());
+        // The text's count of gathers is of the params that were gathered:
+        // once "0 exact … (3 gathered bit-exact)" read as a contradiction.
+        int gathers = 0, exactGathers = 0;
+        for (const auto& v : run.value("params").toArray()) {
+            const QString gather = v.toObject().value("gather").toString();
+            gathers += gather != "not-gathered";
+            exactGathers += gather == "exact";
+        }
+        QVERIFY(exactGathers < gathers);
+        auto text = inspect({"run", hazards(), "--mode", "reference"});
+        const QString line = QStringLiteral("; %1 gathered (the others need no gather), %2 of them "
+                                            "bit-exact")
+                                 .arg(gathers)
+                                 .arg(exactGathers);
+        QVERIFY2(text.out.contains(line.toUtf8()), text.out.constData());
     }
 
     void traceIsChromeJsonWithSharedSequenceIds() {
