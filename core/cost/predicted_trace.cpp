@@ -12,9 +12,9 @@ namespace {
 
 constexpr double kMicrosecondsPerSecond = 1e6;
 
-// The label the runner gives the work of schedule entry `index` (or of TP
-// transition `index` in phase tp; -1: the params held whole).
-CollectiveLabel labelOf(const Plan& plan, StepPhase phase, int index) {
+}  // namespace
+
+CollectiveLabel stepLabel(const Plan& plan, StepPhase phase, int index) {
     CollectiveLabel label;
     label.phase = std::string(stepPhaseName(phase));
     if (phase == StepPhase::Tp) {
@@ -32,26 +32,36 @@ CollectiveLabel labelOf(const Plan& plan, StepPhase phase, int index) {
     return label;
 }
 
-TraceEvent eventOf(const Plan& plan, const StepSchedule& schedule, const RankWork& work, int rank,
-                   int64_t& nextComputeSeq) {
+TraceEvent collectiveEvent(const Plan& plan, const StepSchedule& schedule, int c, int rank) {
+    const ScheduledCollective& collective = schedule.collectives[size_t(c)];
     TraceEvent event;
     event.rank = rank;
-    event.label = labelOf(plan, work.phase, work.scheduleIndex);
-    if (work.kind != WorkKind::Collective) {
-        // The one param a Newton–Schulz or an update works on, as the
-        // runner's compute spans name it; packing names the batch's.
-        if (work.param() >= 0) event.label.params = {work.param()};
-        event.seq = nextComputeSeq--;
-        event.op = std::string(workKindName(work.kind));
-        event.groupRanks = {rank};
-        return event;
-    }
-    const ScheduledCollective& c = schedule.collectives[size_t(work.collective)];
-    event.seq = work.collective;
-    event.op = std::string(traceNameOf(c.op));
-    event.groupRanks = schedule.groups[size_t(c.group)];
-    event.bytes = schedule.traceBytes(c, rank);
-    if (c.meshDim >= 0) event.label.meshDim = c.meshDim;
+    event.label = stepLabel(plan, collective.phase,
+                            collective.phase == StepPhase::Tp ? collective.tpTransition
+                                                              : collective.scheduleIndex);
+    event.seq = c;
+    event.op = std::string(traceNameOf(collective.op));
+    event.groupRanks = schedule.groups[size_t(collective.group)];
+    event.bytes = schedule.traceBytes(collective, rank);
+    if (collective.meshDim >= 0) event.label.meshDim = collective.meshDim;
+    return event;
+}
+
+namespace {
+
+TraceEvent eventOf(const Plan& plan, const StepSchedule& schedule, const RankWork& work, int rank,
+                   int64_t& nextComputeSeq) {
+    if (work.kind == WorkKind::Collective)
+        return collectiveEvent(plan, schedule, work.collective, rank);
+    TraceEvent event;
+    event.rank = rank;
+    event.label = stepLabel(plan, work.phase, work.scheduleIndex);
+    // The one param a Newton–Schulz or an update works on, as the runner's
+    // compute spans name it; packing names the batch's.
+    if (work.param() >= 0) event.label.params = {work.param()};
+    event.seq = nextComputeSeq--;
+    event.op = std::string(workKindName(work.kind));
+    event.groupRanks = {rank};
     return event;
 }
 

@@ -18,6 +18,13 @@ namespace hsdp {
 // the schedule entry, its plan group, batch and params (a TP transition's number for phase tp).
 // Events are ordered by rank, then start, like a recorded trace.
 Trace predictedTrace(const Plan& plan, const PlanCost& cost);
+
+// The label the runner gives the work of schedule entry `index` (or of TP
+// transition `index` in phase tp; -1: the params held whole).
+CollectiveLabel stepLabel(const Plan& plan, StepPhase phase, int index);
+// The trace event of collective `c` of `schedule` as `rank` records it: its
+// seq `c`, op, group, wire bytes and label; no times.
+TraceEvent collectiveEvent(const Plan& plan, const StepSchedule& schedule, int c, int rank);
 // The same, only the events of `ranks` (ascending): each event copies its
 // group's ranks and its batch's params, so at 131,072 ranks every rank's
 // events would take tens of GiB.

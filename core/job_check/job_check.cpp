@@ -99,11 +99,15 @@ private:
 
     void noteRecorded(size_t m, const AlignedItem& item) {
         if (item.kind == AlignKind::Missing || item.kind == AlignKind::Unexpected) return;
-        recordedAt_[m][item.position] = item.entry;
-        if (item.kind == AlignKind::Order) {
-            recordedAt_[m][item.position] = item.second;
-            recordedAt_[m][item.position + 1] = item.entry;
-        }
+        if (item.kind != AlignKind::Order) return place(m, item.position, item.entry);
+        place(m, item.position, item.second);
+        place(m, item.position + 1, item.entry);
+    }
+
+    void place(size_t m, int64_t j, const FlightRecorderEntry* entry) {
+        recordedAt_[m][j] = entry;
+        const int64_t length = int64_t(planned_.programs[m].size());
+        out_.placed.push_back({planned_.ranks[m], collectiveAt(m, j), j / length + 1, entry});
     }
 
     int collectiveAt(size_t m, int64_t j) const {

@@ -40,6 +40,16 @@ struct JobDivergence {
     int64_t timeNs = 0;  // when it happened, as the dumps' clocks say: orders the list
 };
 
+// A recorded entry the check placed at a planned collective: recorded as
+// planned, with other sizes or another dtype, or swapped with its neighbour.
+// What a recorded timeline draws, each entry as the plan's collective.
+struct PlacedEntry {
+    int64_t rank = 0;
+    int collective = 0;         // index into PlannedStep::schedule.collectives
+    int64_t trainingStep = 1;   // which repetition of the step
+    const FlightRecorderEntry* entry = nullptr;
+};
+
 struct JobCheck {
     std::vector<int64_t> ranks;  // the ranks whose dumps were read
     // Ranks below the world size without a dump: nothing is said of them.
@@ -52,6 +62,7 @@ struct JobCheck {
     // the earliest Stuck; nullopt when there are none.
     std::optional<size_t> first;
     int64_t nowNs = 0;  // the newest time in the dumps: "now" for "ago"
+    std::vector<PlacedEntry> placed;  // by group, member, then recording order
 };
 
 // The check of `job` against `step` (plannedStep of the scenario's real-shape schedule).

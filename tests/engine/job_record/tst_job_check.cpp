@@ -22,6 +22,7 @@
 #include "job_check/job_check_text.h"
 #include "job_check/member_alignment.h"
 #include "job_check/planned_step.h"
+#include "job_check/recorded_timeline.h"
 #include "job_check/run_dump.h"
 #include "run/runner.h"
 #include "run/shrink.h"
@@ -184,6 +185,55 @@ private slots:
         QVERIFY(json["first"].is_null());
     }
 
+    // The recorded timeline of a run's own dumps is the run's trace: rank by
+    // rank, each collective at its start (since the earliest), for its
+    // duration, as the plan's collective (op, group, phase, params, bytes).
+    // Without durations (timing off) nothing is drawn, and said so.
+    void recordedTimelineIsTheRunsTrace() {
+        const JobRecord record = recordOf(clean_.dumps);
+        const JobCheck c = check(record);
+        const RecordedTimeline timeline = recordedTimeline(clean_.scenario, clean_.plan, clean_.step, c);
+        std::map<int, std::vector<const TraceEvent*>> ran, drawn;
+        double first = 1e300;
+        for (const TraceEvent& e : clean_.run.trace.events)
+            if (!isCompute(e)) {
+                ran[e.rank].push_back(&e);
+                first = std::min(first, e.startUs);
+            }
+        for (const TraceEvent& e : timeline.trace.events) drawn[e.rank].push_back(&e);
+        QCOMPARE(timeline.timed, c.matched);
+        QCOMPARE(timeline.untimed, int64_t(0));
+        QCOMPARE(timeline.firstStep, int64_t(1));
+        QCOMPARE(timeline.lastStep, int64_t(1));
+        QCOMPARE(drawn.size(), ran.size());
+        for (auto& [rank, events] : ran) {
+            std::sort(events.begin(), events.end(),
+                      [](auto* a, auto* b) { return a->startUs < b->startUs; });
+            QCOMPARE(drawn[rank].size(), events.size());
+            for (size_t i = 0; i < events.size(); ++i) {
+                const TraceEvent& want = *events[i];
+                const TraceEvent& got = *drawn[rank][i];
+                QCOMPARE(got.op, want.op);
+                QCOMPARE(got.groupRanks, want.groupRanks);
+                QCOMPARE(got.label.phase, want.label.phase);
+                // The params it carries: a gather per mesh dim moves those of
+                // its batch sharded there, drawn as the batch's.
+                for (int p : want.label.params)
+                    QVERIFY(std::count(got.label.params.begin(), got.label.params.end(), p));
+                QCOMPARE(got.bytes, want.bytes);
+                QVERIFY(std::abs(got.startUs - (want.startUs - first)) < 0.01);
+                QVERIFY(std::abs((got.endUs - got.startUs) - (want.endUs - want.startUs)) < 0.01);
+            }
+        }
+        auto untimed = clean_.dumps;
+        for (auto& dump : untimed)
+            for (auto& e : dump.entries) e.durationMs.reset();
+        const JobRecord off = recordOf(untimed);
+        const RecordedTimeline none = recordedTimeline(clean_.scenario, clean_.plan, clean_.step, check(off));
+        QVERIFY(none.trace.events.empty());
+        QCOMPARE(none.untimed, c.matched);
+    }
+
     // Every training step after the first numbers on: seq s is the step's
     // collective (s-1) mod L; two steps' records are the plan twice.
     void laterTrainingStepsNumberOn() {
@@ -201,6 +251,12 @@ private slots:
         const JobRecord record = recordOf(dumps);
         const JobCheck c = check(record);
         QVERIFY2(c.divergences.empty(), qPrintable(describe(clean_, c)));
+        // Drawn, the second step's collectives are others than the first's.
+        const RecordedTimeline timeline = recordedTimeline(clean_.scenario, clean_.plan, clean_.step, c);
+        QCOMPARE(timeline.lastStep, int64_t(2));
+        const int64_t collectives = int64_t(clean_.step.schedule.collectives.size());
+        for (const TraceEvent& e : timeline.trace.events)
+            QCOMPARE(e.seq >= collectives, e.startUs >= 1e6);
         // A ring buffer that kept only the second step is the plan as well.
         for (auto& dump : dumps)
             dump.entries.erase(dump.entries.begin(),

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+
+#include "job_check/job_check.h"
+#include "plan/plan.h"
+#include "runtime/trace.h"
+
+namespace hsdp {
+
+// A job's record as a trace, to lay beside the plan's predicted step
+// (docs/job-records.md, "The recorded timeline"): every entry the check
+// placed at a planned collective and timed (a duration: Flight Recorder with
+// timing on) is an event of the plan's collective on its rank, with the
+// plan's label, op, group and wire bytes, and the params it carries
+// (carriedParams: a broadcast's, those its root computed), as a run's trace
+// labels it. It starts when the rank enqueued
+// it (time_created_ns, the host's clock) and lasts its measured (GPU)
+// duration: a collective queued behind earlier GPU work ran later than
+// drawn, never shorter. Times are microseconds since the earliest drawn
+// entry; the same collective in the next training step takes the seq
+// c + collectives, so each step's members stay linked.
+struct RecordedTimeline {
+    Trace trace;                // ordered by (rank, start)
+    int64_t timed = 0;          // placed entries drawn
+    int64_t untimed = 0;        // placed entries without a duration: not drawn
+    int64_t firstStep = 0;      // the training steps drawn (0: none)
+    int64_t lastStep = 0;
+    double spanSeconds = 0;     // from the earliest start to the latest end
+};
+
+RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
+                                  const PlannedStep& step, const JobCheck& check);
+
+}  // namespace hsdp
