@@ -294,15 +294,62 @@ int kindOrder(DivergenceKind kind) {  // at one time, the cause before what it l
     return 5;
 }
 
-void orderByTime(JobCheck& out) {
+// Where each divergence falls in its rank's own program: (training step,
+// the planned collective's place among the rank's collectives); an
+// unexpected one, which has no place, sorts last.
+std::vector<std::pair<int64_t, int64_t>> programPlaces(const JobCheck& out,
+                                                       const StepSchedule& schedule) {
+    std::map<int64_t, std::unordered_map<int, int64_t>> placeOf;  // rank -> collective -> place
+    std::vector<std::pair<int64_t, int64_t>> places;
+    for (const JobDivergence& d : out.divergences) {
+        if (!d.expected || d.rank < 0 || size_t(d.rank) >= schedule.ranks.size()) {
+            places.emplace_back(INT64_MAX, INT64_MAX);
+            continue;
+        }
+        auto [it, added] = placeOf.try_emplace(d.rank);
+        if (added) {
+            int64_t k = 0;
+            for (const RankWork& w : schedule.ranks[size_t(d.rank)])
+                if (w.kind == WorkKind::Collective) it->second.emplace(w.collective, k++);
+        }
+        const auto at = it->second.find(*d.expected);
+        places.emplace_back(d.trainingStep, at == it->second.end() ? INT64_MAX : at->second);
+    }
+    return places;
+}
+
+// The one to look at first: the earliest that is neither stuck (ranks stuck
+// in a collective are what a missing or mismatched call leaves behind) nor
+// after another divergence of its own rank in that rank's program (a rank
+// that failed at its third collective never records its fourth either, and
+// a peer that raced ahead can date the fourth's absence first); else the
+// earliest that is not stuck, else the earliest.
+void chooseFirst(JobCheck& out, const StepSchedule& schedule) {
+    const auto places = programPlaces(out, schedule);
+    std::map<int64_t, std::pair<int64_t, int64_t>> earliestOfRank;
+    for (size_t i = 0; i < out.divergences.size(); ++i) {
+        const JobDivergence& d = out.divergences[i];
+        if (d.kind == DivergenceKind::Stuck) continue;
+        auto [it, added] = earliestOfRank.try_emplace(d.rank, places[i]);
+        if (!added) it->second = std::min(it->second, places[i]);
+    }
+    for (size_t i = 0; i < out.divergences.size() && !out.first; ++i) {
+        const JobDivergence& d = out.divergences[i];
+        if (d.kind != DivergenceKind::Stuck && places[i] == earliestOfRank.at(d.rank))
+            out.first = i;
+    }
+    for (size_t i = 0; i < out.divergences.size() && !out.first; ++i)
+        if (out.divergences[i].kind != DivergenceKind::Stuck) out.first = i;
+    if (!out.first && !out.divergences.empty()) out.first = 0;
+}
+
+void orderByTime(JobCheck& out, const StepSchedule& schedule) {
     std::stable_sort(out.divergences.begin(), out.divergences.end(),
                      [](const JobDivergence& a, const JobDivergence& b) {
                          return std::tuple(a.timeNs, kindOrder(a.kind), a.rank, a.seqId) <
                                 std::tuple(b.timeNs, kindOrder(b.kind), b.rank, b.seqId);
                      });
-    for (size_t i = 0; i < out.divergences.size() && !out.first; ++i)
-        if (out.divergences[i].kind != DivergenceKind::Stuck) out.first = i;
-    if (!out.first && !out.divergences.empty()) out.first = 0;
+    chooseFirst(out, schedule);
 }
 
 }  // namespace
@@ -331,7 +378,7 @@ JobCheck checkJob(const PlannedStep& step, const Scenario& scenario, const Plan&
         else
             GroupCheck(step, scenario, plan, record, step.groups[planned->second], hung, out).run();
     }
-    orderByTime(out);
+    orderByTime(out, step.schedule);
     return out;
 }
 

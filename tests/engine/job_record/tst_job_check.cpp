@@ -405,6 +405,29 @@ private slots:
             peersStuck |= d.kind == DivergenceKind::Stuck && d.seqId == first.seqId &&
                           d.groupRanks == first.groupRanks;
         QVERIFY2(peersStuck, qPrintable(describe(failed, c)));
+        // The one to look at first is where rank 2 failed, its third collective,
+        // not a later one it never reached either.
+        std::vector<int> program;
+        for (const RankWork& w : failed.step.schedule.ranks[2])
+            if (w.kind == WorkKind::Collective) program.push_back(w.collective);
+        QCOMPARE(first.expected.value_or(-1), program.at(2));
+        // Whichever peer races ahead: with the peers that recorded it a second
+        // late, a later collective's absence is dated earlier, and the first
+        // is still rank 2's third.
+        {
+            auto late = failed.dumps;
+            for (int64_t peer : first.peers)
+                for (auto& e : late[size_t(peer)].entries) e.timeCreatedNs += 1'000'000'000;
+            const JobRecord raced = recordOf(late);
+            const JobCheck r = checkJob(failed.step, failed.scenario, failed.plan, raced);
+            QVERIFY(r.first);
+            QCOMPARE(r.divergences[*r.first].rank, int64_t(2));
+            QCOMPARE(r.divergences[*r.first].expected.value_or(-1), program.at(2));
+            bool datedEarlier = false;
+            for (size_t i = 0; i < *r.first; ++i)
+                datedEarlier |= r.divergences[i].kind != DivergenceKind::Stuck;
+            QVERIFY2(datedEarlier, qPrintable(describe(failed, r)));
+        }
 
         // Rank 2 entered it and hung; its peers completed it.
         auto dumps = failed.dumps;
