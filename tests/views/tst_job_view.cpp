@@ -27,6 +27,8 @@
 #include "run/runner.h"
 #include "run_budget.h"
 #include "steps/step_widget.h"
+#include "trace/predicted_timeline_widget.h"
+#include "trace/trace_canvas.h"
 #include "studio_test_util.h"
 #include "window/main_window.h"
 #include "window/stale_banner.h"
@@ -89,6 +91,7 @@ class TestJobView : public QObject {
 private slots:
     void initTestCase();
     void aCleanRecordIsAllMatched();
+    void theRecordedTimelineIsDrawnAboveThePrediction();
     void divergencesAreListedAndSelected();
     void activatingGoesToTheStep();
     void anUnreadableRecordIsRefused();
@@ -153,6 +156,49 @@ void TestJobView::aCleanRecordIsAllMatched() {
         QCOMPARE(view_->cellModel()->index(row, JobCellModel::RecordedColumn).data().toString(),
                  view_->cellModel()->index(row, JobCellModel::PlannedColumn).data().toString());
     }
+}
+
+// A record with timings (Flight Recorder with timing on, as run
+// --flight-recorder writes a real-size run's) opens the predicted timeline on
+// the job: every timed entry an event on its rank's row, under a title that
+// says what it is, drawn in the "job" picture; without timings there is
+// nothing to draw and the view stays on the plan.
+void TestJobView::theRecordedTimelineIsDrawnAboveThePrediction() {
+    auto* view = window_->view<PredictedTimelineWidget>();
+    QVERIFY(view);
+    const JobData job = openAndWaitJob(*window_, {clean_});
+    QVERIFY(job.recordedRun);
+    QCOMPARE(job.timedEntries, job.matched);
+    QVERIFY(view->canShowJob());
+    QCOMPARE(view->shown(), PredictedTimelineWidget::Shown::Job);
+    const TraceTimeline* recorded = view->recordedCanvas()->timeline();
+    QVERIFY(recorded);
+    QCOMPARE(recorded->rowCount(), 4);
+    QCOMPARE(int64_t(recorded->eventCount()), job.timedEntries);
+    QVERIFY2(view->recordedTitle().startsWith(QStringLiteral("Recorded by the job (training step "
+                                                             "1, ")),
+             qPrintable(view->recordedTitle()));
+    QVERIFY(view->screenshots().size() >= 1);
+    const QSize size = view->fittedPictureSize(QSize(1200, 600), QStringLiteral("job"));
+    const QImage picture = view->picture(size, QStringLiteral("job"));
+    const auto area = PredictedTimelineWidget::runPicture(size).measured;
+    int coloured = 0;  // the recorded bars: saturated pixels in the upper timeline
+    for (int y = area.top(); y <= area.bottom(); y += 2)
+        for (int x = area.left(); x <= area.right(); x += 2)
+            coloured += QColor(picture.pixel(x, y)).saturation() > 80;
+    QVERIFY2(coloured > 100, qPrintable(QString::number(coloured)));
+
+    // The same record without durations: nothing to draw.
+    std::vector<FlightRecorderDump> dumps = runDumps(window_->session()->current());
+    for (auto& dump : dumps)
+        for (auto& e : dump.entries) e.durationMs.reset();
+    const QString untimed = dir_.filePath(QStringLiteral("untimed"));
+    QVERIFY(writeDumps(untimed, dumps));
+    const JobData off = openAndWaitJob(*window_, {untimed});
+    QVERIFY(off.isValid() && !off.recordedRun);
+    QCOMPARE(off.untimedEntries, off.matched);
+    QVERIFY(!view->canShowJob());
+    QCOMPARE(view->shown(), PredictedTimelineWidget::Shown::Plan);
 }
 
 void TestJobView::divergencesAreListedAndSelected() {

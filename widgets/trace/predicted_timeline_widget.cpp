@@ -2,6 +2,7 @@
 #include "trace/predicted_timeline_widget.h"
 
 #include <QPainter>
+#include <QStandardItemModel>
 
 #include "cost/plan_cost.h"
 #include "derived/run/plan_prediction.h"
@@ -31,15 +32,20 @@ PredictedTimelineWidget::PredictedTimelineWidget(PlanSelection* selection, QWidg
       caption_(new QLabel(this)),
       measuredTitle_(titleLabel(this)),
       predictedTitle_(titleLabel(this)),
+      recordedTitle_(titleLabel(this)),
+      planTitle_(titleLabel(this)),
       planCanvas_(new TraceCanvas(selection, this)),
       measuredCanvas_(new TraceCanvas(selection, this)),
-      runCanvas_(new TraceCanvas(selection, this)) {
+      runCanvas_(new TraceCanvas(selection, this)),
+      recordedCanvas_(new TraceCanvas(selection, this)) {
     choice_->addItem(tr("the plan at real size"));
     choice_->addItem(tr("the last run: measured above, predicted below"));
+    choice_->addItem(tr("the job's record: recorded above, predicted below"));
     caption_->setWordWrap(true);
     // A short bottom dock scrolls rather than squeezing two timelines into it.
-    for (TraceCanvas* canvas : {planCanvas_, measuredCanvas_, runCanvas_})
+    for (TraceCanvas* canvas : {planCanvas_, measuredCanvas_, runCanvas_, recordedCanvas_})
         canvas->setMinimumHeight(220);
+    recordedCanvas_->setTimeAxisTitle(tr("time since the first enqueue"));
     // A prediction starts at its step's start, not at a run's: there may be no run.
     for (TraceCanvas* canvas : {planCanvas_, runCanvas_})
         canvas->setTimeAxisTitle(tr("predicted time since step start"));
@@ -48,19 +54,22 @@ PredictedTimelineWidget::PredictedTimelineWidget(PlanSelection* selection, QWidg
     bar->addWidget(new QLabel(tr("Show"), this));
     bar->addWidget(choice_);
     bar->addWidget(caption_, 1);
-    zoomBar_ = new TraceZoomBar({planCanvas_, measuredCanvas_, runCanvas_}, this);
+    zoomBar_ =
+        new TraceZoomBar({planCanvas_, measuredCanvas_, runCanvas_, recordedCanvas_}, this);
     bar->addWidget(zoomBar_, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(bar);
+    layout->addWidget(recordedTitle_);
+    layout->addWidget(recordedCanvas_, 1);
+    layout->addWidget(planTitle_);
     layout->addWidget(planCanvas_, 2);
     layout->addWidget(measuredTitle_);
     layout->addWidget(measuredCanvas_, 1);
     layout->addWidget(predictedTitle_);
     layout->addWidget(runCanvas_, 1);
-    connect(choice_, &QComboBox::activated, this,
-            [this](int index) { setShown(index == 1 ? Shown::Run : Shown::Plan); });
+    connect(choice_, &QComboBox::activated, this, [this](int index) { setShown(Shown(index)); });
     refresh();
 }
 
@@ -89,30 +98,75 @@ void PredictedTimelineWidget::showRun(const RunData& run) {
     refresh();
 }
 
+// A job's record with timings: drawn above the plan's prediction, and shown
+// as it opens (what the user opened it for).
+void PredictedTimelineWidget::showJob(const JobData& job) {
+    job_ = job;
+    if (canShowJob())
+        recordedCanvas_->setRun(RunData{job.plan, job.recordedRun}, job.recordedRows);
+    else
+        recordedCanvas_->setRun({});
+    if (canShowJob() && job.opened) shown_ = Shown::Job;
+    refresh();
+}
+
 bool PredictedTimelineWidget::canShowRun() const {
     return run_.isValid() && run_.prediction && run_.prediction->timeline;
 }
 
+bool PredictedTimelineWidget::canShowJob() const {
+    return job_.isValid() && job_.recordedRun && job_.plan.plan == plan_.plan;
+}
+
 void PredictedTimelineWidget::setShown(Shown shown) {
-    shown_ = shown == Shown::Run && canShowRun() ? Shown::Run : Shown::Plan;
+    shown_ = shown;
     refresh();
 }
 
 void PredictedTimelineWidget::refresh() {
-    if (shown_ == Shown::Run && !canShowRun()) shown_ = Shown::Plan;
-    const bool run = shown_ == Shown::Run;
-    choice_->setCurrentIndex(run ? 1 : 0);
-    choice_->setEnabled(canShowRun());
+    if ((shown_ == Shown::Run && !canShowRun()) || (shown_ == Shown::Job && !canShowJob()))
+        shown_ = Shown::Plan;
+    const bool run = shown_ == Shown::Run, job = shown_ == Shown::Job;
+    choice_->setCurrentIndex(int(shown_));
+    if (auto* items = qobject_cast<QStandardItemModel*>(choice_->model())) {
+        items->item(int(Shown::Run))->setEnabled(canShowRun());
+        items->item(int(Shown::Job))->setEnabled(canShowJob());
+    }
+    choice_->setEnabled(canShowRun() || canShowJob());
     planCanvas_->setVisible(!run);
     for (QWidget* w :
          {static_cast<QWidget*>(measuredTitle_), static_cast<QWidget*>(measuredCanvas_),
           static_cast<QWidget*>(predictedTitle_), static_cast<QWidget*>(runCanvas_)})
         w->setVisible(run);
+    for (QWidget* w : {static_cast<QWidget*>(recordedTitle_),
+                       static_cast<QWidget*>(recordedCanvas_), static_cast<QWidget*>(planTitle_)})
+        w->setVisible(job);
     caption_->setText(caption());
     if (run) {
         measuredTitle_->setText(measuredTitle());
         predictedTitle_->setText(predictedTitle());
     }
+    if (job) {
+        recordedTitle_->setText(recordedTitle());
+        planTitle_->setText(planTitle().isEmpty() ? planCaption() : planTitle());
+    }
+}
+
+// "Recorded by the job: training steps 3–4, 1,234 collectives timed, from the
+// first enqueue to the last end 1.23 s"
+QString PredictedTimelineWidget::recordedTitle() const {
+    const QString steps = job_.firstStep == job_.lastStep
+                              ? tr("training step %1").arg(job_.firstStep)
+                              : tr("training steps %1–%2").arg(job_.firstStep).arg(job_.lastStep);
+    QString text = tr("Recorded by the job (%1, %2 per-rank entries timed, each from its "
+                      "enqueue for its measured duration): %3 from the first enqueue to the "
+                      "last end")
+                       .arg(steps, QString::fromStdString(groupedCount(job_.timedEntries)),
+                            duration(job_.recordedRun->stepSeconds));
+    if (job_.untimedEntries > 0)
+        text += tr("; %1 without a duration, not drawn")
+                    .arg(QString::fromStdString(groupedCount(job_.untimedEntries)));
+    return text;
 }
 
 QString PredictedTimelineWidget::measuredTitle() const {
@@ -146,7 +200,27 @@ QString PredictedTimelineWidget::planTitle() const {
 }
 
 QString PredictedTimelineWidget::caption() const {
-    return shown_ == Shown::Run ? runCaption() : planCaption();
+    switch (shown_) {
+        case Shown::Run:
+            return runCaption();
+        case Shown::Job:
+            return jobCaption();
+        case Shown::Plan:
+            break;
+    }
+    return planCaption();
+}
+
+QString PredictedTimelineWidget::jobCaption() const {
+    const PlanPrediction* prediction = plan_.prediction.get();
+    const QString record = tr("The job's Flight Recorder entries as the plan's collectives "
+                              "(compute is not recorded)");
+    if (!prediction || !prediction->cost)
+        return record + tr(", above no prediction: the Cluster menu chooses the cluster to "
+                           "predict the step on.");
+    return record + tr(", above the plan's predicted step on %1: %2 per step.")
+                        .arg(clusterText(*prediction->cost),
+                             duration(prediction->cost->stepSeconds));
 }
 
 QString PredictedTimelineWidget::planCaption() const {
@@ -210,14 +284,22 @@ QList<ViewShot> PredictedTimelineWidget::screenshots() const {
     if (canShowRun())
         shots.append(ViewShot{QStringLiteral("predicted-vs-measured.png"), QSize(1600, 900),
                               QStringLiteral("run")});
+    if (canShowJob())
+        shots.append(ViewShot{QStringLiteral("recorded-vs-predicted.png"), QSize(1600, 900),
+                              QStringLiteral("job")});
     return shots;
 }
 
-// A part names the timeline; none, the one shown now. The run's only while
-// there is one to draw.
-bool PredictedTimelineWidget::drawsRun(const QString& part) const {
-    const bool run = part.isEmpty() ? shown_ == Shown::Run : part == QLatin1String("run");
-    return run && canShowRun();
+// A part names the timeline; none, the one shown now. The run's and the
+// job's only while there is one to draw.
+PredictedTimelineWidget::Shown PredictedTimelineWidget::drawn(const QString& part) const {
+    const Shown wanted = part.isEmpty()                   ? shown_
+                         : part == QLatin1String("run") ? Shown::Run
+                         : part == QLatin1String("job") ? Shown::Job
+                                                        : Shown::Plan;
+    if (wanted == Shown::Run && canShowRun()) return Shown::Run;
+    if (wanted == Shown::Job && canShowJob()) return Shown::Job;
+    return Shown::Plan;
 }
 
 PredictedTimelineWidget::RunPicture PredictedTimelineWidget::runPicture(const QSize& size) {
@@ -233,13 +315,16 @@ PredictedTimelineWidget::RunPicture PredictedTimelineWidget::runPicture(const QS
 }
 
 QSize PredictedTimelineWidget::fittedPictureSize(const QSize& size, const QString& part) {
-    if (!drawsRun(part))
+    const Shown shown = drawn(part);
+    if (shown == Shown::Plan)
         return {size.width(), kPictureTitleHeight + planCanvas_->fittedHeight(std::max(
                                                         0, size.height() - kPictureTitleHeight))};
     const RunPicture picture = runPicture(size);
+    const bool run = shown == Shown::Run;
     // Both timelines at the row height the shorter share gives (one row per rank in each).
-    const int canvas = std::max(measuredCanvas_->fittedHeight(picture.measured.height()),
-                                runCanvas_->fittedHeight(picture.predicted.height()));
+    const int canvas =
+        std::max((run ? measuredCanvas_ : recordedCanvas_)->fittedHeight(picture.measured.height()),
+                 (run ? runCanvas_ : planCanvas_)->fittedHeight(picture.predicted.height()));
     return {size.width(), 2 * (kPictureTitleHeight + canvas)};
 }
 
@@ -271,7 +356,8 @@ void PredictedTimelineWidget::paintPicture(QPaintDevice& target, const QSize& si
                 painter.fontMetrics().elidedText(text, Qt::ElideRight, area.width() - 12));
         painter.restore();
     };
-    if (!drawsRun(part)) {
+    const Shown shown = drawn(part);
+    if (shown == Shown::Plan) {
         paintOnWhite(target, size, [&](QPainter& painter) {
             paintTitles(painter, {{QRect(0, 0, size.width(), kPictureTitleHeight), planTitle()}});
             paintCanvas(painter, *planCanvas_,
@@ -281,11 +367,14 @@ void PredictedTimelineWidget::paintPicture(QPaintDevice& target, const QSize& si
         return;
     }
     const RunPicture picture = runPicture(size);
+    const bool run = shown == Shown::Run;
     paintOnWhite(target, size, [&](QPainter& painter) {
-        paintTitles(painter, {{picture.measuredTitle, measuredTitle()},
-                              {picture.predictedTitle, predictedTitle()}});
-        paintCanvas(painter, *measuredCanvas_, picture.measured);
-        paintCanvas(painter, *runCanvas_, picture.predicted);
+        paintTitles(painter, {{picture.measuredTitle, run ? measuredTitle() : recordedTitle()},
+                              {picture.predictedTitle,
+                               run ? predictedTitle()
+                                   : (planTitle().isEmpty() ? planCaption() : planTitle())}});
+        paintCanvas(painter, run ? *measuredCanvas_ : *recordedCanvas_, picture.measured);
+        paintCanvas(painter, run ? *runCanvas_ : *planCanvas_, picture.predicted);
     });
 }
 

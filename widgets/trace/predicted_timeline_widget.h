@@ -3,6 +3,7 @@
 
 #include <QWidget>
 
+#include "derived/job/job_data.h"
 #include "derived/plan/plan_result.h"
 #include "derived/plan/plan_selection.h"
 #include "derived/run/run_data.h"
@@ -20,11 +21,13 @@ class TraceZoomBar;
 // view's canvas (same colours, level of detail, selection): the plan at its
 // real shapes, or, after a run, the run as measured above the prediction of
 // the same run (its shrunk shapes, on the same cluster), one row per rank
-// in both, so rank r's two timelines sit one above the other.
+// in both, so rank r's two timelines sit one above the other; or, with a
+// job's record that has timings, the job as recorded above the plan's
+// prediction.
 class PredictedTimelineWidget : public QWidget, public StudioView {
     Q_OBJECT
 public:
-    enum class Shown { Plan, Run };
+    enum class Shown { Plan, Run, Job };
 
     explicit PredictedTimelineWidget(PlanSelection* selection, QWidget* parent = nullptr);
 
@@ -32,9 +35,11 @@ public:
     void showPlan(const PlanResult& plan) override;
     void showRun(const RunData& run) override;
     void showPrediction(const PlanResult& plan) override { showPlan(plan); }
+    void showJob(const JobData& job) override;
     QList<ViewShot> screenshots() const override;
-    // The parts: "plan" (the plan's predicted timeline) and "run" (the run as
-    // measured above its prediction, each under its title line), "" the one
+    // The parts: "plan" (the plan's predicted timeline), "run" (the run as
+    // measured above its prediction, each under its title line) and "job"
+    // (the job's record above the plan's prediction), "" the one
     // shown now; drawn from the canvases alone, without the Show box and the
     // caption beside it.
     QImage picture(const QSize& size, const QString& part) override;
@@ -50,10 +55,13 @@ public:
     static RunPicture runPicture(const QSize& size);
     static constexpr int kPictureTitleHeight = 24;
 
-    // Run: only once a run with a prediction is shown (else Plan stays).
+    // Run: only once a run with a prediction is shown; Job: only with a
+    // job's record with timings (else Plan stays).
     void setShown(Shown shown);
     Shown shown() const { return shown_; }
     bool canShowRun() const;
+    bool canShowJob() const;
+    TraceCanvas* recordedCanvas() const { return recordedCanvas_; }
     TraceCanvas* planCanvas() const { return planCanvas_; }
     TraceCanvas* measuredCanvas() const { return measuredCanvas_; }
     TraceCanvas* runPredictionCanvas() const { return runCanvas_; }
@@ -65,23 +73,30 @@ public:
     QString planTitle() const;
     QString measuredTitle() const;
     QString predictedTitle() const;
+    QString recordedTitle() const;
 
 private:
     void refresh();
     QString planCaption() const;
     QString runCaption() const;
-    bool drawsRun(const QString& part) const;
+    QString jobCaption() const;
+    // What `part` draws ("" the one shown now), falling back to the plan.
+    Shown drawn(const QString& part) const;
 
     PlanResult plan_;
     RunData run_;
+    JobData job_;
     Shown shown_ = Shown::Plan;
     QComboBox* choice_;
     QLabel* caption_;
     QLabel* measuredTitle_;
     QLabel* predictedTitle_;
+    QLabel* recordedTitle_;
+    QLabel* planTitle_;
     TraceCanvas* planCanvas_;
     TraceCanvas* measuredCanvas_;
     TraceCanvas* runCanvas_;
+    TraceCanvas* recordedCanvas_;
     TraceZoomBar* zoomBar_;
 };
 

@@ -10,6 +10,8 @@
 #include "job_check/job_check.h"
 #include "job_check/job_check_text.h"
 #include "job_check/planned_step.h"
+#include "job_check/recorded_timeline.h"
+#include "derived/run/trace_timeline.h"
 #include "job_record/job_record_reader.h"
 #include "types/collective_op.h"
 
@@ -70,6 +72,22 @@ JobDivergenceRow rowOf(const JobDivergence& d, const JobCheck& check, const Plan
     return row;
 }
 
+void addRecordedTimeline(JobData& job) {
+    RecordedTimeline timeline =
+        recordedTimeline(*job.plan.scenario, *job.plan.plan, *job.step, *job.check);
+    job.timedEntries = timeline.timed;
+    job.untimedEntries = timeline.untimed;
+    job.firstStep = timeline.firstStep;
+    job.lastStep = timeline.lastStep;
+    if (timeline.timed == 0) return;
+    auto run = std::make_shared<RunResult>();
+    run->worldSize = job.plan.plan->worldSize;
+    run->stepSeconds = timeline.spanSeconds;
+    run->trace = std::move(timeline.trace);
+    job.recordedRun = run;
+    job.recordedRows = timelineOfRun(RunData{job.plan, job.recordedRun});
+}
+
 JobData checked(const PlanResult& plan, const QStringList& paths,
                 std::shared_ptr<const JobRecord> record, bool opened) {
     JobData job;
@@ -86,6 +104,7 @@ JobData checked(const PlanResult& plan, const QStringList& paths,
     job.ranks = int64_t(check->ranks.size());
     job.matched = check->matched;
     for (const auto& [rank, dump] : job.record->dumps) job.recorded += int64_t(dump.entries.size());
+    addRecordedTimeline(job);
 
     if (check->first)
         job.rows.push_back(rowOf(check->divergences[*check->first], *check, *step, plan));

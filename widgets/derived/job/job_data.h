@@ -16,6 +16,7 @@ namespace hsdp {
 struct JobCheck;
 struct JobRecord;
 struct PlannedStep;
+class TraceTimeline;
 
 // One divergence of a job's record from its plan, as the Job view lists it
 // (job_check/job_check.h's JobDivergence, said and placed in the plan).
@@ -62,6 +63,14 @@ struct JobData {
     int64_t recorded = 0;                // entries in every dump
     int64_t matched = 0;
     bool opened = false;  // freshly opened (not a re-check of the same record on a new plan)
+    // The record's timed collectives drawn as a run's trace
+    // (job_check/recorded_timeline.h), and indexed for the canvas; null when
+    // no placed entry has a duration (Flight Recorder with timing off).
+    std::shared_ptr<const RunResult> recordedRun;
+    std::shared_ptr<const TraceTimeline> recordedRows;
+    int64_t timedEntries = 0;    // placed entries drawn
+    int64_t untimedEntries = 0;  // placed entries without a duration
+    int64_t firstStep = 0, lastStep = 0;  // the training steps drawn
 
     bool isValid() const { return plan.isValid() && record && check; }
     // "4 ranks, 6 collectives recorded, 5 matched, 1 divergence; first: ..."
