@@ -25,18 +25,6 @@ namespace hsdp {
 
 namespace {
 
-// A run error names its collective "#N" by the id it had while running;
-// the trace numbers collectives in program order (TraceRecorder::take), so
-// the message is made to say that number too.
-void renameCollective(std::string& message, int64_t live, int64_t taken) {
-    const std::string from = "collective #" + std::to_string(live);
-    const auto at = message.find(from);
-    const auto end = at + from.size();
-    if (at == std::string::npos || (end < message.size() && std::isdigit(uint8_t(message[end]))))
-        return;
-    message.replace(at, from.size(), "collective #" + std::to_string(taken));
-}
-
 // The single-device result of every parameter, computed once: W - lr·NS(G)
 // rounded to the dtype (frozen: W), and the update NS(G) itself (an AdamW
 // param: AdamW's first update from G's two moments).
@@ -179,7 +167,6 @@ RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& 
     TraceRecorder own;
     WorldOptions world = runWorldOptions(scenario, options);
     world.trace = options.trace ? options.trace : &own;
-    int64_t errorSeq = -1;
     try {
         // A cancel while preparing ends the run before any rank connects.
         if (options.cancel && options.cancel->load())
@@ -190,13 +177,11 @@ RunResult runPlan(const Scenario& scenario, const Plan& plan, const RunOptions& 
     } catch (const RunError& error) {
         result.error = error.what();
         result.errorRank = error.rank;
-        errorSeq = error.seq;
     } catch (const std::exception& error) {
         result.error = error.what();
     }
     result.cancelled = options.cancel && options.cancel->load();
     Trace trace = world.trace->take();
-    if (errorSeq >= 0) renameCollective(result.error, errorSeq, world.trace->takenSeq(errorSeq));
     concludeRun(env, sink, std::move(trace), result);
     result.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

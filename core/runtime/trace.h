@@ -118,10 +118,6 @@ public:
     // The events sorted by (rank, start), their collectives numbered in program
     // order (numberInProgramOrder); clears the events, not the totals.
     Trace take();
-    // The id take() gave the collective that globalSeq() numbered `liveSeq`
-    // (one that failed before any member recorded it comes after the
-    // recorded ones); `liveSeq` itself before take().
-    int64_t takenSeq(int64_t liveSeq) const;
     TraceTotals totals() const;  // everything recorded since construction
 
 private:
@@ -129,7 +125,6 @@ private:
     TraceTotals totals_;
     std::map<std::pair<std::string, int64_t>, int64_t> seqs_;
     std::unordered_set<int64_t> recorded_;  // the seqs with an event
-    std::map<int64_t, int64_t> taken_;      // live seq -> the id take() gave it
     int64_t nextSeq_ = 0;
     int64_t computeEvents_ = 0;
     std::vector<TraceEvent> events_;

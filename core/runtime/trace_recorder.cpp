@@ -73,19 +73,8 @@ Trace TraceRecorder::take() {
     std::lock_guard lock(mutex_);
     std::vector<TraceEvent> events;
     events.swap(events_);
-    taken_ = numberInProgramOrder(events);
-    std::vector<int64_t> unrecorded;  // numbered but never recorded: a failed collective
-    for (const auto& [key, live] : seqs_)
-        if (!taken_.count(live)) unrecorded.push_back(live);
-    std::sort(unrecorded.begin(), unrecorded.end());
-    for (int64_t live : unrecorded) taken_.emplace(live, int64_t(taken_.size()));
+    numberInProgramOrder(events);
     return Trace{std::move(events)};
-}
-
-int64_t TraceRecorder::takenSeq(int64_t liveSeq) const {
-    std::lock_guard lock(mutex_);
-    auto it = taken_.find(liveSeq);
-    return it == taken_.end() ? liveSeq : it->second;
 }
 
 TraceTotals TraceRecorder::totals() const {

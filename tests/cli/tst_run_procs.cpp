@@ -289,7 +289,7 @@ private slots:
         QVERIFY2(out.contains("error: worker process 1 (pid " + QByteArray::number(pids[1]) +
                               ", ranks 16..31) " + how),
                  out.constData());
-        QVERIFY2(out.contains("its peers first saw: rank ") && out.contains(" on group ["),
+        QVERIFY2(out.contains("its peers first saw: rank ") && out.contains(" of group ["),
                  out.constData());
         for (const auto& [proc, pid] : pids)
             QVERIFY2(::kill(pid_t(pid), 0) != 0, qPrintable(QString("worker %1 lives").arg(proc)));

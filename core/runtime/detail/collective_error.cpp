@@ -42,13 +42,15 @@ std::string groupRanksText(const std::vector<int>& ranks) {
 }
 
 std::string describeCall(const CollectiveCall& call) {
-    // The collective's id as the trace, the studio and the report write it.
-    return std::string(call.op) + " on group " + groupRanksText(call.groupRanks) +
-           ", collective #" + std::to_string(call.seq) + labelText(call.label);
+    // Named by the group's own count, as Flight Recorder and check-job number
+    // it: the same in every run. A run-wide number is not: it depends on how
+    // far the other ranks got before the failure stopped them.
+    return std::string(call.op) + " #" + std::to_string(call.groupSeq) + " of group " +
+           groupRanksText(call.groupRanks) + labelText(call.label);
 }
 
 RunError injectedFaultError(int rank, int64_t collectiveIndex, const CollectiveCall& call) {
-    // "#N" is a collective's run-wide id: the rank's own count is said in words.
+    // "#N" is the group's count: the rank's own count is said in words.
     return errorFor("injected fault on rank " + std::to_string(rank) + " at its collective " +
                         std::to_string(collectiveIndex) + " of the run (" + describeCall(call) +
                         ")",

@@ -19,10 +19,11 @@ struct CollectiveCall {
     const std::vector<int>& groupRanks;  // global ranks
     int64_t seq = -1;                    // global sequence number
     const CollectiveLabel& label;
+    int64_t groupSeq = 0;  // the group's own count, from 1 (Flight Recorder's collective_seq_id)
 };
 
 std::string groupRanksText(const std::vector<int>& ranks);  // "[2,3]", "[0..7]", "[0,8,16]"
-// "all_gather on group [2,3], seq 41, phase gather, step 2"
+// "broadcast #3 of group [2,3], phase update-broadcast, schedule entry 0, params [1]"
 std::string describeCall(const CollectiveCall& call);
 
 // The RunErrors of the failure paths; every message names the rank, the op,

@@ -101,7 +101,7 @@ void GlooCommunicator::run(std::string_view op, const std::string& signature,
                            Transfer&& transfer) {
     RunState& runState = state_.run();
     const int64_t seq = runState.globalSeq(key_, ++groupSeq_);
-    const CollectiveCall call{op, ranks_, seq, label};
+    const CollectiveCall call{op, ranks_, seq, label, groupSeq_};
     state_.admit(call);
     if (closed_) state_.fail(closedGroupError(state_.rank(), call));
     // The check compares the members in this process (all of them unless the
