@@ -24,11 +24,17 @@ std::string threeSignificantText(double value) {
     return buf;
 }
 
-std::string clusterLine(const Cluster& cluster) {
+// "h100-dgx: 1 node x 8 NVIDIA H100 (8 devices; the plan's 4 ranks use 4
+// of them)": the cluster's size is not the plan's world (it was read as such).
+std::string clusterLine(const Cluster& cluster, int world) {
     std::string device = cluster.device.name.empty() ? "devices" : cluster.device.name;
+    const int devices = cluster.worldSize();
     return cluster.name + ": " + std::to_string(cluster.nodes) + " node" +
            (cluster.nodes == 1 ? "" : "s") + " x " + std::to_string(cluster.devicesPerNode) + " " +
-           device + " (" + std::to_string(cluster.worldSize()) + " ranks)";
+           device + " (" + std::to_string(devices) + " devices; the plan's " +
+           std::to_string(world) + " ranks use " +
+           (world == devices ? std::string("all of them") : std::to_string(world) + " of them") +
+           ")";
 }
 
 std::string segmentWhere(const CriticalSegment& s) {
@@ -166,7 +172,7 @@ void writeGatherTraffic(std::ostringstream& out, const PlanCost& cost) {
 
 std::string costToText(const PlanCost& cost, const std::string& sizes) {
     std::ostringstream out;
-    out << "Cost on " << clusterLine(cost.cluster) << ", predicted at " << sizes << "\n";
+    out << "Cost on " << clusterLine(cost.cluster, cost.schedule.worldSize) << ", predicted at " << sizes << "\n";
     out << "  step time        " << durationText(cost.stepSeconds) << " "
         << cost.cluster.trustText() << " (rank " << cost.lastRank << " finishes last)\n";
     const ComputeRates rates = computeRatesOf(cost.cluster);

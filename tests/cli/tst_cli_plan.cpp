@@ -89,6 +89,11 @@ private slots:
         QCOMPARE(text.exitCode, 0);
         QVERIFY(text.out.contains("Cost on h100-dgx: 4 nodes x 8"));
         QVERIFY(text.out.contains("main.tp (dim 2): 0 of 8 groups cross nodes"));
+        // The cluster's devices are not the plan's ranks: a 4-rank world on
+        // one 8-GPU node says both (it read "(8 ranks)").
+        auto small = inspect({"plan", sample("teaching_2x2.json"), "--cluster", "h100-dgx"});
+        QVERIFY2(small.out.contains("(8 devices; the plan's 4 ranks use 4 of them)"),
+                 small.out.constData());
         // One meaning of "step": the whole step ("step time"); a place in
         // the schedule is a schedule entry, as the studio says.
         QVERIFY2(text.out.contains("schedule entry "), text.out.constData());
