@@ -69,8 +69,10 @@ std::string Cluster::trustText() const {
 
 std::string Cluster::trustShortText() const {
     if (validation.errorPercent < 0) return "not validated";
-    return "\u00b1 " + std::to_string(std::lround(validation.errorPercent)) + " %" +
-           (validation.piecesOnly ? " (pieces)" : "");
+    const std::string error = "\u00b1 " + std::to_string(std::lround(validation.errorPercent)) + " %";
+    // Checked on its pieces only: the figure is not the step's error bar
+    // (a new user read "2.09 s ± 3 % (pieces)" as one).
+    return validation.piecesOnly ? "(no step measured; its pieces " + error + ")" : error;
 }
 
 }  // namespace hsdp

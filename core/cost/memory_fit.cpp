@@ -192,7 +192,7 @@ MemoryFit memoryFit(const Scenario& scenario, const Plan& plan,
     MemoryFit fit = memoryFitOf(plan, memory, cluster);
     if (fit.fits() || plan.worldSize != scenario.worldSize) return fit;
     fit.searched = true;
-    Trials trials(scenario, plan, fit.deviceBytes, std::move(stop));
+    Trials trials(scenario, plan, remedyBudget(fit.deviceBytes), std::move(stop));
     const int64_t failing =
         scenario.options.maxBatchNumel.value_or(noCapEquivalent(scenario, plan));
     const std::optional<int64_t> cap = scenario.options.maxBatchNumel;
@@ -257,9 +257,11 @@ std::optional<Diagnostic> outOfMemoryDiagnostic(const MemoryFit& fit, const Plan
         d.message += "; fits with ";
         for (size_t i = 0; i < fit.remedies.size(); ++i)
             d.message += (i ? ", or with " : "") + remedyText(fit.remedies[i]);
+        d.message += ", each leaving " + percentText(kMemoryHeadroom) + " of the device free";
         return d;
     }
-    d.message += "; no batch cap or gather strategy fits: even one param per batch peaks at " +
+    d.message += "; no batch cap or gather strategy fits with " +
+                 percentText(kMemoryHeadroom) + " of the device left: even one param per batch peaks at " +
                  humanBytes(double(fit.floorBytes)) + " on rank " + std::to_string(fit.floorRank) +
                  ", " + humanBytes(double(fit.floorResidentBytes)) +
                  " of it the resident param, grad and momentum shards";

@@ -36,6 +36,13 @@ struct MemoryRemedy {
 // user read a peak at 98.5 % of the device as "fits").
 inline constexpr double kMemoryHeadroom = 0.10;
 
+// The peak a remedy must stay under: the device's memory less the headroom,
+// so that a remedy never lands on the warning memory-tight (a cap that just
+// fit left a step at 99.9 % of the device).
+inline int64_t remedyBudget(int64_t deviceBytes) {
+    return int64_t(double(deviceBytes) * (1 - kMemoryHeadroom));
+}
+
 struct MemoryFit {
     int64_t deviceBytes = 0;  // the device's memory; 0: the cluster does not say
     std::string deviceName;   // as the cluster names it ("" : none)
@@ -71,8 +78,9 @@ MemoryFit memoryFitOf(const Plan& plan, const std::vector<StepMemory>& memory,
                       const Cluster& cluster);
 
 // The same, and when the step does not fit, its remedies, each verified by
-// the memory model at the scenario's real shapes: the largest
-// options.max_batch_numel that fits under the plan's gather strategies
+// the memory model at the scenario's real shapes and each leaving the
+// headroom (remedyBudget): the largest options.max_batch_numel that does
+// under the plan's gather strategies
 // (bisected between one param per batch and the plan's cap, each candidate
 // re-planned and predicted; the cap returned fits and the next one up does
 // not), the other gather strategy for every gathered group at the plan's

@@ -187,11 +187,7 @@ void MemoryWidget::showRankDistribution() {
              return rankEntryName(result_.scenario.get(), int(chart_.ranks[entry]));
          },
          [](double bytes) { return QString::fromStdString(humanBytes(bytes)); }});
-    const PlanCost& cost = *result_.prediction->cost;
-    rankTitle_->setText(
-        tr("Predicted peak memory per rank on %1, real shapes: highest %2 (rank %3)")
-            .arg(clusterText(cost), QString::fromStdString(humanBytes(chart_.peakBytes)))
-            .arg(chart_.peakRank));
+    rankTitle_->setText(rankTitleText());
     showCapacity();
     rankPlot_->xAxis->setLabel(
         tr("ranks sorted by peak: share at or below%1").arg(capacityNote(QStringLiteral(" "))));
@@ -199,6 +195,16 @@ void MemoryWidget::showRankDistribution() {
         0,
         std::max(rankDist_->top(), chart_.capacityOnScale() ? chart_.capacityBytes : 0.0) * 1.15);
     rankPlot_->replot();
+}
+
+// The optimizer step's peak, said as such: the forward and backward passes
+// and their activations come on top (a new user took it for the job's).
+QString MemoryWidget::rankTitleText() const {
+    return tr("Predicted peak memory of the optimizer step per rank on %1, real shapes "
+              "(activations and the forward/backward passes not counted): highest %2 (rank %3)")
+        .arg(clusterText(*result_.prediction->cost),
+             QString::fromStdString(humanBytes(chart_.peakBytes)))
+        .arg(chart_.peakRank);
 }
 
 void MemoryWidget::fillRankBars() {
@@ -218,11 +224,7 @@ void MemoryWidget::fillRankBars() {
     for (double rank : chart_.ranks) rankNames << QString::number(qint64(rank));
     rankTicks_.setLabels(chart_.ranks, rankNames);
     if (chart_.ranks.isEmpty()) return;
-    const PlanCost& cost = *result_.prediction->cost;
-    rankTitle_->setText(
-        tr("Predicted peak memory per rank on %1, real shapes: highest %2 (rank %3)")
-            .arg(clusterText(cost), QString::fromStdString(humanBytes(chart_.peakBytes)))
-            .arg(chart_.peakRank));
+    rankTitle_->setText(rankTitleText());
     const double top =
         std::max(chart_.peakBytes, chart_.capacityOnScale() ? chart_.capacityBytes : 0.0);
     showCapacity();

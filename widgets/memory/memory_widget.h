@@ -60,6 +60,7 @@ private:
     QCustomPlot* makePlot(QCPTextElement** title);
     void fillRankPlot();
     void fillRankBars();
+    QString rankTitleText() const;
     void showRankDistribution();
     void onRankPlotLaidOut();
     void onRankPlotClicked(const QPoint& pos);
