@@ -139,6 +139,7 @@ private slots:
     void referenceGatherOutOfMeshOrderSaysItEndsUpWrong();
     void aShrunkRunsWrongRowsSayTheyAreShrunk();
     void traceMarksEveryParticipantOfAWrongStep();
+    void aFailedRunIsMarkedWhereItStopped();
     void renderImages();
 
 private:
@@ -736,6 +737,55 @@ void TestTraceViews::aShrunkRunsWrongRowsSayTheyAreShrunk() {
 // lower part in the wrong red) and its tooltip says so; a step of the same
 // run that verification found right carries none, nor does any bar of the
 // corrected run.
+// A run that failed (an injected transfer fault on rank 2): its trace showed
+// rank 2's row ending in an ordinary bar, and its last step told a success
+// story. The trace marks the failing rank's row where it stopped (red, the
+// error in the tooltip) and the last step says the run stopped there.
+void TestTraceViews::aFailedRunIsMarkedWhereItStopped() {
+    RunData failed;
+    failed.plan = computePlanResult(sample(QStringLiteral("teaching_2x2.json")));
+    RunOptions options;
+    options.fault = FaultSpec{2, 3};
+    failed.run =
+        std::make_shared<const RunResult>(runPlan(*failed.plan.scenario, *failed.plan.plan, options));
+    QVERIFY(!failed.run->error.empty());
+    QCOMPARE(failed.run->errorRank, 2);
+    const QSize size(1400, 400);
+    PlanSelection selection;
+    TraceCanvas canvas(&selection);
+    canvas.setRun(failed);
+    const QRect mark = canvas.failureMarkOf(size);
+    QVERIFY(!mark.isEmpty());
+    // On rank 2's row, just after its last recorded collective.
+    double lastEnd = 0;
+    for (const TraceEvent& e : failed.run->trace.events)
+        if (e.rank == 2) lastEnd = std::max(lastEnd, e.endUs);
+    const TimeAxis axis{canvas.windowStart(), canvas.windowEnd(), double(TraceCanvas::kGutter),
+                        double(size.width() - TraceCanvas::kGutter - 8)};
+    QVERIFY(std::abs(mark.left() - axis.x(lastEnd)) <= 2);
+    const int row = canvas.timeline()->rowOfRank(2);
+    QVERIFY(mark.top() <= canvas.rowTop(row, size) + 1 &&
+            mark.bottom() >= canvas.rowTop(row, size) + canvas.rowHeight(size) / 2);
+    const QImage image = canvas.renderImage(size);
+    QCOMPARE(QColor(image.pixel(mark.center())), wrongRed());
+    // A run that did not fail has no such mark.
+    canvas.setRun(tourCorrected_);
+    QVERIFY(canvas.failureMarkOf(size).isEmpty());
+
+    StepWidget panel(&selection);
+    panel.setRun(failed);
+    panel.setStep(int(panel.steps().size()) - 1);
+    const auto* fault = panel.findChild<QLabel*>(QStringLiteral("fault"));
+    QVERIFY(fault && !fault->isHidden());
+    QVERIFY2(fault->text().contains(QStringLiteral("The run stopped after this")) &&
+                 fault->text().contains(QString::fromStdString(failed.run->error)),
+             qPrintable(fault->text()));
+    QCOMPARE(panel.findChild<QLabel*>(QStringLiteral("faultBadge"))->text(),
+             QStringLiteral("✗ run failed"));
+    panel.setStep(0);
+    QVERIFY(panel.findChild<QLabel*>(QStringLiteral("fault"))->isHidden());
+}
+
 void TestTraceViews::traceMarksEveryParticipantOfAWrongStep() {
     const int p = paramIndex(tourReference_, "out.reversed_ranks");
     const QSize size(1400, 400);

@@ -188,8 +188,13 @@ void StepWidget::setStep(int step) {
     showStep();
 }
 
+bool StepWidget::runFailed() const {
+    return run_.isValid() && !run_.run->error.empty() && !run_.run->cancelled;
+}
+
 void StepWidget::nextWrong() {
     const StepFaults& wrong = faults();
+    if (wrong.empty() && runFailed()) return setStep(stepCount() - 1);  // where it stopped
     if (wrong.empty()) return;
     for (int i = 1; i <= stepCount(); ++i) {
         const int step = (current_ + i) % stepCount();  // current_ >= -1
@@ -236,7 +241,7 @@ void StepWidget::onTick() {
 
 void StepWidget::showStep() {
     position_->setText(positionText());
-    nextWrong_->setVisible(!faults().empty());
+    nextWrong_->setVisible(!faults().empty() || runFailed());
     if (current_ < 0 || !run_.isValid()) {
         caption_ = {};
         badge_->hide();
@@ -263,6 +268,13 @@ void StepWidget::showStep() {
     badge_->show();
     headline_->setText(QStringLiteral("<b>%1</b>").arg(caption_.headline.toHtmlEscaped()));
     why_->setText(caption_.why);
+    faultBadge_->setText(caption_.fault.isEmpty() ? tr("✗ run failed") : tr("✗ wrong result"));
+    // A failed run's last step is where it stopped: said there, not a
+    // success story of the collectives before the failure.
+    if (runFailed() && current_ == stepCount() - 1)
+        caption_.fault += (caption_.fault.isEmpty() ? QString() : QStringLiteral("\n")) +
+                          tr("The run stopped after this, its last recorded collective: %1")
+                              .arg(QString::fromStdString(run_.run->error));
     faultBadge_->setVisible(!caption_.fault.isEmpty());
     fault_->setText(caption_.fault);
     fault_->setVisible(!caption_.fault.isEmpty());

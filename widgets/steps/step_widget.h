@@ -74,6 +74,7 @@ public slots:
     void setPlaying(bool playing);
 
 private:
+    bool runFailed() const;  // an error, not a cancel
     void addShortcuts();
     void onSelectionChanged();
     void onTick();

@@ -325,6 +325,16 @@ bool TraceCanvas::event(QEvent* event) {
         QToolTip::showText(help->globalPos(), groupToolTipFor(layout_.line(line).group, t), this);
         return true;
     }
+    if (const QRect failed = failureMarkOf(size());
+        !failed.isEmpty() && failed.adjusted(-3, 0, 80, 0).contains(help->pos())) {
+        QToolTip::showText(help->globalPos(),
+                           QStringLiteral("<b style=\"color:%1\">✗ rank %2 failed here:</b> %3")
+                               .arg(traceFaultColour().name())
+                               .arg(run_.run->errorRank)
+                               .arg(QString::fromStdString(run_.run->error).toHtmlEscaped()),
+                           this);
+        return true;
+    }
     const int index = eventAt(help->pos(), size());
     if (index < 0) {
         QToolTip::hideText();
@@ -431,6 +441,7 @@ int TraceCanvas::paintTimeline(QPainter& painter, const QSize& size) const {
     painter.setClipRect(QRect(kGutter, kHeader, size.width() - kGutter, size.height() - kHeader));
     paintRows(painter, size, bars);
     paintFaults(painter, size);
+    paintFailure(painter, size);
     paintHighlight(painter, size);
     painter.restore();
     paintGutter(painter, size);
@@ -519,6 +530,37 @@ void TraceCanvas::paintFaults(QPainter& painter, const QSize& size) const {
     painter.setPen(Qt::NoPen);
     painter.setBrush(traceFaultColour());
     painter.drawRects(marks.data(), static_cast<int>(marks.size()));
+    painter.restore();
+}
+
+QRect TraceCanvas::failureMarkOf(const QSize& size) const {
+    if (!timeline_ || !run_.isValid() || run_.run->error.empty() || run_.run->errorRank < 0)
+        return {};
+    const int row = timeline_->rowOfRank(run_.run->errorRank);
+    if (row < 0) return {};
+    const TraceTimeline::Row& r = timeline_->row(row);
+    const double stoppedUs =
+        r.end.empty() ? timeline_->beginUs() : *std::max_element(r.end.begin(), r.end.end());
+    const double h = rowHeight(size);
+    const double top = rowTop(row, size);
+    if (top + h < kHeader || top > size.height()) return {};
+    const int x = static_cast<int>(std::round(axisFor(size).x(stoppedUs))) + 1;
+    return QRect(x, static_cast<int>(std::floor(top)), kFailureMarkWidth,
+                 std::max(3, static_cast<int>(std::floor(h))));
+}
+
+void TraceCanvas::paintFailure(QPainter& painter, const QSize& size) const {
+    const QRect mark = failureMarkOf(size);
+    if (mark.isEmpty()) return;
+    painter.fillRect(mark, traceFaultColour());
+    if (mark.height() < painter.fontMetrics().height()) return;
+    painter.save();
+    painter.setPen(traceFaultColour());
+    QFont bold = painter.font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    painter.drawText(QRect(mark.right() + 4, mark.top(), 200, mark.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter, tr("✗ failed here"));
     painter.restore();
 }
 

@@ -41,6 +41,7 @@ public:
     static constexpr int kHeader = 46;   // legend + time axis
     static constexpr int kMaxRowHeight = 40;
     static constexpr int kFaultMarkWidth = 4;
+    static constexpr int kFailureMarkWidth = 5;
 
     explicit TraceCanvas(PlanSelection* selection, QWidget* parent = nullptr);
 
@@ -154,6 +155,16 @@ private:
     // of `size` (empty where it is not marked or not on screen).
     QRect faultMarkOf(int index, const QSize& size) const;
     void paintFaults(QPainter& painter, const QSize& size) const;
+    void paintFailure(QPainter& painter, const QSize& size) const;
+
+public:
+    // A failed run: where its failing rank stopped, a red bar across that
+    // rank's row just after its last recorded collective (the failed one
+    // left no event), the error in its tooltip; empty for a run that did not
+    // fail or off screen.
+    QRect failureMarkOf(const QSize& size) const;
+
+private:
     void paintGutter(QPainter& painter, const QSize& size) const;
     void paintAxis(QPainter& painter, const QSize& size) const;
     void paintLegend(QPainter& painter, const QSize& size) const;
