@@ -103,7 +103,8 @@ std::string runText(int rank, const std::string& what, const std::string& verb, 
             os << verb << " rows " << span(r.from, r.to) << " from padding";
             break;
         case Kind::Garbage:
-            os << "rows " << span(r.from, r.to) << " hold values of no row";
+            // Their values are no row of the truth: neither moved nor from padding.
+            os << "rows " << span(r.from, r.to) << " match no row of the true result";
             break;
         case Kind::Extra:
             os << verb << " extra rows " << span(r.from, r.to);

@@ -188,6 +188,7 @@ private slots:
     void referenceMarksExactlyTheMismatchRows();
     void paramsThatFailedWithAnErrorHaveALineAtTheTop();
     void aShrunkRunsRowsSayTheyAreShrunk();
+    void aStepOnlyFaultIsSaidNotHidden();
     void aColourIsAParamsRole();
     void theLegendFitsItsColumn();
 
@@ -420,6 +421,36 @@ void TestBufferViews::aShrunkRunsRowsSayTheyAreShrunk() {
         ++shrunkCompared;
     }
     QVERIFY(shrunkCompared > 0);
+}
+
+// colwise.strided gathers right in the reference run and then applies its
+// update to the wrong rows: the view said "no gathered row differs
+// (corrected exact, reference exact)", which read as nothing wrong. It says
+// the step result is wrong, with the run's own words, and where to look.
+void TestBufferViews::aStepOnlyFaultIsSaidNotHidden() {
+    PlanSelection selection;
+    WrongRowsWidget view(&selection);
+    const RunData& reference = runs_.at("tour-reference");
+    view.setRuns(runs_.at("tour"), reference);
+    int checked = 0;
+    for (const ParamRunResult& p : reference.run->params) {
+        if (p.gather != GatherVerdict::Exact || p.step != CheckVerdict::Mismatch) continue;
+        selection.selectParam(p.index);
+        QCOMPARE(view.comparison().param, p.index);
+        const QString text = view.messageText();
+        QVERIFY2(text.contains(QStringLiteral("step result is wrong: ") +
+                               QString::fromStdString(p.detail)),
+                 qPrintable(text));
+        ++checked;
+    }
+    QVERIFY(checked > 0);  // colwise.strided
+    // A param right in every way says nothing of a wrong step.
+    for (const ParamRunResult& p : reference.run->params)
+        if (!paramFailed(p)) {
+            selection.selectParam(p.index);
+            QVERIFY(!view.messageText().contains(QStringLiteral("step result is wrong")));
+            break;
+        }
 }
 
 // A param whose reference gather failed with an error has no gathered rows

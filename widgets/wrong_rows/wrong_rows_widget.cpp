@@ -168,6 +168,19 @@ QString WrongRowsWidget::messageText() const {
         return tr("%1: the reference run's gather failed with an error (its line above), so "
                   "it gathered no rows to compare.")
             .arg(name);
+    // Gathered right and then wrong: the fault is in the step (an update
+    // applied to the wrong rows), which this view, of gathered rows, does
+    // not draw; said, or "no gathered row differs" read as "nothing wrong".
+    const auto stepWrong = std::find_if(
+        reference_.run->params.begin(), reference_.run->params.end(), [&](const ParamRunResult& p) {
+            return p.index == comparison_.param && p.step != CheckVerdict::Exact &&
+                   p.step != CheckVerdict::NotReached;
+        });
+    if (stepWrong != reference_.run->params.end() && !hasLine)
+        return tr("%1: gathered right in both runs (no gathered row differs), but the reference "
+                  "run's step result is wrong: %2. This view draws gathered rows; the Tensor "
+                  "layout and Verification views show the step's wrong rows.")
+            .arg(name, QString::fromStdString(stepWrong->detail));
     return tr("%1: no gathered row differs (corrected %2, reference %3). %4")
         .arg(name, verdict(comparison_.corrected), verdict(comparison_.reference),
              hasLine ? tr("It failed with an error: its line above says where.")

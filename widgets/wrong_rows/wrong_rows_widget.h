@@ -85,6 +85,8 @@ public:
     // What the subtitle adds for a shrunk run: " Shrunk run: rows are the
     // shrunk tensor's (72 of the real 8192)."; empty for a real-size run.
     QString shrunkNote() const;
+    // Why there are no bars (drawn in their place), or "" with bars.
+    QString messageText() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -98,7 +100,6 @@ private:
     QString toolTipAt(const QPointF& pos) const;
     bool showsBars() const { return comparison_.isValid() && !comparison_.ranks.empty(); }
     QString errorRowText(const ErrorRow& row) const;
-    QString messageText() const;
     void paintErrorRows(QPainter& painter, const ComparisonGeometry& g) const;
     void paintPair(QPainter& painter, const ComparisonGeometry& g, size_t i) const;
     void paintAxis(QPainter& painter, const ComparisonGeometry& g) const;
