@@ -141,7 +141,9 @@ void MainWindow::onPlanReady(const PlanResult& result) {
     showEditTextError(editing_->textError());  // still no value: still said
     lastShowTimes_.clear();
     // A plan replacing a pending one of another file is of another file too.
-    pendingPlan_ = PendingPlan{result, sameFile && (!pendingPlan_ || pendingPlan_->sameFile), 0};
+    const bool runCarried = sameFile && carryRunOver(result);
+    pendingPlan_ =
+        PendingPlan{result, sameFile && (!pendingPlan_ || pendingPlan_->sameFile), 0, runCarried};
     showPendingPlanStep();
 }
 
@@ -162,9 +164,29 @@ void MainWindow::showPendingPlanStep() {
     pendingPlan_.reset();
     selection_->setPlan(done.result, reconciledSelection(done.result, done.sameFile));
     lastShowTimes_.push_back({"selection", double(clock.nsecsElapsed()) * 1e-6});
+    if (done.runCarried) {  // the views dropped the runs as of another plan: shown again
+        if (lastCorrectedRun_.isValid() && lastCorrectedRun_.run != lastRun_.run)
+            for (StudioView* view : views_) view->showRun(lastCorrectedRun_);
+        if (lastRun_.isValid()) showRun(lastRun_);
+        updateRunStatus();
+    }
     updateStatus();
     updateTitle();
     emit planShown(done.result);
+}
+
+bool MainWindow::carryRunOver(const PlanResult& result) {
+    auto sameDocument = [&](const RunData& run) {
+        return run.isValid() && run.plan.plan != result.plan && run.plan.document &&
+               result.document && *run.plan.document == *result.document;
+    };
+    bool carried = false;
+    for (RunData* run : {&lastRun_, &lastCorrectedRun_})
+        if (sameDocument(*run)) {
+            run->plan = result;
+            carried = true;
+        }
+    return carried;
 }
 
 void MainWindow::completePendingPlan() {

@@ -267,6 +267,10 @@ private:
     void openDialog();
     void onPlanReady(const PlanResult& result);
     void showPendingPlanStep();  // the next view takes the pending plan, or the selection
+    // A plan of the very scenario document the last run ran (an edit undone,
+    // a reload of an unchanged file): the runs are this plan's again, not "of
+    // an earlier plan", and a report includes them. Whether any was.
+    bool carryRunOver(const PlanResult& result);
     void onReadFailed(const QString& message);
     SelectionState reconciledSelection(const PlanResult& result, bool sameFile) const;
     void updateStatus();
@@ -289,6 +293,7 @@ private:
         PlanResult result;
         bool sameFile = false;
         size_t nextView = 0;
+        bool runCarried = false;  // the last run is this plan's too (carryRunOver)
     };
     std::optional<PendingPlan> pendingPlan_;
     QTimer pendingPlanTimer_;

@@ -27,6 +27,7 @@
 #include "buffer_layout/buffer_layout_widget.h"
 #include "derived/plan/model_roles.h"
 #include "derived/plan/plan_index.h"
+#include "derived/plan/scenario_document.h"
 #include "derived/run/run_status_text.h"
 #include "hf_config/scenario_from_config.h"
 #include "mesh/mesh_widget.h"
@@ -230,6 +231,7 @@ private slots:
     void aCancelledRunsReportDoesNotClaimAFullRun();
     void viewsReadTheSelectionInTheirOwnPlan();
     void aReportHoldsOnlyARunOfItsPlan();
+    void anUndoneEditGivesTheRunBack();
     void aFilterThatMatchesNothingSaysSo();
     void aNarrowTreeKeepsEachParamsLayerNumber();
 
@@ -643,6 +645,42 @@ void TestSelectionLifecycle::aReportHoldsOnlyARunOfItsPlan() {
              qPrintable(report.left(3000)));
     QVERIFY(report.contains(QStringLiteral("line 1, column")));
     QVERIFY(!report.contains(QStringLiteral("VERIFIED")));
+}
+
+// An edit makes the run an earlier plan's; undoing it gives back the very
+// scenario the run ran, so the run is this plan's again: once the status bar
+// kept "[a run of an earlier plan]" and the report left the run out.
+void TestSelectionLifecycle::anUndoneEditGivesTheRunBack() {
+    QTemporaryDir dir;
+    MainWindow window;
+    QVERIFY(openAndWait(window, sample(kBase)));
+    QVERIFY(runAndWait(window, [&] { window.runReferenceAction()->trigger(); }));
+    const RunData ran = window.lastRun();
+    QVERIFY(ran.isValid() && !ran.run->verified);
+
+    QSignalSpy shown(&window, &MainWindow::planShown);
+    window.document()->setValue(QStringLiteral("/options/max_batch_numel"), Json(64),
+                                QStringLiteral("batch cap"));
+    window.document()->closeEditStep();
+    QVERIFY(shown.wait(20000));
+    QVERIFY(window.runStatusText().endsWith(QStringLiteral(" · a run of an earlier plan")));
+    QVERIFY(exportedReport(window, dir).contains(QStringLiteral("A run of an earlier plan")));
+
+    window.document()->undoStack()->undo();
+    QVERIFY(shown.wait(20000));
+    QVERIFY(!window.document()->isModified());
+    QCOMPARE(window.lastRun().run, ran.run);
+    QCOMPARE(window.lastRun().plan.plan, window.session()->current().plan);
+    QVERIFY2(!window.runStatusText().contains(QStringLiteral("earlier plan")),
+             qPrintable(window.runStatusText()));
+    QVERIFY(!testing::runStatusLabel(window)->text().contains(QStringLiteral("earlier plan")));
+    // Every view has it again: Verification, and Wrong rows its reference run.
+    QCOMPARE(window.view<VerificationWidget>()->model()->run().run, ran.run);
+    QCOMPARE(window.view<WrongRowsWidget>()->referenceRun().run, ran.run);
+    const QString report = exportedReport(window, dir);
+    QVERIFY(!report.contains(QStringLiteral("earlier plan")));
+    QVERIFY(report.contains(QStringLiteral("colwise.strided")));
+    QVERIFY(reproduceCommand(report).contains(QStringLiteral("--run")));
 }
 
 QTEST_MAIN(TestSelectionLifecycle)

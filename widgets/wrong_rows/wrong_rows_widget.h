@@ -72,6 +72,7 @@ public:
     // One run at a time: it takes the place of the run of its mode.
     void setRun(const RunData& data);
     const RunData& correctedRun() const { return corrected_; }
+    const RunData& referenceRun() const { return reference_; }
     const WrongRows& comparison() const { return comparison_; }
 
     ComparisonGeometry geometry(const QSize& size) const;
