@@ -218,7 +218,7 @@ void TestPredictionViews::memoryBarsStackToEachRanksPeak() {
     QVERIFY(!view.renderImage(QSize(900, 600)).isNull());
 }
 
-// 80 GB devices (74.5 GiB): ticks at 0, 20, 40, 60 GiB, not at 23.3 and
+// 80 GB devices (79.6 GiB): ticks at 0, 20, 40, 60 GiB, not at 23.3 and
 // 46.6 GiB (steps of 2.5e10 bytes); the legend of the nine kinds of buffer
 // right of the bars, none of which it covers (it hid ranks 27-31).
 void TestPredictionViews::memoryTicksAreRoundAndTheLegendBesideTheBars() {
@@ -356,7 +356,7 @@ void TestPredictionViews::memoryPicturesTickWholeEntriesAndRanks() {
                                     .arg(plot->legend->outerRect().width())
                                     .arg(plot->legend->outerRect().height())));
         }
-        // Teaching's peaks are 8.8 KiB under 74.5 GiB.
+        // Teaching's peaks are 8.8 KiB under 79.6 GiB.
         QVERIFY(!view.chart().capacityOnScale());
         QVERIFY(!view.capacityLine()->visible());
         QVERIFY2(view.rankPlot()->yAxis->range().upper < view.chart().capacityBytes / 100,

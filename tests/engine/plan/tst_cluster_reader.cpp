@@ -262,14 +262,14 @@ private slots:
         QCOMPARE(h100.intraNode.bandwidthBytesPerSecond, 450e9);  // 900 GB/s both directions
         QCOMPARE(h100.interNode.bandwidthBytesPerSecond, 50e9);   // 400 Gb/s per GPU
         QCOMPARE(h100.device.peakFlops.bfloat16, 989e12);         // dense, not 1979 sparse
-        QCOMPARE(h100.device.memoryBytes, int64_t{80000000000});
+        QCOMPARE(h100.device.memoryBytes, int64_t{81559} << 20);  // nvidia-smi's memory.total
         Cluster a100 = readClusterPreset("a100-dgx");
         QCOMPARE(a100.intraNode.bandwidthBytesPerSecond, 300e9);
         QCOMPARE(a100.interNode.bandwidthBytesPerSecond, 25e9);
         QCOMPARE(a100.device.peakFlops.bfloat16, 312e12);
         QCOMPARE(a100.device.peakFlops.float32, 19.5e12);
         Cluster h200 = readClusterPreset("h200-hgx");
-        QCOMPARE(h200.device.memoryBytes, int64_t{141000000000});
+        QCOMPARE(h200.device.memoryBytes, int64_t{143771} << 20);
         QCOMPARE(h200.device.peakFlops.bfloat16, h100.device.peakFlops.bfloat16);
     }
 

@@ -72,8 +72,8 @@ QString clusterText(const PlanCost& cost);
 // without the peak when the step does not fit (outOfMemoryStatusText says
 // it), or why there is no prediction; "" without a cluster.
 QString predictionStatusText(const PlanPrediction* prediction);
-// "out of memory: peak 154.3 GiB (rank 0), 79.8 GiB over the device's
-// 74.5 GiB", the first words of the status bar when the predicted step does
+// "out of memory: peak 154.3 GiB (rank 0), 74.6 GiB over the device's
+// 79.6 GiB", the first words of the status bar when the predicted step does
 // not fit; "" when it fits or there is no prediction.
 QString outOfMemoryStatusText(const PlanPrediction* prediction);
 
