@@ -21,6 +21,7 @@
 #include "plan_diff/plan_diff_tracker.h"
 #include "plan_diff/plan_diff_widget.h"
 #include "samples.h"
+#include "studio_test_util.h"
 #include "window/main_window.h"
 
 using namespace hsdp;
@@ -175,6 +176,16 @@ void TestPlanDiffWidget::compareWithAnotherFile() {
     QVERIFY(since.isValid());  // the rewrite replaced the first plan
     QVERIFY(window.view<PlanDiffWidget>()->titleText().startsWith(
         QStringLiteral("since the last change")));
+    // A comparison with a file is the document's that asked for it: another
+    // document opening ends it (once it went on, "before: tour.json · after:
+    // c_2x4x2.json, 579 params added").
+    window.compareWith(other);
+    QVERIFY(nextChange(window).isValid());
+    QCOMPARE(window.planDiffTracker()->mode(), PlanDiffTracker::Mode::AgainstFile);
+    QVERIFY(testing::openAndWait(window, sample(QStringLiteral("llama3_8b_hsdp_2x4.json"))));
+    QCOMPARE(window.planDiffTracker()->mode(), PlanDiffTracker::Mode::SinceLastChange);
+    QVERIFY(window.planDiffTracker()->referencePath().isEmpty());
+    QVERIFY(!window.view<PlanDiffWidget>()->titleText().contains(QStringLiteral("four_replicas")));
 }
 
 void TestPlanDiffWidget::activatingRowsSelectsEverywhere() {

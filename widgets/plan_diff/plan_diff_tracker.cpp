@@ -46,6 +46,10 @@ void PlanDiffTracker::planArrived(const PlanResult& result) {
     if (!sameDocument) {
         pinned_ = false;
         compareError_.clear();  // said of the document that left
+        // A comparison with a file was asked of the document that left: the
+        // next one compared with it read "before: tour.json · after:
+        // c_2x4x2.json, 579 params added".
+        if (current_.isValid()) leaveFileComparison();
     }
     if (!pinned_) {
         previous_ = sameDocument ? current_ : PlanResult{};
@@ -75,6 +79,15 @@ void PlanDiffTracker::startAfresh() {
     current_ = {};
     previous_ = {};
     pinned_ = false;
+    leaveFileComparison();
+}
+
+void PlanDiffTracker::leaveFileComparison() {
+    if (mode_ != Mode::AgainstFile) return;
+    mode_ = Mode::SinceLastChange;
+    referencePath_.clear();
+    reference_ = {};
+    emit modeChanged();
 }
 
 void PlanDiffTracker::compareWith(const QString& path) {

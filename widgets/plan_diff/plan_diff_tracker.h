@@ -18,7 +18,8 @@ namespace hsdp {
 //   (a re-read after the file changed on disk, a reload, an in-memory edit)
 //   is compared with the plan it replaces, the current plan being "after";
 // - against a file: the current plan ("before") against another scenario
-//   file ("after"), re-compared whenever the current plan changes.
+//   file ("after"), re-compared whenever the current plan changes, until
+//   another document opens (back to the first mode).
 // Feed it every new plan with planArrived(); it emits diffReady with the
 // result (an invalid PlanDiffTable with a note when there is nothing to compare).
 class PlanDiffTracker : public QObject {
@@ -70,6 +71,7 @@ private:
     static Outcome run(const Request& request, const std::stop_token& stop);
     void startJob();
     void finishJob(Outcome outcome);
+    void leaveFileComparison();  // back to SinceLastChange, without comparing
 
     Mode mode_ = Mode::SinceLastChange;
     PlanResult current_;
