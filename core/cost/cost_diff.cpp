@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cost/cost_diff.h"
 
+#include <cmath>
+
 #include <map>
 
 namespace hsdp {
@@ -57,6 +59,12 @@ Better CostDiff::faster() const {
     return lower(before.stepSeconds, after.stepSeconds);
 }
 
+bool CostDiff::withinError() const {
+    const double faster = std::min(before.stepSeconds, after.stepSeconds);
+    return errorPercent >= 0 && faster > 0 &&
+           std::fabs(stepSecondsChange()) < faster * errorPercent / 100;
+}
+
 Better CostDiff::lighter() const {
     return lower(before.peakBytes, after.peakBytes);
 }
@@ -73,6 +81,7 @@ CostDiff diffCosts(const PlanCost& before, const PlanCost& after) {
     CostDiff diff;
     diff.cluster = after.cluster.name;
     diff.trust = after.cluster.trustText();
+    diff.errorPercent = after.cluster.validation.errorPercent;
     diff.before = sideOf(before);
     diff.after = sideOf(after);
     diff.phases = phaseChanges(before, after);

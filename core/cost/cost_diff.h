@@ -43,6 +43,7 @@ std::string_view betterName(Better better);  // "before" | "after" | "same"
 struct CostDiff {
     std::string cluster;  // the cluster's name, as costed
     std::string trust;    // its validated error (Cluster::trustText)
+    double errorPercent = -1;  // that error in percent (-1: not validated)
     CostSide before;
     CostSide after;
     std::vector<PhaseChange> phases;  // every phase either plan has, in StepPhase order
@@ -50,6 +51,9 @@ struct CostDiff {
     double stepSecondsChange() const { return after.stepSeconds - before.stepSeconds; }
     int64_t peakBytesChange() const { return after.peakBytes - before.peakBytes; }
     Better faster() const;   // the lower step time
+    // Whether the step times differ by less than the validated error (of the
+    // faster one): a verdict then is noise, not a reason to choose.
+    bool withinError() const;
     Better lighter() const;  // the lower worst-rank peak
     // Which plans fit the device's memory: "both" | "before" | "after" |
     // "neither"; "unknown" when the cluster gives no device memory.

@@ -38,6 +38,7 @@ nlohmann::ordered_json costDiffToJson(const CostDiff& diff) {
             {"peak_bytes_change", diff.peakBytesChange()},
             {"phases", phasesJson(diff)},
             {"faster", betterName(diff.faster())},
+            {"faster_within_error", diff.withinError()},
             {"lighter", betterName(diff.lighter())},
             {"fit", diff.fit()}};
 }

@@ -29,7 +29,9 @@ std::string peakText(const CostSide& side) {
 void writeStep(std::ostringstream& out, const CostDiff& diff) {
     out << "  step time        before " << durationText(diff.before.stepSeconds) << ", after "
         << durationText(diff.after.stepSeconds) << " (" << signedDuration(diff.stepSecondsChange())
-        << "): " << fasterVerdict(diff.faster()) << "; each " << diff.trust << "\n";
+        << "): " << fasterVerdict(diff.faster())
+        << (diff.withinError() ? ", by less than the model's error: no reason to choose" : "")
+        << "; each " << diff.trust << "\n";
     if (!diff.phases.empty()) out << "  critical path by phase:\n";
     for (const auto& p : diff.phases)
         out << "    " << std::left << std::setw(18) << stepPhaseName(p.phase) << std::right

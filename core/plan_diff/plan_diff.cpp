@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <sstream>
 
 #include "plan/load_imbalance.h"
@@ -345,6 +346,17 @@ bool PlanDiff::same() const {
            addedTransitions.empty() && removedTransitions.empty() && changedTransitions.empty() &&
            !transitionOrderChanged && appearedDiagnostics.empty() &&
            disappearedDiagnostics.empty() && rewordedDiagnostics.empty();
+}
+
+std::vector<DiagnosticGroup> groupDiagnostics(const std::vector<DiagnosticItem>& items) {
+    std::vector<DiagnosticGroup> groups;
+    std::map<std::tuple<Severity, std::string, std::string>, size_t> at;
+    for (const DiagnosticItem& item : items) {
+        auto [it, added] = at.try_emplace({item.severity, item.code, item.message}, groups.size());
+        if (added) groups.push_back({item.severity, item.code, item.message, {}});
+        groups[it->second].subjects.push_back(item.subject);
+    }
+    return groups;
 }
 
 }  // namespace hsdp

@@ -182,6 +182,18 @@ struct DiagnosticItem {
     std::string message;  // the whole diagnostic's message
 };
 
+// Items of one diagnostic (severity, code and message alike) on several
+// subjects, taken as one: a warning that names 240 params is one diagnostic,
+// not 240 (a plan lists it once).
+struct DiagnosticGroup {
+    Severity severity = Severity::Info;
+    std::string code;
+    std::string message;
+    std::vector<std::string> subjects;  // in the items' order; "" for the scenario
+};
+// In the order each first appears.
+std::vector<DiagnosticGroup> groupDiagnostics(const std::vector<DiagnosticItem>& items);
+
 // A diagnostic (same severity and code) on both sides whose message changed.
 struct DiagnosticReword {
     Severity severity = Severity::Info;

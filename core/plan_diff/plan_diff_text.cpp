@@ -87,13 +87,31 @@ public:
     }
 
 private:
+    // " on param 'w'", " on 240 params ('a', 'b', 'c' and 237 more)", or "".
+    static std::string subjectsText(const std::vector<std::string>& subjects) {
+        if (subjects.size() == 1) return subjects.front().empty() ? "" : " on " + subjects.front();
+        const std::string prefix = "param ";
+        std::string names;
+        const size_t shown = std::min<size_t>(subjects.size(), 3);
+        bool allParams = true;
+        for (size_t i = 0; i < subjects.size(); ++i)
+            allParams = allParams && subjects[i].rfind(prefix, 0) == 0;
+        for (size_t i = 0; i < shown; ++i)
+            names += (i ? ", " : "") +
+                     (allParams ? subjects[i].substr(prefix.size()) : subjects[i]);
+        if (subjects.size() > shown) names += " and " + std::to_string(subjects.size() - shown) + " more";
+        return " on " + std::to_string(subjects.size()) + (allParams ? " params (" : " subjects (") +
+               names + ")";
+    }
+
     void diagnostics(const char* title, const char* mark,
                      const std::vector<DiagnosticItem>& items) {
         if (items.empty()) return;
-        section_.title(title, items.size());
-        for (const auto& d : items)
+        const std::vector<DiagnosticGroup> groups = groupDiagnostics(items);
+        section_.title(title, groups.size());
+        for (const auto& d : groups)
             section_.line(mark + std::string(severityName(d.severity)) + " " + d.code +
-                          (d.subject.empty() ? "" : " on " + d.subject) + ": " + d.message);
+                          subjectsText(d.subjects) + ": " + d.message);
     }
 
     void reworded() {

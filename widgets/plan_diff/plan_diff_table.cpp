@@ -131,8 +131,9 @@ QString summaryText(const PlanDiffTable& change) {
     if (ratioText(change.worstBefore) != ratioText(change.worstAfter))
         parts << QStringLiteral("worst imbalance %1 → %2")
                      .arg(ratioText(change.worstBefore), ratioText(change.worstAfter));
-    const size_t appeared = diff.appearedDiagnostics.size();
-    const size_t disappeared = diff.disappearedDiagnostics.size();
+    // Counted as the plans list them: one warning naming 240 params is one.
+    const size_t appeared = groupDiagnostics(diff.appearedDiagnostics).size();
+    const size_t disappeared = groupDiagnostics(diff.disappearedDiagnostics).size();
     if (appeared + disappeared > 0) {
         QStringList counts;
         if (appeared) counts << QStringLiteral("+%1").arg(appeared);

@@ -318,6 +318,29 @@ private slots:
         QVERIFY(diffOf(b, a).disappearedDiagnostics.size() == d.appearedDiagnostics.size());
     }
 
+    // One diagnostic naming many params is one diagnostic, said once: the
+    // text once repeated a 600-character warning 240 times under
+    // "Diagnostics appeared (240)" where the plan lists "Diagnostics (1)".
+    void oneDiagnosticOnManyParamsIsListedOnce() {
+        PlanDiff d;
+        const std::string shared = "strided shard; the reference slices the update back";
+        for (const char* name : {"a.w", "b.w", "c.w", "d.w"})
+            d.appearedDiagnostics.push_back(
+                {Severity::Warning, "strided-shard-chunk", "param '" + std::string(name) + "'", shared});
+        d.appearedDiagnostics.push_back({Severity::Warning, "uneven-shard", "param 'e.w'", "uneven"});
+        const std::vector<DiagnosticGroup> groups = groupDiagnostics(d.appearedDiagnostics);
+        QCOMPARE(groups.size(), size_t(2));
+        QCOMPARE(groups[0].subjects.size(), size_t(4));
+        QCOMPARE(groups[1].subjects, std::vector<std::string>{"param 'e.w'"});
+        const std::string text = planDiffToText(d, "a", "b");
+        QVERIFY2(text.find("Diagnostics appeared (2)") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("strided-shard-chunk on 4 params ('a.w', 'b.w', 'c.w' and 1 more): " +
+                           shared) != std::string::npos,
+                 text.c_str());
+        QCOMPARE(text.find(shared), text.rfind(shared));  // once
+        QVERIFY(text.find("uneven-shard on param 'e.w': uneven") != std::string::npos);
+    }
+
     void jsonHasDocumentedFields() {
         Json doc = sampleJson("teaching_2x2.json");
         auto a = planOf(doc);
