@@ -110,6 +110,7 @@ private slots:
     void predictedTimelineZoomsLikeTheTrace();
     void aLargeWorldsTimelineKeepsSomeRanks();
     void anEditChangesThePredictionAndWhatChangedSaysHow();
+    void aComparisonWithAFileHasBothPredictions();
     void aStepOverTheDeviceLeadsTheStatusBarAndTheDiagnostics();
     void whatChangedListsThePredictionsDiagnostics();
 };
@@ -547,6 +548,32 @@ void TestPredictionViews::predictedTimelineZoomsLikeTheTrace() {
 // A what-if edit that doubles the largest param's rows is costed at once: the
 // prediction after it is the cost model's of the edited scenario, and What
 // changed gives the step and the peak before and after.
+// File ▸ Compare with… costs the other file on the open plan's cluster: its
+// rows had the imbalance only, no step time or memory of either plan.
+void TestPredictionViews::aComparisonWithAFileHasBothPredictions() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, sample("llama3_8b_hsdp_2x4.json")));
+    QVERIFY(chooseAndWait(window, QStringLiteral("h100-dgx")));
+    const QString other = sample("diff/llama3_8b_all_to_all.json");
+    window.compareWith(other);
+    QTRY_VERIFY_WITH_TIMEOUT(window.planDiffTracker()->change().isValid() &&
+                                 window.planDiffTracker()->change().summary.contains(
+                                     QStringLiteral(" · peak ")),
+                             20000);
+    const PlanResult reference = computePlanResult(other);
+    const PlanCost theirs =
+        costPlan(*reference.scenario, *reference.plan, readClusterPreset("h100-dgx"));
+    const PlanCost& ours = *window.session()->current().prediction->cost;
+    const PlanDiffTable& change = window.planDiffTracker()->change();
+    QVERIFY2(change.summary.contains(
+                 QStringLiteral("peak %1 → %2")
+                     .arg(QString::fromStdString(
+                              humanBytes(double(ours.ranks[size_t(ours.peakRank)].peakBytes))),
+                          QString::fromStdString(humanBytes(
+                              double(theirs.ranks[size_t(theirs.peakRank)].peakBytes))))),
+             qPrintable(change.summary));
+}
+
 void TestPredictionViews::anEditChangesThePredictionAndWhatChangedSaysHow() {
     MainWindow window;
     QVERIFY(openAndWait(window, sample("llama3_8b_hsdp_2x4.json")));

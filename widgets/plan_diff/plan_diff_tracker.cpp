@@ -3,6 +3,7 @@
 
 #include <QFileInfo>
 
+#include "derived/run/plan_prediction.h"
 #include "types/stopped.h"
 
 namespace hsdp {
@@ -64,8 +65,11 @@ void PlanDiffTracker::predictionArrived(const PlanResult& result) {
     if (!current_.isValid() || result.plan != current_.plan) return;
     current_ = result;
     // Compared again only where a prediction can differ: against the plan it
-    // replaced, when that one was predicted too.
-    if (mode_ == Mode::SinceLastChange && previous_.isValid() && previous_.prediction) startJob();
+    // replaced, when that one was predicted too, or against a file (costed
+    // on the same cluster then).
+    if ((mode_ == Mode::SinceLastChange && previous_.isValid() && previous_.prediction) ||
+        mode_ == Mode::AgainstFile)
+        startJob();
 }
 
 void PlanDiffTracker::pinBaseline() {
@@ -120,6 +124,12 @@ PlanDiffTracker::Outcome PlanDiffTracker::run(const Request& request, const std:
             out.error = QString::fromStdString(error.what());
             return out;
         }
+        // Costed on the cluster the open plan is, so the comparison has the
+        // step time and memory of both (it had the imbalance rows only).
+        const auto cluster = current.prediction ? current.prediction->cluster : nullptr;
+        if (out.reference.isValid() && cluster &&
+            (!out.reference.prediction || out.reference.prediction->cluster != cluster))
+            out.reference.prediction = predictPlan(out.reference, cluster, stop);
         if (!current.isValid()) {
             out.change.note = QObject::tr("Open a scenario to compare it with %1")
                                   .arg(fileName(request.referencePath));
