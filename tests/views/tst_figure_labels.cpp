@@ -207,6 +207,7 @@ private slots:
                 }
         const auto collectives = bufferCollectives(*shrunk_.run);
         QVERIFY(!collectives.empty());
+        int cuts = 0;
         for (const BufferCollective& c : collectives) {
             const int rank = c.event->groupRanks.back();
             const BufferLayout layout = bufferLayout(shrunk_, c, rank, -1);
@@ -226,7 +227,19 @@ private slots:
             // The real-size totals on a line of their own, under the totals:
             // behind them they were cut off at a report picture's width.
             QVERIFY2(texts.contains(QStringLiteral("\nAt real size ≈ ")), qPrintable(texts));
+            // A param cut out of it: its rows are the shrunk tensor's, said so.
+            if (c.event->label.params.empty()) continue;
+            const BufferLayout cut = bufferLayout(shrunk_, c, rank, c.event->label.params.front());
+            if (!cut.cut) continue;
+            QString cutTexts;
+            for (const BufferText& t : buildBufferScene(cut, QSize(1200, 700)).texts)
+                cutTexts += t.text + QLatin1Char('\n');
+            QVERIFY2(cutTexts.contains(QStringLiteral("(the shrunk run's rows, each dim about 1/%1")
+                                           .arg(cut.shrinkFactor)),
+                     qPrintable(cutTexts));
+            ++cuts;
         }
+        QVERIFY(cuts > 0);
         // Of the real run, the layout has nothing to qualify.
         const BufferLayout plain =
             bufferLayout(real_, realCollectives.front(), realCollectives.front().event->rank, -1);

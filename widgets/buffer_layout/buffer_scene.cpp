@@ -189,9 +189,15 @@ double addCut(BufferScene& scene, const BufferLayout& layout, const ByteScale& s
     for (const auto& r : cut.target) lo = std::min(lo, r.begin), hi = std::max(hi, r.end);
     scene.texts.push_back(
         {QRectF(kMargin, y, scale.x1 - kMargin, kHeader),
-         QStringLiteral("%1 cut out: slot → rows %2 of tensor dim %3%4")
+         QStringLiteral("%1 cut out: slot → rows %2 of tensor dim %3%4%5")
              .arg(name(layout, cut.param), rowsText(cut.target))
              .arg(cut.tensorDim)
+             // A shrunk run's rows are its tensor's: "rows 0–127" of a
+             // 5,120-row weight read as the real weight's first rows.
+             .arg(layout.shrunk() ? QStringLiteral(" (the shrunk run's rows, each dim about 1/%1 "
+                                                   "of the real one)")
+                                        .arg(layout.shrinkFactor)
+                                  : QString())
              .arg(layout.mode == "reference" ? QStringLiteral(" (the right cut; the reference "
                                                               "concatenates the slots rank-major)")
                                              : QString()),
