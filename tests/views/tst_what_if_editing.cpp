@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QWheelEvent>
+#include <QHeaderView>
 #include <QtTest>
 
 #include "derived/plan/model_roles.h"
@@ -106,6 +107,7 @@ private slots:
     void aChangeOnDiskNeverReplacesUnsavedEdits();
     void closingWithUnsavedEditsAsks();
     void theWheelScrollsTheFormNotAnUnfocusedChoice();
+    void longPlacementsLeaveTheNamesRoom();
 };
 
 void TestWhatIfEditing::savedTextReadsBackToTheSameScenario() {
@@ -385,6 +387,40 @@ void TestWhatIfEditing::whatChangedCountsFromTheStartOfTheEdit() {
     const PlanDiffTable expected =
         computePlanChange(original, f.window.session()->current(), CurrentSide::After, {}, {});
     QCOMPARE(f.window.planDiffTracker()->change().summary, expected.summary);
+}
+
+// The 70B's placements ("R, _StridedShard(dim=0, sf=4), Shard(0)") took the
+// table's width and left every name "…": shown as the plan writes them, the
+// names keep room (a layer's number and last words are readable), the
+// document's words are the tooltip and what an edit starts from.
+void TestWhatIfEditing::longPlacementsLeaveTheNamesRoom() {
+    QCOMPARE(compactPlacements(QStringLiteral("R, _StridedShard(dim=0, sf=4), Shard(0)")),
+             QStringLiteral("R, SS(0,4), S(0)"));
+    QCOMPARE(compactPlacements(QStringLiteral("Replicate(), Shard(1)")), QStringLiteral("R, S(1)"));
+    EditFixture f;
+    QVERIFY(f.open("llama3_70b_hsdp_tp_2x4x4.json"));
+    f.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&f.window));
+    ParamEntriesModel* model = f.window.view<EditWidget>()->paramModel();
+    QTableView* table = f.window.view<EditWidget>()->paramTable();
+    if (auto* dock = qobject_cast<QDockWidget*>(f.window.view<EditWidget>()->parentWidget()))
+        dock->raise();
+    QApplication::processEvents();
+    int strided = -1;
+    for (int row = 0; row < model->rowCount() && strided < 0; ++row)
+        if (model->index(row, ParamEntriesModel::Placements)
+                .data(Qt::EditRole)
+                .toString()
+                .contains(QStringLiteral("StridedShard")))
+            strided = row;
+    QVERIFY(strided >= 0);
+    const QModelIndex cell = model->index(strided, ParamEntriesModel::Placements);
+    QVERIFY(cell.data().toString().contains(QStringLiteral("SS(0,4)")));
+    QVERIFY(cell.data(Qt::ToolTipRole).toString().contains(QStringLiteral("StridedShard")));
+    // The name column keeps a third of the table at the studio's first layout.
+    const int name = table->horizontalHeader()->sectionSize(ParamEntriesModel::Name);
+    QVERIFY2(name >= table->viewport()->width() / 3,
+             qPrintable(QStringLiteral("%1 of %2").arg(name).arg(table->viewport()->width())));
 }
 
 void TestWhatIfEditing::placementsEditInTheParamTable() {

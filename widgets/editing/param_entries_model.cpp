@@ -3,6 +3,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QRegularExpression>
 
 #include "derived/plan/edit_error_text.h"
 #include "derived/plan/scenario_document.h"
@@ -68,12 +69,27 @@ QString ParamEntriesModel::pointerOf(const QModelIndex& index) const {
            QLatin1String(key);
 }
 
+// "R, _StridedShard(dim=0, sf=4), Shard(0)" shown as the plan's "R, SS(0,4),
+// S(0)": the long form took the whole table and left the names "…".
+QString compactPlacements(QString text) {
+    static const QRegularExpression strided(
+        QStringLiteral("_?StridedShard\\(dim=(\\d+), *sf=(\\d+)\\)"));
+    static const QRegularExpression shard(QStringLiteral("\\bShard\\((?:dim=)?(\\d+)\\)"));
+    static const QRegularExpression replicate(QStringLiteral("\\bReplicate\\(\\)"));
+    text.replace(strided, QStringLiteral("SS(\\1,\\2)"));
+    text.replace(shard, QStringLiteral("S(\\1)"));
+    text.replace(replicate, QStringLiteral("R"));
+    return text;
+}
+
 QVariant ParamEntriesModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const ParamEntry& entry = entries_[static_cast<size_t>(index.row())];
     const bool textMarked = index.row() == textErrorRow_ && index.column() == textErrorColumn_;
     if (role == Qt::BackgroundRole && isMarked(index)) return QBrush(QColor(0xf8, 0xd7, 0xda));
     if (role == Qt::ToolTipRole && isMarked(index)) return textMarked ? textError_ : errorMessage_;
+    if (role == Qt::ToolTipRole && index.column() == Placements)  // the document's own words
+        return fieldText(kindOf(index.column()), document_->value(pointerOf(index)));
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     switch (index.column()) {
         case Name:
@@ -83,9 +99,8 @@ QVariant ParamEntriesModel::data(const QModelIndex& index, int role) const {
                                         : QVariant(QStringLiteral("×%1").arg(entry.repetitions));
         default: {
             QString text = fieldText(kindOf(index.column()), document_->value(pointerOf(index)));
-            if (text.isEmpty() && index.column() == Placements && role == Qt::DisplayRole)
-                return tr("(plain tensor)");
-            return text;
+            if (index.column() != Placements || role != Qt::DisplayRole) return text;
+            return text.isEmpty() ? tr("(plain tensor)") : compactPlacements(text);
         }
     }
 }

@@ -10,6 +10,10 @@ namespace hsdp {
 
 class ScenarioDocument;
 
+// Placements as the plan writes them ("R, SS(0,4), S(0)"): the table's
+// display; the document's own words are its tooltip and what an edit starts from.
+QString compactPlacements(QString text);
+
 // The `params` entries of the edited document as a table: name (as written,
 // "{i}" included), repetitions, and the editable shape, dtype and placements.
 // setData() writes to the document (one undoable step per cell edit); rows the
