@@ -140,6 +140,7 @@ private slots:
     void aShrunkRunsWrongRowsSayTheyAreShrunk();
     void traceMarksEveryParticipantOfAWrongStep();
     void aFailedRunIsMarkedWhereItStopped();
+    void groupTitlesStayInTheirBands();
     void renderImages();
 
 private:
@@ -784,6 +785,27 @@ void TestTraceViews::aFailedRunIsMarkedWhereItStopped() {
              QStringLiteral("✗ run failed"));
     panel.setStep(0);
     QVERIFY(panel.findChild<QLabel*>(QStringLiteral("fault"))->isHidden());
+}
+
+// The titles of the row groups ("dp_replicate=0") run up the gutter along
+// their rows; in a short dock two bands' titles ran into each other. Each
+// stays inside its band: no ink across the rule between two bands.
+void TestTraceViews::groupTitlesStayInTheirBands() {
+    PlanSelection selection;
+    TraceCanvas canvas(&selection);
+    canvas.setRun(teaching_);
+    QVERIFY(canvas.timeline()->rowGroups().size() >= 2);
+    for (const int height : {170, 200, 240, 320}) {
+        const QSize size(1200, height);
+        const QImage image = canvas.renderImage(size);
+        const int rule = int(canvas.rowTop(canvas.timeline()->rowGroups()[1].firstRow, size));
+        int ink = 0;
+        for (int y = rule - 2; y <= rule + 2; ++y)
+            for (int x = 0; x < 16; ++x) ink += qGray(image.pixel(x, y)) < 140;
+        QVERIFY2(ink == 0, qPrintable(QStringLiteral("height %1: %2 dark pixels at the rule")
+                                          .arg(height)
+                                          .arg(ink)));
+    }
 }
 
 void TestTraceViews::traceMarksEveryParticipantOfAWrongStep() {

@@ -608,7 +608,9 @@ void TraceCanvas::paintGutter(QPainter& painter, const QSize& size) const {
     painter.setPen(QColor(0x55, 0x55, 0x55));
     // Group titles run upwards in a band at the left, along their rows.
     const auto& groups = timeline_->rowGroups();
-    const QFontMetricsF metrics(bold);
+    // The painter's own metrics: a QFontMetricsF of the font alone measured it
+    // narrower than it drew, and two short bands' titles ran into each other.
+    const QFontMetricsF metrics = QFontMetricsF(painter.font(), painter.device());
     for (size_t g = 0; g < groups.size(); ++g) {
         const int end = g + 1 < groups.size() ? groups[g + 1].firstRow : timeline_->rowCount();
         const double top = std::max<double>(kHeader, rowTop(groups[g].firstRow, size));
@@ -618,7 +620,7 @@ void TraceCanvas::paintGutter(QPainter& painter, const QSize& size) const {
         painter.translate(4, bottom);
         painter.rotate(-90);
         painter.drawText(QRectF(0, 0, bottom - top, 12), Qt::AlignCenter,
-                         metrics.elidedText(groups[g].title, Qt::ElideRight, bottom - top));
+                         metrics.elidedText(groups[g].title, Qt::ElideRight, bottom - top - 6));
         painter.restore();
     }
 }
