@@ -785,6 +785,26 @@ void TestTraceViews::aFailedRunIsMarkedWhereItStopped() {
              QStringLiteral("✗ run failed"));
     panel.setStep(0);
     QVERIFY(panel.findChild<QLabel*>(QStringLiteral("fault"))->isHidden());
+
+    // A cancelled run's partial trace says where it stops, over every row
+    // (it read as a whole run), and has no failure mark.
+    RunData cancelled = teaching_;
+    auto result = std::make_shared<RunResult>(*teaching_.run);
+    result->cancelled = true;
+    result->error = "run cancelled (rank 0 before all_gather #2 of group [0,1])";
+    result->errorRank = 0;
+    cancelled.run = result;
+    canvas.setRun(cancelled);
+    QVERIFY(canvas.failureMarkOf(size).isEmpty());
+    const auto x = canvas.cancelMarkX(size);
+    QVERIFY(x);
+    const QImage stopped = canvas.renderImage(size);
+    int dark = 0;
+    for (int y = TraceCanvas::kHeader + 30; y < size.height(); ++y)
+        dark += qGray(stopped.pixel(int(std::round(*x)), y)) < 80;
+    QVERIFY2(dark > (size.height() - TraceCanvas::kHeader - 30) / 3, qPrintable(QString::number(dark)));
+    canvas.setRun(teaching_);
+    QVERIFY(!canvas.cancelMarkX(size));
 }
 
 // The titles of the row groups ("dp_replicate=0") run up the gutter along

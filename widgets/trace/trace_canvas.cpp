@@ -27,6 +27,7 @@ const QColor kBand(0xf4, 0xf5, 0xf7);
 const QColor kRule(0xc8, 0xcc, 0xd2);
 const QColor kText(0x33, 0x33, 0x33);
 const QColor kHighlight(0x11, 0x11, 0x11);
+const QColor kCancelColour(0x22, 0x22, 0x22);  // the line where a cancelled run stops
 constexpr double kPickPixels = 3.0;
 constexpr double kFitMargin = 0.01;  // of the run's length, either side
 
@@ -533,8 +534,14 @@ void TraceCanvas::paintFaults(QPainter& painter, const QSize& size) const {
     painter.restore();
 }
 
+std::optional<double> TraceCanvas::cancelMarkX(const QSize& size) const {
+    if (!timeline_ || timeline_->isEmpty() || !run_.isValid() || !run_.run->cancelled) return {};
+    return axisFor(size).x(timeline_->endUs());
+}
+
 QRect TraceCanvas::failureMarkOf(const QSize& size) const {
-    if (!timeline_ || !run_.isValid() || run_.run->error.empty() || run_.run->errorRank < 0)
+    if (!timeline_ || !run_.isValid() || run_.run->error.empty() || run_.run->errorRank < 0 ||
+        run_.run->cancelled)
         return {};
     const int row = timeline_->rowOfRank(run_.run->errorRank);
     if (row < 0) return {};
@@ -550,6 +557,22 @@ QRect TraceCanvas::failureMarkOf(const QSize& size) const {
 }
 
 void TraceCanvas::paintFailure(QPainter& painter, const QSize& size) const {
+    if (const auto x = cancelMarkX(size)) {
+        // A cancelled run's trace stops where the cancel reached the ranks:
+        // a partial trace read as a whole run.
+        painter.save();
+        painter.setPen(QPen(kCancelColour, 2, Qt::DashLine));
+        painter.drawLine(QPointF(*x, kHeader), QPointF(*x, size.height()));
+        QFont bold = painter.font();
+        bold.setBold(true);
+        painter.setFont(bold);
+        const QString text = tr("■ run cancelled here: no event after this");
+        const double width = painter.fontMetrics().horizontalAdvance(text) + 8;
+        const QRectF label(std::max<double>(kGutter + 2, *x - width - 4), kHeader + 2, width, 18);
+        painter.fillRect(label, QColor(255, 255, 255, 220));
+        painter.drawText(label, Qt::AlignCenter, text);
+        painter.restore();
+    }
     const QRect mark = failureMarkOf(size);
     if (mark.isEmpty()) return;
     painter.fillRect(mark, traceFaultColour());

@@ -3,6 +3,7 @@
 
 #include <QPointer>
 #include <QWidget>
+#include <optional>
 #include <memory>
 
 #include "derived/plan/plan_selection.h"
@@ -163,6 +164,10 @@ public:
     // left no event), the error in its tooltip; empty for a run that did not
     // fail or off screen.
     QRect failureMarkOf(const QSize& size) const;
+    // A cancelled run: the x where its trace stops (the last event's end),
+    // drawn as a dashed line over every row with "run cancelled here"; none
+    // for a run that was not cancelled.
+    std::optional<double> cancelMarkX(const QSize& size) const;
 
 private:
     void paintGutter(QPainter& painter, const QSize& size) const;
