@@ -134,7 +134,15 @@ Generated fromConfig(const ArgParser& parser) {
     request.config = readModelConfigFile(*config);
     request.configSource = *config;
     checkLayout(request.layout, request.config, *config, world);
-    return {scenarioFromModelConfig(request), *config, {}, ""};
+    std::vector<std::string> notes;
+    // The memory a plan predicts follows the params' dtype: said, as a job
+    // that keeps fp32 master weights (FSDP2's usual mixed precision) needs
+    // twice the bytes the default prices.
+    if (!parser.value("--dtype"))
+        notes.push_back(
+            "params in bf16, the default; a job that keeps them and the optimizer's state in "
+            "fp32 (FSDP2 with mixed precision) is --dtype f32");
+    return {scenarioFromModelConfig(request), *config, notes, ""};
 }
 
 std::string secondsText(double seconds) {

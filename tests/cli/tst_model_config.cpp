@@ -583,6 +583,25 @@ private slots:
         }
     }
 
+    // The params' dtype weighs on every byte a plan predicts: without
+    // --dtype the note says bf16 was chosen and how to price fp32 master
+    // weights; with it, nothing (a new user took the default for the job's).
+    void theDefaultDtypeIsSaid() {
+        QTemporaryDir dir;
+        const QString config = QString::fromStdString(configPath("qwen2_7b"));
+        const CliOutcome plain = inspect({"scenario", "--from-config", config, "--mesh",
+                                          "dp_shard=2", "-o", dir.filePath("a.json")});
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY2(plain.err.contains("note: params in bf16, the default") &&
+                     plain.err.contains("--dtype f32"),
+                 plain.err.constData());
+        const CliOutcome chosen =
+            inspect({"scenario", "--from-config", config, "--mesh", "dp_shard=2", "--dtype", "f32",
+                     "-o", dir.filePath("b.json")});
+        QCOMPARE(chosen.exitCode, 0);
+        QVERIFY2(!chosen.err.contains("params in bf16"), chosen.err.constData());
+    }
+
     // As torchtitan, Moonlight and Megatron run Muon: embeddings, the output
     // head, norms and 1-D params (biases) on AdamW by default; --all-muon
     // keeps every param on Muon, as before (issue 44).
