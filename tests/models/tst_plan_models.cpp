@@ -256,7 +256,7 @@ void TestPlanModels::adamwParamsHaveTheirSection() {
         QCOMPARE(row.parent().data().toString(),
                  QStringLiteral("AdamW parameters, updated where they live (2)"));
         QCOMPARE(row.siblingAtColumn(1).data().toString(),
-                 QStringLiteral("AdamW · no owner, no gather"));
+                 QStringLiteral("none (AdamW)"));
     }
     QVERIFY(model.indexOfParam(1).siblingAtColumn(1).data().toString().contains("ranks "));
     PlanFilterProxy proxy;
