@@ -135,6 +135,7 @@ private slots:
     void toolTipNamesAdamWParams();
     void dimChoiceAndSmallMultiples();
     void labelsGoBeforeCellsAt8192Ranks();
+    void aLongRowOfRanksIsNumbered();
     void longThinMeshesWrap_data();
     void longThinMeshesWrap();
     void heatScaleIsOrdered();
@@ -291,6 +292,33 @@ void TestMeshView::dimChoiceAndSmallMultiples() {
                  panel.rect.left() + static_cast<double>(cell.coord[1]) * MeshLayout::kCellSize);
         QCOMPARE(view.meshLayout().cellAt(cell.rect.center()),
                  view.meshLayout().cellOfRank(cell.rank));
+    }
+}
+
+// A 1 x 16 mesh in the studio's first centre (about 500 px wide) has cells of
+// about 20 px: numbered (it was a strip of blank cells).
+void TestMeshView::aLongRowOfRanksIsNumbered() {
+    const char* json = R"json({"format": "hsdp-scenario/1", "name": "row",
+      "mesh": {"shape": [16], "dim_names": ["dp_shard"]},
+      "params": [{"name": "w", "shape": [64, 64], "dtype": "f32", "placements": ["Shard(0)"]}]})json";
+    PlanResult result = computePlanResult(readScenario(json));
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    view.setResult(result);
+    const QSize size(500, 430);
+    const double cellPixels = MeshLayout::kCellSize * view.fitTransform(size).m11();
+    QVERIFY2(cellPixels >= 16 && cellPixels < 24, qPrintable(QString::number(cellPixels)));
+    QCOMPARE(MeshCanvas::detailFor(cellPixels), MeshCanvas::Detail::Rank);
+    // Each cell has ink of its number: pixels of the text colour on its fill.
+    const QImage image = view.renderImage(size);
+    for (const MeshCell& cell : view.meshLayout().cells()) {
+        const QRect box = view.fitTransform(size).mapRect(cell.rect).toAlignedRect().adjusted(2, 2, -2, -2);
+        const QColor fill(image.pixel(box.topLeft()));
+        int ink = 0;
+        for (int y = box.top(); y <= box.bottom(); ++y)
+            for (int x = box.left(); x <= box.right(); ++x)
+                ink += std::abs(qGray(image.pixel(x, y)) - qGray(fill.rgb())) > 80;
+        QVERIFY2(ink > 5, qPrintable(QStringLiteral("rank %1: %2").arg(cell.rank).arg(ink)));
     }
 }
 

@@ -27,7 +27,6 @@
 #include "buffer_layout/buffer_layout_widget.h"
 #include "derived/plan/model_roles.h"
 #include "derived/plan/plan_index.h"
-#include "derived/plan/plan_tree_rows.h"
 #include "derived/plan/scenario_document.h"
 #include "derived/run/run_status_text.h"
 #include "hf_config/scenario_from_config.h"
@@ -747,11 +746,6 @@ void TestSelectionLifecycle::aNarrowTreeKeepsEachParamsLayerNumber() {
             option.initFrom(tree.treeView());
             option.rect = tree.treeView()->visualRect(index);
             option.font = tree.treeView()->font();
-            // Its owner whole: "(1) → 8-15" was cut to "(1) → …".
-            const QModelIndex owner = index.siblingAtColumn(int(PlanTreeColumn::Owner));
-            QStyleOptionViewItem ownerOption = option;
-            ownerOption.rect = tree.treeView()->visualRect(owner);
-            QCOMPARE(delegate->shownText(ownerOption, owner), PlanTreeWidget::shownText(owner));
             const QString shown = delegate->shownText(option, index);
             if (shown == full) continue;
             ++checked;

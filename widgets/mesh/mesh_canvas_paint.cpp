@@ -19,7 +19,9 @@ using namespace mesh_paint;
 
 MeshCanvas::Detail MeshCanvas::detailFor(double cellPixels) {
     if (cellPixels >= 56) return Detail::RankAndCoordinate;
-    if (cellPixels >= 22) return Detail::Rank;
+    // 16 px holds a two-digit rank at the 9 px floor: a 1 x 16 mesh in a
+    // 520 px dock (20 px cells) was a strip without a number.
+    if (cellPixels >= 16) return Detail::Rank;
     if (cellPixels >= 4) return Detail::Cells;
     return Detail::DenseCells;
 }

@@ -29,7 +29,6 @@ constexpr int kNumel = static_cast<int>(PlanTreeColumn::Numel);
 constexpr int kPlacements = static_cast<int>(PlanTreeColumn::Placements);
 constexpr int kFitted[] = {kOwner, kNumel, kPlacements};
 constexpr int kMinNameWidth = 120;
-constexpr int kMinPlacementsWidth = 48;
 
 // Draws PlanTreeWidget::shownText, shortened between words where a column
 // is narrower.
@@ -194,13 +193,12 @@ void PlanTreeWidget::measureColumns() {
     for (size_t i = 0; i < std::size(kFitted); ++i) contentWidths_[i] = columns[i].width();
 }
 
-// Until the user sizes a column: numel as wide as its contents, the
-// param names whole where they fit (up to 45 % of the viewport: a name's
-// layer number is what tells rows apart), the owner up to its contents (at
-// most a quarter of the viewport: long rank lists shorten after a whole rank
-// run; the tooltip has them all), placements in what is left, and the name
-// whatever remains. The owner before the placements: "(1) → 8-15" cut to
-// "(1) → …" hid which ranks own half the rows.
+// Until the user sizes a column: numel as wide as its contents, the param
+// names whole where they fit (up to 45 % of the viewport: a name's layer
+// number is what tells rows apart), placements up to their contents in what
+// is left, the owner the rest up to its contents (long rank lists shorten
+// after a whole rank run; the tooltip has them all), and the name whatever
+// remains.
 void PlanTreeWidget::fitColumns() {
     if (std::exchange(measurePending_, false)) measureColumns();
     if (userSized_) return;
@@ -214,11 +212,10 @@ void PlanTreeWidget::fitColumns() {
     static_assert(kFitted[0] == kOwner && kFitted[1] == kNumel && kFitted[2] == kPlacements);
     const int numel = contentWidth(1);
     const int name = std::min(nameWidth_ + padding, viewport * 45 / 100);
+    const int placements =
+        std::clamp(viewport - numel - name - least(kOwner), least(kPlacements), contentWidth(2));
     const int owner =
-        std::clamp(contentWidth(0), least(kOwner), std::max(least(kOwner), viewport / 4));
-    // Placements give way first in a narrow dock (elided, whole in the tooltip).
-    const int placements = std::clamp(viewport - numel - name - owner, kMinPlacementsWidth,
-                                      std::max(kMinPlacementsWidth, contentWidth(2)));
+        std::clamp(viewport - numel - placements - name, least(kOwner), contentWidth(0));
     tree_->setColumnWidth(kNumel, numel);
     tree_->setColumnWidth(kPlacements, placements);
     tree_->setColumnWidth(kOwner, owner);
