@@ -125,7 +125,7 @@ struct Cluster {
     // "± 18 % (3 published GPU measurements)", "± 3 % on its pieces only
     // (...)" for a pieces-only validation, or "not validated".
     std::string trustText() const;
-    // The status bar's form: "± 18 %", "(no step measured; its pieces ± 3 %)", "not validated".
+    // The status bar's form: "± 18 %", "(pieces ± 3 %)", "not validated".
     std::string trustShortText() const;
     // Whether the cluster describes the engine's own runs (Gloo over
     // loopback: the loopback preset and what `calibrate` fits): only then is

@@ -198,10 +198,12 @@ void MemoryWidget::showRankDistribution() {
 }
 
 // The optimizer step's peak, said as such: the forward and backward passes
-// and their activations come on top (a new user took it for the job's).
+// and their activations come on top (a new user took it for the job's;
+// docs/cost-model.md says so at length).
 QString MemoryWidget::rankTitleText() const {
-    return tr("Predicted peak memory of the optimizer step per rank on %1, real shapes "
-              "(activations and the forward/backward passes not counted): highest %2 (rank %3)")
+    // Short: a QCPTextElement title is as wide as its text, and a wider
+    // plot drew bars where the distribution belongs.
+    return tr("Predicted optimizer-step peak per rank on %1, real shapes: highest %2 (rank %3)")
         .arg(clusterText(*result_.prediction->cost),
              QString::fromStdString(humanBytes(chart_.peakBytes)))
         .arg(chart_.peakRank);

@@ -99,8 +99,8 @@ QString predictionStatusText(const PlanPrediction* prediction) {
         return QObject::tr("no prediction on %1: %2")
             .arg(QString::fromStdString(prediction->cluster->name), prediction->error);
     const PlanCost& cost = *prediction->cost;
-    // The status bar gives the validated error in short ("± 61 %", or "(no
-    // step measured; its pieces ± 3 %)");
+    // The status bar gives the validated error in short ("± 61 %", or
+    // "(pieces ± 3 %)": no step measured);
     // what it was validated against is in the predicted timeline, the CLI
     // and the report.
     // The Newton–Schulz dtype beside the step ("NS", as the owner balance
@@ -116,7 +116,7 @@ QString predictionStatusText(const PlanPrediction* prediction) {
     const RankCost& peak = cost.ranks[size_t(cost.peakRank)];
     // The peak is the optimizer step's: activations and the forward and
     // backward passes are not in it (docs/cost-model.md).
-    return QObject::tr("optimizer-step peak %1 (rank %2) · ")
+    return QObject::tr("step peak %1 (rank %2) · ")
                .arg(QString::fromStdString(humanBytes(double(peak.peakBytes))))
                .arg(peak.rank) +
            step;
