@@ -69,7 +69,8 @@ std::string Cluster::trustText() const {
 
 std::string Cluster::trustShortText() const {
     if (validation.errorPercent < 0) return "not validated";
-    const std::string error = "\u00b1 " + std::to_string(std::lround(validation.errorPercent)) + " %";
+    const std::string error =
+        "\u00b1 " + std::to_string(std::lround(validation.errorPercent)) + " %";
     // Checked on its pieces only: "pieces" first, so the figure is read as
     // theirs, not as the step's error bar ("2.09 s ± 3 % (pieces)" was).
     return validation.piecesOnly ? "(pieces " + error + ")" : error;

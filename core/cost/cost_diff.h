@@ -41,8 +41,8 @@ enum class Better { Before, After, Same };
 std::string_view betterName(Better better);  // "before" | "after" | "same"
 
 struct CostDiff {
-    std::string cluster;  // the cluster's name, as costed
-    std::string trust;    // its validated error (Cluster::trustText)
+    std::string cluster;       // the cluster's name, as costed
+    std::string trust;         // its validated error (Cluster::trustText)
     double errorPercent = -1;  // that error in percent (-1: not validated)
     CostSide before;
     CostSide after;
@@ -50,7 +50,7 @@ struct CostDiff {
 
     double stepSecondsChange() const { return after.stepSeconds - before.stepSeconds; }
     int64_t peakBytesChange() const { return after.peakBytes - before.peakBytes; }
-    Better faster() const;   // the lower step time
+    Better faster() const;  // the lower step time
     // Whether the step times differ by less than the validated error (of the
     // faster one): a verdict then is noise, not a reason to choose.
     bool withinError() const;

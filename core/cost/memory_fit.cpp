@@ -260,8 +260,8 @@ std::optional<Diagnostic> outOfMemoryDiagnostic(const MemoryFit& fit, const Plan
         d.message += ", each leaving " + percentText(kMemoryHeadroom) + " of the device free";
         return d;
     }
-    d.message += "; no batch cap or gather strategy fits with " +
-                 percentText(kMemoryHeadroom) + " of the device left: even one param per batch peaks at " +
+    d.message += "; no batch cap or gather strategy fits with " + percentText(kMemoryHeadroom) +
+                 " of the device left: even one param per batch peaks at " +
                  humanBytes(double(fit.floorBytes)) + " on rank " + std::to_string(fit.floorRank) +
                  ", " + humanBytes(double(fit.floorResidentBytes)) +
                  " of it the resident param, grad and momentum shards";

@@ -36,9 +36,9 @@ TraceEvent collectiveEvent(const Plan& plan, const StepSchedule& schedule, int c
     const ScheduledCollective& collective = schedule.collectives[size_t(c)];
     TraceEvent event;
     event.rank = rank;
-    event.label = stepLabel(plan, collective.phase,
-                            collective.phase == StepPhase::Tp ? collective.tpTransition
-                                                              : collective.scheduleIndex);
+    event.label = stepLabel(
+        plan, collective.phase,
+        collective.phase == StepPhase::Tp ? collective.tpTransition : collective.scheduleIndex);
     event.seq = c;
     event.op = std::string(traceNameOf(collective.op));
     event.groupRanks = schedule.groups[size_t(collective.group)];

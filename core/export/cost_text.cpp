@@ -172,7 +172,8 @@ void writeGatherTraffic(std::ostringstream& out, const PlanCost& cost) {
 
 std::string costToText(const PlanCost& cost, const std::string& sizes) {
     std::ostringstream out;
-    out << "Cost on " << clusterLine(cost.cluster, cost.schedule.worldSize) << ", predicted at " << sizes << "\n";
+    out << "Cost on " << clusterLine(cost.cluster, cost.schedule.worldSize) << ", predicted at "
+        << sizes << "\n";
     out << "  step time        " << durationText(cost.stepSeconds) << " "
         << cost.cluster.trustText() << " (rank " << cost.lastRank << " finishes last)\n";
     const ComputeRates rates = computeRatesOf(cost.cluster);

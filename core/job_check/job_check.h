@@ -45,8 +45,8 @@ struct JobDivergence {
 // What a recorded timeline draws, each entry as the plan's collective.
 struct PlacedEntry {
     int64_t rank = 0;
-    int collective = 0;         // index into PlannedStep::schedule.collectives
-    int64_t trainingStep = 1;   // which repetition of the step
+    int collective = 0;        // index into PlannedStep::schedule.collectives
+    int64_t trainingStep = 1;  // which repetition of the step
     const FlightRecorderEntry* entry = nullptr;
 };
 
@@ -61,7 +61,7 @@ struct JobCheck {
     // (stuck ranks are what a missing or mismatched call leaves behind), else
     // the earliest Stuck; nullopt when there are none.
     std::optional<size_t> first;
-    int64_t nowNs = 0;  // the newest time in the dumps: "now" for "ago"
+    int64_t nowNs = 0;                // the newest time in the dumps: "now" for "ago"
     std::vector<PlacedEntry> placed;  // by group, member, then recording order
 };
 

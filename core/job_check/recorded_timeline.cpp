@@ -23,14 +23,16 @@ RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
             ++out.untimed;
             continue;
         }
-        TraceEvent event = collectiveEvent(plan, step.schedule, placed.collective, int(placed.rank));
+        TraceEvent event =
+            collectiveEvent(plan, step.schedule, placed.collective, int(placed.rank));
         event.label.params = carriedParams(scenario, plan, step.schedule, placed.collective);
         event.seq += (placed.trainingStep - 1) * collectives;
         event.startUs = double(entry.timeCreatedNs - t0) / 1e3;
         event.endUs = event.startUs + *entry.durationMs * 1e3;
         end = std::max(end, event.endUs);
         out.trace.events.push_back(std::move(event));
-        out.firstStep = out.timed ? std::min(out.firstStep, placed.trainingStep) : placed.trainingStep;
+        out.firstStep =
+            out.timed ? std::min(out.firstStep, placed.trainingStep) : placed.trainingStep;
         out.lastStep = std::max(out.lastStep, placed.trainingStep);
         ++out.timed;
     }

@@ -22,12 +22,12 @@ namespace hsdp {
 // entry; the same collective in the next training step takes the seq
 // c + collectives, so each step's members stay linked.
 struct RecordedTimeline {
-    Trace trace;                // ordered by (rank, start)
-    int64_t timed = 0;          // placed entries drawn
-    int64_t untimed = 0;        // placed entries without a duration: not drawn
-    int64_t firstStep = 0;      // the training steps drawn (0: none)
+    Trace trace;            // ordered by (rank, start)
+    int64_t timed = 0;      // placed entries drawn
+    int64_t untimed = 0;    // placed entries without a duration: not drawn
+    int64_t firstStep = 0;  // the training steps drawn (0: none)
     int64_t lastStep = 0;
-    double spanSeconds = 0;     // from the earliest start to the latest end
+    double spanSeconds = 0;  // from the earliest start to the latest end
 };
 
 RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
 #include <sstream>
+#include <tuple>
 
 #include "plan/load_imbalance.h"
 #include "plan_diff/detail/plan_diff_scenario.h"

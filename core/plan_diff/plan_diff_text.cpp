@@ -97,11 +97,12 @@ private:
         for (size_t i = 0; i < subjects.size(); ++i)
             allParams = allParams && subjects[i].rfind(prefix, 0) == 0;
         for (size_t i = 0; i < shown; ++i)
-            names += (i ? ", " : "") +
-                     (allParams ? subjects[i].substr(prefix.size()) : subjects[i]);
-        if (subjects.size() > shown) names += " and " + std::to_string(subjects.size() - shown) + " more";
-        return " on " + std::to_string(subjects.size()) + (allParams ? " params (" : " subjects (") +
-               names + ")";
+            names +=
+                (i ? ", " : "") + (allParams ? subjects[i].substr(prefix.size()) : subjects[i]);
+        if (subjects.size() > shown)
+            names += " and " + std::to_string(subjects.size() - shown) + " more";
+        return " on " + std::to_string(subjects.size()) +
+               (allParams ? " params (" : " subjects (") + names + ")";
     }
 
     void diagnostics(const char* title, const char* mark,

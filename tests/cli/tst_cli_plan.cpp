@@ -291,8 +291,9 @@ private slots:
             const QJsonObject over{
                 {"max_batch_numel", remedy.value("max_batch_numel").toInteger() + 1}};
             bool overTheBudget = false;  // the next cap up is tight or over
-            for (const auto& d :
-                 planJson(generated70b(dir, over, "over.json"), &exitCode).value("diagnostics").toArray())
+            for (const auto& d : planJson(generated70b(dir, over, "over.json"), &exitCode)
+                                     .value("diagnostics")
+                                     .toArray())
                 overTheBudget |= d.toObject().value("code").toString() == "out-of-memory" ||
                                  d.toObject().value("code").toString() == "memory-tight";
             QVERIFY(overTheBudget);

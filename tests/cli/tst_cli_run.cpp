@@ -87,8 +87,9 @@ private slots:
         }
         QVERIFY(exactGathers < gathers);
         auto text = inspect({"run", hazards(), "--mode", "reference"});
-        const QString line = QStringLiteral("; %1 gathered (the others need no gather), %2 of them "
-                                            "bit-exact")
+        const QString line = QStringLiteral(
+                                 "; %1 gathered (the others need no gather), %2 of them "
+                                 "bit-exact")
                                  .arg(gathers)
                                  .arg(exactGathers);
         QVERIFY2(text.out.contains(line.toUtf8()), text.out.constData());

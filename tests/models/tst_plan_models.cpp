@@ -255,8 +255,7 @@ void TestPlanModels::adamwParamsHaveTheirSection() {
         const QModelIndex row = model.indexOfParam(p);
         QCOMPARE(row.parent().data().toString(),
                  QStringLiteral("AdamW parameters, updated where they live (2)"));
-        QCOMPARE(row.siblingAtColumn(1).data().toString(),
-                 QStringLiteral("none (AdamW)"));
+        QCOMPARE(row.siblingAtColumn(1).data().toString(), QStringLiteral("none (AdamW)"));
     }
     QVERIFY(model.indexOfParam(1).siblingAtColumn(1).data().toString().contains("ranks "));
     PlanFilterProxy proxy;

@@ -142,7 +142,8 @@ void TestStepFaults::detailErrorsAreReadAsTheEngineWordsThem() {
         "ranks 0, 1, 2: the reference's all_gather_into_tensor over mesh dim 1 (ranks [0, 1, 2]) "
         "gets unequal packed sizes: rank 0 packs 24 elements, rank 2 packs 8; Gloo fails the "
         "transfer (size mismatch); ranks 0, 1, 2: not updated: the fused all-gather failed; "
-        "rank 0 rows 0..2 match no row of the true result; rank 3: the update slice [3, 8] does not fit; "
+        "rank 0 rows 0..2 match no row of the true result; rank 3: the update slice [3, 8] does "
+        "not fit; "
         "rank 4 expected rows 1 got rows 3; not verified: 2 of 6 holders never reported (the run "
         "stopped); +3 more");
     QCOMPARE(errors.size(), size_t(4));

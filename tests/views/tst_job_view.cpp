@@ -27,9 +27,9 @@
 #include "run/runner.h"
 #include "run_budget.h"
 #include "steps/step_widget.h"
+#include "studio_test_util.h"
 #include "trace/predicted_timeline_widget.h"
 #include "trace/trace_canvas.h"
-#include "studio_test_util.h"
 #include "window/main_window.h"
 #include "window/stale_banner.h"
 

@@ -312,7 +312,8 @@ void TestMeshView::aLongRowOfRanksIsNumbered() {
     // Each cell has ink of its number: pixels of the text colour on its fill.
     const QImage image = view.renderImage(size);
     for (const MeshCell& cell : view.meshLayout().cells()) {
-        const QRect box = view.fitTransform(size).mapRect(cell.rect).toAlignedRect().adjusted(2, 2, -2, -2);
+        const QRect box =
+            view.fitTransform(size).mapRect(cell.rect).toAlignedRect().adjusted(2, 2, -2, -2);
         const QColor fill(image.pixel(box.topLeft()));
         int ink = 0;
         for (int y = box.top(); y <= box.bottom(); ++y)

@@ -555,10 +555,10 @@ void TestPredictionViews::aComparisonWithAFileHasBothPredictions() {
     QVERIFY(chooseAndWait(window, QStringLiteral("h100-dgx")));
     const QString other = sample("diff/llama3_8b_all_to_all.json");
     window.compareWith(other);
-    QTRY_VERIFY_WITH_TIMEOUT(window.planDiffTracker()->change().isValid() &&
-                                 window.planDiffTracker()->change().summary.contains(
-                                     QStringLiteral(" · peak ")),
-                             20000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.planDiffTracker()->change().isValid() &&
+            window.planDiffTracker()->change().summary.contains(QStringLiteral(" · peak ")),
+        20000);
     const PlanResult reference = computePlanResult(other);
     const PlanCost theirs =
         costPlan(*reference.scenario, *reference.plan, readClusterPreset("h100-dgx"));

@@ -722,7 +722,8 @@ void TestTraceViews::aShrunkRunsWrongRowsSayTheyAreShrunk() {
         const auto* fault = panel.findChild<QLabel*>(QStringLiteral("fault"));
         QVERIFY(fault && !fault->isHidden());
         QVERIFY2(fault->height() >= fault->heightForWidth(fault->width()),
-                 qPrintable(QStringLiteral("%1 < %2").arg(fault->height())
+                 qPrintable(QStringLiteral("%1 < %2")
+                                .arg(fault->height())
                                 .arg(fault->heightForWidth(fault->width()))));
         QVERIFY(fault->geometry().bottom() < image.height());
     }
@@ -747,8 +748,8 @@ void TestTraceViews::aFailedRunIsMarkedWhereItStopped() {
     failed.plan = computePlanResult(sample(QStringLiteral("teaching_2x2.json")));
     RunOptions options;
     options.fault = FaultSpec{2, 3};
-    failed.run =
-        std::make_shared<const RunResult>(runPlan(*failed.plan.scenario, *failed.plan.plan, options));
+    failed.run = std::make_shared<const RunResult>(
+        runPlan(*failed.plan.scenario, *failed.plan.plan, options));
     QVERIFY(!failed.run->error.empty());
     QCOMPARE(failed.run->errorRank, 2);
     const QSize size(1400, 400);
@@ -802,7 +803,8 @@ void TestTraceViews::aFailedRunIsMarkedWhereItStopped() {
     int dark = 0;
     for (int y = TraceCanvas::kHeader + 30; y < size.height(); ++y)
         dark += qGray(stopped.pixel(int(std::round(*x)), y)) < 80;
-    QVERIFY2(dark > (size.height() - TraceCanvas::kHeader - 30) / 3, qPrintable(QString::number(dark)));
+    QVERIFY2(dark > (size.height() - TraceCanvas::kHeader - 30) / 3,
+             qPrintable(QString::number(dark)));
     canvas.setRun(teaching_);
     QVERIFY(!canvas.cancelMarkX(size));
 }
@@ -822,9 +824,9 @@ void TestTraceViews::groupTitlesStayInTheirBands() {
         int ink = 0;
         for (int y = rule - 2; y <= rule + 2; ++y)
             for (int x = 0; x < 16; ++x) ink += qGray(image.pixel(x, y)) < 140;
-        QVERIFY2(ink == 0, qPrintable(QStringLiteral("height %1: %2 dark pixels at the rule")
-                                          .arg(height)
-                                          .arg(ink)));
+        QVERIFY2(ink == 0,
+                 qPrintable(
+                     QStringLiteral("height %1: %2 dark pixels at the rule").arg(height).arg(ink)));
     }
 }
 

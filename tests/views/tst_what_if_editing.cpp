@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
@@ -17,7 +18,6 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QWheelEvent>
-#include <QHeaderView>
 #include <QtTest>
 
 #include "derived/plan/model_roles.h"

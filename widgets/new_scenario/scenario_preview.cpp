@@ -36,23 +36,23 @@ QString ScenarioPreview::planSummary(const PlanResult& result) {
     QString prediction;
     if (!predicted.isEmpty())
         prediction = QStringLiteral("<br>") +
-                     (outOfMemory.isEmpty() ? predicted.toHtmlEscaped()
-                                            : QStringLiteral("<span style='color:#b00020'>%1</span> · %2")
-                                                  .arg(outOfMemory.toHtmlEscaped(),
-                                                       predicted.toHtmlEscaped()));
+                     (outOfMemory.isEmpty()
+                          ? predicted.toHtmlEscaped()
+                          : QStringLiteral("<span style='color:#b00020'>%1</span> · %2")
+                                .arg(outOfMemory.toHtmlEscaped(), predicted.toHtmlEscaped()));
     return QObject::tr(
                "<b>%1</b><br>%2 parameters, %3 elements · world %4 · %5 groups, %6 "
                "batches<br>%7 %8, %9 %10")
-        .arg(QString::fromStdString(result.scenario->name).toHtmlEscaped())
-        .arg(result.scenario->params.size())
-        .arg(groupedNumber(numel))
-        .arg(result.plan->worldSize)
-        .arg(result.plan->groups.size())
-        .arg(result.plan->schedule.size())
-        .arg(errors)
-        .arg(errors == 1 ? QObject::tr("error") : QObject::tr("errors"))
-        .arg(warnings)
-        .arg(warnings == 1 ? QObject::tr("warning") : QObject::tr("warnings")) +
+               .arg(QString::fromStdString(result.scenario->name).toHtmlEscaped())
+               .arg(result.scenario->params.size())
+               .arg(groupedNumber(numel))
+               .arg(result.plan->worldSize)
+               .arg(result.plan->groups.size())
+               .arg(result.plan->schedule.size())
+               .arg(errors)
+               .arg(errors == 1 ? QObject::tr("error") : QObject::tr("errors"))
+               .arg(warnings)
+               .arg(warnings == 1 ? QObject::tr("warning") : QObject::tr("warnings")) +
            prediction;
 }
 

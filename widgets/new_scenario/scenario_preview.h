@@ -19,9 +19,9 @@ struct PlanResult;
 // The live preview of the New from Model Config and New from Checkpoint
 // dialogs: a generated scenario's size and its plan's groups and
 // diagnostics (with the prediction's on the studio's cluster, so an
-// out-of-memory plan counts as it will once opened), planned off the GUI thread (a newer document drops an older
-// one's plan), or why there is no scenario. Notes below the summary scroll
-// rather than overflow the dialog.
+// out-of-memory plan counts as it will once opened), planned off the GUI thread (a newer document
+// drops an older one's plan), or why there is no scenario. Notes below the summary scroll rather
+// than overflow the dialog.
 class ScenarioPreview : public QScrollArea {
     Q_OBJECT
 public:

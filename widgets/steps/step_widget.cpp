@@ -380,8 +380,8 @@ QImage StepWidget::picture(const QSize& size, const QString& part) {
     // The captions wrap: a long fault text grows the picture instead of
     // being cut at its bottom (with room left for the participants' first rows).
     const int captions = layout()->totalMinimumHeightForWidth(size.width());
-    const int rows = participants_->header()->sizeHint().height() +
-                     3 * participants_->fontMetrics().height();
+    const int rows =
+        participants_->header()->sizeHint().height() + 3 * participants_->fontMetrics().height();
     return renderImage(QSize(size.width(), std::max(size.height(), captions + rows)));
 }
 

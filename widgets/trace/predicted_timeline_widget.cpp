@@ -54,8 +54,7 @@ PredictedTimelineWidget::PredictedTimelineWidget(PlanSelection* selection, QWidg
     bar->addWidget(new QLabel(tr("Show"), this));
     bar->addWidget(choice_);
     bar->addWidget(caption_, 1);
-    zoomBar_ =
-        new TraceZoomBar({planCanvas_, measuredCanvas_, runCanvas_, recordedCanvas_}, this);
+    zoomBar_ = new TraceZoomBar({planCanvas_, measuredCanvas_, runCanvas_, recordedCanvas_}, this);
     bar->addWidget(zoomBar_, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -213,14 +212,15 @@ QString PredictedTimelineWidget::caption() const {
 
 QString PredictedTimelineWidget::jobCaption() const {
     const PlanPrediction* prediction = plan_.prediction.get();
-    const QString record = tr("The job's Flight Recorder entries as the plan's collectives "
-                              "(compute is not recorded)");
+    const QString record =
+        tr("The job's Flight Recorder entries as the plan's collectives "
+           "(compute is not recorded)");
     if (!prediction || !prediction->cost)
         return record + tr(", above no prediction: the Cluster menu chooses the cluster to "
                            "predict the step on.");
-    return record + tr(", above the plan's predicted step on %1: %2 per step.")
-                        .arg(clusterText(*prediction->cost),
-                             duration(prediction->cost->stepSeconds));
+    return record +
+           tr(", above the plan's predicted step on %1: %2 per step.")
+               .arg(clusterText(*prediction->cost), duration(prediction->cost->stepSeconds));
 }
 
 QString PredictedTimelineWidget::planCaption() const {
@@ -293,7 +293,7 @@ QList<ViewShot> PredictedTimelineWidget::screenshots() const {
 // A part names the timeline; none, the one shown now. The run's and the
 // job's only while there is one to draw.
 PredictedTimelineWidget::Shown PredictedTimelineWidget::drawn(const QString& part) const {
-    const Shown wanted = part.isEmpty()                   ? shown_
+    const Shown wanted = part.isEmpty()                 ? shown_
                          : part == QLatin1String("run") ? Shown::Run
                          : part == QLatin1String("job") ? Shown::Job
                                                         : Shown::Plan;

@@ -3,8 +3,8 @@
 
 #include <QPointer>
 #include <QWidget>
-#include <optional>
 #include <memory>
+#include <optional>
 
 #include "derived/plan/plan_selection.h"
 #include "derived/run/node_map.h"

@@ -194,7 +194,8 @@ QString WrongRowsWidget::shrunkNote() const {
     if (!run.shrink || run.shrink->factor <= 1) return {};
     const auto& params = reference_.plan.scenario->params;
     const size_t p = size_t(comparison_.param);
-    const int64_t real = p < params.size() && !params[p].shape.empty() ? params[p].shape.front() : 0;
+    const int64_t real =
+        p < params.size() && !params[p].shape.empty() ? params[p].shape.front() : 0;
     return tr(" Shrunk run: rows are the shrunk tensor's (%1 of the real %2).")
         .arg(comparison_.rows)
         .arg(real);

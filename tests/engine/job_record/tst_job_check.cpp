@@ -192,7 +192,8 @@ private slots:
     void recordedTimelineIsTheRunsTrace() {
         const JobRecord record = recordOf(clean_.dumps);
         const JobCheck c = check(record);
-        const RecordedTimeline timeline = recordedTimeline(clean_.scenario, clean_.plan, clean_.step, c);
+        const RecordedTimeline timeline =
+            recordedTimeline(clean_.scenario, clean_.plan, clean_.step, c);
         std::map<int, std::vector<const TraceEvent*>> ran, drawn;
         double first = 1e300;
         for (const TraceEvent& e : clean_.run.trace.events)
@@ -229,7 +230,8 @@ private slots:
         for (auto& dump : untimed)
             for (auto& e : dump.entries) e.durationMs.reset();
         const JobRecord off = recordOf(untimed);
-        const RecordedTimeline none = recordedTimeline(clean_.scenario, clean_.plan, clean_.step, check(off));
+        const RecordedTimeline none =
+            recordedTimeline(clean_.scenario, clean_.plan, clean_.step, check(off));
         QVERIFY(none.trace.events.empty());
         QCOMPARE(none.untimed, c.matched);
     }
@@ -252,7 +254,8 @@ private slots:
         const JobCheck c = check(record);
         QVERIFY2(c.divergences.empty(), qPrintable(describe(clean_, c)));
         // Drawn, the second step's collectives are others than the first's.
-        const RecordedTimeline timeline = recordedTimeline(clean_.scenario, clean_.plan, clean_.step, c);
+        const RecordedTimeline timeline =
+            recordedTimeline(clean_.scenario, clean_.plan, clean_.step, c);
         QCOMPARE(timeline.lastStep, int64_t(2));
         const int64_t collectives = int64_t(clean_.step.schedule.collectives.size());
         for (const TraceEvent& e : timeline.trace.events)

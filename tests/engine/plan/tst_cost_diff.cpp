@@ -156,15 +156,15 @@ private slots:
     // cluster validated tighter than the gap is a plain verdict.
     void aGapInsideTheModelsErrorIsSaidSo() {
         const PlanCost a = costOf(teaching(2)), b = costOf(teaching(1));
-        const double gap = std::fabs(a.stepSeconds - b.stepSeconds) /
-                           std::min(a.stepSeconds, b.stepSeconds) * 100;
+        const double gap =
+            std::fabs(a.stepSeconds - b.stepSeconds) / std::min(a.stepSeconds, b.stepSeconds) * 100;
         QVERIFY(gap > 0);
         for (const double error : {gap * 2, gap / 2}) {
             CostDiff diff = diffCosts(a, b);
             diff.errorPercent = error;
             QCOMPARE(diff.withinError(), error > gap);
-            const bool said = costDiffToText(diff).find("by less than the model's error") !=
-                              std::string::npos;
+            const bool said =
+                costDiffToText(diff).find("by less than the model's error") != std::string::npos;
             QCOMPARE(said, error > gap);
             QCOMPARE(costDiffToJson(diff)["faster_within_error"].get<bool>(), error > gap);
         }

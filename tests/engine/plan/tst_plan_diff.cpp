@@ -325,9 +325,10 @@ private slots:
         PlanDiff d;
         const std::string shared = "strided shard; the reference slices the update back";
         for (const char* name : {"a.w", "b.w", "c.w", "d.w"})
-            d.appearedDiagnostics.push_back(
-                {Severity::Warning, "strided-shard-chunk", "param '" + std::string(name) + "'", shared});
-        d.appearedDiagnostics.push_back({Severity::Warning, "uneven-shard", "param 'e.w'", "uneven"});
+            d.appearedDiagnostics.push_back({Severity::Warning, "strided-shard-chunk",
+                                             "param '" + std::string(name) + "'", shared});
+        d.appearedDiagnostics.push_back(
+            {Severity::Warning, "uneven-shard", "param 'e.w'", "uneven"});
         const std::vector<DiagnosticGroup> groups = groupDiagnostics(d.appearedDiagnostics);
         QCOMPARE(groups.size(), size_t(2));
         QCOMPARE(groups[0].subjects.size(), size_t(4));

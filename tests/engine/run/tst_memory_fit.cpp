@@ -183,7 +183,8 @@ void TestMemoryFit::nothingFitsIsSaidPlainly() {
              qPrintable(message));
 
     // A device with the headroom above it, and one param per batch is the remedy.
-    small.device.memoryBytes = int64_t(std::ceil(double(lightest.bytes) / (1 - kMemoryHeadroom))) + 1;
+    small.device.memoryBytes =
+        int64_t(std::ceil(double(lightest.bytes) / (1 - kMemoryHeadroom))) + 1;
     QVERIFY(!costPlan(scenario_, plan_, small).memoryFit.remedies.empty());
 }
 

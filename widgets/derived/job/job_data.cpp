@@ -7,11 +7,11 @@
 
 #include "cost/step_schedule.h"
 #include "derived/plan/plan_index.h"
+#include "derived/run/trace_timeline.h"
 #include "job_check/job_check.h"
 #include "job_check/job_check_text.h"
 #include "job_check/planned_step.h"
 #include "job_check/recorded_timeline.h"
-#include "derived/run/trace_timeline.h"
 #include "job_record/job_record_reader.h"
 #include "types/collective_op.h"
 

@@ -68,8 +68,8 @@ struct JobData {
     // no placed entry has a duration (Flight Recorder with timing off).
     std::shared_ptr<const RunResult> recordedRun;
     std::shared_ptr<const TraceTimeline> recordedRows;
-    int64_t timedEntries = 0;    // placed entries drawn
-    int64_t untimedEntries = 0;  // placed entries without a duration
+    int64_t timedEntries = 0;             // placed entries drawn
+    int64_t untimedEntries = 0;           // placed entries without a duration
     int64_t firstStep = 0, lastStep = 0;  // the training steps drawn
 
     bool isValid() const { return plan.isValid() && record && check; }

@@ -150,7 +150,8 @@ private:
             node.text[1] = listText(place.owner, "(", ")") + QStringLiteral(" → ranks ") +
                            rankRuns(place.ownerRanks);
         if (spec.isAdamW()) {  // no owner: every rank updates its own shard
-            node.text[1] = QStringLiteral("none (AdamW)");  // its group row says why: updated where it lives
+            node.text[1] =
+                QStringLiteral("none (AdamW)");  // its group row says why: updated where it lives
             node.filterText += QStringLiteral(" adamw");
         }
         setNumber(id, PlanTreeColumn::Numel, spec.numel());
