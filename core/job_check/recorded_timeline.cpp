@@ -3,19 +3,42 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "cost/predicted_trace.h"
 
 namespace hsdp {
 
+namespace {
+
+// At most `limit` of the ranks with a timed entry: evenly spaced, the first
+// and the last among them (a record of thousands of ranks would copy every
+// event's group and params, as predictedTrace avoids).
+std::set<int64_t> drawnRanks(const JobCheck& check, size_t limit) {
+    std::set<int64_t> timed;
+    for (const PlacedEntry& placed : check.placed)
+        if (placed.entry->durationMs) timed.insert(placed.rank);
+    if (timed.size() <= limit || limit < 2) return timed;
+    const std::vector<int64_t> all(timed.begin(), timed.end());
+    std::set<int64_t> kept;
+    for (size_t i = 0; i < limit; ++i) kept.insert(all[i * (all.size() - 1) / (limit - 1)]);
+    return kept;
+}
+
+}  // namespace
+
 RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
-                                  const PlannedStep& step, const JobCheck& check) {
+                                  const PlannedStep& step, const JobCheck& check, size_t maxRanks) {
     RecordedTimeline out;
+    const std::set<int64_t> ranks = drawnRanks(check, maxRanks);
+    out.ranksDrawn = int64_t(ranks.size());
     int64_t t0 = std::numeric_limits<int64_t>::max();
     for (const PlacedEntry& placed : check.placed)
         if (placed.entry->durationMs) t0 = std::min(t0, placed.entry->timeCreatedNs);
     const int64_t collectives = int64_t(step.schedule.collectives.size());
+    std::unordered_map<int, std::vector<int>> carried;  // per collective, computed once
     double end = 0;
     for (const PlacedEntry& placed : check.placed) {
         const FlightRecorderEntry& entry = *placed.entry;
@@ -23,18 +46,21 @@ RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
             ++out.untimed;
             continue;
         }
+        ++out.timed;
+        out.firstStep =
+            out.timed > 1 ? std::min(out.firstStep, placed.trainingStep) : placed.trainingStep;
+        out.lastStep = std::max(out.lastStep, placed.trainingStep);
+        if (!ranks.count(placed.rank)) continue;
         TraceEvent event =
             collectiveEvent(plan, step.schedule, placed.collective, int(placed.rank));
-        event.label.params = carriedParams(scenario, plan, step.schedule, placed.collective);
+        auto [params, added] = carried.try_emplace(placed.collective);
+        if (added) params->second = carriedParams(scenario, plan, step.schedule, placed.collective);
+        event.label.params = params->second;
         event.seq += (placed.trainingStep - 1) * collectives;
         event.startUs = double(entry.timeCreatedNs - t0) / 1e3;
         event.endUs = event.startUs + *entry.durationMs * 1e3;
         end = std::max(end, event.endUs);
         out.trace.events.push_back(std::move(event));
-        out.firstStep =
-            out.timed ? std::min(out.firstStep, placed.trainingStep) : placed.trainingStep;
-        out.lastStep = std::max(out.lastStep, placed.trainingStep);
-        ++out.timed;
     }
     std::sort(out.trace.events.begin(), out.trace.events.end(),
               [](const TraceEvent& a, const TraceEvent& b) {

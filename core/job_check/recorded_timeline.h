@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "job_check/job_check.h"
@@ -23,14 +24,18 @@ namespace hsdp {
 // c + collectives, so each step's members stay linked.
 struct RecordedTimeline {
     Trace trace;            // ordered by (rank, start)
-    int64_t timed = 0;      // placed entries drawn
+    int64_t timed = 0;      // placed entries with a duration, on every rank
     int64_t untimed = 0;    // placed entries without a duration: not drawn
-    int64_t firstStep = 0;  // the training steps drawn (0: none)
+    int64_t firstStep = 0;  // the training steps timed (0: none)
     int64_t lastStep = 0;
-    double spanSeconds = 0;  // from the earliest start to the latest end
+    double spanSeconds = 0;  // from the earliest start to the latest end drawn
+    int64_t ranksDrawn = 0;  // of the ranks with a timed entry (at most maxRanks)
 };
 
+// Only `maxRanks` of the ranks with a timed entry are drawn (evenly spaced,
+// the first and the last among them); `timed` counts every rank's.
 RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
-                                  const PlannedStep& step, const JobCheck& check);
+                                  const PlannedStep& step, const JobCheck& check,
+                                  size_t maxRanks = SIZE_MAX);
 
 }  // namespace hsdp

@@ -165,6 +165,10 @@ QString PredictedTimelineWidget::recordedTitle() const {
     if (job_.untimedEntries > 0)
         text += tr("; %1 without a duration, not drawn")
                     .arg(QString::fromStdString(groupedCount(job_.untimedEntries)));
+    if (job_.recordedRanksDrawn < job_.ranks)
+        text += tr("; rows of %1 of the %2 ranks, evenly spaced")
+                    .arg(job_.recordedRanksDrawn)
+                    .arg(QString::fromStdString(groupedCount(job_.ranks)));
     return text;
 }
 

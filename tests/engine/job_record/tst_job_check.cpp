@@ -226,6 +226,16 @@ private slots:
                 QVERIFY(std::abs((got.endUs - got.startUs) - (want.endUs - want.startUs)) < 0.01);
             }
         }
+        // A record of many ranks draws some of them (evenly spaced, the first
+        // and the last) and still counts every rank's timed entries.
+        const RecordedTimeline two =
+            recordedTimeline(clean_.scenario, clean_.plan, clean_.step, c, 2);
+        QCOMPARE(two.ranksDrawn, int64_t(2));
+        QCOMPARE(two.timed, timeline.timed);
+        std::set<int> rows;
+        for (const TraceEvent& e : two.trace.events) rows.insert(e.rank);
+        QCOMPARE(rows, (std::set<int>{0, 3}));
+        QCOMPARE(two.trace.events.size(), ran[0].size() + ran[3].size());
         auto untimed = clean_.dumps;
         for (auto& dump : untimed)
             for (auto& e : dump.entries) e.durationMs.reset();

@@ -7,6 +7,7 @@
 
 #include "cost/step_schedule.h"
 #include "derived/plan/plan_index.h"
+#include "derived/run/plan_prediction.h"
 #include "derived/run/trace_timeline.h"
 #include "job_check/job_check.h"
 #include "job_check/job_check_text.h"
@@ -73,12 +74,15 @@ JobDivergenceRow rowOf(const JobDivergence& d, const JobCheck& check, const Plan
 }
 
 void addRecordedTimeline(JobData& job) {
-    RecordedTimeline timeline =
-        recordedTimeline(*job.plan.scenario, *job.plan.plan, *job.step, *job.check);
+    // As many rows as a predicted timeline keeps: a record of thousands of
+    // ranks would copy every event's group and params.
+    RecordedTimeline timeline = recordedTimeline(*job.plan.scenario, *job.plan.plan, *job.step,
+                                                 *job.check, size_t(kPredictedTraceRanks));
     job.timedEntries = timeline.timed;
     job.untimedEntries = timeline.untimed;
     job.firstStep = timeline.firstStep;
     job.lastStep = timeline.lastStep;
+    job.recordedRanksDrawn = timeline.ranksDrawn;
     if (timeline.timed == 0) return;
     auto run = std::make_shared<RunResult>();
     run->worldSize = job.plan.plan->worldSize;

@@ -71,6 +71,7 @@ struct JobData {
     int64_t timedEntries = 0;             // placed entries drawn
     int64_t untimedEntries = 0;           // placed entries without a duration
     int64_t firstStep = 0, lastStep = 0;  // the training steps drawn
+    int64_t recordedRanksDrawn = 0;       // rows of the recorded timeline (at most 64)
 
     bool isValid() const { return plan.isValid() && record && check; }
     // "4 ranks, 6 collectives recorded, 5 matched, 1 divergence; first: ..."
