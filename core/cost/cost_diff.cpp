@@ -31,8 +31,14 @@ CostSide sideOf(const PlanCost& cost) {
 
 std::vector<PhaseChange> phaseChanges(const PlanCost& before, const PlanCost& after) {
     std::map<StepPhase, PhaseChange> byPhase;
-    for (const auto& p : before.phases) byPhase[p.phase].beforeSeconds = p.criticalSeconds;
-    for (const auto& p : after.phases) byPhase[p.phase].afterSeconds = p.criticalSeconds;
+    for (const auto& p : before.phases) {
+        byPhase[p.phase].beforeSeconds = p.criticalSeconds;
+        byPhase[p.phase].beforeNewtonSchulzSeconds = p.criticalNewtonSchulzSeconds;
+    }
+    for (const auto& p : after.phases) {
+        byPhase[p.phase].afterSeconds = p.criticalSeconds;
+        byPhase[p.phase].afterNewtonSchulzSeconds = p.criticalNewtonSchulzSeconds;
+    }
     std::vector<PhaseChange> out;
     for (auto& [phase, change] : byPhase) {
         change.phase = phase;

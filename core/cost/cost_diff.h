@@ -33,6 +33,11 @@ struct PhaseChange {
     StepPhase phase = StepPhase::Gather;
     double beforeSeconds = 0;
     double afterSeconds = 0;
+    // Of those, Newton–Schulz on the critical path (the owners' compute an
+    // update broadcast waits for): said beside the phase, or the broadcast
+    // reads as the time.
+    double beforeNewtonSchulzSeconds = 0;
+    double afterNewtonSchulzSeconds = 0;
     double change() const { return afterSeconds - beforeSeconds; }
 };
 

@@ -23,7 +23,9 @@ Json phasesJson(const CostDiff& diff) {
         out.push_back({{"phase", stepPhaseName(p.phase)},
                        {"before_critical_seconds", p.beforeSeconds},
                        {"after_critical_seconds", p.afterSeconds},
-                       {"critical_seconds_change", p.change()}});
+                       {"critical_seconds_change", p.change()},
+                       {"before_newton_schulz_seconds", p.beforeNewtonSchulzSeconds},
+                       {"after_newton_schulz_seconds", p.afterNewtonSchulzSeconds}});
     return out;
 }
 

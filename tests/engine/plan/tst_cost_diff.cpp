@@ -72,6 +72,28 @@ private slots:
         QCOMPARE(back.peakBytesChange(), -diff.peakBytesChange());
     }
 
+    // The critical path's share of a phase says how much of it is the
+    // owners' Newton–Schulz: "update-broadcast +1.37 s" read as broadcast
+    // bandwidth where 97 % of it was compute (the report said so, diff not).
+    void phasesSayTheirNewtonSchulz() {
+        const Scenario scenario =
+            readScenarioFile(hsdp::testing::sample("llama3_70b_hsdp_tp_2x4x4.json").toStdString());
+        const PlanCost cost = costPlan(scenario, makePlan(scenario), readClusterPreset("h100-dgx"));
+        const CostDiff diff = diffCosts(cost, cost);
+        bool said = false;
+        for (const PhaseChange& p : diff.phases)
+            for (const PhaseCost& c : cost.phases)
+                if (c.phase == p.phase) {
+                    QCOMPARE(p.beforeNewtonSchulzSeconds, c.criticalNewtonSchulzSeconds);
+                    QCOMPARE(p.afterNewtonSchulzSeconds, c.criticalNewtonSchulzSeconds);
+                    said = said || c.criticalNewtonSchulzSeconds > 0;
+                }
+        QVERIFY(said);
+        const std::string text = costDiffToText(diff);
+        QVERIFY2(text.find("; of it Newton-Schulz ") != std::string::npos, text.c_str());
+        QVERIFY(costDiffToJson(diff)["phases"][0].contains("before_newton_schulz_seconds"));
+    }
+
     void phasesPairEachPlansCriticalShare() {
         const PlanCost small = costOf(teaching(1));
         PlanCost other = small;
