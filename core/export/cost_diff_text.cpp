@@ -39,6 +39,8 @@ void writeStep(std::ostringstream& out, const CostDiff& diff) {
         << durationText(diff.after.stepSeconds) << " (" << signedDuration(diff.stepSecondsChange())
         << "): " << fasterVerdict(diff.faster())
         << (diff.withinError() ? ", by less than the model's error: no reason to choose" : "")
+        // A verdict between two plans that cannot run reads as a choice.
+        << (diff.fit() == "neither" ? ", but neither plan fits the device's memory (below)" : "")
         << "; each " << diff.trust << "\n";
     if (!diff.phases.empty()) out << "  critical path by phase:\n";
     for (const auto& p : diff.phases)

@@ -190,6 +190,13 @@ private slots:
             QCOMPARE(said, error > gap);
             QCOMPARE(costDiffToJson(diff)["faster_within_error"].get<bool>(), error > gap);
         }
+        // Neither plan fits: the verdicts say so before the memory lines do.
+        CostDiff over = diffCosts(a, b);
+        over.before.deviceBytes = over.after.deviceBytes = 1;
+        QCOMPARE(over.fit(), std::string_view("neither"));
+        QVERIFY(costDiffToText(over).find("but neither plan fits the device's memory") !=
+                std::string::npos);
+        QVERIFY(costDiffToText(diffCosts(a, b)).find("neither plan fits") == std::string::npos);
         CostDiff unvalidated = diffCosts(a, b);
         unvalidated.errorPercent = -1;
         QVERIFY(!unvalidated.withinError());
