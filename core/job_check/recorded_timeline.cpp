@@ -16,10 +16,15 @@ namespace {
 // At most `limit` of the ranks with a timed entry: evenly spaced, the first
 // and the last among them (a record of thousands of ranks would copy every
 // event's group and params, as predictedTrace avoids).
+// Drawn: timed, or never completed (a hang's collectives, open to the end).
+bool drawn(const FlightRecorderEntry& entry) {
+    return entry.durationMs || entry.state != CollectiveState::Completed;
+}
+
 std::set<int64_t> drawnRanks(const JobCheck& check, size_t limit) {
     std::set<int64_t> timed;
     for (const PlacedEntry& placed : check.placed)
-        if (placed.entry->durationMs) timed.insert(placed.rank);
+        if (drawn(*placed.entry)) timed.insert(placed.rank);
     if (timed.size() <= limit || limit < 2) return timed;
     const std::vector<int64_t> all(timed.begin(), timed.end());
     std::set<int64_t> kept;
@@ -36,19 +41,19 @@ RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
     out.ranksDrawn = int64_t(ranks.size());
     int64_t t0 = std::numeric_limits<int64_t>::max();
     for (const PlacedEntry& placed : check.placed)
-        if (placed.entry->durationMs) t0 = std::min(t0, placed.entry->timeCreatedNs);
+        if (drawn(*placed.entry)) t0 = std::min(t0, placed.entry->timeCreatedNs);
     const int64_t collectives = int64_t(step.schedule.collectives.size());
     std::unordered_map<int, std::vector<int>> carried;  // per collective, computed once
     double end = 0;
     for (const PlacedEntry& placed : check.placed) {
         const FlightRecorderEntry& entry = *placed.entry;
-        if (!entry.durationMs) {
+        if (!drawn(entry)) {
             ++out.untimed;
             continue;
         }
-        ++out.timed;
-        out.firstStep =
-            out.timed > 1 ? std::min(out.firstStep, placed.trainingStep) : placed.trainingStep;
+        entry.durationMs ? ++out.timed : ++out.open;
+        out.firstStep = out.timed + out.open > 1 ? std::min(out.firstStep, placed.trainingStep)
+                                                 : placed.trainingStep;
         out.lastStep = std::max(out.lastStep, placed.trainingStep);
         if (!ranks.count(placed.rank)) continue;
         TraceEvent event =
@@ -58,7 +63,9 @@ RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
         event.label.params = params->second;
         event.seq += (placed.trainingStep - 1) * collectives;
         event.startUs = double(entry.timeCreatedNs - t0) / 1e3;
-        event.endUs = event.startUs + *entry.durationMs * 1e3;
+        // Never completed: open to the record's newest time ("now" for the dumps).
+        event.endUs = entry.durationMs ? event.startUs + *entry.durationMs * 1e3
+                                       : std::max(event.startUs, double(check.nowNs - t0) / 1e3);
         end = std::max(end, event.endUs);
         out.trace.events.push_back(std::move(event));
     }

@@ -25,14 +25,17 @@ namespace hsdp {
 struct RecordedTimeline {
     Trace trace;            // ordered by (rank, start)
     int64_t timed = 0;      // placed entries with a duration, on every rank
-    int64_t untimed = 0;    // placed entries without a duration: not drawn
+    int64_t untimed = 0;    // completed placed entries without a duration: not drawn
+    int64_t open = 0;       // never completed (a hang): drawn to the record's newest time
     int64_t firstStep = 0;  // the training steps timed (0: none)
     int64_t lastStep = 0;
     double spanSeconds = 0;  // from the earliest start to the latest end drawn
     int64_t ranksDrawn = 0;  // of the ranks with a timed entry (at most maxRanks)
 };
 
-// Only `maxRanks` of the ranks with a timed entry are drawn (evenly spaced,
+// A placed entry that never completed (a hang's) is drawn from its enqueue
+// to the newest time of the dumps, open-ended. Only `maxRanks` of the ranks
+// with a drawn entry are drawn (evenly spaced,
 // the first and the last among them); `timed` counts every rank's.
 RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
                                   const PlannedStep& step, const JobCheck& check,

@@ -162,6 +162,9 @@ QString PredictedTimelineWidget::recordedTitle() const {
                       "last end")
                        .arg(steps, QString::fromStdString(groupedCount(job_.timedEntries)),
                             duration(job_.recordedRun->stepSeconds));
+    if (job_.openEntries > 0)
+        text += tr("; %1 never completed, drawn open to the dumps' newest time")
+                    .arg(QString::fromStdString(groupedCount(job_.openEntries)));
     if (job_.untimedEntries > 0)
         text += tr("; %1 without a duration, not drawn")
                     .arg(QString::fromStdString(groupedCount(job_.untimedEntries)));

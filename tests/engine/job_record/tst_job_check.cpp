@@ -463,6 +463,21 @@ private slots:
             if (d.kind == DivergenceKind::Stuck && d.rank == 2) stuck = &d;
         QVERIFY2(stuck, qPrintable(describe(failed, h)));
         QCOMPARE(stuck->seqId, first.seqId);
+        // The recorded timeline draws what never completed, open to the
+        // dumps' newest time: a hang's whole story (it was left out).
+        const RecordedTimeline hangs =
+            recordedTimeline(failed.scenario, failed.plan, failed.step, h);
+        int64_t notCompleted = 0;
+        for (const PlacedEntry& placed : h.placed)
+            notCompleted += placed.entry->state != CollectiveState::Completed;
+        QVERIFY(notCompleted > 0);
+        QCOMPARE(hangs.open, notCompleted);
+        QCOMPARE(int64_t(hangs.trace.events.size()), hangs.timed + hangs.open);
+        double latest = 0;
+        for (const TraceEvent& e : hangs.trace.events) latest = std::max(latest, e.endUs);
+        int atTheEnd = 0;
+        for (const TraceEvent& e : hangs.trace.events) atTheEnd += e.endUs == latest;
+        QVERIFY(atTheEnd >= notCompleted);
         std::vector<int64_t> others;
         for (int64_t r : group)
             if (r != 2) others.push_back(r);

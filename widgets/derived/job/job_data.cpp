@@ -83,7 +83,8 @@ void addRecordedTimeline(JobData& job) {
     job.firstStep = timeline.firstStep;
     job.lastStep = timeline.lastStep;
     job.recordedRanksDrawn = timeline.ranksDrawn;
-    if (timeline.timed == 0) return;
+    job.openEntries = timeline.open;
+    if (timeline.timed + timeline.open == 0) return;
     auto run = std::make_shared<RunResult>();
     run->worldSize = job.plan.plan->worldSize;
     run->stepSeconds = timeline.spanSeconds;

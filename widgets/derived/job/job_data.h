@@ -69,7 +69,8 @@ struct JobData {
     std::shared_ptr<const RunResult> recordedRun;
     std::shared_ptr<const TraceTimeline> recordedRows;
     int64_t timedEntries = 0;             // placed entries drawn
-    int64_t untimedEntries = 0;           // placed entries without a duration
+    int64_t untimedEntries = 0;           // completed placed entries without a duration
+    int64_t openEntries = 0;              // never completed: drawn open to the record's end
     int64_t firstStep = 0, lastStep = 0;  // the training steps drawn
     int64_t recordedRanksDrawn = 0;       // rows of the recorded timeline (at most 64)
 
