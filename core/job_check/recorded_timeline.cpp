@@ -45,6 +45,7 @@ RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
     const int64_t collectives = int64_t(step.schedule.collectives.size());
     std::unordered_map<int, std::vector<int>> carried;  // per collective, computed once
     double end = 0;
+    std::vector<size_t> openEvents;
     for (const PlacedEntry& placed : check.placed) {
         const FlightRecorderEntry& entry = *placed.entry;
         if (!drawn(entry)) {
@@ -63,12 +64,15 @@ RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
         event.label.params = params->second;
         event.seq += (placed.trainingStep - 1) * collectives;
         event.startUs = double(entry.timeCreatedNs - t0) / 1e3;
-        // Never completed: open to the record's newest time ("now" for the dumps).
-        event.endUs = entry.durationMs ? event.startUs + *entry.durationMs * 1e3
-                                       : std::max(event.startUs, double(check.nowNs - t0) / 1e3);
+        event.endUs = entry.durationMs ? event.startUs + *entry.durationMs * 1e3 : event.startUs;
         end = std::max(end, event.endUs);
+        if (!entry.durationMs) openEvents.push_back(out.trace.events.size());
         out.trace.events.push_back(std::move(event));
     }
+    // Never completed: open to the record's end, the dumps' newest time or
+    // the last timed end, whichever is later (all of them end together).
+    end = std::max(end, double(check.nowNs - t0) / 1e3);
+    for (size_t i : openEvents) out.trace.events[i].endUs = end;
     std::sort(out.trace.events.begin(), out.trace.events.end(),
               [](const TraceEvent& a, const TraceEvent& b) {
                   return std::tie(a.rank, a.startUs, a.seq) < std::tie(b.rank, b.startUs, b.seq);
