@@ -62,10 +62,11 @@ void ScenarioPreview::plan(std::shared_ptr<const Json> document, const QString& 
     label_->setText(tr("planning…"));
     jobs_.startJob(
         pool_,
-        [document, cluster = cluster_]() -> QString {
+        // A newer document stops this one's prediction (JobTracker's stop token).
+        [document, cluster = cluster_](std::stop_token stop) -> QString {
             try {
                 PlanResult result = computePlanResult(document, QString());
-                result.prediction = predictPlan(result, cluster);
+                result.prediction = predictPlan(result, cluster, std::move(stop));
                 return planSummary(result);
             } catch (const std::exception& error) {
                 return QStringLiteral("!") + QString::fromStdString(error.what());

@@ -147,7 +147,7 @@ void PredictedTimelineWidget::refresh() {
     }
     if (job) {
         recordedTitle_->setText(recordedTitle());
-        planTitle_->setText(planTitle().isEmpty() ? planCaption() : planTitle());
+        planTitle_->setText(jobPredictedTitle());
     }
 }
 
@@ -215,6 +215,12 @@ QString PredictedTimelineWidget::caption() const {
             break;
     }
     return planCaption();
+}
+
+// Under the recorded timeline: the plan's title, or why there is no prediction.
+QString PredictedTimelineWidget::jobPredictedTitle() const {
+    const QString title = planTitle();
+    return title.isEmpty() ? planCaption() : title;
 }
 
 QString PredictedTimelineWidget::jobCaption() const {
@@ -376,10 +382,9 @@ void PredictedTimelineWidget::paintPicture(QPaintDevice& target, const QSize& si
     const RunPicture picture = runPicture(size);
     const bool run = shown == Shown::Run;
     paintOnWhite(target, size, [&](QPainter& painter) {
-        paintTitles(painter, {{picture.measuredTitle, run ? measuredTitle() : recordedTitle()},
-                              {picture.predictedTitle,
-                               run ? predictedTitle()
-                                   : (planTitle().isEmpty() ? planCaption() : planTitle())}});
+        paintTitles(painter,
+                    {{picture.measuredTitle, run ? measuredTitle() : recordedTitle()},
+                     {picture.predictedTitle, run ? predictedTitle() : jobPredictedTitle()}});
         paintCanvas(painter, run ? *measuredCanvas_ : *recordedCanvas_, picture.measured);
         paintCanvas(painter, run ? *runCanvas_ : *planCanvas_, picture.predicted);
     });

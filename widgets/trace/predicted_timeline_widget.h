@@ -80,6 +80,7 @@ private:
     QString planCaption() const;
     QString runCaption() const;
     QString jobCaption() const;
+    QString jobPredictedTitle() const;
     // What `part` draws ("" the one shown now), falling back to the plan.
     Shown drawn(const QString& part) const;
 
