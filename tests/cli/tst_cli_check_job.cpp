@@ -166,11 +166,19 @@ private slots:
             counted += op["count"].get<int64_t>();
             QVERIFY(op["recorded_seconds"].get<double>() > 0);
             QVERIFY(op["predicted_seconds"].get<double>() > 0);
+            // The sums' ratio is given beside the median, each said for what it weighs.
+            QCOMPARE(op["recorded_over_predicted"].get<double>(),
+                     op["recorded_seconds"].get<double>() / op["predicted_seconds"].get<double>());
         }
         QCOMPARE(counted, timings["timed"].get<int64_t>());
+        const auto defaulted = inspect({"check-job", sample("teaching_2x2.json"), dir});
+        QVERIFY2(defaulted.out.contains("on loopback (the default: --cluster names the job's "
+                                        "cluster)"),
+                 defaulted.out.constData());
+        QVERIFY2(defaulted.out.contains("recorded/predicted"), defaulted.out.constData());
         const auto text =
             inspect({"check-job", sample("teaching_2x2.json"), dir, "--cluster", "h100-dgx"});
-        QVERIFY2(text.out.contains("Recorded times beside the model's on h100-dgx"),
+        QVERIFY2(text.out.contains("Recorded times beside the model's on h100-dgx, "),
                  text.out.constData());
 
         const QString shrunk = tmp.filePath("shrunk");  // every dim halved to fit 30,000 bytes

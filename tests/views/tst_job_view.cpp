@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
+#include <algorithm>
 
 #include "derived/job/job_session.h"
 #include "export/flight_recorder_export.h"
@@ -178,6 +179,15 @@ void TestJobView::theRecordedTimelineIsDrawnAboveThePrediction() {
     QVERIFY2(view->recordedTitle().startsWith(QStringLiteral("Recorded by the job (training step "
                                                              "1, ")),
              qPrintable(view->recordedTitle()));
+    // One time axis above and below: both windows reach the later end.
+    const double later =
+        std::max(view->recordedCanvas()->timelineEndUs(), view->planCanvas()->timelineEndUs());
+    QVERIFY(view->recordedCanvas()->timelineEndUs() != view->planCanvas()->timelineEndUs());
+    QCOMPARE(view->recordedCanvas()->windowStart(), view->planCanvas()->windowStart());
+    QCOMPARE(view->recordedCanvas()->windowEnd(), view->planCanvas()->windowEnd());
+    QVERIFY(view->planCanvas()->windowEnd() >= later);
+    QVERIFY2(view->caption().contains(QStringLiteral("one time axis")),
+             qPrintable(view->caption()));
     QVERIFY(view->screenshots().size() >= 1);
     const QSize size = view->fittedPictureSize(QSize(1200, 600), QStringLiteral("job"));
     const QImage picture = view->picture(size, QStringLiteral("job"));

@@ -478,6 +478,11 @@ void TestPredictionViews::aRunIsShownAboveItsPrediction() {
         predictRunData(run, std::make_shared<const Cluster>(readClusterPreset("h100-dgx")));
     QVERIFY(onGpu.prediction);
     view.showRun(onGpu);
+    // The GPUs' step is far shorter than this machine's: one time axis shows it.
+    QVERIFY(view.runPredictionCanvas()->timelineEndUs() <
+            view.measuredCanvas()->timelineEndUs() / 2);
+    QCOMPARE(view.runPredictionCanvas()->windowEnd(), view.measuredCanvas()->windowEnd());
+    QVERIFY(view.runPredictionCanvas()->windowEnd() >= view.measuredCanvas()->timelineEndUs());
     QVERIFY2(
         view.caption().startsWith(QStringLiteral("h100-dgx describes GPUs, not this machine")) &&
             view.caption().contains(QStringLiteral("not the model's error")) &&

@@ -3,6 +3,7 @@
 
 #include <QPainter>
 #include <QStandardItemModel>
+#include <algorithm>
 
 #include "cost/plan_cost.h"
 #include "derived/run/plan_prediction.h"
@@ -109,6 +110,21 @@ void PredictedTimelineWidget::showJob(const JobData& job) {
     refresh();
 }
 
+// Two timelines one above the other are read against each other: they
+// share one time axis (the later end), or a step 9× longer than its
+// prediction would look as long as it. The plan's prediction alone fits
+// its own step.
+void PredictedTimelineWidget::shareTimeAxes(bool job) {
+    const auto share = [](TraceCanvas* above, TraceCanvas* below, bool shown) {
+        const double begin = std::min(above->timelineBeginUs(), below->timelineBeginUs());
+        const double end = std::max(above->timelineEndUs(), below->timelineEndUs());
+        for (TraceCanvas* canvas : {above, below})
+            shown ? canvas->setCommonExtent(begin, end) : canvas->setCommonExtent(0, 0);
+    };
+    share(measuredCanvas_, runCanvas_, true);
+    share(recordedCanvas_, planCanvas_, job);
+}
+
 bool PredictedTimelineWidget::canShowRun() const {
     return run_.isValid() && run_.prediction && run_.prediction->timeline;
 }
@@ -140,6 +156,7 @@ void PredictedTimelineWidget::refresh() {
     for (QWidget* w : {static_cast<QWidget*>(recordedTitle_),
                        static_cast<QWidget*>(recordedCanvas_), static_cast<QWidget*>(planTitle_)})
         w->setVisible(job);
+    shareTimeAxes(job);
     caption_->setText(caption());
     if (run) {
         measuredTitle_->setText(measuredTitle());
@@ -231,9 +248,13 @@ QString PredictedTimelineWidget::jobCaption() const {
     if (!prediction || !prediction->cost)
         return record + tr(", above no prediction: the Cluster menu chooses the cluster to "
                            "predict the step on.");
+    // The CLI prices recorded times on loopback unless told: the same cluster
+    // is named so that its figures and this picture agree.
     return record +
-           tr(", above the plan's predicted step on %1: %2 per step.")
-               .arg(clusterText(*prediction->cost), duration(prediction->cost->stepSeconds));
+           tr(", above the plan's predicted step on %1: %2 per step; both on one time axis. "
+              "check-job --cluster %3 prices the recorded collectives on the same cluster.")
+               .arg(clusterText(*prediction->cost), duration(prediction->cost->stepSeconds),
+                    QString::fromStdString(prediction->cost->cluster.name));
 }
 
 QString PredictedTimelineWidget::planCaption() const {
@@ -284,8 +305,8 @@ QString PredictedTimelineWidget::runCaption() const {
                   "file measures that)")
             .arg(QString::fromStdString(run_.prediction->cluster->name), error, collectives)
             .arg(predicted.collectives.size());
-    return tr("Predicted against measured: makespan error %1; per-collective median "
-              "error %2 % over %3 collectives")
+    return tr("Predicted against measured, on one time axis: makespan error %1; "
+              "per-collective median error %2 % over %3 collectives")
         .arg(error, collectives)
         .arg(predicted.collectives.size());
 }

@@ -77,6 +77,7 @@ public:
 
 private:
     void refresh();
+    void shareTimeAxes(bool job);
     QString planCaption() const;
     QString runCaption() const;
     QString jobCaption() const;

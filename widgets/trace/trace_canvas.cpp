@@ -102,8 +102,7 @@ void TraceCanvas::setColouring(TraceColouring colouring) {
 // The window never leaves the run (plus fit()'s margin): zooming out stops
 // at the whole step, panning at its ends.
 void TraceCanvas::setWindow(double t0, double t1) {
-    const double begin = timeline_ ? timeline_->beginUs() : 0;
-    const double end = timeline_ ? std::max(timeline_->endUs(), begin + 1) : 1;
+    const auto [begin, end] = extent();
     const double pad = (end - begin) * kFitMargin;
     const double span = std::clamp(t1 - t0, 0.05, end - begin + 2 * pad);
     t0_ = std::clamp(t0, begin - pad, end + pad - span);
@@ -112,12 +111,34 @@ void TraceCanvas::setWindow(double t0, double t1) {
 }
 
 void TraceCanvas::fit() {
-    const double begin = timeline_ ? timeline_->beginUs() : 0;
-    const double end = timeline_ ? std::max(timeline_->endUs(), begin + 1) : 1;
+    const auto [begin, end] = extent();
     const double pad = (end - begin) * kFitMargin;
     t0_ = begin - pad;
     t1_ = end + pad;
     update();
+}
+
+std::pair<double, double> TraceCanvas::extent() const {
+    double begin = timelineBeginUs(), end = timelineEndUs();
+    if (commonEndUs_ > commonBeginUs_) {
+        begin = std::min(begin, commonBeginUs_);
+        end = std::max(end, commonEndUs_);
+    }
+    return {begin, std::max(end, begin + 1)};
+}
+
+double TraceCanvas::timelineBeginUs() const {
+    return timeline_ ? timeline_->beginUs() : 0;
+}
+
+double TraceCanvas::timelineEndUs() const {
+    return timeline_ ? timeline_->endUs() : 0;
+}
+
+void TraceCanvas::setCommonExtent(double beginUs, double endUs) {
+    commonBeginUs_ = beginUs;
+    commonEndUs_ = endUs;
+    fit();
 }
 
 void TraceCanvas::zoomIn() {

@@ -5,6 +5,7 @@
 #include <QWidget>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "derived/plan/plan_selection.h"
 #include "derived/run/node_map.h"
@@ -72,6 +73,14 @@ public:
     double windowStart() const { return t0_; }
     double windowEnd() const { return t1_; }
     void setWindow(double t0, double t1);
+    // Two timelines drawn one above the other share one time axis: each
+    // canvas's fit and zoom-out cover [beginUs, endUs] (the earlier begin
+    // and the later end of the two) as well as its own timeline; an empty
+    // range (end <= begin): its own timeline only.
+    void setCommonExtent(double beginUs, double endUs);
+    // Where this canvas's timeline begins and ends, in microseconds (0 without one).
+    double timelineBeginUs() const;
+    double timelineEndUs() const;
 
     // Grouping: a new one starts with every group collapsed (None: one row
     // per rank). The run's default is defaultRankGrouping's.
@@ -157,6 +166,9 @@ private:
     QRect faultMarkOf(int index, const QSize& size) const;
     void paintFaults(QPainter& painter, const QSize& size) const;
     void paintFailure(QPainter& painter, const QSize& size) const;
+    // The window's bounds before fit()'s margin: the timeline's, widened to
+    // the common extent.
+    std::pair<double, double> extent() const;
 
 public:
     // A failed run: where its failing rank stopped, a red bar across that
@@ -182,6 +194,7 @@ private:
     TraceColouring colouring_ = TraceColouring::Phase;
     int64_t seq_ = -1;
     double t0_ = 0, t1_ = 1;
+    double commonBeginUs_ = 0, commonEndUs_ = 0;
     double scrollY_ = 0;  // pixels the rows are scrolled up
     QPointF dragStart_;
     double t0AtDrag_ = 0, scrollAtDrag_ = 0;

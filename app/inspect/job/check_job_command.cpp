@@ -83,7 +83,7 @@ int checkJobCommand(const std::vector<std::string>& args) {
         std::cout << json.dump(1) << "\n";
     } else {
         std::cout << jobCheckText(check, step, *scenario, plan)
-                  << recordedTimesText(timed, timesCluster.name);
+                  << recordedTimesText(timed, timesCluster.name, cluster.has_value());
     }
     return check.divergences.empty() ? 0 : 1;
 }

@@ -33,26 +33,40 @@ std::map<std::string, OpTimes> byOp(const TimedCollectives& timed, OpTimes& all)
     return out;
 }
 
+// Recorded over predicted, summed: "9.5×" (the sums weigh the largest
+// collectives most, the median error counts each collective once).
+std::string ratioText(double recorded, double predicted) {
+    if (predicted <= 0) return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2g×", recorded / predicted);
+    return text;
+}
+
 std::string rowText(const std::string& name, const OpTimes& t) {
-    char line[200];
+    char line[240];
     std::snprintf(line, sizeof line,
-                  "    %-14s %5zu   recorded %-11s predicted %-11s median error %s\n", name.c_str(),
-                  t.count, secondsText(t.recorded).c_str(), secondsText(t.predicted).c_str(),
+                  "    %-14s %5zu   recorded %-11s predicted %-11s recorded/predicted %-7s "
+                  "median error %s\n",
+                  name.c_str(), t.count, secondsText(t.recorded).c_str(),
+                  secondsText(t.predicted).c_str(), ratioText(t.recorded, t.predicted).c_str(),
                   percentText(medianOf(t.errors)).c_str());
     return line;
 }
 
 }  // namespace
 
-std::string recordedTimesText(const TimedCollectives& timed, const std::string& clusterName) {
+std::string recordedTimesText(const TimedCollectives& timed, const std::string& clusterName,
+                              bool clusterChosen) {
     if (timed.samples.empty()) return {};
     OpTimes all;
     const auto ops = byOp(timed, all);
-    std::string text = "\nRecorded times beside the model's on " + clusterName + " (" +
-                       groupedCount(int64_t(timed.samples.size())) + " of " +
+    std::string text = "\nRecorded times beside the model's on " + clusterName +
+                       (clusterChosen ? "" : " (the default: --cluster names the job's cluster)") +
+                       ", " + groupedCount(int64_t(timed.samples.size())) + " of " +
                        groupedCount(int64_t(timed.collectives)) +
-                       " collectives timed by every member; each one's time is its shortest "
-                       "member's, summed per op; the median is collective by collective):\n";
+                       " collectives timed by every member. Each one's time is its shortest "
+                       "member's. The sums and their ratio weigh the largest collectives most; "
+                       "the median error counts each collective once:\n";
     for (const auto& [name, t] : ops) text += rowText(name, t);
     text += rowText("all", all);
     return text;
@@ -72,7 +86,12 @@ nlohmann::ordered_json recordedTimesJson(const TimedCollectives& timed,
                               {"count", t.count},
                               {"recorded_seconds", t.recorded},
                               {"predicted_seconds", t.predicted},
+                              {"recorded_over_predicted",
+                               t.predicted > 0 ? nlohmann::ordered_json(t.recorded / t.predicted)
+                                               : nlohmann::ordered_json(nullptr)},
                               {"median_error", medianOf(t.errors)}});
+    out["recorded_seconds"] = all.recorded;
+    out["predicted_seconds"] = all.predicted;
     out["median_error"] = medianOf(all.errors);
     return out;
 }
