@@ -186,6 +186,7 @@ private slots:
     void replicaBroadcastShowsItsBuffer();
     void rankComboPicksTheSendBuffer();
     void referenceMarksExactlyTheMismatchRows();
+    void aReferenceRunAloneDrawsItsWrongRows();
     void paramsThatFailedWithAnErrorHaveALineAtTheTop();
     void aShrunkRunsRowsSayTheyAreShrunk();
     void aStepOnlyFaultIsSaidNotHidden();
@@ -385,6 +386,32 @@ void TestBufferViews::referenceMarksExactlyTheMismatchRows() {
             }
     }
     QVERIFY(compared > 0);  // the tour's hazards do mismatch
+}
+
+// A reference run alone was verified against the true result: its wrong
+// rows are drawn beside the truth, not hidden until a corrected run comes.
+void TestBufferViews::aReferenceRunAloneDrawsItsWrongRows() {
+    const RunData& reference = runs_.at("tour-reference");
+    PlanSelection selection;
+    WrongRowsWidget view(&selection);
+    view.setRuns({}, reference);
+    QCOMPARE(view.screenshots().size(), qsizetype(1));
+    const int wrong = firstReferenceMismatch(*reference.run);
+    QVERIFY(wrong >= 0);
+    QCOMPARE(view.comparison().param, wrong);
+    QVERIFY(!view.comparison().ranks.empty());
+    QVERIFY2(view.titleText().contains(QStringLiteral("the true result vs reference")),
+             qPrintable(view.titleText()));
+    const QImage image = view.renderImage(kImageSize);
+    const ComparisonGeometry g = view.geometry(kImageSize);
+    QVERIFY(!g.pairs.empty());
+    int red = 0;
+    for (const auto& r : view.comparison().referenceCopies.front().wrongRows) {
+        const QRectF band = g.band(g.pairs.front().reference, r);
+        red += band.height() >= 3 &&
+               QColor(image.pixel(band.center().toPoint())) == WrongRowsWidget::wrongColor();
+    }
+    QVERIFY(red > 0);
 }
 
 // A shrunk run's row numbers are its shrunk tensor's: once the view drew

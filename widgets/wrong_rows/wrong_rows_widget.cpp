@@ -68,7 +68,10 @@ void WrongRowsWidget::setRun(const RunData& data) {
 void WrongRowsWidget::recompute() {
     comparison_ = {};
     errors_ = reference_.isValid() ? errorRows(*reference_.run) : std::vector<ErrorRow>{};
-    if (corrected_.isValid() && reference_.isValid()) {
+    // The reference run's own verification names its wrong rows against the
+    // true result: it draws alone, each copy beside the truth, and a
+    // corrected run, where there is one, takes the truth's place.
+    if (reference_.isValid()) {
         int param = selection_ ? selection_->focusParamFor(reference_.plan) : -1;
         // A collective of several params (a step, a fused gather): the first
         // whose gather went wrong, not a batch-mate that came out right.
@@ -79,7 +82,9 @@ void WrongRowsWidget::recompute() {
                     break;
                 }
         if (param < 0) param = firstReferenceMismatch(*reference_.run);
-        if (param >= 0) comparison_ = compareWrongRows(*corrected_.run, *reference_.run, param);
+        if (param >= 0)
+            comparison_ = compareWrongRows(corrected_.isValid() ? *corrected_.run : RunResult{},
+                                           *reference_.run, param);
     }
     // The lines of the params that failed with an error come on top of the bars' room.
     const size_t lines =
@@ -147,10 +152,6 @@ QString WrongRowsWidget::messageText() const {
         return tr(
             "Run the plan in reference mode too (Run ▸ Run reference) to compare its "
             "gathered rows with this corrected run's.");
-    if (!corrected_.isValid())
-        return tr(
-            "Run the plan in corrected mode too (Run ▸ Run) to compare the reference "
-            "run's gathered rows with it.");
     if (!comparison_.isValid() && firstReferenceMismatch(*reference_.run) >= 0)
         return tr(
             "The selected parameter did not run in these runs: select one that did to "
@@ -177,12 +178,17 @@ QString WrongRowsWidget::messageText() const {
                    p.step != CheckVerdict::NotReached;
         });
     if (stepWrong != reference_.run->params.end() && !hasLine)
-        return tr("%1: gathered right in both runs (no gathered row differs), but the reference "
-                  "run's step result is wrong: %2. This view draws gathered rows; the Tensor "
-                  "layout and Verification views show the step's wrong rows.")
+        return tr("%1: gathered right (no gathered row differs), but the reference run's step "
+                  "result is wrong: %2. This view draws gathered rows; the Tensor layout and "
+                  "Verification views show the step's wrong rows.")
             .arg(name, QString::fromStdString(stepWrong->detail));
-    return tr("%1: no gathered row differs (corrected %2, reference %3). %4")
-        .arg(name, verdict(comparison_.corrected), verdict(comparison_.reference),
+    const QString verdicts =
+        corrected_.isValid()
+            ? tr("corrected %1, reference %2")
+                  .arg(verdict(comparison_.corrected), verdict(comparison_.reference))
+            : tr("reference %1").arg(verdict(comparison_.reference));
+    return tr("%1: no gathered row differs (%2). %3")
+        .arg(name, verdicts,
              hasLine ? tr("It failed with an error: its line above says where.")
                      : QString::fromStdString(comparison_.referenceDetail));
 }
@@ -287,10 +293,7 @@ void WrongRowsWidget::paint(QPainter& painter, const QSize& size) const {
     const QFont plain = painter.font();
     painter.setFont(bold);
     painter.drawText(QRectF(kMargin, 6, size.width() - 2 * kMargin, 20),
-                     Qt::AlignLeft | Qt::AlignVCenter,
-                     tr("%1: gathered rows of dim 0, corrected (%2) vs reference (%3)")
-                         .arg(QString::fromStdString(comparison_.name),
-                              verdict(comparison_.corrected), verdict(comparison_.reference)));
+                     Qt::AlignLeft | Qt::AlignVCenter, titleText());
     painter.setFont(plain);
     painter.drawText(QRectF(kMargin, 26, size.width() - 2 * kMargin, 30),
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
@@ -330,7 +333,8 @@ void WrongRowsWidget::paintPair(QPainter& painter, const ComparisonGeometry& g, 
         painter.drawText(QRectF(rect.left() - 6, rect.bottom() + 2, rect.width() + 12, 14),
                          Qt::AlignHCenter | Qt::AlignTop, caption);
     };
-    bar(pair.corrected, comparison_.correctedCopies[i], tr("corr."));
+    bar(pair.corrected, comparison_.correctedCopies[i],
+        corrected_.isValid() ? tr("corr.") : tr("truth"));
     bar(pair.reference, comparison_.referenceCopies[i], tr("ref."));
     // Label the wrong rows right of the reference bar, skipping overlaps.
     double lastBottom = -1e9;
@@ -407,8 +411,24 @@ void WrongRowsWidget::paintLegend(QPainter& painter, const QRectF& area) const {
     y += 2 * line;
     painter.drawText(QRectF(area.left(), y, area.width(), 4 * line),
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-                     tr("corr.: corrected mode, ref.: the reference's algorithms as written; one "
-                        "pair per rank that gathered the parameter wrong."));
+                     corrected_.isValid()
+                         ? tr("corr.: corrected mode, ref.: the reference's algorithms as "
+                              "written; one pair per rank that gathered the parameter wrong.")
+                         : tr("truth: the true result the reference run was verified against "
+                              "(no corrected run yet: Run ▸ Run adds it), ref.: the reference's "
+                              "algorithms as written; one pair per rank that gathered the "
+                              "parameter wrong."));
+}
+
+// "w: gathered rows of dim 0, corrected (exact) vs reference (mismatch)",
+// or, without a corrected run, against the true result.
+QString WrongRowsWidget::titleText() const {
+    const QString name = QString::fromStdString(comparison_.name);
+    if (!corrected_.isValid())
+        return tr("%1: gathered rows of dim 0, the true result vs reference (%2)")
+            .arg(name, verdict(comparison_.reference));
+    return tr("%1: gathered rows of dim 0, corrected (%2) vs reference (%3)")
+        .arg(name, verdict(comparison_.corrected), verdict(comparison_.reference));
 }
 
 QImage WrongRowsWidget::renderImage(const QSize& size) const {

@@ -88,6 +88,8 @@ public:
     QString shrunkNote() const;
     // Why there are no bars (drawn in their place), or "" with bars.
     QString messageText() const;
+    // The bars' title: the param, and the runs compared with their verdicts.
+    QString titleText() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
