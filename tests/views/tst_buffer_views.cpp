@@ -26,6 +26,7 @@
 #include "derived/run/buffer_layout.h"
 #include "derived/run/run_status_text.h"
 #include "run/runner.h"
+#include "run_sample.h"
 #include "runtime_test_util.h"
 #include "samples.h"
 #include "wrong_rows/wrong_rows.h"
@@ -40,21 +41,12 @@ bool operator==(const BufferSegment& a, const BufferSegment& b) {
 
 using namespace hsdp;
 using hsdp::testing::eventOf;
+using hsdp::testing::runScenarioFile;
 using hsdp::testing::sample;
 
 namespace {
 
 const QSize kImageSize(1200, 800);
-
-RunData runSample(const QString& path, RunMode mode) {
-    RunData data;
-    data.plan = computePlanResult(path);
-    RunOptions options;
-    options.mode = mode;
-    data.run =
-        std::make_shared<const RunResult>(runPlan(*data.plan.scenario, *data.plan.plan, options));
-    return data;
-}
 
 // The layout shown for `rank` carries the engine's segments, slot by slot.
 void checkSegments(const RunResult& run, const BufferLayout& layout) {
@@ -198,9 +190,9 @@ private:
 };
 
 void TestBufferViews::initTestCase() {
-    runs_["teaching"] = runSample(sample("teaching_2x2.json"), RunMode::Corrected);
-    runs_["tour"] = runSample(sample("diagnostics_tour.json"), RunMode::Corrected);
-    runs_["tour-reference"] = runSample(sample("diagnostics_tour.json"), RunMode::Reference);
+    runs_["teaching"] = runScenarioFile(sample("teaching_2x2.json"), RunMode::Corrected);
+    runs_["tour"] = runScenarioFile(sample("diagnostics_tour.json"), RunMode::Corrected);
+    runs_["tour-reference"] = runScenarioFile(sample("diagnostics_tour.json"), RunMode::Reference);
     for (const auto& [name, data] : runs_) QVERIFY2(data.run->error.empty(), qPrintable(name));
 }
 
@@ -266,7 +258,7 @@ void TestBufferViews::gatheredBatchesShowEngineSegments() {
 // meaning; a colour is now a role (the name without its layer number): the
 // same for layers.0 and layers.5 attention.wq, different between roles.
 void TestBufferViews::aColourIsAParamsRole() {
-    const RunData data = runSample(sample("llama3_8b_hsdp_2x4.json"), RunMode::Corrected);
+    const RunData data = runScenarioFile(sample("llama3_8b_hsdp_2x4.json"), RunMode::Corrected);
     QVERIFY2(data.run->error.empty(), data.run->error.c_str());
     PlanSelection selection;
     BufferLayoutWidget view(&selection);
@@ -494,8 +486,8 @@ void TestBufferViews::paramsThatFailedWithAnErrorHaveALineAtTheTop() {
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(kUnequalPacking);
     file.close();
-    const RunData corrected = runSample(path, RunMode::Corrected);
-    const RunData reference = runSample(path, RunMode::Reference);
+    const RunData corrected = runScenarioFile(path, RunMode::Corrected);
+    const RunData reference = runScenarioFile(path, RunMode::Reference);
     QVERIFY(corrected.run->verified);
     const std::vector<const ParamRunResult*> errors = failedWithAnError(*reference.run);
     QCOMPARE(errors.size(), size_t(1));
@@ -541,7 +533,7 @@ void TestBufferViews::paramsThatFailedWithAnErrorHaveALineAtTheTop() {
 // params): the legend ends inside its column, the params giving way to the
 // note on the cut lines, which is drawn whole (its last lines were cut off).
 void TestBufferViews::theLegendFitsItsColumn() {
-    const RunData data = runSample(sample("llama3_8b_hsdp_2x4.json"), RunMode::Corrected);
+    const RunData data = runScenarioFile(sample("llama3_8b_hsdp_2x4.json"), RunMode::Corrected);
     QVERIFY(data.run->error.empty());
     PlanSelection selection;
     BufferLayoutWidget view(&selection);

@@ -19,12 +19,14 @@
 #include <QTreeView>
 #include <QtTest>
 #include <algorithm>
+#include <set>
 
 #include "derived/job/job_session.h"
 #include "export/flight_recorder_export.h"
 #include "job/job_widget.h"
 #include "job_check/run_dump.h"
 #include "job_record/flight_recorder_writer.h"
+#include "mesh/mesh_widget.h"
 #include "run/runner.h"
 #include "run_budget.h"
 #include "steps/step_widget.h"
@@ -219,6 +221,13 @@ void TestJobView::divergencesAreListedAndSelected() {
     QVERIFY2(hasRow(job, "missing", 2), qPrintable(view_->summaryText()));
     QVERIFY2(hasRow(job, "size", 1), qPrintable(view_->summaryText()));
     QCOMPARE(view_->model()->rowCount(), int(job.rows.size()));
+    // The mesh marks the ranks that diverged, and only those.
+    std::set<int> diverged;
+    for (const JobDivergenceRow& row : job.rows) diverged.insert(int(row.rank));
+    const RankFaults& marked = window_->view<MeshWidget>()->canvas()->faults();
+    QCOMPARE(std::set<int>(marked.ranks.begin(), marked.ranks.end()), diverged);
+    QVERIFY2(marked.label.contains(QStringLiteral("diverged from the plan")),
+             qPrintable(marked.label));
     // The first divergence is on top, marked, current, and selected everywhere.
     const JobDivergenceRow& first = job.rows.front();
     QVERIFY(first.first);

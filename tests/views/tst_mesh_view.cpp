@@ -21,6 +21,7 @@
 #include "mesh/mesh_canvas.h"
 #include "mesh/mesh_widget.h"
 #include "mixed_optimizer_scenario.h"
+#include "run/runner.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
 #include "view_fit.h"
@@ -131,6 +132,7 @@ private slots:
     void selectionOutlinesTheOwnerRanks();
     void newtonSchulzRanksAreFlagged_data() { samples_data(); }
     void newtonSchulzRanksAreFlagged();
+    void aRunsFaultyRanksAreMarked();
     void toolTipNamesHeldGatheredComputed();
     void toolTipNamesAdamWParams();
     void dimChoiceAndSmallMultiples();
@@ -236,6 +238,43 @@ void TestMeshView::newtonSchulzRanksAreFlagged() {
             }
         }
     QVERIFY(flagged > 0);
+}
+
+// A run that failed on rank 2 (an injected transfer fault): the mesh marks
+// that rank's cell, and only the ranks the run found at fault, names them in
+// the tooltip and the legend, and drops the marks for another plan.
+void TestMeshView::aRunsFaultyRanksAreMarked() {
+    RunData run;
+    run.plan = computePlanResult(sample("teaching_2x2.json"));
+    RunOptions options;
+    options.fault = FaultSpec{2, 3};
+    run.run =
+        std::make_shared<const RunResult>(runPlan(*run.plan.scenario, *run.plan.plan, options));
+    QCOMPARE(run.run->errorRank, 2);
+    std::set<int> faulty{2};
+    for (const ParamRunResult& p : run.run->params)
+        for (const Mismatch& m : p.mismatches) faulty.insert(m.rank);
+    QVERIFY(faulty.size() < 4);  // some rank is not at fault
+    PlanSelection selection;
+    MeshWidget widget(&selection);
+    widget.showPlan(run.plan);
+    widget.showRun(run);
+    MeshCanvas& view = *widget.canvas();
+    QCOMPARE(std::set<int>(view.faults().ranks.begin(), view.faults().ranks.end()), faulty);
+    QVERIFY2(view.faults().label.startsWith(QStringLiteral("wrong or failed in the run")),
+             qPrintable(view.faults().label));
+    QVERIFY2(view.toolTipFor(2).contains(QStringLiteral("the run failed here")),
+             qPrintable(view.toolTipFor(2)));
+    const QImage image = view.renderImage(kImageSize);
+    const double cellPixels = MeshLayout::kCellSize * view.fitTransform(kImageSize).m11();
+    for (const MeshCell& cell : view.meshLayout().cells()) {
+        const QRectF mark = MeshCanvas::faultMarkRect(deviceRect(view, cell), cellPixels);
+        const QPoint inside = QPointF(mark.left() + 1, mark.center().y()).toPoint();
+        QCOMPARE(image.pixelColor(inside) == MeshCanvas::faultColor(),
+                 faulty.count(cell.rank) == 1);
+    }
+    widget.showPlan(computePlanResult(sample("diagnostics_tour.json")));
+    QVERIFY(widget.canvas()->faults().isEmpty());
 }
 
 void TestMeshView::toolTipNamesHeldGatheredComputed() {

@@ -21,6 +21,7 @@
 #include "run/optimizer_step.h"
 #include "run/runner.h"
 #include "run/shrink.h"
+#include "run_sample.h"
 #include "samples.h"
 #include "steps/step_widget.h"
 #include "trace/trace_bars.h"
@@ -29,19 +30,10 @@
 #include "wrong_rows/wrong_rows_widget.h"
 
 using namespace hsdp;
+using hsdp::testing::runScenarioFile;
 using hsdp::testing::sample;
 
 namespace {
-
-RunData runSample(const QString& name, RunMode mode = RunMode::Corrected) {
-    RunData data;
-    data.plan = computePlanResult(sample(name));
-    RunOptions options;
-    options.mode = mode;
-    data.run =
-        std::make_shared<const RunResult>(runPlan(*data.plan.scenario, *data.plan.plan, options));
-    return data;
-}
 
 // `rows` ranks, each with back-to-back events of varying length: a run far
 // denser than the pixels of an overview.
@@ -149,12 +141,13 @@ private:
 };
 
 void TestTraceViews::initTestCase() {
-    teaching_ = runSample(QStringLiteral("teaching_2x2.json"));
+    teaching_ = runScenarioFile(sample(QStringLiteral("teaching_2x2.json")));
     QVERIFY(teaching_.isValid());
     QVERIFY2(teaching_.run->verified, teaching_.run->error.c_str());
     QVERIFY(!teaching_.run->trace.events.empty());
-    tourCorrected_ = runSample(QStringLiteral("diagnostics_tour.json"));
-    tourReference_ = runSample(QStringLiteral("diagnostics_tour.json"), RunMode::Reference);
+    tourCorrected_ = runScenarioFile(sample(QStringLiteral("diagnostics_tour.json")));
+    tourReference_ =
+        runScenarioFile(sample(QStringLiteral("diagnostics_tour.json")), RunMode::Reference);
     QVERIFY(tourCorrected_.isValid() && tourReference_.isValid());
 }
 
@@ -881,7 +874,7 @@ void TestTraceViews::renderImages() {
     std::vector<std::pair<QString, RunData>> runs{{QStringLiteral("teaching"), teaching_}};
     if (!dir.isEmpty())
         runs.emplace_back(QStringLiteral("70b"),
-                          runSample(QStringLiteral("llama3_70b_hsdp_tp_2x4x4.json")));
+                          runScenarioFile(sample(QStringLiteral("llama3_70b_hsdp_tp_2x4x4.json"))));
     for (auto& [name, run] : runs) {
         PlanSelection selection;
         TraceWidget trace(&selection);

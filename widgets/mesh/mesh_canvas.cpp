@@ -444,6 +444,11 @@ bool MeshCanvas::event(QEvent* event) {
     return true;
 }
 
+void MeshCanvas::setFaults(const RankFaults& faults) {
+    faults_ = faults;
+    update();
+}
+
 QString MeshCanvas::toolTipFor(int rank) const {
     const Mesh* m = mesh();
     QStringList coord;
@@ -459,6 +464,9 @@ QString MeshCanvas::toolTipFor(int rank) const {
                     .arg(nodes_.nodes)
                     .arg(nodes_.clusterName.toHtmlEscaped())
                     .arg(nodes_.devicesPerNode);
+    if (const QString fault = faults_.reasonOf(rank); !fault.isEmpty())
+        text += QStringLiteral("<br><b style='color:%1'>✗ %2</b>")
+                    .arg(faultColor().name(), fault.toHtmlEscaped());
     if (!result_.plan || static_cast<size_t>(rank) >= result_.plan->ranks.size()) return text;
     const RankOwnership& r = result_.plan->ranks[static_cast<size_t>(rank)];
     auto count = [](int64_t n) { return humanCount(static_cast<double>(n)); };

@@ -12,6 +12,7 @@
 #include "mesh/mesh_blocks.h"
 #include "mesh/mesh_layout.h"
 #include "mesh/mesh_window.h"
+#include "mesh/rank_faults.h"
 #include "mesh/selection_overlay.h"
 #include "painting/heat_scale.h"
 
@@ -49,6 +50,14 @@ public:
     // The plan's prediction arrived (or went): only the node outlines change.
     void setPrediction(const PlanResult& result);
     void setShowNodes(bool show);
+    // The ranks a run or a job found at fault: a red corner mark on each
+    // one's cell (at any zoom of the rank cells), named in the legend and
+    // the cell's tooltip. The overview's blocks are not marked.
+    void setFaults(const RankFaults& faults);
+    const RankFaults& faults() const { return faults_; }
+    // Where the fault mark of a cell drawn at `cellBox` goes (its bottom-left corner).
+    static QRectF faultMarkRect(const QRectF& cellBox, double cellPixels);
+    static QColor faultColor();
     bool showsNodes() const { return showNodes_ && !nodes_.empty(); }
     const NodeMap& nodes() const { return nodes_; }
     void setMesh(int meshIndex);  // position in Scenario::meshes
@@ -167,6 +176,8 @@ private:
                        const MeshLayout& layout, const SelectionOverlay& overlay) const;
     void paintComputeMarks(QPainter& painter, const QTransform& toDevice, double cellPixels,
                            const MeshLayout& layout, const std::vector<int>& ranks) const;
+    void paintFaultMarks(QPainter& painter, const QTransform& toDevice, double cellPixels) const;
+    double paintFaultLegend(QPainter& painter, const QRectF& area, double y) const;
     void paintSetOutlines(QPainter& painter, const QTransform& toDevice, const MeshLayout& layout,
                           const SelectionOverlay& overlay) const;
     void paintNodeBoundaries(QPainter& painter, const QTransform& toDevice, const QRectF& visible,
@@ -200,6 +211,7 @@ private:
     SelectionOverlay overlay_;
     HeatScale heat_;
     NodeMap nodes_;
+    RankFaults faults_;
     bool showNodes_ = true;
     double zoom_ = 1.0;
     QPointF pan_;  // device pixels

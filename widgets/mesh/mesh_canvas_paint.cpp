@@ -47,6 +47,7 @@ void MeshCanvas::paintMesh(QPainter& painter, const QSize& size, const QTransfor
     paintOverlays(painter, toDevice, cellPixels, layout_, overlay_);
     if (cellPixels >= kCellOutlinePixels)
         paintComputeMarks(painter, toDevice, cellPixels, layout_, computes);
+    paintFaultMarks(painter, toDevice, cellPixels);
     paintPanelTitles(painter, toDevice, layout_);
     if (level() == Level::Zoomed) paintMinimap(painter, cellArea, toDevice);
     paintBand(painter);
@@ -174,6 +175,49 @@ void MeshCanvas::paintComputeMarks(QPainter& painter, const QTransform& toDevice
     }
     painter.setBrush(Qt::NoBrush);
     painter.setRenderHint(QPainter::Antialiasing, false);
+}
+
+QColor MeshCanvas::faultColor() {
+    return QColor(0xd6, 0x27, 0x28);
+}
+
+// A red square in the bottom-left corner: the compute flag holds the
+// top-right one and the outlines the edges. At least 3 pixels, so a fault
+// on a 128 x 128 mesh fitted in a dock still shows.
+QRectF MeshCanvas::faultMarkRect(const QRectF& cellBox, double cellPixels) {
+    const double side = std::clamp(cellPixels * 0.3, 3.0, 16.0);
+    return QRectF(cellBox.left(), cellBox.bottom() - side, side, side);
+}
+
+void MeshCanvas::paintFaultMarks(QPainter& painter, const QTransform& toDevice,
+                                 double cellPixels) const {
+    if (faults_.isEmpty()) return;
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    for (int rank : faults_.ranks) {
+        const int cell = layout_.cellOfRank(rank);
+        if (cell < 0) continue;
+        const QRectF mark = faultMarkRect(
+            toDevice.mapRect(layout_.cells()[static_cast<size_t>(cell)].rect), cellPixels);
+        painter.fillRect(mark, faultColor());
+        if (mark.width() >= 9) {  // a white ✗ on it where there is room
+            painter.setPen(QPen(Qt::white, 1.5));
+            painter.drawLine(mark.adjusted(2, 2, -2, -2).topLeft(),
+                             mark.adjusted(2, 2, -2, -2).bottomRight());
+            painter.drawLine(mark.adjusted(2, 2, -2, -2).bottomLeft(),
+                             mark.adjusted(2, 2, -2, -2).topRight());
+        }
+    }
+}
+
+double MeshCanvas::paintFaultLegend(QPainter& painter, const QRectF& area, double y) const {
+    if (faults_.isEmpty()) return y;
+    painter.fillRect(QRectF(area.left() + 1, y, 12, 12), faultColor());
+    painter.setPen(palette().color(QPalette::Text));
+    const int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+    const QRectF box = painter.boundingRect(
+        QRectF(area.left() + 22, y - 2, area.width() - 22, area.height()), flags, faults_.label);
+    painter.drawText(box, flags, faults_.label);
+    return box.bottom() + 6;
 }
 
 // Cells too small for an outline inside each: every rank set is outlined
@@ -311,6 +355,7 @@ void MeshCanvas::paintLegend(QPainter& painter, const QSize& size, double cellPi
         y += 18;
     }
     y = paintNodeLegend(painter, area, y, cellPixels);
+    if (!overview) y = paintFaultLegend(painter, area, y);
     if (!overlay_.computeRanks.empty()) {
         painter.setRenderHint(QPainter::Antialiasing, true);
         painter.setPen(QPen(kComputeEdge, 1));

@@ -97,9 +97,29 @@ void MeshWidget::setResult(const PlanResult& result) {
     result_ = result;
     fillMeshes();
     view_->setResult(result);
+    applyFaults();
     fillDims();
     updateNodesBox();
     fitControls();
+}
+
+void MeshWidget::showRun(const RunData& run) {
+    run_ = run;
+    applyFaults();
+}
+
+void MeshWidget::showJob(const JobData& job) {
+    job_ = job;
+    applyFaults();
+}
+
+// Evidence about another plan (an edit since the run) marks nothing.
+void MeshWidget::applyFaults() {
+    const auto ours = [this](const PlanResult& plan) {
+        return plan.isValid() && plan.plan == result_.plan;
+    };
+    view_->setFaults(mergedFaults(ours(run_.plan) ? runFaults(run_) : RankFaults{},
+                                  ours(job_.plan) ? jobFaults(job_) : RankFaults{}));
 }
 
 void MeshWidget::resizeEvent(QResizeEvent* event) {

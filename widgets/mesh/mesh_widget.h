@@ -31,6 +31,9 @@ public:
     QWidget* widget() override { return this; }
     void showPlan(const PlanResult& plan) override { setResult(plan); }
     void showPrediction(const PlanResult& plan) override;
+    // A run's or a job's faulty ranks, marked while the plan on screen is theirs.
+    void showRun(const RunData& run) override;
+    void showJob(const JobData& job) override;
     QList<ViewShot> screenshots() const override { return {ViewShot{{}, QSize(1400, 900), {}}}; }
     QImage picture(const QSize& size, const QString& part) override;
     void paintPicture(QPaintDevice& target, const QSize& size, const QString& part) override;
@@ -46,6 +49,7 @@ private:
     void updateNodesBox();
     void updateLevel();
     void fitControls();
+    void applyFaults();
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -64,6 +68,8 @@ private:
     QHBoxLayout* secondRow_ = nullptr;  // the dims' row when the first has no room
     QWidget* dims_ = nullptr;           // the dims' and the statistic's boxes
     PlanResult result_;
+    RunData run_;
+    JobData job_;
     bool asShown_ = false;
 };
 

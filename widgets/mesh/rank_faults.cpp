@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "mesh/rank_faults.h"
+
+#include <QCoreApplication>
+#include <algorithm>
+#include <map>
+
+namespace hsdp {
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("RankFaults", text);
+}
+
+// Collected reasons by rank, then as a RankFaults with `label`'s count.
+RankFaults fromReasons(const std::map<int, QStringList>& byRank, const char* label) {
+    RankFaults faults;
+    for (const auto& [rank, reasons] : byRank) {
+        faults.ranks.push_back(rank);
+        faults.reasons.push_back(reasons.join(QStringLiteral("; ")));
+    }
+    if (!faults.ranks.empty())
+        faults.label = tr(label).arg(
+            byRank.size() == 1 ? tr("1 rank") : tr("%1 ranks").arg(qsizetype(byRank.size())));
+    return faults;
+}
+
+}  // namespace
+
+QString RankFaults::reasonOf(int rank) const {
+    const auto at = std::lower_bound(ranks.begin(), ranks.end(), rank);
+    return at != ranks.end() && *at == rank ? reasons[size_t(at - ranks.begin())] : QString();
+}
+
+RankFaults runFaults(const RunData& run) {
+    if (!run.isValid()) return {};
+    std::map<int, QStringList> byRank;
+    for (const ParamRunResult& p : run.run->params)
+        for (const Mismatch& m : p.mismatches) {
+            if (m.rank < 0) continue;
+            const QString reason =
+                tr("%1: wrong %2 rows")
+                    .arg(QString::fromStdString(p.name), QString::fromStdString(m.what));
+            QStringList& reasons = byRank[m.rank];
+            if (!reasons.contains(reason)) reasons << reason;
+        }
+    const RunResult& result = *run.run;
+    if (!result.error.empty() && result.errorRank >= 0 && !result.cancelled)
+        byRank[result.errorRank]
+            << tr("the run failed here: %1").arg(QString::fromStdString(result.error));
+    return fromReasons(byRank, "wrong or failed in the run (%1)");
+}
+
+RankFaults jobFaults(const JobData& job) {
+    if (!job.isValid()) return {};
+    std::map<int, QStringList> byRank;
+    for (const JobDivergenceRow& row : job.rows) {
+        QStringList& reasons = byRank[int(row.rank)];
+        if (reasons.size() < 3) reasons << row.sentence;
+    }
+    return fromReasons(byRank, "diverged from the plan in the job's record (%1)");
+}
+
+RankFaults mergedFaults(const RankFaults& a, const RankFaults& b) {
+    if (a.isEmpty()) return b;
+    if (b.isEmpty()) return a;
+    std::map<int, QStringList> byRank;
+    for (const RankFaults* f : {&a, &b})
+        for (size_t i = 0; i < f->ranks.size(); ++i) byRank[f->ranks[i]] << f->reasons[i];
+    RankFaults merged = fromReasons(byRank, "%1");
+    merged.label = a.label + QStringLiteral("; ") + b.label;
+    return merged;
+}
+
+}  // namespace hsdp
