@@ -15,7 +15,9 @@ Json expectedJson(int c, const PlannedStep& step, const Scenario& scenario, cons
     const bool tp = sc.phase == StepPhase::Tp;
     Json out;
     out["op"] = std::string(traceNameOf(sc.op));
-    out["step"] = tp ? Json(nullptr) : Json(sc.scheduleIndex);
+    // Counted from 0, as the plan lists its schedule: not "step", which read
+    // as a training step beside training_step (from 1).
+    out["schedule_entry"] = tp ? Json(nullptr) : Json(sc.scheduleIndex);
     out["batch"] = tp ? Json(nullptr) : Json(sc.batch);
     out["group"] = tp ? Json(nullptr) : Json(sc.planGroup);
     out["tp_transition"] = tp ? Json(sc.tpTransition) : Json(nullptr);

@@ -89,12 +89,21 @@ public:
              const Scenario& scenario, const Plan& plan)
         : d_(d), check_(check), step_(step), scenario_(scenario), plan_(plan) {}
 
+    // A dump holds no time of its writing: a stuck entry's age is measured
+    // to the newest time any entry holds, and one that is itself the newest
+    // says its wait is not recorded (a failed run's "started 0.0 s ago").
+    std::string startedWhen() const {
+        const double seconds = double(check_.nowNs - d_.timeNs) / 1e9;
+        if (seconds < 1e-3)
+            return "started at the dumps' newest time (how long it waited is not recorded)";
+        return "started " + secondsText(seconds) + " before the dumps' newest time";
+    }
+
     std::string text() const {
         const std::string rank = "rank " + std::to_string(d_.rank);
         switch (d_.kind) {
             case DivergenceKind::Stuck:
-                return rank + " never completed " + what() + ", started " +
-                       secondsText(double(check_.nowNs - d_.timeNs) / 1e9) + " ago; " +
+                return rank + " never completed " + what() + ", " + startedWhen() + "; " +
                        peers("completed it", "no peer completed it either");
             case DivergenceKind::Missing:
                 return rank + " never recorded " + what() + "; " +
@@ -197,7 +206,11 @@ std::string jobCheckText(const JobCheck& check, const PlannedStep& step, const S
     out += "\n" + std::to_string(n) + (n == 1 ? " divergence" : " divergences") +
            "; look first at:\n  " +
            divergenceSentence(check.divergences[*check.first], check, step, scenario, plan) +
-           "\nall, in the job's order:\n";
+           "\nall, in the job's order" +
+           (n > 1 ? std::string(" (the others are often its consequences: where each peer "
+                                "waited depends on how far it got, and varies from run to run)")
+                  : std::string()) +
+           ":\n";
     for (const JobDivergence& d : check.divergences)
         out += "  " + std::string(divergenceKindName(d.kind)) + ": " +
                divergenceSentence(d, check, step, scenario, plan) + "\n";

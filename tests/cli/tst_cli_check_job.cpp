@@ -224,7 +224,7 @@ private slots:
             QVERIFY(d["process_group"]["ranks"].is_array());
             if (!d["expected"].is_null())
                 QCOMPARE(keysOf(d["expected"]),
-                         (std::set<std::string>{"op", "step", "batch", "group", "tp_transition",
+                         (std::set<std::string>{"op", "schedule_entry", "batch", "group", "tp_transition",
                                                 "params"}));
             if (!d["recorded"].is_null())
                 QCOMPARE(keysOf(d["recorded"]),

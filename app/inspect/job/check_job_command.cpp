@@ -30,7 +30,7 @@ divergence is said in one sentence, the one to look at first before the rest:
   size        the planned collective with other input or output sizes
   dtype       the planned collective and sizes in another dtype
   stuck       started, never completed, while peers completed it or as the
-              rank's last entry (how long ago: the dumps' newest time is now)
+              rank's last entry (its age: to the dumps' newest time)
   order       two adjacent collectives recorded the other way round
 
 Where every member of a collective recorded its duration (Flight Recorder

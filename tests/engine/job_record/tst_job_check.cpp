@@ -485,9 +485,22 @@ private slots:
         QCOMPARE(expectedParams(failed, *stuck), plannedParams(failed, *stuck->expected));
         const QString text = QString::fromStdString(
             divergenceSentence(*stuck, h, failed.step, failed.scenario, failed.plan));
-        QVERIFY2(text.startsWith("rank 2 never completed") && text.contains("ago;") &&
-                     text.contains("completed it"),
+        QVERIFY2(text.startsWith("rank 2 never completed") && text.contains("completed it"),
                  qPrintable(text));
+        // Its age is to the dumps' newest time, which holds no time of the
+        // dump's writing: an entry that is itself the newest says so.
+        JobCheck aged = h;
+        aged.nowNs = stuck->timeNs + 2'000'000'000;
+        const QString old = QString::fromStdString(
+            divergenceSentence(*stuck, aged, failed.step, failed.scenario, failed.plan));
+        QVERIFY2(old.contains(", started 2") && old.contains(" s before the dumps' newest time;"),
+                 qPrintable(old));
+        aged.nowNs = stuck->timeNs;
+        const QString newest = QString::fromStdString(
+            divergenceSentence(*stuck, aged, failed.step, failed.scenario, failed.plan));
+        QVERIFY2(newest.contains("started at the dumps' newest time (how long it waited is not "
+                                 "recorded);"),
+                 qPrintable(newest));
     }
 
     // What the dumps rest on, scenario by scenario: at the run's own
