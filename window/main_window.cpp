@@ -202,7 +202,10 @@ void MainWindow::completePendingPlan() {
 SelectionState MainWindow::reconciledSelection(const PlanResult& result, bool sameFile) const {
     SelectionState state = selection_->stateFor(result);
     if (sameFile) return state;
+    // Another file: a param is carried by name (the same model's layers),
+    // but a run's collective and the ranks picked were of the file that left.
     state.collective = -1;
+    state.ranks.clear();
     if (!state.params.empty() || state.group >= 0 || state.transition >= 0) return state;
     const int param = mostInterestingParam(*result.scenario, *result.plan);
     if (param < 0) return state;

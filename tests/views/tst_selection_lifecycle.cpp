@@ -233,6 +233,7 @@ private slots:
     void aReportHoldsOnlyARunOfItsPlan();
     void anUndoneEditGivesTheRunBack();
     void aFilterThatMatchesNothingSaysSo();
+    void pickedRanksStayWithTheirFile();
     void aNarrowTreeKeepsEachParamsLayerNumber();
 
 private:
@@ -707,6 +708,20 @@ void TestSelectionLifecycle::aFilterThatMatchesNothingSaysSo() {
     QVERIFY(tree.filterEdit()->text().isEmpty());
     QVERIFY(tree.proxy()->rowCount() > 0);
     QVERIFY(tree.noMatchLabel()->isHidden());
+}
+
+// Ranks picked on one file are not the next file's: their outline went on
+// being drawn on the next mesh. An edit of the same file keeps them.
+void TestSelectionLifecycle::pickedRanksStayWithTheirFile() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, sample("teaching_2x2.json")));
+    window.selection()->selectRanks({1, 2});
+    QCOMPARE(window.view<MeshWidget>()->canvas()->overlay().pickedRanks, (std::vector<int>{1, 2}));
+    QVERIFY(openAndWait(window, sample("teaching_2x2.json")));  // the same file again
+    QCOMPARE(window.selection()->ranks(), (std::vector<int>{1, 2}));
+    QVERIFY(openAndWait(window, sample("llama3_8b_hsdp_2x4.json")));
+    QVERIFY(window.selection()->ranks().empty());
+    QVERIFY(window.view<MeshWidget>()->canvas()->overlay().pickedRanks.empty());
 }
 
 // A narrow tree gives the names their share first and shortens a param
