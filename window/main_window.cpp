@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
@@ -234,12 +235,21 @@ void MainWindow::updateStatus() {
 }
 
 // The room beyond what the progress widgets take goes to the two lines in
-// proportion to their texts' widths: each is whole while both fit, and
-// both are cut alike when they do not. (Equal stretches split the bar in
-// halves: the plan's line was cut beside an empty run line.)
+// proportion to their texts' widths: each is whole while both fit. When
+// they do not, the run's verdict (short, and what the user just asked for)
+// stays whole up to half the bar and the plan's line is cut first. (Equal
+// stretches split the bar in halves: the plan's line was cut beside an
+// empty run line; cutting both alike cut the verdict's wall time.)
 void MainWindow::fitStatusLine() {
     for (QLabel* line : {status_, runStatus_})
         statusLine_->setStretchFactor(line, std::max(1, line->sizeHint().width()));
+    const int verdict = runStatus_->text().isEmpty() ? 0 : runStatus_->sizeHint().width();
+    runStatus_->setMinimumWidth(std::min(verdict, statusBar()->width() / 2));
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    fitStatusLine();
 }
 
 QString MainWindow::statusText() const {
