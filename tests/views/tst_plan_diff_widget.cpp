@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabBar>
@@ -344,6 +345,20 @@ void TestPlanDiffWidget::aLongSummaryWrapsInsteadOfWideningTheWindow() {
     QApplication::processEvents();
     QCOMPARE(window.width(), width);
     QVERIFY(window.minimumSizeHint().width() <= width);
+    // Every column in view, none past the right edge (the After column was).
+    for (QWidget* w = changes; w; w = w->parentWidget())
+        if (auto* dock = qobject_cast<QDockWidget*>(w)) dock->raise();
+    QApplication::processEvents();
+    QTRY_VERIFY(changes->view()->isVisible());
+    QTest::qWait(50);
+    int columns = 0;
+    for (int c = 0; c < changes->view()->model()->columnCount(); ++c)
+        columns += changes->view()->columnWidth(c);
+    QVERIFY2(columns <= changes->view()->viewport()->width(),
+             qPrintable(QStringLiteral("%1 px of columns in %2 px")
+                            .arg(columns)
+                            .arg(changes->view()->viewport()->width())));
+    QCOMPARE(changes->view()->horizontalScrollBar()->maximum(), 0);
 }
 
 QTEST_MAIN(TestPlanDiffWidget)

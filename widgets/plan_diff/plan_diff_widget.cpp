@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plan_diff/plan_diff_widget.h"
+#include <QResizeEvent>
+#include <array>
+#include <numeric>
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -57,18 +60,20 @@ PlanDiffWidget::PlanDiffWidget(PlanDiffTracker* tracker, PlanSelection* selectio
     view_->header()->setStretchLastSection(true);
     view_->header()->setSectionResizeMode(QHeaderView::Interactive);
 
-    // One header line (summary, what is compared, buttons): the dock is often short.
+    // The summary across the whole width (beside the buttons it wrapped to
+    // 3–5 lines), then one line of what is compared and the buttons: the
+    // dock is often short.
     title_->setPalette(secondaryText(title_->palette()));
     title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* header = new QHBoxLayout;
     header->setSpacing(12);
-    header->addWidget(summary_);
     header->addWidget(title_, 1);
     header->addWidget(compareButton_);
     header->addWidget(sinceButton_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(2);
+    layout->addWidget(summary_);
     layout->addLayout(header);
     layout->addWidget(error_);
     layout->addWidget(view_, 1);
@@ -98,12 +103,41 @@ void PlanDiffWidget::setDiff(const PlanDiffTable& change) {
         QModelIndex section = model_->index(s, 0);
         view_->setExpanded(section, model_->rowCount(section) <= kExpandedRows);
     }
-    view_->setColumnWidth(PlanDiffModel::ItemColumn, 260);
-    for (int c = PlanDiffModel::WhatColumn; c < PlanDiffModel::ColumnCount; ++c)
-        view_->resizeColumnToContents(c);
-    for (int c : {PlanDiffModel::BeforeColumn, PlanDiffModel::AfterColumn})
-        view_->setColumnWidth(c, qBound(90, view_->columnWidth(c), 340));
+    fitColumns();
     updateHeader();
+}
+
+// Every column in view without scrolling sideways (the After column was
+// past the right edge at 1440 px): each as wide as its contents, then,
+// while they are wider than the view, the What column (text, elided with
+// its tooltip) gives up room first, and Before and After down to 90 px.
+void PlanDiffWidget::fitColumns() {
+    if (!model_->change().isValid()) return;
+    std::array<int, PlanDiffModel::ColumnCount> widths{};
+    widths[PlanDiffModel::ItemColumn] = 260;
+    for (int c = PlanDiffModel::WhatColumn; c < PlanDiffModel::ColumnCount; ++c) {
+        view_->resizeColumnToContents(c);
+        widths[size_t(c)] = std::max(60, view_->columnWidth(c));
+    }
+    for (int c : {PlanDiffModel::BeforeColumn, PlanDiffModel::AfterColumn})
+        widths[size_t(c)] = qBound(90, widths[size_t(c)], 340);
+    int over = std::accumulate(widths.begin(), widths.end(), 0) - view_->viewport()->width();
+    const auto give = [&over](int& width, int least) {
+        const int taken = std::clamp(over, 0, std::max(0, width - least));
+        width -= taken;
+        over -= taken;
+    };
+    give(widths[PlanDiffModel::WhatColumn], 160);
+    give(widths[PlanDiffModel::ItemColumn], 160);
+    give(widths[PlanDiffModel::BeforeColumn], 90);
+    give(widths[PlanDiffModel::AfterColumn], 90);
+    for (int c = 0; c < PlanDiffModel::ColumnCount; ++c)
+        view_->setColumnWidth(c, widths[size_t(c)]);
+}
+
+void PlanDiffWidget::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitColumns();
 }
 
 void PlanDiffWidget::showError(const QString&) {

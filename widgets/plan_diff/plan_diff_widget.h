@@ -40,7 +40,11 @@ public:
 signals:
     void compareRequested();  // the user wants to pick a file to compare with
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void fitColumns();
     void setDiff(const PlanDiffTable& change);
     void showError(const QString& message);
     void updateHeader();
