@@ -25,11 +25,13 @@ namespace {
 
 const QColor kAlgColour(0x4c, 0x78, 0xa8);
 const QColor kBusColour(0xf5, 0x85, 0x18);
-constexpr int kMinPlotHeight = 120;
-// Above and below the axis rect: the top margin and the rotated op names
-// (about 90 px with the samples' mesh dim names).
-constexpr int kPlotMargins = 110;
-constexpr double kGB = 1e9;  // NCCL-tests: 1 GB/s = 1e9 bytes/s
+constexpr int kMinPlotHeight = 100;  // of the bars
+// Above and below the bars: the title's row and the rotated op names (about
+// 90 px with the samples' mesh dim names).
+constexpr int kPlotMargins = 130;
+constexpr double kLabelRotation = 20;  // degrees
+constexpr double kFirstKey = -0.7;     // the key range's left end
+constexpr double kGB = 1e9;            // NCCL-tests: 1 GB/s = 1e9 bytes/s
 
 QString qs(const std::string& text) {
     return QString::fromStdString(text);
@@ -118,15 +120,29 @@ TrafficWidget::TrafficWidget(PlanSelection* selection, QWidget* parent)
                           tr("size S"), tr("time t"), tr("waited"), tr("params")},
                          this)),
       note_(new QLabel(this)) {
-    setAxisTitle(false);
     table_->horizontalHeader()->setStretchLastSection(false);
     algBars_ = makeBars(plot_, kAlgColour, tr("algbw = S / t"));
     busBars_ = makeBars(plot_, kBusColour, tr("busbw = algbw × factor"));
+    // The unit and the legend in a row of their own above the bars: the
+    // legend inside the axis rect covered the last group's bars, and the
+    // unit along the value axis made the plot taller than a bottom dock at
+    // 1440 x 900, which scrolled the names under the bars out of view.
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 8));
-    plot_->legend->setBrush(QColor(255, 255, 255, 220));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    plot_->xAxis->setTickLabelRotation(20);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    auto* header = new QCPLayoutGrid;
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, header);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    axisTitle_ = new QCPTextElement(plot_, QString(), QFont(font().family(), 9, QFont::Bold));
+    header->addElement(0, 0, axisTitle_);
+    header->addElement(0, 1, plot_->legend);
+    setAxisTitle(false);
+    plot_->xAxis->setTickLabelRotation(kLabelRotation);
+    // The rotated names run right of their ticks: the last one's needs room
+    // past the last bars, which depends on the plot's width.
+    connect(plot_, &QCustomPlot::beforeReplot, this, &TrafficWidget::fitKeyRange);
     auto* note = note_;
     note->setText(noRunText());
     plot_->hide();  // until a run comes (setRun)
@@ -195,13 +211,17 @@ QString TrafficWidget::noRunText() {
 // The bars are bandwidths of the shapes that ran: a shrunk run's say so on
 // the chart itself. The plot is never shorter than its axis title (plus the
 // rotated op names under it), which was clipped at both ends in the dock.
+QString TrafficWidget::axisTitle() const {
+    return axisTitle_->text();
+}
+
 void TrafficWidget::setAxisTitle(bool shrunk) {
     shrunk_ = shrunk;
-    QString title = shrunk ? tr("GB/s, shrunk run (NCCL-tests)") : tr("GB/s (NCCL-tests, 1e9 B/s)");
+    QString title = shrunk ? tr("Bandwidth in GB/s of the shrunk run (NCCL-tests, 1e9 B/s)")
+                           : tr("Bandwidth in GB/s (NCCL-tests, 1e9 B/s)");
     if (logScale_) title += tr(", log scale");
-    plot_->yAxis->setLabel(title);
-    const int titleLength = QFontMetrics(plot_->yAxis->labelFont()).horizontalAdvance(title);
-    plot_->setMinimumHeight(std::max(kMinPlotHeight, titleLength + kPlotMargins));
+    axisTitle_->setText(title);
+    plot_->setMinimumHeight(kMinPlotHeight + kPlotMargins);
 }
 
 // Bandwidths a decade or more apart (a shrunk run's broadcasts next to its
@@ -247,9 +267,27 @@ void TrafficWidget::fillPlot() {
     algBars_->setData(keysAlg, alg);
     busBars_->setData(keysBus, bus);
     plot_->xAxis->setTicker(ticker);
-    plot_->xAxis->setRange(-0.7, std::max(1.0, key - 0.3));
+    lastKey_ = key - 1;
+    lastLabel_ = stats().byDim.empty()
+                     ? (stats().byOp.empty() ? QString() : stats().byOp.back().key)
+                     : stats().byDim.back().key;
+    fitKeyRange();
     setValueScale(low, top);
     plot_->replot();
+}
+
+// The key range ends where the last rotated name ends: (u − k)·W/(u − f) ≥
+// L·cos(rotation) for the axis rect's width W, the last key k, the first f
+// and the name's width L, solved for the range's right end u.
+void TrafficWidget::fitKeyRange() {
+    const double width = plot_->axisRect()->width();
+    const double label = QFontMetrics(plot_->xAxis->tickLabelFont()).horizontalAdvance(lastLabel_) *
+                             std::cos(kLabelRotation * M_PI / 180) +
+                         8;
+    double end = std::max(1.0, lastKey_ + 0.7);
+    if (width > label + 1)
+        end = std::max(end, (lastKey_ * width - kFirstKey * label) / (width - label));
+    plot_->xAxis->setRange(kFirstKey, end);
 }
 
 void TrafficWidget::fillTable() {

@@ -12,6 +12,7 @@
 #include "view/studio_view.h"
 
 class QCPBars;
+class QCPTextElement;
 class QCustomPlot;
 class QLabel;
 class QTableWidget;
@@ -37,6 +38,8 @@ public:
     const TrafficStats& stats() const { return index_->traffic; }
     const std::vector<RunStep>& steps() const { return index_->steps; }
     QCustomPlot* plot() const { return plot_; }
+    // The chart's title: its unit, whose bandwidth (a shrunk run's) and scale.
+    QString axisTitle() const;
     QTableWidget* table() const { return table_; }
     QTableWidget* slowestTable() const { return slowest_; }
     QString noteText() const;  // the conventions the figures follow, as shown
@@ -46,10 +49,13 @@ public:
 private:
     void setValueScale(double low, double top);
     bool logScale_ = false;
+    double lastKey_ = 0;  // the last bars' key
+    QString lastLabel_;   // and their name under the axis
     bool shrunk_ = false;
     static QString noteText(bool shrunk);
     static QString noRunText();  // the note while there is no run
     void fillPlot();
+    void fitKeyRange();
     void setAxisTitle(bool shrunk);
     void fillTable();
     void fillSlowest();
@@ -59,6 +65,7 @@ private:
     RealScale real_;
     std::shared_ptr<const RunIndex> index_ = indexRun({});  // of run_
     QCustomPlot* plot_;
+    QCPTextElement* axisTitle_ = nullptr;
     QCPBars* algBars_;
     QCPBars* busBars_;
     QTableWidget* table_;
