@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace hsdp {
 
@@ -52,14 +53,23 @@ RankFaults runFaults(const RunData& run) {
     return fromReasons(byRank, "wrong or failed in the run (%1)");
 }
 
+// The rank of the divergence to look at first: a hang leaves every rank
+// diverged (stuck or missing), and marking all of them said nothing.
 RankFaults jobFaults(const JobData& job) {
     if (!job.isValid()) return {};
-    std::map<int, QStringList> byRank;
-    for (const JobDivergenceRow& row : job.rows) {
-        QStringList& reasons = byRank[int(row.rank)];
-        if (reasons.size() < 3) reasons << row.sentence;
-    }
-    return fromReasons(byRank, "diverged from the plan in the job's record (%1)");
+    const auto first = std::find_if(job.rows.begin(), job.rows.end(),
+                                    [](const JobDivergenceRow& row) { return row.first; });
+    if (first == job.rows.end()) return {};
+    std::set<int64_t> diverged;
+    for (const JobDivergenceRow& row : job.rows) diverged.insert(row.rank);
+    RankFaults faults;
+    faults.ranks = {int(first->rank)};
+    faults.reasons = {tr("the job's first divergence: %1").arg(first->sentence)};
+    faults.label = tr("the job's first divergence (%1 of the %2 ranks that diverged; the Job view "
+                      "lists them)")
+                       .arg(tr("rank %1").arg(first->rank))
+                       .arg(qsizetype(diverged.size()));
+    return faults;
 }
 
 RankFaults mergedFaults(const RankFaults& a, const RankFaults& b) {

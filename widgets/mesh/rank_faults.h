@@ -11,7 +11,7 @@ namespace hsdp {
 
 // The ranks the evidence found at fault, as the mesh view marks them: a
 // run's ranks whose verification named wrong rows and the rank it failed
-// on, a job's ranks with a divergence from the plan.
+// on, the rank of a job's first divergence from the plan.
 struct RankFaults {
     std::vector<int> ranks;  // ascending, distinct
     // The legend's words for the mark: "wrong in the run (2 ranks)".
