@@ -12,6 +12,7 @@
 #include <QMenu>
 
 #include "derived/job/job_session.h"
+#include "derived/run/step_caption.h"
 #include "job/job_widget.h"
 #include "window/main_window.h"
 #include "window/stale_banner.h"
@@ -132,9 +133,9 @@ void MainWindow::activateDivergence(int row) {
     selection_->set(state, shown.plan);
     // Two numberings meet here: the record's, per process group as PyTorch
     // counts, and the run's, run-wide; the note names both.
-    jobView->setNote(tr("#%1 of its group in the record is the run's collective #%2 (Steps)")
+    jobView->setNote(tr("#%1 of its group in the record is the run's collective %2 (Steps)")
                          .arg(shown.rows.at(size_t(row)).seqId)
-                         .arg(seq));
+                         .arg(collectiveIdText(seq)));
     if (QDockWidget* steps = dock("steps")) {
         steps->show();
         steps->raise();

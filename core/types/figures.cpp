@@ -79,8 +79,27 @@ std::string summedTimeText(double seconds) {
     return secondsText(seconds) + " summed over collectives";
 }
 
+std::string groupRanksText(const std::vector<int>& ranks) {
+    // Runs of three or more consecutive ranks read as "a..b", so a 64-rank
+    // world is "[0..63]" and a strided group stays explicit.
+    std::string text = "[";
+    for (size_t i = 0; i < ranks.size();) {
+        size_t end = i;
+        while (end + 1 < ranks.size() && ranks[end + 1] == ranks[end] + 1) ++end;
+        if (i > 0) text += ",";
+        if (end - i >= 2) {
+            text += std::to_string(ranks[i]) + ".." + std::to_string(ranks[end]);
+            i = end + 1;
+        } else {
+            text += std::to_string(ranks[i]);
+            ++i;
+        }
+    }
+    return text + "]";
+}
+
 std::string collectiveId(int64_t seq) {
-    return "#" + std::to_string(seq);
+    return "seq " + std::to_string(seq);
 }
 
 std::string runBytesText(double runBytes, bool shrunk, std::optional<double> realBytes) {

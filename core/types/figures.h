@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hsdp {
 
@@ -29,7 +30,10 @@ std::string secondsText(double seconds);           // "2.15 s", "0.0336 s": 3 si
 std::string durationText(double seconds);
 std::string wallTimeText(double seconds);    // "2.15 s wall"
 std::string summedTimeText(double seconds);  // "7.35 s summed over collectives"
-std::string collectiveId(int64_t seq);       // "#648"
+// A collective's run-wide id (TraceEvent::seq): "seq 648". Its name on its
+// group is "broadcast #3 of group [2,3]".
+std::string collectiveId(int64_t seq);
+std::string groupRanksText(const std::vector<int>& ranks);  // "[2,3]", "[0..7]", "[0,8,16]"
 // A fraction as a percentage: "12.3 %", "inf" (an error over nothing).
 std::string percentText(double fraction);
 // The same signed, for an error whose direction matters: "+12.3 %", "-4.0 %".

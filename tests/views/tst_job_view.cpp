@@ -279,7 +279,7 @@ void TestJobView::activatingGoesToTheStep() {
     QVERIFY(seq >= 0);
     // The record's number (per group) and the run's (run-wide) are both named.
     QCOMPARE(view_->note(), QStringLiteral("#%1 of its group in the record is the run's "
-                                           "collective #%2 (Steps)")
+                                           "collective seq %2 (Steps)")
                                 .arg(window_->job().rows.front().seqId)
                                 .arg(seq));
     auto* steps = window_->view<StepWidget>();

@@ -150,8 +150,11 @@ SelectionState expectedOn(const Named& before, const PlanResult& plan, bool newF
     for (size_t t = 0; t < plan.plan->tpTransitions.size(); ++t)
         if (!before.transition.empty() && plan.plan->tpTransitions[t].name == before.transition)
             out.transition = int(t);
-    for (int r : before.ranks)
-        if (r < plan.plan->worldSize) out.ranks.push_back(r);
+    // Ranks picked on one file are not the next file's (their outline was
+    // drawn on the next mesh); a new plan of the same file keeps them.
+    if (!newFile)
+        for (int r : before.ranks)
+            if (r < plan.plan->worldSize) out.ranks.push_back(r);
     out.collective = newFile ? -1 : before.collective;
     if (newFile && out.params.empty() && out.group < 0 && out.transition < 0) {
         // Nothing of it is in the new file: its first look.

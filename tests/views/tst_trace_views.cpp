@@ -280,9 +280,10 @@ void TestTraceViews::everyStepsCaptionNamesOpRanksAndParams() {
         const TraceEvent& e = trace.events[static_cast<size_t>(step.events.front())];
         const StepCaption caption = panel.caption();
         const QString text = caption.headline + QLatin1Char(' ') + caption.why;
-        QVERIFY2(caption.headline.startsWith(QStringLiteral("collective #%1 · %2")
-                                                 .arg(step.seq)
-                                                 .arg(QString::fromStdString(e.op))),
+        QVERIFY2(caption.headline.startsWith(QStringLiteral("%1 #%2 of group ")
+                                                 .arg(QString::fromStdString(e.op))
+                                                 .arg(step.groupSeq)) &&
+                     caption.headline.contains(QStringLiteral("(seq %1)").arg(step.seq)),
                  qPrintable(text));
         QVERIFY2(text.contains(ranksText(e.groupRanks)), qPrintable(text));
         QVERIFY(!e.label.params.empty());
@@ -353,9 +354,11 @@ void TestTraceViews::stepNavigationDrivesTheSelection() {
     panel.last();
     QCOMPARE(panel.currentStep(), panel.stepCount() - 1);
     QCOMPARE(selection.collective(), steps.back().seq);
-    QCOMPARE(panel.positionText(), QStringLiteral("%1 of %1 collectives · collective #%2")
-                                       .arg(panel.stepCount())
-                                       .arg(steps.back().seq));
+    QCOMPARE(panel.positionText(),
+             QStringLiteral("%1 of %1 collectives · %2 (seq %3)")
+                 .arg(panel.stepCount())
+                 .arg(QString::fromStdString(collectiveName(steps.back(), teaching_.run->trace)))
+                 .arg(steps.back().seq));
     panel.next();  // stays on the last
     QCOMPARE(panel.currentStep(), panel.stepCount() - 1);
     panel.first();

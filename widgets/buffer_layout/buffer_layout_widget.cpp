@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "buffer_layout/buffer_layout_widget.h"
+
 #include <QPainter>
+#include "types/figures.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -48,8 +50,8 @@ void BufferLayoutWidget::fillCollectives() {
     collectiveBox_->clear();
     for (const auto& c : collectives()) {
         const auto& l = c.event->label;
-        collectiveBox_->addItem(tr("#%1 %2 · group %3 batch %4 · %5 · %6 params")
-                                    .arg(c.seq)
+        collectiveBox_->addItem(tr("%1 %2 · group %3 batch %4 · %5 · %6 params")
+                                    .arg(QString::fromStdString(collectiveId(c.seq)))
                                     .arg(QString::fromStdString(l.phase))
                                     .arg(l.group)
                                     .arg(l.batch)

@@ -105,10 +105,10 @@ double addTitle(BufferScene& scene, const BufferLayout& layout, double width) {
     }();
     scene.texts.push_back(
         {QRectF(kMargin, 6, width, 20),
-         QStringLiteral("%1 (%2) · collective #%3 · %4 run")
-             .arg(QString::fromStdString(layout.op), QString::fromStdString(layout.phase))
-             .arg(layout.seq)
-             .arg(QString::fromStdString(layout.mode)),
+         QStringLiteral("%1 (%2) · collective %3 · %4 run")
+             .arg(QString::fromStdString(layout.op), QString::fromStdString(layout.phase),
+                  QString::fromStdString(collectiveId(layout.seq)),
+                  QString::fromStdString(layout.mode)),
          true});
     const QString where = layout.exchange ? QStringLiteral("mesh %1, shard group flattened")
                                                 .arg(QString::fromStdString(layout.mesh))

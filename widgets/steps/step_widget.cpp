@@ -173,9 +173,13 @@ QString StepWidget::positionText() const {
             .arg(groupedNumber(stepCount()), groupedNumber(qint64(faults().size())));
     if (current_ < 0) return tr("%1 collectives").arg(groupedNumber(stepCount()));
     // The position in this walk, and the collective's id everywhere else.
-    return tr("%1 of %2 collectives · collective %3")
+    // Named on its group, as the run's errors and check-job name it: the
+    // run-wide seq beside it (a "#3" of each read as one collective).
+    const RunStep& step = steps()[size_t(current_)];
+    return tr("%1 of %2 collectives · %3 (%4)")
         .arg(groupedNumber(current_ + 1), groupedNumber(stepCount()),
-             collectiveIdText(steps()[size_t(current_)].seq));
+             QString::fromStdString(collectiveName(step, run_.run->trace)),
+             collectiveIdText(step.seq));
 }
 
 void StepWidget::setStep(int step) {

@@ -51,7 +51,7 @@ public:
     StepCaption caption() const { return caption_; }
     // The steps whose result verification found wrong, by collective id.
     const StepFaults& faults() const { return index_->faults; }
-    QString positionText() const;  // "step 3 of 32 · collective #12"
+    QString positionText() const;  // "3 of 32 collectives · all_gather #3 of group [0,1] (seq 12)"
     bool isPlaying() const;
     void setSpeed(double stepsPerSecond);
     // The widget laid out at `size` and painted, never on screen.

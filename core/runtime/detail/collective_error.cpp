@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "types/figures.h"
+
 namespace hsdp {
 namespace {
 
@@ -21,25 +23,6 @@ RunError errorFor(const std::string& message, int rank, const CollectiveCall& ca
 }
 
 }  // namespace
-
-std::string groupRanksText(const std::vector<int>& ranks) {
-    // Runs of three or more consecutive ranks read as "a..b", so a 64-rank
-    // world is "[0..63]" and a strided group stays explicit.
-    std::string text = "[";
-    for (size_t i = 0; i < ranks.size();) {
-        size_t end = i;
-        while (end + 1 < ranks.size() && ranks[end + 1] == ranks[end] + 1) ++end;
-        if (i > 0) text += ",";
-        if (end - i >= 2) {
-            text += std::to_string(ranks[i]) + ".." + std::to_string(ranks[end]);
-            i = end + 1;
-        } else {
-            text += std::to_string(ranks[i]);
-            ++i;
-        }
-    }
-    return text + "]";
-}
 
 std::string describeCall(const CollectiveCall& call) {
     // Named by the group's own count, as Flight Recorder and check-job number

@@ -10,6 +10,7 @@
 
 #include "runtime/trace.h"
 #include "runtime/world.h"
+#include "types/figures.h"
 
 namespace hsdp {
 
@@ -22,7 +23,6 @@ struct CollectiveCall {
     int64_t groupSeq = 0;  // the group's own count, from 1 (Flight Recorder's collective_seq_id)
 };
 
-std::string groupRanksText(const std::vector<int>& ranks);  // "[2,3]", "[0..7]", "[0,8,16]"
 // "broadcast #3 of group [2,3], phase update-broadcast, schedule entry 0, params [1]"
 std::string describeCall(const CollectiveCall& call);
 

@@ -2,9 +2,31 @@
 #include "derived/run/run_steps.h"
 
 #include <algorithm>
+#include <map>
+
 #include <unordered_map>
+#include "types/figures.h"
 
 namespace hsdp {
+
+namespace {
+
+// A group's collectives take run-wide ids in its program order (every
+// member calls them in that order), so seq order numbers them on the group.
+void numberOnGroups(std::vector<RunStep>& steps, const Trace& trace) {
+    std::vector<RunStep*> bySeq;
+    for (RunStep& step : steps) bySeq.push_back(&step);
+    std::sort(bySeq.begin(), bySeq.end(),
+              [](const RunStep* a, const RunStep* b) { return a->seq < b->seq; });
+    std::map<std::vector<int>, int64_t> counts;
+    for (RunStep* step : bySeq) {
+        std::vector<int> ranks = trace.events[size_t(step->events.front())].groupRanks;
+        std::sort(ranks.begin(), ranks.end());
+        step->groupSeq = ++counts[ranks];
+    }
+}
+
+}  // namespace
 
 std::vector<RunStep> runSteps(const Trace& trace) {
     std::vector<RunStep> steps;
@@ -13,7 +35,7 @@ std::vector<RunStep> runSteps(const Trace& trace) {
         const TraceEvent& e = trace.events[i];
         if (isCompute(e)) continue;  // a step is a collective
         auto [it, added] = position.emplace(e.seq, steps.size());
-        if (added) steps.push_back({e.seq, {}, {}, e.startUs, e.startUs, e.endUs});
+        if (added) steps.push_back({e.seq, 0, {}, {}, e.startUs, e.startUs, e.endUs});
         RunStep& step = steps[it->second];
         step.events.push_back(static_cast<int>(i));
         step.ranks.push_back(e.rank);
@@ -33,10 +55,18 @@ std::vector<RunStep> runSteps(const Trace& trace) {
         }
         step = std::move(sorted);
     }
+    numberOnGroups(steps, trace);
     std::sort(steps.begin(), steps.end(), [](const RunStep& a, const RunStep& b) {
         return a.readyUs != b.readyUs ? a.readyUs < b.readyUs : a.seq < b.seq;
     });
     return steps;
+}
+
+std::string collectiveName(const RunStep& step, const Trace& trace) {
+    const TraceEvent& e = trace.events.at(size_t(step.events.front()));
+    std::vector<int> ranks = e.groupRanks;
+    std::sort(ranks.begin(), ranks.end());
+    return e.op + " #" + std::to_string(step.groupSeq) + " of group " + groupRanksText(ranks);
 }
 
 int stepOfSeq(const std::vector<RunStep>& steps, int64_t seq) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "runtime/trace.h"
@@ -12,6 +13,11 @@ namespace hsdp {
 // participant's event.
 struct RunStep {
     int64_t seq = 0;
+    // The collective's number on its process group (its member ranks), from
+    // 1: "broadcast #3 of group [2,3]", as a run's errors, Flight Recorder
+    // (collective_seq_id) and check-job name it. `seq` is run-wide and
+    // depends on how the ranks interleaved.
+    int64_t groupSeq = 0;
     std::vector<int> events;  // indices into the trace, by participant rank
     std::vector<int> ranks;   // the participants that recorded it, ascending
     double firstStartUs = 0;  // the first participant arrived
@@ -31,6 +37,9 @@ struct RunStep {
 // broadcast) takes an id before the update it waits for, so seq order would
 // tell the lesson out of causal order; arrival-of-the-last order does not.
 std::vector<RunStep> runSteps(const Trace& trace);
+
+// "broadcast #3 of group [2,3]": the step's op and its number on its group.
+std::string collectiveName(const RunStep& step, const Trace& trace);
 
 // The position of collective `seq` in `steps`, or -1.
 int stepOfSeq(const std::vector<RunStep>& steps, int64_t seq);

@@ -454,9 +454,9 @@ StepCaption stepCaption(const RunStep& step, const Trace& trace, const Scenario&
                  : QStringLiteral("%1 (mesh dim %2)").arg(c.dim).arg(e.label.meshDim);
     StepCaption caption;
     caption.headline =
-        QStringLiteral("collective %1 · %2 · %3 · %4 %5 · %6 · %7")
-            .arg(collectiveIdText(step.seq), QString::fromStdString(e.op), ranksText(e.groupRanks),
-                 QString::fromStdString(e.label.mesh), where)
+        QStringLiteral("%1 (%2) · %3 · %4 %5 · %6 · %7")
+            .arg(qs(collectiveName(step, trace)), collectiveIdText(step.seq),
+                 ranksText(e.groupRanks), QString::fromStdString(e.label.mesh), where)
             .arg(exchange ? collectiveBytesText(wireBytes(step, trace), e.label, real,
                                                 QStringLiteral(" sent in all"))
                  // A rank's block, and to how many it goes: the rows' "sent" is
