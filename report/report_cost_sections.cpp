@@ -52,7 +52,7 @@ void addRunComparison(const ReportInput& input, ReportSection& section) {
     const Cluster& cluster = *input.run.prediction->cluster;
     QString caption = QStringLiteral(
                           "The run as measured on this machine (above) and as predicted at its "
-                          "own shapes on %1 (below), rank by rank, each on its own time axis.")
+                          "own shapes on %1 (below), rank by rank, on one time axis.")
                           .arg(QString::fromStdString(cluster.name));
     const RunPrediction* p = input.run.prediction->prediction.get();
     // As the CLI and the studio say: a GPU preset is not this machine, and
@@ -62,11 +62,13 @@ void addRunComparison(const ReportInput& input, ReportSection& section) {
                        " %1 describes GPUs, not this machine (only loopback or a "
                        "calibrated file does)")
                        .arg(QString::fromStdString(cluster.name));
-        if (p && p->makespanRelError)
+        // A ratio: "differ by 100 %" said nothing of a step 370x shorter.
+        if (p && p->measuredSeconds > 0 && p->predictedSeconds > 0)
             caption += QStringLiteral(
-                           ": the two makespans differ by %1 %, a distance to that "
-                           "hardware, not the model's error")
-                           .arg(*p->makespanRelError * 100, 0, 'f', 0);
+                           ": this machine's step took %1 the predicted one there, a "
+                           "distance to that hardware, not the model's error")
+                           .arg(QString::fromStdString(
+                               ratioText(p->measuredSeconds / p->predictedSeconds)));
         caption += QStringLiteral(".");
     } else if (p && p->makespanRelError) {
         caption +=

@@ -72,7 +72,12 @@ RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
     // Never completed: open to the record's end, the dumps' newest time or
     // the last timed end, whichever is later (all of them end together).
     end = std::max(end, double(check.nowNs - t0) / 1e3);
-    for (size_t i : openEvents) out.trace.events[i].endUs = end;
+    // Their phase says so: drawn in the phase's colour they looked finished,
+    // and a rank's finished collective and its hung one read as one bar.
+    for (size_t i : openEvents) {
+        out.trace.events[i].endUs = end;
+        out.trace.events[i].label.phase = kNeverCompletedPhase;
+    }
     std::sort(out.trace.events.begin(), out.trace.events.end(),
               [](const TraceEvent& a, const TraceEvent& b) {
                   return std::tie(a.rank, a.startUs, a.seq) < std::tie(b.rank, b.startUs, b.seq);

@@ -10,6 +10,10 @@
 
 namespace hsdp {
 
+// The phase of a recorded collective that never completed (drawn open to
+// the record's end): its own colour, not the phase it hung in.
+inline constexpr const char* kNeverCompletedPhase = "never completed";
+
 // A job's record as a trace, to lay beside the plan's predicted step
 // (docs/job-records.md, "The recorded timeline"): every entry the check
 // placed at a planned collective and timed (a duration: Flight Recorder with

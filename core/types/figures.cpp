@@ -98,6 +98,15 @@ std::string groupRanksText(const std::vector<int>& ranks) {
     return text + "]";
 }
 
+std::string ratioText(double ratio) {
+    char text[32];
+    if (ratio >= 100)
+        std::snprintf(text, sizeof text, "%.0f×", ratio);
+    else
+        std::snprintf(text, sizeof text, "%.2g×", ratio);
+    return text;
+}
+
 std::string collectiveId(int64_t seq) {
     return "seq " + std::to_string(seq);
 }

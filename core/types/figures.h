@@ -34,6 +34,9 @@ std::string summedTimeText(double seconds);  // "7.35 s summed over collectives"
 // group is "broadcast #3 of group [2,3]".
 std::string collectiveId(int64_t seq);
 std::string groupRanksText(const std::vector<int>& ranks);  // "[2,3]", "[0..7]", "[0,8,16]"
+// How many times one figure is another: "370×", "9.5×", "0.51×" (two
+// significant figures, whole numbers from 100).
+std::string ratioText(double ratio);
 // A fraction as a percentage: "12.3 %", "inf" (an error over nothing).
 std::string percentText(double fraction);
 // The same signed, for an error whose direction matters: "+12.3 %", "-4.0 %".

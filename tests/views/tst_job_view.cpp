@@ -191,6 +191,29 @@ void TestJobView::theRecordedTimelineIsDrawnAboveThePrediction() {
     QVERIFY2(view->caption().contains(QStringLiteral("one time axis")),
              qPrintable(view->caption()));
     QVERIFY(view->screenshots().size() >= 1);
+    {
+        // The picture shares the axis whichever the view shows on screen:
+        // each timeline's bars end where its end falls on the common axis.
+        view->setShown(PredictedTimelineWidget::Shown::Plan);
+        const QSize size(1200, 600);
+        const QImage picture = view->picture(size, QStringLiteral("job"));
+        const auto areas = PredictedTimelineWidget::runPicture(size);
+        auto rightmostBar = [&](const QRect& area) {
+            int right = -1;
+            for (int y = area.top() + TraceCanvas::kHeader; y <= area.bottom(); y += 2)
+                for (int x = area.left() + TraceCanvas::kGutter; x <= area.right(); ++x)
+                    if (QColor(picture.pixel(x, y)).saturation() > 80) right = std::max(right, x);
+            return double(right - TraceCanvas::kGutter);
+        };
+        const double drawn = rightmostBar(areas.predicted) / rightmostBar(areas.measured);
+        const double ends =
+            view->planCanvas()->timelineEndUs() / view->recordedCanvas()->timelineEndUs();
+        QVERIFY2(std::abs(drawn - ends) < 0.1,
+                 qPrintable(QStringLiteral("bars end at %1 of each other, timelines at %2")
+                                .arg(drawn)
+                                .arg(ends)));
+        view->setShown(PredictedTimelineWidget::Shown::Job);
+    }
     const QSize size = view->fittedPictureSize(QSize(1200, 600), QStringLiteral("job"));
     const QImage picture = view->picture(size, QStringLiteral("job"));
     const auto area = PredictedTimelineWidget::runPicture(size).measured;

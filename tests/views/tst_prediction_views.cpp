@@ -483,6 +483,28 @@ void TestPredictionViews::aRunIsShownAboveItsPrediction() {
             view.measuredCanvas()->timelineEndUs() / 2);
     QCOMPARE(view.runPredictionCanvas()->windowEnd(), view.measuredCanvas()->windowEnd());
     QVERIFY(view.runPredictionCanvas()->windowEnd() >= view.measuredCanvas()->timelineEndUs());
+    // Its picture too, whichever the view shows on screen: the predicted
+    // bars end well left of the measured ones.
+    view.setShown(PredictedTimelineWidget::Shown::Plan);
+    {
+        const QSize size(1200, 600);
+        const QImage picture = view.picture(size, QStringLiteral("run"));
+        const auto areas = PredictedTimelineWidget::runPicture(size);
+        auto rightmostBar = [&](const QRect& area) {
+            int right = -1;
+            for (int y = area.top() + TraceCanvas::kHeader; y <= area.bottom(); y += 2)
+                for (int x = area.left() + TraceCanvas::kGutter; x <= area.right(); ++x)
+                    if (QColor(picture.pixel(x, y)).saturation() > 80) right = std::max(right, x);
+            return right - TraceCanvas::kGutter;
+        };
+        const int measured = rightmostBar(areas.measured),
+                  predicted = rightmostBar(areas.predicted);
+        QVERIFY2(measured > 0 && predicted >= 0 && predicted < measured * 0.6,
+                 qPrintable(QStringLiteral("measured bars to %1 px, predicted to %2 px")
+                                .arg(measured)
+                                .arg(predicted)));
+    }
+    view.setShown(PredictedTimelineWidget::Shown::Run);
     QVERIFY2(
         view.caption().startsWith(QStringLiteral("h100-dgx describes GPUs, not this machine")) &&
             view.caption().contains(QStringLiteral("not the model's error")) &&

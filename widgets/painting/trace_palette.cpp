@@ -12,8 +12,10 @@ namespace {
 // muted, so the wire stands out, and never a phase's or an op's colour.
 constexpr QRgb kPack = 0xc9c3a3, kUnpack = 0xa3b5c9, kNewtonSchulz = 0x8fa89a, kUpdate = 0xc4a7bd;
 // The phases in Tableau 10: distinct at a glance, readable on white.
-constexpr std::array<QRgb, 9> kPhase{0x4c78a8, 0xf58518,      0x54a24b, 0xb279a2, kPack,
-                                     kUnpack,  kNewtonSchulz, kUpdate,  0x9d9d9d};
+// A collective that never completed (a job's hang): dark, apart from both.
+constexpr QRgb kNeverCompleted = 0x5b1a18;
+constexpr std::array<QRgb, 10> kPhase{0x4c78a8, 0xf58518,      0x54a24b, 0xb279a2,        kPack,
+                                      kUnpack,  kNewtonSchulz, kUpdate,  kNeverCompleted, 0x9d9d9d};
 // The collectives in Tableau 10, then the compute kinds; "other" last.
 constexpr std::array<QRgb, 13> kOp{0x4c78a8,      0x72b7b2, 0xf58518, 0xe45756, 0xeeca3b,
                                    0xb279a2,      0xff9da6, 0x9d755d, kPack,    kUnpack,

@@ -402,12 +402,25 @@ void PredictedTimelineWidget::paintPicture(QPaintDevice& target, const QSize& si
     }
     const RunPicture picture = runPicture(size);
     const bool run = shown == Shown::Run;
+    TraceCanvas& above = run ? *measuredCanvas_ : *recordedCanvas_;
+    TraceCanvas& below = run ? *runCanvas_ : *planCanvas_;
+    // One time axis for both, whichever the view shows on screen now.
+    const auto [t0, t1] = TraceCanvas::fittedWindow(
+        std::min(above.timelineBeginUs(), below.timelineBeginUs()),
+        std::max({above.timelineEndUs(), below.timelineEndUs(), above.timelineBeginUs() + 1}));
+    auto paintOver = [&](QPainter& painter, TraceCanvas& canvas, const QRect& area) {
+        painter.save();
+        painter.translate(area.topLeft());
+        painter.setClipRect(QRect(QPoint(0, 0), area.size()));
+        canvas.paintTimeline(painter, area.size(), t0, t1);
+        painter.restore();
+    };
     paintOnWhite(target, size, [&](QPainter& painter) {
         paintTitles(painter,
                     {{picture.measuredTitle, run ? measuredTitle() : recordedTitle()},
                      {picture.predictedTitle, run ? predictedTitle() : jobPredictedTitle()}});
-        paintCanvas(painter, run ? *measuredCanvas_ : *recordedCanvas_, picture.measured);
-        paintCanvas(painter, run ? *runCanvas_ : *planCanvas_, picture.predicted);
+        paintOver(painter, above, picture.measured);
+        paintOver(painter, below, picture.predicted);
     });
 }
 

@@ -9,6 +9,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "derived/run/run_index.h"
 #include "derived/run/run_status_text.h"
@@ -112,10 +113,22 @@ void TraceCanvas::setWindow(double t0, double t1) {
 
 void TraceCanvas::fit() {
     const auto [begin, end] = extent();
-    const double pad = (end - begin) * kFitMargin;
-    t0_ = begin - pad;
-    t1_ = end + pad;
+    std::tie(t0_, t1_) = fittedWindow(begin, end);
     update();
+}
+
+std::pair<double, double> TraceCanvas::fittedWindow(double beginUs, double endUs) {
+    const double pad = (endUs - beginUs) * kFitMargin;
+    return {beginUs - pad, endUs + pad};
+}
+
+int TraceCanvas::paintTimeline(QPainter& painter, const QSize& size, double t0, double t1) {
+    const std::pair<double, double> shown{t0_, t1_};
+    t0_ = t0;
+    t1_ = t1;
+    const int bars = paintTimeline(painter, size);
+    std::tie(t0_, t1_) = shown;
+    return bars;
 }
 
 std::pair<double, double> TraceCanvas::extent() const {

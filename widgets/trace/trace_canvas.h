@@ -116,6 +116,11 @@ public:
 
     // Paints the view for `size`; returns the number of bar rectangles drawn.
     int paintTimeline(QPainter& painter, const QSize& size) const;
+    // The same over the window [t0, t1] (µs) whatever the canvas shows: a
+    // picture of two timelines draws both on one axis.
+    int paintTimeline(QPainter& painter, const QSize& size, double t0, double t1);
+    // The window fit() shows for a timeline from `beginUs` to `endUs`.
+    static std::pair<double, double> fittedWindow(double beginUs, double endUs);
     QImage renderImage(const QSize& size) const;
     QSize sizeHint() const override { return {900, 420}; }
 

@@ -35,11 +35,8 @@ std::map<std::string, OpTimes> byOp(const TimedCollectives& timed, OpTimes& all)
 
 // Recorded over predicted, summed: "9.5×" (the sums weigh the largest
 // collectives most, the median error counts each collective once).
-std::string ratioText(double recorded, double predicted) {
-    if (predicted <= 0) return "-";
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2g×", recorded / predicted);
-    return text;
+std::string sumsRatioText(double recorded, double predicted) {
+    return predicted > 0 ? ratioText(recorded / predicted) : "-";
 }
 
 std::string rowText(const std::string& name, const OpTimes& t) {
@@ -48,7 +45,7 @@ std::string rowText(const std::string& name, const OpTimes& t) {
                   "    %-14s %5zu   recorded %-11s predicted %-11s recorded/predicted %-7s "
                   "median error %s\n",
                   name.c_str(), t.count, secondsText(t.recorded).c_str(),
-                  secondsText(t.predicted).c_str(), ratioText(t.recorded, t.predicted).c_str(),
+                  secondsText(t.predicted).c_str(), sumsRatioText(t.recorded, t.predicted).c_str(),
                   percentText(medianOf(t.errors)).c_str());
     return line;
 }

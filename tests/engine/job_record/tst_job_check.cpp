@@ -473,6 +473,11 @@ private slots:
         QVERIFY(notCompleted > 0);
         QCOMPARE(hangs.open, notCompleted);
         QCOMPARE(int64_t(hangs.trace.events.size()), hangs.timed + hangs.open);
+        // The hung ones have a phase of their own (their own colour), the rest theirs.
+        int64_t neverCompleted = 0;
+        for (const TraceEvent& e : hangs.trace.events)
+            neverCompleted += e.label.phase == kNeverCompletedPhase;
+        QCOMPARE(neverCompleted, hangs.open);
         double latest = 0;
         for (const TraceEvent& e : hangs.trace.events) latest = std::max(latest, e.endUs);
         int atTheEnd = 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "job_check/recorded_timeline.h"
 #include "types/collective_op.h"
 #include "types/mesh.h"
 
@@ -25,7 +26,9 @@ const std::vector<QString>& tracePhaseNames() {
         // Compute is no phase's wire: each kind is coloured as itself, as
         // the op colouring does, so Newton-Schulz never reads as traffic.
         QStringLiteral("pack"), QStringLiteral("unpack"), QStringLiteral("newton_schulz"),
-        QStringLiteral("update"), QStringLiteral("other")};
+        QStringLiteral("update"),
+        // A job's record: a collective that never completed (a hang).
+        QString::fromLatin1(kNeverCompletedPhase), QStringLiteral("other")};
     return names;
 }
 
