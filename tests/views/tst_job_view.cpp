@@ -101,6 +101,7 @@ private slots:
     void aDroppedFolderOpens();
     void theReportHasTheJobCheck();
     void cancelDropsTheCheck();
+    void aRankShortOfAStepIsNotAsPlanned();
     void aReloadRechecksAndAnotherFileClears();
 
 private:
@@ -399,6 +400,23 @@ void TestJobView::aReloadRechecksAndAnotherFileClears() {
     QVERIFY(!view_->job().isValid());
     QCOMPARE(view_->model()->rowCount(), 0);
     QVERIFY(view_->summaryText().contains(QStringLiteral("No job record")));
+}
+
+// A rank that recorded less than a step in a group, with nothing listed
+// there (it stopped earlier: a hang elsewhere), is not "as planned".
+void TestJobView::aRankShortOfAStepIsNotAsPlanned() {
+    JobData job;
+    job.cells = {JobCell{{1, 3}, QStringLiteral("[1, 3] dp_replicate"), 3, 0, 4, 0, -1},
+                 JobCell{{1, 3}, QStringLiteral("[1, 3] dp_replicate"), 1, 4, 4, 0, -1}};
+    JobCellModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setJob(job);
+    const auto text = [&](int row) {
+        return model.index(row, JobCellModel::DivergencesColumn).data().toString();
+    };
+    QCOMPARE(text(0), QStringLiteral("none listed; recorded 0 of 4"));
+    QCOMPARE(text(1), QStringLiteral("as planned"));
+    QVERIFY(!model.index(0, JobCellModel::DivergencesColumn).data(Qt::ForegroundRole).isValid());
 }
 
 QTEST_MAIN(TestJobView)

@@ -119,6 +119,14 @@ QVariant JobDivergenceModel::headerData(int section, Qt::Orientation orientation
     return tr(titles[section]);
 }
 
+namespace {
+
+bool shortOfAStep(const JobCell& cell) {
+    return cell.planned > 0 && cell.recorded < cell.planned;
+}
+
+}  // namespace
+
 JobCellModel::JobCellModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void JobCellModel::setJob(const JobData& job) {
@@ -151,8 +159,14 @@ QVariant JobCellModel::data(const QModelIndex& index, int role) const {
                 case PlannedColumn:
                     return cell.planned > 0 ? QString::number(cell.planned) : tr("not planned");
                 case DivergencesColumn:
-                    return cell.divergences == 0 ? tr("as planned")
-                                                 : QString::number(cell.divergences);
+                    if (cell.divergences > 0) return QString::number(cell.divergences);
+                    // Nothing listed is not "as planned" for a rank that
+                    // recorded less than a step: it stopped before (a hang
+                    // elsewhere), which its own divergences explain.
+                    return shortOfAStep(cell) ? tr("none listed; recorded %1 of %2")
+                                                    .arg(cell.recorded)
+                                                    .arg(cell.planned)
+                                              : tr("as planned");
             }
             return {};
         case SortRole:
@@ -171,8 +185,8 @@ QVariant JobCellModel::data(const QModelIndex& index, int role) const {
             return {};
         case Qt::ForegroundRole:
             // Matched rows are muted; a row with divergences takes its first's colour.
-            return QBrush(cell.divergences == 0 ? mutedText()
-                                                : divergenceKindColor(cell.firstKind));
+            if (cell.divergences > 0) return QBrush(divergenceKindColor(cell.firstKind));
+            return shortOfAStep(cell) ? QVariant() : QBrush(mutedText());
         case Qt::ToolTipRole:
             return tr("rank %1 in process group %2: %3 collectives recorded, %4 per step "
                       "planned, %5 divergences")
