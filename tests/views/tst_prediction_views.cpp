@@ -209,6 +209,12 @@ void TestPredictionViews::memoryBarsStackToEachRanksPeak() {
     QCOMPARE(view.capacityLine()->point1->coords().y(),
              double(readClusterPreset("h100-dgx").device.memoryBytes));
     QCOMPARE(view.shownRank(), cost.peakRank);
+    // What the peak leaves out is said where it is read, and the state kind
+    // names AdamW's moments (a new user looked for them).
+    QVERIFY2(view.rankTitleText().contains(QStringLiteral("optimizer-step peak")) &&
+                 view.rankTitleText().contains(QStringLiteral("no activations")),
+             qPrintable(view.rankTitleText()));
+    QVERIFY(view.kindBars(MemoryKind::Momentum)->name().contains(QStringLiteral("AdamW")));
     view.selectRank(5);
     QCOMPARE(view.shownRank(), 5);
     const QCPBarsDataContainer& entries =

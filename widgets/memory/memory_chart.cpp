@@ -42,7 +42,8 @@ QString memoryKindLabel(MemoryKind kind) {
         case MemoryKind::Grad:
             return QObject::tr("grad shard");
         case MemoryKind::Momentum:
-            return QObject::tr("momentum shard");
+            // AdamW's params hold two moments here, Muon's its momentum.
+            return QObject::tr("optimizer state shard (momentum; AdamW: 2 moments)");
         case MemoryKind::GatherBuffer:
             return QObject::tr("gather buffer");
         case MemoryKind::FullMatrix:

@@ -203,7 +203,8 @@ void MemoryWidget::showRankDistribution() {
 QString MemoryWidget::rankTitleText() const {
     // Short: a QCPTextElement title is as wide as its text, and a wider
     // plot drew bars where the distribution belongs.
-    return tr("Predicted optimizer-step peak per rank on %1, real shapes: highest %2 (rank %3)")
+    return tr("Predicted optimizer-step peak per rank (no activations) on %1, real shapes: "
+              "highest %2 (rank %3)")
         .arg(clusterText(*result_.prediction->cost),
              QString::fromStdString(humanBytes(chart_.peakBytes)))
         .arg(chart_.peakRank);

@@ -36,6 +36,8 @@ public:
     explicit MemoryWidget(PlanSelection* selection, QWidget* parent = nullptr);
 
     QWidget* widget() override { return this; }
+    // The per-rank chart's title: what the peak is and leaves out, where, and its highest.
+    QString rankTitleText() const;
     void showPlan(const PlanResult& plan) override { setResult(plan); }
     void showPrediction(const PlanResult& plan) override { setResult(plan); }
     QList<ViewShot> screenshots() const override;
@@ -60,7 +62,6 @@ private:
     QCustomPlot* makePlot(QCPTextElement** title);
     void fillRankPlot();
     void fillRankBars();
-    QString rankTitleText() const;
     void showRankDistribution();
     void onRankPlotLaidOut();
     void onRankPlotClicked(const QPoint& pos);
