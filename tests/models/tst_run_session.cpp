@@ -125,6 +125,14 @@ void TestRunSession::verificationModelShowsEveryMismatch() {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setRun(data);
     const RunResult& run = *data.run;
+    // The counts add up to a total that is said, the plan's rejected params
+    // ("not run") included, in the summary and in the status bar's line.
+    QVERIFY(!run.notRun.empty());
+    const size_t all = run.params.size() + run.notRun.size();
+    QVERIFY2(runSummaryLine(run).contains(QStringLiteral("params: %1 in all, ").arg(all)),
+             qPrintable(runSummaryLine(run)));
+    QVERIFY2(runStatusLine(run, true).contains(QStringLiteral("%1 not run").arg(run.notRun.size())),
+             qPrintable(runStatusLine(run, true)));
     QModelIndex params = model.sectionIndex(VerificationModel::ParamsSection);
     QCOMPARE(model.rowCount(params), static_cast<int>(run.params.size()));
     size_t mismatchRows = 0, expectedRows = 0;

@@ -33,6 +33,8 @@ QString countsText(const RunResult& run, const RunCounts& counts, bool brief) {
                                         counts.paramsNotReached));
         if (counts.paramsFailed > 0)
             parts << tr("%1 failed").arg(groupedNumber(counts.paramsFailed));
+        if (!run.notRun.empty())
+            parts << tr("%1 not run").arg(groupedNumber(qint64(run.notRun.size())));
     } else {
         parts << counted(counts.paramsExact, tr("param exact"), tr("params exact"));
         parts << tr("%1 failed").arg(groupedNumber(counts.paramsFailed));
@@ -163,7 +165,11 @@ QString runSummaryLine(const RunResult& run) {
               : run.cancelled      ? tr("CANCELLED")
               : !run.error.empty() ? tr("FAILED")
                                    : tr("NOT VERIFIED"));
-    parts << tr("params: %1 exact, %2 failed, %3 not reached, %4 not run")
+    // The total first: "13 params" in the tree and four counts adding up to
+    // 15 read as a contradiction (the two not run are the plan's rejected).
+    parts << tr("params: %1 in all, %2 exact, %3 failed, %4 not reached, %5 not run")
+                 .arg(counts.paramsExact + counts.paramsFailed + counts.paramsNotReached +
+                      qint64(run.notRun.size()))
                  .arg(counts.paramsExact)
                  .arg(counts.paramsFailed)
                  .arg(counts.paramsNotReached)
