@@ -409,7 +409,8 @@ void WrongRowsWidget::paintLegend(QPainter& painter, const QRectF& area) const {
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                      tr("past the tensor's last row"));
     y += 2 * line;
-    painter.drawText(QRectF(area.left(), y, area.width(), 4 * line),
+    // The rest of the column: the note runs to 6 lines in a narrow legend.
+    painter.drawText(QRectF(area.left(), y, area.width(), std::max(4 * line, area.bottom() - y)),
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                      corrected_.isValid()
                          ? tr("corr.: corrected mode, ref.: the reference's algorithms as "
