@@ -141,6 +141,7 @@ private slots:
     void longThinMeshesWrap_data();
     void longThinMeshesWrap();
     void heatScaleIsOrdered();
+    void aLogScaleSaysSo();
     void smallLoadsBesideLargeOnesStayBlue();
     void nodesAreOutlinedWhereRanksChangeNode();
     void choicesShowTheirWholeText_data();
@@ -460,6 +461,20 @@ void TestMeshView::longThinMeshesWrap() {
     }
 }
 
+// The colour bar's title says "(log)" when its scale is, and only then.
+void TestMeshView::aLogScaleSaysSo() {
+    PlanSelection selection;
+    MeshCanvas view(&selection);
+    int logs = 0, linears = 0;
+    for (const char* name : {"teaching_2x2.json", "diagnostics_tour.json"}) {
+        view.setResult(computePlanResult(sample(name)));
+        const bool log = view.heatScale().isLogarithmic();
+        (log ? logs : linears)++;
+        QCOMPARE(view.heatTitle().endsWith(QStringLiteral("(log)")), log);
+    }
+    QVERIFY(logs > 0 && linears > 0);
+}
+
 void TestMeshView::heatScaleIsOrdered() {
     HeatScale scale(1000);
     QCOMPARE(scale.colorFor(0), HeatScale::idleColor());
@@ -535,6 +550,15 @@ void TestMeshView::nodesAreOutlinedWhereRanksChangeNode() {
     view.setShowNodes(false);
     QCOMPARE(pixelsOf(view.renderImage(kImageSize), MeshCanvas::nodeColor()), 0);
     QVERIFY(view.nodeLegendText(48).isEmpty());
+
+    // A world smaller than a node says how many of its devices the plan uses.
+    PlanResult small = computePlanResult(sample("teaching_2x2.json"));
+    small.prediction = predictPlan(small, std::make_shared<const Cluster>(dgx));
+    view.setShowNodes(true);
+    view.setResult(small);
+    view.setPrediction(small);
+    QCOMPARE(view.nodeLegendText(48),
+             QStringLiteral("node of 8 devices (h100-dgx): the 4 ranks on one"));
 }
 
 namespace {

@@ -114,6 +114,8 @@ public:
     // The legend's line for the nodes at `cellPixels` a cell ("" without
     // them): below kMinNodeCellPixels it says to zoom in, as none is drawn.
     QString nodeLegendText(double cellPixels) const;
+    // The colour bar's title: what the colours count, and "(log)" on a log scale.
+    QString heatTitle() const;
 
     // Canvas (layout units) to device pixels: fitted to `size`, then the
     // user's zoom and pan (canvasTransform) or not (fitTransform).

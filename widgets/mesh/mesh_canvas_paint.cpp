@@ -336,10 +336,7 @@ void MeshCanvas::paintLegend(QPainter& painter, const QSize& size, double cellPi
     painter.setPen(palette().color(QPalette::Text));
     const bool overview = level() == Level::Overview;
     const double barBottom =
-        overview ? paintHeatBar(
-                       painter, area, blockHeat_,
-                       tr("Newton–Schulz numel, %1 of a block").arg(blockStatisticName(statistic_)))
-                 : paintHeatBar(painter, area, heat_, tr("Newton–Schulz numel"));
+        paintHeatBar(painter, area, overview ? blockHeat_ : heat_, heatTitle());
     QRectF idle(area.left(), barBottom + 12, 16, 12);
     painter.fillRect(idle, HeatScale::idleColor());
     painter.drawText(QRectF(idle.right() + 6, idle.top() - 2, area.width() - 22, 16),
@@ -384,12 +381,28 @@ void MeshCanvas::paintLegend(QPainter& painter, const QSize& size, double cellPi
     paintFocusName(painter, QRectF(area.left(), y + 8, area.width(), area.bottom() - y - 8));
 }
 
+// A logarithmic scale says so (the teaching sample's is linear, the tour's
+// log, and the ticks alone did not tell).
+QString MeshCanvas::heatTitle() const {
+    if (level() == Level::Overview)
+        return tr("Newton–Schulz numel, %1 of a block (log)").arg(blockStatisticName(statistic_));
+    return heat_.isLogarithmic() ? tr("Newton–Schulz numel (log)") : tr("Newton–Schulz numel");
+}
+
 QString MeshCanvas::nodeLegendText(double cellPixels) const {
     if (!showsNodes()) return {};
     if (cellPixels < kMinNodeCellPixels)
         return tr("nodes of %1 ranks (%2): zoom in to see them")
             .arg(nodes_.devicesPerNode)
             .arg(nodes_.clusterName);
+    // A world smaller than a node: "node, 8 ranks" on a 4-rank mesh read as
+    // ranks the mesh does not have.
+    const int world = result_.isValid() ? result_.plan->worldSize : nodes_.devicesPerNode;
+    if (world < nodes_.devicesPerNode)
+        return tr("node of %1 devices (%2): the %3 ranks on one")
+            .arg(nodes_.devicesPerNode)
+            .arg(nodes_.clusterName)
+            .arg(world);
     return tr("node, %1 ranks (%2)").arg(nodes_.devicesPerNode).arg(nodes_.clusterName);
 }
 
