@@ -43,9 +43,12 @@ using hsdp::testing::sample;
 namespace {
 
 // The dumps a run of `plan` leaves, one per rank, as run --flight-recorder writes them.
-std::vector<FlightRecorderDump> runDumps(const PlanResult& plan) {
+std::vector<FlightRecorderDump> runDumps(const PlanResult& plan,
+                                         std::optional<FaultSpec> fault = std::nullopt) {
+    RunOptions runOptions;
+    runOptions.fault = fault;
     const RunResult run =
-        runPlan(*plan.scenario, *plan.plan, testing::budgetedRunOptions(RunOptions{}));
+        runPlan(*plan.scenario, *plan.plan, testing::budgetedRunOptions(runOptions));
     RunDump dump = runDumpAtRealShapes(*plan.scenario, *plan.plan, run.trace, run.paramShapes,
                                        run.tpShapes, !run.error.empty(), run.errorRank);
     FlightRecorderExportOptions options;
@@ -102,6 +105,7 @@ private slots:
     void theReportHasTheJobCheck();
     void cancelDropsTheCheck();
     void aRankShortOfAStepIsNotAsPlanned();
+    void aDivergenceSelectsTheParamsItsCollectiveCarried();
     void aReloadRechecksAndAnotherFileClears();
 
 private:
@@ -265,6 +269,14 @@ void TestJobView::divergencesAreListedAndSelected() {
     } else {
         QVERIFY(!first.params.empty());
         QCOMPARE(selection.params(), first.params);
+    }
+    // Each row selects the params its collective carried, which its sentence
+    // names: the focus is one of them, not its batch's first param.
+    for (const JobDivergenceRow& row : job.rows) {
+        if (row.params.empty()) continue;
+        const QString focus = QString::fromStdString(
+            window_->session()->current().scenario->params.at(size_t(row.params.front())).name);
+        QVERIFY2(row.sentence.contains(focus), qPrintable(focus + " / " + row.sentence));
         QCOMPARE(selection.batch(), first.batch);
         QCOMPARE(selection.group(), first.group);
     }
@@ -400,6 +412,23 @@ void TestJobView::aReloadRechecksAndAnotherFileClears() {
     QVERIFY(!view_->job().isValid());
     QCOMPARE(view_->model()->rowCount(), 0);
     QVERIFY(view_->summaryText().contains(QStringLiteral("No job record")));
+}
+
+// A run that failed on rank 2 at an owner's update broadcast: its first
+// divergence names the param that broadcast carried, and selecting it
+// focuses that param, not its batch's first (embed.weight, elsewhere).
+void TestJobView::aDivergenceSelectsTheParamsItsCollectiveCarried() {
+    const QString hung = dir_.filePath(QStringLiteral("hung"));
+    QVERIFY(writeDumps(hung, runDumps(window_->session()->current(), FaultSpec{2, 3})));
+    const JobData job = openAndWaitJob(*window_, {hung});
+    QVERIFY(job.isValid() && !job.rows.empty());
+    const JobDivergenceRow& first = job.rows.front();
+    QVERIFY(!first.params.empty());
+    const auto& params = window_->session()->current().scenario->params;
+    const QString focus = QString::fromStdString(params.at(size_t(first.params.front())).name);
+    QVERIFY2(first.sentence.contains(QStringLiteral("(%1)").arg(focus)),
+             qPrintable(focus + " / " + first.sentence));
+    QCOMPARE(window_->selection()->focusParam(), first.params.front());
 }
 
 // A rank that recorded less than a step in a group, with nothing listed

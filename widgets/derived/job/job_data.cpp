@@ -62,7 +62,11 @@ JobDivergenceRow rowOf(const JobDivergence& d, const JobCheck& check, const Plan
         row.transition = c.tpTransition;
         return row;
     }
-    row.params = entryParams(*plan.plan, c.scheduleIndex);
+    // The params the collective carried, as its sentence names them (an
+    // owner's update broadcast carries one of its batch's): selecting the
+    // whole batch focused its first param, another than the sentence's.
+    row.params = carriedParams(*plan.scenario, *plan.plan, step.schedule, *d.expected);
+    if (row.params.empty()) row.params = entryParams(*plan.plan, c.scheduleIndex);
     row.group = c.planGroup;
     row.batch = c.batch;
     if ((row.group < 0 || row.batch < 0) && !row.params.empty()) {
