@@ -98,17 +98,25 @@ std::string runToText(const RunResult& r) {
         out << "  not run #" << n.index << " " << n.name << ": " << n.reason << "\n";
     // Gathers count apart: a replicated param needs none, so "4 gathered
     // bit-exact" beside "9 exact" read as a contradiction or a subset.
-    int gathers = 0, gathered = 0, exact = 0, failed = 0, unreached = 0;
+    // Each gather's verdict counted: after a failure "3 of them bit-exact"
+    // left the fourth unexplained (never checked: the run stopped first).
+    int gathers = 0, gathered = 0, wrongGathers = 0, unchecked = 0;
+    int exact = 0, failed = 0, unreached = 0;
     for (const auto& p : r.params) {
         gathers += p.gather != GatherVerdict::NotGathered;
         gathered += p.gather == GatherVerdict::Exact;
+        wrongGathers += p.gather == GatherVerdict::Mismatch || p.gather == GatherVerdict::Error;
+        unchecked += p.gather == GatherVerdict::NotReached;
         paramFailed(p) ? ++failed : paramNotReached(p) ? ++unreached : ++exact;
     }
     int tpExact = 0;
     for (const auto& t : r.tpTransitions) tpExact += t.result == CheckVerdict::Exact;
     out << "  params: " << exact << " exact, " << failed << " failed, " << unreached
         << " not-reached, " << r.notRun.size() << " not run; " << gathers
-        << " gathered (the others need no gather), " << gathered << " of them bit-exact\n"
+        << " gathered (the others need no gather): " << gathered << " bit-exact";
+    if (wrongGathers > 0) out << ", " << wrongGathers << " wrong";
+    if (unchecked > 0) out << ", " << unchecked << " not checked (the run stopped first)";
+    out << "\n"
         << "  tp transitions: " << tpExact << " of " << r.tpTransitions.size() << " exact\n"
         << "  " << runTotalsText(r) << " (" << runTimesText(r) << ")\n";
     return out.str();

@@ -79,20 +79,28 @@ private slots:
         QVERIFY(failingParams(parseObject(corrected.out)).empty());
         // The text's count of gathers is of the params that were gathered:
         // once "0 exact … (3 gathered bit-exact)" read as a contradiction.
-        int gathers = 0, exactGathers = 0;
+        int gathers = 0, exactGathers = 0, wrongGathers = 0;
         for (const auto& v : run.value("params").toArray()) {
             const QString gather = v.toObject().value("gather").toString();
             gathers += gather != "not-gathered";
             exactGathers += gather == "exact";
+            wrongGathers += gather == "mismatch" || gather == "error";
         }
         QVERIFY(exactGathers < gathers);
         auto text = inspect({"run", hazards(), "--mode", "reference"});
         const QString line = QStringLiteral(
-                                 "; %1 gathered (the others need no gather), %2 of them "
-                                 "bit-exact")
+                                 "; %1 gathered (the others need no gather): %2 bit-exact, %3 "
+                                 "wrong\n")
                                  .arg(gathers)
-                                 .arg(exactGathers);
+                                 .arg(exactGathers)
+                                 .arg(wrongGathers);
         QVERIFY2(text.out.contains(line.toUtf8()), text.out.constData());
+        // A run that stopped: the gathers it never checked are counted too.
+        auto failedRun = inspect(
+            {"run", sample("teaching_2x2.json"), "--inject-fault", "2:3", "--timeout", "30"});
+        QCOMPARE(failedRun.exitCode, 1);
+        QVERIFY2(failedRun.out.contains("not checked (the run stopped first)"),
+                 failedRun.out.constData());
     }
 
     void traceIsChromeJsonWithSharedSequenceIds() {
