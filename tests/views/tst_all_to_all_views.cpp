@@ -377,6 +377,11 @@ void TestAllToAllViews::gatherStrategyViewMatchesARunOfEach() {
                  QStringLiteral("%1 (rank %2)")
                      .arg(qs(humanBytes(double(used.peakBytes))))
                      .arg(used.peakRank));
+        // The time row says whose time it is: this group's, without Newton–Schulz.
+        const QString timeRow = view.table()->verticalHeaderItem(2)->text();
+        QVERIFY2(timeRow.contains(QStringLiteral("this group")) &&
+                     timeRow.contains(QStringLiteral("Newton–Schulz left out")),
+                 qPrintable(timeRow));
     }
 }
 

@@ -52,7 +52,11 @@ const Row kRows[] = {
      [](const StrategyFigures& f) { return qs(humanBytes(double(f.maxReceived))); }},
     {QT_TRANSLATE_NOOP("GatherStrategyWidget", "Received per rank, mean"),
      [](const StrategyFigures& f) { return qs(humanBytes(f.meanReceived)); }},
-    {QT_TRANSLATE_NOOP("GatherStrategyWidget", "Predicted gather + update return"),
+    // This group's wire alone: not the step's critical path nor its sum
+    // over collectives, which the CLI gives (a new user compared them).
+    {QT_TRANSLATE_NOOP("GatherStrategyWidget",
+                       "Predicted gather + update return, busiest rank, this group "
+                       "(Newton–Schulz left out)"),
      [](const StrategyFigures& f) { return qs(durationText(f.seconds)); }},
     {QT_TRANSLATE_NOOP("GatherStrategyWidget", "Peak memory of the step"),
      [](const StrategyFigures& f) {
