@@ -49,11 +49,17 @@ std::string description(const ConfigScenarioRequest& r) {
                        " layers, " + std::to_string(c.numHeads) + " heads, vocabulary " +
                        std::to_string(c.vocabSize);
     if (c.numExperts > 0) text += ", " + std::to_string(c.numExperts) + " routed experts";
-    text += ". Layout " + layoutText(r.layout) +
+    text += ". Layout " + layoutText(r.layout);
+    // Without TP there is no TP plan to explain (a tp=1 scenario's report
+    // described column-wise and _StridedShard placements it does not have).
+    if (r.layout.tp > 1)
+        text +=
             " as FSDP2 + torchtitan's TP plan place it: q/k/v, gate/up, lm_head column-wise "
             "(Shard(0) on tp), o_proj and down_proj row-wise (Shard(1)), embeddings split by "
             "vocabulary rows (Shard(0)), norms and routers replicated over tp; FSDP shards dim 0 "
             "over dp_shard, strided (_StridedShard, split factor tp) where TP split dim 0 already.";
+    else
+        text += " as FSDP2 places it: dim 0 sharded over dp_shard, no tensor parallelism.";
     if (r.layout.ep > 1)
         text +=
             " Stacked experts [E, out, in] live on the expert mesh: Shard(0) over ep, "

@@ -7,9 +7,11 @@
 // from the models' published config.json values.
 #include <QtTest>
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "cli_process.h"
@@ -600,6 +602,25 @@ private slots:
                      "-o", dir.filePath("b.json")});
         QCOMPARE(chosen.exitCode, 0);
         QVERIFY2(!chosen.err.contains("params in bf16"), chosen.err.constData());
+    }
+
+    // The description explains the TP plan only where there is one.
+    void theDescriptionExplainsOnlyTheLayoutsPlacements() {
+        QTemporaryDir dir;
+        const QString config = QString::fromStdString(configPath("qwen2_7b"));
+        for (const char* mesh : {"dp_shard=2", "dp_shard=2,tp=2"}) {
+            const QString out = dir.filePath(QStringLiteral("%1.json").arg(mesh));
+            QCOMPARE(
+                inspect({"scenario", "--from-config", config, "--mesh", mesh, "-o", out}).exitCode,
+                0);
+            QFile file(out);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const auto doc = nlohmann::json::parse(file.readAll().toStdString());
+            const std::string description = doc.at("description");
+            const bool tp = std::string(mesh).find("tp=") != std::string::npos;
+            QCOMPARE(description.find("column-wise") != std::string::npos, tp);
+            QCOMPARE(description.find("_StridedShard") != std::string::npos, tp);
+        }
     }
 
     // As torchtitan, Moonlight and Megatron run Muon: embeddings, the output
