@@ -114,7 +114,15 @@ std::optional<int64_t> rankFromFileName(std::string_view name) {
     return rank;
 }
 
-JobRecord readJobRecord(const std::vector<std::string>& paths) {
+namespace {
+
+void stopIfAsked(const std::stop_token& stop) {
+    if (stop.stop_requested()) throw JobRecordError("", "reading cancelled");
+}
+
+}  // namespace
+
+JobRecord readJobRecord(const std::vector<std::string>& paths, std::stop_token stop) {
     if (paths.empty()) throw JobRecordError("", "no files or folders to read a job record from");
     JobRecord job;
     for (const auto& path : paths) {
@@ -122,8 +130,12 @@ JobRecord readJobRecord(const std::vector<std::string>& paths) {
         if (fs::is_directory(path, error)) {
             const auto files = filesOf(path);
             if (files.empty()) throw JobRecordError("", "the folder holds no files", path);
-            for (const auto& file : files) readOne(file, job);
+            for (const auto& file : files) {
+                stopIfAsked(stop);
+                readOne(file, job);
+            }
         } else {
+            stopIfAsked(stop);
             readOne(path, job);
         }
     }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,8 +21,10 @@ namespace hsdp {
 // "rank3.json", "rank3.pkl"); a trace's rank is its distributedInfo.rank,
 // else its file name's. Two files of one kind for one rank, a file whose
 // rank cannot be found, or any file a reader refuses is a JobRecordError
-// naming the file; ranks without a file are listed in the record.
-JobRecord readJobRecord(const std::vector<std::string>& paths);
+// naming the file; ranks without a file are listed in the record. A stop
+// requested on `stop` ends the reading before the next file with a
+// JobRecordError saying it was cancelled (a job of thousands of dumps).
+JobRecord readJobRecord(const std::vector<std::string>& paths, std::stop_token stop = {});
 
 // The rank a dump's file name ends in, after one ".json", ".pkl" or
 // ".pickle": "nccl_trace_rank_12" -> 12; nullopt when it ends in no digits.

@@ -5,6 +5,7 @@
 // without a file are listed; each process group's entries per member in
 // sequence order.
 #include <QtTest>
+#include <stop_token>
 
 #include <QTemporaryDir>
 #include <fstream>
@@ -74,6 +75,24 @@ private slots:
         QVERIFY(job.ranksWithoutTrace.empty());
         QCOMPARE(job.dumpFiles.at(3), folder + "/nccl_trace_rank_3.json");
         QVERIFY(job.dumps.at(3).encoding == DumpEncoding::Json);
+    }
+
+    // A stop asked for ends the reading before the next file (the studio's
+    // Cancel on a record of thousands of dumps): nothing more is read.
+    void aStopEndsTheReadingBetweenFiles() {
+        QTemporaryDir dir;
+        const std::string folder = dir.path().toStdString();
+        writeFile(folder + "/nccl_trace_rank_0", fixtureDumpBytes("2.4", false, 0, 2));
+        writeFile(folder + "/nccl_trace_rank_1", "not a dump: an error if it were read");
+        std::stop_source stop;
+        stop.request_stop();
+        try {
+            readJobRecord({folder}, stop.get_token());
+            QFAIL("a stopped reading returned a record");
+        } catch (const JobRecordError& error) {
+            QCOMPARE(error.problem, std::string("reading cancelled"));
+        }
+        QVERIFY_THROWS_EXCEPTION(JobRecordError, readJobRecord({folder}));  // rank 1's file
     }
 
     // Groups are joined by name and members: "1" of ranks 0-1 and "1" of

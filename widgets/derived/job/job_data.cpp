@@ -165,10 +165,10 @@ QString JobData::summary() const {
     return text;
 }
 
-JobData computeJobData(const PlanResult& plan, const QStringList& paths) {
+JobData computeJobData(const PlanResult& plan, const QStringList& paths, std::stop_token stop) {
     std::vector<std::string> files;
     for (const QString& path : paths) files.push_back(path.toStdString());
-    auto record = std::make_shared<const JobRecord>(readJobRecord(files));
+    auto record = std::make_shared<const JobRecord>(readJobRecord(files, stop));
     return checked(plan, paths, std::move(record), true);
 }
 

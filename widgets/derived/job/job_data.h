@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <cstdint>
 #include <memory>
+#include <stop_token>
 #include <vector>
 
 #include "derived/plan/plan_result.h"
@@ -80,8 +81,9 @@ struct JobData {
 };
 
 // Reads `paths` (JobRecordError on a record that does not read) and checks
-// it against `plan`. Runs on any thread.
-JobData computeJobData(const PlanResult& plan, const QStringList& paths);
+// it against `plan`. Runs on any thread; a stop requested on `stop` ends it
+// between files (a JobRecordError).
+JobData computeJobData(const PlanResult& plan, const QStringList& paths, std::stop_token stop = {});
 // The same record checked again against another plan of its scenario.
 JobData recheckJobData(const JobData& job, const PlanResult& plan);
 

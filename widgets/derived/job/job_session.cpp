@@ -27,10 +27,10 @@ void JobSession::start(Compute compute) {
     setBusy(true);
     jobs_.startJob(
         pool_,
-        [compute = std::move(compute)]() mutable {
+        [compute = std::move(compute)](std::stop_token stop) mutable {
             Outcome outcome;
             try {
-                outcome.job = compute();
+                outcome.job = compute(stop);
             } catch (const std::exception& error) {
                 // JobRecordError's text names the file and the place in it,
                 // as hsdp-inspect check-job prints it.
@@ -53,7 +53,8 @@ void JobSession::start(Compute compute) {
 bool JobSession::open(const PlanResult& plan, const QStringList& paths) {
     if (!plan.isValid() || paths.isEmpty()) return false;
     opening_ = paths;
-    start([plan, paths] { return computeJobData(plan, paths); });
+    // Cancel asks it to stop between files, not only drops its result.
+    start([plan, paths](std::stop_token stop) { return computeJobData(plan, paths, stop); });
     return true;
 }
 
@@ -61,7 +62,7 @@ bool JobSession::recheck(const PlanResult& plan) {
     // A record still being read is read against the new plan instead.
     if (busy_ && !opening_.isEmpty()) return open(plan, opening_);
     if (!current_.isValid() || !plan.isValid()) return false;
-    start([job = current_, plan] { return recheckJobData(job, plan); });
+    start([job = current_, plan](std::stop_token) { return recheckJobData(job, plan); });
     return true;
 }
 
