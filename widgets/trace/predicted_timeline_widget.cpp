@@ -384,10 +384,17 @@ void PredictedTimelineWidget::paintPicture(QPaintDevice& target, const QSize& si
         bold.setBold(true);
         painter.setFont(bold);
         painter.setPen(palette().color(QPalette::WindowText));
-        for (const auto& [area, text] : titles)
-            painter.drawText(
-                area.adjusted(6, 0, -6, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                painter.fontMetrics().elidedText(text, Qt::ElideRight, area.width() - 12));
+        for (const auto& [area, text] : titles) {
+            // A long title (the trust text of a prediction) is set smaller,
+            // down to 70 %, before it is cut: a report's title lost its end.
+            QFont font = bold;
+            const double room = area.width() - 12;
+            const double width = QFontMetricsF(bold).horizontalAdvance(text);
+            if (width > room) font.setPointSizeF(bold.pointSizeF() * std::max(0.7, room / width));
+            painter.setFont(font);
+            painter.drawText(area.adjusted(6, 0, -6, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                             painter.fontMetrics().elidedText(text, Qt::ElideRight, int(room)));
+        }
         painter.restore();
     };
     const Shown shown = drawn(part);
