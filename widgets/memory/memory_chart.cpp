@@ -43,7 +43,7 @@ QString memoryKindLabel(MemoryKind kind) {
             return QObject::tr("grad shard");
         case MemoryKind::Momentum:
             // AdamW's params hold two moments here, Muon's its momentum.
-            return QObject::tr("optimizer state shard (momentum; AdamW: 2 moments)");
+            return QObject::tr("momentum / AdamW moments");
         case MemoryKind::GatherBuffer:
             return QObject::tr("gather buffer");
         case MemoryKind::FullMatrix:
