@@ -224,8 +224,8 @@ private slots:
             QVERIFY(d["process_group"]["ranks"].is_array());
             if (!d["expected"].is_null())
                 QCOMPARE(keysOf(d["expected"]),
-                         (std::set<std::string>{"op", "schedule_entry", "batch", "group", "tp_transition",
-                                                "params"}));
+                         (std::set<std::string>{"op", "schedule_entry", "batch", "group",
+                                                "tp_transition", "params"}));
             if (!d["recorded"].is_null())
                 QCOMPARE(keysOf(d["recorded"]),
                          (std::set<std::string>{"profiling_name", "input_sizes", "output_sizes",

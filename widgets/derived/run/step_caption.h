@@ -15,7 +15,8 @@ namespace hsdp {
 // (docs/run.md §2 and §4): what moves (headline) and why (body). The
 // collective is named by its id, "#648" (the trace's seq), as everywhere.
 struct StepCaption {
-    // "all_gather #3 of group [0,1] (seq 12) · ranks 0, 1 · main dp_shard (mesh dim 1) · 512 B per rank"
+    // "all_gather #3 of group [0,1] (seq 12) · ranks 0, 1 · main dp_shard
+    // (mesh dim 1) · 512 B per rank"
     QString headline;
     // The phase's reason, naming owners, compute ranks, params; where
     // verification found the step's result wrong it says so ("… but
