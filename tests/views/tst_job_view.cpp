@@ -31,6 +31,7 @@
 #include "run_budget.h"
 #include "steps/step_widget.h"
 #include "studio_test_util.h"
+#include "timeline_picture.h"
 #include "trace/predicted_timeline_widget.h"
 #include "trace/trace_canvas.h"
 #include "window/main_window.h"
@@ -203,14 +204,8 @@ void TestJobView::theRecordedTimelineIsDrawnAboveThePrediction() {
         const QSize size(1200, 600);
         const QImage picture = view->picture(size, QStringLiteral("job"));
         const auto areas = PredictedTimelineWidget::runPicture(size);
-        auto rightmostBar = [&](const QRect& area) {
-            int right = -1;
-            for (int y = area.top() + TraceCanvas::kHeader; y <= area.bottom(); y += 2)
-                for (int x = area.left() + TraceCanvas::kGutter; x <= area.right(); ++x)
-                    if (QColor(picture.pixel(x, y)).saturation() > 80) right = std::max(right, x);
-            return double(right - TraceCanvas::kGutter);
-        };
-        const double drawn = rightmostBar(areas.predicted) / rightmostBar(areas.measured);
+        const double drawn = double(testing::rightmostBar(picture, areas.predicted)) /
+                             testing::rightmostBar(picture, areas.measured);
         const double ends =
             view->planCanvas()->timelineEndUs() / view->recordedCanvas()->timelineEndUs();
         QVERIFY2(std::abs(drawn - ends) < 0.1,

@@ -39,6 +39,7 @@
 #include "plan_diff/plan_diff_tracker.h"
 #include "run/runner.h"
 #include "studio_test_util.h"
+#include "timeline_picture.h"
 #include "trace/predicted_timeline_widget.h"
 #include "trace/trace_canvas.h"
 #include "trace/trace_zoom_bar.h"
@@ -496,15 +497,8 @@ void TestPredictionViews::aRunIsShownAboveItsPrediction() {
         const QSize size(1200, 600);
         const QImage picture = view.picture(size, QStringLiteral("run"));
         const auto areas = PredictedTimelineWidget::runPicture(size);
-        auto rightmostBar = [&](const QRect& area) {
-            int right = -1;
-            for (int y = area.top() + TraceCanvas::kHeader; y <= area.bottom(); y += 2)
-                for (int x = area.left() + TraceCanvas::kGutter; x <= area.right(); ++x)
-                    if (QColor(picture.pixel(x, y)).saturation() > 80) right = std::max(right, x);
-            return right - TraceCanvas::kGutter;
-        };
-        const int measured = rightmostBar(areas.measured),
-                  predicted = rightmostBar(areas.predicted);
+        const int measured = testing::rightmostBar(picture, areas.measured),
+                  predicted = testing::rightmostBar(picture, areas.predicted);
         QVERIFY2(measured > 0 && predicted >= 0 && predicted < measured * 0.6,
                  qPrintable(QStringLiteral("measured bars to %1 px, predicted to %2 px")
                                 .arg(measured)
