@@ -424,6 +424,12 @@ void TestJobView::aDivergenceSelectsTheParamsItsCollectiveCarried() {
     QVERIFY2(first.sentence.contains(QStringLiteral("(%1)").arg(focus)),
              qPrintable(focus + " / " + first.sentence));
     QCOMPARE(window_->selection()->focusParam(), first.params.front());
+    // The recorded timeline marks where that rank's record stops.
+    QVERIFY(job.recordedRun);
+    QCOMPARE(job.recordedRun->errorRank, int(first.rank));
+    auto* timeline = window_->view<PredictedTimelineWidget>();
+    QVERIFY(timeline->canShowJob());
+    QVERIFY(!timeline->recordedCanvas()->failureMarkOf(QSize(1200, 400)).isEmpty());
 }
 
 // A rank that recorded less than a step in a group, with nothing listed

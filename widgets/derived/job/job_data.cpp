@@ -93,6 +93,15 @@ void addRecordedTimeline(JobData& job) {
     run->worldSize = job.plan.plan->worldSize;
     run->stepSeconds = timeline.spanSeconds;
     run->trace = std::move(timeline.trace);
+    // The first divergence's rank is marked where its record stops, as a
+    // failed run's rank is (its row just ended, with no mark).
+    if (job.check->first) {
+        const JobDivergence& first = job.check->divergences.at(*job.check->first);
+        run->error =
+            "the job's first divergence: " +
+            divergenceSentence(first, *job.check, *job.step, *job.plan.scenario, *job.plan.plan);
+        run->errorRank = int(first.rank);
+    }
     job.recordedRun = run;
     job.recordedRows = timelineOfRun(RunData{job.plan, job.recordedRun});
 }
