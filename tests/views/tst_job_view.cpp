@@ -234,6 +234,18 @@ void TestJobView::theRecordedTimelineIsDrawnAboveThePrediction() {
     QCOMPARE(off.untimedEntries, off.matched);
     QVERIFY(!view->canShowJob());
     QCOMPARE(view->shown(), PredictedTimelineWidget::Shown::Plan);
+
+    // A hung job without durations (a shrunk run's dumps): its open entries
+    // alone have no time axis, and are not drawn at the step's start.
+    std::vector<FlightRecorderDump> hung = runDumps(window_->session()->current(), FaultSpec{2, 3});
+    for (auto& dump : hung)
+        for (auto& e : dump.entries) e.durationMs.reset();
+    const QString hungUntimed = dir_.filePath(QStringLiteral("hung-untimed"));
+    QVERIFY(writeDumps(hungUntimed, hung));
+    const JobData stuck = openAndWaitJob(*window_, {hungUntimed});
+    QVERIFY(stuck.isValid() && stuck.openEntries > 0);
+    QVERIFY(!stuck.recordedRun);
+    QVERIFY(!view->canShowJob());
 }
 
 void TestJobView::divergencesAreListedAndSelected() {

@@ -478,6 +478,30 @@ void TestPredictionViews::aRunIsShownAboveItsPrediction() {
              run.prediction->prediction->predictedSeconds * 1e6);
     QVERIFY(view.caption().contains(QStringLiteral("makespan error")));
     QCOMPARE(view.screenshots().size(), qsizetype(2));
+    {
+        // A selected collective is outlined in the prediction on its own
+        // ranks: a seq whose collective there is another group's stands for
+        // the one of the selected ranks carrying the selected params.
+        const TraceTimeline& predictedRows = *view.runPredictionCanvas()->timeline();
+        const TraceEvent* a = nullptr;
+        const TraceEvent* b = nullptr;
+        for (int i = 0; i < predictedRows.eventCount() && !b; ++i) {
+            const TraceEvent& e = predictedRows.event(i);
+            if (isCompute(e) || e.label.params.empty()) continue;
+            if (!a)
+                a = &e;
+            else if (e.groupRanks != a->groupRanks)
+                b = &e;
+        }
+        QVERIFY(a && b);
+        selection.selectCollective(a->seq, b->groupRanks, b->label.params);
+        const int64_t shown = view.runPredictionCanvas()->highlightedSeq();
+        QVERIFY(shown >= 0);
+        const TraceEvent& outlined = predictedRows.event(predictedRows.eventsOfSeq(shown).front());
+        QCOMPARE(outlined.groupRanks, b->groupRanks);
+        QCOMPARE(outlined.label.params, b->label.params);
+        selection.clear();
+    }
     // On a GPU preset the gap is a distance to other hardware, said first,
     // never called the model's error.
     RunData onGpu = run;

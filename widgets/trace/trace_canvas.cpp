@@ -237,11 +237,40 @@ QPointF TraceCanvas::eventCentre(int index, const QSize& size) const {
 void TraceCanvas::onSelectionChanged() {
     if (grouping_.kind == RankGroupingKind::Selection) regroup();
     expandSelectedRanks();
-    const int64_t seq = selection_ ? selection_->collective() : -1;
+    const int64_t seq = matchingSeq(selection_ ? selection_->collective() : -1);
     if (seq == seq_) return;
     seq_ = seq;
     bringIntoView(seq_);
     update();
+}
+
+// A selected collective is a seq of the run it was picked in; a prediction
+// (or a shrunk run, whose broadcasts take other chunk counts) numbers its
+// collectives otherwise, and its seq is another collective here: the two
+// panes of a run outlined different ranks. The seq stands where its group
+// is the selected ranks; else the collective here of those ranks that
+// carries the selected params; else none.
+int64_t TraceCanvas::matchingSeq(int64_t seq) const {
+    if (!timeline_ || seq < 0 || !selection_ || selection_->ranks().empty()) return seq;
+    std::vector<int> ranks = selection_->ranks();
+    std::sort(ranks.begin(), ranks.end());
+    const auto sameGroup = [&](const TraceEvent& e) {
+        std::vector<int> group = e.groupRanks;
+        std::sort(group.begin(), group.end());
+        return group == ranks;
+    };
+    const auto& here = timeline_->eventsOfSeq(seq);
+    if (!here.empty() && sameGroup(timeline_->event(here.front()))) return seq;
+    std::vector<int> params = selection_->params();
+    std::sort(params.begin(), params.end());
+    for (int i = 0; i < timeline_->eventCount(); ++i) {
+        const TraceEvent& e = timeline_->event(i);
+        if (isCompute(e) || !sameGroup(e)) continue;
+        std::vector<int> carried = e.label.params;
+        std::sort(carried.begin(), carried.end());
+        if (carried == params) return e.seq;
+    }
+    return -1;
 }
 
 // A step chosen elsewhere (the step panel) must be on screen: pan, keep the zoom.

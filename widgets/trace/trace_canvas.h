@@ -150,6 +150,7 @@ protected:
 
 private:
     void onSelectionChanged();
+    int64_t matchingSeq(int64_t seq) const;
     void zoomAround(double factor, double x);
     void scrollRows(double pixels);
     void bringIntoView(int64_t seq);

@@ -88,7 +88,10 @@ void addRecordedTimeline(JobData& job) {
     job.lastStep = timeline.lastStep;
     job.recordedRanksDrawn = timeline.ranksDrawn;
     job.openEntries = timeline.open;
-    if (timeline.timed + timeline.open == 0) return;
+    // Open entries alone have no time axis to stand on: a shrunk run's
+    // dumps (no durations) drew its hung collectives at the step's start,
+    // above the predicted gathers, and the culprit's row empty.
+    if (timeline.timed == 0) return;
     auto run = std::make_shared<RunResult>();
     run->worldSize = job.plan.plan->worldSize;
     run->stepSeconds = timeline.spanSeconds;
