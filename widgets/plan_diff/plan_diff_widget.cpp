@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plan_diff/plan_diff_widget.h"
 #include <QResizeEvent>
+#include <QShowEvent>
 #include <array>
 #include <numeric>
 
@@ -103,8 +104,8 @@ void PlanDiffWidget::setDiff(const PlanDiffTable& change) {
         QModelIndex section = model_->index(s, 0);
         view_->setExpanded(section, model_->rowCount(section) <= kExpandedRows);
     }
+    updateHeader();  // shows the view
     fitColumns();
-    updateHeader();
 }
 
 // Every column in view without scrolling sideways (the After column was
@@ -112,7 +113,9 @@ void PlanDiffWidget::setDiff(const PlanDiffTable& change) {
 // while they are wider than the view, the What column (text, elided with
 // its tooltip) gives up room first, and Before and After down to 90 px.
 void PlanDiffWidget::fitColumns() {
-    if (!model_->change().isValid()) return;
+    // A hidden view (a tab behind another) has no width to fit: fitted then,
+    // every column was cut to its least beside an empty right side.
+    if (!model_->change().isValid() || !view_->isVisible()) return;
     std::array<int, PlanDiffModel::ColumnCount> widths{};
     widths[PlanDiffModel::ItemColumn] = 260;
     for (int c = PlanDiffModel::WhatColumn; c < PlanDiffModel::ColumnCount; ++c) {
@@ -137,6 +140,11 @@ void PlanDiffWidget::fitColumns() {
 
 void PlanDiffWidget::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
+    fitColumns();
+}
+
+void PlanDiffWidget::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
     fitColumns();
 }
 
