@@ -477,6 +477,13 @@ void TestPredictionViews::aRunIsShownAboveItsPrediction() {
     QCOMPARE(view.runPredictionCanvas()->timeline()->endUs(),
              run.prediction->prediction->predictedSeconds * 1e6);
     QVERIFY(view.caption().contains(QStringLiteral("makespan error")));
+    // The measured step is said as part of the whole run, whose wall time
+    // the status bar gives: two "wall" figures that did not say which.
+    QVERIFY2(view.measuredTitle().contains(QStringLiteral("the optimizer step ")) &&
+                 view.measuredTitle().contains(
+                     QStringLiteral("of the whole run's %1")
+                         .arg(QString::fromStdString(durationText(run.run->seconds)))),
+             qPrintable(view.measuredTitle()));
     QCOMPARE(view.screenshots().size(), qsizetype(2));
     {
         // A selected collective is outlined in the prediction on its own

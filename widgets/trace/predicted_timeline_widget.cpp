@@ -194,9 +194,11 @@ QString PredictedTimelineWidget::recordedTitle() const {
 
 QString PredictedTimelineWidget::measuredTitle() const {
     const RunResult& measured = *run_.run;
-    return tr("Measured on this machine (%1): step %2 wall")
+    // The step is part of the run: "2.12 s wall" in the status bar is the
+    // whole run (the single-device truth and the checks too), said beside.
+    return tr("Measured on this machine (%1): the optimizer step %2 wall, of the whole run's %3")
         .arg(measured.shrink ? tr("shrunk shapes") : tr("real shapes"),
-             duration(measured.stepSeconds));
+             duration(measured.stepSeconds), duration(measured.seconds));
 }
 
 QString PredictedTimelineWidget::predictedTitle() const {
