@@ -270,6 +270,9 @@ void TestMeshView::aRunsFaultyRanksAreMarked() {
     const double cellPixels = MeshLayout::kCellSize * view.fitTransform(kImageSize).m11();
     for (const MeshCell& cell : view.meshLayout().cells()) {
         const QRectF mark = MeshCanvas::faultMarkRect(deviceRect(view, cell), cellPixels);
+        // Inside its cell, off the corner four cells share.
+        QVERIFY(mark.left() > deviceRect(view, cell).left() &&
+                mark.bottom() < deviceRect(view, cell).bottom());
         const QPoint inside = QPointF(mark.left() + 1, mark.center().y()).toPoint();
         QCOMPARE(image.pixelColor(inside) == MeshCanvas::faultColor(),
                  faulty.count(cell.rank) == 1);

@@ -181,12 +181,14 @@ QColor MeshCanvas::faultColor() {
     return QColor(0xd6, 0x27, 0x28);
 }
 
-// A red square in the bottom-left corner: the compute flag holds the
-// top-right one and the outlines the edges. At least 3 pixels, so a fault
+// A red square near the bottom-left corner, inside the cell: the compute
+// flag holds the top-right one and the outlines the edges, and a mark on
+// the corner itself sat between four cells. At least 3 pixels, so a fault
 // on a 128 x 128 mesh fitted in a dock still shows.
 QRectF MeshCanvas::faultMarkRect(const QRectF& cellBox, double cellPixels) {
     const double side = std::clamp(cellPixels * 0.3, 3.0, 16.0);
-    return QRectF(cellBox.left(), cellBox.bottom() - side, side, side);
+    const double inset = cellPixels >= 12 ? std::clamp(cellPixels * 0.12, 2.0, 10.0) : 0.0;
+    return QRectF(cellBox.left() + inset, cellBox.bottom() - inset - side, side, side);
 }
 
 void MeshCanvas::paintFaultMarks(QPainter& painter, const QTransform& toDevice,
