@@ -323,6 +323,15 @@ void TestPlanDiffWidget::summaryAndHeadingCountTheSame() {
              qPrintable(heading));
     QCOMPARE(window.view<PlanDiffWidget>()->model()->rowCount(section),
              truth[0] + truth[1] + truth[2]);
+    // Diagnostics as the summary and `diff` count them: one on many params is one.
+    const QString diagnostics = window.view<PlanDiffWidget>()
+                                    ->model()
+                                    ->sectionIndex(PlanDiffSection::DiagnosticsAppeared)
+                                    .data()
+                                    .toString();
+    QVERIFY2(diagnostics.startsWith(QStringLiteral("Diagnostics appeared (%1")
+                                        .arg(groupDiagnostics(diff.appearedDiagnostics).size())),
+             qPrintable(diagnostics));
 }
 
 // The summary with the prediction's change (on h100-dgx, the default

@@ -64,6 +64,17 @@ QString PlanDiffModel::sectionHeading(PlanDiffSection section, size_t count) con
         if (!diff.addedParams.empty() || !diff.removedParams.empty())
             return tr("Parameters (%1): %2").arg(count).arg(paramCountsText(diff));
     }
+    // A diagnostic on many params is one diagnostic, as the summary and
+    // `diff` count it, with a row per param ("+1 diagnostic" above a
+    // "Diagnostics appeared (97)" read as two answers).
+    const bool appeared = section == PlanDiffSection::DiagnosticsAppeared;
+    if ((appeared || section == PlanDiffSection::DiagnosticsDisappeared) && change_.diff) {
+        const auto& items =
+            appeared ? change_.diff->appearedDiagnostics : change_.diff->disappearedDiagnostics;
+        const size_t diagnostics = groupDiagnostics(items).size();
+        if (diagnostics != count)
+            return tr("%1 (%2, on %3 rows)").arg(sectionTitle(section)).arg(diagnostics).arg(count);
+    }
     return QStringLiteral("%1 (%2)").arg(sectionTitle(section)).arg(count);
 }
 
