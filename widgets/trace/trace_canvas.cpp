@@ -28,9 +28,7 @@ const QColor kBand(0xf4, 0xf5, 0xf7);
 const QColor kRule(0xc8, 0xcc, 0xd2);
 const QColor kText(0x33, 0x33, 0x33);
 const QColor kHighlight(0x11, 0x11, 0x11);
-const QColor kCancelColour(0x22, 0x22, 0x22);  // the line where a cancelled run stops
 constexpr double kPickPixels = 3.0;
-constexpr double kFitMargin = 0.01;  // of the run's length, either side
 
 // 1, 2, 5 x 10^k microseconds: about one tick per `pixels`.
 double niceStep(double range, double width, double pixels) {
@@ -98,81 +96,6 @@ const StepFaults& TraceCanvas::faults() const {
 void TraceCanvas::setColouring(TraceColouring colouring) {
     colouring_ = colouring;
     update();
-}
-
-// The window never leaves the run (plus fit()'s margin): zooming out stops
-// at the whole step, panning at its ends.
-void TraceCanvas::setWindow(double t0, double t1) {
-    const auto [begin, end] = extent();
-    const double pad = (end - begin) * kFitMargin;
-    const double span = std::clamp(t1 - t0, 0.05, end - begin + 2 * pad);
-    t0_ = std::clamp(t0, begin - pad, end + pad - span);
-    t1_ = t0_ + span;
-    update();
-}
-
-void TraceCanvas::fit() {
-    const auto [begin, end] = extent();
-    std::tie(t0_, t1_) = fittedWindow(begin, end);
-    update();
-}
-
-std::pair<double, double> TraceCanvas::fittedWindow(double beginUs, double endUs) {
-    const double pad = (endUs - beginUs) * kFitMargin;
-    return {beginUs - pad, endUs + pad};
-}
-
-int TraceCanvas::paintTimeline(QPainter& painter, const QSize& size, double t0, double t1) {
-    const std::pair<double, double> shown{t0_, t1_};
-    t0_ = t0;
-    t1_ = t1;
-    const int bars = paintTimeline(painter, size);
-    std::tie(t0_, t1_) = shown;
-    return bars;
-}
-
-std::pair<double, double> TraceCanvas::extent() const {
-    double begin = timelineBeginUs(), end = timelineEndUs();
-    if (commonEndUs_ > commonBeginUs_) {
-        begin = std::min(begin, commonBeginUs_);
-        end = std::max(end, commonEndUs_);
-    }
-    return {begin, std::max(end, begin + 1)};
-}
-
-double TraceCanvas::timelineBeginUs() const {
-    return timeline_ ? timeline_->beginUs() : 0;
-}
-
-double TraceCanvas::timelineEndUs() const {
-    return timeline_ ? timeline_->endUs() : 0;
-}
-
-void TraceCanvas::setCommonExtent(double beginUs, double endUs) {
-    commonBeginUs_ = beginUs;
-    commonEndUs_ = endUs;
-    fit();
-}
-
-void TraceCanvas::zoomIn() {
-    zoomAround(1.5, kGutter + (width() - kGutter) / 2.0);
-}
-
-void TraceCanvas::zoomOut() {
-    zoomAround(1 / 1.5, kGutter + (width() - kGutter) / 2.0);
-}
-
-void TraceCanvas::zoomAround(double factor, double x) {
-    const TimeAxis axis = axisFor(size());
-    const double anchor = axis.time(x);
-    const double span = (t1_ - t0_) / factor;
-    const double before = (anchor - t0_) / (t1_ - t0_);
-    setWindow(anchor - before * span, anchor - before * span + span);
-}
-
-void TraceCanvas::panBy(double fraction) {
-    const double shift = (t1_ - t0_) * fraction;
-    setWindow(t0_ + shift, t1_ + shift);
 }
 
 void TraceCanvas::scrollRows(double pixels) {
@@ -271,22 +194,6 @@ int64_t TraceCanvas::matchingSeq(int64_t seq) const {
         if (carried == params) return e.seq;
     }
     return -1;
-}
-
-// A step chosen elsewhere (the step panel) must be on screen: pan, keep the zoom.
-void TraceCanvas::bringIntoView(int64_t seq) {
-    if (!timeline_ || seq < 0) return;
-    const auto& events = timeline_->eventsOfSeq(seq);
-    if (events.empty()) return;
-    double begin = timeline_->event(events.front()).startUs, end = begin;
-    for (int e : events) {
-        begin = std::min(begin, timeline_->event(e).startUs);
-        end = std::max(end, timeline_->event(e).endUs);
-    }
-    if (begin >= t0_ && end <= t1_) return;
-    const double span = t1_ - t0_;
-    const double centre = (begin + end) / 2;
-    setWindow(centre - span / 2, centre + span / 2);
 }
 
 void TraceCanvas::wheelEvent(QWheelEvent* event) {
@@ -554,100 +461,6 @@ void TraceCanvas::paintRows(QPainter& painter, const QSize& size, int& bars) con
     }
     painter.restore();
     paintGroupRules(painter, size);
-}
-
-QRect TraceCanvas::faultMarkOf(int index, const QSize& size) const {
-    if (!timeline_ || index < 0 || index >= timeline_->eventCount()) return {};
-    const TraceEvent& e = timeline_->event(index);
-    if (isCompute(e) || !faults().count(e.seq)) return {};
-    const int row = timeline_->rowOfRank(e.rank);
-    if (row < 0) return {};
-    const double h = rowHeight(size);
-    const double top = rowTop(row, size);  // or its folded group's summary line
-    if (top + h < kHeader || top > size.height()) return {};
-    const TimeAxis axis = axisFor(size);
-    const double x0 = axis.x(e.startUs), x1 = axis.x(e.endUs);
-    if (x1 < kGutter || x0 > size.width()) return {};
-    // As the bars lie (paintRows): the lower half of the bar, never thinner
-    // than 3 pixels nor narrower than kFaultMarkWidth.
-    const double gap = h >= 8 ? 2 : h >= 5 ? 1 : 0;
-    const int barTop = static_cast<int>(std::round(top + gap));
-    const int barHeight = std::max(1, static_cast<int>(std::round(h - 2 * gap)));
-    const int markHeight = std::min(barHeight, std::max(3, barHeight / 2));
-    const double mid = (x0 + x1) / 2;
-    const double width = std::max<double>(x1 - x0, kFaultMarkWidth);
-    const int left = static_cast<int>(std::floor(mid - width / 2));
-    return QRect(left, barTop + barHeight - markHeight,
-                 std::max(kFaultMarkWidth, static_cast<int>(std::ceil(mid + width / 2)) - left),
-                 markHeight);
-}
-
-// Every participant of a wrong collective: its mark over the bar, however
-// narrow the bar is at this zoom.
-void TraceCanvas::paintFaults(QPainter& painter, const QSize& size) const {
-    if (faults().empty()) return;
-    std::vector<QRect> marks;
-    for (const auto& [seq, wrong] : faults())
-        for (int index : timeline_->eventsOfSeq(seq))
-            if (const QRect mark = faultMarkOf(index, size); !mark.isEmpty()) marks.push_back(mark);
-    painter.save();
-    painter.setPen(Qt::NoPen);
-    painter.setBrush(traceFaultColour());
-    painter.drawRects(marks.data(), static_cast<int>(marks.size()));
-    painter.restore();
-}
-
-std::optional<double> TraceCanvas::cancelMarkX(const QSize& size) const {
-    if (!timeline_ || timeline_->isEmpty() || !run_.isValid() || !run_.run->cancelled) return {};
-    return axisFor(size).x(timeline_->endUs());
-}
-
-QRect TraceCanvas::failureMarkOf(const QSize& size) const {
-    if (!timeline_ || !run_.isValid() || run_.run->error.empty() || run_.run->errorRank < 0 ||
-        run_.run->cancelled)
-        return {};
-    const int row = timeline_->rowOfRank(run_.run->errorRank);
-    if (row < 0) return {};
-    const TraceTimeline::Row& r = timeline_->row(row);
-    const double stoppedUs =
-        r.end.empty() ? timeline_->beginUs() : *std::max_element(r.end.begin(), r.end.end());
-    const double h = rowHeight(size);
-    const double top = rowTop(row, size);
-    if (top + h < kHeader || top > size.height()) return {};
-    const int x = static_cast<int>(std::round(axisFor(size).x(stoppedUs))) + 1;
-    return QRect(x, static_cast<int>(std::floor(top)), kFailureMarkWidth,
-                 std::max(3, static_cast<int>(std::floor(h))));
-}
-
-void TraceCanvas::paintFailure(QPainter& painter, const QSize& size) const {
-    if (const auto x = cancelMarkX(size)) {
-        // A cancelled run's trace stops where the cancel reached the ranks:
-        // a partial trace read as a whole run.
-        painter.save();
-        painter.setPen(QPen(kCancelColour, 2, Qt::DashLine));
-        painter.drawLine(QPointF(*x, kHeader), QPointF(*x, size.height()));
-        QFont bold = painter.font();
-        bold.setBold(true);
-        painter.setFont(bold);
-        const QString text = tr("■ run cancelled here: no event after this");
-        const double width = painter.fontMetrics().horizontalAdvance(text) + 8;
-        const QRectF label(std::max<double>(kGutter + 2, *x - width - 4), kHeader + 2, width, 18);
-        painter.fillRect(label, QColor(255, 255, 255, 220));
-        painter.drawText(label, Qt::AlignCenter, text);
-        painter.restore();
-    }
-    const QRect mark = failureMarkOf(size);
-    if (mark.isEmpty()) return;
-    painter.fillRect(mark, traceFaultColour());
-    if (mark.height() < painter.fontMetrics().height()) return;
-    painter.save();
-    painter.setPen(traceFaultColour());
-    QFont bold = painter.font();
-    bold.setBold(true);
-    painter.setFont(bold);
-    painter.drawText(QRect(mark.right() + 4, mark.top(), 200, mark.height()),
-                     Qt::AlignLeft | Qt::AlignVCenter, tr("✗ failed here"));
-    painter.restore();
 }
 
 // The selected collective on every participant: a dark frame at least a few
