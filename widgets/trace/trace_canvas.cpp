@@ -9,7 +9,6 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 
 #include "derived/run/run_index.h"
 #include "derived/run/run_status_text.h"
