@@ -15,7 +15,11 @@ std::string runTotalsText(const RunResult& run) {
                        groupedCount(run.rankEvents) +
                        (run.rankEvents == 1 ? " per-rank event" : " per-rank events");
     // Chunked broadcasts make a shrunk run's count differ from the plan's.
-    if (shrunk && run.shrink->realCollectives > 0 && run.shrink->realCollectives != run.collectives)
+    // A run that stopped made fewer than either: the plan's whole count
+    // beside its own read as its collectives at real size.
+    const bool whole = run.error.empty() && !run.cancelled;
+    if (shrunk && whole && run.shrink->realCollectives > 0 &&
+        run.shrink->realCollectives != run.collectives)
         text += "; " + groupedCount(run.shrink->realCollectives) +
                 " at real size, whose broadcasts take more chunks";
     text += "), ";

@@ -169,6 +169,15 @@ private slots:
         QVERIFY2(text.find(said) != std::string::npos, text.c_str());
         QVERIFY2(runTotalsText(shrunk_.run).find("at real size,") == std::string::npos,
                  "no count at real size when the run did not note one");
+        // A run that stopped made fewer than either count: the plan's whole
+        // count beside its own is left out.
+        RunResult stopped = shrunk.run;
+        stopped.error = "injected fault";
+        QVERIFY2(runTotalsText(stopped).find("whose broadcasts") == std::string::npos,
+                 runTotalsText(stopped).c_str());
+        stopped.error.clear();
+        stopped.cancelled = true;
+        QVERIFY(runTotalsText(stopped).find("whose broadcasts") == std::string::npos);
     }
 
     // `hsdp-inspect run` prints the same words, and --json the same counts.
