@@ -19,6 +19,7 @@
 #include <array>
 
 #include "derived/plan/plan_index.h"
+#include "plan_diff/plan_diff_model.h"
 #include "plan_diff/plan_diff_tracker.h"
 #include "plan_diff/plan_diff_widget.h"
 #include "samples.h"
@@ -368,6 +369,26 @@ void TestPlanDiffWidget::aLongSummaryWrapsInsteadOfWideningTheWindow() {
                             .arg(columns)
                             .arg(changes->view()->viewport()->width())));
     QCOMPARE(changes->view()->horizontalScrollBar()->maximum(), 0);
+    // And fitted to the room it has once shown, not while its tab was
+    // hidden: the Before and After columns are not cut beside room to spare.
+    QAbstractItemModel* model = changes->view()->model();
+    const QFontMetrics metrics(changes->view()->font());
+    int widest = 0;  // of the After column's texts, up to the 340 px it may take
+    for (int section = 0; section < model->rowCount(); ++section) {
+        const QModelIndex parent = model->index(section, 0);
+        for (int row = 0; row < model->rowCount(parent); ++row)
+            widest = std::max(
+                widest,
+                metrics.horizontalAdvance(
+                    model->index(row, PlanDiffModel::AfterColumn, parent).data().toString()));
+    }
+    const int after = changes->view()->columnWidth(PlanDiffModel::AfterColumn);
+    const int lastColumn = changes->view()->columnWidth(PlanDiffModel::DeltaColumn);
+    QVERIFY2(after >= std::min(widest, 340 - 16) || lastColumn < 120,
+             qPrintable(QStringLiteral("After is %1 px for %2 px of text, beside %3 px spare")
+                            .arg(after)
+                            .arg(widest)
+                            .arg(lastColumn)));
 }
 
 QTEST_MAIN(TestPlanDiffWidget)
