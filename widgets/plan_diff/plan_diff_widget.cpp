@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plan_diff/plan_diff_widget.h"
-#include <QResizeEvent>
-#include <QShowEvent>
-#include <array>
-#include <numeric>
 
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QResizeEvent>
+#include <QShowEvent>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <array>
+#include <numeric>
+
 #include "painting/secondary_text.h"
 
 namespace hsdp {

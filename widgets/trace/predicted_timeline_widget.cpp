@@ -116,10 +116,9 @@ void PredictedTimelineWidget::showJob(const JobData& job) {
 // its own step.
 void PredictedTimelineWidget::shareTimeAxes(bool job) {
     const auto share = [](TraceCanvas* above, TraceCanvas* below, bool shown) {
-        const double begin = std::min(above->timelineBeginUs(), below->timelineBeginUs());
-        const double end = std::max(above->timelineEndUs(), below->timelineEndUs());
-        for (TraceCanvas* canvas : {above, below})
-            shown ? canvas->setCommonExtent(begin, end) : canvas->setCommonExtent(0, 0);
+        const auto [begin, end] =
+            shown ? TraceCanvas::jointExtent(*above, *below) : std::pair<double, double>{0, 0};
+        for (TraceCanvas* canvas : {above, below}) canvas->setCommonExtent(begin, end);
     };
     share(measuredCanvas_, runCanvas_, true);
     share(recordedCanvas_, planCanvas_, job);
@@ -372,11 +371,13 @@ QImage PredictedTimelineWidget::picture(const QSize& size, const QString& part) 
 
 void PredictedTimelineWidget::paintPicture(QPaintDevice& target, const QSize& size,
                                            const QString& part) {
-    auto paintCanvas = [](QPainter& painter, const TraceCanvas& canvas, const QRect& area) {
+    // A canvas into `area` over the window [t0, t1] µs.
+    auto paintCanvas = [](QPainter& painter, TraceCanvas& canvas, const QRect& area,
+                          std::pair<double, double> window) {
         painter.save();
         painter.translate(area.topLeft());
         painter.setClipRect(QRect(QPoint(0, 0), area.size()));
-        canvas.paintTimeline(painter, area.size());
+        canvas.paintTimeline(painter, area.size(), window.first, window.second);
         painter.restore();
     };
     auto paintTitles = [this](QPainter& painter,
@@ -405,7 +406,8 @@ void PredictedTimelineWidget::paintPicture(QPaintDevice& target, const QSize& si
             paintTitles(painter, {{QRect(0, 0, size.width(), kPictureTitleHeight), planTitle()}});
             paintCanvas(painter, *planCanvas_,
                         QRect(0, kPictureTitleHeight, size.width(),
-                              std::max(0, size.height() - kPictureTitleHeight)));
+                              std::max(0, size.height() - kPictureTitleHeight)),
+                        {planCanvas_->windowStart(), planCanvas_->windowEnd()});
         });
         return;
     }
@@ -414,22 +416,14 @@ void PredictedTimelineWidget::paintPicture(QPaintDevice& target, const QSize& si
     TraceCanvas& above = run ? *measuredCanvas_ : *recordedCanvas_;
     TraceCanvas& below = run ? *runCanvas_ : *planCanvas_;
     // One time axis for both, whichever the view shows on screen now.
-    const auto [t0, t1] = TraceCanvas::fittedWindow(
-        std::min(above.timelineBeginUs(), below.timelineBeginUs()),
-        std::max({above.timelineEndUs(), below.timelineEndUs(), above.timelineBeginUs() + 1}));
-    auto paintOver = [&](QPainter& painter, TraceCanvas& canvas, const QRect& area) {
-        painter.save();
-        painter.translate(area.topLeft());
-        painter.setClipRect(QRect(QPoint(0, 0), area.size()));
-        canvas.paintTimeline(painter, area.size(), t0, t1);
-        painter.restore();
-    };
+    const auto [begin, end] = TraceCanvas::jointExtent(above, below);
+    const auto window = TraceCanvas::fittedWindow(begin, end);
     paintOnWhite(target, size, [&](QPainter& painter) {
         paintTitles(painter,
                     {{picture.measuredTitle, run ? measuredTitle() : recordedTitle()},
                      {picture.predictedTitle, run ? predictedTitle() : jobPredictedTitle()}});
-        paintOver(painter, above, picture.measured);
-        paintOver(painter, below, picture.predicted);
+        paintCanvas(painter, above, picture.measured, window);
+        paintCanvas(painter, below, picture.predicted, window);
     });
 }
 

@@ -176,11 +176,7 @@ int64_t TraceCanvas::matchingSeq(int64_t seq) const {
     if (!timeline_ || seq < 0 || !selection_ || selection_->ranks().empty()) return seq;
     std::vector<int> ranks = selection_->ranks();
     std::sort(ranks.begin(), ranks.end());
-    const auto sameGroup = [&](const TraceEvent& e) {
-        std::vector<int> group = e.groupRanks;
-        std::sort(group.begin(), group.end());
-        return group == ranks;
-    };
+    const auto sameGroup = [&](const TraceEvent& e) { return sortedGroupRanks(e) == ranks; };
     const auto& here = timeline_->eventsOfSeq(seq);
     if (!here.empty() && sameGroup(timeline_->event(here.front()))) return seq;
     std::vector<int> params = selection_->params();

@@ -121,6 +121,8 @@ public:
     int paintTimeline(QPainter& painter, const QSize& size, double t0, double t1);
     // The window fit() shows for a timeline from `beginUs` to `endUs`.
     static std::pair<double, double> fittedWindow(double beginUs, double endUs);
+    // What two canvases' timelines span together: the earlier begin, the later end.
+    static std::pair<double, double> jointExtent(const TraceCanvas& a, const TraceCanvas& b);
     QImage renderImage(const QSize& size) const;
     QSize sizeHint() const override { return {900, 420}; }
 

@@ -38,6 +38,11 @@ std::pair<double, double> TraceCanvas::fittedWindow(double beginUs, double endUs
     return {beginUs - pad, endUs + pad};
 }
 
+std::pair<double, double> TraceCanvas::jointExtent(const TraceCanvas& a, const TraceCanvas& b) {
+    const double begin = std::min(a.timelineBeginUs(), b.timelineBeginUs());
+    return {begin, std::max({a.timelineEndUs(), b.timelineEndUs(), begin + 1})};
+}
+
 int TraceCanvas::paintTimeline(QPainter& painter, const QSize& size, double t0, double t1) {
     const std::pair<double, double> shown{t0_, t1_};
     t0_ = t0;

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <map>
-
 #include <unordered_map>
+
 #include "types/figures.h"
 
 namespace hsdp {
@@ -19,11 +19,8 @@ void numberOnGroups(std::vector<RunStep>& steps, const Trace& trace) {
     std::sort(bySeq.begin(), bySeq.end(),
               [](const RunStep* a, const RunStep* b) { return a->seq < b->seq; });
     std::map<std::vector<int>, int64_t> counts;
-    for (RunStep* step : bySeq) {
-        std::vector<int> ranks = trace.events[size_t(step->events.front())].groupRanks;
-        std::sort(ranks.begin(), ranks.end());
-        step->groupSeq = ++counts[ranks];
-    }
+    for (RunStep* step : bySeq)
+        step->groupSeq = ++counts[sortedGroupRanks(trace.events[size_t(step->events.front())])];
 }
 
 }  // namespace
@@ -64,9 +61,14 @@ std::vector<RunStep> runSteps(const Trace& trace) {
 
 std::string collectiveName(const RunStep& step, const Trace& trace) {
     const TraceEvent& e = trace.events.at(size_t(step.events.front()));
-    std::vector<int> ranks = e.groupRanks;
+    return e.op + " #" + std::to_string(step.groupSeq) + " of group " +
+           groupRanksText(sortedGroupRanks(e));
+}
+
+std::vector<int> sortedGroupRanks(const TraceEvent& event) {
+    std::vector<int> ranks = event.groupRanks;
     std::sort(ranks.begin(), ranks.end());
-    return e.op + " #" + std::to_string(step.groupSeq) + " of group " + groupRanksText(ranks);
+    return ranks;
 }
 
 int stepOfSeq(const std::vector<RunStep>& steps, int64_t seq) {

@@ -40,6 +40,8 @@ std::vector<RunStep> runSteps(const Trace& trace);
 
 // "broadcast #3 of group [2,3]": the step's op and its number on its group.
 std::string collectiveName(const RunStep& step, const Trace& trace);
+// The event's process group, its ranks ascending (its key, as the runtime's).
+std::vector<int> sortedGroupRanks(const TraceEvent& event);
 
 // The position of collective `seq` in `steps`, or -1.
 int stepOfSeq(const std::vector<RunStep>& steps, int64_t seq);
