@@ -117,12 +117,17 @@ void fromDumps(const JobRecord& job, Tally& tally) {
 }
 
 // The Kineto traces' collectives that name their group's ranks and sequence
-// id: per (ranks, seq), every member's event.
+// id: per (ranks, seq), every member's event. A rank checked on its trace
+// (JobRecord::ranksFromTrace) was counted with the dumps.
 void fromTraces(const JobRecord& job, Tally& tally) {
     std::map<std::pair<std::vector<int64_t>, int64_t>, std::vector<const KinetoCollective*>> byKey;
-    for (const auto& [rank, trace] : job.traces)
+    for (const auto& [rank, trace] : job.traces) {
+        if (std::find(job.ranksFromTrace.begin(), job.ranksFromTrace.end(), rank) !=
+            job.ranksFromTrace.end())
+            continue;
         for (const KinetoCollective& c : trace.collectives)
             if (!c.pgRanks.empty() && c.seq) byKey[{c.pgRanks, *c.seq}].push_back(&c);
+    }
     for (const auto& [key, members] : byKey) {
         if (members.size() != key.first.size()) continue;
         ++tally.collectives;

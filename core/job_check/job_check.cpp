@@ -358,6 +358,7 @@ JobCheck checkJob(const PlannedStep& step, const Scenario& scenario, const Plan&
                   const JobRecord& job) {
     JobCheck out;
     out.ranksWithoutDump = job.ranksWithoutDump;
+    out.ranksFromTrace = job.ranksFromTrace;
     for (const auto& [rank, dump] : job.dumps) {
         out.ranks.push_back(rank);
         for (const auto& e : dump.entries) out.nowNs = std::max(out.nowNs, newestNs(e));

@@ -52,6 +52,8 @@ struct PlacedEntry {
 
 struct JobCheck {
     std::vector<int64_t> ranks;  // the ranks whose dumps were read
+    // Those of them checked on the dump their Kineto trace implies.
+    std::vector<int64_t> ranksFromTrace;
     // Ranks below the world size without a dump: nothing is said of them.
     std::vector<int64_t> ranksWithoutDump;
     int64_t matched = 0;                     // entries recorded as planned (and not stuck)

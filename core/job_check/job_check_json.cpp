@@ -63,6 +63,7 @@ Json jobCheckToJson(const JobCheck& check, const PlannedStep& step, const Scenar
     out["format"] = "hsdp-job-check/1";
     out["scenario"] = scenario.name;
     out["ranks"] = check.ranks;
+    out["ranks_from_trace"] = check.ranksFromTrace;
     out["matched"] = check.matched;
     out["divergences"] = Json::array();
     for (const JobDivergence& d : check.divergences)

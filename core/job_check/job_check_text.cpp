@@ -183,6 +183,15 @@ private:
     const Plan& plan_;
 };
 
+// " (ranks 4–7 read off their Kineto traces)": ranks checked on their traces.
+std::string fromTracesText(const JobCheck& check) {
+    const auto& ranks = check.ranksFromTrace;
+    if (ranks.empty()) return "";
+    if (ranks.size() == check.ranks.size()) return " (all read off their Kineto traces)";
+    return std::string(ranks.size() == 1 ? " (rank " : " (ranks ") + rankRanges(ranks) +
+           " read off their Kineto traces)";
+}
+
 }  // namespace
 
 std::string divergenceSentence(const JobDivergence& d, const JobCheck& check,
@@ -194,7 +203,8 @@ std::string divergenceSentence(const JobDivergence& d, const JobCheck& check,
 std::string jobCheckText(const JobCheck& check, const PlannedStep& step, const Scenario& scenario,
                          const Plan& plan) {
     std::string out = "check-job " + scenario.name + ": " + std::to_string(check.ranks.size()) +
-                      " ranks' dumps, " + std::to_string(check.matched) +
+                      " ranks' dumps" + fromTracesText(check) + ", " +
+                      std::to_string(check.matched) +
                       " per-rank entries as planned (a collective is one entry on each member)";
     if (check.ignored > 0)
         out += ", " + std::to_string(check.ignored) + " world barriers left aside";

@@ -18,6 +18,11 @@ struct JobRecord {
     std::map<int64_t, std::string> dumpFiles;  // the file each dump came from
     std::map<int64_t, KinetoTrace> traces;
     std::map<int64_t, std::string> traceFiles;
+    // Ranks without a Flight Recorder dump whose dump is the one their trace
+    // implies (dumpOfTrace; its file is the trace's), and the trace
+    // collectives that could not be placed so (no group ranks or Seq).
+    std::vector<int64_t> ranksFromTrace;
+    size_t traceCollectivesSkipped = 0;
     // 1 + the highest rank a file or a process group names.
     int64_t worldSize = 0;
     // Ranks below worldSize that no dump covers (a rank that hung before

@@ -9,6 +9,7 @@
 #include "job_record/flight_recorder_reader.h"
 #include "job_record/kineto_reader.h"
 #include "job_record/pickle_reader.h"
+#include "job_record/trace_as_dump.h"
 #include "scenario/input_file.h"
 
 namespace hsdp {
@@ -83,10 +84,24 @@ std::vector<int64_t> ranksMissing(const std::map<int64_t, std::string>& files, i
     return missing;
 }
 
+// A rank with a trace and no dump is checked on the dump its trace implies.
+void dumpsFromTraces(JobRecord& job) {
+    for (const auto& [rank, trace] : job.traces) {
+        if (job.dumps.count(rank)) continue;
+        TraceDump derived = dumpOfTrace(trace);
+        job.traceCollectivesSkipped += derived.skipped;
+        if (derived.dump.entries.empty()) continue;
+        job.dumps.emplace(rank, std::move(derived.dump));
+        job.dumpFiles.emplace(rank, job.traceFiles.at(rank));
+        job.ranksFromTrace.push_back(rank);
+    }
+}
+
 void findMissingRanks(JobRecord& job) {
     int64_t highest = -1;
     for (const auto& [rank, file] : job.dumpFiles) highest = std::max(highest, rank);
-    for (const auto& [rank, file] : job.traceFiles) highest = std::max(highest, rank);
+    for (const auto& [rank, trace] : job.traces)
+        highest = std::max({highest, rank, trace.worldSize.value_or(0) - 1});
     for (const auto& [rank, dump] : job.dumps)
         for (const auto& group : dump.groups)
             for (int64_t member : group.ranks) highest = std::max(highest, member);
@@ -139,6 +154,7 @@ JobRecord readJobRecord(const std::vector<std::string>& paths, std::stop_token s
             readOne(path, job);
         }
     }
+    dumpsFromTraces(job);
     findMissingRanks(job);
     return job;
 }

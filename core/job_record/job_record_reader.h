@@ -21,7 +21,9 @@ namespace hsdp {
 // "rank3.json", "rank3.pkl"); a trace's rank is its distributedInfo.rank,
 // else its file name's. Two files of one kind for one rank, a file whose
 // rank cannot be found, or any file a reader refuses is a JobRecordError
-// naming the file; ranks without a file are listed in the record. A stop
+// naming the file; ranks without a file are listed in the record. A rank
+// with a trace and no dump gets the dump its trace implies (dumpOfTrace),
+// so a job profiled but not dumped is checked all the same. A stop
 // requested on `stop` ends the reading before the next file with a
 // JobRecordError saying it was cancelled (a job of thousands of dumps).
 JobRecord readJobRecord(const std::vector<std::string>& paths, std::stop_token stop = {});

@@ -17,6 +17,7 @@
 
 #include "cli_process.h"
 #include "job_record/job_record_reader.h"
+#include "kineto_trace_fixture.h"
 #include "pickle_writer.h"
 #include "run_budget.h"
 #include "sample_rows.h"
@@ -207,8 +208,9 @@ private slots:
         const auto r = inspect({"check-job", sample("teaching_2x2.json"), dir, "--json"});
         QCOMPARE(r.exitCode, 1);
         const Json check = parse(r.out);
-        QCOMPARE(keysOf(check), (std::set<std::string>{"format", "scenario", "ranks", "matched",
-                                                       "divergences", "first", "timings"}));
+        QCOMPARE(keysOf(check),
+                 (std::set<std::string>{"format", "scenario", "ranks", "ranks_from_trace",
+                                        "matched", "divergences", "first", "timings"}));
         QCOMPARE(check["format"].get<std::string>(), std::string("hsdp-job-check/1"));
         QCOMPARE(check["ranks"], Json({0, 1, 2, 3}));
         const std::set<std::string> kinds = {"missing", "unexpected", "size",
@@ -265,6 +267,21 @@ private slots:
         const auto r = inspect({"check-job", sample("teaching_2x2.json"), dir});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("nccl_trace_rank_3.json"), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
+    // A record with no collective to place (traces of a profiler that
+    // writes no Seq) is not "exactly the plan": there is nothing to check.
+    void aRecordWithNothingToCheckIsRefused() {
+        QTemporaryDir tmp;
+        TraceJson trace = kinetoTrace(0);
+        for (auto& event : trace["traceEvents"])
+            if (event["name"] == "record_param_comms") event["args"].erase("Seq");
+        writeBytes(tmp.filePath("rank0.pt.trace.json"), trace.dump());
+        const auto r = inspect({"check-job", sample("teaching_2x2.json"), tmp.path()});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("nothing to check") && r.err.contains("2 Kineto trace"),
+                 r.err.constData());
         QVERIFY(r.out.isEmpty());
     }
 

@@ -5,9 +5,12 @@
 // ops and the GPU kernels that carry the same args.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "job_record/flight_recorder_dump.h"
 
 namespace hsdp::testing {
 
@@ -84,6 +87,45 @@ inline TraceJson kinetoTrace(int rank, bool withDistributedInfo = true) {
                       {"args", {{"name", "python"}}}});
     trace["traceEvents"] = events;
     trace["traceName"] = "rank" + std::to_string(rank) + ".pt.trace.json";
+    return trace;
+}
+
+// The profiler's name of a collective the recorder spells `operation`
+// ("_all_gather_base" is the profiler's "_allgather_base").
+inline std::string profilerName(std::string_view operation) {
+    static const std::map<std::string_view, std::string, std::less<>> names = {
+        {"_all_gather_base", "_allgather_base"},
+        {"all_reduce", "allreduce"},
+        {"all_to_all", "all_to_allv"}};
+    const auto found = names.find(operation);
+    return found == names.end() ? std::string(operation) : found->second;
+}
+
+// What the profiler would have written on the rank of `dump`: a
+// record_param_comms event per collective entry (its element counts, dtype,
+// group, Seq, start and duration), each followed by its kernel.
+inline TraceJson kinetoTraceOf(const FlightRecorderDump& dump, int rank, int worldSize) {
+    TraceJson trace = kinetoTrace(rank);
+    trace["distributedInfo"]["world_size"] = worldSize;
+    TraceJson events = TraceJson::array();
+    for (const FlightRecorderEntry& e : dump.entries) {
+        if (e.isP2P) continue;
+        const FlightRecorderGroup* group = dump.findGroup(e.pgName);
+        std::string ranks = "[";
+        for (int64_t r : group->ranks) ranks += (ranks.size() > 1 ? ", " : "") + std::to_string(r);
+        TraceJson event =
+            kinetoCollective(profilerName(e.operation()), e.inputSizes.at(0).at(0),
+                             e.outputSizes.at(0).at(0), ranks + "]", int64_t(group->ranks.size()),
+                             double(e.timeCreatedNs) / 1000);
+        auto& args = event["args"];
+        args["dtype"] = e.inputDtypes.at(0);
+        args["Process Group Name"] = e.pgName;
+        args["Process Group Description"] = e.pgDesc;
+        args["Seq"] = e.collectiveSeqId;
+        event["dur"] = e.durationMs.value_or(0) * 1000;
+        events.push_back(event);
+    }
+    trace["traceEvents"] = events;
     return trace;
 }
 

@@ -17,7 +17,9 @@ const char* const kCheckJobHelp =
 
 Holds a real job's PyTorch Flight Recorder dumps (files, or folders of them:
 one per rank, pickle or JSON, as docs/job-records.md reads them) against the
-scenario's plan: every recorded collective is matched to the plan's optimizer
+scenario's plan; a rank profiled but not dumped is read off its Kineto trace
+(record_param_comms events with "Process Group Ranks" and "Seq"). Every
+recorded collective is matched to the plan's optimizer
 step, process groups by their member ranks, then each member's entries in
 collective_seq_id order (seq s is the step's collective (s-1) mod L of the
 group's L, training step (s-1)/L + 1), at the scenario's real shapes. Each
@@ -34,7 +36,7 @@ divergence is said in one sentence, the one to look at first before the rest:
   order       two adjacent collectives recorded the other way round
 
 Where every member of a collective recorded its duration (Flight Recorder
-with TORCH_NCCL_ENABLE_TIMING=1), the recorded times follow per op beside the
+with TORCH_NCCL_ENABLE_TIMING=1, or Kineto), the recorded times follow per op beside the
 cost model's for the same collectives ("timings" in --json).
 
 `run --flight-recorder DIR SCENARIO` writes the dumps the plan's job would
@@ -50,7 +52,8 @@ options:
 
 exit status: 0 the record is exactly the plan (every recorded collective
 matched, sizes and dtypes as planned); 1 divergences; 2 a scenario or dump
-that cannot be read (the file and the place in it named) or bad usage.
+that cannot be read (the file and the place in it named), a record with no
+collective to check, or bad usage.
 
 docs/job-records.md ("Checking a job against its plan") in the source tree.
 )";
@@ -72,6 +75,13 @@ int checkJobCommand(const std::vector<std::string>& args) {
                                          parser.positionals().end());
     const std::optional<JobRecord> job = loadJobRecord(dumps);
     if (!job) return 2;
+    if (job->dumps.empty()) {  // nothing recorded: "exactly the plan" would be vacuous
+        std::cerr << "hsdp-inspect: check-job: nothing to check: no Flight Recorder dump, and "
+                  << job->traceCollectivesSkipped
+                  << " Kineto trace collective(s), none naming its process group's ranks and "
+                     "sequence id (\"Process Group Ranks\", \"Seq\")\n";
+        return 2;
+    }
     const Plan plan = planWithStrategies(*scenario, cluster, parser.value("--cluster"));
     const PlannedStep step = plannedStep(stepSchedule(*scenario, plan));
     const JobCheck check = checkJob(step, *scenario, plan, *job);

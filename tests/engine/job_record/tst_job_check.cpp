@@ -10,6 +10,8 @@
 #include <QtTest>
 
 #include <QFileInfo>
+#include <QTemporaryDir>
+#include <fstream>
 #include <algorithm>
 #include <set>
 
@@ -24,6 +26,8 @@
 #include "job_check/planned_step.h"
 #include "job_check/recorded_timeline.h"
 #include "job_check/run_dump.h"
+#include "job_record/job_record_reader.h"
+#include "kineto_trace_fixture.h"
 #include "run/runner.h"
 #include "run/shrink.h"
 #include "run_budget.h"
@@ -304,6 +308,40 @@ private slots:
         QCOMPARE(d.kind, DivergenceKind::Unexpected);
         QCOMPARE(d.rank, int64_t(1));
         QCOMPARE(d.groupRanks, (std::vector<int64_t>{1, 2}));
+    }
+
+    // A job profiled but not dumped: each rank's Kineto trace, read as the
+    // dump it implies, is checked as the dumps are. The run's collectives
+    // as the profiler records them are exactly the plan; a trace one
+    // collective short is that collective missing on that rank.
+    void kinetoTracesAreCheckedAsDumps() {
+        auto traced = [&](const std::vector<FlightRecorderDump>& dumps, QTemporaryDir& dir) {
+            for (size_t r = 0; r < dumps.size(); ++r)
+                std::ofstream(dir.filePath(QString("rank%1.pt.trace.json").arg(r)).toStdString())
+                    << testing::kinetoTraceOf(dumps[r], int(r), int(dumps.size())).dump();
+            return readJobRecord({dir.path().toStdString()});
+        };
+        QTemporaryDir dir;
+        const JobRecord record = traced(clean_.dumps, dir);
+        QCOMPARE(record.ranksFromTrace, (std::vector<int64_t>{0, 1, 2, 3}));
+        QVERIFY(record.ranksWithoutDump.empty());
+        const JobCheck c = check(record);
+        QVERIFY2(c.divergences.empty(), qPrintable(describe(clean_, c)));
+        int64_t entries = 0;
+        for (const auto& d : clean_.dumps) entries += int64_t(d.entries.size());
+        QCOMPARE(c.matched, entries);
+        QVERIFY2(describe(clean_, c).contains("4 ranks' dumps (all read off their Kineto traces)"),
+                 qPrintable(describe(clean_, c)));
+
+        auto dumps = clean_.dumps;
+        const Place place = placeIn(dumps, 1);
+        const int64_t seq = dumps[1].entries[place.at].collectiveSeqId;
+        removeEntry(dumps[1], place.at);
+        QTemporaryDir shortDir;
+        const JobDivergence d = onlyDivergence(check(traced(dumps, shortDir)));
+        QCOMPARE(d.kind, DivergenceKind::Missing);
+        QCOMPARE(d.rank, int64_t(1));
+        QCOMPARE(d.seqId, seq);
     }
 
     void skippedCollectiveIsMissing() {
