@@ -19,11 +19,10 @@ Holds a real job's PyTorch Flight Recorder dumps (files, or folders of them:
 one per rank, pickle or JSON, as docs/job-records.md reads them) against the
 scenario's plan; a rank profiled but not dumped is read off its Kineto trace
 (record_param_comms events with "Process Group Ranks" and "Seq"). Every
-recorded collective is matched to the plan's optimizer
-step, process groups by their member ranks, then each member's entries in
-collective_seq_id order (seq s is the step's collective (s-1) mod L of the
-group's L, training step (s-1)/L + 1), at the scenario's real shapes. Each
-divergence is said in one sentence, the one to look at first before the rest:
+recorded collective is matched to the plan's optimizer step, process groups
+by their member ranks, then each member's entries in collective_seq_id order
+(seq s is the step's collective (s-1) mod L of the group's L, training step
+(s-1)/L + 1), at the scenario's real shapes. Each divergence is said in one sentence, the one to look at first before the rest:
 
   missing     a rank never recorded a collective its peers recorded, or one
               before its later entries
