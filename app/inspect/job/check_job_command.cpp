@@ -22,7 +22,8 @@ scenario's plan; a rank profiled but not dumped is read off its Kineto trace
 recorded collective is matched to the plan's optimizer step, process groups
 by their member ranks, then each member's entries in collective_seq_id order
 (seq s is the step's collective (s-1) mod L of the group's L, training step
-(s-1)/L + 1), at the scenario's real shapes. Each divergence is said in one sentence, the one to look at first before the rest:
+(s-1)/L + 1), at the scenario's real shapes. Each divergence is said in one
+sentence, the one to look at first before the rest:
 
   missing     a rank never recorded a collective its peers recorded, or one
               before its later entries
