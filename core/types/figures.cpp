@@ -98,6 +98,27 @@ std::string groupRanksText(const std::vector<int>& ranks) {
     return text + "]";
 }
 
+namespace {
+
+size_t characters(const std::string& text) {
+    // Every byte but a UTF-8 continuation byte (10xxxxxx) starts a character.
+    return size_t(std::count_if(text.begin(), text.end(),
+                                [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+}  // namespace
+
+std::string padRight(std::string text, size_t columns) {
+    const size_t n = characters(text);
+    if (n < columns) text.append(columns - n, ' ');
+    return text;
+}
+
+std::string padLeft(std::string text, size_t columns) {
+    const size_t n = characters(text);
+    return n < columns ? std::string(columns - n, ' ') + text : text;
+}
+
 std::string ratioText(double ratio) {
     char text[32];
     if (ratio >= 100)

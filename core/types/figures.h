@@ -34,6 +34,10 @@ std::string summedTimeText(double seconds);  // "7.35 s summed over collectives"
 // group is "broadcast #3 of group [2,3]".
 std::string collectiveId(int64_t seq);
 std::string groupRanksText(const std::vector<int>& ranks);  // "[2,3]", "[0..7]", "[0,8,16]"
+// `text` padded with spaces to `columns` characters (UTF-8 counted by
+// character, so "812 µs" is six wide), for text tables; longer text is kept.
+std::string padRight(std::string text, size_t columns);
+std::string padLeft(std::string text, size_t columns);
 // How many times one figure is another: "370×", "9.5×", "0.51×" (two
 // significant figures, whole numbers from 100).
 std::string ratioText(double ratio);

@@ -172,6 +172,22 @@ private slots:
                      op["recorded_seconds"].get<double>() / op["predicted_seconds"].get<double>());
         }
         QCOMPARE(counted, timings["timed"].get<int64_t>());
+        // Per rank, the record's collectives beside the same rank's planned
+        // ones: as many, each side's time in them within its span.
+        const hsdp::JobRecord record = hsdp::readJobRecord({dir.toStdString()});
+        const Json ranks = parse(json.out)["rank_timings"];
+        QCOMPARE(ranks.size(), record.dumps.size());
+        for (const Json& r : ranks) {
+            const auto& dump = record.dumps.at(r["rank"].get<int64_t>());
+            QCOMPARE(r["recorded_collectives"].get<size_t>(), dump.entries.size());
+            QCOMPARE(r["predicted_collectives"], r["recorded_collectives"]);
+            QCOMPARE(r["never_completed"].get<int>(), 0);
+            for (const char* side : {"recorded", "predicted"}) {
+                const double in = r[std::string(side) + "_seconds"].get<double>();
+                const double span = r[std::string(side) + "_span_seconds"].get<double>();
+                QVERIFY2(in > 0 && in <= span * (1 + 1e-9), side);
+            }
+        }
         const auto defaulted = inspect({"check-job", sample("teaching_2x2.json"), dir});
         QVERIFY2(defaulted.out.contains("on loopback (the default: --cluster names the job's "
                                         "cluster)"),
@@ -179,7 +195,9 @@ private slots:
         QVERIFY2(defaulted.out.contains("recorded/predicted"), defaulted.out.constData());
         const auto text =
             inspect({"check-job", sample("teaching_2x2.json"), dir, "--cluster", "h100-dgx"});
-        QVERIFY2(text.out.contains("Recorded times beside the model's on h100-dgx, "),
+        QVERIFY2(text.out.contains("Recorded times beside the model's on h100-dgx, ") &&
+                     text.out.contains("Per rank, the recorded collectives beside the predicted "
+                                       "ones on h100-dgx"),
                  text.out.constData());
 
         const QString shrunk = tmp.filePath("shrunk");  // every dim halved to fit 30,000 bytes
@@ -189,6 +207,7 @@ private slots:
                  0);
         const auto untimed = inspect({"check-job", sample("teaching_2x2.json"), shrunk, "--json"});
         QVERIFY(parse(untimed.out)["timings"].is_null());
+        QVERIFY(parse(untimed.out)["rank_timings"].is_null());
     }
 
     // Rank 2 fails at its third collective: it never recorded it, its peers
@@ -210,7 +229,8 @@ private slots:
         const Json check = parse(r.out);
         QCOMPARE(keysOf(check),
                  (std::set<std::string>{"format", "scenario", "ranks", "ranks_from_trace",
-                                        "matched", "divergences", "first", "timings"}));
+                                        "matched", "divergences", "first", "timings",
+                                        "rank_timings"}));
         QCOMPARE(check["format"].get<std::string>(), std::string("hsdp-job-check/1"));
         QCOMPARE(check["ranks"], Json({0, 1, 2, 3}));
         const std::set<std::string> kinds = {"missing", "unexpected", "size",
@@ -238,6 +258,9 @@ private slots:
         QCOMPARE(check["first"]["rank"].get<int>(), 2);
         QVERIFY(check["first"]["recorded"].is_null());
         QVERIFY(!check["first"]["expected"]["params"].empty());
+        // The stuck ranks' last collectives never completed; rank 2 left none open.
+        for (const Json& rank : check["rank_timings"])
+            QCOMPARE(rank["never_completed"].get<int>() > 0, rank["rank"].get<int>() != 2);
     }
 
     void pickleWithAGlobalIsRefused() {

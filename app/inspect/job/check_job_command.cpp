@@ -8,6 +8,10 @@
 #include "job_check/job_check_json.h"
 #include "job_check/job_check_text.h"
 #include "job_record/job_record_reader.h"
+#include "cost/plan_cost.h"
+#include "cost/predicted_trace.h"
+#include "job_check/recorded_timeline.h"
+#include "rank_timeline.h"
 #include "recorded_times.h"
 
 namespace hsdp::cli {
@@ -58,6 +62,26 @@ collective to check, or bad usage.
 docs/job-records.md ("Checking a job against its plan") in the source tree.
 )";
 
+namespace {
+
+// The ranks of the per-rank timeline: a screenful, evenly spaced.
+constexpr size_t kTimelineRanks = 8;
+
+// The recorded timeline's ranks beside their predicted step on `cluster`
+// (none when nothing is timed: the prediction is then not worked out).
+std::vector<RankTimeline> rankTimelinesBesidePrediction(const Scenario& scenario, const Plan& plan,
+                                                        const RecordedTimeline& recorded,
+                                                        const Cluster& cluster) {
+    if (recorded.trace.events.empty()) return {};
+    std::vector<int> ranks;
+    for (const TraceEvent& e : recorded.trace.events)
+        if (ranks.empty() || ranks.back() != e.rank) ranks.push_back(e.rank);
+    const PlanCost cost = costPlan(scenario, plan, cluster);
+    return rankTimelines(recorded, predictedTrace(plan, cost, ranks));
+}
+
+}  // namespace
+
 int checkJobCommand(const std::vector<std::string>& args) {
     ArgParser parser;
     parser.flag("--json").option("--cluster");
@@ -87,13 +111,18 @@ int checkJobCommand(const std::vector<std::string>& args) {
     const JobCheck check = checkJob(step, *scenario, plan, *job);
     const Cluster timesCluster = cluster ? *cluster : defaultStrategyCluster();
     const TimedCollectives timed = timedCollectives(*job, timesCluster);
+    const RecordedTimeline recorded = recordedTimeline(*scenario, plan, step, check, kTimelineRanks);
+    const std::vector<RankTimeline> ranks = rankTimelinesBesidePrediction(*scenario, plan, recorded,
+                                                                          timesCluster);
     if (parser.has("--json")) {
         auto json = jobCheckToJson(check, step, *scenario, plan);
         json["timings"] = recordedTimesJson(timed, timesCluster.name);
+        json["rank_timings"] = rankTimelineJson(ranks, recorded);
         std::cout << json.dump(1) << "\n";
     } else {
         std::cout << jobCheckText(check, step, *scenario, plan)
-                  << recordedTimesText(timed, timesCluster.name, cluster.has_value());
+                  << recordedTimesText(timed, timesCluster.name, cluster.has_value())
+                  << rankTimelineText(ranks, recorded, check.ranks.size(), timesCluster.name);
     }
     return check.divergences.empty() ? 0 : 1;
 }

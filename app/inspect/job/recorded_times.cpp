@@ -40,14 +40,11 @@ std::string sumsRatioText(double recorded, double predicted) {
 }
 
 std::string rowText(const std::string& name, const OpTimes& t) {
-    char line[240];
-    std::snprintf(line, sizeof line,
-                  "    %-14s %5zu   recorded %-11s predicted %-11s recorded/predicted %-7s "
-                  "median error %s\n",
-                  name.c_str(), t.count, secondsText(t.recorded).c_str(),
-                  secondsText(t.predicted).c_str(), sumsRatioText(t.recorded, t.predicted).c_str(),
-                  percentText(medianOf(t.errors)).c_str());
-    return line;
+    return "    " + padRight(name, 14) + " " + padLeft(std::to_string(t.count), 5) + "   recorded " +
+           padRight(durationText(t.recorded), 11) + " predicted " +
+           padRight(durationText(t.predicted), 11) + " recorded/predicted " +
+           padRight(sumsRatioText(t.recorded, t.predicted), 7) + " median error " +
+           percentText(medianOf(t.errors)) + "\n";
 }
 
 }  // namespace
