@@ -3,9 +3,12 @@
 // JobRecordError whose JSON path is in the document. A trace read is
 // consistent: its rank is below its world size, each collective's ranks (when
 // listed) are as many as its group size, its counts and times are not
-// negative.
+// negative. The dump it implies (job_record/trace_as_dump.h) holds one
+// entry per collective that names its group's ranks and Seq, in a group it
+// lists with those ranks.
 #include "fuzz_support.h"
 #include "job_record/kineto_reader.h"
+#include "job_record/trace_as_dump.h"
 
 using namespace hsdp;
 using fuzz::finding;
@@ -21,6 +24,15 @@ void checkTrace(const KinetoTrace& trace) {
         if (c.inNelems < 0 || c.outNelems < 0 || c.groupSize < 1 || c.tsUs < 0 || c.durUs < 0)
             finding("a negative count or time");
         if (c.collectiveName.empty()) finding("a collective without a name");
+    }
+    const TraceDump derived = dumpOfTrace(trace);
+    if (derived.dump.entries.size() + derived.skipped != trace.collectives.size())
+        finding("a trace collective neither in the dump nor skipped");
+    for (const auto& e : derived.dump.entries) {
+        const FlightRecorderGroup* group = derived.dump.findGroup(e.pgName);
+        if (!group || group->ranks.empty()) finding("an entry in a group the dump does not list");
+        if (e.state != CollectiveState::Completed || !e.durationMs)
+            finding("an entry of a trace not completed or untimed");
     }
 }
 
