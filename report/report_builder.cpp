@@ -216,7 +216,9 @@ ReportDocument buildReport(const ReportInput& input) {
     doc.command = input.command;
     if (!input.commandNote.isEmpty())
         doc.header.emplace_back(QStringLiteral("Note"), input.commandNote);
-    doc.findings = input.plan.plan->hasErrors() ||
+    // The prediction's errors count (out of memory on the cluster), as in
+    // the verdict above and in `plan --cluster`'s exit status.
+    doc.findings = diagnosticCount(input.plan, Severity::Error) > 0 ||
                    (input.run.isValid() && !input.run.run->verified) ||
                    (input.job.isValid() && !input.job.rows.empty());
 

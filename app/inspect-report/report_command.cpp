@@ -70,8 +70,8 @@ options:
   -h, --help          show this help
   --version           print the version
 
-exit status: 0 written; 1 written, and the plan has error diagnostics, the
-run did not verify or the job diverged from the plan; 2 unreadable scenario
+exit status: 0 written; 1 written, and the plan has error diagnostics (with
+--cluster, out-of-memory too), the run did not verify or the job diverged from the plan; 2 unreadable scenario
 or job record, unwritable output (the message names the file) or bad usage.
 The file is written atomically: it appears whole or not at all.
 )";

@@ -101,7 +101,6 @@ Json memoryFitJson(const MemoryFit& fit) {
 
 // What the plan runs and both strategies, per rank and phase.
 nlohmann::ordered_json gatherTrafficToJson(const GatherTraffic& traffic) {
-    using Json = nlohmann::ordered_json;
     const int64_t toAll = traffic.allToAll.maxReceived();
     return {{"runs", traffic.runs},
             {"chosen", strategyJson(traffic.chosen)},

@@ -720,8 +720,9 @@ void TestReport::wrongRowsAreDrawn() {
 }
 
 // A plan whose predicted peak is over the device's memory: the report's
-// verdict counts the out-of-memory error, and the Diagnostics section lists
-// it first among the errors, as plan --cluster and the status bar do.
+// verdict counts the out-of-memory error, the Diagnostics section lists it
+// first among the errors, and the report is a finding (exit 1), as plan
+// --cluster and the status bar have it.
 void TestReport::outOfMemoryIsAnErrorOfTheReport() {
     ReportInput input;
     input.plan = computePlanResult(sample("llama3_8b_hsdp_2x4.json"));
@@ -746,6 +747,7 @@ void TestReport::outOfMemoryIsAnErrorOfTheReport() {
              qPrintable(verdict));
     QVERIFY(errors);
     QCOMPARE(errors->rows.front().front(), QStringLiteral("out-of-memory"));
+    QVERIFY(doc.findings);  // report exits 1 on it, as plan --cluster does
 }
 
 // report --run --cluster: the run-versus-prediction picture is the run as
