@@ -16,12 +16,6 @@ Json finiteOrNull(double value) {
     return std::isfinite(value) ? Json(value) : Json(nullptr);
 }
 
-std::string seconds(double s) {
-    char text[32];
-    std::snprintf(text, sizeof text, s < 0.01 ? "%.3g s" : "%.4f s", s);
-    return text;
-}
-
 }  // namespace
 
 Json predictionToJson(const RunPrediction& p) {
@@ -80,12 +74,11 @@ std::string signedPercent(double predicted, double measured) {
 // error of the single items, which a few long ones can pull far from it.
 std::string accuracyLine(std::string_view name, int count, double measured, double predicted,
                          double medianAbsRelError) {
-    char line[256];
-    std::snprintf(
-        line, sizeof line, "    %-14s %5d   measured %-11s predicted %-11s error %-9s median %s\n",
-        std::string(name).c_str(), count, seconds(measured).c_str(), seconds(predicted).c_str(),
-        signedPercent(predicted, measured).c_str(), percentText(medianAbsRelError).c_str());
-    return line;
+    return "    " + padRight(std::string(name), 14) + " " + padLeft(std::to_string(count), 5) +
+           "   measured " + padRight(durationText(measured), 10) + " predicted " +
+           padRight(durationText(predicted), 10) + " error " +
+           padRight(signedPercent(predicted, measured), 9) + " median " +
+           percentText(medianAbsRelError) + "\n";
 }
 
 // The compute kinds' lines: each span's own duration, measured and predicted.
@@ -111,10 +104,10 @@ std::string predictionToText(const RunPrediction& p) {
     std::string out = "Prediction on " + p.cost.cluster.name +
                       " (the cost model at the run's own shapes, docs/cost-model.md):\n";
     out += "  step (makespan of the optimizer step): measured ";
-    out += p.measuredSeconds > 0 ? seconds(p.measuredSeconds) : std::string("(not measured)");
-    out += ", predicted " + seconds(p.predictedSeconds) + " " + p.cost.cluster.trustText();
+    out += p.measuredSeconds > 0 ? durationText(p.measuredSeconds) : std::string("(not measured)");
+    out += ", predicted " + durationText(p.predictedSeconds) + " " + p.cost.cluster.trustText();
     if (p.makespanRelError) {
-        out += ", error " + percentText(*p.makespanRelError);
+        out += ", error " + signedPercent(p.predictedSeconds, p.measuredSeconds);
         // Said, not left to the reader: this run is outside what the cluster claims.
         const ClusterValidation& v = p.cost.cluster.validation;
         if (v.errorPercent >= 0 && p.cost.cluster.describesEngineRuns() &&

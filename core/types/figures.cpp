@@ -102,8 +102,9 @@ namespace {
 
 size_t characters(const std::string& text) {
     // Every byte but a UTF-8 continuation byte (10xxxxxx) starts a character.
-    return size_t(std::count_if(text.begin(), text.end(),
-                                [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    return size_t(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
 }
 
 }  // namespace

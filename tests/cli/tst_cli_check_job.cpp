@@ -227,10 +227,9 @@ private slots:
         const auto r = inspect({"check-job", sample("teaching_2x2.json"), dir, "--json"});
         QCOMPARE(r.exitCode, 1);
         const Json check = parse(r.out);
-        QCOMPARE(keysOf(check),
-                 (std::set<std::string>{"format", "scenario", "ranks", "ranks_from_trace",
-                                        "matched", "divergences", "first", "timings",
-                                        "rank_timings"}));
+        QCOMPARE(keysOf(check), (std::set<std::string>{"format", "scenario", "ranks",
+                                                       "ranks_from_trace", "matched", "divergences",
+                                                       "first", "timings", "rank_timings"}));
         QCOMPARE(check["format"].get<std::string>(), std::string("hsdp-job-check/1"));
         QCOMPARE(check["ranks"], Json({0, 1, 2, 3}));
         const std::set<std::string> kinds = {"missing", "unexpected", "size",

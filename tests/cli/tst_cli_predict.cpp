@@ -121,22 +121,40 @@ private slots:
         // loopback is this machine: no caveat. Each op's and kind's error is
         // first the signed error of the two sums it prints beside it.
         QVERIFY(!r.out.contains("not this run"));
-        const QRegularExpression line(QStringLiteral(
-            R"(^\s+(\w+)\s+\d+\s+measured ([\d.e+-]+) s\s+predicted ([\d.e+-]+) s\s+)"
-            R"(error ([+-][\d.]+) %\s+median [\d.]+ %$)"));
+        const QString duration = QStringLiteral(R"(([\d.]+) (s|ms|µs|ns))");
+        const QRegularExpression line(
+            QStringLiteral(R"(^\s+(\w+)\s+\d+\s+measured )") + duration +
+            QStringLiteral(R"(\s+predicted )") + duration +
+            QStringLiteral(R"(\s+error ([+-][\d.]+) %\s+median [\d.]+ %$)"));
+        auto seconds = [](const QString& value, const QString& unit) {
+            const double scale = unit == "s" ? 1 : unit == "ms" ? 1e-3 : unit == "ns" ? 1e-9 : 1e-6;
+            return value.toDouble() * scale;
+        };
         int lines = 0;
         for (const QString& text : QString::fromUtf8(r.out).split('\n')) {
             const auto m = line.match(text);
             if (!m.hasMatch()) continue;
             ++lines;
-            const double measured = m.captured(2).toDouble(), predicted = m.captured(3).toDouble();
+            const double measured = seconds(m.captured(2), m.captured(3));
+            const double predicted = seconds(m.captured(4), m.captured(5));
             const double expected = 100 * (predicted - measured) / measured;
-            // The sums print at 3-4 significant figures.
+            // The sums print at 3 significant figures.
             QVERIFY2(
-                std::abs(m.captured(4).toDouble() - expected) <= 0.01 * std::abs(expected) + 0.2,
+                std::abs(m.captured(6).toDouble() - expected) <= 0.01 * std::abs(expected) + 0.2,
                 qPrintable(text));
         }
-        QVERIFY2(lines >= 4, r.out.constData());  // all_gather, broadcast and compute kinds
+        QVERIFY2(lines >= 4, r.out.constData());
+        // The step's error is signed like the rows': predicted under measured is negative.
+        const QRegularExpression step(
+            QStringLiteral(R"(step \(makespan of the optimizer step\): measured )") + duration +
+            QStringLiteral(", predicted ") + duration +
+            QStringLiteral(R"(.*, error ([+-][\d.]+) %)"));
+        const auto m = step.match(QString::fromUtf8(r.out));
+        QVERIFY2(m.hasMatch(), r.out.constData());
+        const double measured = seconds(m.captured(1), m.captured(2));
+        const double predicted = seconds(m.captured(3), m.captured(4));
+        QVERIFY2(std::abs(m.captured(5).toDouble() - 100 * (predicted - measured) / measured) <= 1,
+                 qPrintable(m.captured(0)));  // all_gather, broadcast and compute kinds
     }
 
     // --replay: the run's own durations through the step's graph, then each

@@ -113,10 +113,9 @@ inline TraceJson kinetoTraceOf(const FlightRecorderDump& dump, int rank, int wor
         const FlightRecorderGroup* group = dump.findGroup(e.pgName);
         std::string ranks = "[";
         for (int64_t r : group->ranks) ranks += (ranks.size() > 1 ? ", " : "") + std::to_string(r);
-        TraceJson event =
-            kinetoCollective(profilerName(e.operation()), e.inputSizes.at(0).at(0),
-                             e.outputSizes.at(0).at(0), ranks + "]", int64_t(group->ranks.size()),
-                             double(e.timeCreatedNs) / 1000);
+        TraceJson event = kinetoCollective(
+            profilerName(e.operation()), e.inputSizes.at(0).at(0), e.outputSizes.at(0).at(0),
+            ranks + "]", int64_t(group->ranks.size()), double(e.timeCreatedNs) / 1000);
         auto& args = event["args"];
         args["dtype"] = e.inputDtypes.at(0);
         args["Process Group Name"] = e.pgName;

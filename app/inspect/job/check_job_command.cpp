@@ -4,13 +4,13 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "cost/gather_strategy_choice.h"
+#include "cost/plan_cost.h"
+#include "cost/predicted_trace.h"
 #include "job_check/job_check.h"
 #include "job_check/job_check_json.h"
 #include "job_check/job_check_text.h"
-#include "job_record/job_record_reader.h"
-#include "cost/plan_cost.h"
-#include "cost/predicted_trace.h"
 #include "job_check/recorded_timeline.h"
+#include "job_record/job_record_reader.h"
 #include "rank_timeline.h"
 #include "recorded_times.h"
 
@@ -111,9 +111,10 @@ int checkJobCommand(const std::vector<std::string>& args) {
     const JobCheck check = checkJob(step, *scenario, plan, *job);
     const Cluster timesCluster = cluster ? *cluster : defaultStrategyCluster();
     const TimedCollectives timed = timedCollectives(*job, timesCluster);
-    const RecordedTimeline recorded = recordedTimeline(*scenario, plan, step, check, kTimelineRanks);
-    const std::vector<RankTimeline> ranks = rankTimelinesBesidePrediction(*scenario, plan, recorded,
-                                                                          timesCluster);
+    const RecordedTimeline recorded =
+        recordedTimeline(*scenario, plan, step, check, kTimelineRanks);
+    const std::vector<RankTimeline> ranks =
+        rankTimelinesBesidePrediction(*scenario, plan, recorded, timesCluster);
     if (parser.has("--json")) {
         auto json = jobCheckToJson(check, step, *scenario, plan);
         json["timings"] = recordedTimesJson(timed, timesCluster.name);

@@ -59,8 +59,9 @@ std::vector<RankTimeline> rankTimelines(const RecordedTimeline& recorded, const 
     return rows;
 }
 
-std::string rankTimelineText(const std::vector<RankTimeline>& rows, const RecordedTimeline& recorded,
-                             size_t ranksChecked, const std::string& clusterName) {
+std::string rankTimelineText(const std::vector<RankTimeline>& rows,
+                             const RecordedTimeline& recorded, size_t ranksChecked,
+                             const std::string& clusterName) {
     if (rows.empty()) return {};
     const int64_t steps = stepsOf(recorded);
     std::string text =
@@ -68,10 +69,10 @@ std::string rankTimelineText(const std::vector<RankTimeline>& rows, const Record
         (steps > 1 ? ", per training step (" + std::to_string(steps) + " recorded)" : "") +
         ": how many, the time in them (summed) and from the first one's start to the last "
         "one's end" +
-        (rows.size() < ranksChecked ? " (" + std::to_string(rows.size()) + " of the " +
-                                          groupedCount(int64_t(ranksChecked)) +
-                                          " ranks, evenly spaced)"
-                                    : std::string()) +
+        (rows.size() < ranksChecked
+             ? " (" + std::to_string(rows.size()) + " of the " +
+                   groupedCount(int64_t(ranksChecked)) + " ranks, evenly spaced)"
+             : std::string()) +
         ":\n" +
         "    rank     collectives: recorded  planned    in them: recorded  predicted    "
         "first to last: recorded  predicted\n";

@@ -26,8 +26,9 @@ std::vector<RankTimeline> rankTimelines(const RecordedTimeline& recorded, const 
 
 // The block's text ("" when nothing is timed; `ranksChecked`: the ranks of
 // the record, of which `rows` may be a few) and JSON (null then).
-std::string rankTimelineText(const std::vector<RankTimeline>& rows, const RecordedTimeline& recorded,
-                             size_t ranksChecked, const std::string& clusterName);
+std::string rankTimelineText(const std::vector<RankTimeline>& rows,
+                             const RecordedTimeline& recorded, size_t ranksChecked,
+                             const std::string& clusterName);
 nlohmann::ordered_json rankTimelineJson(const std::vector<RankTimeline>& rows,
                                         const RecordedTimeline& recorded);
 

@@ -40,8 +40,8 @@ std::string sumsRatioText(double recorded, double predicted) {
 }
 
 std::string rowText(const std::string& name, const OpTimes& t) {
-    return "    " + padRight(name, 14) + " " + padLeft(std::to_string(t.count), 5) + "   recorded " +
-           padRight(durationText(t.recorded), 11) + " predicted " +
+    return "    " + padRight(name, 14) + " " + padLeft(std::to_string(t.count), 5) +
+           "   recorded " + padRight(durationText(t.recorded), 11) + " predicted " +
            padRight(durationText(t.predicted), 11) + " recorded/predicted " +
            padRight(sumsRatioText(t.recorded, t.predicted), 7) + " median error " +
            percentText(medianOf(t.errors)) + "\n";

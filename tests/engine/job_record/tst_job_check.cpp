@@ -11,8 +11,8 @@
 
 #include <QFileInfo>
 #include <QTemporaryDir>
-#include <fstream>
 #include <algorithm>
+#include <fstream>
 #include <set>
 
 #include "accuracy/trace_match.h"
