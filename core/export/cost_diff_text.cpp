@@ -12,8 +12,10 @@ namespace hsdp {
 namespace {
 
 std::string signedDuration(double seconds) {
-    if (seconds == 0) return "no change";
-    return std::string(seconds > 0 ? "+" : "-") + durationText(std::fabs(seconds));
+    // Rounding leaves a sub-nanosecond difference between equal sums: "-0 s".
+    const std::string magnitude = durationText(std::fabs(seconds));
+    if (magnitude == durationText(0)) return "no change";
+    return std::string(seconds > 0 ? "+" : "-") + magnitude;
 }
 
 std::string signedBytes(int64_t bytes) {

@@ -156,6 +156,14 @@ private slots:
         QCOMPARE(diff.faster(), Better::Same);
         QCOMPARE(diff.lighter(), Better::Same);
         QVERIFY(costDiffToText(diff).find("both plans take the same time") != std::string::npos);
+        // Equal sums added in another order differ below a nanosecond: no "-0 s".
+        CostDiff rounded = diff;
+        QVERIFY(!rounded.phases.empty());
+        rounded.phases[0].afterSeconds += 1e-13;
+        const std::string text = costDiffToText(rounded);
+        QVERIFY2(text.find("0 s)") == std::string::npos &&
+                     text.find("(no change)") != std::string::npos,
+                 text.c_str());
     }
 
     void jsonAndTextSayTheVerdicts() {
