@@ -359,6 +359,7 @@ JobCheck checkJob(const PlannedStep& step, const Scenario& scenario, const Plan&
     JobCheck out;
     out.ranksWithoutDump = job.ranksWithoutDump;
     out.ranksFromTrace = job.ranksFromTrace;
+    out.recordWorldSize = job.worldSize;
     for (const auto& [rank, dump] : job.dumps) {
         out.ranks.push_back(rank);
         for (const auto& e : dump.entries) out.nowNs = std::max(out.nowNs, newestNs(e));

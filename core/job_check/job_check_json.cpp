@@ -64,6 +64,7 @@ Json jobCheckToJson(const JobCheck& check, const PlannedStep& step, const Scenar
     out["scenario"] = scenario.name;
     out["ranks"] = check.ranks;
     out["ranks_from_trace"] = check.ranksFromTrace;
+    out["record_world_size"] = check.recordWorldSize;
     out["matched"] = check.matched;
     out["divergences"] = Json::array();
     for (const JobDivergence& d : check.divergences)

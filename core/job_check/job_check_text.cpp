@@ -211,6 +211,10 @@ std::string jobCheckText(const JobCheck& check, const PlannedStep& step, const S
     if (!check.ranksWithoutDump.empty())
         out += "; no dump of rank(s) " + rankRanges(check.ranksWithoutDump) +
                ", of which nothing is said";
+    if (check.recordWorldSize != scenario.worldSize)
+        out += "\nthe record's world is " + std::to_string(check.recordWorldSize) +
+               " ranks, the plan's " + std::to_string(scenario.worldSize) +
+               ": is this the scenario the job ran? (its groups then match few of the plan's)";
     if (!check.first) return out + "\nthe record is exactly the plan\n";
     const size_t n = check.divergences.size();
     out += "\n" + std::to_string(n) + (n == 1 ? " divergence" : " divergences") +

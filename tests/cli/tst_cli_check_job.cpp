@@ -227,9 +227,10 @@ private slots:
         const auto r = inspect({"check-job", sample("teaching_2x2.json"), dir, "--json"});
         QCOMPARE(r.exitCode, 1);
         const Json check = parse(r.out);
-        QCOMPARE(keysOf(check), (std::set<std::string>{"format", "scenario", "ranks",
-                                                       "ranks_from_trace", "matched", "divergences",
-                                                       "first", "timings", "rank_timings"}));
+        QCOMPARE(keysOf(check),
+                 (std::set<std::string>{"format", "scenario", "ranks", "ranks_from_trace",
+                                        "record_world_size", "matched", "divergences", "first",
+                                        "timings", "rank_timings"}));
         QCOMPARE(check["format"].get<std::string>(), std::string("hsdp-job-check/1"));
         QCOMPARE(check["ranks"], Json({0, 1, 2, 3}));
         const std::set<std::string> kinds = {"missing", "unexpected", "size",
@@ -290,6 +291,21 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("nccl_trace_rank_3.json"), r.err.constData());
         QVERIFY(r.out.isEmpty());
+    }
+
+    // Dumps of another world than the plan's: said before the divergences
+    // it causes, which would otherwise read as the job's faults.
+    void anotherWorldIsSaid() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath("fr");
+        QCOMPARE(recordRun(sample("teaching_2x2.json"), dir), 0);
+        const auto r = inspect({"check-job", sample("llama3_8b_hsdp_2x4.json"), dir});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("the record's world is 4 ranks, the plan's 8"), r.out.constData());
+        QVERIFY(r.out.indexOf("the plan's 8") < r.out.indexOf("divergences"));
+        const auto same = inspect({"check-job", sample("teaching_2x2.json"), dir, "--json"});
+        QCOMPARE(parse(same.out)["record_world_size"].get<int>(), 4);
+        QVERIFY(!inspect({"check-job", sample("teaching_2x2.json"), dir}).out.contains("world is"));
     }
 
     // A record with no collective to place (traces of a profiler that
