@@ -60,7 +60,8 @@ options:
                          larger runs shrink shapes; a budget below the smallest
                          possible run is refused and the minimum named
   --max-flops F          Newton-Schulz work budget; larger runs shrink (default 4e10)
-  --inject-fault R:K     make rank R fail at its K-th collective
+  --inject-fault R:K     make rank R fail at its K-th collective, as a crash
+                         would: the others go on until they need it
   --procs N|auto         split the world over N worker processes (ranks in mesh
                          order; Gloo FileStore rendezvous in a private temporary
                          folder, loopback TCP); same output as in one process.

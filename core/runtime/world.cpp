@@ -180,7 +180,10 @@ void rankMain(RunState& run, Rendezvous& rendezvous, const std::vector<std::vect
     bool ok = guarded(state, [&] { context.connect(rendezvous, groups); });
     if (!ok) state.closeAll();
     sync.started.arrive_and_wait();
-    if (ok && run.failedRank() < 0) ok = guarded(state, [&] { body(context); });
+    // A rank starts its body unless the run already failed; an injected
+    // fault stops only its own rank (RunState::failedByInjection).
+    if (ok && (run.failedRank() < 0 || run.failedByInjection()))
+        ok = guarded(state, [&] { body(context); });
     // A failed rank closes its sockets now, so peers blocked on it fail at
     // once; the others when the run is over or has failed (see finishAndWait).
     if (!ok) state.closeAll();

@@ -9,10 +9,12 @@ void RankState::admit(const CollectiveCall& call) {
     ++collectives_;
     if (run_.cancelRequested()) fail(cancelledError(rank_, call));
     const int failed = run_.failedRank();
-    if (failed >= 0) fail(abortedError(rank_, failed, call));
+    if (failed >= 0 && !run_.failedByInjection()) fail(abortedError(rank_, failed, call));
     const auto& fault = run_.options().fault;
-    if (fault && fault->rank == rank_ && fault->collective == collectives_)
+    if (fault && fault->rank == rank_ && fault->collective == collectives_) {
+        if (failed < 0) run_.noteInjection();
         fail(injectedFaultError(rank_, collectives_, call));
+    }
 }
 
 void RankState::fail(const RunError& error) {

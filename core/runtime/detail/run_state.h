@@ -41,6 +41,11 @@ public:
     bool cancelRequested() const;
     // The rank whose failure was noted first, or -1 while the run is healthy.
     int failedRank() const { return failedRank_.load(std::memory_order_acquire); }
+    // Whether the first failure is the injected fault (WorldOptions::fault):
+    // the other ranks then go on as a real job's would, until they need the
+    // stopped rank, so a Flight Recorder dump of the run shows a real hang.
+    bool failedByInjection() const { return injected_.load(std::memory_order_acquire); }
+    void noteInjection() { injected_.store(true, std::memory_order_release); }
 
     // Keeps the first failure noted (by time) as the run's headline; later
     // ones are usually consequences (peers seeing closed sockets).
@@ -61,6 +66,7 @@ private:
     const std::chrono::steady_clock::time_point created_;
     std::chrono::steady_clock::time_point start_;
     std::atomic<int> failedRank_{-1};
+    std::atomic<bool> injected_{false};
     mutable std::mutex failureMutex_;
     std::optional<RunError> first_;
     std::condition_variable finishedCv_;

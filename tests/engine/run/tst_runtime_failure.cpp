@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "runtime/world.h"
 #include "runtime_test_util.h"
@@ -181,6 +182,34 @@ private slots:
         for (const auto& event : trace.events) completedSeqs.insert(event.seq);
         QCOMPARE(static_cast<int>(completedSeqs.size()), 2);  // the first two all-reduces completed
         QCOMPARE(outcome.error->seq, *completedSeqs.rbegin() + 1);
+    }
+
+    // An injected fault stops its rank as a crash would: the others go on
+    // with what does not need it, as a real job's ranks would until they
+    // hang on it, so its Flight Recorder dumps show a real hang. Ranks 0
+    // and 1 reach their pair's all-reduce after rank 2 failed, complete it,
+    // and fail only at the world all-reduce that needs rank 2.
+    void anInjectedFaultStopsOnlyWhatNeedsItsRank() {
+        TraceRecorder recorder;
+        WorldOptions options;
+        options.worldSize = 4;
+        options.timeout = kTimeout;
+        options.trace = &recorder;
+        options.fault = FaultSpec{2, 1};
+        const Outcome outcome = runExpectingFailure(options, pairGroups(4), [](RankContext& ctx) {
+            float value = 1;
+            if (ctx.rank() < 2) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));  // after the fault
+                ctx.group({0, 1}).allReduce(&value, 1, DType::F32, ReduceOp::Sum, {});
+            }
+            ctx.world().allReduce(&value, 1, DType::F32, ReduceOp::Sum, {});
+        });
+        QVERIFY(outcome.error.has_value());
+        QCOMPARE(outcome.error->rank, 2);
+        std::set<int> completed;
+        for (const auto& event : recorder.take().events)
+            if (event.groupRanks == std::vector<int>{0, 1}) completed.insert(event.rank);
+        QCOMPARE(completed, (std::set<int>{0, 1}));
     }
 
     void bodyExceptionStopsFast() {
