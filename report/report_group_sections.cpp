@@ -109,8 +109,11 @@ ReportTable loadTable(const Plan& plan, const Group& g) {
     };
     for (size_t b = 0; b < g.batches.size(); ++b) {
         const Batch& batch = g.batches[b];
-        const double mean =
-            batch.loads.empty() ? 0 : double(batch.numel) / double(batch.loads.size());
+        // The mean of the owners' loads, as max/mean is everywhere (a frozen
+        // param of the batch has no owner and no load).
+        double total = 0;
+        for (size_t c = 0; c < batch.loads.size(); ++c) total += double(batch.loads[c]);
+        const double mean = batch.loads.empty() ? 0 : total / double(batch.loads.size());
         for (size_t c = 0; c < batch.loads.size(); ++c) {
             const Coord coord = batch.loadCoord(c);
             const int64_t numel = batch.loads[c];

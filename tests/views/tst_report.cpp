@@ -238,6 +238,7 @@ private slots:
     void everyPictureIsItsContentAlone_data();
     void everyPictureIsItsContentAlone();
     void balancePicturesShowTheWorstJudgedPlace();
+    void loadSharesAreOfTheOwnersMean();
     void reportTimingIsTheCommandsWallTime();
     void pdfCommandWrapsOnlyBetweenArguments();
 
@@ -928,6 +929,33 @@ void TestReport::balancePicturesShowTheWorstJudgedPlace() {
 }
 
 // `report` times the whole command, and says which part the run was.
+// Each coordinate's share of the batch mean is of the owners' loads, so the
+// largest share is the batch's max/mean: a frozen param of the batch (no
+// owner) does not lower it (0.67 beside a max/mean of 1.00).
+void TestReport::loadSharesAreOfTheOwnersMean() {
+    ReportInput input;
+    input.plan = computePlanResult(sample("teaching_2x2.json"));
+    const ReportDocument doc = buildReport(input);
+    const ReportTable* batches = nullptr;
+    const ReportTable* loads = nullptr;
+    for (const ReportSection& section : doc.sections)
+        for (const ReportBlock& block : section.blocks) {
+            if (block.kind != ReportBlock::Table) continue;
+            if (!batches && block.table.header.contains(QStringLiteral("Imbalance (max/mean)")))
+                batches = &block.table;
+            if (!loads && block.table.header.contains(QStringLiteral("Share of the batch mean")))
+                loads = &block.table;
+        }
+    QVERIFY(batches && loads);
+    const int imbalance = int(batches->header.indexOf(QStringLiteral("Imbalance (max/mean)")));
+    const int share = int(loads->header.indexOf(QStringLiteral("Share of the batch mean")));
+    QCOMPARE(batches->rows.front().front(), QStringLiteral("0"));  // group 0's batch 0
+    QString largest;
+    for (const QStringList& row : loads->rows)
+        if (row.front() == QStringLiteral("0") && largest.isEmpty()) largest = row[share];
+    QCOMPARE(largest, batches->rows.front()[imbalance]);
+}
+
 void TestReport::reportTimingIsTheCommandsWallTime() {
     QTemporaryDir dir;
     const CliOutcome r = inspect({"report", HSDP_SOURCE_DIR "/tests/data/figures/even_2x4.json",
