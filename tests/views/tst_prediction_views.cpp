@@ -416,7 +416,8 @@ void TestPredictionViews::predictedTimelineIsTheSimulation() {
     QCOMPARE(view.planCanvas()->timeAxisTitle(), QStringLiteral("predicted time since step start"));
     QVERIFY(view.measuredCanvas()->timeAxisTitle().contains(QStringLiteral("run start")));
     QVERIFY2(view.planCanvas()->summaryText().endsWith(
-                 QStringLiteral("%1 events").arg(groupedNumber(timeline->eventCount()))),
+                 QStringLiteral("%1 spans (collectives per member, compute)")
+                     .arg(groupedNumber(timeline->eventCount()))),
              qPrintable(view.planCanvas()->summaryText()));
     QVERIFY(timeline->eventCount() >= 1000);  // so that the separator shows
 }

@@ -445,10 +445,19 @@ void TestTraceViews::withoutARunTheViewsAreEmpty() {
         QCOMPARE(steps.currentStep(), -1);
         QCOMPARE(traffic.stats().total.collectives, 0);
         QVERIFY(!trace.renderImage(QSize(400, 200)).isNull());
+        QCOMPARE(trace.canvas()->timeAxisTitle(), QStringLiteral("time since run start"));
         trace.setRun(teaching_);
         steps.setRun(teaching_);
         traffic.setRun(teaching_);
         QVERIFY(steps.stepCount() > 0);
+        // The axis says the trace is the step, a part of the run's wall time
+        // (the status bar's): an axis starting late read as a wrong picture.
+        const QString title = trace.canvas()->timeAxisTitle();
+        QVERIFY2(title.contains(
+                     QStringLiteral("the optimizer step %1 of the run's %2 wall")
+                         .arg(QString::fromStdString(durationText(teaching_.run->stepSeconds)),
+                              QString::fromStdString(durationText(teaching_.run->seconds)))),
+                 qPrintable(title));
     }
 }
 
@@ -779,7 +788,7 @@ void TestTraceViews::aFailedRunIsMarkedWhereItStopped() {
                  fault->text().contains(QString::fromStdString(failed.run->error)),
              qPrintable(fault->text()));
     QCOMPARE(panel.findChild<QLabel*>(QStringLiteral("faultBadge"))->text(),
-             QStringLiteral("✗ run failed"));
+             QStringLiteral("✗ run stopped after this"));  // it completed; the next failed
     panel.setStep(0);
     QVERIFY(panel.findChild<QLabel*>(QStringLiteral("fault"))->isHidden());
 

@@ -272,9 +272,11 @@ void StepWidget::showStep() {
     badge_->show();
     headline_->setText(QStringLiteral("<b>%1</b>").arg(caption_.headline.toHtmlEscaped()));
     why_->setText(caption_.why);
-    faultBadge_->setText(caption_.fault.isEmpty() ? tr("✗ run failed") : tr("✗ wrong result"));
     // A failed run's last step is where it stopped: said there, not a
-    // success story of the collectives before the failure.
+    // success story of the collectives before the failure. The step itself
+    // completed: its badge says the run stopped after it, not that it failed.
+    faultBadge_->setText(caption_.fault.isEmpty() ? tr("✗ run stopped after this")
+                                                  : tr("✗ wrong result"));
     if (runFailed() && current_ == stepCount() - 1)
         caption_.fault += (caption_.fault.isEmpty() ? QString() : QStringLiteral("\n")) +
                           tr("The run stopped after this, its last recorded collective: %1")

@@ -562,11 +562,12 @@ QString TraceCanvas::summaryText() const {
     if (!timeline_) return {};
     const QString events = groupedNumber(timeline_->eventCount());
     return layout_.isGrouped()
-               ? tr("%1 ranks in %2 groups · %3 events")
+               ? tr("%1 ranks in %2 groups · %3 spans (collectives per member, compute)")
                      .arg(groupedNumber(timeline_->rowCount()))
                      .arg(layout_.groups().size())
                      .arg(events)
-               : tr("%1 ranks · %2 events").arg(groupedNumber(timeline_->rowCount()), events);
+               : tr("%1 ranks · %2 spans (collectives per member, compute)")
+                     .arg(groupedNumber(timeline_->rowCount()), events);
 }
 
 void TraceCanvas::paintLegend(QPainter& painter, const QSize& size) const {

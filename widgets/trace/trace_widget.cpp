@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "trace/trace_zoom_bar.h"
+#include "types/figures.h"
 #include "types/mesh.h"
 #include "view/offscreen_grab.h"
 
@@ -64,6 +65,15 @@ TraceWidget::TraceWidget(PlanSelection* selection, QWidget* parent)
 
 void TraceWidget::setRun(const RunData& run) {
     canvas_->setRun(run);
+    // The trace is the optimizer step; the run's wall time in the status
+    // bar also holds the setup and the checks: said where the axis starts late.
+    if (run.isValid() && run.run->stepSeconds > 0)
+        canvas_->setTimeAxisTitle(
+            tr("time since run start · the optimizer step %1 of the run's %2 wall")
+                .arg(QString::fromStdString(durationText(run.run->stepSeconds)),
+                     QString::fromStdString(durationText(run.run->seconds))));
+    else
+        canvas_->setTimeAxisTitle(tr("time since run start"));
     const PlanResult predicted = predicted_;  // made before the run came
     if (canvas_->nodeMap().empty()) showPrediction(predicted);
 }
