@@ -41,9 +41,15 @@ Facts costFacts(const PlanCost& cost) {
                                             .arg(peak.rank)
                                             .arg(bytesText(double(peak.residentBytes)))},
     };
-    if (cost.cluster.device.memoryBytes > 0)
-        facts.emplace_back(QStringLiteral("Device memory"),
-                           bytesText(double(cost.cluster.device.memoryBytes)));
+    if (cost.cluster.device.memoryBytes > 0) {
+        // Whether the step fits is the first thing its figures depend on.
+        const QString memory = outOfMemoryText(cost);
+        facts.emplace_back(
+            QStringLiteral("Device memory"),
+            bytesText(double(cost.cluster.device.memoryBytes)) +
+                (memory.isEmpty() ? QStringLiteral(": the step fits")
+                                  : QStringLiteral(": DOES NOT FIT (%1)").arg(memory)));
+    }
     return facts;
 }
 

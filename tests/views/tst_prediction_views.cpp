@@ -729,6 +729,16 @@ void TestPredictionViews::aStepOverTheDeviceLeadsTheStatusBarAndTheDiagnostics()
     for (int row = 1; row < diagnostics->rowCount(); ++row)
         QCOMPARE(diagnostics->index(row, DiagnosticsModel::CodeColumn).data().toString(),
                  QString::fromStdString(result.plan->diagnostics[size_t(row - 1)].code));
+    // Every figure of the step says it cannot run: the predicted timeline's
+    // title before its step time, the memory chart's title beside its bars.
+    const QString timelineTitle = window.view<PredictedTimelineWidget>()->planTitle();
+    QVERIFY2(timelineTitle.startsWith(QStringLiteral("Does not fit (%1): ").arg(outOfMemory)),
+             qPrintable(timelineTitle));
+    const QString memoryTitle = window.view<MemoryWidget>()->rankTitleText();
+    QVERIFY2(memoryTitle.endsWith(QStringLiteral(", %1 over the device's %2: does not fit")
+                                      .arg(bytes(peak.peakBytes - h100.device.memoryBytes),
+                                           bytes(h100.device.memoryBytes))),
+             qPrintable(memoryTitle));
 
     // The sample as it is fits: no error added, the peak still in view.
     QVERIFY(openAndWait(window, sample("llama3_70b_hsdp_tp_2x4x4.json")));
@@ -741,6 +751,9 @@ void TestPredictionViews::aStepOverTheDeviceLeadsTheStatusBarAndTheDiagnostics()
     const QString peakWords =
         QStringLiteral("peak %1 (rank %2)").arg(bytes(fittingPeak.peakBytes)).arg(fittingPeak.rank);
     QVERIFY(!window.statusText().contains(QStringLiteral("out of memory")));
+    QVERIFY(
+        !window.view<PredictedTimelineWidget>()->planTitle().contains(QStringLiteral("not fit")));
+    QVERIFY(!window.view<MemoryWidget>()->rankTitleText().contains(QStringLiteral("not fit")));
     QCOMPARE(window.view<DiagnosticsWidget>()->model()->rowCount(),
              int(fits.plan->diagnostics.size()));
     label = planStatusLabel(window);

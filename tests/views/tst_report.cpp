@@ -749,6 +749,14 @@ void TestReport::outOfMemoryIsAnErrorOfTheReport() {
     QVERIFY(errors);
     QCOMPARE(errors->rows.front().front(), QStringLiteral("out-of-memory"));
     QVERIFY(doc.findings);  // report exits 1 on it, as plan --cluster does
+    // The cost facts say it beside the device's memory.
+    QString device;
+    for (const ReportSection& section : doc.sections)
+        for (const ReportBlock& block : section.blocks)
+            for (const auto& [label, value] : block.facts)
+                if (label == QStringLiteral("Device memory")) device = value;
+    QVERIFY2(device.contains(QStringLiteral(": DOES NOT FIT (out of memory: peak ")),
+             qPrintable(device));
 }
 
 // report --run --cluster: the run-versus-prediction picture is the run as

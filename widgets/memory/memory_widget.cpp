@@ -203,11 +203,20 @@ void MemoryWidget::showRankDistribution() {
 QString MemoryWidget::rankTitleText() const {
     // Short: a QCPTextElement title is as wide as its text, and a wider
     // plot drew bars where the distribution belongs.
-    return tr("Predicted optimizer-step peak per rank (no activations) on %1, real shapes: "
-              "highest %2 (rank %3)")
-        .arg(clusterText(*result_.prediction->cost),
-             QString::fromStdString(humanBytes(chart_.peakBytes)))
-        .arg(chart_.peakRank);
+    const PlanCost& cost = *result_.prediction->cost;
+    const QString title =
+        tr("Predicted optimizer-step peak per rank (no activations) on %1, real "
+           "shapes: highest %2 (rank %3)")
+            .arg(clusterText(cost), QString::fromStdString(humanBytes(chart_.peakBytes)))
+            .arg(chart_.peakRank);
+    // Bars past the device's line are a step that cannot run: said in words too.
+    return cost.memoryFit.fits()
+               ? title
+               : title + tr(", %1 over the device's %2: does not fit")
+                             .arg(QString::fromStdString(
+                                      humanBytes(double(cost.memoryFit.overBytes()))),
+                                  QString::fromStdString(
+                                      humanBytes(double(cost.memoryFit.deviceBytes))));
 }
 
 void MemoryWidget::fillRankBars() {

@@ -216,11 +216,14 @@ QString PredictedTimelineWidget::planTitle() const {
     const PlanPrediction* prediction = plan_.prediction.get();
     if (!prediction || !prediction->cost) return {};
     const PlanCost& cost = *prediction->cost;
-    return tr("Predicted, not measured: the step on %1 at real shapes, %2 %3 (rank %4 ends "
+    // A step that cannot run says so first: its time alone read as a plan to take.
+    const QString memory = outOfMemoryText(cost);
+    return (memory.isEmpty() ? QString() : tr("Does not fit (%1): ").arg(memory)) +
+           tr("Predicted, not measured: the step on %1 at real shapes, %2 %3 (rank %4 ends "
               "last)")
-        .arg(clusterText(cost), duration(cost.stepSeconds),
-             QString::fromStdString(cost.cluster.trustText()))
-        .arg(cost.lastRank);
+               .arg(clusterText(cost), duration(cost.stepSeconds),
+                    QString::fromStdString(cost.cluster.trustText()))
+               .arg(cost.lastRank);
 }
 
 QString PredictedTimelineWidget::caption() const {

@@ -122,14 +122,18 @@ QString predictionStatusText(const PlanPrediction* prediction) {
            step;
 }
 
-QString outOfMemoryStatusText(const PlanPrediction* prediction) {
-    if (!prediction || !prediction->cost || prediction->cost->memoryFit.fits()) return {};
-    const MemoryFit& fit = prediction->cost->memoryFit;
+QString outOfMemoryText(const PlanCost& cost) {
+    const MemoryFit& fit = cost.memoryFit;
+    if (fit.fits()) return {};
     auto bytes = [](int64_t b) { return QString::fromStdString(humanBytes(double(b))); };
     return QObject::tr("out of memory: peak %1 (rank %2), %3 over the device's %4")
         .arg(bytes(fit.peakBytes))
         .arg(fit.peakRank)
         .arg(bytes(fit.overBytes()), bytes(fit.deviceBytes));
+}
+
+QString outOfMemoryStatusText(const PlanPrediction* prediction) {
+    return prediction && prediction->cost ? outOfMemoryText(*prediction->cost) : QString();
 }
 
 }  // namespace hsdp

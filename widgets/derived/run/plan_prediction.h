@@ -76,5 +76,8 @@ QString predictionStatusText(const PlanPrediction* prediction);
 // 79.6 GiB", the first words of the status bar when the predicted step does
 // not fit; "" when it fits or there is no prediction.
 QString outOfMemoryStatusText(const PlanPrediction* prediction);
+// The same words for a cost: every figure of a step that does not fit says
+// so beside it (the step time, the memory chart, the report).
+QString outOfMemoryText(const PlanCost& cost);
 
 }  // namespace hsdp
