@@ -18,9 +18,12 @@ namespace {
 
 constexpr int kMaxWrongRowPictures = 4;
 
-// NCCL-tests GB/s (1e9 bytes/s), the unit in the column's header.
+// NCCL-tests GB/s (1e9 bytes/s), the unit in the column's header, to three
+// significant figures as the studio shows it (loopback's 7e-6 printed "0.000").
 QString gbps(double bytesPerSecond) {
-    return QString::number(bytesPerSecond / 1e9, 'f', 3);
+    QString text = QString::fromStdString(bandwidthText(bytesPerSecond));
+    text.chop(QStringLiteral(" GB/s").size());
+    return text;
 }
 
 QString qs(const std::string& text) {

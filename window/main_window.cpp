@@ -303,9 +303,29 @@ void MainWindow::updateTitle() {
     setWindowTitle(parts.join(QStringLiteral(" — ")));
 }
 
+// A restored frame that reaches past the screen's available area (saved on
+// a larger screen, or at y=20 over a 900 px screen without a window manager)
+// hid the status bar: it is moved, then shrunk, back inside.
+void MainWindow::keepOnScreen() {
+    const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    if (!screen) return;
+    const QRect available = screen->availableGeometry();
+    QRect frame = frameGeometry();
+    const QSize margins = frame.size() - size();
+    QSize inner = size().boundedTo(available.size() - margins);
+    frame.setSize(inner + margins);
+    frame.moveLeft(
+        std::clamp(frame.left(), available.left(), available.right() - frame.width() + 1));
+    frame.moveTop(
+        std::clamp(frame.top(), available.top(), available.bottom() - frame.height() + 1));
+    resize(inner);
+    move(frame.topLeft());
+}
+
 void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    keepOnScreen();
     firstRunLayout_ = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 }
 

@@ -98,8 +98,10 @@ public:
     QString diagnosticCountsText() const;
     // Cluster ▸ (main_window_cluster.cpp): costs every plan on a preset's name
     // or a cluster file's path ("none": no prediction), kept for the next
-    // start; false (with a message box unless quiet) for one that does not read.
-    bool chooseCluster(const QString& nameOrPath, bool quiet = false);
+    // start unless `remember` is false (a command line's choice); false (with a
+    // message box unless quiet) for one that does not read.
+    bool chooseCluster(const QString& nameOrPath, bool quiet = false, bool remember = true);
+    static QString defaultCluster();  // h100-dgx
     QString clusterChoice() const { return clusterChoice_; }
 
     // Runs (main_window_runs.cpp): Run ▸ Run / Run reference / Run… run the
@@ -279,6 +281,7 @@ private:
     void showShortcuts();
     void restoreSettings();
     QSize defaultSize() const;
+    void keepOnScreen();
 
     Session* session_;
     PlanSelection* selection_;

@@ -48,7 +48,11 @@ void MainWindow::buildClusterMenu() {
     if (!chooseCluster(saved, /*quiet=*/true)) chooseCluster(kDefaultCluster, /*quiet=*/true);
 }
 
-bool MainWindow::chooseCluster(const QString& nameOrPath, bool quiet) {
+QString MainWindow::defaultCluster() {
+    return kDefaultCluster;
+}
+
+bool MainWindow::chooseCluster(const QString& nameOrPath, bool quiet, bool remember) {
     std::shared_ptr<const Cluster> cluster;
     if (nameOrPath != kNoCluster) {
         try {
@@ -61,7 +65,7 @@ bool MainWindow::chooseCluster(const QString& nameOrPath, bool quiet) {
         }
     }
     clusterChoice_ = nameOrPath;
-    QSettings().setValue(kClusterKey, nameOrPath);
+    if (remember) QSettings().setValue(kClusterKey, nameOrPath);
     for (QAction* action : clusterActions_->actions())
         action->setChecked(action->data().toString() == nameOrPath);
     session_->setCluster(std::move(cluster));

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+#include "cluster/reader.h"
 #include "derived/job/job_session.h"
 #include "derived/run/run_status_text.h"
 #include "hsdp_version.h"
@@ -108,6 +109,14 @@ bool runAndWait(hsdp::MainWindow& window, const RunChoice& choice, QString* erro
     return true;
 }
 
+// "h100-dgx, a100-dgx, h200-hgx, loopback".
+QString presetList() {
+    QStringList names;
+    for (const std::string& name : hsdp::clusterPresetNames())
+        names << QString::fromStdString(name);
+    return names.join(QStringLiteral(", "));
+}
+
 int screenshots(hsdp::MainWindow& window, const QString& dir, const QString& scenario,
                 const RunChoice& run, hsdp::ScreenshotFormats formats) {
     window.setRemembersFiles(false);
@@ -118,6 +127,7 @@ int screenshots(hsdp::MainWindow& window, const QString& dir, const QString& sce
         return 2;
     }
     waitForPrediction(window);  // its views are in the screenshots
+    std::printf("cluster: %s (--cluster chooses another)\n", qPrintable(window.clusterChoice()));
     if ((run.request || !run.savedRun.isEmpty()) && !runAndWait(window, run, &error)) {
         std::fprintf(stderr, "hsdp-studio: %s\n", qPrintable(error));
         return 2;
@@ -160,6 +170,15 @@ int main(int argc, char** argv) {
                        "DIR and exit."),
         QStringLiteral("DIR"));
     parser.addOption(screenshot);
+    QCommandLineOption clusterOption(
+        QStringLiteral("cluster"),
+        QStringLiteral("The cluster every plan is predicted on: a preset (%1), an "
+                       "hsdp-cluster/1 file, or none. Default: the Cluster menu's last choice "
+                       "(h100-dgx at first); with --screenshot, h100-dgx, so pictures do not "
+                       "depend on a past session.")
+            .arg(presetList()),
+        QStringLiteral("NAME|FILE"));
+    parser.addOption(clusterOption);
     QCommandLineOption screenshotFormat(
         QStringLiteral("screenshot-format"),
         QStringLiteral("What --screenshot writes of each view: png (pixels, the default), svg "
@@ -254,6 +273,19 @@ int main(int argc, char** argv) {
     }
 
     hsdp::MainWindow window;
+    // The command line's cluster, not kept for the next start; screenshots
+    // are on the default one unless told, whatever a past session chose.
+    if (parser.isSet(clusterOption) || parser.isSet(screenshot)) {
+        const QString cluster = parser.isSet(clusterOption) ? parser.value(clusterOption)
+                                                            : hsdp::MainWindow::defaultCluster();
+        if (!window.chooseCluster(cluster, /*quiet=*/true, /*remember=*/false)) {
+            std::fprintf(stderr,
+                         "hsdp-studio: --cluster %s: not a preset (%s), a readable "
+                         "hsdp-cluster/1 file or none\n",
+                         qPrintable(cluster), qPrintable(presetList()));
+            return 2;
+        }
+    }
     if (parser.isSet(screenshot)) {
         if (files.size() != 1) {
             std::fprintf(stderr, "hsdp-studio: --screenshot DIR needs exactly one SCENARIO\n");

@@ -515,6 +515,11 @@ void TestBufferViews::paramsThatFailedWithAnErrorHaveALineAtTheTop() {
         const int ink = lastInk(image, QRect(0, lines.front() - 6, size.width(), 12));
         QVERIFY2(ink > size.width() / 2 && ink < size.width() - 8,
                  qPrintable(QString::number(ink)));
+        // A picture cannot be hovered: its heading says where the whole text is.
+        QVERIFY(view.errorsHeaderText(false).contains(QStringLiteral("hover")));
+        QVERIFY2(!view.errorsHeaderText(true).contains(QStringLiteral("hover")) &&
+                     view.errorsHeaderText(true).contains(QStringLiteral("verification table")),
+                 qPrintable(view.errorsHeaderText(true)));
     }
     // The tour's reference run fails rowwise.uneven's step with an error
     // (its update slice does not fit the shard); its gathered rows mismatch

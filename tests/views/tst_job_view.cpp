@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QLabel>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -196,6 +197,20 @@ void TestJobView::theRecordedTimelineIsDrawnAboveThePrediction() {
     QVERIFY(view->planCanvas()->windowEnd() >= later);
     QVERIFY2(view->caption().contains(QStringLiteral("one time axis")),
              qPrintable(view->caption()));
+    // Its caption and titles are whole in the dock: they wrap, and have the
+    // height their lines take (beside the combo box the caption was cut).
+    QApplication::processEvents();
+    for (const QLabel* label : view->findChildren<QLabel*>()) {
+        if (label->isHidden() || label->text().isEmpty()) continue;
+        const int needed =
+            label->wordWrap() ? label->heightForWidth(label->width()) : label->sizeHint().height();
+        QVERIFY2(label->wordWrap() || label->width() >= label->sizeHint().width(),
+                 qPrintable(label->text()));
+        QVERIFY2(label->height() >= needed, qPrintable(QStringLiteral("%1 px for %2 px: %3")
+                                                           .arg(label->height())
+                                                           .arg(needed)
+                                                           .arg(label->text())));
+    }
     QVERIFY(view->screenshots().size() >= 1);
     {
         // The picture shares the axis whichever the view shows on screen:

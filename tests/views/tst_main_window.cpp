@@ -5,11 +5,13 @@
 // reading keeps the last good plan under a banner with the reader's
 // message; Help ▸ Documentation shows docs/README.md, installed or from
 // the source tree; the binary's --screenshot, --help, --version.
+#include <QDir>
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -114,6 +116,7 @@ private slots:
     void shortcutsCoverTheCommonActions();
     void screenshotModeWritesEveryView();
     void helpAndVersion();
+    void aRestoredWindowStaysOnScreen();
 };
 
 void TestMainWindow::planFillsTheViewsAndStatusBar() {
@@ -406,6 +409,33 @@ void TestMainWindow::screenshotModeWritesEveryView() {
     if (settings.open(QIODevice::ReadOnly))
         QVERIFY2(!settings.readAll().contains("mixtral_8x7b_expert_mesh"),
                  "--screenshot added its file to Open Recent");
+    // A past session's cluster does not change the pictures: they are on the
+    // default unless --cluster says otherwise, and the choice is not kept.
+    QDir().mkpath(dir.filePath(QStringLiteral("config/hsdp")));
+    QFile past(dir.filePath(QStringLiteral("config/hsdp/hsdp-studio.conf")));
+    QVERIFY(past.open(QIODevice::WriteOnly));
+    past.write("[General]\ncluster=a100-dgx\n");
+    past.close();
+    process.start(studio(),
+                  {QStringLiteral("--screenshot"), dir.path(), sample("teaching_2x2.json")});
+    QVERIFY(process.waitForFinished(60000));
+    QVERIFY(process.readAllStandardOutput().contains("cluster: h100-dgx"));
+    process.start(studio(),
+                  {QStringLiteral("--screenshot"), dir.path(), QStringLiteral("--cluster"),
+                   QStringLiteral("loopback"), sample("teaching_2x2.json")});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 0);
+    QVERIFY(process.readAllStandardOutput().contains("cluster: loopback"));
+    QVERIFY(past.open(QIODevice::ReadOnly));
+    QVERIFY(past.readAll().contains("cluster=a100-dgx"));
+    past.close();
+    process.start(studio(),
+                  {QStringLiteral("--screenshot"), dir.path(), QStringLiteral("--cluster"),
+                   QStringLiteral("no-such-cluster"), sample("teaching_2x2.json")});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 2);
+    QVERIFY(process.readAllStandardError().contains("--cluster no-such-cluster"));
+
     process.start(studio(), {QStringLiteral("--screenshot"), dir.path(),
                              dir.filePath(QStringLiteral("missing.json"))});
     QVERIFY(process.waitForFinished(60000));
@@ -421,6 +451,26 @@ void TestMainWindow::helpAndVersion() {
     process.start(studio(), {QStringLiteral("--help")});
     QVERIFY(process.waitForFinished(30000));
     QVERIFY(process.readAllStandardOutput().contains("--screenshot <DIR>"));
+}
+
+// A frame saved past the screen's bottom (at y=20 on a 900 px screen, its
+// status bar under the edge) comes back inside the screen's available area.
+void TestMainWindow::aRestoredWindowStaysOnScreen() {
+    const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
+    QWidget saved;
+    saved.setGeometry(available.left() + 40, available.top() + available.height() / 3,
+                      available.width(), available.height());
+    QSettings().setValue(QStringLiteral("window/geometry"), saved.saveGeometry());
+    MainWindow window;
+    QSettings().remove(QStringLiteral("window/geometry"));
+    QVERIFY2(available.contains(window.frameGeometry()),
+             qPrintable(QStringLiteral("%1,%2 %3x%4 in %5x%6")
+                            .arg(window.frameGeometry().x())
+                            .arg(window.frameGeometry().y())
+                            .arg(window.frameGeometry().width())
+                            .arg(window.frameGeometry().height())
+                            .arg(available.width())
+                            .arg(available.height())));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -22,6 +22,7 @@
 #include "mesh/mesh_widget.h"
 #include "mixed_optimizer_scenario.h"
 #include "run/runner.h"
+#include "run_budget.h"
 #include "sample_rows.h"
 #include "scenario/reader.h"
 #include "view_fit.h"
@@ -277,8 +278,60 @@ void TestMeshView::aRunsFaultyRanksAreMarked() {
         QCOMPARE(image.pixelColor(inside) == MeshCanvas::faultColor(),
                  faulty.count(cell.rank) == 1);
     }
+    // A short canvas with every legend line (a selection's outlines, the
+    // compute flag, the fault mark) keeps the legend whole: nothing is drawn
+    // in its strip's last pixels, where a cut line would be.
+    selection.selectParam(0);
+    const QSize shortSize(520, 240);
+    const QImage shortImage = view.renderImage(shortSize);
+    const QColor base = shortImage.pixelColor(shortSize.width() - 2, shortSize.height() - 2);
+    for (int y = shortSize.height() - 6; y < shortSize.height(); ++y)
+        for (int x = shortSize.width() - int(MeshCanvas::kLegendWidth); x < shortSize.width(); ++x)
+            QVERIFY2(
+                shortImage.pixelColor(x, y) == base,
+                qPrintable(QStringLiteral("ink at %1,%2 of the legend's strip").arg(x).arg(y)));
+    selection.clear();
+
     widget.showPlan(computePlanResult(sample("diagnostics_tour.json")));
     QVERIFY(widget.canvas()->faults().isEmpty());
+
+    // A selected param the run found wrong narrows the marks to its own wrong
+    // ranks (all four stayed marked for a param wrong on two), and says so.
+    RunData tour;
+    tour.plan = computePlanResult(sample("diagnostics_tour.json"));
+    RunOptions reference;
+    reference.mode = RunMode::Reference;
+    tour.run = std::make_shared<const RunResult>(
+        runPlan(*tour.plan.scenario, *tour.plan.plan, testing::budgetedRunOptions(reference)));
+    widget.showPlan(tour.plan);
+    widget.showRun(tour);
+    std::set<int> wholeRun;
+    for (const ParamRunResult& p : tour.run->params)
+        for (const Mismatch& m : p.mismatches) wholeRun.insert(m.rank);
+    if (tour.run->errorRank >= 0) wholeRun.insert(tour.run->errorRank);
+    const auto marked = [&] {
+        const auto& ranks = widget.canvas()->faults().ranks;
+        return std::set<int>(ranks.begin(), ranks.end());
+    };
+    QCOMPARE(marked(), wholeRun);
+    int narrower = -1;
+    std::set<int> itsRanks;
+    for (size_t i = 0; i < tour.run->params.size() && narrower < 0; ++i) {
+        std::set<int> ranks;
+        for (const Mismatch& m : tour.run->params[i].mismatches)
+            if (m.rank >= 0) ranks.insert(m.rank);
+        if (!ranks.empty() && ranks.size() < wholeRun.size()) narrower = int(i), itsRanks = ranks;
+    }
+    QVERIFY2(narrower >= 0, "no param of the tour is wrong on fewer ranks than the run");
+    if (tour.run->errorRank >= 0) itsRanks.insert(tour.run->errorRank);
+    selection.selectParam(narrower);
+    QCOMPARE(marked(), itsRanks);
+    QVERIFY2(widget.canvas()->faults().label.startsWith(
+                 QStringLiteral("wrong in the run for %1")
+                     .arg(QString::fromStdString(tour.run->params[size_t(narrower)].name))),
+             qPrintable(widget.canvas()->faults().label));
+    selection.clear();
+    QCOMPARE(marked(), wholeRun);
 }
 
 void TestMeshView::toolTipNamesHeldGatheredComputed() {

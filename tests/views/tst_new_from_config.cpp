@@ -134,7 +134,9 @@ private slots:
         window.openScenario(sample("diagnostics_tour.json"));
         QVERIFY(opened.wait(20000));
         QSignalSpy finished(window.runSession(), &RunSession::finished);
-        QVERIFY(window.startRun(RunRequest{RunMode::Reference}));
+        RunRequest reference;
+        reference.mode = RunMode::Reference;
+        QVERIFY(window.startRun(reference));
         QVERIFY(finished.wait(120000));
         QVERIFY(window.lastRun().isValid());
 

@@ -239,6 +239,7 @@ private slots:
     void everyPictureIsItsContentAlone();
     void balancePicturesShowTheWorstJudgedPlace();
     void loadSharesAreOfTheOwnersMean();
+    void bandwidthsKeepTheirFigures();
     void reportTimingIsTheCommandsWallTime();
     void pdfCommandWrapsOnlyBetweenArguments();
 
@@ -962,6 +963,28 @@ void TestReport::loadSharesAreOfTheOwnersMean() {
     for (const QStringList& row : loads->rows)
         if (row.front() == QStringLiteral("0") && largest.isEmpty()) largest = row[share];
     QCOMPARE(largest, batches->rows.front()[imbalance]);
+}
+
+// A run's bandwidths are figures, never "0.000" (loopback moves a few KiB in
+// hundreds of µs: 7e-6 GB/s): every busbw cell of a collective that moved
+// bytes is above zero.
+void TestReport::bandwidthsKeepTheirFigures() {
+    const ReportInput input = predictedInput("teaching_2x2.json", "h100-dgx", true);
+    const ReportDocument doc = buildReport(input);
+    int cells = 0;
+    for (const ReportSection& section : doc.sections)
+        for (const ReportBlock& block : section.blocks) {
+            if (block.kind != ReportBlock::Table) continue;
+            const auto& header = block.table.header;
+            for (int c = 0; c < header.size(); ++c) {
+                if (!header[c].startsWith(QStringLiteral("busbw (GB/s"))) continue;
+                for (const QStringList& row : block.table.rows) {
+                    ++cells;
+                    QVERIFY2(row[c].toDouble() > 0, qPrintable(row.join(QStringLiteral(" | "))));
+                }
+            }
+        }
+    QVERIFY(cells > 3);
 }
 
 void TestReport::reportTimingIsTheCommandsWallTime() {

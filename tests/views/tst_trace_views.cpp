@@ -775,6 +775,19 @@ void TestTraceViews::aFailedRunIsMarkedWhereItStopped() {
             mark.bottom() >= canvas.rowTop(row, size) + canvas.rowHeight(size) / 2);
     const QImage image = canvas.renderImage(size);
     QCOMPARE(QColor(image.pixel(mark.center())), wrongRed());
+    // Its words stay whole inside the canvas, even where the run stops at its right edge.
+    const double start = canvas.windowStart(), end = canvas.windowEnd();
+    for (const double shownEnd : {end, lastEnd + (lastEnd - start) * 0.01}) {
+        canvas.setWindow(start, shownEnd);  // the second ends just past rank 2's mark
+        const QRect label = canvas.failureLabelOf(size);
+        QVERIFY(!label.isEmpty());
+        QVERIFY2(label.left() >= 0 && label.right() < size.width(),
+                 qPrintable(QStringLiteral("%1..%2 in %3")
+                                .arg(label.left())
+                                .arg(label.right())
+                                .arg(size.width())));
+    }
+    canvas.setWindow(start, end);
     // A run that did not fail has no such mark.
     canvas.setRun(tourCorrected_);
     QVERIFY(canvas.failureMarkOf(size).isEmpty());

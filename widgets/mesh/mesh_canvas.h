@@ -191,7 +191,10 @@ private:
                          const QColor& color) const;
     void paintPanelTitles(QPainter& painter, const QTransform& toDevice,
                           const MeshLayout& layout) const;
-    void paintLegend(QPainter& painter, const QSize& size, double cellPixels) const;
+    // Paints the legend; returns where its last line ends (the selected
+    // param's name, which takes what room is left, aside).
+    double paintLegend(QPainter& painter, const QSize& size, double cellPixels) const;
+    void paintFittedLegend(QPainter& painter, const QSize& size, double cellPixels) const;
     // mesh_canvas_overview.cpp
     void paintOverview(QPainter& painter, const QSize& size, const QTransform& toDevice) const;
     void paintBlockImages(QPainter& painter, const QTransform& toDevice, double gap) const;

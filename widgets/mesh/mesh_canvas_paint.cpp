@@ -5,6 +5,7 @@
 #include <QLinearGradient>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPicture>
 #include <QStringList>
 #include <algorithm>
 #include <cmath>
@@ -52,7 +53,40 @@ void MeshCanvas::paintMesh(QPainter& painter, const QSize& size, const QTransfor
     if (level() == Level::Zoomed) paintMinimap(painter, cellArea, toDevice);
     paintBand(painter);
     painter.restore();
-    paintLegend(painter, size, cellPixels);
+    paintFittedLegend(painter, size, cellPixels);
+}
+
+// The legend whole: scaled down when the canvas is shorter than its lines (a
+// 4-rank mesh in a short dock, or its export as on screen, cut the fault line).
+void MeshCanvas::paintFittedLegend(QPainter& painter, const QSize& size, double cellPixels) const {
+    // The heat bar's length follows the height it is given, so the scale is
+    // found by a few measurements, each at the height the last one leaves.
+    const auto bottomAt = [&](const QSize& at) {
+        QPicture measured;
+        QPainter measuring(&measured);
+        measuring.setFont(painter.font());
+        return paintLegend(measuring, at, cellPixels);
+    };
+    const double room = size.height() - 8.0;
+    double scale = 1;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const QSize at(size.width(), int(size.height() / scale));
+        const double bottom = bottomAt(at);
+        if (bottom <= room / scale || bottom <= 0) break;
+        scale = std::max(0.5, scale * (room / scale) / bottom);
+        if (scale == 0.5) break;
+    }
+    if (scale >= 1) {
+        paintLegend(painter, size, cellPixels);
+        return;
+    }
+    const double left = size.width() - kLegendWidth;
+    painter.save();
+    painter.translate(left, 0);
+    painter.scale(scale, scale);
+    painter.translate(-left, 0);
+    paintLegend(painter, QSize(size.width(), int(size.height() / scale)), cellPixels);
+    painter.restore();
 }
 
 void MeshCanvas::paintCells(QPainter& painter, const QTransform& toDevice,
@@ -329,7 +363,7 @@ void MeshCanvas::paintPanelTitles(QPainter& painter, const QTransform& toDevice,
     }
 }
 
-void MeshCanvas::paintLegend(QPainter& painter, const QSize& size, double cellPixels) const {
+double MeshCanvas::paintLegend(QPainter& painter, const QSize& size, double cellPixels) const {
     QRectF area(size.width() - kLegendWidth + 16, 16, kLegendWidth - 28, size.height() - 32);
     QFont font = painter.font();
     font.setPixelSize(11);
@@ -381,6 +415,7 @@ void MeshCanvas::paintLegend(QPainter& painter, const QSize& size, double cellPi
         y = box.bottom() + 4;
     }
     paintFocusName(painter, QRectF(area.left(), y + 8, area.width(), area.bottom() - y - 8));
+    return y;
 }
 
 // A logarithmic scale says so (the teaching sample's is linear, the tour's

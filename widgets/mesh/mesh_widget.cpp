@@ -19,7 +19,10 @@ MeshWidget::MeshWidget(PlanSelection* selection, QWidget* parent)
       columns_(new QComboBox(this)),
       statistic_(new QComboBox(this)),
       nodes_(new QToolButton(this)),
-      breadcrumb_(new QLabel(this)) {
+      breadcrumb_(new QLabel(this)),
+      selection_(selection) {
+    // The marks follow the selected param: its wrong ranks, not the whole run's.
+    if (selection_) connect(selection_, &PlanSelection::changed, this, &MeshWidget::applyFaults);
     // Each box as wide as its longest choice: the choices come with the
     // first plan, after the box was first shown (and sized) empty, which
     // cut them to "main (8 r" and "dp_replic".
@@ -118,7 +121,8 @@ void MeshWidget::applyFaults() {
     const auto ours = [this](const PlanResult& plan) {
         return plan.isValid() && plan.plan == result_.plan;
     };
-    view_->setFaults(mergedFaults(ours(run_.plan) ? runFaults(run_) : RankFaults{},
+    const int focus = selection_ ? selection_->focusParamFor(result_) : -1;
+    view_->setFaults(mergedFaults(ours(run_.plan) ? runFaults(run_, focus) : RankFaults{},
                                   ours(job_.plan) ? jobFaults(job_) : RankFaults{}));
 }
 

@@ -64,6 +64,7 @@ private:
     QLabel* statisticLabel_;
     QToolButton* nodes_;  // checkable
     QLabel* breadcrumb_;
+    PlanSelection* selection_;
     QHBoxLayout* controls_ = nullptr;   // the first row: the mesh's box, the buttons
     QHBoxLayout* secondRow_ = nullptr;  // the dims' row when the first has no room
     QWidget* dims_ = nullptr;           // the dims' and the statistic's boxes

@@ -34,11 +34,21 @@ QString RankFaults::reasonOf(int rank) const {
     return at != ranks.end() && *at == rank ? reasons[size_t(at - ranks.begin())] : QString();
 }
 
-RankFaults runFaults(const RunData& run) {
+RankFaults runFaults(const RunData& run, int focusParam) {
     if (!run.isValid()) return {};
+    const auto& params = run.run->params;
+    // A selected param the run found wrong narrows the marks to its ranks.
+    const bool focusWrong = focusParam >= 0 && size_t(focusParam) < params.size() &&
+                            std::any_of(params[size_t(focusParam)].mismatches.begin(),
+                                        params[size_t(focusParam)].mismatches.end(),
+                                        [](const Mismatch& m) { return m.rank >= 0; });
     std::map<int, QStringList> byRank;
-    for (const ParamRunResult& p : run.run->params)
-        for (const Mismatch& m : p.mismatches) {
+    std::set<int> wholeRun;
+    for (size_t i = 0; i < params.size(); ++i)
+        for (const Mismatch& m : params[i].mismatches) {
+            const ParamRunResult& p = params[i];
+            if (m.rank >= 0) wholeRun.insert(m.rank);
+            if (focusWrong && int(i) != focusParam) continue;
             if (m.rank < 0) continue;
             const QString reason =
                 tr("%1: wrong %2 rows")
@@ -50,7 +60,16 @@ RankFaults runFaults(const RunData& run) {
     if (!result.error.empty() && result.errorRank >= 0 && !result.cancelled)
         byRank[result.errorRank]
             << tr("the run failed here: %1").arg(QString::fromStdString(result.error));
-    return fromReasons(byRank, "wrong or failed in the run (%1)");
+    RankFaults faults = fromReasons(byRank, "wrong or failed in the run (%1)");
+    if (focusWrong)
+        faults.label =
+            tr("wrong in the run for %1 (%2; the whole run: %3)")
+                .arg(QString::fromStdString(params[size_t(focusParam)].name),
+                     byRank.size() == 1 ? tr("1 rank")
+                                        : tr("%1 ranks").arg(qsizetype(byRank.size())),
+                     wholeRun.size() == 1 ? tr("1 rank")
+                                          : tr("%1 ranks").arg(qsizetype(wholeRun.size())));
+    return faults;
 }
 
 // The rank of the divergence to look at first: a hang leaves every rank

@@ -24,7 +24,10 @@ struct RankFaults {
     QString reasonOf(int rank) const;
 };
 
-RankFaults runFaults(const RunData& run);
+// With `focusParam` (>= 0) that the run found wrong: only that param's wrong
+// ranks (and the failing rank), the label saying whose and how many the
+// whole run has; every wrong rank of the run otherwise.
+RankFaults runFaults(const RunData& run, int focusParam = -1);
 RankFaults jobFaults(const JobData& job);
 // Both sets on one mesh: the ranks' union, the labels and reasons joined.
 RankFaults mergedFaults(const RankFaults& a, const RankFaults& b);

@@ -22,6 +22,7 @@ QString duration(double seconds) {
 QLabel* titleLabel(QWidget* parent) {
     auto* label = new QLabel(parent);
     label->setStyleSheet(QStringLiteral("font-weight: bold; padding-left: 6px;"));
+    label->setWordWrap(true);  // a title cut at the dock's edge lost its last clause
     return label;
 }
 
@@ -54,13 +55,17 @@ PredictedTimelineWidget::PredictedTimelineWidget(PlanSelection* selection, QWidg
     bar->setContentsMargins(6, 2, 6, 0);
     bar->addWidget(new QLabel(tr("Show"), this));
     bar->addWidget(choice_);
-    bar->addWidget(caption_, 1);
+    bar->addStretch(1);
     zoomBar_ = new TraceZoomBar({planCanvas_, measuredCanvas_, runCanvas_, recordedCanvas_}, this);
     bar->addWidget(zoomBar_, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(bar);
+    // The caption on a row of its own, the view's whole width: beside the
+    // combo box it wrapped to more lines than the bar's height and was cut.
+    caption_->setContentsMargins(6, 0, 6, 0);
+    layout->addWidget(caption_);
     layout->addWidget(recordedTitle_);
     layout->addWidget(recordedCanvas_, 1);
     layout->addWidget(planTitle_);
@@ -165,6 +170,24 @@ void PredictedTimelineWidget::refresh() {
         recordedTitle_->setText(recordedTitle());
         planTitle_->setText(jobPredictedTitle());
     }
+    fitLabels();
+}
+
+// A wrapped label's height for its width, as its minimum: in a short dock
+// the scroll area gives the view its minimum height, which counted one line
+// of each and cut the rest.
+void PredictedTimelineWidget::fitLabels() {
+    // The layout has placed the labels by the time the view's resize event
+    // comes (its own handler runs first): their widths are the ones to fit.
+    for (QLabel* label : {caption_, measuredTitle_, predictedTitle_, recordedTitle_, planTitle_}) {
+        const int wide = label->width() > 0 ? label->width() : width();
+        label->setMinimumHeight(label->text().isEmpty() ? 0 : label->heightForWidth(wide));
+    }
+}
+
+void PredictedTimelineWidget::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitLabels();
 }
 
 // "Recorded by the job: training steps 3–4, 1,234 collectives timed, from the

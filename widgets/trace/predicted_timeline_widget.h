@@ -75,7 +75,11 @@ public:
     QString predictedTitle() const;
     QString recordedTitle() const;
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void fitLabels();
     void refresh();
     void shareTimeAxes(bool job);
     QString planCaption() const;

@@ -184,6 +184,9 @@ public:
     // left no event), the error in its tooltip; empty for a run that did not
     // fail or off screen.
     QRect failureMarkOf(const QSize& size) const;
+    // Where the mark's "✗ failed here" goes: beside it, inside the canvas.
+    QRect failureLabelOf(const QSize& size) const;
+    static QString failureLabelText();
     // A cancelled run: the x where its trace stops (the last event's end),
     // drawn as a dashed line over every row with "run cancelled here"; none
     // for a run that was not cancelled.

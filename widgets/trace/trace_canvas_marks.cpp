@@ -107,9 +107,26 @@ void TraceCanvas::paintFailure(QPainter& painter, const QSize& size) const {
     QFont bold = painter.font();
     bold.setBold(true);
     painter.setFont(bold);
-    painter.drawText(QRect(mark.right() + 4, mark.top(), 200, mark.height()),
-                     Qt::AlignLeft | Qt::AlignVCenter, tr("✗ failed here"));
+    const QRect label = failureLabelOf(size);
+    painter.fillRect(label, QColor(255, 255, 255, 220));
+    painter.drawText(label, Qt::AlignCenter, failureLabelText());
     painter.restore();
+}
+
+QString TraceCanvas::failureLabelText() {
+    return tr("✗ failed here");
+}
+
+// Right of the mark, or left of it where the canvas ends first (it read "✗ faile").
+QRect TraceCanvas::failureLabelOf(const QSize& size) const {
+    const QRect mark = failureMarkOf(size);
+    if (mark.isEmpty()) return {};
+    QFont bold = font();
+    bold.setBold(true);
+    const int width = QFontMetrics(bold).horizontalAdvance(failureLabelText()) + 6;
+    const bool fitsRight = mark.right() + 4 + width <= size.width() - 2;
+    return fitsRight ? QRect(mark.right() + 4, mark.top(), width, mark.height())
+                     : QRect(mark.left() - 4 - width, mark.top(), width, mark.height());
 }
 
 }  // namespace hsdp

@@ -212,7 +212,16 @@ QString WrongRowsWidget::errorRowText(const ErrorRow& row) const {
     return QStringLiteral("%1 · %2").arg(QString::fromStdString(row.name), row.text);
 }
 
-void WrongRowsWidget::paintErrorRows(QPainter& painter, const ComparisonGeometry& g) const {
+QString WrongRowsWidget::errorsHeaderText(bool picture) const {
+    return (picture ? tr("Failed with an error in the reference run (%1): each line's whole "
+                         "text is in the verification table")
+                    : tr("Failed with an error in the reference run (%1): hover a line for its "
+                         "whole text, click it to select the param"))
+        .arg(errors_.size());
+}
+
+void WrongRowsWidget::paintErrorRows(QPainter& painter, const ComparisonGeometry& g,
+                                     bool picture) const {
     if (errors_.empty()) return;
     const QFont plain = painter.font();
     QFont bold = plain;
@@ -220,11 +229,8 @@ void WrongRowsWidget::paintErrorRows(QPainter& painter, const ComparisonGeometry
     painter.setPen(palette().text().color());
     painter.setFont(bold);
     painter.drawText(g.errorsHeader, Qt::AlignLeft | Qt::AlignVCenter,
-                     QFontMetrics(bold).elidedText(
-                         tr("Failed with an error in the reference run (%1): hover a line for "
-                            "its whole text, click it to select the param")
-                             .arg(errors_.size()),
-                         Qt::ElideRight, int(g.errorsHeader.width())));
+                     QFontMetrics(bold).elidedText(errorsHeaderText(picture), Qt::ElideRight,
+                                                   int(g.errorsHeader.width())));
     for (size_t i = 0; i < g.errorRows.size(); ++i) {
         const QRectF line = g.errorRows[i].rect;
         const bool focus = errors_[i].param == comparison_.param;
@@ -279,11 +285,11 @@ void WrongRowsWidget::mouseReleaseEvent(QMouseEvent* event) {
         }
 }
 
-void WrongRowsWidget::paint(QPainter& painter, const QSize& size) const {
+void WrongRowsWidget::paint(QPainter& painter, const QSize& size, bool picture) const {
     painter.fillRect(QRect(QPoint(0, 0), size), palette().base());
     painter.setPen(palette().text().color());
     const ComparisonGeometry g = geometry(size);
-    paintErrorRows(painter, g);
+    paintErrorRows(painter, g, picture);
     if (!showsBars()) {
         painter.drawText(g.message, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, messageText());
         return;
@@ -435,7 +441,7 @@ QString WrongRowsWidget::titleText() const {
 QImage WrongRowsWidget::renderImage(const QSize& size) const {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     QPainter painter(&image);
-    paint(painter, size);
+    paint(painter, size, true);
     return image;
 }
 
@@ -463,7 +469,7 @@ QList<ViewShot> WrongRowsWidget::screenshots() const {
 }
 
 void WrongRowsWidget::paintPicture(QPaintDevice& target, const QSize& size, const QString&) {
-    paintOnWhite(target, size, [&](QPainter& painter) { paint(painter, size); });
+    paintOnWhite(target, size, [&](QPainter& painter) { paint(painter, size, true); });
 }
 
 }  // namespace hsdp

@@ -76,7 +76,11 @@ public:
     const WrongRows& comparison() const { return comparison_; }
 
     ComparisonGeometry geometry(const QSize& size) const;
-    void paint(QPainter& painter, const QSize& size) const;
+    // `picture`: for a picture (a report, an export), which no one can hover
+    // or click: its words say where each line's whole text is instead.
+    void paint(QPainter& painter, const QSize& size, bool picture = false) const;
+    // The error lines' heading, on screen or in a picture.
+    QString errorsHeaderText(bool picture) const;
     QImage renderImage(const QSize& size) const;
 
     static QColor exactColor() { return QColor(0x9c, 0xc9, 0x8f); }
@@ -103,7 +107,7 @@ private:
     QString toolTipAt(const QPointF& pos) const;
     bool showsBars() const { return comparison_.isValid() && !comparison_.ranks.empty(); }
     QString errorRowText(const ErrorRow& row) const;
-    void paintErrorRows(QPainter& painter, const ComparisonGeometry& g) const;
+    void paintErrorRows(QPainter& painter, const ComparisonGeometry& g, bool picture) const;
     void paintPair(QPainter& painter, const ComparisonGeometry& g, size_t i) const;
     void paintAxis(QPainter& painter, const ComparisonGeometry& g) const;
     void paintNotes(QPainter& painter, const ComparisonGeometry& g) const;
