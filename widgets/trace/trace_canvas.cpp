@@ -519,6 +519,30 @@ void TraceCanvas::paintGutter(QPainter& painter, const QSize& size) const {
     }
 }
 
+// The time labels right of their ticks; one the canvas's right edge would
+// cut ("0.9 m") is left out.
+std::vector<std::pair<QRectF, QString>> TraceCanvas::axisLabels(
+    const QSize& size, const QFontMetricsF& metrics) const {
+    std::vector<std::pair<QRectF, QString>> labels;
+    const TimeAxis axis = axisFor(size);
+    const double step = niceStep(axis.t1 - axis.t0, axis.width, 110);
+    for (double t = std::ceil(axis.t0 / step) * step; t <= axis.t1; t += step) {
+        const double x = axis.x(t);
+        const QString label = timeText(t, step);
+        const double wide = metrics.horizontalAdvance(label);
+        if (x + 3 >= kGutter && x + 3 + wide <= size.width() - 2)
+            labels.emplace_back(QRectF(x + 3, 24, wide + 1, 14), label);
+    }
+    return labels;
+}
+
+std::vector<std::pair<QRectF, QString>> TraceCanvas::axisLabels(const QSize& size) const {
+    QFont small = font();
+    small.setPointSizeF(8);
+    small.setBold(false);
+    return axisLabels(size, QFontMetricsF(small));
+}
+
 void TraceCanvas::paintAxis(QPainter& painter, const QSize& size) const {
     painter.fillRect(QRect(0, 22, size.width(), kHeader - 22), Qt::white);
     const TimeAxis axis = axisFor(size);
@@ -529,15 +553,12 @@ void TraceCanvas::paintAxis(QPainter& painter, const QSize& size) const {
     painter.setFont(font);
     painter.setPen(kRule);
     painter.drawLine(kGutter, kHeader - 1, size.width(), kHeader - 1);
-    for (double t = std::ceil(axis.t0 / step) * step; t <= axis.t1; t += step) {
-        const double x = axis.x(t);
-        painter.setPen(kRule);
-        painter.drawLine(QPointF(x, 24), QPointF(x, kHeader - 1));
-        painter.setPen(kText);
-        if (x + 3 >= kGutter)
-            painter.drawText(QRectF(x + 3, 24, 100, 14), Qt::AlignLeft | Qt::AlignVCenter,
-                             timeText(t, step));
-    }
+    painter.setPen(kRule);
+    for (double t = std::ceil(axis.t0 / step) * step; t <= axis.t1; t += step)
+        painter.drawLine(QPointF(axis.x(t), 24), QPointF(axis.x(t), kHeader - 1));
+    painter.setPen(kText);
+    for (const auto& [box, label] : axisLabels(size, QFontMetricsF(font)))
+        painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, label);
     painter.setPen(kText);
     // A longer title ("predicted time since step start") is drawn smaller
     // rather than cut at the gutter's left edge.

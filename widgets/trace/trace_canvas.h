@@ -184,6 +184,8 @@ public:
     // left no event), the error in its tooltip; empty for a run that did not
     // fail or off screen.
     QRect failureMarkOf(const QSize& size) const;
+    // The time axis's labels at `size`: each inside the canvas.
+    std::vector<std::pair<QRectF, QString>> axisLabels(const QSize& size) const;
     // Where the mark's "✗ failed here" goes: beside it, inside the canvas.
     QRect failureLabelOf(const QSize& size) const;
     static QString failureLabelText();
@@ -193,6 +195,8 @@ public:
     std::optional<double> cancelMarkX(const QSize& size) const;
 
 private:
+    std::vector<std::pair<QRectF, QString>> axisLabels(const QSize& size,
+                                                       const QFontMetricsF& metrics) const;
     void paintGutter(QPainter& painter, const QSize& size) const;
     void paintAxis(QPainter& painter, const QSize& size) const;
     void paintLegend(QPainter& painter, const QSize& size) const;

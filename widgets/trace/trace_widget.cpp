@@ -22,7 +22,8 @@ TraceWidget::TraceWidget(PlanSelection* selection, QWidget* parent)
       colouring_(new QComboBox(this)),
       grouping_(new QComboBox(this)),
       expandAll_(flatToolButton(tr("Unfold all"), tr("Show every rank's own row"), this)),
-      collapseAll_(flatToolButton(tr("Fold all"), tr("One summary row per group"), this)) {
+      collapseAll_(flatToolButton(tr("Fold all"), tr("One summary row per group"), this)),
+      stepNote_(new QLabel(this)) {
     colouring_->addItem(tr("phase"));
     colouring_->addItem(tr("op"));
     grouping_->setToolTip(
@@ -47,6 +48,11 @@ TraceWidget::TraceWidget(PlanSelection* selection, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(bar);
+    stepNote_->setObjectName(QStringLiteral("stepNote"));
+    stepNote_->setContentsMargins(6, 0, 6, 0);
+    stepNote_->setWordWrap(true);
+    stepNote_->hide();
+    layout->addWidget(stepNote_);
     layout->addWidget(canvas_, 1);
     connect(colouring_, &QComboBox::currentIndexChanged, this, [this](int index) {
         canvas_->setColouring(index == 1 ? TraceColouring::Op : TraceColouring::Phase);
@@ -66,14 +72,16 @@ TraceWidget::TraceWidget(PlanSelection* selection, QWidget* parent)
 void TraceWidget::setRun(const RunData& run) {
     canvas_->setRun(run);
     // The trace is the optimizer step; the run's wall time in the status
-    // bar also holds the setup and the checks: said where the axis starts late.
+    // bar also holds the single-device truth and the checks: said above an
+    // axis that starts late and ends early.
     if (run.isValid() && run.run->stepSeconds > 0)
-        canvas_->setTimeAxisTitle(
-            tr("time since run start · the optimizer step %1 of the run's %2 wall")
-                .arg(QString::fromStdString(durationText(run.run->stepSeconds)),
-                     QString::fromStdString(durationText(run.run->seconds))));
+        stepNote_->setText(tr("The optimizer step: %1 wall of the whole run's %2 (the rest is the "
+                              "single-device truth and the checks); time since the run started.")
+                               .arg(QString::fromStdString(durationText(run.run->stepSeconds)),
+                                    QString::fromStdString(durationText(run.run->seconds))));
     else
-        canvas_->setTimeAxisTitle(tr("time since run start"));
+        stepNote_->clear();
+    stepNote_->setVisible(!stepNote_->text().isEmpty());
     const PlanResult predicted = predicted_;  // made before the run came
     if (canvas_->nodeMap().empty()) showPrediction(predicted);
 }

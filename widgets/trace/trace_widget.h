@@ -9,6 +9,7 @@
 #include "view/studio_view.h"
 
 class QComboBox;
+class QLabel;
 class QToolButton;
 
 namespace hsdp {
@@ -46,6 +47,7 @@ private:
     QComboBox* grouping_;
     QToolButton* expandAll_;
     QToolButton* collapseAll_;
+    QLabel* stepNote_;  // the step's share of the run's wall time
     std::vector<RankGrouping> groupings_;
     PlanResult predicted_;  // the last plan shown with its prediction
 };
