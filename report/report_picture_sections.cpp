@@ -92,6 +92,11 @@ void addBalance(const Plan& plan, ReportSection& section) {
                       "as many owned parameters as owner coordinates); owner loads of "
                       "the first batch, %1, against the mean and the lower bound.")
                       .arg(what);
+    // One place is drawn: the others are not left to be guessed.
+    if (plan.groups.size() > 1)
+        caption += QStringLiteral(" The other %1 group(s) are not drawn: their loads are in the "
+                                  "groups' tables.")
+                       .arg(plan.groups.size() - 1);
     const QString prefix = overGroup ? QStringLiteral("group-") : QString();
     section.picture(picture("ownerBalance", prefix + QStringLiteral("coord"), caption,
                             QSize(1000, 420), place));

@@ -918,6 +918,9 @@ void TestReport::balancePicturesShowTheWorstJudgedPlace() {
         }
         const Group& group = plan.groups[size_t(worst->group)];
         QCOMPARE(coord.group, worst->group);
+        // The groups not drawn are said to be elsewhere, not left to be guessed.
+        QCOMPARE(coord.caption.contains(QStringLiteral("group(s) are not drawn")),
+                 plan.groups.size() > 1);
         QVERIFY2(coord.caption.contains(
                      QStringLiteral("(max/mean %1)").arg(QString::number(worst->ratio, 'f', 2))),
                  qPrintable(coord.caption));
