@@ -7,6 +7,7 @@
 
 #include "job_check/member_alignment.h"
 #include "types/collective_op.h"
+#include "types/figures.h"
 
 namespace hsdp {
 
@@ -93,10 +94,13 @@ public:
     // to the newest time any entry holds, and one that is itself the newest
     // says its wait is not recorded (a failed run's "started 0.0 s ago").
     std::string startedWhen() const {
+        // Under a microsecond is the same time (the clocks' own jitter); a
+        // loopback job's 79 µs is not, and was said to be.
         const double seconds = double(check_.nowNs - d_.timeNs) / 1e9;
-        if (seconds < 1e-3)
+        if (seconds < 1e-6)
             return "started at the dumps' newest time (how long it waited is not recorded)";
-        return "started " + secondsText(seconds) + " before the dumps' newest time";
+        return "started " + (seconds >= 1 ? secondsText(seconds) : durationText(seconds)) +
+               " before the dumps' newest time";
     }
 
     std::string text() const {
@@ -211,6 +215,13 @@ std::string jobCheckText(const JobCheck& check, const PlannedStep& step, const S
     if (!check.ranksWithoutDump.empty())
         out += "; no dump of rank(s) " + rankRanges(check.ranksWithoutDump) +
                ", of which nothing is said";
+    // What a trace cannot say: the profiler writes an event as the call
+    // returns, so a collective a rank hung in is absent, not stuck.
+    if (!check.ranksFromTrace.empty())
+        out +=
+            "\na Kineto trace records a collective when its call returns: one a rank hung in "
+            "is missing from it rather than stuck, and its durations are the CPU side's "
+            "(the launch), not the GPU's";
     if (check.recordWorldSize != scenario.worldSize)
         out += "\nthe record's world is " + std::to_string(check.recordWorldSize) +
                " ranks, the plan's " + std::to_string(scenario.worldSize) +

@@ -72,6 +72,16 @@ RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
     // Never completed: open to the record's end, the dumps' newest time or
     // the last timed end, whichever is later (all of them end together).
     end = std::max(end, double(check.nowNs - t0) / 1e3);
+    // One enqueued at that very time would have no width, and its rank read
+    // as healthy: the open end is drawn 2 % of the span past the last start.
+    if (!openEvents.empty()) {
+        double lastStart = 0, first = end;
+        for (const TraceEvent& e : out.trace.events) {
+            first = std::min(first, e.startUs);
+            lastStart = std::max(lastStart, e.startUs);
+        }
+        end = std::max(end, lastStart + 0.02 * std::max(end - first, 1.0));
+    }
     // Their phase says so: drawn in the phase's colour they looked finished,
     // and a rank's finished collective and its hung one read as one bar.
     for (size_t i : openEvents) {

@@ -542,6 +542,15 @@ void TestPredictionViews::aRunIsShownAboveItsPrediction() {
             view.caption().contains(QStringLiteral("not the model's error")) &&
             !view.caption().contains(QStringLiteral("makespan error")),
         qPrintable(view.caption()));
+    // The gap as a ratio, never a percentage capped at 100 % ("differ by 100 %" for 840x).
+    {
+        const RunPrediction& p = *onGpu.prediction->prediction;
+        QVERIFY2(view.caption().contains(QStringLiteral("took %1 the predicted one")
+                                             .arg(QString::fromStdString(ratioText(
+                                                 p.measuredSeconds / p.predictedSeconds)))) &&
+                     !view.caption().contains(QStringLiteral("100 %")),
+                 qPrintable(view.caption()));
+    }
     // The picture has no caption: its title says it, beside the figure.
     QVERIFY2(view.predictedTitle().contains(QStringLiteral("GPUs, not this machine")),
              qPrintable(view.predictedTitle()));

@@ -270,8 +270,8 @@ QString PredictedTimelineWidget::jobPredictedTitle() const {
 QString PredictedTimelineWidget::jobCaption() const {
     const PlanPrediction* prediction = plan_.prediction.get();
     const QString record =
-        tr("The job's Flight Recorder entries as the plan's collectives "
-           "(compute is not recorded)");
+        tr("The job's recorded collectives (its Flight Recorder dumps, or the Kineto traces of "
+           "ranks without one) as the plan's collectives (compute is not recorded)");
     if (!prediction || !prediction->cost)
         return record + tr(", above no prediction: the Cluster menu chooses the cluster to "
                            "predict the step on.");
@@ -324,14 +324,22 @@ QString PredictedTimelineWidget::runCaption() const {
         QString::number(predicted.collectiveMedianAbsRelError * 100, 'f', 0);
     // The other presets describe other hardware: the gap is the distance to
     // it, not the model's error, and says so first (a new user read "makespan
-    // error 99 %" as a broken model).
-    if (!run_.prediction->cluster->describesEngineRuns())
-        return tr("%1 describes GPUs, not this machine, so its prediction is not this run's: the "
-                  "two differ by %2 in makespan and %3 % per collective (median of %4), a "
-                  "distance to that hardware, not the model's error (loopback or a calibrated "
-                  "file measures that)")
-            .arg(QString::fromStdString(run_.prediction->cluster->name), error, collectives)
-            .arg(predicted.collectives.size());
+    // error 99 %" as a broken model). As a ratio: |p - m| / m stops at 100 %
+    // however far below the measured time the prediction is (840x read "100 %").
+    if (!run_.prediction->cluster->describesEngineRuns()) {
+        const bool measured = predicted.measuredSeconds > 0 && predicted.predictedSeconds > 0;
+        return tr("%1 describes GPUs, not this machine, so its prediction is not this run's: "
+                  "this machine's step took %2 the predicted one, a distance to that hardware, "
+                  "not the model's error (loopback or a calibrated file measures that)")
+            .arg(QString::fromStdString(run_.prediction->cluster->name),
+                 measured ? QString::fromStdString(
+                                ratioText(predicted.measuredSeconds / predicted.predictedSeconds))
+                          : tr("an unmeasured share of"));
+    }
+    if (predicted.collectives.empty())
+        return tr("Predicted against measured, on one time axis: makespan error %1; no "
+                  "collective over more than one rank to compare")
+            .arg(error);
     return tr("Predicted against measured, on one time axis: makespan error %1; "
               "per-collective median error %2 % over %3 collectives")
         .arg(error, collectives)

@@ -332,6 +332,11 @@ private slots:
         QCOMPARE(c.matched, entries);
         QVERIFY2(describe(clean_, c).contains("4 ranks' dumps (all read off their Kineto traces)"),
                  qPrintable(describe(clean_, c)));
+        // What a trace cannot show is said: a hang is a missing event, not a stuck one.
+        QVERIFY2(describe(clean_, c).contains("one a rank hung in is missing from it rather "
+                                              "than stuck"),
+                 qPrintable(describe(clean_, c)));
+        QVERIFY(!describe(clean_, check(recordOf(clean_.dumps))).contains("Kineto"));
 
         auto dumps = clean_.dumps;
         const Place place = placeIn(dumps, 1);
@@ -513,9 +518,21 @@ private slots:
         QCOMPARE(int64_t(hangs.trace.events.size()), hangs.timed + hangs.open);
         // The hung ones have a phase of their own (their own colour), the rest theirs.
         int64_t neverCompleted = 0;
-        for (const TraceEvent& e : hangs.trace.events)
+        double earliest = 1e300, openEnd = 0;
+        for (const TraceEvent& e : hangs.trace.events) {
             neverCompleted += e.label.phase == kNeverCompletedPhase;
+            earliest = std::min(earliest, e.startUs);
+            openEnd = std::max(openEnd, e.endUs);
+        }
         QCOMPARE(neverCompleted, hangs.open);
+        // Each has a width to see, even one enqueued at the newest time (the
+        // peer waiting on rank 2 was drawn as a zero-width bar, as if healthy).
+        for (const TraceEvent& e : hangs.trace.events)
+            if (e.label.phase == kNeverCompletedPhase)
+                QVERIFY2(
+                    e.endUs - e.startUs >= 0.01 * (openEnd - earliest),
+                    qPrintable(
+                        QStringLiteral("rank %1: %2 µs").arg(e.rank).arg(e.endUs - e.startUs)));
         double latest = 0;
         for (const TraceEvent& e : hangs.trace.events) latest = std::max(latest, e.endUs);
         int atTheEnd = 0;
@@ -538,6 +555,12 @@ private slots:
             divergenceSentence(*stuck, aged, failed.step, failed.scenario, failed.plan));
         QVERIFY2(old.contains(", started 2") && old.contains(" s before the dumps' newest time;"),
                  qPrintable(old));
+        // A loopback job's microseconds are an age too, not "at the newest time".
+        aged.nowNs = stuck->timeNs + 79'000;
+        const QString recent = QString::fromStdString(
+            divergenceSentence(*stuck, aged, failed.step, failed.scenario, failed.plan));
+        QVERIFY2(recent.contains(", started 79.0 µs before the dumps' newest time;"),
+                 qPrintable(recent));
         aged.nowNs = stuck->timeNs;
         const QString newest = QString::fromStdString(
             divergenceSentence(*stuck, aged, failed.step, failed.scenario, failed.plan));
