@@ -20,9 +20,15 @@ std::string humanBytes(double bytes) {
 }
 
 std::string groupedCount(int64_t count) {
-    std::string digits = std::to_string(count < 0 ? -count : count);
-    for (int i = int(digits.size()) - 3; i > 0; i -= 3) digits.insert(size_t(i), ",");
-    return count < 0 ? "-" + digits : digits;
+    // Built forwards, a comma before each group of three (GCC 12's -Wrestrict
+    // misfires on inserting into the string).
+    const std::string digits = std::to_string(count < 0 ? -count : count);
+    std::string out = count < 0 ? "-" : "";
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
 }
 
 std::string exactBytes(int64_t bytes) {
