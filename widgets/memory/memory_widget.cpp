@@ -209,14 +209,17 @@ QString MemoryWidget::rankTitleText() const {
            "shapes: highest %2 (rank %3)")
             .arg(clusterText(cost), QString::fromStdString(humanBytes(chart_.peakBytes)))
             .arg(chart_.peakRank);
-    // Bars past the device's line are a step that cannot run: said in words too.
+    // Bars past the device's line are a step that cannot run: said in words
+    // too, on a line of its own above (a title too wide for a picture is cut
+    // at both ends, and the verdict at its end was lost).
     return cost.memoryFit.fits()
                ? title
-               : title + tr(", %1 over the device's %2: does not fit")
-                             .arg(QString::fromStdString(
-                                      humanBytes(double(cost.memoryFit.overBytes()))),
-                                  QString::fromStdString(
-                                      humanBytes(double(cost.memoryFit.deviceBytes))));
+               : tr("Does not fit: %1 over the device's %2")
+                         .arg(
+                             QString::fromStdString(humanBytes(double(cost.memoryFit.overBytes()))),
+                             QString::fromStdString(
+                                 humanBytes(double(cost.memoryFit.deviceBytes)))) +
+                     QLatin1Char('\n') + title;
 }
 
 void MemoryWidget::fillRankBars() {

@@ -293,7 +293,10 @@ QString PredictedTimelineWidget::planCaption() const {
             "step is predicted on.");
     if (!prediction->cost) return tr("No prediction: %1").arg(prediction->error);
     const PlanCost& cost = *prediction->cost;
+    // A step that cannot run says so before its time (the picture's title did, the view did not).
+    const QString memory = outOfMemoryText(cost);
     QString text =
+        (memory.isEmpty() ? QString() : tr("Does not fit (%1): ").arg(memory)) +
         tr("Predicted on %1 at real shapes: step %2 %5 (makespan; rank %3 ends last), "
            "%4 collectives")
             .arg(clusterText(cost), duration(cost.stepSeconds))
