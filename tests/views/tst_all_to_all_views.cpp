@@ -421,6 +421,27 @@ void TestAllToAllViews::gatherStrategyViewFollowsTheSelectionAndCluster() {
         if (e.group == gatheredGroups.back())
             QCOMPARE(view.shown()->allToAll.seconds, e.allToAllSeconds);
     QVERIFY(view.caption().contains(qs(h100->name)));
+    // Its peaks fit an H100; on a device of 1 KiB each says it does not.
+    auto peakCells = [&view] {
+        QStringList cells;
+        const auto* table = view.findChild<QTableWidget*>();
+        for (int r = 0; table && r < table->rowCount(); ++r)
+            if (table->verticalHeaderItem(r)->text().startsWith(QStringLiteral("Peak")))
+                for (int c = 0; c < table->columnCount(); ++c) cells << table->item(r, c)->text();
+        return cells;
+    };
+    QCOMPARE(peakCells().size(), 4);
+    for (const QString& cell : peakCells())
+        QVERIFY2(!cell.contains(QStringLiteral("not fit")), qPrintable(cell));
+    auto tiny = std::make_shared<Cluster>(readClusterPreset("h100-dgx"));
+    tiny->name = "tiny";
+    tiny->device.memoryBytes = 1024;
+    plan.prediction = predictPlan(plan, tiny);
+    view.showPrediction(plan);
+    QTRY_VERIFY_WITH_TIMEOUT(view.shown() && view.shown()->cluster == "tiny", 20000);
+    for (const QString& cell : peakCells())
+        QVERIFY2(cell.endsWith(QStringLiteral(": does not fit the device's 1.0 KiB")),
+                 qPrintable(cell));
 
     // A plan the cluster could not cost: no peak memory here while the
     // Memory view says there is no prediction; both give its reason.

@@ -46,6 +46,8 @@ Costed cost(const PlanResult& plan, int group, std::shared_ptr<const Cluster> cl
 struct Row {
     const char* label;
     QString (*text)(const StrategyFigures&);
+    // A peak's bytes, said against the device's memory; null for other rows.
+    int64_t (*peakBytes)(const StrategyFigures&) = nullptr;
 };
 const Row kRows[] = {
     {QT_TRANSLATE_NOOP("GatherStrategyWidget", "Received per rank, most"),
@@ -63,13 +65,15 @@ const Row kRows[] = {
          return QStringLiteral("%1 (rank %2)")
              .arg(qs(humanBytes(double(f.peakBytes))))
              .arg(f.peakRank);
-     }},
+     },
+     [](const StrategyFigures& f) { return f.peakBytes; }},
     {QT_TRANSLATE_NOOP("GatherStrategyWidget", "Peak with every gathered group on it"),
      [](const StrategyFigures& f) {
          return QStringLiteral("%1 (rank %2)")
              .arg(qs(humanBytes(double(f.everyGroupPeakBytes))))
              .arg(f.everyGroupPeakRank);
-     }},
+     },
+     [](const StrategyFigures& f) { return f.everyGroupPeakBytes; }},
 };
 
 }  // namespace
@@ -205,7 +209,12 @@ void GatherStrategyWidget::display(const std::optional<StrategyComparison>& comp
     for (size_t r = 0; r < std::size(kRows); ++r) {
         const StrategyFigures* figures[] = {&c.allGather, &c.allToAll};
         for (int column = 0; column < 2; ++column) {
-            auto* item = new QTableWidgetItem(kRows[r].text(*figures[column]));
+            QString text = kRows[r].text(*figures[column]);
+            // A peak over the device's memory is a step that cannot run: said in the cell.
+            const int64_t device = cluster() ? cluster()->device.memoryBytes : 0;
+            if (kRows[r].peakBytes && device > 0 && kRows[r].peakBytes(*figures[column]) > device)
+                text += tr(": does not fit the device's %1").arg(qs(humanBytes(double(device))));
+            auto* item = new QTableWidgetItem(text);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             QFont font = item->font();
             font.setBold(figures[column] ==
