@@ -58,7 +58,9 @@ void addRunComparison(const ReportInput& input, ReportSection& section) {
     const Cluster& cluster = *input.run.prediction->cluster;
     QString caption = QStringLiteral(
                           "The run as measured on this machine (above) and as predicted at its "
-                          "own shapes on %1 (below), rank by rank, on one time axis.")
+                          "own shapes on %1 (below), rank by rank, on one time axis: the "
+                          "prediction starts where the measured step does, after the run's "
+                          "setup.")
                           .arg(QString::fromStdString(cluster.name));
     const RunPrediction* p = input.run.prediction->prediction.get();
     // As the CLI and the studio say: a GPU preset is not this machine, and

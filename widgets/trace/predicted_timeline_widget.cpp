@@ -49,8 +49,9 @@ PredictedTimelineWidget::PredictedTimelineWidget(PlanSelection* selection, QWidg
         canvas->setMinimumHeight(220);
     recordedCanvas_->setTimeAxisTitle(tr("time since the first enqueue"));
     // A prediction starts at its step's start, not at a run's: there may be no run.
-    for (TraceCanvas* canvas : {planCanvas_, runCanvas_})
-        canvas->setTimeAxisTitle(tr("predicted time since step start"));
+    planCanvas_->setTimeAxisTitle(tr("predicted time since step start"));
+    // Beside a run, the prediction starts where the measured step does.
+    runCanvas_->setTimeAxisTitle(tr("time since run start"));
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 2, 6, 0);
     bar->addWidget(new QLabel(tr("Show"), this));
@@ -343,7 +344,8 @@ QString PredictedTimelineWidget::runCaption() const {
         return tr("Predicted against measured, on one time axis: makespan error %1; no "
                   "collective over more than one rank to compare")
             .arg(error);
-    return tr("Predicted against measured, on one time axis: makespan error %1; "
+    return tr("Predicted against measured, on one time axis (the prediction starts where the "
+              "measured step does): makespan error %1; "
               "per-collective median error %2 % over %3 collectives")
         .arg(error, collectives)
         .arg(predicted.collectives.size());

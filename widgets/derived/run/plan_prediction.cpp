@@ -2,6 +2,7 @@
 #include "derived/run/plan_prediction.h"
 
 #include <QObject>
+#include <algorithm>
 
 #include "cost/predicted_trace.h"
 #include "derived/run/run_data.h"
@@ -15,12 +16,18 @@ namespace {
 
 // The predicted step as a run's trace, for the trace canvas; `shrink` that
 // of the run it predicts (none: the real shapes).
+// `startUs`: where the predicted step starts on the time axis (a run's
+// measured step starts after its setup: the two are laid from one start).
 std::shared_ptr<const RunResult> timelineOf(const Plan& plan, const PlanCost& cost,
-                                            std::optional<ShrinkInfo> shrink) {
+                                            std::optional<ShrinkInfo> shrink, double startUs = 0) {
     auto timeline = std::make_shared<RunResult>();
     timeline->worldSize = cost.schedule.worldSize;
     timeline->shrink = std::move(shrink);
     timeline->trace = predictedTrace(plan, cost, predictedTraceRanks(cost, kPredictedTraceRanks));
+    for (TraceEvent& e : timeline->trace.events) {
+        e.startUs += startUs;
+        e.endUs += startUs;
+    }
     timeline->stepSeconds = cost.stepSeconds;
     return timeline;
 }
@@ -77,7 +84,10 @@ std::shared_ptr<const RunPredictionData> predictRunData(const RunData& run,
         auto prediction = std::make_shared<const RunPrediction>(
             predictRun(*run.plan.scenario, *run.plan.plan, *data->cluster, result.paramShapes,
                        result.tpShapes, result.trace, result.stepSeconds));
-        data->timeline = timelineOf(*run.plan.plan, prediction->cost, result.shrink);
+        double stepStartUs = result.trace.events.empty() ? 0 : 1e300;
+        for (const TraceEvent& e : result.trace.events)
+            stepStartUs = std::min(stepStartUs, e.startUs);
+        data->timeline = timelineOf(*run.plan.plan, prediction->cost, result.shrink, stepStartUs);
         data->rows = timelineOfRun(RunData{run.plan, data->timeline});
         data->measuredRows = runIndexOf(run)->timeline;
         data->prediction = std::move(prediction);
