@@ -94,8 +94,9 @@ void addBalance(const Plan& plan, ReportSection& section) {
                       .arg(what);
     // One place is drawn: the others are not left to be guessed.
     if (plan.groups.size() > 1)
-        caption += QStringLiteral(" The other %1 group(s) are not drawn: their loads are in the "
-                                  "groups' tables.")
+        caption += QStringLiteral(
+                       " The other %1 group(s) are not drawn: their loads are in the "
+                       "groups' tables.")
                        .arg(plan.groups.size() - 1);
     const QString prefix = overGroup ? QStringLiteral("group-") : QString();
     section.picture(picture("ownerBalance", prefix + QStringLiteral("coord"), caption,

@@ -134,8 +134,8 @@ std::vector<StrategyComparison> compareEveryGroup(const Scenario& scenario, cons
     try {
         // Every group's times come from one estimate, the every-group peaks
         // from one pair of replays: not again per group.
-        const auto estimates =
-            estimateGatherStrategies(scenario, plan, cluster, ScheduleBudget{kStudioScheduleItems, {}});
+        const auto estimates = estimateGatherStrategies(scenario, plan, cluster,
+                                                        ScheduleBudget{kStudioScheduleItems, {}});
         for (size_t g = 0; g < plan.groups.size() && out.size() < maxGroups; ++g)
             if (gathers(plan.groups[g]))
                 out.push_back(compareGroup(scenario, plan, int(g), cluster, estimates, {}));

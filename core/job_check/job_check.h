@@ -51,7 +51,7 @@ struct PlacedEntry {
 };
 
 struct JobCheck {
-    std::vector<int64_t> ranks;  // the ranks whose dumps were read
+    std::vector<int64_t> ranks;   // the ranks whose dumps were read
     int64_t recordWorldSize = 0;  // JobRecord::worldSize: 1 + the highest rank it names
     // Those of them checked on the dump their Kineto trace implies.
     std::vector<int64_t> ranksFromTrace;

@@ -161,9 +161,9 @@ private slots:
         QVERIFY(!rounded.phases.empty());
         rounded.phases[0].afterSeconds += 1e-13;
         const std::string text = costDiffToText(rounded);
-        QVERIFY2(text.find("0 s)") == std::string::npos &&
-                     text.find("(no change)") != std::string::npos,
-                 text.c_str());
+        QVERIFY2(
+            text.find("0 s)") == std::string::npos && text.find("(no change)") != std::string::npos,
+            text.c_str());
     }
 
     void jsonAndTextSayTheVerdicts() {

@@ -88,6 +88,16 @@ void workload(RankContext& ctx, int iterations) {
 
 constexpr auto kTimeout = std::chrono::seconds(20);
 
+// Four ranks, traced into `recorder`, with `fault` injected.
+WorldOptions tracedFourRanks(TraceRecorder& recorder, FaultSpec fault) {
+    WorldOptions options;
+    options.worldSize = 4;
+    options.timeout = kTimeout;
+    options.trace = &recorder;
+    options.fault = fault;
+    return options;
+}
+
 }  // namespace
 
 class TestRuntimeFailure : public QObject {
@@ -165,11 +175,7 @@ private slots:
     // The failed collective's seq is the one its peers use for it.
     void faultSeqMatchesPeers() {
         TraceRecorder recorder;
-        WorldOptions options;
-        options.worldSize = 4;
-        options.timeout = kTimeout;
-        options.trace = &recorder;
-        options.fault = FaultSpec{2, 3};
+        const WorldOptions options = tracedFourRanks(recorder, FaultSpec{2, 3});
         const Outcome outcome = runExpectingFailure(options, {}, [](RankContext& ctx) {
             float value = 1;
             // Rank 2 dies at its third all-reduce; the others reach it too.
@@ -191,11 +197,7 @@ private slots:
     // and fail only at the world all-reduce that needs rank 2.
     void anInjectedFaultStopsOnlyWhatNeedsItsRank() {
         TraceRecorder recorder;
-        WorldOptions options;
-        options.worldSize = 4;
-        options.timeout = kTimeout;
-        options.trace = &recorder;
-        options.fault = FaultSpec{2, 1};
+        const WorldOptions options = tracedFourRanks(recorder, FaultSpec{2, 1});
         const Outcome outcome = runExpectingFailure(options, pairGroups(4), [](RankContext& ctx) {
             float value = 1;
             if (ctx.rank() < 2) {
