@@ -118,7 +118,7 @@ int checkJobCommand(const std::vector<std::string>& args) {
     if (parser.has("--json")) {
         auto json = jobCheckToJson(check, step, *scenario, plan);
         json["timings"] = recordedTimesJson(timed, timesCluster.name);
-        json["rank_timings"] = rankTimelineJson(ranks, recorded);
+        json["rank_timings"] = rankTimelineJson(ranks);
         std::cout << json.dump(1) << "\n";
     } else {
         std::cout << jobCheckText(check, step, *scenario, plan)

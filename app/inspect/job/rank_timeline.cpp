@@ -44,7 +44,7 @@ std::vector<RankTimeline> rankTimelines(const RecordedTimeline& recorded, const 
     for (const auto& [rank, t] : collectivesByRank(recorded.trace)) {
         RankTimeline row;
         row.rank = rank;
-        row.collectives = t.count;
+        row.collectives = t.count / int64_t(steps);
         row.open = t.open;
         // Per training step: a record of several is set beside one predicted step.
         row.recordedSeconds = t.seconds / steps;
@@ -78,7 +78,7 @@ std::string rankTimelineText(const std::vector<RankTimeline>& rows,
         "first to last: recorded  predicted\n";
     for (const RankTimeline& r : rows)
         text += "    " + padRight(std::to_string(r.rank), 9) +
-                padLeft(std::to_string(r.collectives / steps), 22) + "  " +
+                padLeft(std::to_string(r.collectives), 22) + "  " +
                 padRight(std::to_string(r.predictedCollectives), 7) + "    " +
                 padLeft(durationText(r.recordedSeconds), 18) + "  " +
                 padRight(durationText(r.predictedSeconds), 9) + "    " +
@@ -89,14 +89,12 @@ std::string rankTimelineText(const std::vector<RankTimeline>& rows,
     return text;
 }
 
-nlohmann::ordered_json rankTimelineJson(const std::vector<RankTimeline>& rows,
-                                        const RecordedTimeline& recorded) {
+nlohmann::ordered_json rankTimelineJson(const std::vector<RankTimeline>& rows) {
     if (rows.empty()) return nullptr;
     auto out = nlohmann::ordered_json::array();
-    const int64_t steps = stepsOf(recorded);
     for (const RankTimeline& r : rows)
         out.push_back({{"rank", r.rank},
-                       {"recorded_collectives", r.collectives / steps},
+                       {"recorded_collectives", r.collectives},
                        {"recorded_seconds", r.recordedSeconds},
                        {"recorded_span_seconds", r.recordedSpanSeconds},
                        {"never_completed", r.open},

@@ -16,8 +16,8 @@ namespace hsdp::cli {
 // prediction's trace of those ranks (predictedTrace) on `clusterName`.
 struct RankTimeline {
     int rank = 0;
-    int64_t collectives = 0;
-    int64_t open = 0;  // never completed: drawn to the record's newest time
+    int64_t collectives = 0;  // recorded, per training step
+    int64_t open = 0;         // never completed: drawn to the record's newest time
     double recordedSeconds = 0, recordedSpanSeconds = 0;
     int64_t predictedCollectives = 0;
     double predictedSeconds = 0, predictedSpanSeconds = 0;
@@ -29,7 +29,6 @@ std::vector<RankTimeline> rankTimelines(const RecordedTimeline& recorded, const 
 std::string rankTimelineText(const std::vector<RankTimeline>& rows,
                              const RecordedTimeline& recorded, size_t ranksChecked,
                              const std::string& clusterName);
-nlohmann::ordered_json rankTimelineJson(const std::vector<RankTimeline>& rows,
-                                        const RecordedTimeline& recorded);
+nlohmann::ordered_json rankTimelineJson(const std::vector<RankTimeline>& rows);
 
 }  // namespace hsdp::cli
