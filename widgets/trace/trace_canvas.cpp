@@ -514,9 +514,17 @@ void TraceCanvas::paintGutter(QPainter& painter, const QSize& size) const {
         painter.translate(4, bottom);
         painter.rotate(-90);
         painter.drawText(QRectF(0, 0, bottom - top, 12), Qt::AlignCenter,
-                         metrics.elidedText(groups[g].title, Qt::ElideRight, bottom - top - 6));
+                         shortGroupTitle(groups[g].title, metrics, bottom - top - 6));
         painter.restore();
     }
+}
+
+// A group's title in `width`: cut in the middle, so that the end that
+// tells the groups apart ("dp_replicate=0", "=1") stays (cut at the right,
+// every band read "dp_replicate…").
+QString TraceCanvas::shortGroupTitle(const QString& title, const QFontMetricsF& metrics,
+                                     double width) {
+    return metrics.elidedText(title, Qt::ElideMiddle, width);
 }
 
 // The time labels right of their ticks; one the canvas's right edge would

@@ -189,6 +189,8 @@ public:
     // Where the mark's "✗ failed here" goes: beside it, inside the canvas.
     QRect failureLabelOf(const QSize& size) const;
     static QString failureLabelText();
+    static QString shortGroupTitle(const QString& title, const QFontMetricsF& metrics,
+                                   double width);
     // A cancelled run: the x where its trace stops (the last event's end),
     // drawn as a dashed line over every row with "run cancelled here"; none
     // for a run that was not cancelled.
