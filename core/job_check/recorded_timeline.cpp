@@ -44,7 +44,7 @@ RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
         if (drawn(*placed.entry)) t0 = std::min(t0, placed.entry->timeCreatedNs);
     const int64_t collectives = int64_t(step.schedule.collectives.size());
     std::unordered_map<int, std::vector<int>> carried;  // per collective, computed once
-    double end = 0;
+    double end = 0, lastStart = 0;                      // microseconds since t0
     std::vector<size_t> openEvents;
     for (const PlacedEntry& placed : check.placed) {
         const FlightRecorderEntry& entry = *placed.entry;
@@ -66,6 +66,7 @@ RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
         event.startUs = double(entry.timeCreatedNs - t0) / 1e3;
         event.endUs = entry.durationMs ? event.startUs + *entry.durationMs * 1e3 : event.startUs;
         end = std::max(end, event.endUs);
+        lastStart = std::max(lastStart, event.startUs);
         if (!entry.durationMs) openEvents.push_back(out.trace.events.size());
         out.trace.events.push_back(std::move(event));
     }
@@ -74,14 +75,7 @@ RecordedTimeline recordedTimeline(const Scenario& scenario, const Plan& plan,
     end = std::max(end, double(check.nowNs - t0) / 1e3);
     // One enqueued at that very time would have no width, and its rank read
     // as healthy: the open end is drawn 2 % of the span past the last start.
-    if (!openEvents.empty()) {
-        double lastStart = 0, first = end;
-        for (const TraceEvent& e : out.trace.events) {
-            first = std::min(first, e.startUs);
-            lastStart = std::max(lastStart, e.startUs);
-        }
-        end = std::max(end, lastStart + 0.02 * std::max(end - first, 1.0));
-    }
+    if (!openEvents.empty()) end = std::max(end, lastStart + 0.02 * std::max(end, 1.0));
     // Their phase says so: drawn in the phase's colour they looked finished,
     // and a rank's finished collective and its hung one read as one bar.
     for (size_t i : openEvents) {

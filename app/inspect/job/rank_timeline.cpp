@@ -39,16 +39,16 @@ int64_t stepsOf(const RecordedTimeline& recorded) {
 
 std::vector<RankTimeline> rankTimelines(const RecordedTimeline& recorded, const Trace& predicted) {
     const auto predictedByRank = collectivesByRank(predicted);
-    const double steps = double(stepsOf(recorded));
+    const int64_t steps = stepsOf(recorded);
     std::vector<RankTimeline> rows;
     for (const auto& [rank, t] : collectivesByRank(recorded.trace)) {
         RankTimeline row;
         row.rank = rank;
-        row.collectives = t.count / int64_t(steps);
+        row.collectives = t.count / steps;
         row.open = t.open;
         // Per training step: a record of several is set beside one predicted step.
-        row.recordedSeconds = t.seconds / steps;
-        row.recordedSpanSeconds = t.spanSeconds() / steps;
+        row.recordedSeconds = t.seconds / double(steps);
+        row.recordedSpanSeconds = t.spanSeconds() / double(steps);
         if (const auto p = predictedByRank.find(rank); p != predictedByRank.end()) {
             row.predictedCollectives = p->second.count;
             row.predictedSeconds = p->second.seconds;
